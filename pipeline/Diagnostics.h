@@ -1,0 +1,73 @@
+// Diagnostics, resources and remarks: what the compilers say about a kernel besides its code.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "Artifact.h"
+
+namespace ks {
+
+enum class Severity { Error, Warning, Note, Help };
+
+/// A source range, 1-based lines and columns as compilers print them (columns in
+/// characters of the line, end exclusive).
+struct SourceRange {
+  std::string file;
+  uint32_t startLine = 0, startColumn = 0, endLine = 0, endColumn = 0;
+};
+
+/// One compiler message (rustc, ptxas, nvdisasm) attached to a source range where known.
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  std::string source;                // "rustc", "ptxas", "kernelscope"
+  std::string code;                  // "E0308", "" when none
+  std::string message;
+  std::optional<SourceRange> range;  // the primary span
+  std::string rendered;              // the tool's own human rendering, if any
+};
+
+/// Parses rustc's `--error-format=json` output (one JSON object per line; other lines
+/// are ignored). Spans in `remapFrom` are reported under `remapTo` (unsaved overlays).
+std::vector<Diagnostic> parseRustcDiagnostics(std::string_view jsonLines);
+
+/// Per-kernel resources from `ptxas -v`.
+struct KernelResources {
+  std::string name;  // symbol as in the PTX
+  std::string arch;  // "sm_90"
+  uint32_t registers = 0;
+  uint32_t barriers = 0;
+  uint32_t stackFrame = 0;
+  uint32_t spillStores = 0;
+  uint32_t spillLoads = 0;
+  uint32_t sharedMemory = 0;    // bytes of static shared memory
+  uint32_t constantMemory = 0;  // bytes of cmem[0] (parameters and constants)
+  uint32_t localMemory = 0;     // bytes of lmem
+  bool isEntry = false;
+};
+
+struct PtxasReport {
+  std::vector<KernelResources> functions;
+  std::vector<Diagnostic> diagnostics;  // ptxas errors and warnings
+};
+
+/// Parses the stderr of `ptxas -v`.
+PtxasReport parsePtxasReport(std::string_view text);
+
+/// An LLVM optimization remark ("inlined", "loop not vectorized", ...).
+struct Remark {
+  enum class Kind { Passed, Missed, Analysis } kind = Kind::Passed;
+  std::string pass;      // "inline", "loop-vectorize", "licm"
+  std::string name;      // the remark's name ("Inlined", "MissedDetails")
+  std::string function;  // demangled function the remark is about
+  std::string message;   // one line, in LLVM's words
+  std::optional<Frame> location;
+};
+
+/// Parses the YAML files that `-Zremark-dir` writes (one document per remark).
+std::vector<Remark> parseRemarksYaml(std::string_view yaml);
+
+}  // namespace ks

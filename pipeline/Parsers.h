@@ -1,0 +1,33 @@
+// One parser per generated format. Each takes the tool's text as it was printed and
+// returns an Artifact: the lines, their kinds, their functions, and the debug location
+// each line carries (with its inline chain where the format has one).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "Artifact.h"
+
+namespace ks {
+
+/// rustc `--emit=mir` with `-Zmir-include-spans=on`: statement spans, scopes and
+/// inlined scopes (each inlined scope's call site gives the next frame out).
+Artifact parseMir(std::string text);
+
+/// rustc `--emit=llvm-ir`, read with the LLVM library: `!dbg` locations with their full
+/// `inlinedAt` chains, Rust symbols demangled. The text shown is LLVM's own printing of
+/// the module. On a parse error returns an artifact with the text and no locations and
+/// sets `error`.
+Artifact parseLlvmIr(std::string text, std::string* error = nullptr);
+
+/// PTX from LLVM's NVPTX backend: `.file`/`.loc`, including the
+/// `.loc f l c, function_name X, inlined_at f l c` form of newer LLVM.
+Artifact parsePtx(std::string text);
+
+/// `nvdisasm -c -g -gi` output: `//## File "...", line N` groups (with `inlined at`).
+Artifact parseSass(std::string text);
+
+/// Demangles a Rust (v0 or legacy) or C++ symbol; returns it unchanged otherwise.
+std::string demangleSymbol(std::string_view symbol);
+
+}  // namespace ks

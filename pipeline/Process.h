@@ -1,0 +1,73 @@
+// Process runner: the one way kernelscope starts an external tool.
+//
+// argv only (never a shell), an optional private working directory, a time limit, a cap
+// on captured output, and cancellation that kills the whole process group. Used for
+// rustc, ptxas, nvdisasm, nvcc and cargo alike.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks {
+
+/// Shared flag that asks running work to stop. Cheap to copy; safe across threads.
+class CancellationToken {
+ public:
+  CancellationToken() : flag_(std::make_shared<std::atomic<bool>>(false)) {}
+  void cancel() const { flag_->store(true); }
+  bool cancelled() const { return flag_->load(); }
+
+ private:
+  std::shared_ptr<std::atomic<bool>> flag_;
+};
+
+struct ProcessSpec {
+  std::vector<std::string> argv;  // argv[0] is the program: a path, or a name looked up on PATH
+  std::vector<std::pair<std::string, std::string>> env;  // added to (or replacing in) our environment
+  std::filesystem::path cwd;      // empty: inherit
+  std::string stdinText;
+  std::chrono::milliseconds timeout{60000};
+  size_t outputCap = 64u << 20;   // bytes kept per stream; the rest is dropped and flagged
+  CancellationToken cancel;
+};
+
+struct ProcessResult {
+  bool started = false;   // false: could not exec (see error)
+  int exitCode = -1;      // valid when the process exited normally
+  int signal = 0;         // non-zero when killed by a signal
+  bool timedOut = false;
+  bool cancelled = false;
+  bool truncated = false;  // output exceeded outputCap
+  std::string out, err;
+  std::string error;      // why it did not start, in words
+  std::chrono::milliseconds elapsed{0};
+
+  bool ok() const { return started && signal == 0 && exitCode == 0 && !timedOut && !cancelled; }
+  /// "exit status 1", "killed by signal 9 (SIGKILL)", "timed out after 60 s", ...
+  std::string describe() const;
+};
+
+ProcessResult runProcess(const ProcessSpec&);
+
+/// A private temporary directory (mode 0700), removed with its contents on destruction.
+class TempDir {
+ public:
+  explicit TempDir(std::string_view prefix = "kernelscope");
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// Looks `name` up on PATH; nullopt when not found or not executable.
+std::optional<std::filesystem::path> findOnPath(std::string_view name);
+
+}  // namespace ks

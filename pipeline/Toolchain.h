@@ -1,0 +1,63 @@
+// Toolchain discovery: which rustc, sysroot, ptxas, nvdisasm and nvcc kernelscope uses.
+//
+// Works on the set-up machines (Debian's rustc-web, the built `core` cache, CUDA 11.8
+// tools in the cache) and on users' machines (rustup nightly, a full CUDA toolkit).
+// Everything it finds goes into a fingerprint that is part of every cache key.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks {
+
+/// What the user (settings, environment) asks for; empty fields mean "discover".
+struct ToolchainSettings {
+  std::string rustc;     // path to rustc; else $KERNELSCOPE_RUSTC, rustup nightly, /usr/bin/rustc
+  std::string cudaHome;  // else $CUDA_HOME, /usr/local/cuda
+  std::string cacheDir;  // else $KERNELSCOPE_CACHE_DIR, $XDG_CACHE_HOME/kernelscope, ~/.cache/kernelscope
+};
+
+/// One tool as found: where, which version, or why not.
+struct ToolInfo {
+  std::string name;                 // "rustc", "ptxas", ...
+  std::filesystem::path path;       // empty when missing
+  std::string version;              // first meaningful line of --version
+  std::string problem;              // why it is unusable, empty when fine
+  std::string fix;                  // what to do about it
+  bool found() const { return !path.empty() && problem.empty(); }
+};
+
+struct Toolchain {
+  ToolInfo rustc;
+  std::string rustcRelease;     // "1.96.0"
+  std::string rustcLlvm;        // "22.1.8"
+  std::filesystem::path rustSrc;  // library sources for building `core`, empty if absent
+  ToolInfo sysroot;             // path = the --sysroot to pass
+  bool sysrootFromRustup = false;
+  ToolInfo ptxas;
+  ToolInfo nvdisasm;
+  std::string cudaRelease;      // "11.8" of the ptxas/nvdisasm pair
+  ToolInfo nvcc;
+  std::filesystem::path cacheDir;
+
+  /// A short stable hash of everything above that changes generated code.
+  std::string fingerprint() const;
+  /// Where a built sysroot for this rustc lives.
+  std::filesystem::path sysrootCacheDir() const;
+};
+
+Toolchain discoverToolchain(const ToolchainSettings& = {});
+
+/// Builds the nvptx64 `core` + `compiler_builtins` sysroot into the cache (cargo,
+/// offline) unless it is already there. `progress` receives one-line messages.
+/// Returns an empty string on success, the reason otherwise. Updates `tc.sysroot`.
+std::string ensureSysroot(Toolchain& tc, const std::function<void(const std::string&)>& progress);
+
+/// The `kernelscope doctor` report: per stage, which tool, where, which version, and
+/// what is missing with the fix. Plain text, one tool per line.
+std::string doctorReport(const Toolchain&);
+
+}  // namespace ks

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# kernelscope set-up: idempotent, safe to run on every invocation.
+#
+# 1. Debian packages (rustc-web built on LLVM 22, llvm-22-dev, the C++ libraries).
+# 2. A matched ptxas + nvdisasm pair (CUDA 11.8 from Debian non-free, unpacked only),
+#    unless a full CUDA toolkit with nvdisasm is already present.
+# 3. The kernelscope build (CMake, Release).
+# 4. The nvptx64 `core` sysroot, built by `kernelscope setup` into the per-user cache.
+# Every step checks first and does nothing when its result is already there.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${KERNELSCOPE_BUILD_DIR:-$ROOT/build}
+CACHE_DIR=${KERNELSCOPE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kernelscope}
+TOOL_DIR=$CACHE_DIR/cuda-tools
+
+say() { printf '[setup] %s\n' "$*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+APT_PACKAGES=(rustc-web cargo-web rust-web-src llvm-22-dev nlohmann-json3-dev libasio-dev
+              doctest-dev cmake g++ ninja-build binutils)
+APT_PACKAGES+=("${KERNELSCOPE_EXTRA_APT[@]:-}")
+
+install_apt_packages() {
+  local missing=()
+  for p in "${APT_PACKAGES[@]}"; do
+    [ -n "$p" ] || continue
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then say "Debian packages: present"; return; fi
+  say "Debian packages: installing ${missing[*]}"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# The Debian mirror this machine already uses, read from its own sources.
+debian_mirror() {
+  local uri
+  uri=$(grep -hoE '^URIs:\s*\S+/debian/?$' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1 | awk '{print $2}')
+  [ -n "$uri" ] || uri=$(grep -hoE '^deb\s+\S+/debian/?\s' /etc/apt/sources.list 2>/dev/null | head -1 | awk '{print $2}')
+  echo "${uri%/}"
+}
+
+install_cuda_pair() {
+  if [ -x "$TOOL_DIR/nvdisasm" ] && [ -x "$TOOL_DIR/ptxas" ]; then say "ptxas + nvdisasm: present in $TOOL_DIR"; return; fi
+  local cuda_home=${CUDA_HOME:-/usr/local/cuda}
+  if [ -x "$cuda_home/bin/nvdisasm" ] && [ -x "$cuda_home/bin/ptxas" ]; then
+    say "ptxas + nvdisasm: using the CUDA toolkit in $cuda_home"; return
+  fi
+  local mirror; mirror=$(debian_mirror)
+  if [ -z "$mirror" ]; then say "ptxas + nvdisasm: no Debian mirror found; SASS will be unavailable"; return; fi
+  say "ptxas + nvdisasm: fetching CUDA 11.8 tools from Debian non-free (~84 MB, once)"
+  local work; work=$(mktemp -d); trap 'rm -rf "$work"' RETURN
+  cat >"$work/nonfree.sources" <<SRC
+Types: deb
+URIs: $mirror
+Suites: bookworm
+Components: non-free
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+  mkdir -p "$work/lists/partial"
+  local opts=(-o "Dir::Etc::sourcelist=$work/nonfree.sources" -o "Dir::Etc::sourceparts=-"
+              -o "Dir::State::Lists=$work/lists" -o "Debug::NoLocking=1")
+  if ! (cd "$work" && apt-get "${opts[@]}" -qq update && apt-get "${opts[@]}" -qq download nvidia-cuda-toolkit) >/dev/null 2>&1; then
+    say "ptxas + nvdisasm: download failed; SASS will be unavailable (kernelscope doctor explains)"; return
+  fi
+  dpkg -x "$work"/nvidia-cuda-toolkit_*.deb "$work/x"
+  mkdir -p "$TOOL_DIR"
+  cp "$work/x/usr/bin/nvdisasm" "$work/x/usr/bin/ptxas" "$TOOL_DIR/"
+  chmod 755 "$TOOL_DIR/nvdisasm" "$TOOL_DIR/ptxas"
+  say "ptxas + nvdisasm: installed in $TOOL_DIR ($("$TOOL_DIR/ptxas" --version | tail -1))"
+}
+
+build_kernelscope() {
+  say "building kernelscope in $BUILD_DIR"
+  local gen=()
+  command -v ninja >/dev/null && gen=(-G Ninja)
+  if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
+    cmake -S "$ROOT" -B "$BUILD_DIR" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  fi
+  cmake --build "$BUILD_DIR" --parallel "$(nproc)" ${KERNELSCOPE_BUILD_TARGET:+--target $KERNELSCOPE_BUILD_TARGET} >/dev/null
+}
+
+install_apt_packages
+install_cuda_pair
+build_kernelscope
+"$BUILD_DIR/kernelscope" setup
