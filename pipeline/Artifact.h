@@ -62,6 +62,7 @@ struct ArtifactFunction {
   uint32_t firstLine = 0;
   uint32_t lastLine = 0;
   bool isKernel = false;  // an entry point (`.entry`, `ptx_kernel`, `extern "ptx-kernel"`)
+  Frame definition;       // where the function is defined in source, when the format says
 };
 
 struct Artifact {

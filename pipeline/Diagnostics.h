@@ -28,10 +28,12 @@ struct Diagnostic {
   std::string message;
   std::optional<SourceRange> range;  // the primary span
   std::string rendered;              // the tool's own human rendering, if any
+  std::optional<uint32_t> ptxLine;   // ptxas messages: the 1-based PTX line they name
 };
 
 /// Parses rustc's `--error-format=json` output (one JSON object per line; other lines
-/// are ignored). Spans in `remapFrom` are reported under `remapTo` (unsaved overlays).
+/// are ignored). Each diagnostic's primary span becomes its range; notes and help
+/// without a span are folded into the message.
 std::vector<Diagnostic> parseRustcDiagnostics(std::string_view jsonLines);
 
 /// Per-kernel resources from `ptxas -v`.

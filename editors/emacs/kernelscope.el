@@ -1,0 +1,369 @@
+;;; kernelscope.el --- kernelscope for Emacs through eglot  -*- lexical-binding: t; -*-
+
+;; Version: 0.1.0
+;; Package-Requires: ((emacs "28.1") (eglot "1.9"))
+;; Keywords: languages, tools
+
+;;; Commentary:
+
+;; kernelscope is a language server that shows what each line of a Rust GPU kernel
+;; became: MIR, LLVM IR, PTX and SASS.  Through eglot, Emacs gets its diagnostics, hovers
+;; (eldoc) and inlay hints like any server's.  This file adds what eglot has no UI for:
+;;
+;;   M-x kernelscope-show-stage   the buffer's PTX (or SASS, LLVM IR, MIR) in a read-only
+;;                                buffer, linked to the source line by line: the cursor on
+;;                                either side highlights the matching lines on the other.
+;;                                The buffer refreshes itself after each compile.
+;;   M-x kernelscope-describe-instruction   in a stage buffer, what the instruction at
+;;                                point means and where it came from.
+;;   M-x kernelscope-kernels      registers, spills and memory of each kernel.
+;;
+;; Set-up:
+;;
+;;   (require 'kernelscope)
+;;   (kernelscope-eglot-setup)            ; rust-mode and rust-ts-mode use kernelscope
+;;   (add-hook 'rust-mode-hook #'eglot-ensure)
+;;
+;; Settings go to the server as initializationOptions, for example
+;;   (setq kernelscope-initialization-options '(:arch "sm_80" :optLevel 3))
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'eglot)
+(require 'jsonrpc)
+(require 'subr-x)
+
+(defgroup kernelscope nil
+  "What each line of a Rust GPU kernel became."
+  :group 'tools
+  :prefix "kernelscope-")
+
+(defcustom kernelscope-program "kernelscope"
+  "The kernelscope server executable."
+  :type 'string)
+
+(defcustom kernelscope-initialization-options nil
+  "Settings sent to the server as initializationOptions, as a plist.
+For example (:arch \"sm_90\" :optLevel 3 :stages [\"ptx\" \"sass\"]).  See the
+server's docs/lsp-extensions.md for the full list."
+  :type 'plist)
+
+(defcustom kernelscope-stages '("ptx" "sass" "llvm-ir" "mir")
+  "Stages offered by `kernelscope-show-stage'."
+  :type '(repeat string))
+
+(defface kernelscope-linked
+  '((t :inherit highlight :extend t))
+  "Face of the lines linked to the line at point.")
+
+;;;; Buffer state
+
+(defvar-local kernelscope--source nil "The source buffer of this stage buffer.")
+(defvar-local kernelscope--source-uri nil "The URI of that source.")
+(defvar-local kernelscope--stage nil "The stage shown, for example \"ptx\".")
+(defvar-local kernelscope--uri nil "The virtual document URI of the artifact shown.")
+(defvar-local kernelscope--revision nil "The revision of the artifact shown.")
+(defvar-local kernelscope--by-view nil "Vector: stage buffer line (0-based) -> source line.")
+(defvar-local kernelscope--by-source nil "Hash table: source line -> list of (START . END).")
+(defvar-local kernelscope--overlays nil "Overlays of the linked highlighting.")
+(defvar-local kernelscope--views nil "In a source buffer: its live stage buffers.")
+
+(defun kernelscope--source-buffer ()
+  "The source buffer behind the current buffer (itself for a source)."
+  (if (buffer-live-p kernelscope--source) kernelscope--source (current-buffer)))
+
+;;;; The server
+
+(defclass eglot-kernelscope (eglot-lsp-server) ()
+  :documentation "The kernelscope language server.")
+
+(cl-defmethod eglot-initialization-options ((_server eglot-kernelscope))
+  "Send `kernelscope-initialization-options'."
+  (or kernelscope-initialization-options eglot--{}))
+
+;;;###autoload
+(defun kernelscope-eglot-setup (&optional modes)
+  "Make eglot use kernelscope for MODES (default: `rust-mode' and `rust-ts-mode')."
+  (let ((modes (mapcar (lambda (mode) (list mode :language-id "rust"))
+                       (or modes '(rust-mode rust-ts-mode)))))
+    (add-to-list 'eglot-server-programs `(,modes . kernelscope--contact))))
+
+(defun kernelscope--contact (&optional _interactive)
+  "The eglot contact of kernelscope, read when a server starts."
+  (list 'eglot-kernelscope kernelscope-program))
+
+(defun kernelscope--server ()
+  "The kernelscope server of the current buffer's source, or an error."
+  (let ((server (with-current-buffer (kernelscope--source-buffer)
+                  (eglot--current-server-or-lose))))
+    (unless (eglot-kernelscope-p server)
+      (user-error "The eglot server of this buffer is not kernelscope"))
+    server))
+
+;;;; Compile status
+
+(defvar kernelscope--status (make-hash-table :test #'equal)
+  "Source URI -> the last kernelscope/status params (a plist).")
+
+(cl-defmethod eglot-handle-notification
+  ((_server eglot-kernelscope) (_method (eql kernelscope/status)) &rest params
+   &key uri state &allow-other-keys)
+  "Remember the compile state of URI and refresh its stage buffers when ready."
+  (puthash uri params kernelscope--status)
+  (when (equal state "ready")
+    (dolist (buf (buffer-list))
+      (when (and (buffer-live-p buf)
+                 (equal (buffer-local-value 'kernelscope--source-uri buf) uri))
+        (kernelscope--refresh buf)))))
+
+(defun kernelscope-status ()
+  "Show the state of the last compile of the current source."
+  (interactive)
+  (let* ((uri (with-current-buffer (kernelscope--source-buffer)
+                (plist-get (eglot--TextDocumentIdentifier) :uri)))
+         (status (gethash uri kernelscope--status)))
+    (message "kernelscope: %s"
+             (if status
+                 (format "revision %s %s%s" (plist-get status :revision)
+                         (plist-get status :state)
+                         (if-let ((msg (plist-get status :message))) (concat ": " msg) ""))
+               "no compile reported yet"))))
+
+;;;; Stage buffers
+
+(defconst kernelscope--font-lock
+  `(("^\\s-*\\(//.*\\|;.*\\)$" . font-lock-comment-face)
+    ("^\\s-*\\.[a-z_]+\\b" . font-lock-preprocessor-face)
+    ("^\\s-*[$A-Za-z_.][$A-Za-z0-9_.]*:" . font-lock-function-name-face)
+    ("%[A-Za-z_][A-Za-z0-9_.]*\\|\\_<\\(?:U?R[0-9]+\\|U?RZ\\|U?P[0-9T]\\)\\_>\\|\\_<_[0-9]+\\_>"
+     . font-lock-variable-name-face)
+    ("\\(?:^\\|\\*/\\)\\s-*\\(?:@!?%?[A-Za-z0-9_]+\\s-+\\)?\\([A-Za-z][A-Za-z0-9_]*\\(?:\\.[A-Za-z0-9_]+\\)*\\)"
+     1 font-lock-keyword-face))
+  "A light highlighting shared by the PTX, SASS, LLVM IR and MIR views.")
+
+(defvar kernelscope-stage-mode-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "g") #'kernelscope-refresh)
+    (define-key map (kbd "K") #'kernelscope-describe-instruction)
+    (define-key map (kbd "RET") #'kernelscope-goto-source)
+    map)
+  "Keys of `kernelscope-stage-mode'.")
+
+(define-derived-mode kernelscope-stage-mode special-mode "kernelscope"
+  "A read-only view of what a kernel source became at one stage.
+\\{kernelscope-stage-mode-map}"
+  (setq-local font-lock-defaults '(kernelscope--font-lock t))
+  (setq truncate-lines t)
+  (add-hook 'post-command-hook #'kernelscope--on-view-command nil t)
+  (add-hook 'kill-buffer-hook #'kernelscope--forget-view nil t))
+
+(defun kernelscope--index (segments own-uri)
+  "Fill the line maps of the current stage buffer from SEGMENTS of OWN-URI."
+  (setq kernelscope--by-view (make-vector (count-lines (point-min) (point-max)) nil)
+        kernelscope--by-source (make-hash-table))
+  (seq-doseq (seg segments)
+    (let* ((source (plist-get seg :source))
+           (uri (plist-get source :uri))
+           (line (plist-get source :line))
+           (start (plist-get seg :start))
+           (end (plist-get seg :end)))
+      (when (and line (or (null uri) (equal uri own-uri)))
+        (push (cons start end) (gethash line kernelscope--by-source))
+        (cl-loop for l from start to (min end (1- (length kernelscope--by-view)))
+                 do (aset kernelscope--by-view l line))))))
+
+(defun kernelscope--show-artifact (buf result)
+  "Put artifact RESULT (a kernelscope/artifact reply) into stage buffer BUF."
+  (with-current-buffer buf
+    (let ((revision (plist-get result :revision)))
+      (unless (and kernelscope--revision revision (< revision kernelscope--revision))
+        (let ((inhibit-read-only t)
+              (line (line-number-at-pos)))
+          (erase-buffer)
+          (insert (plist-get result :text))
+          (goto-char (point-min))
+          (forward-line (1- line))
+          (setq kernelscope--revision revision
+                kernelscope--uri (plist-get result :uri))
+          (kernelscope--index (plist-get result :segments) kernelscope--source-uri)
+          (set-buffer-modified-p nil))))))
+
+(defun kernelscope--request-params (buf)
+  "The kernelscope/artifact params for stage buffer BUF."
+  (with-current-buffer buf
+    (list :textDocument (list :uri kernelscope--source-uri) :stage kernelscope--stage)))
+
+(defun kernelscope--refresh (buf)
+  "Ask the server again for the artifact of stage buffer BUF, asynchronously."
+  (let ((server (with-current-buffer buf (kernelscope--server))))
+    (jsonrpc-async-request
+     server :kernelscope/artifact (kernelscope--request-params buf)
+     :success-fn (lambda (result)
+                   (when (buffer-live-p buf)
+                     (kernelscope--show-artifact buf result)))
+     :error-fn (lambda (err)
+                 (message "kernelscope: %s" (plist-get err :message))))))
+
+(defun kernelscope-refresh ()
+  "Fetch the artifact of this stage buffer again."
+  (interactive)
+  (kernelscope--refresh (current-buffer)))
+
+;;;###autoload
+(defun kernelscope-show-stage (stage)
+  "Show what the current kernel source became at STAGE, in a read-only buffer.
+Returns that buffer."
+  (interactive
+   (list (completing-read "kernelscope stage: " kernelscope-stages nil t nil nil "ptx")))
+  (let* ((source (kernelscope--source-buffer))
+         (server (kernelscope--server))
+         (uri (with-current-buffer source (plist-get (eglot--TextDocumentIdentifier) :uri)))
+         (name (format "*kernelscope %s: %s*" stage (buffer-name source)))
+         (buf (get-buffer-create name)))
+    (with-current-buffer buf
+      (unless (derived-mode-p 'kernelscope-stage-mode)
+        (kernelscope-stage-mode))
+      (setq kernelscope--source source
+            kernelscope--source-uri uri
+            kernelscope--stage stage))
+    (with-current-buffer source
+      (cl-pushnew buf kernelscope--views)
+      (add-hook 'post-command-hook #'kernelscope--on-source-command nil t))
+    (kernelscope--show-artifact
+     buf (jsonrpc-request server :kernelscope/artifact (kernelscope--request-params buf)))
+    (when (called-interactively-p 'any)
+      (display-buffer buf '(display-buffer-in-direction (direction . right))))
+    buf))
+
+(defun kernelscope--forget-view ()
+  "Drop the current stage buffer from its source's list."
+  (let ((view (current-buffer)))
+    (when (buffer-live-p kernelscope--source)
+      (with-current-buffer kernelscope--source
+        (setq kernelscope--views (delq view kernelscope--views))
+        (kernelscope--clear)))))
+
+;;;; Linked highlighting
+
+(defun kernelscope--clear ()
+  "Remove the linked-highlighting overlays of the current buffer."
+  (mapc #'delete-overlay kernelscope--overlays)
+  (setq kernelscope--overlays nil))
+
+(defun kernelscope--mark-lines (start end)
+  "Highlight the 0-based lines START..END of the current buffer."
+  (save-excursion
+    (goto-char (point-min))
+    (when (zerop (forward-line start))
+      (let ((beg (point)))
+        (forward-line (1+ (- end start)))
+        (let ((ov (make-overlay beg (point))))
+          (overlay-put ov 'face 'kernelscope-linked)
+          (overlay-put ov 'kernelscope t)
+          (push ov kernelscope--overlays))))))
+
+(defun kernelscope--show-line (buf line)
+  "Scroll the windows of BUF so that 0-based LINE is visible."
+  (dolist (win (get-buffer-window-list buf nil t))
+    (unless (eq win (selected-window))
+      (with-selected-window win
+        (let ((pos (save-excursion (goto-char (point-min)) (forward-line line) (point))))
+          (unless (pos-visible-in-window-p pos win)
+            (goto-char pos)
+            (recenter)))))))
+
+(defun kernelscope-highlight-source-line (source line)
+  "Highlight 0-based LINE of SOURCE and the lines of every stage buffer it became."
+  (with-current-buffer source
+    (kernelscope--clear)
+    (let (any)
+      (dolist (view kernelscope--views)
+        (when (buffer-live-p view)
+          (with-current-buffer view
+            (kernelscope--clear)
+            (let ((ranges (and line kernelscope--by-source
+                               (gethash line kernelscope--by-source))))
+              (dolist (r ranges)
+                (kernelscope--mark-lines (car r) (cdr r)))
+              (when ranges
+                (setq any t)
+                (kernelscope--show-line view (apply #'min (mapcar #'car ranges))))))))
+      (when any
+        (kernelscope--mark-lines line line)))))
+
+(defun kernelscope--on-source-command ()
+  "After a command in a source buffer: link its current line."
+  (when kernelscope--views
+    (kernelscope-highlight-source-line (current-buffer) (1- (line-number-at-pos)))))
+
+(defun kernelscope--view-line-source (&optional line)
+  "The source line of 0-based LINE of this stage buffer (default: point's line)."
+  (let ((line (or line (1- (line-number-at-pos)))))
+    (and kernelscope--by-view (< line (length kernelscope--by-view))
+         (aref kernelscope--by-view line))))
+
+(defun kernelscope--on-view-command ()
+  "After a command in a stage buffer: link the source line of the line at point."
+  (when (buffer-live-p kernelscope--source)
+    (let ((line (kernelscope--view-line-source)))
+      (kernelscope-highlight-source-line kernelscope--source line)
+      (when line (kernelscope--show-line kernelscope--source line)))))
+
+(defun kernelscope-goto-source ()
+  "Jump to the source line the instruction at point came from."
+  (interactive)
+  (let ((line (kernelscope--view-line-source))
+        (source kernelscope--source))
+    (unless line (user-error "This line came from no source line"))
+    (pop-to-buffer source)
+    (goto-char (point-min))
+    (forward-line line)))
+
+;;;; Instructions and kernels
+
+(defun kernelscope-describe-instruction ()
+  "Show what the instruction at point of a stage buffer means, asking the server."
+  (interactive)
+  (unless kernelscope--uri (user-error "Not a kernelscope stage buffer"))
+  (let* ((result (jsonrpc-request
+                  (kernelscope--server) :textDocument/hover
+                  (list :textDocument (list :uri kernelscope--uri)
+                        :position (list :line (1- (line-number-at-pos))
+                                        :character (current-column)))))
+         (contents (and result (plist-get result :contents)))
+         (text (cond ((null contents) nil)
+                     ((stringp contents) contents)
+                     ((plist-get contents :value))
+                     (t (format "%s" contents)))))
+    (if (not text)
+        (message "kernelscope: nothing known about this line")
+      (with-help-window "*kernelscope instruction*"
+        (princ text))
+      text)))
+
+(defun kernelscope-kernels ()
+  "Show registers, spills and memory of each kernel of the current source."
+  (interactive)
+  (let* ((source (kernelscope--source-buffer))
+         (result (jsonrpc-request
+                  (kernelscope--server) :kernelscope/kernels
+                  (list :textDocument (with-current-buffer source
+                                        (eglot--TextDocumentIdentifier))))))
+    (with-help-window "*kernelscope kernels*"
+      (princ (format "%-28s %5s %11s %8s %8s %6s %6s\n" "kernel" "regs" "spill st/ld"
+                     "smem" "local" "ptx" "sass"))
+      (seq-doseq (k (plist-get result :kernels))
+        (let ((ins (plist-get k :instructions)))
+          (princ (format "%-28s %5s %11s %7sB %7sB %6s %6s\n"
+                         (or (plist-get k :demangled) (plist-get k :name))
+                         (or (plist-get k :registers) "-")
+                         (format "%s/%s" (or (plist-get k :spillStores) 0)
+                                 (or (plist-get k :spillLoads) 0))
+                         (or (plist-get k :sharedMemory) 0)
+                         (or (plist-get k :localMemory) 0)
+                         (or (plist-get ins :ptx) "-") (or (plist-get ins :sass) "-"))))))
+    result))
+
+(provide 'kernelscope)
+;;; kernelscope.el ends here

@@ -1,0 +1,255 @@
+-- kernelscope.commands: the `:Kernelscope <sub>` command, one table entry per
+-- subcommand, each a thin call into the server.
+local config = require("kernelscope.config")
+local lsp = require("kernelscope.lsp")
+local views = require("kernelscope.views")
+
+local M = {}
+
+local function source_buffer()
+  return views.source_of(vim.api.nvim_get_current_buf())
+end
+
+--- The kernelscope client of the current source, or nil after telling the user why.
+local function client_for(src)
+  local client = lsp.client(src)
+  if not client then
+    lsp.notify("no kernelscope server is attached to this buffer", vim.log.levels.ERROR)
+  end
+  return client
+end
+
+local function open_stage(stage)
+  return function()
+    require("kernelscope").open(stage)
+  end
+end
+
+local function pad(s, n)
+  s = tostring(s)
+  return s .. string.rep(" ", math.max(0, n - #s))
+end
+
+--- Formats kernelscope/kernels as a table, one kernel per line after two header lines.
+function M.format_kernels(result)
+  local lines = {
+    "kernels for " .. tostring(result.arch or "?") .. " (revision " .. tostring(result.revision or "?") .. ")",
+    pad("kernel", 28) .. pad("regs", 6) .. pad("spill st/ld", 13) .. pad("smem", 8) .. pad("local", 7)
+      .. pad("ptx", 6) .. pad("sass", 6) .. "occupancy",
+  }
+  for _, k in ipairs(result.kernels or {}) do
+    local occ = k.occupancy or {}
+    local ins = k.instructions or {}
+    local occupancy = occ.percent
+        and string.format("%s%% @%s (%s)", occ.percent, occ.blockSize or "?", occ.limiter or "?")
+      or "-"
+    table.insert(
+      lines,
+      pad(k.demangled or k.name, 28)
+        .. pad(k.registers or "-", 6)
+        .. pad(string.format("%s/%s", k.spillStores or 0, k.spillLoads or 0), 13)
+        .. pad(string.format("%sB", k.sharedMemory or 0), 8)
+        .. pad(string.format("%sB", k.localMemory or 0), 7)
+        .. pad(ins.ptx or "-", 6)
+        .. pad(ins.sass or "-", 6)
+        .. occupancy
+    )
+  end
+  return lines
+end
+
+local function kernels()
+  local src = source_buffer()
+  local client = client_for(src)
+  if not client then
+    return
+  end
+  local result, err = lsp.request_sync(client, lsp.methods.kernels, { textDocument = lsp.text_document(src) }, 10000, src)
+  if err or not result then
+    lsp.notify("kernels: " .. lsp.error_message(err or "no result"), vim.log.levels.WARN)
+    return
+  end
+  local buf = views.scratch("kernelscope://kernels" .. vim.api.nvim_buf_get_name(src), M.format_kernels(result), "kernelscope_kernels")
+  -- <CR> on a kernel's row jumps to its definition in the source.
+  vim.keymap.set("n", "<CR>", function()
+    local k = (result.kernels or {})[vim.api.nvim_win_get_cursor(0)[1] - 2]
+    if not (k and k.range and vim.api.nvim_buf_is_valid(src)) then
+      return
+    end
+    for _, win in ipairs(vim.api.nvim_list_wins()) do
+      if vim.api.nvim_win_get_buf(win) == src then
+        vim.api.nvim_set_current_win(win)
+        vim.api.nvim_win_set_cursor(win, { k.range.start.line + 1, k.range.start.character })
+        return
+      end
+    end
+  end, { buffer = buf, desc = "kernelscope: go to kernel" })
+  vim.cmd("belowright split")
+  vim.api.nvim_win_set_buf(0, buf)
+  vim.api.nvim_win_set_height(0, math.min(#(result.kernels or {}) + 3, 12))
+  return buf
+end
+
+local function diff(args)
+  local stage = lsp.stages[args[1] or "ptx"] or args[1]
+  local src = source_buffer()
+  local client = client_for(src)
+  if not client then
+    return
+  end
+  local params = { textDocument = lsp.text_document(src), stage = stage }
+  if args[2] then
+    params.base = tonumber(args[2])
+  end
+  local result, err = lsp.request_sync(client, lsp.methods.diff, params, 10000, src)
+  if err or not result then
+    lsp.notify("diff: " .. lsp.error_message(err or "no result"), vim.log.levels.WARN)
+    return
+  end
+  local lines = vim.split(result.unified or "", "\n", { plain = true })
+  if lines[#lines] == "" then
+    table.remove(lines)
+  end
+  if #lines == 0 then
+    lines = { string.format("no %s change between revisions %s and %s", stage, tostring(result.baseRevision), tostring(result.revision)) }
+  end
+  local buf = views.scratch("kernelscope://diff/" .. stage .. vim.api.nvim_buf_get_name(src), lines, "diff")
+  vim.cmd("belowright vsplit")
+  vim.api.nvim_win_set_buf(0, buf)
+  return buf
+end
+
+--- Sets the target architecture: through the server's `kernelscope.setArch` command when
+--- it has one, otherwise as a settings change (workspace/didChangeConfiguration).
+local function set_arch(client, src, arch)
+  if lsp.has_command(client, "kernelscope.setArch") then
+    local _, err = lsp.request_sync(client, "workspace/executeCommand", {
+      command = "kernelscope.setArch",
+      arguments = { arch },
+    }, 10000, src)
+    return err
+  end
+  local settings = vim.tbl_extend("force", config.options.settings or {}, { arch = arch })
+  config.options.settings = settings
+  client.config.settings = { kernelscope = settings }
+  lsp.notify_server(client, "workspace/didChangeConfiguration", { settings = { kernelscope = settings } })
+end
+
+local function arch(args)
+  local src = source_buffer()
+  local client = client_for(src)
+  if not client then
+    return
+  end
+  if args[1] then
+    local err = set_arch(client, src, args[1])
+    if err then
+      lsp.notify("arch: " .. lsp.error_message(err), vim.log.levels.ERROR)
+    else
+      lsp.notify("arch set to " .. args[1])
+    end
+    return args[1]
+  end
+  local result, err = lsp.request_sync(client, lsp.methods.kernels, { textDocument = lsp.text_document(src) }, 10000, src)
+  if err or not result then
+    lsp.notify("arch: " .. lsp.error_message(err or "no result"), vim.log.levels.WARN)
+    return
+  end
+  lsp.notify("arch: " .. tostring(result.arch))
+  return result.arch
+end
+
+--- One paragraph on the server and on the last compile of the current buffer.
+function M.status_lines(src)
+  local lines = {}
+  local client = lsp.client(src)
+  if not client then
+    return { "kernelscope: not attached to this buffer" }
+  end
+  local info = client.server_info or {}
+  table.insert(lines, string.format("kernelscope %s (client %d, root %s)", info.version or "", client.id, client.config.root_dir or "?"))
+  local st = views.status[lsp.text_document(src).uri]
+  if not st then
+    table.insert(lines, "no compile reported yet for this buffer")
+  else
+    table.insert(lines, string.format("revision %s: %s%s", tostring(st.revision), st.state, st.durationMs and string.format(" in %d ms", st.durationMs) or ""))
+    if st.stages and #st.stages > 0 then
+      table.insert(lines, "stages ready: " .. table.concat(st.stages, ", "))
+    end
+    if st.message and st.message ~= "" then
+      table.insert(lines, st.message)
+    end
+  end
+  return lines
+end
+
+local function status()
+  local lines = M.status_lines(source_buffer())
+  vim.notify(table.concat(lines, "\n"), vim.log.levels.INFO)
+  return lines
+end
+
+local function rebuild()
+  local src = source_buffer()
+  local client = client_for(src)
+  if not client then
+    return
+  end
+  lsp.request(client, "workspace/executeCommand", {
+    command = "kernelscope.rebuild",
+    arguments = { lsp.text_document(src).uri },
+  }, function(err)
+    if err then
+      lsp.notify("rebuild: " .. lsp.error_message(err), vim.log.levels.ERROR)
+    end
+  end, src)
+end
+
+-- name -> { run(args), complete for its first argument }
+M.subcommands = {
+  ptx = { run = open_stage("ptx") },
+  sass = { run = open_stage("sass") },
+  llvm = { run = open_stage("llvm-ir") },
+  mir = { run = open_stage("mir") },
+  diff = { run = diff, complete = { "ptx", "sass", "llvm", "mir" } },
+  kernels = { run = kernels },
+  arch = { run = arch, complete = { "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90" } },
+  status = { run = status },
+  rebuild = { run = rebuild },
+}
+
+function M.run(line)
+  local args = vim.split(vim.trim(line or ""), "%s+")
+  local name = table.remove(args, 1)
+  local sub = M.subcommands[name]
+  if not sub then
+    local names = vim.tbl_keys(M.subcommands)
+    table.sort(names)
+    lsp.notify("usage: :Kernelscope " .. table.concat(names, "|"), vim.log.levels.ERROR)
+    return
+  end
+  return sub.run(args)
+end
+
+local function complete(arglead, cmdline)
+  local words = vim.split(cmdline, "%s+")
+  local candidates
+  if #words <= 2 then
+    candidates = vim.tbl_keys(M.subcommands)
+  else
+    local sub = M.subcommands[words[2]]
+    candidates = sub and sub.complete or {}
+  end
+  table.sort(candidates)
+  return vim.tbl_filter(function(c)
+    return c:sub(1, #arglead) == arglead
+  end, candidates)
+end
+
+function M.register()
+  vim.api.nvim_create_user_command("Kernelscope", function(opts)
+    M.run(opts.args)
+  end, { nargs = "+", complete = complete, desc = "kernelscope: stage views and kernel info" })
+end
+
+return M

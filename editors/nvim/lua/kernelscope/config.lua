@@ -1,0 +1,66 @@
+-- kernelscope.config: the plugin's options, their defaults, and the merge with what the
+-- user passes to setup{}.
+--
+-- Everything the server itself decides (arch, opt level, stages, debounce) travels to it
+-- untouched as initializationOptions; the plugin only reads the options that shape the
+-- editor side (how the server is started, which buffers it attaches to, how views open).
+local M = {}
+
+M.defaults = {
+  -- The server command. `kernelscope` on PATH unless a path is given.
+  cmd = { "kernelscope" },
+  -- Extra environment for the server process.
+  cmd_env = nil,
+  -- Filetypes whose buffers may be attached.
+  filetypes = { "rust" },
+  -- Files that mark a project root, searched upwards from the buffer; the buffer's own
+  -- directory when none is found.
+  root_markers = { "kernelscope.toml", "Cargo.toml", ".git" },
+  -- Decides whether a buffer of one of `filetypes` is a kernel source. The default looks
+  -- for a GPU kernel ABI in the file (see kernelscope.is_kernel_source); set it to
+  -- `function() return true end` to attach to every Rust buffer.
+  attach = nil,
+  -- Sent to the server as initializationOptions (for example arch = "sm_90",
+  -- optLevel = 3, stages = { "mir", "llvm-ir", "ptx", "sass" }); see the server's
+  -- docs/lsp-extensions.md for the full list.
+  settings = {},
+  -- Per-line instruction counts at the end of source lines (`4 ptx · 6 sass`).
+  inlay_hints = true,
+  -- Per-kernel resource lines (`sm_90 · 32 regs · 0 B spill`) with links to each stage.
+  codelens = true,
+  -- How a stage view opens: "vsplit", "split", "tab" or "current".
+  split = "vsplit",
+  -- Buffer-local keys in attached source buffers; set one to false to leave it unmapped.
+  -- Stage views always map `q` (close) and the hover key.
+  keys = {
+    hover = "K",
+  },
+  -- Highlight groups used for linked highlighting (defined with `default` links, so a
+  -- colour scheme may override them).
+  highlight = {
+    source = "KernelscopeSource",
+    artifact = "KernelscopeArtifact",
+    inlined = "KernelscopeInlined",
+  },
+  -- Move the cursor of a stage view so the lines that belong to the source cursor line
+  -- are visible.
+  follow_cursor = true,
+}
+
+M.options = vim.deepcopy(M.defaults)
+
+function M.set(user)
+  M.options = vim.tbl_deep_extend("force", vim.deepcopy(M.defaults), user or {})
+  -- Lists are replaced, never merged element by element.
+  for _, key in ipairs({ "cmd", "filetypes", "root_markers" }) do
+    if user and user[key] then
+      M.options[key] = user[key]
+    end
+  end
+  if type(M.options.cmd) == "string" then
+    M.options.cmd = { M.options.cmd }
+  end
+  return M.options
+end
+
+return M

@@ -1,0 +1,165 @@
+// The extension's commands, built by small factories from one table.
+//
+// Each entry of COMMANDS becomes `kernelscope.<name>`; package.json contributes the same
+// names with their titles. The server's code lenses call `kernelscope.openArtifact`; the
+// `show*` commands also take an optional source URI.
+
+import * as vscode from "vscode";
+import type { LanguageClient } from "vscode-languageclient/node";
+import { ExecuteCommandRequest } from "vscode-languageclient/node";
+import * as ext from "./lsp_ext";
+import { ArtifactViews } from "./views";
+import { isStage, parseArtifactUri, SCHEME, stageTitle } from "./uri";
+
+/** What commands may use. */
+export interface Ctx {
+  client(): LanguageClient | undefined;
+  views: ArtifactViews;
+  output: vscode.OutputChannel;
+  restart(): Promise<void>;
+}
+
+type Command = (ctx: Ctx) => (...args: unknown[]) => unknown;
+
+/** The source file a command applies to: its argument, the active file, or the view's source. */
+function targetSource(arg?: unknown): vscode.Uri | undefined {
+  if (typeof arg === "string") return vscode.Uri.parse(arg);
+  if (arg instanceof vscode.Uri) return arg;
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return undefined;
+  const uri = editor.document.uri;
+  if (uri.scheme === SCHEME) {
+    const address = parseArtifactUri(uri.toString());
+    return address ? vscode.Uri.file(address.sourcePath) : undefined;
+  }
+  return uri.scheme === "file" && editor.document.languageId === "rust" ? uri : undefined;
+}
+
+function needSource(arg?: unknown): vscode.Uri | undefined {
+  const source = targetSource(arg);
+  if (!source) void vscode.window.showWarningMessage("kernelscope: open a Rust kernel file first.");
+  return source;
+}
+
+/** Opens a stage view beside the source without taking the focus, or reveals it. */
+export async function openStage(
+  source: vscode.Uri,
+  stage: ext.Stage,
+  column: vscode.ViewColumn = vscode.ViewColumn.Beside,
+): Promise<vscode.TextEditor> {
+  const uri = ArtifactViews.uriFor(source, stage);
+  const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+  if (visible) return visible;
+  const doc = await vscode.workspace.openTextDocument(uri);
+  return vscode.window.showTextDocument(doc, { viewColumn: column, preserveFocus: true, preview: false });
+}
+
+function showStage(stage: ext.Stage): Command {
+  return () => async (arg?: unknown) => {
+    const source = needSource(arg);
+    if (source) await openStage(source, stage);
+  };
+}
+
+/** The server's code lenses: `{ uri, stage, kernel? }`, the kernel's body scrolled into view. */
+const openArtifact: Command = (ctx) => async (arg?: unknown) => {
+  const args = arg as Partial<ext.OpenArtifactArgs> | undefined;
+  const source = needSource(args?.uri);
+  if (!source) return;
+  const stage = args?.stage && isStage(args.stage) ? args.stage : "ptx";
+  const editor = await openStage(source, stage);
+  const span = ctx.views.state(editor.document.uri)?.artifact.kernels.find((k) => k.name === args?.kernel);
+  if (span) {
+    editor.revealRange(new vscode.Range(span.start, 0, span.start, 0), vscode.TextEditorRevealType.AtTop);
+  }
+};
+
+const showAllStages: Command = () => async (arg?: unknown) => {
+  const source = needSource(arg);
+  if (!source) return;
+  const stages = vscode.workspace.getConfiguration("kernelscope").get<ext.Stage[]>("stages", [...ext.ALL_STAGES]);
+  for (const stage of stages) await openStage(source, stage);
+};
+
+/** Whether the server offers a workspace command. */
+function serverHas(client: LanguageClient, command: string): boolean {
+  return client.initializeResult?.capabilities.executeCommandProvider?.commands.includes(command) ?? false;
+}
+
+const diffWithPrevious: Command = (ctx) => async (arg?: unknown) => {
+  const source = needSource(arg);
+  const client = ctx.client();
+  if (!source || !client) return;
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const stage = (active?.scheme === SCHEME && parseArtifactUri(active.toString())?.stage) || "ptx";
+  try {
+    const result = await client.sendRequest(ext.diff, { textDocument: { uri: source.toString() }, stage });
+    const name = source.path.split("/").pop();
+    await vscode.commands.executeCommand(
+      "vscode.diff",
+      vscode.Uri.parse(result.baseUri),
+      vscode.Uri.parse(result.uri),
+      `${name} ${stageTitle(stage)}: revision ${result.baseRevision} ↔ ${result.revision}`,
+      { preview: false, viewColumn: vscode.ViewColumn.Beside },
+    );
+  } catch (error) {
+    void vscode.window.showWarningMessage(`kernelscope: no diff: ${error instanceof Error ? error.message : error}`);
+  }
+};
+
+const ARCHES = ["sm_50", "sm_60", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"];
+
+const selectArch: Command = (ctx) => async (arg?: unknown) => {
+  const current = vscode.workspace.getConfiguration("kernelscope").get<string>("arch") ?? "";
+  const arch =
+    typeof arg === "string"
+      ? arg
+      : await vscode.window.showQuickPick(
+          ARCHES.map((a) => ({ label: a, description: a === current ? "current" : undefined })),
+          { title: "kernelscope: target GPU architecture" },
+        ).then((pick) => pick?.label);
+  if (!arch) return;
+  const target = vscode.workspace.workspaceFolders?.length
+    ? vscode.ConfigurationTarget.Workspace
+    : vscode.ConfigurationTarget.Global;
+  await vscode.workspace.getConfiguration("kernelscope").update("arch", arch, target);
+  const client = ctx.client();
+  if (client && serverHas(client, ext.SERVER_COMMAND_SET_ARCH)) {
+    await client.sendRequest(ExecuteCommandRequest.type, { command: ext.SERVER_COMMAND_SET_ARCH, arguments: [arch] });
+  }
+};
+
+const rebuild: Command = (ctx) => async (arg?: unknown) => {
+  const client = ctx.client();
+  if (!client) return;
+  if (!serverHas(client, ext.SERVER_COMMAND_REBUILD)) {
+    void vscode.window.showWarningMessage("kernelscope: this server does not offer a rebuild.");
+    return;
+  }
+  const source = targetSource(arg);
+  await client.sendRequest(ExecuteCommandRequest.type, {
+    command: ext.SERVER_COMMAND_REBUILD,
+    arguments: source ? [source.toString()] : [],
+  });
+};
+
+/** The command table: `kernelscope.<name>` for each entry. */
+export const COMMANDS: Record<string, Command> = {
+  showMir: showStage("mir"),
+  showLlvmIr: showStage("llvm-ir"),
+  showPtx: showStage("ptx"),
+  showSass: showStage("sass"),
+  showAllStages,
+  openArtifact,
+  diffWithPrevious,
+  selectArch,
+  rebuildFile: rebuild,
+  restartServer: (ctx) => () => ctx.restart(),
+  showOutput: (ctx) => () => ctx.output.show(true),
+};
+
+export function registerCommands(ctx: Ctx): vscode.Disposable[] {
+  return Object.entries(COMMANDS).map(([name, factory]) =>
+    vscode.commands.registerCommand(`kernelscope.${name}`, factory(ctx)),
+  );
+}

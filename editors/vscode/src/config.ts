@@ -1,0 +1,60 @@
+// The extension's settings, read in one place.
+//
+// Settings under `kernelscope.*` that the server understands are passed to it as
+// `initializationOptions` and again on every change (`workspace/didChangeConfiguration`);
+// the rest (server path, previews, highlighting) are the client's own.
+
+import * as fs from "fs";
+import * as path from "path";
+import * as vscode from "vscode";
+import type { Stage } from "./lsp_ext";
+
+export function settings(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration("kernelscope");
+}
+
+/** The settings the server reads, in the shape it reads them. */
+export function serverOptions(): Record<string, unknown> {
+  const s = settings();
+  const options: Record<string, unknown> = {
+    arch: s.get<string>("arch") || undefined,
+    optLevel: s.get<number>("optLevel"),
+    stages: s.get<Stage[]>("stages"),
+    hoverStages: s.get<Stage[]>("hover.stages"),
+    rustc: s.get<string>("rustc.path") || undefined,
+    extraRustcFlags: s.get<string[]>("rustc.extraFlags"),
+    debounceMs: s.get<number | null>("debounceMs") ?? undefined,
+    remarks: s.get<boolean>("remarks"),
+  };
+  return JSON.parse(JSON.stringify(options));
+}
+
+/** Where the server binary is: the setting, one shipped with the extension, or PATH. */
+export function resolveServerPath(extensionPath: string): { path?: string; tried: string[] } {
+  const tried: string[] = [];
+  const configured = settings().get<string>("server.path");
+  if (configured) {
+    const expanded = configured.replace(/^~(?=\/|$)/, process.env.HOME ?? "~");
+    tried.push(expanded);
+    return isExecutable(expanded) ? { path: expanded, tried } : { tried };
+  }
+  const bundled = path.join(extensionPath, "server", "kernelscope");
+  tried.push(bundled);
+  if (isExecutable(bundled)) return { path: bundled, tried };
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, "kernelscope");
+    if (isExecutable(candidate)) return { path: candidate, tried };
+  }
+  tried.push("kernelscope on PATH");
+  return { tried };
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,147 @@
+// Entry point of the kernelscope VS Code extension.
+//
+// Starts the `kernelscope` language server for Rust files and wires its pieces: stage
+// views (views.ts), linked highlighting (linking.ts), the status bar (status.ts), the
+// commands (commands.ts) and the on-save preview. Hovers, inlay hints, code lenses and
+// diagnostics are the server's and reach VS Code through vscode-languageclient unchanged.
+// All knowledge of compilers stays in the server: the client only asks and paints.
+
+import * as vscode from "vscode";
+import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
+import * as ext from "./lsp_ext";
+import { resolveServerPath, serverOptions, settings } from "./config";
+import { Ctx, openStage, registerCommands } from "./commands";
+import { LinkedHighlighter } from "./linking";
+import { StatusBar } from "./status";
+import { ArtifactViews } from "./views";
+import { SCHEME } from "./uri";
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel("kernelscope");
+  const views = new ArtifactViews(() => client);
+  const status = new StatusBar(() => client);
+  const preview = new OnSavePreview(() => client);
+  context.subscriptions.push(output, views, status, new LinkedHighlighter(views));
+
+  const start = async (): Promise<void> => {
+    const found = resolveServerPath(context.extensionPath);
+    if (!found.path) {
+      const message =
+        `kernelscope: the language server was not found (looked at ${found.tried.join(", ")}). ` +
+        "Build it (`cmake --build build --target kernelscope`) and set `kernelscope.server.path`, " +
+        "or put `kernelscope` on PATH.";
+      status.setServerProblem(message);
+      output.appendLine(message);
+      const choice = await vscode.window.showErrorMessage(message, "Open Settings");
+      if (choice) void vscode.commands.executeCommand("workbench.action.openSettings", "kernelscope.server.path");
+      return;
+    }
+    const server: ServerOptions = {
+      command: found.path,
+      args: ["lsp", ...settings().get<string[]>("server.extraArgs", [])],
+      transport: TransportKind.stdio,
+    };
+    const options: LanguageClientOptions = {
+      documentSelector: [
+        { scheme: "file", language: "rust" },
+        { scheme: SCHEME },
+      ],
+      initializationOptions: serverOptions(),
+      outputChannel: output,
+    };
+    const next = new LanguageClient("kernelscope", "kernelscope", server, options);
+    next.onNotification(ext.status, (params) => {
+      status.update(params);
+      if (params.state === "ready") {
+        views.refresh(vscode.Uri.parse(params.uri));
+        void preview.onReady(params.uri);
+      }
+    });
+    try {
+      await next.start();
+      client = next;
+      status.setServerProblem(undefined);
+      output.appendLine(`kernelscope: started ${found.path}`);
+    } catch (error) {
+      const message = `kernelscope: the language server at ${found.path} did not start: ${
+        error instanceof Error ? error.message : error
+      }`;
+      status.setServerProblem(message);
+      output.appendLine(message);
+      void vscode.window.showErrorMessage(message);
+    }
+  };
+
+  const ctx: Ctx = {
+    client: () => client,
+    views,
+    output,
+    restart: async () => {
+      const old = client;
+      client = undefined;
+      await old?.stop().catch(() => undefined);
+      await start();
+    },
+  };
+  context.subscriptions.push(
+    ...registerCommands(ctx),
+    vscode.workspace.onDidSaveTextDocument((doc) => preview.onSave(doc)),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration("kernelscope.server")) {
+        void ctx.restart();
+      } else if (e.affectsConfiguration("kernelscope")) {
+        void client?.sendNotification("workspace/didChangeConfiguration", {
+          settings: { kernelscope: serverOptions() },
+        });
+      }
+    }),
+  );
+  await start();
+}
+
+export async function deactivate(): Promise<void> {
+  const old = client;
+  client = undefined;
+  await old?.stop();
+}
+
+/**
+ * Opens the preview stage beside a kernel file on its first save in this window; the view
+ * then stays current by itself. A file without kernels gets no view.
+ */
+class OnSavePreview {
+  private readonly pending = new Set<string>();
+  private readonly shown = new Set<string>();
+
+  constructor(private readonly client: () => LanguageClient | undefined) {}
+
+  onSave(doc: vscode.TextDocument): void {
+    if (doc.uri.scheme !== "file" || doc.languageId !== "rust") return;
+    if (!settings().get<boolean>("preview.onSave", true)) return;
+    const key = doc.uri.toString();
+    if (this.shown.has(key)) return;
+    this.pending.add(key);
+    void this.tryOpen(key);
+  }
+
+  async onReady(uri: string): Promise<void> {
+    const key = vscode.Uri.parse(uri).toString();
+    if (this.pending.has(key)) await this.tryOpen(key);
+  }
+
+  private async tryOpen(key: string): Promise<void> {
+    const client = this.client();
+    if (!client) return;
+    try {
+      const result = await client.sendRequest(ext.kernels, { textDocument: { uri: key } });
+      if (result.kernels.length === 0 || !this.pending.delete(key)) return;
+      this.shown.add(key);
+      const stage = settings().get<ext.Stage>("preview.stage", "ptx");
+      await openStage(vscode.Uri.parse(key), stage);
+    } catch {
+      // Not compiled yet: the `ready` notification tries again.
+    }
+  }
+}

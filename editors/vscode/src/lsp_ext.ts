@@ -1,0 +1,194 @@
+// The kernelscope LSP extensions, mirrored one to one from docs/lsp-extensions.md.
+//
+// Every request and notification that LSP has no words for is declared here with its
+// params and result, spelled exactly as on the wire, so the rest of the extension never
+// writes a method name or a JSON shape by hand. Change this file together with the
+// server's protocol/ and the document.
+
+import * as lc from "vscode-languageclient";
+
+/** A compilation stage, by its wire name. */
+export type Stage = "mir" | "llvm-ir" | "ptx" | "sass";
+
+export const ALL_STAGES: readonly Stage[] = ["mir", "llvm-ir", "ptx", "sass"];
+
+export interface TextDocumentIdentifier {
+  uri: string;
+}
+
+/** An inclusive, zero-based range of artifact lines. */
+export interface LineRange {
+  start: number;
+  end: number;
+}
+
+/** A source position; `uri` omitted means the document the artifact was built from. */
+export interface SourcePosition {
+  uri?: string;
+  line: number;
+  character: number;
+}
+
+/** One frame of an inline chain: code written in `function` at this position. */
+export interface InlineFrame {
+  uri: string;
+  line: number;
+  character: number;
+  function: string;
+}
+
+/** Artifact lines [start, end] that came from `source`. */
+export interface Segment extends LineRange {
+  source: SourcePosition;
+  inlinedFrom?: InlineFrame[];
+}
+
+/** Where a kernel's body lies in the artifact text. */
+export interface KernelSpan extends LineRange {
+  name: string;
+}
+
+// ---------------------------------------------------------------------------------------
+// kernelscope/artifact (request): one stage's text of a source file, with its segments.
+
+export interface ArtifactParams {
+  textDocument: TextDocumentIdentifier;
+  stage: Stage;
+  revision?: number;
+}
+
+export interface Artifact {
+  uri: string;
+  stage: Stage;
+  revision: number;
+  languageId: "mir" | "llvm" | "ptx" | "sass";
+  text: string;
+  segments: Segment[];
+  kernels: KernelSpan[];
+}
+
+export const artifact = new lc.RequestType<ArtifactParams, Artifact, void>("kernelscope/artifact");
+
+// ---------------------------------------------------------------------------------------
+// kernelscope/lineMap (request): the artifact lines one source line became, per stage.
+
+export interface LineMapParams {
+  textDocument: TextDocumentIdentifier;
+  line: number;
+}
+
+export interface LineMapResult {
+  revision: number;
+  /** Lines written on this source line, per stage. */
+  stages: Partial<Record<Stage, LineRange[]>>;
+  /** Lines inlined through a call on this source line, per stage. */
+  inlined?: Partial<Record<Stage, LineRange[]>>;
+  /** Instructions among `stages`, per stage. */
+  counts: Partial<Record<Stage, number>>;
+}
+
+export const lineMap = new lc.RequestType<LineMapParams, LineMapResult, void>("kernelscope/lineMap");
+
+// ---------------------------------------------------------------------------------------
+// kernelscope/sourceLocation (request): the source line an artifact line came from.
+
+export interface SourceLocationParams {
+  uri: string;
+  line: number;
+}
+
+export interface SourceLocationResult {
+  location: lc.Location | null;
+  inlineChain: InlineFrame[];
+}
+
+export const sourceLocation = new lc.RequestType<SourceLocationParams, SourceLocationResult, void>(
+  "kernelscope/sourceLocation",
+);
+
+// ---------------------------------------------------------------------------------------
+// kernelscope/kernels (request): each kernel of a file with its resource usage.
+
+export interface KernelsParams {
+  textDocument: TextDocumentIdentifier;
+}
+
+/**
+ * A kernel and its resources. The resource fields are present only when ptxas ran
+ * (`registers` tells).
+ */
+export interface KernelInfo {
+  name: string;
+  demangled: string;
+  range: lc.Range;
+  instructions: { ptx: number; sass: number };
+  registers?: number;
+  barriers?: number;
+  stackFrame?: number;
+  spillStores?: number;
+  spillLoads?: number;
+  sharedMemory?: number;
+  constantMemory?: number;
+  localMemory?: number;
+}
+
+export interface KernelsResult {
+  revision: number;
+  arch: string;
+  kernels: KernelInfo[];
+}
+
+export const kernels = new lc.RequestType<KernelsParams, KernelsResult, void>("kernelscope/kernels");
+
+// ---------------------------------------------------------------------------------------
+// kernelscope/diff (request): a stage of this revision against an earlier one.
+
+export interface DiffParams {
+  textDocument: TextDocumentIdentifier;
+  stage: Stage;
+  base?: number;
+}
+
+export interface DiffResult {
+  baseRevision: number;
+  revision: number;
+  baseUri: string;
+  uri: string;
+  unified: string;
+}
+
+export const diff = new lc.RequestType<DiffParams, DiffResult, void>("kernelscope/diff");
+
+// ---------------------------------------------------------------------------------------
+// kernelscope/status (notification, server -> client): the compile state of a file.
+
+export type CompileState = "queued" | "compiling" | "ready" | "failed";
+
+export interface StatusParams {
+  uri: string;
+  revision: number;
+  state: CompileState;
+  stages: Stage[];
+  durationMs?: number;
+  message?: string;
+}
+
+export const status = new lc.NotificationType<StatusParams>("kernelscope/status");
+
+// ---------------------------------------------------------------------------------------
+// workspace/executeCommand commands the server provides.
+
+export const SERVER_COMMAND_REBUILD = "kernelscope.rebuild";
+export const SERVER_COMMAND_SET_ARCH = "kernelscope.setArch";
+
+// ---------------------------------------------------------------------------------------
+// Client commands the server names in its code lenses.
+
+/** `kernelscope.openArtifact`: opens a stage view beside its source. */
+export interface OpenArtifactArgs {
+  uri: string;
+  stage: Stage;
+  /** The kernel's symbol, to scroll its body into view. */
+  kernel?: string;
+}
+export const CLIENT_COMMAND_OPEN_ARTIFACT = "kernelscope.openArtifact";

@@ -1,0 +1,155 @@
+// The status bar item: compile state of the active file, its time, and the resources
+// (registers, spills, occupancy) of the kernel under the cursor.
+//
+// States come from `kernelscope/status`; kernel resources from `kernelscope/kernels`,
+// fetched once per ready revision and kept until the next one.
+
+import * as vscode from "vscode";
+import type { LanguageClient } from "vscode-languageclient/node";
+import * as ext from "./lsp_ext";
+import { parseArtifactUri, SCHEME, sameUri } from "./uri";
+
+interface FileStatus {
+  status: ext.StatusParams;
+  kernels?: ext.KernelsResult;
+}
+
+const ICONS: Record<ext.CompileState, string> = {
+  queued: "$(clock)",
+  compiling: "$(sync~spin)",
+  ready: "$(check)",
+  failed: "$(error)",
+};
+
+export class StatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem("kernelscope.status", vscode.StatusBarAlignment.Left, 10);
+  private readonly files = new Map<string, FileStatus>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private serverMessage: string | undefined;
+
+  constructor(private readonly client: () => LanguageClient | undefined) {
+    this.item.name = "kernelscope";
+    this.item.command = "kernelscope.showPtx";
+    this.disposables.push(
+      this.item,
+      vscode.window.onDidChangeActiveTextEditor(() => this.render()),
+      vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (e.textEditor === vscode.window.activeTextEditor) this.render();
+      }),
+    );
+  }
+
+  dispose(): void {
+    this.disposables.forEach((d) => d.dispose());
+  }
+
+  /** Shows that the server could not start or stopped. */
+  setServerProblem(message: string | undefined): void {
+    this.serverMessage = message;
+    this.render();
+  }
+
+  /** Latest state of a file, from `kernelscope/status`. */
+  update(status: ext.StatusParams): void {
+    const key = vscode.Uri.parse(status.uri).toString();
+    const previous = this.files.get(key);
+    const entry: FileStatus = { status, kernels: previous?.kernels };
+    this.files.set(key, entry);
+    this.render();
+    if (status.state === "ready") void this.fetchKernels(key, entry);
+  }
+
+  /** The resources of a file's kernels at its latest ready revision. */
+  kernelsOf(uri: vscode.Uri): ext.KernelsResult | undefined {
+    return this.files.get(uri.toString())?.kernels;
+  }
+
+  private async fetchKernels(key: string, entry: FileStatus): Promise<void> {
+    const client = this.client();
+    if (!client) return;
+    try {
+      entry.kernels = await client.sendRequest(ext.kernels, { textDocument: { uri: key } });
+      this.render();
+    } catch {
+      // Kernel resources are an extra: the state alone still shows.
+    }
+  }
+
+  /** The source file the active editor belongs to (its own, or the one a view shows). */
+  private activeSource(): { uri: vscode.Uri; line?: number } | undefined {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) return undefined;
+    const uri = editor.document.uri;
+    if (uri.scheme === SCHEME) {
+      const address = parseArtifactUri(uri.toString());
+      return address ? { uri: vscode.Uri.file(address.sourcePath) } : undefined;
+    }
+    if (uri.scheme === "file" && editor.document.languageId === "rust") {
+      return { uri, line: editor.selection.active.line };
+    }
+    return undefined;
+  }
+
+  private render(): void {
+    if (this.serverMessage) {
+      this.item.text = "$(error) kernelscope";
+      this.item.tooltip = this.serverMessage;
+      this.item.command = "kernelscope.showOutput";
+      this.item.show();
+      return;
+    }
+    this.item.command = "kernelscope.showPtx";
+    const source = this.activeSource();
+    if (!source) {
+      this.item.hide();
+      return;
+    }
+    const entry = [...this.files.entries()].find(([key]) => sameUri(key, source.uri.toString()))?.[1];
+    if (!entry) {
+      this.item.text = "$(circle-outline) kernelscope";
+      this.item.tooltip = "kernelscope: not compiled yet";
+      this.item.show();
+      return;
+    }
+    const { status, kernels } = entry;
+    const parts: string[] = [];
+    if (status.state === "ready" && status.durationMs !== undefined) parts.push(`${status.durationMs} ms`);
+    if (status.state === "failed") parts.push("failed");
+    const kernel = this.kernelAt(kernels, source.line);
+    if (kernel && kernel.registers !== undefined) {
+      parts.push(`${kernel.name}: ${kernel.registers} regs`);
+      const spills = (kernel.spillStores ?? 0) + (kernel.spillLoads ?? 0);
+      parts.push(spills > 0 ? `$(warning) ${spills} B spill` : "0 B spill");
+    } else if (kernel) {
+      parts.push(kernel.name);
+    }
+    this.item.text = `${ICONS[status.state]} kernelscope ${parts.join(" · ")}`.trimEnd();
+    const tooltip = new vscode.MarkdownString();
+    tooltip.appendMarkdown(`**kernelscope** — ${status.state} (revision ${status.revision})`);
+    if (kernels?.arch) tooltip.appendMarkdown(` for \`${kernels.arch}\``);
+    if (status.message) tooltip.appendMarkdown(`\n\n${status.message}`);
+    if (kernel) {
+      const name = `\`${kernel.demangled || kernel.name}\``;
+      const counts = `${kernel.instructions.ptx} PTX, ${kernel.instructions.sass} SASS instructions`;
+      tooltip.appendMarkdown(
+        kernel.registers === undefined
+          ? `\n\n${name}: ${counts}; resources unavailable (no ptxas)`
+          : `\n\n${name}: ${kernel.registers} registers, ${kernel.spillStores ?? 0} B spill stores, ` +
+              `${kernel.spillLoads ?? 0} B spill loads, ${kernel.sharedMemory ?? 0} B shared, ` +
+              `${kernel.localMemory ?? 0} B local; ${counts}`,
+      );
+    }
+    this.item.tooltip = tooltip;
+    this.item.show();
+  }
+
+  /** The kernel whose range holds the line, or the only kernel of the file. */
+  private kernelAt(kernels: ext.KernelsResult | undefined, line: number | undefined): ext.KernelInfo | undefined {
+    if (!kernels || kernels.kernels.length === 0) return undefined;
+    if (line !== undefined) {
+      const inside = kernels.kernels.find((k) => k.range.start.line <= line && line <= k.range.end.line);
+      if (inside) return inside;
+    }
+    return kernels.kernels.length === 1 ? kernels.kernels[0] : undefined;
+  }
+}

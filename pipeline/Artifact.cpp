@@ -1,0 +1,105 @@
+// Artifact helpers: stage names, line indexing and path normalization shared by all parsers.
+#include "Artifact.h"
+
+#include <algorithm>
+
+namespace ks {
+
+namespace {
+struct StageNames {
+  Stage stage;
+  std::string_view name, language, extension;
+};
+constexpr StageNames kStageNames[] = {
+    {Stage::Mir, "mir", "mir", "mir"},
+    {Stage::LlvmIr, "llvm-ir", "llvm", "ll"},
+    {Stage::Ptx, "ptx", "ptx", "ptx"},
+    {Stage::Sass, "sass", "sass", "sass"},
+};
+const StageNames& namesOf(Stage s) {
+  return *std::find_if(std::begin(kStageNames), std::end(kStageNames),
+                       [s](const StageNames& n) { return n.stage == s; });
+}
+}  // namespace
+
+std::string_view stageName(Stage s) { return namesOf(s).name; }
+std::string_view stageLanguage(Stage s) { return namesOf(s).language; }
+std::string_view stageExtension(Stage s) { return namesOf(s).extension; }
+
+std::optional<Stage> stageFromName(std::string_view name) {
+  for (const auto& n : kStageNames)
+    if (n.name == name) return n.stage;
+  // Accept the short forms people type on a command line.
+  if (name == "llvm" || name == "ll" || name == "ir") return Stage::LlvmIr;
+  return std::nullopt;
+}
+
+std::vector<std::string_view> splitLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    std::string_view line = text.substr(pos, nl - pos);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.push_back(line);
+    pos = nl + 1;
+  }
+  return lines;
+}
+
+void Artifact::indexLines() {
+  lineStarts.clear();
+  size_t pos = 0;
+  while (pos < text.size()) {
+    lineStarts.push_back(static_cast<uint32_t>(pos));
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+  }
+  lines.assign(lineStarts.size(), ArtifactLine{});
+}
+
+std::string_view Artifact::lineText(size_t i) const {
+  if (i >= lineStarts.size()) return {};
+  size_t start = lineStarts[i];
+  size_t end = i + 1 < lineStarts.size() ? lineStarts[i + 1] - 1 : text.size();
+  std::string_view line(text.data() + start, end - start);
+  if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
+
+size_t Artifact::instructionCount() const {
+  return static_cast<size_t>(std::count_if(lines.begin(), lines.end(), [](const ArtifactLine& l) {
+    return l.kind == LineKind::Instruction;
+  }));
+}
+
+std::string normalizePath(std::string_view path) {
+  bool absolute = !path.empty() && path.front() == '/';
+  std::vector<std::string_view> parts;
+  size_t pos = 0;
+  while (pos <= path.size()) {
+    size_t slash = path.find('/', pos);
+    if (slash == std::string_view::npos) slash = path.size();
+    std::string_view part = path.substr(pos, slash - pos);
+    if (part == "..") {
+      if (!parts.empty() && parts.back() != "..")
+        parts.pop_back();
+      else if (!absolute)
+        parts.push_back(part);
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+    pos = slash + 1;
+  }
+  std::string out = absolute ? "/" : "";
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i) out += '/';
+    out += parts[i];
+  }
+  return out.empty() ? "." : out;
+}
+
+}  // namespace ks

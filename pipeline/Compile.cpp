@@ -1,0 +1,326 @@
+// The compile driver: runs rustc, ptxas and nvdisasm on one kernel file and assembles
+// the artifacts, diagnostics, resources and line map of one revision.
+#include "Compile.h"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "Parsers.h"
+#include "TextUtil.h"
+
+namespace ks {
+
+namespace fs = std::filesystem;
+using std::chrono::duration_cast;
+using std::chrono::milliseconds;
+
+namespace {
+
+std::string readFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// rustc wants a crate name made of identifier characters.
+std::string crateNameFor(const fs::path& file) {
+  std::string name = file.stem().string();
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front()))) name = "k_" + name;
+  return name;
+}
+
+Diagnostic toolError(std::string message, std::string source = "kernelscope") {
+  Diagnostic d;
+  d.source = std::move(source);
+  d.severity = Severity::Error;
+  d.message = std::move(message);
+  return d;
+}
+
+/// Passes whose remarks describe bookkeeping (instruction counts, frame layout) rather
+/// than decisions a kernel author can act on.
+bool isNoiseRemark(const Remark& r) {
+  static const std::set<std::string> noise = {"size-info", "stack-frame-layout", "prologepilog", "asm-printer"};
+  return noise.count(r.pass) > 0;
+}
+
+/// Mirrors the directory of the edited file into `overlay` (symlinks), so that `mod x;`
+/// still finds the sibling files, and writes the unsaved text in place of the file.
+fs::path writeOverlay(const fs::path& overlay, const fs::path& file, const std::string& text) {
+  std::error_code ec;
+  fs::create_directories(overlay, ec);
+  for (const auto& e : fs::directory_iterator(file.parent_path(), ec)) {
+    if (e.path().filename() == file.filename()) continue;
+    fs::create_symlink(e.path(), overlay / e.path().filename(), ec);
+  }
+  fs::path target = overlay / file.filename();
+  std::ofstream(target, std::ios::binary) << text;
+  return target;
+}
+
+}  // namespace
+
+std::optional<std::string> validateArch(std::string_view arch) {
+  std::string_view rest = arch;
+  if (!text::consume(rest, "sm_")) return "unknown architecture '" + std::string(arch) + "': expected sm_XX, for example sm_90";
+  auto n = text::takeUint(rest);
+  if (!n || !(rest.empty() || rest == "a" || rest == "f"))
+    return "unknown architecture '" + std::string(arch) + "': expected sm_XX, for example sm_90";
+  static const std::set<uint32_t> known = {50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90, 100, 101, 103, 110, 120, 121};
+  if (!known.count(*n))
+    return "unknown architecture '" + std::string(arch) + "': NVIDIA GPUs are sm_50..sm_121 (for example sm_70, sm_80, sm_90)";
+  return std::nullopt;
+}
+
+const StageOutcome* CompileResult::stage(Stage s) const {
+  auto it = stages.find(s);
+  return it == stages.end() ? nullptr : &it->second;
+}
+
+CompileResult compileKernel(const Toolchain& tc, const CompileInput& input, const CompileOptions& opts,
+                            const CancellationToken& cancel) {
+  auto started = std::chrono::steady_clock::now();
+  CompileResult result;
+  result.arch = opts.arch;
+  result.optLevel = opts.optLevel;
+  auto wants = [&](Stage s) { return std::find(opts.stages.begin(), opts.stages.end(), s) != opts.stages.end(); };
+  auto unavailable = [&](Stage s, const std::string& why) {
+    if (!wants(s)) return;
+    auto& st = result.stages[s];
+    st.available = false;
+    st.unavailableReason = why;
+  };
+  auto finish = [&]() -> CompileResult& {
+    result.totalTime = duration_cast<milliseconds>(std::chrono::steady_clock::now() - started);
+    return result;
+  };
+  auto failAll = [&](const std::string& why) {
+    for (Stage s : kAllStages) unavailable(s, why);
+  };
+
+  const fs::path file = fs::path(normalizePath(fs::absolute(input.path).string()));
+  if (auto bad = validateArch(opts.arch)) {
+    result.diagnostics.push_back(toolError(*bad));
+    failAll(*bad);
+    return finish();
+  }
+  if (!tc.rustc.found() || !tc.sysroot.found()) {
+    const ToolInfo& t = tc.rustc.found() ? tc.sysroot : tc.rustc;
+    std::string why = t.name + ": " + t.problem + (t.fix.empty() ? "" : " (fix: " + t.fix + ")");
+    result.diagnostics.push_back(toolError(why));
+    failAll(why);
+    return finish();
+  }
+  std::error_code ec;
+  if (!input.text && !fs::is_regular_file(file, ec)) {
+    std::string why = "cannot read " + file.string() + ": no such file";
+    result.diagnostics.push_back(toolError(why));
+    failAll(why);
+    return finish();
+  }
+
+  TempDir work("kernelscope-build");
+  fs::path out = work.path() / "out";
+  fs::create_directories(out);
+  fs::path source = file;
+  std::vector<std::string> remap;
+  if (input.text) {
+    fs::path overlay = work.path() / "src";
+    source = writeOverlay(overlay, file, *input.text);
+    remap = {"--remap-path-prefix", overlay.string() + "=" + file.parent_path().string()};
+  }
+
+  // --- rustc: MIR, LLVM IR, PTX, diagnostics and remarks in one call.
+  bool needPtx = wants(Stage::Ptx) || wants(Stage::Sass);
+  std::vector<std::string> emit;
+  if (wants(Stage::Mir)) emit.push_back("mir");
+  emit.push_back("llvm-ir");  // always: it completes the inline chains of PTX and SASS
+  if (needPtx) emit.push_back("asm");
+  std::string emitList;
+  for (const auto& e : emit) emitList += (emitList.empty() ? "" : ",") + e;
+
+  std::string crate = crateNameFor(file);
+  ProcessSpec rustc;
+  rustc.argv = {tc.rustc.path.string(), "--sysroot", tc.sysroot.path.string(), "--edition", "2021",
+                "--crate-type", "rlib", "--crate-name", crate, "--target", "nvptx64-nvidia-cuda",
+                "-C", "opt-level=" + std::to_string(opts.optLevel), "-C", "target-cpu=" + opts.arch,
+                "-C", "codegen-units=1", "-C", "debuginfo=line-directives-only",
+                "-Zmir-include-spans=on", "--error-format=json", "--emit=" + emitList,
+                "--out-dir", out.string()};
+  if (opts.remarks) {
+    rustc.argv.insert(rustc.argv.end(), {"-C", "remark=all", "-Zremark-dir=" + (work.path() / "remarks").string()});
+  }
+  rustc.argv.insert(rustc.argv.end(), remap.begin(), remap.end());
+  rustc.argv.insert(rustc.argv.end(), opts.extraRustcFlags.begin(), opts.extraRustcFlags.end());
+  rustc.argv.push_back(source.string());
+  rustc.env = {{"RUSTC_BOOTSTRAP", "1"}};
+  rustc.cwd = work.path();
+  rustc.timeout = opts.toolTimeout;
+  rustc.cancel = cancel;
+  ProcessResult r = runProcess(rustc);
+  result.toolTime += r.elapsed;
+  if (r.cancelled) {
+    result.cancelled = true;
+    failAll("cancelled");
+    return finish();
+  }
+  result.diagnostics = parseRustcDiagnostics(r.err);
+  if (!r.ok()) {
+    std::string why = "rustc " + r.describe();
+    bool haveError = std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
+                                 [](const Diagnostic& d) { return d.severity == Severity::Error; });
+    if (!haveError) {  // crashed, killed or timed out: say so, with what it printed
+      Diagnostic d = toolError(why + (r.err.empty() ? "" : ":\n" + r.err.substr(0, 4000)), "rustc");
+      result.diagnostics.push_back(std::move(d));
+    }
+    failAll(haveError ? "the kernel does not compile (see the diagnostics)" : why);
+    return finish();
+  }
+  result.succeeded = true;
+
+  // --- Parse what rustc wrote.
+  Artifact ir = parseLlvmIr(readFile(out / (crate + ".ll")));
+  std::set<std::string> userFileSet = {file.string()};
+  // Other files of the user's crate (modules next to the kernel) are the user's too.
+  std::string userDir = file.parent_path().string() + "/";
+  for (const auto& l : ir.lines)
+    for (const auto& f : l.location)
+      if (f.file.starts_with(userDir)) userFileSet.insert(f.file);
+  auto lineMap = std::make_shared<LineMap>(std::vector<std::string>(userFileSet.begin(), userFileSet.end()));
+
+  if (wants(Stage::Mir)) {
+    auto& st = result.stages[Stage::Mir];
+    st.artifact = parseMir(readFile(out / (crate + ".mir")));
+    st.available = true;
+  }
+  if (wants(Stage::LlvmIr)) {
+    auto& st = result.stages[Stage::LlvmIr];
+    st.artifact = ir;
+    st.available = true;
+  }
+  Artifact ptx;
+  if (needPtx) {
+    ptx = parsePtx(readFile(out / (crate + ".s")));
+    recoverInlineChains(ptx, ir, *lineMap);
+    if (wants(Stage::Ptx)) {
+      auto& st = result.stages[Stage::Ptx];
+      st.artifact = ptx;
+      st.available = true;
+    }
+  }
+  if (opts.remarks) {
+    for (const auto& e : fs::directory_iterator(work.path() / "remarks", ec)) {
+      for (auto& rem : parseRemarksYaml(readFile(e.path())))
+        if (!isNoiseRemark(rem)) result.remarks.push_back(std::move(rem));
+    }
+  }
+
+  // --- ptxas: resources per kernel, and the cubin for SASS.
+  PtxasReport report;
+  bool haveCubin = false;
+  if (needPtx) {
+    if (!tc.ptxas.found()) {
+      unavailable(Stage::Sass, "ptxas: " + tc.ptxas.problem + " (fix: " + tc.ptxas.fix + ")");
+    } else {
+      fs::path ptxFile = out / (crate + ".s"), cubin = out / (crate + ".cubin");
+      auto runPtxas = [&](bool relocatable) {
+        ProcessSpec p;
+        p.argv = {tc.ptxas.path.string(), "-arch=" + opts.arch, "-v", "-lineinfo"};
+        if (relocatable) p.argv.push_back("-c");
+        p.argv.insert(p.argv.end(), {ptxFile.string(), "-o", cubin.string()});
+        p.timeout = opts.toolTimeout;
+        p.cancel = cancel;
+        ProcessResult pr = runProcess(p);
+        result.toolTime += pr.elapsed;
+        return pr;
+      };
+      ProcessResult pr = runPtxas(false);
+      // Calls into `core` that were not inlined (panics) stay unresolved in an rlib's
+      // PTX; relocatable mode still compiles the kernels and reports their resources.
+      if (!pr.ok() && pr.err.find("Unresolved extern function") != std::string::npos) pr = runPtxas(true);
+      if (pr.cancelled) {
+        result.cancelled = true;
+        return finish();
+      }
+      report = parsePtxasReport(pr.err + pr.out);
+      if (pr.ok()) {
+        haveCubin = true;
+      } else {
+        std::string why = "ptxas " + pr.describe();
+        if (pr.err.find("is not defined for option 'gpu-name'") != std::string::npos ||
+            pr.err.find("not defined for option") != std::string::npos)
+          why = "ptxas " + tc.cudaRelease + " (" + tc.ptxas.path.string() + ") does not support " + opts.arch +
+                ": use a newer CUDA toolkit (set CUDA_HOME)";
+        else if (pr.err.find("Unsupported .version") != std::string::npos)
+          why = "ptxas " + tc.cudaRelease + " is older than the PTX ISA version rustc emitted: use a newer CUDA toolkit (set CUDA_HOME)";
+        unavailable(Stage::Sass, why);
+        if (report.diagnostics.empty()) report.diagnostics.push_back(toolError(why, "ptxas"));
+      }
+      for (auto& d : report.diagnostics) result.diagnostics.push_back(d);
+    }
+  }
+
+  // --- nvdisasm: SASS with line info.
+  if (wants(Stage::Sass) && haveCubin) {
+    if (!tc.nvdisasm.found()) {
+      unavailable(Stage::Sass, "nvdisasm: " + tc.nvdisasm.problem + " (fix: " + tc.nvdisasm.fix + ")");
+    } else {
+      ProcessSpec p;
+      p.argv = {tc.nvdisasm.path.string(), "-c", "-g", "-gi", (out / (crate + ".cubin")).string()};
+      p.timeout = opts.toolTimeout;
+      p.cancel = cancel;
+      ProcessResult dr = runProcess(p);
+      result.toolTime += dr.elapsed;
+      if (dr.cancelled) {
+        result.cancelled = true;
+        return finish();
+      }
+      if (dr.ok()) {
+        auto& st = result.stages[Stage::Sass];
+        st.artifact = parseSass(std::move(dr.out));
+        recoverInlineChains(st.artifact, ir, *lineMap);
+        st.available = true;
+      } else {
+        unavailable(Stage::Sass, "nvdisasm " + dr.describe() + ": " + dr.err.substr(0, 500));
+      }
+    }
+  }
+
+  for (auto& [stage, st] : result.stages)
+    if (st.available) lineMap->addArtifact(st.artifact);
+  result.lineMap = lineMap;
+
+  // --- Kernels: entry points of the PTX, with their resources and sizes.
+  auto countIn = [](const Artifact& a, const std::string& symbol) -> size_t {
+    for (size_t f = 0; f < a.functions.size(); ++f) {
+      if (a.functions[f].symbol != symbol) continue;
+      size_t n = 0;
+      for (uint32_t l = a.functions[f].firstLine; l <= a.functions[f].lastLine; ++l)
+        n += a.lines[l].kind == LineKind::Instruction;
+      return n;
+    }
+    return 0;
+  };
+  for (const auto& f : ptx.functions) {
+    if (!f.isKernel) continue;
+    KernelInfo k;
+    k.symbol = f.symbol;
+    k.demangled = f.demangled;
+    for (const auto& irf : ir.functions)
+      if (irf.symbol == f.symbol) k.definition = irf.definition;
+    for (const auto& res : report.functions)
+      if (res.name == f.symbol) k.resources = res;
+    k.ptxInstructions = countIn(ptx, f.symbol);
+    if (const auto* sass = result.stage(Stage::Sass); sass && sass->available)
+      k.sassInstructions = countIn(sass->artifact, f.symbol);
+    result.kernels.push_back(std::move(k));
+  }
+  return finish();
+}
+
+}  // namespace ks

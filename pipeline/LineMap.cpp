@@ -1,0 +1,190 @@
+// LineMap: inline-aware attribution of artifact lines to the user's source lines, and the
+// recovery of inline chains for formats that lost them (PTX from LLVM 22, SASS).
+#include "LineMap.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <tuple>
+
+namespace ks {
+
+namespace {
+
+const LineOrigin kNoOrigin{};
+const StageLines kNoLines{};
+
+SourceLine sourceLineOf(const Frame& f) { return {f.file, f.line}; }
+
+LineOrigin attribute(const ArtifactLine& line, const LineMap& map) {
+  LineOrigin o;
+  if (line.kind != LineKind::Instruction) return o;
+  o.chain = line.location;
+  if (line.location.empty() || line.location.front().line == 0) {
+    o.attribution = Attribution::CompilerGenerated;
+    return o;
+  }
+  auto user = std::find_if(line.location.begin(), line.location.end(),
+                           [&](const Frame& f) { return f.line != 0 && map.isUserFile(f.file); });
+  if (user == line.location.end()) {
+    o.attribution = Attribution::Unattributed;
+    return o;
+  }
+  o.attribution = Attribution::Direct;
+  o.user = *user;
+  o.viaLibrary = user != line.location.begin();
+  for (auto it = std::next(user); it != line.location.end(); ++it)
+    if (it->line != 0 && map.isUserFile(it->file) && sourceLineOf(*it) != sourceLineOf(*user) &&
+        std::none_of(o.outerUserFrames.begin(), o.outerUserFrames.end(),
+                     [&](const Frame& f) { return sourceLineOf(f) == sourceLineOf(*it); }))
+      o.outerUserFrames.push_back(*it);
+  return o;
+}
+
+}  // namespace
+
+bool LineMap::isUserFile(std::string_view file) const {
+  return std::find(userFiles_.begin(), userFiles_.end(), file) != userFiles_.end();
+}
+
+void LineMap::addArtifact(const Artifact& a) {
+  PerStage& s = stages_[a.stage];
+  s.origins.clear();
+  s.bySource.clear();
+  s.origins.reserve(a.lines.size());
+  for (uint32_t i = 0; i < a.lines.size(); ++i) {
+    LineOrigin o = attribute(a.lines[i], *this);
+    if (o.attribution == Attribution::Direct) {
+      s.bySource[sourceLineOf(o.user)].direct.push_back(i);
+      for (const auto& f : o.outerUserFrames) s.bySource[sourceLineOf(f)].inlined.push_back(i);
+    }
+    s.origins.push_back(std::move(o));
+  }
+}
+
+const LineOrigin& LineMap::origin(Stage stage, uint32_t line) const {
+  auto it = stages_.find(stage);
+  if (it == stages_.end() || line >= it->second.origins.size()) return kNoOrigin;
+  return it->second.origins[line];
+}
+
+const StageLines& LineMap::linesFor(Stage stage, const SourceLine& src) const {
+  auto it = stages_.find(stage);
+  if (it == stages_.end()) return kNoLines;
+  auto l = it->second.bySource.find(src);
+  return l == it->second.bySource.end() ? kNoLines : l->second;
+}
+
+std::vector<SourceLine> LineMap::sourceLinesWithCode(Stage stage) const {
+  std::vector<SourceLine> out;
+  auto it = stages_.find(stage);
+  if (it == stages_.end()) return out;
+  for (const auto& [src, lines] : it->second.bySource)
+    if (!lines.direct.empty()) out.push_back(src);
+  return out;
+}
+
+std::vector<LineMap::Segment> LineMap::segments(Stage stage) const {
+  std::vector<Segment> out;
+  auto it = stages_.find(stage);
+  if (it == stages_.end()) return out;
+  const auto& origins = it->second.origins;
+  // A run continues across non-code lines (.loc, labels) between two instructions of
+  // the same source line.
+  std::optional<Segment> run;
+  for (uint32_t i = 0; i < origins.size(); ++i) {
+    const LineOrigin& o = origins[i];
+    if (o.attribution != Attribution::Direct) {
+      if (o.attribution != Attribution::None && run) {
+        out.push_back(*run);
+        run.reset();
+      }
+      continue;
+    }
+    if (run && sourceLineOf(origins[run->origin].user) == sourceLineOf(o.user)) {
+      run->end = i;
+      continue;
+    }
+    if (run) out.push_back(*run);
+    run = Segment{i, i, i};
+  }
+  if (run) out.push_back(*run);
+  return out;
+}
+
+void recoverInlineChains(Artifact& target, const Artifact& ir, const LineMap& users) {
+  // Every IR chain, keyed by function and innermost location (with and without column:
+  // SASS gives no column).
+  using Key = std::tuple<std::string, std::string, uint32_t, uint32_t>;
+  std::map<Key, std::vector<const std::vector<Frame>*>> index;
+  for (const auto& line : ir.lines) {
+    if (line.kind != LineKind::Instruction || line.location.empty() || line.function < 0) continue;
+    const Frame& f = line.location.front();
+    const std::string& fn = ir.functions[line.function].symbol;
+    for (uint32_t col : {f.column, 0u}) {
+      auto& v = index[{fn, f.file, f.line, col}];
+      if (std::find_if(v.begin(), v.end(), [&](auto* c) { return *c == line.location; }) == v.end())
+        v.push_back(&line.location);
+    }
+  }
+
+  auto innermostUser = [&](const std::vector<Frame>& chain) -> const Frame* {
+    for (const auto& f : chain)
+      if (f.line != 0 && users.isUserFile(f.file)) return &f;
+    return nullptr;
+  };
+
+  int32_t fn = -2;
+  std::vector<Frame> context;  // the last chain in this function that reached user code
+  for (auto& line : target.lines) {
+    if (line.function != fn) {
+      fn = line.function;
+      context.clear();
+    }
+    if (line.kind != LineKind::Instruction || line.location.empty() || fn < 0) continue;
+    const Frame here = line.location.front();
+    if (here.line == 0) continue;
+    if (line.location.size() > 1) {  // already a real chain
+      if (innermostUser(line.location)) context = line.location;
+      continue;
+    }
+    const std::string& symbol = target.functions[fn].symbol;
+    auto it = index.find({symbol, here.file, here.line, here.column});
+    if (it == index.end()) it = index.find({symbol, here.file, here.line, 0u});
+
+    const std::vector<Frame>* chosen = nullptr;
+    if (it != index.end()) {
+      // Prefer the candidate that shares a user frame with the code just before it, then
+      // the one whose user line is nearest to it.
+      const Frame* ctx = innermostUser(context);
+      long bestScore = -1;
+      for (const auto* cand : it->second) {
+        const Frame* u = innermostUser(*cand);
+        long score = u ? 1000000 : 0;
+        if (u && ctx) {
+          bool shares = std::any_of(cand->begin(), cand->end(), [&](const Frame& f) {
+            return std::any_of(context.begin(), context.end(), [&](const Frame& g) {
+              return f.file == g.file && f.line == g.line && users.isUserFile(f.file);
+            });
+          });
+          score += (shares ? 500000 : 0) - std::min<long>(499999, std::labs(long(u->line) - long(ctx->line)));
+        }
+        if (score > bestScore) bestScore = score, chosen = cand;
+      }
+    }
+    if (chosen && chosen->size() > 1) {
+      line.location = *chosen;
+      line.location.front().column = here.column;
+      line.locationRecovered = true;
+    } else if (!chosen && !users.isUserFile(here.file) && innermostUser(context)) {
+      // The IR has no such location (the backend moved or merged it): the nearest user
+      // code before it in the same function is the best remaining guess.
+      line.location.push_back(*innermostUser(context));
+      line.locationRecovered = true;
+    }
+    if (innermostUser(line.location)) context = line.location;
+  }
+}
+
+}  // namespace ks

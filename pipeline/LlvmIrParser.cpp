@@ -1,0 +1,167 @@
+// LLVM IR parser: reads rustc's `.ll` with the LLVM 22 library.
+//
+// The module is parsed, then printed again by LLVM itself with an annotation writer that
+// records where each instruction starts in the printed text. That gives every line its
+// instruction, and every instruction its `!dbg` DILocation with the exact `inlinedAt`
+// chain, without re-implementing metadata numbering. The printed text is what we show.
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/AssemblyAnnotationWriter.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/FormattedStream.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <map>
+
+#include "Parsers.h"
+#include "TextUtil.h"
+
+namespace ks {
+
+namespace {
+
+/// Records the byte offset at which LLVM starts printing each function and instruction.
+class PositionRecorder : public llvm::AssemblyAnnotationWriter {
+ public:
+  explicit PositionRecorder(const std::string& sink) : sink_(sink) {}
+  void emitFunctionAnnot(const llvm::Function* f, llvm::formatted_raw_ostream& os) override {
+    os.flush();
+    functions.emplace_back(sink_.size(), f);
+  }
+  void emitInstructionAnnot(const llvm::Instruction* i, llvm::formatted_raw_ostream& os) override {
+    os.flush();
+    instructions.emplace_back(sink_.size(), i);
+  }
+  std::vector<std::pair<size_t, const llvm::Function*>> functions;
+  std::vector<std::pair<size_t, const llvm::Instruction*>> instructions;
+
+ private:
+  const std::string& sink_;
+};
+
+std::string filePathOf(const llvm::DIScope* scope) {
+  if (!scope) return {};
+  std::string name = scope->getFilename().str();
+  std::string dir = scope->getDirectory().str();
+  if (!name.empty() && name.front() != '/' && !dir.empty()) name = dir + "/" + name;
+  return normalizePath(name);
+}
+
+std::string functionNameOf(const llvm::DILocalScope* scope) {
+  if (!scope) return {};
+  const llvm::DISubprogram* sp = scope->getSubprogram();
+  if (!sp) return {};
+  if (!sp->getLinkageName().empty()) return demangleSymbol(sp->getLinkageName().str());
+  return sp->getName().str();
+}
+
+std::vector<Frame> chainOf(const llvm::DILocation* loc) {
+  std::vector<Frame> chain;
+  for (; loc; loc = loc->getInlinedAt()) {
+    Frame f;
+    f.file = filePathOf(loc->getScope());
+    f.line = loc->getLine();
+    f.column = loc->getColumn();
+    f.function = functionNameOf(loc->getScope());
+    chain.push_back(std::move(f));
+  }
+  return chain;
+}
+
+uint32_t lineAt(const std::vector<uint32_t>& starts, size_t offset) {
+  auto it = std::upper_bound(starts.begin(), starts.end(), static_cast<uint32_t>(offset));
+  return static_cast<uint32_t>(std::max<ptrdiff_t>(0, (it - starts.begin()) - 1));
+}
+
+void classifyByText(Artifact& a) {
+  for (size_t i = 0; i < a.lines.size(); ++i) {
+    std::string_view t = text::trim(a.lineText(i));
+    auto& l = a.lines[i];
+    if (t.empty() || t.starts_with(";") || t == "}")
+      l.kind = LineKind::Other;
+    else if (t.starts_with("define "))
+      l.kind = LineKind::Header;
+    else if (std::string_view first = t.substr(0, t.find_first_of(" \t")); first.ends_with(":"))
+      l.kind = LineKind::Label;  // "bb4:" or "start:  ; preds = ..."
+    else
+      l.kind = LineKind::Directive;
+  }
+}
+
+}  // namespace
+
+std::string demangleSymbol(std::string_view symbol) {
+  std::string s(symbol);
+  if (!(s.starts_with("_R") || s.starts_with("_Z"))) return s;
+  std::string d = llvm::demangle(s);
+  // Legacy Rust symbols end in a hash segment "::h0123456789abcdef".
+  if (s.starts_with("_ZN") && d.size() > 19 && d.compare(d.size() - 19, 3, "::h") == 0) d.resize(d.size() - 19);
+  return d;
+}
+
+Artifact parseLlvmIr(std::string input, std::string* error) {
+  Artifact a;
+  a.stage = Stage::LlvmIr;
+
+  llvm::LLVMContext ctx;
+  llvm::SMDiagnostic diag;
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(input, "rustc.ll", /*RequiresNullTerminator=*/false);
+  std::unique_ptr<llvm::Module> module = llvm::parseAssembly(*buffer, diag, ctx);
+  if (!module) {
+    if (error) {
+      std::string msg;
+      llvm::raw_string_ostream os(msg);
+      diag.print("llvm-ir", os);
+      *error = msg;
+    }
+    a.text = std::move(input);
+    a.indexLines();
+    classifyByText(a);
+    return a;
+  }
+
+  std::string printed;
+  PositionRecorder recorder(printed);
+  {
+    llvm::raw_string_ostream os(printed);
+    module->print(os, &recorder);
+  }
+  a.text = std::move(printed);
+  a.indexLines();
+  classifyByText(a);
+
+  // Functions with bodies: header line to the closing brace.
+  std::map<const llvm::Function*, int32_t> fnIndex;
+  for (auto [offset, f] : recorder.functions) {
+    if (f->isDeclaration()) continue;
+    ArtifactFunction af;
+    af.symbol = f->getName().str();
+    af.demangled = demangleSymbol(af.symbol);
+    af.isKernel = f->getCallingConv() == llvm::CallingConv::PTX_Kernel;
+    if (const llvm::DISubprogram* sp = f->getSubprogram())
+      af.definition = Frame{filePathOf(sp), sp->getLine(), 0, af.demangled};
+    af.firstLine = lineAt(a.lineStarts, offset);
+    // The annotation is emitted before any comment lines LLVM prints above `define`.
+    while (af.firstLine + 1 < a.lines.size() && !a.lineText(af.firstLine).starts_with("define ")) ++af.firstLine;
+    uint32_t last = af.firstLine;
+    while (last + 1 < a.lines.size() && a.lineText(last) != "}") ++last;
+    af.lastLine = last;
+    fnIndex[f] = static_cast<int32_t>(a.functions.size());
+    for (uint32_t l = af.firstLine; l <= af.lastLine; ++l) a.lines[l].function = fnIndex[f];
+    a.functions.push_back(std::move(af));
+  }
+
+  for (auto [offset, inst] : recorder.instructions) {
+    uint32_t l = lineAt(a.lineStarts, offset);
+    auto& line = a.lines[l];
+    line.kind = LineKind::Instruction;
+    if (const llvm::DILocation* loc = inst->getDebugLoc().get()) line.location = chainOf(loc);
+  }
+  return a;
+}
+
+}  // namespace ks

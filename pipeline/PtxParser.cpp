@@ -1,0 +1,186 @@
+// PTX parser: LLVM NVPTX output with `.file`/`.loc` line directives.
+//
+// `.loc F L C` sets the location of the instructions that follow, until the next `.loc`.
+// Newer LLVM adds `, function_name LABEL, inlined_at F2 L2 C2`; LABEL names a string in
+// the `.debug_str` section. `.file` directives may come after their use (LLVM prints
+// them at the end), so the text is read in two passes.
+#include <map>
+
+#include "Parsers.h"
+#include "TextUtil.h"
+
+namespace ks {
+
+namespace {
+
+/// `.file N "path"[, timestamp, size]`
+void readFileDirective(std::string_view t, std::map<uint32_t, std::string>& files) {
+  std::string_view rest = t.substr(5);
+  text::skipBlanks(rest);
+  auto id = text::takeUint(rest);
+  size_t q1 = rest.find('"');
+  size_t q2 = q1 == std::string_view::npos ? q1 : rest.find('"', q1 + 1);
+  if (id && q2 != std::string_view::npos) files[*id] = normalizePath(rest.substr(q1 + 1, q2 - q1 - 1));
+}
+
+/// The strings of `.section .debug_str { LABEL: .b8 104,105,0 ... }`, by label.
+std::map<std::string, std::string, std::less<>> readDebugStrings(const Artifact& a) {
+  std::map<std::string, std::string, std::less<>> strings;
+  bool inSection = false;
+  std::string* current = nullptr;
+  for (size_t i = 0; i < a.lines.size(); ++i) {
+    std::string_view t = text::trim(a.lineText(i));
+    if (t.starts_with(".section") && t.find(".debug_str") != std::string_view::npos) {
+      inSection = true;
+      continue;
+    }
+    if (!inSection) continue;
+    if (t == "}") break;
+    if (t.ends_with(":")) {
+      current = &strings[std::string(t.substr(0, t.size() - 1))];
+      continue;
+    }
+    if (current && text::consume(t, ".b8")) {
+      while (!t.empty()) {
+        text::skipBlanks(t);
+        auto byte = text::takeUint(t);
+        if (!byte) break;
+        if (*byte == 0) current = nullptr;
+        else if (current) current->push_back(static_cast<char>(*byte));
+        if (!current) break;
+        text::skipBlanks(t);
+        text::consume(t, ",");
+      }
+    }
+  }
+  return strings;
+}
+
+/// The function name a PTX header declares: `.visible .entry NAME(` -> NAME.
+std::optional<std::pair<std::string, bool>> functionHeader(std::string_view t) {
+  bool entry = t.find(".entry ") != std::string_view::npos;
+  bool func = t.find(".func ") != std::string_view::npos || t.ends_with(".func");
+  if (!entry && !func) return std::nullopt;
+  if (t.starts_with("//") || t.starts_with(".extern") || t.find(".extern ") != std::string_view::npos) return std::nullopt;
+  std::string_view rest = t.substr(t.find(entry ? ".entry " : ".func") + (entry ? 7 : 5));
+  text::skipBlanks(rest);
+  if (rest.starts_with("(")) {  // return values: .func (.param .b32 r) NAME(
+    size_t close = rest.find(')');
+    if (close == std::string_view::npos) return std::nullopt;
+    rest = rest.substr(close + 1);
+    text::skipBlanks(rest);
+  }
+  size_t end = rest.find_first_of("( \t;");
+  std::string_view name = rest.substr(0, end);
+  if (name.empty()) return std::nullopt;
+  return std::make_pair(std::string(name), entry);
+}
+
+}  // namespace
+
+Artifact parsePtx(std::string input) {
+  Artifact a;
+  a.stage = Stage::Ptx;
+  a.text = std::move(input);
+  a.indexLines();
+
+  std::map<uint32_t, std::string> files;
+  for (size_t i = 0; i < a.lines.size(); ++i) {
+    std::string_view t = text::trim(a.lineText(i));
+    if (t.starts_with(".file")) readFileDirective(t, files);
+  }
+  auto debugStrings = readDebugStrings(a);
+  auto fileOf = [&](uint32_t id) {
+    auto it = files.find(id);
+    return it == files.end() ? std::string{} : it->second;
+  };
+
+  std::vector<Frame> current;
+  int32_t fn = -1;
+  int depth = 0;
+  bool sawBody = false;
+  for (size_t i = 0; i < a.lines.size(); ++i) {
+    std::string_view t = text::trim(a.lineText(i));
+    ArtifactLine& line = a.lines[i];
+    line.function = fn;
+
+    if (fn < 0) {
+      if (auto header = functionHeader(t)) {
+        ArtifactFunction f;
+        f.symbol = header->first;
+        f.demangled = demangleSymbol(f.symbol);
+        f.isKernel = header->second;
+        f.firstLine = f.lastLine = static_cast<uint32_t>(i);
+        fn = static_cast<int32_t>(a.functions.size());
+        a.functions.push_back(std::move(f));
+        line.function = fn;
+        line.kind = LineKind::Header;
+        depth = 0;
+        sawBody = false;
+        current.clear();
+        if (t.ends_with(";")) fn = -1;  // a prototype without a body
+        continue;
+      }
+      line.kind = t.empty() || t.starts_with("//") ? LineKind::Other : LineKind::Directive;
+      continue;
+    }
+
+    // Inside a function: count braces to find its end.
+    for (char c : t) {
+      if (c == '{') ++depth, sawBody = true;
+      if (c == '}') --depth;
+    }
+    if (sawBody && depth <= 0) {
+      a.functions[fn].lastLine = static_cast<uint32_t>(i);
+      line.kind = LineKind::Other;
+      fn = -1;
+      continue;
+    }
+    if (!sawBody) {  // parameter list and attributes before the body
+      line.kind = LineKind::Header;
+      continue;
+    }
+
+    if (t.empty() || t.starts_with("//") || t == "{" || t == "}") {
+      line.kind = LineKind::Other;
+    } else if (t.starts_with(".loc")) {
+      line.kind = LineKind::Directive;
+      std::string_view rest = t.substr(4);
+      text::skipBlanks(rest);
+      auto f = text::takeUint(rest);
+      text::skipBlanks(rest);
+      auto l = text::takeUint(rest);
+      text::skipBlanks(rest);
+      auto c = text::takeUint(rest);
+      if (!f || !l) continue;
+      current.clear();
+      current.push_back(Frame{fileOf(*f), *l, c.value_or(0), {}});
+      // Newer LLVM: ", function_name LABEL, inlined_at F L C"
+      if (size_t fnPos = rest.find("function_name "); fnPos != std::string_view::npos) {
+        std::string_view label = rest.substr(fnPos + 14);
+        label = label.substr(0, label.find_first_of(", \t"));
+        if (auto it = debugStrings.find(label); it != debugStrings.end())
+          current.front().function = demangleSymbol(it->second);
+      }
+      if (size_t at = rest.find("inlined_at "); at != std::string_view::npos) {
+        std::string_view site = rest.substr(at + 11);
+        auto sf = text::takeUint(site);
+        text::skipBlanks(site);
+        auto sl = text::takeUint(site);
+        text::skipBlanks(site);
+        auto sc = text::takeUint(site);
+        if (sf && sl) current.push_back(Frame{fileOf(*sf), *sl, sc.value_or(0), {}});
+      }
+    } else if (t.front() == '.' || t.starts_with("@@")) {
+      line.kind = LineKind::Directive;  // .reg, .local, .shared, pragmas
+    } else if (t.ends_with(":")) {
+      line.kind = LineKind::Label;
+    } else {
+      line.kind = LineKind::Instruction;
+      line.location = current;
+    }
+  }
+  return a;
+}
+
+}  // namespace ks

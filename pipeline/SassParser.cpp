@@ -1,0 +1,124 @@
+// SASS parser: `nvdisasm -c -g -gi` output.
+//
+// Each function is a `.text.NAME` section. A `//## File "PATH", line N` comment sets the
+// location of the instructions that follow; with `-gi` it may continue with
+// `inlined at "PATH", line M` (one or more times), giving the inline chain outward.
+// ptxas pads a function with a branch-to-self and NOPs after its last instruction:
+// those are marked as compiler-made (line 0).
+#include "Parsers.h"
+#include "TextUtil.h"
+
+namespace ks {
+
+namespace {
+
+/// Parses `"PATH", line N` at the start of `s`; advances past it.
+std::optional<Frame> takeFileLine(std::string_view& s) {
+  text::skipBlanks(s);
+  if (!text::consume(s, "File ")) text::skipBlanks(s);
+  if (!text::consume(s, "\"")) return std::nullopt;
+  size_t q = s.find('"');
+  if (q == std::string_view::npos) return std::nullopt;
+  Frame f;
+  f.file = normalizePath(s.substr(0, q));
+  s.remove_prefix(q + 1);
+  text::consume(s, ",");
+  text::skipBlanks(s);
+  if (!text::consume(s, "line ")) return std::nullopt;
+  auto l = text::takeUint(s);
+  if (!l) return std::nullopt;
+  f.line = *l;
+  return f;
+}
+
+/// The opcode of a SASS instruction line: "/*0090*/  @P0 EXIT ;" -> "EXIT".
+std::string_view opcodeOf(std::string_view t) {
+  size_t close = t.find("*/");
+  std::string_view rest = close == std::string_view::npos ? t : t.substr(close + 2);
+  text::skipBlanks(rest);
+  if (rest.starts_with("@")) {  // predicate guard
+    rest = rest.substr(rest.find_first_of(" \t") == std::string_view::npos ? rest.size() : rest.find_first_of(" \t"));
+    text::skipBlanks(rest);
+  }
+  return rest.substr(0, rest.find_first_of(" \t;"));
+}
+
+}  // namespace
+
+Artifact parseSass(std::string input) {
+  Artifact a;
+  a.stage = Stage::Sass;
+  a.text = std::move(input);
+  a.indexLines();
+
+  std::vector<Frame> current;
+  int32_t fn = -1;
+  std::string lastLabel;
+  bool afterExitPadding = false;
+  for (size_t i = 0; i < a.lines.size(); ++i) {
+    std::string_view t = text::trim(a.lineText(i));
+    ArtifactLine& line = a.lines[i];
+
+    if (t.starts_with("//----") && t.find(".text.") != std::string_view::npos) {
+      if (fn >= 0) a.functions[fn].lastLine = static_cast<uint32_t>(i - 1);
+      std::string_view name = t.substr(t.find(".text.") + 6);
+      name = name.substr(0, name.find_first_of(" \t-"));
+      ArtifactFunction f;
+      f.symbol = std::string(name);
+      f.demangled = demangleSymbol(f.symbol);
+      f.firstLine = f.lastLine = static_cast<uint32_t>(i);
+      fn = static_cast<int32_t>(a.functions.size());
+      a.functions.push_back(std::move(f));
+      current.clear();
+      afterExitPadding = false;
+      line.function = fn;
+      line.kind = LineKind::Header;
+      continue;
+    }
+    if (fn >= 0 && t.starts_with("//--")) {  // another section (.nv.info, .nv.constant...)
+      a.functions[fn].lastLine = static_cast<uint32_t>(i - 1);
+      fn = -1;
+    }
+    line.function = fn;
+
+    if (text::consume(t, "//## ")) {
+      line.kind = LineKind::Directive;
+      current.clear();
+      if (auto f = takeFileLine(t)) {
+        current.push_back(*f);
+        while (true) {
+          text::skipBlanks(t);
+          text::consume(t, ",");
+          text::skipBlanks(t);
+          if (!text::consume(t, "inlined at ")) break;
+          auto site = takeFileLine(t);
+          if (!site) break;
+          current.push_back(*site);
+        }
+      }
+      continue;
+    }
+    if (t.starts_with("/*") && t.find("*/") != std::string_view::npos && fn >= 0) {
+      line.kind = LineKind::Instruction;
+      std::string_view op = opcodeOf(t);
+      bool selfBranch = op == "BRA" && !lastLabel.empty() && t.find("(" + lastLabel + ")") != std::string_view::npos;
+      if (selfBranch || op == "NOP") afterExitPadding = true;
+      if (afterExitPadding)
+        line.location = {Frame{current.empty() ? std::string{} : current.front().file, 0, 0, {}}};
+      else
+        line.location = current;
+      continue;
+    }
+    if (t.ends_with(":") && !t.starts_with("//")) {  // ".L_x_0:", "NAME:", ".text.NAME:"
+      line.kind = LineKind::Label;
+      lastLabel = std::string(t.substr(0, t.size() - 1));
+      continue;
+    }
+    line.kind = t.empty() || t.starts_with("//") ? LineKind::Other : LineKind::Directive;
+  }
+  if (fn >= 0) a.functions[fn].lastLine = static_cast<uint32_t>(a.lines.size() - 1);
+  for (auto& f : a.functions) f.isKernel = true;  // refined from PTX by the driver
+  return a;
+}
+
+}  // namespace ks

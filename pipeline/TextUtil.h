@@ -1,0 +1,44 @@
+// Small string helpers shared by the parsers.
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace ks::text {
+
+inline std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+/// Parses a leading unsigned decimal number; advances `s` past it.
+inline std::optional<uint32_t> takeUint(std::string_view& s) {
+  uint32_t v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || ptr == s.data()) return std::nullopt;
+  s.remove_prefix(static_cast<size_t>(ptr - s.data()));
+  return v;
+}
+
+inline std::optional<uint32_t> parseUint(std::string_view s) {
+  s = trim(s);
+  auto v = takeUint(s);
+  return v && s.empty() ? v : std::nullopt;
+}
+
+/// Skips spaces and tabs.
+inline void skipBlanks(std::string_view& s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+}
+
+/// If `s` starts with `prefix`, removes it and returns true.
+inline bool consume(std::string_view& s, std::string_view prefix) {
+  if (!s.starts_with(prefix)) return false;
+  s.remove_prefix(prefix.size());
+  return true;
+}
+
+}  // namespace ks::text

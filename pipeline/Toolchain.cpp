@@ -1,0 +1,354 @@
+// Toolchain discovery, the `core` sysroot cache and the doctor report.
+#include "Toolchain.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "Artifact.h"
+#include "Process.h"
+
+namespace ks {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kTarget = "nvptx64-nvidia-cuda";
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+ProcessResult quickRun(std::vector<std::string> argv) {
+  ProcessSpec spec;
+  spec.argv = std::move(argv);
+  spec.timeout = std::chrono::seconds(20);
+  spec.outputCap = 1 << 20;
+  return runProcess(spec);
+}
+
+/// The value of `key: value` in `rustc -vV` output.
+std::string field(std::string_view text, std::string_view key) {
+  for (auto line : splitLines(text)) {
+    if (line.substr(0, key.size()) == key && line.size() > key.size() && line[key.size()] == ':') {
+      auto v = line.substr(key.size() + 1);
+      while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+      return std::string(v);
+    }
+  }
+  return {};
+}
+
+bool hasCoreFor(const fs::path& sysroot) {
+  std::error_code ec;
+  fs::path lib = sysroot / "lib/rustlib" / kTarget / "lib";
+  if (!fs::is_directory(lib, ec)) return false;
+  for (const auto& e : fs::directory_iterator(lib, ec)) {
+    auto name = e.path().filename().string();
+    if (name.starts_with("libcore-") && name.ends_with(".rlib")) return true;
+  }
+  return false;
+}
+
+/// What one rustc candidate can do for nvptx64.
+struct RustcProbe {
+  fs::path path;
+  std::string verbose;  // rustc -vV
+  fs::path sysroot;
+  bool hasTarget = false;
+  fs::path rustSrc;
+};
+
+std::optional<RustcProbe> probeRustc(const fs::path& path) {
+  auto vv = quickRun({path.string(), "-vV"});
+  if (!vv.ok()) return std::nullopt;
+  RustcProbe p;
+  p.path = path;
+  p.verbose = vv.out;
+  auto sr = quickRun({path.string(), "--print", "sysroot"});
+  if (sr.ok()) {
+    std::string s = sr.out;
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+    p.sysroot = s;
+  }
+  p.hasTarget = !p.sysroot.empty() && hasCoreFor(p.sysroot);
+  fs::path src = p.sysroot / "lib/rustlib/src/rust/library";
+  std::error_code ec;
+  if (fs::is_directory(src / "core", ec)) p.rustSrc = src;
+  return p;
+}
+
+std::string firstVersionLine(const std::string& text) {
+  // CUDA tools print a banner; the release line is the one that names it.
+  for (auto line : splitLines(text))
+    if (line.find("release") != std::string_view::npos) return std::string(line);
+  auto lines = splitLines(text);
+  return lines.empty() ? "" : std::string(lines.front());
+}
+
+/// "Cuda compilation tools, release 11.8, V11.8.89" -> "11.8"
+std::string cudaReleaseOf(const std::string& versionLine) {
+  auto pos = versionLine.find("release ");
+  if (pos == std::string::npos) return {};
+  auto rest = versionLine.substr(pos + 8);
+  return rest.substr(0, rest.find(','));
+}
+
+ToolInfo probeCudaTool(const std::string& name, const fs::path& path) {
+  ToolInfo t;
+  t.name = name;
+  t.path = path;
+  auto v = quickRun({path.string(), "--version"});
+  if (!v.ok())
+    t.problem = "does not run (" + v.describe() + ")";
+  else
+    t.version = firstVersionLine(v.out);
+  return t;
+}
+
+uint64_t fnv1a(std::string_view s, uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string hex(uint64_t v, int digits = 16) {
+  static const char* d = "0123456789abcdef";
+  std::string s(digits, '0');
+  for (int i = digits - 1; i >= 0; --i, v >>= 4) s[i] = d[v & 15];
+  return s;
+}
+
+fs::path defaultCacheDir(const ToolchainSettings& s) {
+  if (!s.cacheDir.empty()) return s.cacheDir;
+  if (auto v = env("KERNELSCOPE_CACHE_DIR"); !v.empty()) return v;
+  if (auto v = env("XDG_CACHE_HOME"); !v.empty()) return fs::path(v) / "kernelscope";
+  if (auto v = env("HOME"); !v.empty()) return fs::path(v) / ".cache/kernelscope";
+  return fs::temp_directory_path() / "kernelscope-cache";
+}
+
+constexpr const char* kSetupFix = "run scripts/setup.sh (or: kernelscope setup)";
+
+}  // namespace
+
+fs::path Toolchain::sysrootCacheDir() const {
+  return cacheDir / "sysroot" / (rustcRelease + "-" + hex(fnv1a(rustc.version + rustc.path.string()), 12));
+}
+
+std::string Toolchain::fingerprint() const {
+  uint64_t h = fnv1a(rustc.path.string());
+  h = fnv1a(rustc.version, h);
+  h = fnv1a(sysroot.path.string(), h);
+  h = fnv1a(ptxas.version, h);
+  h = fnv1a(nvdisasm.version, h);
+  return hex(h);
+}
+
+Toolchain discoverToolchain(const ToolchainSettings& settings) {
+  Toolchain tc;
+  tc.cacheDir = defaultCacheDir(settings);
+  tc.rustc.name = "rustc";
+  tc.sysroot.name = "sysroot";
+
+  // rustc: an explicit choice wins; otherwise the first candidate that can build for
+  // nvptx64 (has the target's `core`, or the library sources to build it).
+  std::vector<fs::path> candidates;
+  std::string chosen = settings.rustc.empty() ? env("KERNELSCOPE_RUSTC") : settings.rustc;
+  if (!chosen.empty()) {
+    candidates.push_back(chosen);
+  } else {
+    std::error_code ec;
+    fs::path rustupHome = env("RUSTUP_HOME").empty() ? fs::path(env("HOME")) / ".rustup" : fs::path(env("RUSTUP_HOME"));
+    if (fs::is_directory(rustupHome / "toolchains", ec))
+      for (const auto& e : fs::directory_iterator(rustupHome / "toolchains", ec))
+        if (e.path().filename().string().starts_with("nightly")) candidates.push_back(e.path() / "bin/rustc");
+    candidates.push_back("/usr/bin/rustc");
+    if (auto p = findOnPath("rustc")) candidates.push_back(*p);
+  }
+  std::optional<RustcProbe> best;
+  for (const auto& c : candidates) {
+    std::error_code ec;
+    if (!fs::exists(c, ec)) continue;
+    auto probe = probeRustc(c);
+    if (!probe) continue;
+    bool usable = probe->hasTarget || !probe->rustSrc.empty();
+    if (!chosen.empty() || usable) {
+      best = probe;
+      break;
+    }
+    if (!best) best = probe;  // keep the first runnable one for the report
+  }
+  if (!best) {
+    tc.rustc.problem = chosen.empty() ? "no rustc found" : "cannot run " + chosen;
+    tc.rustc.fix = "install Debian's rustc-web (" + std::string(kSetupFix) + ") or set kernelscope.rustc";
+  } else {
+    tc.rustc.path = best->path;
+    tc.rustcRelease = field(best->verbose, "release");
+    tc.rustcLlvm = field(best->verbose, "LLVM version");
+    tc.rustc.version = tc.rustcRelease + " (LLVM " + tc.rustcLlvm + ")";
+    tc.rustSrc = best->rustSrc;
+    if (best->hasTarget) {
+      tc.sysroot.path = best->sysroot;
+      tc.sysroot.version = "rustup target " + std::string(kTarget);
+      tc.sysrootFromRustup = true;
+    } else if (best->rustSrc.empty()) {
+      tc.rustc.problem = "has neither the nvptx64-nvidia-cuda target nor rust-src";
+      tc.rustc.fix = "rustup +nightly component add rust-src (or target add nvptx64-nvidia-cuda), or install rustc-web rust-web-src";
+    } else if (hasCoreFor(tc.sysrootCacheDir())) {
+      tc.sysroot.path = tc.sysrootCacheDir();
+      tc.sysroot.version = "core built by kernelscope for rustc " + tc.rustcRelease;
+    } else {
+      tc.sysroot.problem = "nvptx64 core not built yet";
+      tc.sysroot.fix = kSetupFix;
+    }
+  }
+
+  // ptxas + nvdisasm, paired by CUDA release: a cubin from a newer ptxas is unreadable
+  // to an older nvdisasm. Prefer a directory that has both.
+  std::vector<fs::path> dirs;
+  std::string cudaHome = !settings.cudaHome.empty() ? settings.cudaHome : env("CUDA_HOME");
+  if (cudaHome.empty()) cudaHome = "/usr/local/cuda";
+  dirs.push_back(fs::path(cudaHome) / "bin");
+  if (auto p = findOnPath("ptxas")) dirs.push_back(p->parent_path());
+  dirs.push_back(tc.cacheDir / "cuda-tools");
+  auto exe = [](const fs::path& p) { return ::access(p.c_str(), X_OK) == 0; };
+  std::optional<fs::path> pairDir, lonePtxas;
+  for (const auto& d : dirs) {
+    if (exe(d / "ptxas") && exe(d / "nvdisasm")) {
+      pairDir = d;
+      break;
+    }
+    if (!lonePtxas && exe(d / "ptxas")) lonePtxas = d / "ptxas";
+  }
+  if (pairDir) {
+    tc.ptxas = probeCudaTool("ptxas", *pairDir / "ptxas");
+    tc.nvdisasm = probeCudaTool("nvdisasm", *pairDir / "nvdisasm");
+  } else {
+    tc.nvdisasm.name = "nvdisasm";
+    tc.nvdisasm.problem = "not found next to any ptxas (CUDA_HOME, PATH, " + (tc.cacheDir / "cuda-tools").string() + ")";
+    tc.nvdisasm.fix = std::string(kSetupFix) + " fetches a matched ptxas + nvdisasm (CUDA 11.8)";
+    if (lonePtxas) {
+      tc.ptxas = probeCudaTool("ptxas", *lonePtxas);
+    } else {
+      tc.ptxas.name = "ptxas";
+      tc.ptxas.problem = "not found";
+      tc.ptxas.fix = tc.nvdisasm.fix;
+    }
+  }
+  tc.cudaRelease = cudaReleaseOf(tc.ptxas.version);
+  if (tc.nvdisasm.found() && cudaReleaseOf(tc.nvdisasm.version) != tc.cudaRelease) {
+    tc.nvdisasm.problem = "release " + cudaReleaseOf(tc.nvdisasm.version) + " does not match ptxas " + tc.cudaRelease;
+    tc.nvdisasm.fix = "use ptxas and nvdisasm from one CUDA release";
+  }
+
+  tc.nvcc.name = "nvcc";
+  fs::path nvcc = fs::path(cudaHome) / "bin/nvcc";
+  if (!exe(nvcc)) {
+    if (auto p = findOnPath("nvcc")) nvcc = *p;
+    else nvcc.clear();
+  }
+  if (nvcc.empty()) {
+    tc.nvcc.problem = "not found";
+    tc.nvcc.fix = "install the CUDA Toolkit (needed only for CUDA C++ twins)";
+  } else {
+    tc.nvcc = probeCudaTool("nvcc", nvcc);
+  }
+  return tc;
+}
+
+std::string ensureSysroot(Toolchain& tc, const std::function<void(const std::string&)>& progress) {
+  if (tc.sysroot.found()) return {};
+  if (!tc.rustc.found()) return "rustc unusable: " + tc.rustc.problem;
+  if (tc.rustSrc.empty()) return "no Rust library sources to build nvptx64 core from";
+
+  fs::path finalDir = tc.sysrootCacheDir();
+  fs::path libDir = fs::path("lib/rustlib") / kTarget / "lib";
+  std::error_code ec;
+  fs::create_directories(finalDir.parent_path(), ec);
+  progress("Building nvptx64 core for rustc " + tc.rustcRelease + " into " + finalDir.string() + " (once, ~40 s)");
+
+  TempDir work("kernelscope-core");
+  fs::path shim = work.path() / "shim";
+  fs::create_directories(shim / "src");
+  {
+    std::ofstream toml(shim / "Cargo.toml");
+    toml << "[package]\nname = \"kernelscope-core-shim\"\nversion = \"0.0.0\"\nedition = \"2021\"\n"
+         << "[dependencies]\n"
+         << "core = { path = \"" << (tc.rustSrc / "core").string() << "\" }\n"
+         << "compiler_builtins = { path = \"" << (tc.rustSrc / "compiler-builtins/compiler-builtins").string()
+         << "\", features = [\"compiler-builtins\", \"mem\"] }\n"
+         << "[profile.release]\ncodegen-units = 1\n";
+    std::ofstream(shim / "src/lib.rs") << "#![no_std]\n";
+  }
+  fs::path cargo = tc.rustc.path.parent_path() / "cargo";
+  if (::access(cargo.c_str(), X_OK) != 0) {
+    auto p = findOnPath("cargo");
+    if (!p) return "cargo not found next to " + tc.rustc.path.string() + " or on PATH (install cargo-web)";
+    cargo = *p;
+  }
+  ProcessSpec spec;
+  spec.argv = {cargo.string(), "build", "--offline", "--release", "--quiet", "--target", std::string(kTarget)};
+  spec.cwd = shim;
+  spec.timeout = std::chrono::minutes(15);
+  spec.env = {{"RUSTC", tc.rustc.path.string()},
+              {"RUSTC_BOOTSTRAP", "1"},
+              {"RUSTFLAGS", "-Zforce-unstable-if-unmarked -Cembed-bitcode=yes"},
+              {"CARGO_TARGET_DIR", (work.path() / "target").string()},
+              {"PATH", tc.rustc.path.parent_path().string() + ":" + env("PATH")}};
+  auto r = runProcess(spec);
+  if (!r.ok()) return "building core failed (" + r.describe() + "):\n" + r.err;
+
+  // Stage next to the final place, then rename: a concurrent build never sees half a sysroot.
+  fs::path staging = finalDir.string() + ".tmp-" + std::to_string(::getpid());
+  fs::remove_all(staging, ec);
+  fs::create_directories(staging / libDir);
+  for (const auto& e : fs::directory_iterator(work.path() / "target" / kTarget / "release/deps")) {
+    auto name = e.path().filename().string();
+    if (name.starts_with("libcore-") || name.starts_with("libcompiler_builtins-"))
+      fs::copy_file(e.path(), staging / libDir / name, fs::copy_options::overwrite_existing);
+  }
+  fs::rename(staging, finalDir, ec);
+  if (ec && !hasCoreFor(finalDir)) return "could not place the sysroot at " + finalDir.string() + ": " + ec.message();
+  fs::remove_all(staging, ec);
+  tc.sysroot.path = finalDir;
+  tc.sysroot.problem.clear();
+  tc.sysroot.fix.clear();
+  tc.sysroot.version = "core built by kernelscope for rustc " + tc.rustcRelease;
+  progress("nvptx64 core ready");
+  return {};
+}
+
+std::string doctorReport(const Toolchain& tc) {
+  std::ostringstream out;
+  auto row = [&](std::string_view stage, const ToolInfo& t) {
+    out << "  " << stage;
+    for (size_t i = stage.size(); i < 22; ++i) out << ' ';
+    out << t.name;
+    for (size_t i = t.name.size(); i < 10; ++i) out << ' ';
+    if (t.found()) {
+      out << "ok       " << t.path.string();
+      if (!t.version.empty()) out << "  (" << t.version << ")";
+    } else {
+      out << "MISSING  ";
+      if (!t.path.empty()) out << t.path.string() << ": ";
+      out << t.problem;
+      if (!t.fix.empty()) out << "\n" << std::string(34, ' ') << "fix: " << t.fix;
+    }
+    out << "\n";
+  };
+  out << "kernelscope toolchain (cache: " << tc.cacheDir.string() << ", fingerprint " << tc.fingerprint() << ")\n";
+  row("MIR, LLVM IR, PTX", tc.rustc);
+  row("", tc.sysroot);
+  row("resources (ptxas -v)", tc.ptxas);
+  row("SASS", tc.nvdisasm);
+  row("CUDA C++ twins", tc.nvcc);
+  return out.str();
+}
+
+}  // namespace ks

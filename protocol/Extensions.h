@@ -1,0 +1,247 @@
+// The kernelscope LSP extensions: params and results of every `kernelscope/` method.
+//
+// Each type is followed by its to_json/from_json. `extensionMethods()` lists every
+// extension with an example of its params and result built from these types; the test
+// of docs/lsp-extensions.md compares the document against that table, so the contract
+// and the code cannot drift apart silently.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "Protocol.h"
+
+namespace ks::lsp {
+
+/// A position in a source file. `uri` is omitted when it is the requested document.
+struct SourcePosition {
+  std::optional<std::string> uri;
+  int line = 0;
+  int character = 0;
+};
+inline void to_json(json& j, const SourcePosition& s) {
+  j = {{"line", s.line}, {"character", s.character}};
+  detail::writeOptional(j, "uri", s.uri);
+}
+
+/// One frame of an inline chain, innermost first.
+struct InlineFrame {
+  std::string uri;
+  int line = 0;
+  int character = 0;
+  std::string function;
+};
+inline void to_json(json& j, const InlineFrame& f) {
+  j = {{"uri", f.uri}, {"line", f.line}, {"character", f.character}, {"function", f.function}};
+}
+
+// ---------------------------------------------------------------------------------------
+// kernelscope/artifact: this request is a kernelscope extension.
+
+struct ArtifactParams {
+  TextDocumentIdentifier textDocument;
+  std::string stage;
+  std::optional<int> revision;
+};
+inline void from_json(const json& j, ArtifactParams& p) {
+  j.at("textDocument").get_to(p.textDocument);
+  j.at("stage").get_to(p.stage);
+  detail::readOptional(j, "revision", p.revision);
+}
+
+/// A run of artifact lines (inclusive, 0-based) that came from one source position.
+struct ArtifactSegment {
+  int start = 0, end = 0;
+  SourcePosition source;
+  std::vector<InlineFrame> inlinedFrom;  // omitted when empty
+};
+inline void to_json(json& j, const ArtifactSegment& s) {
+  j = {{"start", s.start}, {"end", s.end}, {"source", s.source}};
+  if (!s.inlinedFrom.empty()) j["inlinedFrom"] = s.inlinedFrom;
+}
+
+struct ArtifactKernel {
+  std::string name;
+  int start = 0, end = 0;
+};
+inline void to_json(json& j, const ArtifactKernel& k) {
+  j = {{"name", k.name}, {"start", k.start}, {"end", k.end}};
+}
+
+struct ArtifactResult {
+  std::string uri;  // the virtual document
+  std::string stage;
+  int revision = 0;
+  std::string languageId;
+  std::string text;
+  std::vector<ArtifactSegment> segments;
+  std::vector<ArtifactKernel> kernels;
+};
+inline void to_json(json& j, const ArtifactResult& r) {
+  j = {{"uri", r.uri},           {"stage", r.stage},       {"revision", r.revision},
+       {"languageId", r.languageId}, {"text", r.text}, {"segments", r.segments},
+       {"kernels", r.kernels}};
+}
+
+// ---------------------------------------------------------------------------------------
+// kernelscope/lineMap: this request is a kernelscope extension.
+
+struct LineMapParams {
+  TextDocumentIdentifier textDocument;
+  int line = 0;
+};
+inline void from_json(const json& j, LineMapParams& p) {
+  j.at("textDocument").get_to(p.textDocument);
+  j.at("line").get_to(p.line);
+}
+
+struct LineRange {
+  int start = 0, end = 0;  // inclusive, 0-based artifact lines
+};
+inline void to_json(json& j, const LineRange& r) { j = {{"start", r.start}, {"end", r.end}}; }
+
+struct LineMapResult {
+  int revision = 0;
+  std::map<std::string, std::vector<LineRange>> stages;   // written on this line
+  std::map<std::string, std::vector<LineRange>> inlined;  // inlined through a call here
+  std::map<std::string, int> counts;                      // instructions in `stages`
+};
+inline void to_json(json& j, const LineMapResult& r) {
+  j = {{"revision", r.revision}, {"stages", r.stages}, {"inlined", r.inlined},
+       {"counts", r.counts}};
+}
+
+// ---------------------------------------------------------------------------------------
+// kernelscope/sourceLocation: this request is a kernelscope extension.
+
+struct SourceLocationParams {
+  std::string uri;  // a kernelscope: virtual document
+  int line = 0;
+};
+inline void from_json(const json& j, SourceLocationParams& p) {
+  j.at("uri").get_to(p.uri);
+  j.at("line").get_to(p.line);
+}
+
+struct SourceLocationResult {
+  std::optional<Location> location;
+  std::vector<InlineFrame> inlineChain;
+};
+inline void to_json(json& j, const SourceLocationResult& r) {
+  j = {{"location", r.location ? json(*r.location) : json(nullptr)},
+       {"inlineChain", r.inlineChain}};
+}
+
+// ---------------------------------------------------------------------------------------
+// kernelscope/kernels: this request is a kernelscope extension.
+
+struct KernelsParams {
+  TextDocumentIdentifier textDocument;
+};
+inline void from_json(const json& j, KernelsParams& p) {
+  j.at("textDocument").get_to(p.textDocument);
+}
+
+struct InstructionCounts {
+  int ptx = 0, sass = 0;
+};
+inline void to_json(json& j, const InstructionCounts& c) {
+  j = {{"ptx", c.ptx}, {"sass", c.sass}};
+}
+
+struct KernelSummary {
+  std::string name;
+  std::string demangled;
+  Range range;
+  bool hasResources = false;  // false: ptxas did not run; the resource fields are omitted
+  int registers = 0, barriers = 0, stackFrame = 0, spillStores = 0, spillLoads = 0;
+  int sharedMemory = 0, constantMemory = 0, localMemory = 0;
+  InstructionCounts instructions;
+};
+inline void to_json(json& j, const KernelSummary& k) {
+  j = {{"name", k.name}, {"demangled", k.demangled}, {"range", k.range},
+       {"instructions", k.instructions}};
+  if (k.hasResources) {
+    j["registers"] = k.registers;
+    j["barriers"] = k.barriers;
+    j["stackFrame"] = k.stackFrame;
+    j["spillStores"] = k.spillStores;
+    j["spillLoads"] = k.spillLoads;
+    j["sharedMemory"] = k.sharedMemory;
+    j["constantMemory"] = k.constantMemory;
+    j["localMemory"] = k.localMemory;
+  }
+}
+
+struct KernelsResult {
+  int revision = 0;
+  std::string arch;
+  std::vector<KernelSummary> kernels;
+};
+inline void to_json(json& j, const KernelsResult& r) {
+  j = {{"revision", r.revision}, {"arch", r.arch}, {"kernels", r.kernels}};
+}
+
+// ---------------------------------------------------------------------------------------
+// kernelscope/diff: this request is a kernelscope extension.
+
+struct DiffParams {
+  TextDocumentIdentifier textDocument;
+  std::string stage;
+  std::optional<int> base;
+};
+inline void from_json(const json& j, DiffParams& p) {
+  j.at("textDocument").get_to(p.textDocument);
+  j.at("stage").get_to(p.stage);
+  detail::readOptional(j, "base", p.base);
+}
+
+struct DiffResult {
+  int baseRevision = 0, revision = 0;
+  std::string baseUri, uri;
+  std::string unified;
+};
+inline void to_json(json& j, const DiffResult& r) {
+  j = {{"baseRevision", r.baseRevision}, {"revision", r.revision}, {"baseUri", r.baseUri},
+       {"uri", r.uri}, {"unified", r.unified}};
+}
+
+// ---------------------------------------------------------------------------------------
+// kernelscope/status: this notification (server -> client) is a kernelscope extension.
+
+struct StatusParams {
+  std::string uri;
+  int revision = 0;
+  std::string state;  // "queued" | "compiling" | "ready" | "failed"
+  std::vector<std::string> stages;
+  std::optional<int> durationMs;
+  std::optional<std::string> message;
+};
+inline void to_json(json& j, const StatusParams& s) {
+  j = {{"uri", s.uri}, {"revision", s.revision}, {"state", s.state}, {"stages", s.stages}};
+  detail::writeOptional(j, "durationMs", s.durationMs);
+  detail::writeOptional(j, "message", s.message);
+}
+
+// ---------------------------------------------------------------------------------------
+// kernelscope/sync: this request is a kernelscope extension. It answers `null` once every
+// scheduled compile has finished and its results have been sent, so tests never sleep.
+
+// ---------------------------------------------------------------------------------------
+
+/// One extension method as the contract lists it.
+struct ExtensionMethod {
+  std::string_view method;
+  std::string_view kind;       // "request" or "notification"
+  std::string_view direction;  // "client -> server" or "server -> client"
+  json exampleParams;          // every field present, built from the types above
+  json exampleResult;          // null for notifications
+};
+
+/// Every kernelscope extension method, in the order docs/lsp-extensions.md lists them.
+const std::vector<ExtensionMethod>& extensionMethods();
+
+}  // namespace ks::lsp

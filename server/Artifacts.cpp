@@ -1,0 +1,41 @@
+// kernelscope/artifact: a stage's whole text as a virtual document, with the segments
+// that map its lines to source positions and where each kernel's body is.
+#include "Features.h"
+
+#include "Uri.h"
+
+namespace ks::server {
+
+lsp::Expected<lsp::ArtifactResult> artifactOf(const Snapshot& s, Stage stage, bool versionedUri) {
+  auto outcome = stageOf(s, stage);
+  if (!outcome) return outcome.error();
+  const Artifact& a = (*outcome)->artifact;
+  lsp::ArtifactResult r;
+  r.uri = virtualUri(stage, s.path, versionedUri ? std::optional<int>(s.revision) : std::nullopt);
+  r.stage = std::string(stageName(stage));
+  r.revision = s.revision;
+  r.languageId = std::string(stageLanguage(stage));
+  r.text = a.text;
+  if (const LineMap* map = s.result->lineMap.get()) {
+    for (const LineMap::Segment& seg : map->segments(stage)) {
+      const LineOrigin& o = map->origin(stage, seg.origin);
+      lsp::ArtifactSegment out;
+      out.start = static_cast<int>(seg.start);
+      out.end = static_cast<int>(seg.end);
+      if (o.user.file != s.path) out.source.uri = lsp::pathToFileUri(o.user.file);
+      out.source.line = o.user.line > 0 ? static_cast<int>(o.user.line) - 1 : 0;
+      out.source.character = o.user.column > 0 ? static_cast<int>(o.user.column) - 1 : 0;
+      if (o.chain.size() > 1 || o.viaLibrary)
+        for (const Frame& f : o.chain) out.inlinedFrom.push_back(toInlineFrame(f));
+      r.segments.push_back(std::move(out));
+    }
+  }
+  for (const ArtifactFunction& f : a.functions)
+    if (f.isKernel)
+      r.kernels.push_back(lsp::ArtifactKernel{f.demangled.empty() ? f.symbol : f.demangled,
+                                              static_cast<int>(f.firstLine),
+                                              static_cast<int>(f.lastLine)});
+  return r;
+}
+
+}  // namespace ks::server

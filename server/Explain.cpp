@@ -1,0 +1,288 @@
+// `kernelscope explain`: each source line of a kernel with what it became in every stage,
+// then the resources of each kernel. Text for people, `--json` for scripts.
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "Cli.h"
+#include "Compile.h"
+#include "TextUtil.h"
+
+namespace ks {
+
+namespace {
+
+struct ExplainArgs {
+  std::string file;
+  std::optional<uint32_t> line;
+  CompileOptions options;
+  bool json = false;
+};
+
+/// Parses the arguments; returns an error message on bad input.
+std::optional<std::string> parseArgs(int argc, char** argv, ExplainArgs& a) {
+  for (int i = 0; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    auto value = [&](std::string_view name) -> std::optional<std::string> {
+      if (i + 1 >= argc) return std::nullopt;
+      (void)name;
+      return std::string(argv[++i]);
+    };
+    if (arg == "--json") {
+      a.json = true;
+    } else if (arg == "--line") {
+      auto v = value(arg);
+      auto n = v ? text::parseUint(*v) : std::nullopt;
+      if (!n || *n == 0) return "--line needs a line number (1-based)";
+      a.line = *n;
+    } else if (arg == "--stages") {
+      auto v = value(arg);
+      if (!v) return "--stages needs a list such as mir,llvm-ir,ptx,sass";
+      a.options.stages.clear();
+      std::string_view rest = *v;
+      while (!rest.empty()) {
+        std::string_view name = rest.substr(0, rest.find(','));
+        rest = name.size() < rest.size() ? rest.substr(name.size() + 1) : std::string_view{};
+        auto s = stageFromName(text::trim(name));
+        if (!s) return "unknown stage '" + std::string(name) + "': expected mir, llvm-ir, ptx or sass";
+        a.options.stages.push_back(*s);
+      }
+    } else if (arg == "--arch") {
+      auto v = value(arg);
+      if (!v) return "--arch needs an architecture such as sm_90";
+      if (auto bad = validateArch(*v)) return *bad;
+      a.options.arch = *v;
+    } else if (arg == "--opt") {
+      auto v = value(arg);
+      auto n = v ? text::parseUint(*v) : std::nullopt;
+      if (!n || *n > 3) return "--opt needs an optimization level 0, 1, 2 or 3";
+      a.options.optLevel = static_cast<int>(*n);
+    } else if (arg.starts_with("-")) {
+      return "unknown option '" + std::string(arg) + "' (see kernelscope --help)";
+    } else if (a.file.empty()) {
+      a.file = std::string(arg);
+    } else {
+      return "more than one file given ('" + a.file + "' and '" + std::string(arg) + "')";
+    }
+  }
+  if (a.file.empty()) return "no kernel file given: kernelscope explain FILE";
+  return std::nullopt;
+}
+
+std::string_view severityName(Severity s) {
+  switch (s) {
+    case Severity::Error: return "error";
+    case Severity::Warning: return "warning";
+    case Severity::Note: return "note";
+    case Severity::Help: return "help";
+  }
+  return "error";
+}
+
+std::string frameText(const Frame& f) {
+  std::string file = f.file;
+  if (auto slash = file.rfind("/src/"); slash != std::string::npos && file.find("/rustlib/") != std::string::npos)
+    file = file.substr(slash + 5);  // core's files by their path inside the library
+  std::string s = f.function.empty() ? "" : f.function + " ";
+  return s + "(" + file + ":" + std::to_string(f.line) + ")";
+}
+
+/// "via core::ptr::add (ptr/mut_ptr.rs:1012)" for code inlined from the library, or
+/// "inlined from line 11" for code of the user's own function inlined into this line.
+std::string markerFor(const LineOrigin& o, const SourceLine& shownFor) {
+  if (o.user.line != shownFor.line || o.user.file != shownFor.file)
+    return "inlined from line " + std::to_string(o.user.line) + (o.user.function.empty() ? "" : " (" + o.user.function + ")");
+  if (o.viaLibrary) return "via " + frameText(o.chain.front());
+  return {};
+}
+
+nlohmann::json chainJson(const std::vector<Frame>& chain) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& f : chain)
+    j.push_back({{"file", f.file}, {"line", f.line}, {"column", f.column}, {"function", f.function}});
+  return j;
+}
+
+nlohmann::json kernelJson(const KernelInfo& k) {
+  nlohmann::json j = {{"name", k.symbol}, {"demangled", k.demangled}, {"line", k.definition.line},
+                      {"instructions", {{"ptx", k.ptxInstructions}, {"sass", k.sassInstructions}}}};
+  if (k.resources) {
+    const auto& r = *k.resources;
+    j["registers"] = r.registers;
+    j["barriers"] = r.barriers;
+    j["stackFrame"] = r.stackFrame;
+    j["spillStores"] = r.spillStores;
+    j["spillLoads"] = r.spillLoads;
+    j["sharedMemory"] = r.sharedMemory;
+    j["constantMemory"] = r.constantMemory;
+    j["localMemory"] = r.localMemory;
+  }
+  return j;
+}
+
+void printKernelTable(std::ostream& out, const CompileResult& r) {
+  if (r.kernels.empty()) return;
+  out << "\nkernels (" << r.arch << ", opt-level " << r.optLevel << ")\n";
+  out << "  " << std::left << std::setw(24) << "kernel" << std::right << std::setw(6) << "regs" << std::setw(12)
+      << "spill st/ld" << std::setw(7) << "stack" << std::setw(7) << "smem" << std::setw(7) << "cmem" << std::setw(7)
+      << "lmem" << std::setw(6) << "ptx" << std::setw(6) << "sass" << "\n";
+  for (const auto& k : r.kernels) {
+    out << "  " << std::left << std::setw(24) << k.demangled << std::right;
+    if (k.resources) {
+      const auto& x = *k.resources;
+      out << std::setw(6) << x.registers << std::setw(12)
+          << (std::to_string(x.spillStores) + "/" + std::to_string(x.spillLoads)) << std::setw(7) << x.stackFrame
+          << std::setw(7) << x.sharedMemory << std::setw(7) << x.constantMemory << std::setw(7) << x.localMemory;
+    } else {
+      out << std::setw(6) << "-" << std::setw(12) << "-" << std::setw(7) << "-" << std::setw(7) << "-" << std::setw(7)
+          << "-" << std::setw(7) << "-";
+    }
+    out << std::setw(6) << k.ptxInstructions << std::setw(6) << k.sassInstructions << "\n";
+  }
+}
+
+}  // namespace
+
+int explainMain(int argc, char** argv) {
+  ExplainArgs args;
+  if (auto err = parseArgs(argc, argv, args)) {
+    std::cerr << "kernelscope explain: " << *err << "\n";
+    return 2;
+  }
+  std::filesystem::path path = std::filesystem::absolute(args.file);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "kernelscope explain: cannot read " << args.file << ": no such file\n";
+    return 2;
+  }
+  std::stringstream buf;
+  buf << in.rdbuf();
+  const std::string source = buf.str();
+  const auto sourceLines = splitLines(source);
+  if (args.line && *args.line > sourceLines.size()) {
+    std::cerr << "kernelscope explain: --line " << *args.line << " is past the end of " << args.file << " ("
+              << sourceLines.size() << " lines)\n";
+    return 2;
+  }
+
+  Toolchain tc = discoverToolchain();
+  if (tc.rustc.found() && !tc.sysroot.found()) {
+    std::string err = ensureSysroot(tc, [](const std::string& m) { std::cerr << "kernelscope: " << m << "\n"; });
+    if (!err.empty()) std::cerr << "kernelscope: " << err << "\n";
+  }
+  CompileResult r = compileKernel(tc, {path, std::nullopt}, args.options);
+  const std::string file = normalizePath(path.string());
+
+  // Diagnostics first, compiler style, on stderr.
+  bool errors = false;
+  for (const auto& d : r.diagnostics) {
+    errors |= d.severity == Severity::Error;
+    if (args.json) continue;
+    std::cerr << (d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ":" +
+                                std::to_string(d.range->startColumn) + ": "
+                          : std::string(d.source) + ": ")
+              << severityName(d.severity) << (d.code.empty() ? "" : "[" + d.code + "]") << ": " << d.message << "\n";
+  }
+  std::vector<std::string> unavailable;
+  for (Stage s : args.options.stages) {
+    const StageOutcome* st = r.stage(s);
+    if (st && !st->available) unavailable.push_back(std::string(stageName(s)) + ": " + st->unavailableReason);
+  }
+
+  std::vector<uint32_t> lines;
+  if (args.line) lines.push_back(*args.line);
+  else
+    for (uint32_t i = 1; i <= sourceLines.size(); ++i) lines.push_back(i);
+
+  if (args.json) {
+    nlohmann::json j = {{"file", file}, {"arch", r.arch}, {"optLevel", r.optLevel}, {"compiled", r.succeeded}};
+    nlohmann::json diags = nlohmann::json::array();
+    for (const auto& d : r.diagnostics) {
+      nlohmann::json dj = {{"severity", severityName(d.severity)}, {"source", d.source}, {"message", d.message}};
+      if (!d.code.empty()) dj["code"] = d.code;
+      if (d.range) dj["range"] = {{"file", d.range->file}, {"line", d.range->startLine}, {"column", d.range->startColumn},
+                                  {"endLine", d.range->endLine}, {"endColumn", d.range->endColumn}};
+      diags.push_back(dj);
+    }
+    j["diagnostics"] = diags;
+    nlohmann::json stages = nlohmann::json::object();
+    for (Stage s : args.options.stages) {
+      const StageOutcome* st = r.stage(s);
+      stages[std::string(stageName(s))] = st && st->available
+          ? nlohmann::json{{"available", true}, {"instructions", st->artifact.instructionCount()}}
+          : nlohmann::json{{"available", false}, {"reason", st ? st->unavailableReason : "not run"}};
+    }
+    j["stages"] = stages;
+    nlohmann::json out = nlohmann::json::array();
+    for (uint32_t ln : lines) {
+      nlohmann::json lj = {{"line", ln}, {"text", std::string(sourceLines[ln - 1])}};
+      nlohmann::json per = nlohmann::json::object();
+      for (Stage s : args.options.stages) {
+        const StageOutcome* st = r.stage(s);
+        if (!st || !st->available || !r.lineMap) continue;
+        const StageLines& sl = r.lineMap->linesFor(s, {file, ln});
+        nlohmann::json arr = nlohmann::json::array();
+        auto add = [&](uint32_t al, bool inlined) {
+          const LineOrigin& o = r.lineMap->origin(s, al);
+          arr.push_back({{"line", al + 1}, {"text", std::string(text::trim(st->artifact.lineText(al)))},
+                         {"inlined", inlined}, {"viaLibrary", o.viaLibrary},
+                         {"recovered", st->artifact.lines[al].locationRecovered}, {"chain", chainJson(o.chain)}});
+        };
+        for (uint32_t al : sl.direct) add(al, false);
+        for (uint32_t al : sl.inlined) add(al, true);
+        if (!arr.empty()) per[std::string(stageName(s))] = arr;
+      }
+      lj["stages"] = per;
+      if (!args.line && per.empty()) continue;  // whole-file JSON lists lines with code only
+      out.push_back(lj);
+    }
+    j["lines"] = out;
+    nlohmann::json kernels = nlohmann::json::array();
+    for (const auto& k : r.kernels) kernels.push_back(kernelJson(k));
+    j["kernels"] = kernels;
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << file << "  (" << r.arch << ", opt-level " << r.optLevel << "; rustc " << tc.rustcRelease
+              << (tc.ptxas.found() ? ", ptxas " + tc.cudaRelease : "") << ")\n";
+    for (uint32_t ln : lines) {
+      bool any = false;
+      std::ostringstream block;
+      for (Stage s : args.options.stages) {
+        const StageOutcome* st = r.stage(s);
+        if (!st || !st->available || !r.lineMap) continue;
+        const StageLines& sl = r.lineMap->linesFor(s, {file, ln});
+        auto emit = [&](uint32_t al) {
+          const LineOrigin& o = r.lineMap->origin(s, al);
+          std::string marker = markerFor(o, {file, ln});
+          block << "      " << std::left << std::setw(8) << stageName(s) << std::right
+                << text::trim(st->artifact.lineText(al));
+          if (!marker.empty()) block << "    ; " << marker;
+          block << "\n";
+        };
+        for (uint32_t al : sl.direct) emit(al);
+        for (uint32_t al : sl.inlined) emit(al);
+        any |= !sl.direct.empty() || !sl.inlined.empty();
+      }
+      if (!any && !args.line) continue;  // the whole-file view shows lines that made code
+      std::cout << "\n" << std::setw(5) << ln << " | " << sourceLines[ln - 1] << "\n";
+      if (!any) std::cout << "      (no code in the requested stages)\n";
+      std::cout << block.str();
+    }
+    printKernelTable(std::cout, r);
+  }
+
+  if (errors && !r.succeeded) {
+    std::cerr << "kernelscope explain: " << args.file << " does not compile\n";
+    return 1;
+  }
+  if (!r.succeeded) return 1;
+  if (!unavailable.empty()) {
+    for (const auto& u : unavailable) std::cerr << "kernelscope explain: stage unavailable: " << u << "\n";
+    return 3;
+  }
+  return 0;
+}
+
+}  // namespace ks

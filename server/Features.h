@@ -1,0 +1,77 @@
+// The user-visible features, each computed from one immutable Snapshot.
+//
+// One .cpp per feature (Hover, InlayHints, CodeLens, Diagnostics, Artifacts, SourceMap,
+// Kernels, Diff, Status). They convert and render what the pipeline computed; none of them
+// runs a tool or touches the Workspace, so each can be tested on a canned Snapshot.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "Extensions.h"
+#include "JsonRpc.h"
+#include "Protocol.h"
+#include "Settings.h"
+#include "SourceText.h"
+#include "Workspace.h"
+
+namespace ks::server {
+
+// Conversions shared by the features (Convert.cpp).
+
+/// The stage named on the wire, strictly ("mir", "llvm-ir", "ptx", "sass").
+std::optional<Stage> stageOfName(std::string_view name);
+/// The extension of a stage named on the wire, empty for unknown names.
+std::string_view extensionOfStageName(std::string_view name);
+/// The virtual document of `stage` for the source at `path`.
+std::string virtualUri(Stage stage, const std::string& path, std::optional<int> revision = {});
+/// An inline frame for the wire (1-based compiler positions to 0-based LSP ones).
+lsp::InlineFrame toInlineFrame(const Frame&);
+/// A stage's outcome in a Snapshot, or an error naming why it is not there.
+lsp::Expected<const StageOutcome*> stageOf(const Snapshot&, Stage);
+
+// Hover.cpp
+/// What source line `line` (0-based) became in the hover stages; nullopt when nothing.
+std::optional<lsp::Hover> sourceHover(const Snapshot&, int line, const Settings&);
+/// Where line `line` of a stage's artifact came from.
+std::optional<lsp::Hover> artifactHover(const Snapshot&, Stage, int line);
+
+// InlayHints.cpp
+/// `4 ptx · 6 sass` at the end of each line of `range` that produced code.
+std::vector<lsp::InlayHint> inlayHints(const Snapshot&, const lsp::Range&, const Settings&,
+                                       PositionEncoding);
+
+// CodeLens.cpp
+/// A summary lens on each kernel and one lens per available stage to open it.
+std::vector<lsp::CodeLens> codeLenses(const Snapshot&, PositionEncoding);
+
+// Diagnostics.cpp
+/// The diagnostics of a compile attempt for its own document.
+lsp::PublishDiagnosticsParams diagnosticsOf(const Snapshot& attempt, const Settings&,
+                                            PositionEncoding);
+
+// Artifacts.cpp
+/// The kernelscope/artifact result for one stage of a Snapshot.
+lsp::Expected<lsp::ArtifactResult> artifactOf(const Snapshot&, Stage, bool versionedUri);
+
+// SourceMap.cpp
+lsp::LineMapResult lineMapOf(const Snapshot&, int line);
+lsp::SourceLocationResult sourceLocationOf(const Snapshot&, Stage, int line);
+
+// Kernels.cpp
+lsp::KernelsResult kernelsOf(const Snapshot&, PositionEncoding);
+
+// Diff.cpp
+/// A unified diff of two texts, with `context` lines around each change.
+std::string unifiedDiff(std::string_view before, std::string_view after,
+                        const std::string& beforeLabel, const std::string& afterLabel,
+                        int context = 3);
+lsp::Expected<lsp::DiffResult> diffOf(const Snapshot& base, const Snapshot& current, Stage);
+
+// Status.cpp
+/// The kernelscope/status of `revision`; `attempt` is its outcome once there is one.
+lsp::StatusParams statusOf(const std::string& uri, int revision, std::string_view state,
+                           const Snapshot* attempt, bool reportDuration);
+
+}  // namespace ks::server

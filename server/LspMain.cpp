@@ -1,0 +1,133 @@
+// `kernelscope lsp`: option parsing and wiring of transport, compiler and server.
+#include "LspMain.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "LspServer.h"
+#include "PipelineCompiler.h"
+#include "Transport.h"
+
+namespace ks {
+namespace {
+
+constexpr const char* kUsage = R"(usage: kernelscope lsp [options]
+  --port N          serve one client on 127.0.0.1:N instead of stdio
+  --lit-test [FILE] read `---`-separated JSON messages (from FILE or stdin) and print
+                    every message the server sends as pretty JSON; compiles run inline
+                    and durations are reported as 0
+  --debounce-ms N   wait N ms after an edit before compiling (default: adaptive)
+  --workers N       compile on N threads (default: the number of cores; 0: inline)
+  --rustc PATH      the rustc to use (default: discovered)
+)";
+
+bool parseInt(const char* s, long min, long max, long& out) {
+  char* end = nullptr;
+  long v = std::strtol(s, &end, 10);
+  if (!*s || *end || v < min || v > max) return false;
+  out = v;
+  return true;
+}
+
+}  // namespace
+
+int lspMain(int argc, char** argv) {
+  std::optional<long> port, debounceMs, workers;
+  bool litTest = false;
+  std::string litFile;
+  ToolchainSettings toolchain;
+  for (int i = 0; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](long min, long max, std::optional<long>& out) {
+      long v = 0;
+      if (i + 1 >= argc || !parseInt(argv[i + 1], min, max, v)) {
+        std::cerr << "kernelscope lsp: " << arg << " needs a number from " << min << " to " << max << "\n";
+        return false;
+      }
+      out = v;
+      ++i;
+      return true;
+    };
+    if (arg == "--port") {
+      if (!value(1, 65535, port)) return 2;
+    } else if (arg == "--debounce-ms") {
+      if (!value(0, 600000, debounceMs)) return 2;
+    } else if (arg == "--workers") {
+      if (!value(0, 256, workers)) return 2;
+    } else if (arg == "--lit-test") {
+      litTest = true;
+      if (i + 1 < argc && argv[i + 1][0] != '-') litFile = argv[++i];
+    } else if (arg == "--rustc" && i + 1 < argc) {
+      toolchain.rustc = argv[++i];
+    } else if (arg == "--stdio") {
+      // The default; accepted because editors' clients like to pass it.
+    } else if (arg == "-h" || arg == "--help") {
+      std::cout << kUsage;
+      return 0;
+    } else {
+      std::cerr << "kernelscope lsp: unknown option " << arg << "\n" << kUsage;
+      return 2;
+    }
+  }
+  // A client that closes the pipe must not kill the server with SIGPIPE mid-write.
+  std::signal(SIGPIPE, SIG_IGN);
+
+  std::unique_ptr<server::Transport> transport;
+  std::ifstream litInput;
+  if (litTest) {
+    if (!litFile.empty()) {
+      litInput.open(litFile);
+      if (!litInput) {
+        std::cerr << "kernelscope lsp: cannot read " << litFile << "\n";
+        return 2;
+      }
+    }
+    transport = server::makeLitTestTransport(litFile.empty() ? std::cin : litInput, std::cout);
+  } else if (port) {
+    std::string error;
+    transport = server::makeTcpTransport(static_cast<unsigned short>(*port), error);
+    if (!transport) {
+      std::cerr << "kernelscope lsp: " << error << "\n";
+      return 1;
+    }
+  } else {
+    transport = server::makeStdioTransport();
+  }
+
+  server::LspServer* serverPtr = nullptr;
+  server::Transport* transportPtr = transport.get();
+  server::PipelineCompiler compiler(toolchain, [transportPtr, &serverPtr](std::string_view kind,
+                                                                       const std::string& message) {
+    transportPtr->post([&serverPtr, kind = std::string(kind), message] {
+      if (serverPtr) serverPtr->progress("kernelscope/sysroot", kind, message);
+    });
+  });
+
+  server::ServerOptions options;
+  options.deterministic = litTest;
+  if (litTest) options.scheduler.workers = 0;
+  if (workers) options.scheduler.workers = static_cast<unsigned>(*workers);
+  if (debounceMs) options.scheduler.debounce.fixed = std::chrono::milliseconds(*debounceMs);
+  options.compile = [&compiler](const CompileInput& in, const CompileOptions& o, const CancellationToken& c) {
+    return compiler.compile(in, o, c);
+  };
+  options.settingsChanged = [&compiler, cliRustc = toolchain.rustc](const server::Settings& s) {
+    compiler.setRustc(s.rustc.empty() ? cliRustc : s.rustc);
+  };
+
+  int status;
+  {
+    server::LspServer server(*transport, std::move(options));
+    serverPtr = &server;
+    transport->run(server);
+    serverPtr = nullptr;
+    status = server.exitCode();
+  }
+  std::cout.flush();
+  return litTest ? 0 : status;
+}
+
+}  // namespace ks

@@ -1,0 +1,631 @@
+// LspServer: lifecycle, the method table, documents, and the glue between the Workspace,
+// the Scheduler and the features.
+#include "LspServer.h"
+
+#include "Features.h"
+#include "Uri.h"
+
+namespace ks::server {
+
+using lsp::ErrorCode;
+using lsp::json;
+
+namespace {
+
+template <class T>
+json toJson(const T& v) {
+  return json(v);
+}
+template <class T>
+json toJson(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+template <class T>
+json toJson(const std::vector<T>& v) {
+  json a = json::array();
+  for (const auto& x : v) a.push_back(x);
+  return a;
+}
+
+constexpr std::string_view kVirtualScheme = "kernelscope:";
+// Window message types of window/logMessage and window/showMessage.
+constexpr int kError = 1, kWarning = 2, kInfo = 3;
+
+bool isVirtual(std::string_view uri) { return uri.substr(0, kVirtualScheme.size()) == kVirtualScheme; }
+
+bool isRust(const Document& d) {
+  return d.languageId == "rust" || (d.path.size() > 3 && d.path.ends_with(".rs"));
+}
+
+std::string knownStages() { return "known: mir, llvm-ir, ptx, sass"; }
+
+}  // namespace
+
+LspServer::LspServer(Transport& transport, ServerOptions options)
+    : transport_(transport), options_(std::move(options)) {
+  SchedulerListener listener;
+  listener.started = [this](const CompileRequest& r) { onCompileStarted(r); };
+  listener.finished = [this](const CompileRequest& r, std::shared_ptr<const CompileResult> result,
+                             std::chrono::milliseconds elapsed) {
+    onCompileFinished(r, std::move(result), elapsed);
+  };
+  scheduler_ = std::make_unique<Scheduler>(
+      options_.compile, [&transport](std::function<void()> fn) { transport.post(std::move(fn)); },
+      std::move(listener), options_.scheduler);
+  bindMethods();
+}
+
+LspServer::~LspServer() {
+  *alive_ = false;
+  scheduler_.reset();  // joins the workers before the members they report to go away
+}
+
+// ---------------------------------------------------------------------------------------
+// The method table.
+
+template <class Param, class Result>
+void LspServer::bind(std::string_view method, void (LspServer::*handler)(const Param&, Callback<Result>)) {
+  requests_[std::string(method)] = [this, handler, name = std::string(method)](const json& params,
+                                                                               const json& id) {
+    Param p;
+    try {
+      p = params.get<Param>();
+    } catch (const json::exception& e) {
+      replyError(id, ErrorCode::InvalidParams, name + ": invalid params: " + e.what());
+      return;
+    }
+    (this->*handler)(p, [this, id, alive = alive_](lsp::Expected<Result> r) {
+      if (!*alive) return;
+      if (r)
+        reply(id, toJson(*r));
+      else
+        replyError(id, r.error().code, r.error().message);
+    });
+  };
+}
+
+template <class Param>
+void LspServer::bind(std::string_view method, void (LspServer::*handler)(const Param&)) {
+  notifications_[std::string(method)] = [this, handler, name = std::string(method)](const json& params) {
+    Param p;
+    try {
+      p = params.get<Param>();
+    } catch (const json::exception& e) {
+      log(kError, name + ": invalid params: " + e.what());
+      return;
+    }
+    (this->*handler)(p);
+  };
+}
+
+void LspServer::bindMethods() {
+  bind("initialize",                       &LspServer::onInitialize);
+  bind("initialized",                      &LspServer::onInitialized);
+  bind("shutdown",                         &LspServer::onShutdown);
+  bind("exit",                             &LspServer::onExit);
+  bind("$/cancelRequest",                  &LspServer::onCancelRequest);
+  bind("textDocument/didOpen",             &LspServer::onDidOpen);
+  bind("textDocument/didChange",           &LspServer::onDidChange);
+  bind("textDocument/didSave",             &LspServer::onDidSave);
+  bind("textDocument/didClose",            &LspServer::onDidClose);
+  bind("workspace/didChangeWatchedFiles",  &LspServer::onDidChangeWatchedFiles);
+  bind("workspace/didChangeConfiguration", &LspServer::onDidChangeConfiguration);
+  bind("workspace/executeCommand",         &LspServer::onExecuteCommand);
+  bind("textDocument/hover",               &LspServer::onHover);
+  bind("textDocument/inlayHint",           &LspServer::onInlayHint);
+  bind("textDocument/codeLens",            &LspServer::onCodeLens);
+  bind("kernelscope/artifact",             &LspServer::onArtifact);
+  bind("kernelscope/lineMap",              &LspServer::onLineMap);
+  bind("kernelscope/sourceLocation",       &LspServer::onSourceLocation);
+  bind("kernelscope/kernels",              &LspServer::onKernels);
+  bind("kernelscope/diff",                 &LspServer::onDiff);
+  bind("kernelscope/sync",                 &LspServer::onSync);
+}
+
+// ---------------------------------------------------------------------------------------
+// Messages in and out.
+
+void LspServer::onMessage(std::string_view body) {
+  json message = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (message.is_discarded()) {
+    replyError(nullptr, ErrorCode::ParseError, "the message is not valid JSON");
+    return;
+  }
+  dispatch(message);
+}
+
+void LspServer::onStreamError(const std::string& what) {
+  log(kError, "malformed input: " + what);
+}
+
+void LspServer::dispatch(const json& message) {
+  if (!message.is_object()) {
+    replyError(nullptr, ErrorCode::InvalidRequest, "a message must be a JSON object");
+    return;
+  }
+  auto idIt = message.find("id");
+  bool hasId = idIt != message.end();
+  json id = hasId ? *idIt : json(nullptr);
+  if (hasId && !id.is_string() && !id.is_number_integer()) {
+    replyError(nullptr, ErrorCode::InvalidRequest, "the id must be a string or an integer");
+    return;
+  }
+  auto methodIt = message.find("method");
+  if (methodIt == message.end()) {
+    // A response to one of our requests (registerCapability, progress): nothing to do.
+    if (hasId && (message.contains("result") || message.contains("error"))) return;
+    replyError(id, ErrorCode::InvalidRequest, "a message needs a method");
+    return;
+  }
+  if (!methodIt->is_string()) {
+    replyError(id, ErrorCode::InvalidRequest, "the method must be a string");
+    return;
+  }
+  const std::string method = methodIt->get<std::string>();
+  auto paramsIt = message.find("params");
+  const json params = paramsIt == message.end() ? json(nullptr) : *paramsIt;
+
+  if (hasId) {
+    if (!initialized_ && method != "initialize") {
+      replyError(id, ErrorCode::ServerNotInitialized, method + ": the server is not initialized yet");
+      return;
+    }
+    if (initialized_ && method == "initialize") {
+      replyError(id, ErrorCode::InvalidRequest, "initialize: the server is already initialized");
+      return;
+    }
+    if (shutdownRequested_) {
+      replyError(id, ErrorCode::InvalidRequest, method + ": the server is shutting down");
+      return;
+    }
+    auto it = requests_.find(method);
+    if (it == requests_.end()) {
+      replyError(id, ErrorCode::MethodNotFound, "unknown method " + method);
+      return;
+    }
+    currentId_ = id;
+    try {
+      it->second(params, id);
+    } catch (const std::exception& e) {
+      replyError(id, ErrorCode::InternalError, method + ": " + e.what());
+    }
+    return;
+  }
+  // Notifications before initialize are dropped, except exit (LSP 3.17).
+  if (!initialized_ && method != "exit") return;
+  auto it = notifications_.find(method);
+  if (it == notifications_.end()) {
+    if (!method.starts_with("$/")) log(kInfo, "ignored unknown notification " + method);
+    return;
+  }
+  try {
+    it->second(params);
+  } catch (const std::exception& e) {
+    log(kError, method + ": " + e.what());
+  }
+}
+
+void LspServer::reply(const json& id, json result) { transport_.send(lsp::makeResponse(id, std::move(result))); }
+
+void LspServer::replyError(const json& id, ErrorCode code, std::string_view message) {
+  transport_.send(lsp::makeErrorResponse(id, code, message));
+}
+
+void LspServer::notify(std::string_view method, json params) {
+  transport_.send(lsp::makeNotification(method, std::move(params)));
+}
+
+void LspServer::request(std::string_view method, json params) {
+  transport_.send(lsp::makeRequest("kernelscope-" + std::to_string(++nextRequestId_), method, std::move(params)));
+}
+
+void LspServer::log(int type, const std::string& message) {
+  notify("window/logMessage", {{"type", type}, {"message", message}});
+}
+
+bool LspServer::idle() const { return scheduler_->idle(); }
+
+// ---------------------------------------------------------------------------------------
+// Lifecycle.
+
+void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json> reply) {
+  client_ = params.capabilities;
+  std::string encoding = "utf-16";
+  for (const auto& e : client_.positionEncodings) {
+    if (e == "utf-16") break;
+    if (e == "utf-8") {
+      encoding = e;
+      encoding_ = PositionEncoding::Utf8;
+      break;
+    }
+  }
+  applySettingsJson(params.initializationOptions);
+  initialized_ = true;
+
+  json extensions = json::array();
+  for (const auto& m : lsp::extensionMethods()) extensions.push_back(m.method);
+  json capabilities = {
+      {"positionEncoding", encoding},
+      {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", true}}}}},
+      {"hoverProvider", true},
+      {"inlayHintProvider", true},
+      {"codeLensProvider", {{"resolveProvider", false}}},
+      {"executeCommandProvider", {{"commands", {"kernelscope.rebuild", "kernelscope.setArch"}}}},
+      {"experimental", {{"kernelscope", {{"methods", extensions}, {"stages", {"mir", "llvm-ir", "ptx", "sass"}}}}}},
+  };
+  reply(json{{"capabilities", capabilities},
+             {"serverInfo", {{"name", "kernelscope"}, {"version", "0.1.0"}}}});
+}
+
+void LspServer::onInitialized(const lsp::NoParams&) {
+  if (client_.watchedFilesDynamicRegistration) {
+    json watchers = json::array({{{"globPattern", "**/*.rs"}}});
+    request("client/registerCapability",
+            {{"registrations", json::array({{{"id", "kernelscope-watch-rs"},
+                                             {"method", "workspace/didChangeWatchedFiles"},
+                                             {"registerOptions", {{"watchers", watchers}}}}})}});
+  }
+}
+
+void LspServer::onShutdown(const lsp::NoParams&, Callback<json> reply) {
+  shutdownRequested_ = true;
+  for (Document* d : workspace_.documents()) scheduler_->cancel(d->path);
+  reply(json(nullptr));
+}
+
+void LspServer::onExit(const lsp::NoParams&) { exited_ = true; }
+
+void LspServer::onCancelRequest(const lsp::CancelParams& params) {
+  auto it = deferred_.find(params.id.dump());
+  if (it == deferred_.end()) return;  // already answered: every other request answers at once
+  Callback<json> cb = std::move(it->second);
+  deferred_.erase(it);
+  cb(lsp::ResponseError{ErrorCode::RequestCancelled, "cancelled"});
+}
+
+void LspServer::onSync(const lsp::NoParams&, Callback<json> reply) {
+  if (scheduler_->idle()) {
+    reply(json(nullptr));
+    return;
+  }
+  deferred_[currentId_.dump()] = std::move(reply);
+}
+
+void LspServer::finishSyncsIfIdle() {
+  if (deferred_.empty() || !scheduler_->idle()) return;
+  auto waiting = std::move(deferred_);
+  deferred_.clear();
+  for (auto& [id, cb] : waiting) cb(json(nullptr));
+}
+
+void LspServer::postCheckSyncs() {
+  // Runs after the scheduler's own posted task has finished counting as outstanding.
+  transport_.post([this, alive = alive_] {
+    if (*alive) finishSyncsIfIdle();
+  });
+}
+
+void LspServer::progress(const std::string& token, std::string_view kind, const std::string& message) {
+  if (!client_.workDoneProgress) {
+    log(kInfo, message);
+    return;
+  }
+  if (!progressTokens_.count(token)) {
+    request("window/workDoneProgress/create", {{"token", token}});
+    progressTokens_.insert(token);
+  }
+  json value = {{"kind", kind}, {"message", message}};
+  if (kind == "begin") value["title"] = "kernelscope";
+  notify("$/progress", {{"token", token}, {"value", value}});
+  if (kind == "end") progressTokens_.erase(token);
+}
+
+// ---------------------------------------------------------------------------------------
+// Documents and settings.
+
+void LspServer::compile(Document& d, bool immediate) {
+  CompileRequest r;
+  r.key = d.path;
+  r.revision = d.revision;
+  r.input.path = d.path;
+  r.input.text = d.text;
+  r.options = settings_.compileOptions();
+  r.immediate = immediate;
+  sendStatus(d, d.revision, "queued", nullptr);
+  scheduler_->schedule(std::move(r));
+  postCheckSyncs();
+}
+
+void LspServer::onDidOpen(const lsp::DidOpenTextDocumentParams& p) {
+  const auto& item = p.textDocument;
+  if (isVirtual(item.uri)) return;  // our own virtual documents are views, not sources
+  auto path = lsp::fileUriToPath(item.uri);
+  if (!path) {
+    log(kWarning, "not compiling " + item.uri + ": kernelscope compiles file: documents only");
+    return;
+  }
+  Document& d = workspace_.open(item.uri, normalizePath(*path), item.languageId, item.version, item.text);
+  if (isRust(d)) compile(d, /*immediate=*/true);
+}
+
+void LspServer::onDidChange(const lsp::DidChangeTextDocumentParams& p) {
+  Document* d = workspace_.find(p.textDocument.uri);
+  if (!d) {
+    if (!isVirtual(p.textDocument.uri)) log(kWarning, "didChange for a document that is not open: " + p.textDocument.uri);
+    return;
+  }
+  for (const auto& change : p.contentChanges) {
+    if (!change.range)
+      d->text = change.text;
+    else if (!applyEdit(d->text, *change.range, change.text, encoding_))
+      log(kError, "didChange: an edit's range ends before it starts; edit ignored");
+  }
+  if (p.textDocument.version) d->version = *p.textDocument.version;
+  workspace_.bump(*d);
+  if (isRust(*d)) compile(*d, /*immediate=*/false);
+}
+
+void LspServer::onDidSave(const lsp::DidSaveTextDocumentParams& p) {
+  Document* d = workspace_.find(p.textDocument.uri);
+  if (!d) {
+    if (!isVirtual(p.textDocument.uri)) log(kWarning, "didSave for a document that is not open: " + p.textDocument.uri);
+    return;
+  }
+  if (p.text && *p.text != d->text) {
+    d->text = *p.text;
+    workspace_.bump(*d);
+  }
+  if (d->lastAttempt && d->lastAttempt->revision == d->revision) return;  // compiled already
+  if (isRust(*d)) compile(*d, /*immediate=*/true);
+}
+
+void LspServer::onDidClose(const lsp::DidCloseTextDocumentParams& p) {
+  Document* d = workspace_.find(p.textDocument.uri);
+  if (!d) {
+    if (!isVirtual(p.textDocument.uri)) log(kWarning, "didClose for a document that is not open: " + p.textDocument.uri);
+    return;
+  }
+  scheduler_->cancel(d->path);
+  notify("textDocument/publishDiagnostics", lsp::PublishDiagnosticsParams{d->uri, std::nullopt, {}});
+  workspace_.close(p.textDocument.uri);
+  postCheckSyncs();
+}
+
+void LspServer::onDidChangeWatchedFiles(const lsp::DidChangeWatchedFilesParams& p) {
+  std::set<Document*> affected;
+  for (const auto& change : p.changes) {
+    auto path = lsp::fileUriToPath(change.uri);
+    if (!path) continue;
+    std::string file = normalizePath(*path);
+    if (workspace_.findByPath(file)) continue;  // open: the editor's text is what counts
+    for (Document* d : workspace_.documents()) {
+      const Snapshot* s = d->lastAttempt.get();
+      bool uses = s && s->result && s->result->lineMap ? s->result->lineMap->isUserFile(file)
+                                                       : file.rfind('/') == d->path.rfind('/') &&
+                                                             file.compare(0, file.rfind('/'), d->path, 0, d->path.rfind('/')) == 0;
+      if (uses) affected.insert(d);
+    }
+  }
+  for (Document* d : affected) {
+    workspace_.bump(*d);
+    compile(*d, /*immediate=*/true);
+  }
+}
+
+void LspServer::applySettingsJson(const json& j) {
+  std::vector<std::string> problems;
+  Settings next = applySettings(settings_, j, problems);
+  for (const auto& problem : problems) {
+    log(kWarning, "settings: " + problem);
+    notify("window/showMessage", {{"type", kWarning}, {"message", "kernelscope settings: " + problem}});
+  }
+  DebouncePolicy policy = options_.scheduler.debounce;
+  if (next.debounce) policy.fixed = *next.debounce;
+  scheduler_->setDebounce(policy);
+  bool changed = !(next == settings_);
+  settings_ = std::move(next);
+  if (changed && options_.settingsChanged) options_.settingsChanged(settings_);
+}
+
+void LspServer::onDidChangeConfiguration(const lsp::DidChangeConfigurationParams& p) {
+  Settings before = settings_;
+  applySettingsJson(p.settings);
+  if (before.compileOptions().arch == settings_.arch && before == settings_) return;
+  for (Document* d : workspace_.documents()) {
+    workspace_.bump(*d);
+    if (isRust(*d)) compile(*d, /*immediate=*/true);
+  }
+}
+
+void LspServer::onExecuteCommand(const lsp::ExecuteCommandParams& p, Callback<json> reply) {
+  const json& args = p.arguments;
+  if (p.command == "kernelscope.rebuild") {
+    std::optional<std::string> only;
+    if (args.is_array() && !args.empty()) {
+      const json& a = args[0];
+      if (a.is_string()) only = a.get<std::string>();
+      else if (a.is_object() && a.contains("uri") && a["uri"].is_string()) only = a["uri"].get<std::string>();
+    }
+    for (Document* d : workspace_.documents()) {
+      if (only && d->uri != *only) continue;
+      workspace_.bump(*d);
+      if (isRust(*d)) compile(*d, /*immediate=*/true);
+    }
+    reply(json(nullptr));
+    return;
+  }
+  if (p.command == "kernelscope.setArch") {
+    if (!args.is_array() || args.empty() || !args[0].is_string()) {
+      reply(lsp::ResponseError{ErrorCode::InvalidParams, "kernelscope.setArch takes one argument, such as \"sm_90\""});
+      return;
+    }
+    if (auto why = validateArch(args[0].get<std::string>())) {
+      reply(lsp::ResponseError{ErrorCode::InvalidParams, "kernelscope.setArch: " + *why});
+      return;
+    }
+    onDidChangeConfiguration(lsp::DidChangeConfigurationParams{json{{"arch", args[0]}}});
+    reply(json(nullptr));
+    return;
+  }
+  reply(lsp::ResponseError{ErrorCode::InvalidParams, "unknown command " + p.command});
+}
+
+// ---------------------------------------------------------------------------------------
+// Compiles.
+
+void LspServer::sendStatus(const Document& d, int revision, std::string_view state, const Snapshot* attempt) {
+  notify("kernelscope/status", statusOf(d.uri, revision, state, attempt, !options_.deterministic));
+}
+
+void LspServer::onCompileStarted(const CompileRequest& r) {
+  if (Document* d = workspace_.findByPath(r.key)) sendStatus(*d, r.revision, "compiling", nullptr);
+  postCheckSyncs();
+}
+
+void LspServer::onCompileFinished(const CompileRequest& r, std::shared_ptr<const CompileResult> result,
+                                  std::chrono::milliseconds elapsed) {
+  postCheckSyncs();
+  Document* d = workspace_.findByPath(r.key);
+  if (!d) return;
+  auto snapshot = std::make_shared<Snapshot>();
+  snapshot->uri = d->uri;
+  snapshot->path = r.key;
+  snapshot->revision = r.revision;
+  snapshot->text = r.input.text.value_or(std::string());
+  snapshot->result = std::move(result);
+  snapshot->duration = elapsed;
+  if (!workspace_.record(r.key, snapshot)) return;
+  lsp::PublishDiagnosticsParams diagnostics = diagnosticsOf(*snapshot, settings_, encoding_);
+  if (r.revision == d->revision) diagnostics.version = d->version;
+  notify("textDocument/publishDiagnostics", diagnostics);
+  sendStatus(*d, r.revision, snapshot->result->succeeded ? "ready" : "failed", snapshot.get());
+}
+
+// ---------------------------------------------------------------------------------------
+// Features.
+
+lsp::Expected<std::pair<Document*, std::shared_ptr<const Snapshot>>> LspServer::snapshotFor(const std::string& uri) {
+  Document* d = workspace_.find(uri);
+  if (!d && isVirtual(uri)) {
+    auto target = resolveVirtual(uri);
+    if (!target) return target.error();
+    return std::make_pair(target->document, target->snapshot);
+  }
+  if (!d) return lsp::ResponseError{ErrorCode::InvalidParams, "unknown document " + uri + " (it is not open)"};
+  auto s = Workspace::latest(*d);
+  if (!s) {
+    bool failed = d->lastAttempt && !d->lastAttempt->result->succeeded;
+    return lsp::ResponseError{ErrorCode::RequestFailed,
+                              failed ? "the document does not compile yet (see its diagnostics)"
+                                     : "the first compile of the document has not finished yet"};
+  }
+  return std::make_pair(d, s);
+}
+
+lsp::Expected<LspServer::VirtualTarget> LspServer::resolveVirtual(const std::string& uri) {
+  auto v = lsp::parseVirtualUri(uri, &extensionOfStageName);
+  if (!v) return lsp::ResponseError{ErrorCode::InvalidParams, "not a kernelscope document URI: " + uri};
+  auto stage = stageOfName(v->stage);
+  // Only a document the server compiled can be named; the path is never opened.
+  Document* d = workspace_.findByPath(normalizePath(v->path));
+  if (!stage || !d)
+    return lsp::ResponseError{ErrorCode::InvalidParams,
+                              "no open kernel for " + uri + ": virtual documents name only what kernelscope compiled"};
+  std::shared_ptr<const Snapshot> s;
+  if (v->revision) {
+    s = Workspace::at(*d, *v->revision);
+    if (!s)
+      return lsp::ResponseError{ErrorCode::ContentModified,
+                                "revision " + std::to_string(*v->revision) + " is gone; the newest is " +
+                                    std::to_string(d->revision)};
+  } else {
+    s = Workspace::latest(*d);
+    if (!s) return lsp::ResponseError{ErrorCode::RequestFailed, "the document has not compiled yet"};
+  }
+  return VirtualTarget{d, s, *stage};
+}
+
+void LspServer::onHover(const lsp::TextDocumentPositionParams& p, Callback<std::optional<lsp::Hover>> reply) {
+  if (isVirtual(p.textDocument.uri)) {
+    auto t = resolveVirtual(p.textDocument.uri);
+    if (!t) return reply(t.error());
+    return reply(artifactHover(*t->snapshot, t->stage, p.position.line));
+  }
+  auto s = snapshotFor(p.textDocument.uri);
+  if (!s) return s.error().code == ErrorCode::RequestFailed ? reply(std::optional<lsp::Hover>()) : reply(s.error());
+  reply(sourceHover(*s->second, p.position.line, settings_));
+}
+
+void LspServer::onInlayHint(const lsp::InlayHintParams& p, Callback<std::vector<lsp::InlayHint>> reply) {
+  if (isVirtual(p.textDocument.uri)) return reply(std::vector<lsp::InlayHint>{});
+  auto s = snapshotFor(p.textDocument.uri);
+  if (!s) return s.error().code == ErrorCode::RequestFailed ? reply(std::vector<lsp::InlayHint>{}) : reply(s.error());
+  reply(inlayHints(*s->second, p.range, settings_, encoding_));
+}
+
+void LspServer::onCodeLens(const lsp::CodeLensParams& p, Callback<std::vector<lsp::CodeLens>> reply) {
+  if (isVirtual(p.textDocument.uri)) return reply(std::vector<lsp::CodeLens>{});
+  auto s = snapshotFor(p.textDocument.uri);
+  if (!s) return s.error().code == ErrorCode::RequestFailed ? reply(std::vector<lsp::CodeLens>{}) : reply(s.error());
+  reply(codeLenses(*s->second, encoding_));
+}
+
+void LspServer::onArtifact(const lsp::ArtifactParams& p, Callback<lsp::ArtifactResult> reply) {
+  auto stage = stageOfName(p.stage);
+  if (!stage) return reply(lsp::ResponseError{ErrorCode::InvalidParams, "unknown stage '" + p.stage + "' (" + knownStages() + ")"});
+  auto s = snapshotFor(p.textDocument.uri);
+  if (!s) return reply(s.error());
+  std::shared_ptr<const Snapshot> snapshot = s->second;
+  if (p.revision) {
+    const Document& d = *s->first;
+    snapshot = Workspace::at(d, *p.revision);
+    if (!snapshot) {
+      if (*p.revision > d.revision)
+        return reply(lsp::ResponseError{ErrorCode::InvalidParams, "there is no revision " + std::to_string(*p.revision) + " yet"});
+      return reply(lsp::ResponseError{ErrorCode::ContentModified,
+                                      "revision " + std::to_string(*p.revision) + " was superseded and is gone; the newest is " +
+                                          std::to_string(d.revision)});
+    }
+  }
+  reply(artifactOf(*snapshot, *stage, p.revision.has_value()));
+}
+
+void LspServer::onLineMap(const lsp::LineMapParams& p, Callback<lsp::LineMapResult> reply) {
+  auto s = snapshotFor(p.textDocument.uri);
+  if (!s) return reply(s.error());
+  reply(lineMapOf(*s->second, p.line));
+}
+
+void LspServer::onSourceLocation(const lsp::SourceLocationParams& p, Callback<lsp::SourceLocationResult> reply) {
+  auto t = resolveVirtual(p.uri);
+  if (!t) return reply(t.error());
+  reply(sourceLocationOf(*t->snapshot, t->stage, p.line));
+}
+
+void LspServer::onKernels(const lsp::KernelsParams& p, Callback<lsp::KernelsResult> reply) {
+  auto s = snapshotFor(p.textDocument.uri);
+  if (!s) return reply(s.error());
+  reply(kernelsOf(*s->second, encoding_));
+}
+
+void LspServer::onDiff(const lsp::DiffParams& p, Callback<lsp::DiffResult> reply) {
+  auto stage = stageOfName(p.stage);
+  if (!stage) return reply(lsp::ResponseError{ErrorCode::InvalidParams, "unknown stage '" + p.stage + "' (" + knownStages() + ")"});
+  auto s = snapshotFor(p.textDocument.uri);
+  if (!s) return reply(s.error());
+  const Document& d = *s->first;
+  const std::shared_ptr<const Snapshot>& current = s->second;
+  std::shared_ptr<const Snapshot> base;
+  if (p.base) {
+    base = Workspace::at(d, *p.base);
+    if (!base)
+      return reply(lsp::ResponseError{ErrorCode::ContentModified,
+                                      "revision " + std::to_string(*p.base) + " is gone or did not compile"});
+  } else {
+    base = Workspace::before(d, current->revision);
+    if (!base) return reply(lsp::ResponseError{ErrorCode::RequestFailed, "no earlier revision has compiled"});
+  }
+  reply(diffOf(*base, *current, *stage));
+}
+
+}  // namespace ks::server

@@ -1,0 +1,146 @@
+// LspServer: the protocol adapter. Decodes JSON-RPC, dispatches through one method
+// table, keeps the Workspace and drives the Scheduler, and encodes what the features
+// compute. It computes nothing itself. Every member runs on the io thread.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <set>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "Extensions.h"
+#include "JsonRpc.h"
+#include "Protocol.h"
+#include "Scheduler.h"
+#include "Settings.h"
+#include "SourceText.h"
+#include "Transport.h"
+#include "Workspace.h"
+
+namespace ks::server {
+
+template <class T>
+using Callback = std::function<void(lsp::Expected<T>)>;
+
+struct ServerOptions {
+  SchedulerOptions scheduler;
+  /// The compile function; lspMain passes the real pipeline, tests a fake one.
+  CompileFunction compile;
+  /// Reports durations as 0 (lit-test mode), so that conversation output is stable.
+  bool deterministic = false;
+  /// Told about every change of settings (the real compiler re-discovers its toolchain
+  /// when the rustc path changes).
+  std::function<void(const Settings&)> settingsChanged;
+};
+
+class LspServer final : public MessageHandler {
+ public:
+  LspServer(Transport&, ServerOptions);
+  ~LspServer() override;
+
+  // MessageHandler
+  void onMessage(std::string_view body) override;
+  void onStreamError(const std::string& what) override;
+  bool finished() const override { return exited_; }
+  bool idle() const override;
+
+  /// The exit status after `exit`: 0 when `shutdown` came first, 1 otherwise.
+  int exitCode() const { return shutdownRequested_ ? 0 : 1; }
+  const Scheduler& scheduler() const { return *scheduler_; }
+  const Settings& settings() const { return settings_; }
+
+  /// Reports long work (building the sysroot) as `$/progress`. `kind` is "begin",
+  /// "report" or "end".
+  void progress(const std::string& token, std::string_view kind, const std::string& message);
+
+ private:
+  // Lifecycle.
+  void onInitialize(const lsp::InitializeParams&, Callback<lsp::json>);
+  void onInitialized(const lsp::NoParams&);
+  void onShutdown(const lsp::NoParams&, Callback<lsp::json>);
+  void onExit(const lsp::NoParams&);
+  void onCancelRequest(const lsp::CancelParams&);
+  void onSync(const lsp::NoParams&, Callback<lsp::json>);
+  // Documents and workspace.
+  void onDidOpen(const lsp::DidOpenTextDocumentParams&);
+  void onDidChange(const lsp::DidChangeTextDocumentParams&);
+  void onDidSave(const lsp::DidSaveTextDocumentParams&);
+  void onDidClose(const lsp::DidCloseTextDocumentParams&);
+  void onDidChangeWatchedFiles(const lsp::DidChangeWatchedFilesParams&);
+  void onDidChangeConfiguration(const lsp::DidChangeConfigurationParams&);
+  void onExecuteCommand(const lsp::ExecuteCommandParams&, Callback<lsp::json>);
+  // Features.
+  void onHover(const lsp::TextDocumentPositionParams&, Callback<std::optional<lsp::Hover>>);
+  void onInlayHint(const lsp::InlayHintParams&, Callback<std::vector<lsp::InlayHint>>);
+  void onCodeLens(const lsp::CodeLensParams&, Callback<std::vector<lsp::CodeLens>>);
+  void onArtifact(const lsp::ArtifactParams&, Callback<lsp::ArtifactResult>);
+  void onLineMap(const lsp::LineMapParams&, Callback<lsp::LineMapResult>);
+  void onSourceLocation(const lsp::SourceLocationParams&, Callback<lsp::SourceLocationResult>);
+  void onKernels(const lsp::KernelsParams&, Callback<lsp::KernelsResult>);
+  void onDiff(const lsp::DiffParams&, Callback<lsp::DiffResult>);
+
+  // The method table.
+  using RequestHandler = std::function<void(const lsp::json& params, const lsp::json& id)>;
+  using NotificationHandler = std::function<void(const lsp::json& params)>;
+  template <class Param, class Result>
+  void bind(std::string_view method, void (LspServer::*)(const Param&, Callback<Result>));
+  template <class Param>
+  void bind(std::string_view method, void (LspServer::*)(const Param&));
+  void bindMethods();
+
+  void dispatch(const lsp::json& message);
+  void reply(const lsp::json& id, lsp::json result);
+  void replyError(const lsp::json& id, lsp::ErrorCode, std::string_view message);
+  void notify(std::string_view method, lsp::json params);
+  /// Sends a request to the client; its response is ignored.
+  void request(std::string_view method, lsp::json params);
+  void log(int type, const std::string& message);
+
+  // Compiles.
+  void compile(Document&, bool immediate);
+  void onCompileStarted(const CompileRequest&);
+  void onCompileFinished(const CompileRequest&, std::shared_ptr<const CompileResult>,
+                         std::chrono::milliseconds);
+  void sendStatus(const Document&, int revision, std::string_view state, const Snapshot* attempt);
+  void finishSyncsIfIdle();
+  void postCheckSyncs();
+  void applySettingsJson(const lsp::json&);
+
+  /// The source document and its newest Snapshot for a `file:` URI, or the error to
+  /// answer with (unknown document, not compiled yet).
+  lsp::Expected<std::pair<Document*, std::shared_ptr<const Snapshot>>> snapshotFor(const std::string& uri);
+  /// The same for a `kernelscope:` virtual document, with its stage.
+  struct VirtualTarget {
+    Document* document;
+    std::shared_ptr<const Snapshot> snapshot;
+    Stage stage;
+  };
+  lsp::Expected<VirtualTarget> resolveVirtual(const std::string& uri);
+
+  Transport& transport_;
+  ServerOptions options_;
+  Workspace workspace_;
+  Settings settings_;
+  std::unique_ptr<Scheduler> scheduler_;
+  std::map<std::string, RequestHandler, std::less<>> requests_;
+  std::map<std::string, NotificationHandler, std::less<>> notifications_;
+  PositionEncoding encoding_ = PositionEncoding::Utf16;
+  lsp::ClientCapabilities client_;
+
+  bool initialized_ = false;  // `initialize` was answered
+  bool shutdownRequested_ = false;
+  bool exited_ = false;
+  int nextRequestId_ = 0;
+  lsp::json currentId_;  // the id of the request being dispatched
+  std::set<std::string> progressTokens_;
+
+  /// Requests answered later (kernelscope/sync), by id, so $/cancelRequest can answer them.
+  std::map<std::string, Callback<lsp::json>> deferred_;
+  /// Guards tasks posted to the transport against running after destruction.
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace ks::server

@@ -1,0 +1,38 @@
+// PipelineCompiler: the real compile function, ks::compileKernel with a discovered toolchain.
+//
+// The toolchain is discovered on the first compile (not at start-up, so `initialize` is
+// answered at once), and the nvptx64 sysroot is built then if it is missing, with its
+// progress reported. Safe to call from several worker threads.
+#pragma once
+
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "Compile.h"
+#include "Toolchain.h"
+
+namespace ks::server {
+
+class PipelineCompiler {
+ public:
+  /// `progress(kind, message)` with kind "begin", "report" or "end"; called on a worker.
+  using Progress = std::function<void(std::string_view kind, const std::string& message)>;
+
+  PipelineCompiler(ToolchainSettings, Progress);
+  CompileResult compile(const CompileInput&, const CompileOptions&, const CancellationToken&);
+  /// Uses another rustc from the next compile on (empty: discover).
+  void setRustc(const std::string& path);
+
+ private:
+  Toolchain toolchain();
+
+  std::mutex mutex_;
+  ToolchainSettings settings_;
+  Progress progress_;
+  std::optional<Toolchain> toolchain_;
+};
+
+}  // namespace ks::server

@@ -1,0 +1,39 @@
+// Settings: what the editor chose (initializationOptions, workspace/didChangeConfiguration).
+//
+// Parsed leniently: an unknown key is ignored and a bad value keeps the previous one and
+// is reported, so one typo in a settings file never stops the server.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "Artifact.h"
+#include "Compile.h"
+
+namespace ks::server {
+
+struct Settings {
+  std::string arch = "sm_90";
+  int optLevel = 3;
+  std::vector<Stage> stages{kAllStages, kAllStages + 4};  // which stages compile
+  std::vector<Stage> hoverStages{Stage::Ptx, Stage::Sass};  // shown in hover and inlay hints
+  std::string rustc;  // empty: discover
+  std::vector<std::string> extraRustcFlags;
+  std::optional<std::chrono::milliseconds> debounce;  // empty: adaptive
+  bool remarks = false;  // optimization remarks as hint diagnostics
+
+  /// The pipeline options these settings ask for.
+  CompileOptions compileOptions() const;
+  bool operator==(const Settings&) const = default;
+};
+
+/// Applies `json` (either the kernelscope object itself or `{ "kernelscope": {...} }`) on
+/// top of `base`. Problems (wrong types, unknown arch or stage) are appended to `problems`.
+Settings applySettings(const Settings& base, const nlohmann::json& json,
+                       std::vector<std::string>& problems);
+
+}  // namespace ks::server

@@ -1,0 +1,68 @@
+// Workspace: documents, revisions and Snapshot history.
+#include "Workspace.h"
+
+namespace ks::server {
+
+Document& Workspace::open(std::string uri, std::string path, std::string languageId,
+                          int version, std::string text) {
+  Document& d = documents_[uri];
+  d.uri = std::move(uri);
+  d.path = std::move(path);
+  d.languageId = std::move(languageId);
+  d.version = version;
+  d.text = std::move(text);
+  d.revision = ++lastRevision_[d.path];
+  return d;
+}
+
+int Workspace::bump(Document& d) { return d.revision = ++lastRevision_[d.path]; }
+
+void Workspace::close(const std::string& uri) { documents_.erase(uri); }
+
+Document* Workspace::find(const std::string& uri) {
+  auto it = documents_.find(uri);
+  return it == documents_.end() ? nullptr : &it->second;
+}
+
+Document* Workspace::findByPath(const std::string& path) {
+  for (auto& [uri, d] : documents_)
+    if (d.path == path) return &d;
+  return nullptr;
+}
+
+std::vector<Document*> Workspace::documents() {
+  std::vector<Document*> out;
+  for (auto& [uri, d] : documents_) out.push_back(&d);
+  return out;
+}
+
+bool Workspace::record(const std::string& path, std::shared_ptr<const Snapshot> snapshot) {
+  Document* d = findByPath(path);
+  if (!d) return false;
+  // An outcome older than the newest one recorded is stale (workers may finish out of order).
+  if (d->lastAttempt && d->lastAttempt->revision > snapshot->revision) return false;
+  d->lastAttempt = snapshot;
+  if (snapshot->result && snapshot->result->succeeded) {
+    d->snapshots.push_back(std::move(snapshot));
+    while (d->snapshots.size() > kKeptSnapshots) d->snapshots.pop_front();
+  }
+  return true;
+}
+
+std::shared_ptr<const Snapshot> Workspace::latest(const Document& d) {
+  return d.snapshots.empty() ? nullptr : d.snapshots.back();
+}
+
+std::shared_ptr<const Snapshot> Workspace::at(const Document& d, int revision) {
+  for (const auto& s : d.snapshots)
+    if (s->revision == revision) return s;
+  return nullptr;
+}
+
+std::shared_ptr<const Snapshot> Workspace::before(const Document& d, int revision) {
+  for (auto it = d.snapshots.rbegin(); it != d.snapshots.rend(); ++it)
+    if ((*it)->revision < revision) return *it;
+  return nullptr;
+}
+
+}  // namespace ks::server

@@ -1,0 +1,78 @@
+// Workspace: the documents the editor has open and the Snapshots of their compiles.
+//
+// A Document is the editor's current text and our revision of it. A Snapshot is the
+// immutable outcome of compiling one revision; readers (hover, artifacts, the CLI-like
+// requests) hold a shared_ptr to one and never see it change. The last few successful
+// Snapshots of each document are kept so that a diff needs no recompile, and a failed
+// compile never replaces the Snapshot that is being served. Used on the io thread only.
+#pragma once
+
+#include <chrono>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "Compile.h"
+#include "SourceText.h"
+
+namespace ks::server {
+
+/// The immutable outcome of compiling one revision of a document.
+struct Snapshot {
+  std::string uri;
+  std::string path;
+  int revision = 0;
+  std::string text;  // the source text that was compiled
+  std::shared_ptr<const CompileResult> result;
+  std::chrono::milliseconds duration{0};
+};
+
+struct Document {
+  std::string uri;
+  std::string path;  // absolute; the key of its compiles
+  std::string languageId;
+  int version = 0;   // the editor's version
+  int revision = 0;  // ours: bumped on every change of text or of what it compiles with
+  std::string text;
+
+  /// The newest successful Snapshots, oldest first.
+  std::deque<std::shared_ptr<const Snapshot>> snapshots;
+  /// The newest compile's outcome, also when it failed (for diagnostics and status).
+  std::shared_ptr<const Snapshot> lastAttempt;
+};
+
+class Workspace {
+ public:
+  /// Successful Snapshots kept per document.
+  static constexpr size_t kKeptSnapshots = 4;
+
+  /// Opens (or reopens) a document; its revision starts above any it had before.
+  Document& open(std::string uri, std::string path, std::string languageId, int version,
+                 std::string text);
+  void close(const std::string& uri);
+  /// Gives the document a new revision (its text, or what it compiles with, changed).
+  int bump(Document&);
+  Document* find(const std::string& uri);
+  Document* findByPath(const std::string& path);
+  std::vector<Document*> documents();
+
+  /// Records a compile's outcome; returns false when the document was closed or has
+  /// moved past `revision` far enough that the outcome is of no use.
+  bool record(const std::string& path, std::shared_ptr<const Snapshot>);
+
+  /// The newest successful Snapshot, or nullptr.
+  static std::shared_ptr<const Snapshot> latest(const Document&);
+  /// The Snapshot of `revision`, or nullptr when it is gone or never compiled.
+  static std::shared_ptr<const Snapshot> at(const Document&, int revision);
+  /// The newest successful Snapshot older than `revision`, or nullptr.
+  static std::shared_ptr<const Snapshot> before(const Document&, int revision);
+
+ private:
+  std::map<std::string, Document> documents_;  // by uri
+  std::map<std::string, int> lastRevision_;     // by path, survives close/reopen
+};
+
+}  // namespace ks::server

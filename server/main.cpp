@@ -1,0 +1,45 @@
+// kernelscope: the language server (default) and its command-line tools.
+#include <cstring>
+#include <iostream>
+#include <string_view>
+
+#include "Cli.h"
+#include "LspMain.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(kernelscope — what every line of a Rust GPU kernel became: MIR, LLVM IR, PTX, SASS.
+
+usage:
+  kernelscope [lsp] [--port N] [--lit-test]   run the language server (stdio, or loopback TCP)
+  kernelscope explain FILE [options]           print each source line with what it became
+      --line N            only line N (1-based)
+      --stages LIST       comma-separated: mir,llvm-ir,ptx,sass (default: all)
+      --arch sm_XX        target GPU architecture (default sm_90)
+      --opt N             optimization level 0-3 (default 3)
+      --json              machine-readable output
+  kernelscope doctor                           show the toolchain each stage uses
+  kernelscope setup                            build the nvptx64 core sysroot if missing
+  kernelscope --version
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string_view cmd = argc > 1 ? argv[1] : "";
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (cmd == "--version") {
+    std::cout << "kernelscope " << KERNELSCOPE_VERSION << "\n";
+    return 0;
+  }
+  if (cmd == "explain") return ks::explainMain(argc - 2, argv + 2);
+  if (cmd == "doctor") return ks::doctorMain(argc - 2, argv + 2);
+  if (cmd == "setup") return ks::setupMain(argc - 2, argv + 2);
+  if (cmd == "lsp") return ks::lspMain(argc - 2, argv + 2);
+  if (cmd.empty() || cmd.starts_with("--")) return ks::lspMain(argc - 1, argv + 1);
+  std::cerr << "kernelscope: unknown command '" << cmd << "'\n\n" << kUsage;
+  return 2;
+}

@@ -1,0 +1,357 @@
+-- End-to-end test of the kernelscope Neovim plugin against the real server.
+--
+-- Runs inside `nvim --headless` (see run.sh). It drives the plugin the way a user does,
+-- through `:Kernelscope` and typed keys, and checks the result against the server's own
+-- answers (kernelscope/lineMap). The steps run in a coroutine that yields to Neovim's main
+-- loop between them, so typed keys are processed and CursorMoved fires as in a real
+-- session. Prints one `ok`/`not ok` line per check and a `N passed, N failed` summary.
+--
+-- Environment: KERNELSCOPE_BIN (the server), KS_SOURCE (a writable copy of
+-- examples/saxpy.rs), KS_RESULTS (where the result lines go), KS_TIMEOUT_MS (how long to
+-- wait for a compile).
+local server = assert(os.getenv("KERNELSCOPE_BIN"), "KERNELSCOPE_BIN is not set")
+local source_path = assert(os.getenv("KS_SOURCE"), "KS_SOURCE is not set")
+local compile_timeout = tonumber(os.getenv("KS_TIMEOUT_MS") or "") or 240000
+
+local SAXPY_LINE = "*y.add(i) = a * *x.add(i) + *y.add(i);"
+
+-- Results go to their own file: headless Neovim writes its messages to stdout too.
+local results = assert(io.open(assert(os.getenv("KS_RESULTS"), "KS_RESULTS is not set"), "w"))
+local passed, failed = 0, 0
+local function out(s)
+  results:write(s .. "\n")
+  results:flush()
+end
+local function check(name, ok, detail)
+  if ok then
+    passed = passed + 1
+    out("ok - " .. name)
+  else
+    failed = failed + 1
+    out("not ok - " .. name .. (detail and (": " .. tostring(detail)) or ""))
+  end
+  return ok
+end
+
+-- Coroutine plumbing: yield to the main loop for `ms`, or until `cond()` holds.
+local co
+local function sleep(ms)
+  vim.defer_fn(function()
+    local ok, err = coroutine.resume(co)
+    if not ok then
+      out("not ok - test script error: " .. tostring(err))
+      vim.cmd("cquit! 2")
+    end
+  end, ms)
+  coroutine.yield()
+end
+local uv = vim.uv or vim.loop
+local function wait_for(cond, timeout_ms)
+  local deadline = uv.now() + (timeout_ms or 10000)
+  while uv.now() < deadline do
+    local ok, value = pcall(cond)
+    if ok and value then
+      return value
+    end
+    sleep(50)
+  end
+  return nil
+end
+local function feed(keys)
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), "m", false)
+end
+
+local function buf_text(buf)
+  return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n")
+end
+local function win_of(buf)
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(win) == buf then
+      return win
+    end
+  end
+end
+local function floating_text()
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_config(win).relative ~= "" then
+      return buf_text(vim.api.nvim_win_get_buf(win)), win
+    end
+  end
+end
+local function close_floats()
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_config(win).relative ~= "" then
+      vim.api.nvim_win_close(win, true)
+    end
+  end
+end
+-- 0-based lines of `buf` that carry a kernelscope highlight.
+local function highlighted(buf, ns)
+  local set = {}
+  for _, mark in ipairs(vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, {})) do
+    set[mark[2]] = true
+  end
+  local lines = vim.tbl_keys(set)
+  table.sort(lines)
+  return lines
+end
+local function expand(ranges)
+  local set = {}
+  for _, r in ipairs(ranges or {}) do
+    for l = r.start, r["end"] do
+      set[l] = true
+    end
+  end
+  local lines = vim.tbl_keys(set)
+  table.sort(lines)
+  return lines
+end
+local function same(a, b)
+  return vim.inspect(a) == vim.inspect(b)
+end
+-- True when the highlighted view lines `got` are the instructions of `expected` (from
+-- kernelscope/lineMap): every expected line is highlighted, and any other highlighted
+-- line is one the server maps to no source at all (a `.loc` or label inside the run).
+local function same_instructions(client, src, view, got, expected)
+  local want = {}
+  for _, l in ipairs(expected) do
+    want[l] = true
+  end
+  local have = {}
+  for _, l in ipairs(got) do
+    have[l] = true
+  end
+  for l in pairs(want) do
+    if not have[l] then
+      return false
+    end
+  end
+  local lsp = require("kernelscope.lsp")
+  for l in pairs(have) do
+    if not want[l] then
+      local r = lsp.request_sync(client, lsp.methods.source_location, { uri = view.uri, line = l }, 5000, src)
+      if not r or (r.location ~= nil and r.location ~= vim.NIL) then
+        return false
+      end
+    end
+  end
+  return true
+end
+
+local function run()
+  local ks = require("kernelscope")
+  local lsp = require("kernelscope.lsp")
+  local views = require("kernelscope.views")
+  ks.setup({ cmd = { server } })
+
+  vim.cmd("edit " .. vim.fn.fnameescape(source_path))
+  local src = vim.api.nvim_get_current_buf()
+  local src_win = vim.api.nvim_get_current_win()
+  local uri = vim.uri_from_bufnr(src)
+
+  local client = wait_for(function()
+    local c = lsp.client(src)
+    return c and c.initialized and c
+  end, 20000)
+  if not check("server starts and attaches to the kernel source", client ~= nil) then
+    return
+  end
+  check("K is mapped to hover in the source buffer", vim.fn.maparg("K", "n") ~= "")
+
+  local ready = wait_for(function()
+    local st = views.status[uri]
+    return st and (st.state == "ready" or st.state == "failed") and st
+  end, compile_timeout)
+  if not check("kernelscope/status reports the first compile ready", ready and ready.state == "ready", ready and ready.message or "timed out") then
+    return
+  end
+
+  -- Instruction counts at the end of the SAXPY line, and the kernel's code lens.
+  local hints = require("kernelscope.annotations")
+  local saxpy_line
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(src, 0, -1, false)) do
+    if l:find(SAXPY_LINE, 1, true) then
+      saxpy_line = i - 1
+    end
+  end
+  local hint = wait_for(function()
+    for _, mark in ipairs(vim.api.nvim_buf_get_extmarks(src, hints.ns, 0, -1, { details = true })) do
+      if mark[2] == saxpy_line then
+        return mark[4].virt_text[1][1]
+      end
+    end
+  end, 10000)
+  check("the SAXPY line shows its instruction counts", hint and hint:find("%d+ ptx") ~= nil, tostring(hint))
+  local lens = wait_for(function()
+    for _, l in ipairs(vim.lsp.codelens.get(src) or {}) do
+      if l.command and l.command.title:find("regs") then
+        return l
+      end
+    end
+  end, 10000)
+  check("the kernel has a code lens with its registers", lens ~= nil)
+
+  -- :Kernelscope ptx opens a scratch view holding the PTX.
+  vim.cmd("Kernelscope ptx")
+  local view = views.find(src, "ptx")
+  check(":Kernelscope ptx opens a view", view ~= nil)
+  if not view then
+    return
+  end
+  local vbuf = view.bufnr
+  local has_ptx = wait_for(function()
+    return buf_text(vbuf):find("%.entry%s+saxpy") ~= nil
+  end, 20000)
+  check("the view holds the PTX of saxpy", has_ptx, buf_text(vbuf):sub(1, 200))
+  check("the view is a nofile, read-only buffer", vim.bo[vbuf].buftype == "nofile" and not vim.bo[vbuf].modifiable)
+  check("the view has the PTX filetype", vim.bo[vbuf].filetype == "kernelscope_ptx", vim.bo[vbuf].filetype)
+  check("the view is shown in a split next to the source", win_of(vbuf) ~= nil and win_of(src) ~= nil)
+  check("focus stays in the source", vim.api.nvim_get_current_buf() == src)
+
+  -- Moving the cursor to the SAXPY line highlights exactly that line's PTX lines.
+  local saxpy
+  for i, line in ipairs(vim.api.nvim_buf_get_lines(src, 0, -1, false)) do
+    if line:find(SAXPY_LINE, 1, true) then
+      saxpy = i - 1
+    end
+  end
+  check("the SAXPY line is in the example", saxpy ~= nil)
+  local map, map_err = lsp.request_sync(client, lsp.methods.line_map, { textDocument = { uri = uri }, line = saxpy }, 10000, src)
+  local expected = expand(map and map.stages and map.stages.ptx)
+  check("kernelscope/lineMap maps the SAXPY line to PTX lines", #expected > 0, vim.inspect(map or map_err))
+  vim.api.nvim_set_current_win(src_win)
+  feed("gg" .. (saxpy + 1) .. "G")
+  local got = wait_for(function()
+    local lines = highlighted(vbuf, views.ns)
+    return #lines > 0 and lines
+  end, 5000) or {}
+  check("CursorMoved on the SAXPY line highlights exactly its PTX lines", same_instructions(client, src, view, got, expected), "got " .. vim.inspect(got) .. ", lineMap " .. vim.inspect(expected))
+  check("the SAXPY source line is highlighted too", same(highlighted(src, views.ns), { saxpy }), vim.inspect(highlighted(src, views.ns)))
+  feed("gg")
+  wait_for(function()
+    return not same(highlighted(vbuf, views.ns), got)
+  end, 2000)
+  check("moving away changes the highlight", not same(highlighted(vbuf, views.ns), got))
+
+  -- The other way: the cursor on a PTX line highlights the source line it came from.
+  local vwin = win_of(vbuf)
+  if expected[1] and vwin then
+    vim.api.nvim_set_current_win(vwin)
+    feed("gg" .. (expected[1] + 1) .. "G")
+    local src_lines = wait_for(function()
+      local lines = highlighted(src, views.ns)
+      return #lines > 0 and lines
+    end, 5000) or {}
+    check("CursorMoved in the view highlights the source line", same(src_lines, { saxpy }), vim.inspect(src_lines))
+    check("and all PTX lines of that source line", same_instructions(client, src, view, highlighted(vbuf, views.ns), expected), vim.inspect(highlighted(vbuf, views.ns)))
+
+    -- K in the view asks the server about the instruction under the cursor.
+    close_floats()
+    feed("K")
+    local text = wait_for(function()
+      local t = floating_text()
+      return t and t ~= "" and t
+    end, 10000)
+    check("K in the PTX view shows what the instruction is", text ~= nil)
+    if text then
+      out("# view hover: " .. text:gsub("\n", " | "):sub(1, 200))
+    end
+    close_floats()
+    vim.api.nvim_set_current_win(src_win)
+  end
+
+  -- K in the source shows the hover with the line's PTX.
+  vim.api.nvim_win_set_cursor(src_win, { saxpy + 1, 10 })
+  feed("K")
+  local hover = wait_for(function()
+    local t = floating_text()
+    return t and t ~= "" and t
+  end, 10000)
+  check("K on the SAXPY line opens a hover", hover ~= nil)
+  if hover then
+    local opcode_seen = false
+    for _, l in ipairs(expected) do
+      local line = vim.api.nvim_buf_get_lines(vbuf, l, l + 1, false)[1] or ""
+      local opcode = line:match("^%s*@?!?%%?%w*%s*([%a][%w%.]*)")
+      if opcode and #opcode > 2 and hover:find(opcode, 1, true) then
+        opcode_seen = true
+      end
+    end
+    check("the hover shows the line's PTX instructions", hover:lower():find("ptx") ~= nil and opcode_seen, hover:sub(1, 300))
+  end
+  close_floats()
+
+  -- An edit and :write update the view.
+  local before_text, before_rev = buf_text(vbuf), view.revision
+  local line = vim.api.nvim_buf_get_lines(src, saxpy, saxpy + 1, false)[1]
+  local changed = line:gsub("%+ %*y%.add%(i%);", "* *y.add(i);")
+  vim.api.nvim_buf_set_lines(src, saxpy, saxpy + 1, false, { changed })
+  vim.api.nvim_set_current_win(src_win)
+  vim.cmd("silent write")
+  local updated = wait_for(function()
+    return view.revision ~= before_rev and buf_text(vbuf) ~= before_text
+  end, compile_timeout)
+  check("an edit and :write update the view", updated, "revision " .. tostring(view.revision))
+  check("the view keeps the PTX filetype and stays read-only", vim.bo[vbuf].filetype == "kernelscope_ptx" and not vim.bo[vbuf].modifiable)
+
+  -- :Kernelscope diff shows what the edit changed in the PTX.
+  local commands = require("kernelscope.commands")
+  local dbuf = commands.run("diff ptx")
+  local dtext = dbuf and buf_text(dbuf) or ""
+  check(":Kernelscope diff ptx shows a unified diff of the edit", dbuf and vim.bo[dbuf].filetype == "diff" and dtext:find("\n[-+]") ~= nil, dtext:sub(1, 300))
+  if dbuf and win_of(dbuf) then
+    vim.api.nvim_win_close(win_of(dbuf), true)
+  end
+  vim.api.nvim_set_current_win(src_win)
+  check(":Kernelscope arch reports the target", commands.run("arch") == "sm_90")
+
+  -- Other stages and commands.
+  for _, stage in ipairs({ "sass", "llvm", "mir" }) do
+    vim.api.nvim_set_current_win(src_win)
+    vim.cmd("Kernelscope " .. stage)
+    local v = views.find(src, lsp.stages[stage])
+    local filled = v and wait_for(function()
+      return v.revision ~= nil and #buf_text(v.bufnr) > 0
+    end, 30000)
+    check(":Kernelscope " .. stage .. " opens a view with text", filled, v and buf_text(v.bufnr):sub(1, 200))
+  end
+  vim.api.nvim_set_current_win(src_win)
+  local kbuf = commands.run("kernels")
+  check(":Kernelscope kernels lists saxpy", kbuf and buf_text(kbuf):find("saxpy") ~= nil, kbuf and buf_text(kbuf))
+  if kbuf and win_of(kbuf) then
+    vim.api.nvim_win_close(win_of(kbuf), true)
+  end
+  vim.api.nvim_set_current_win(src_win)
+  local status = commands.run("status") or {}
+  check(":Kernelscope status reports the compile", table.concat(status, "\n"):find("ready") ~= nil, table.concat(status, " | "))
+
+  -- `q` closes a view and forgets it.
+  vim.api.nvim_set_current_win(win_of(vbuf))
+  feed("q")
+  local closed = wait_for(function()
+    return not vim.api.nvim_buf_is_valid(vbuf) and views.find(src, "ptx") == nil
+  end, 3000)
+  check("q closes the view", closed)
+
+  -- :checkhealth kernelscope runs `kernelscope doctor`.
+  vim.api.nvim_set_current_win(src_win)
+  vim.cmd("checkhealth kernelscope")
+  local health = buf_text(vim.api.nvim_get_current_buf())
+  check(":checkhealth kernelscope reports the server and doctor", health:find("kernelscope doctor", 1, true) ~= nil and health:find(server, 1, true) ~= nil, health:sub(1, 400))
+end
+
+co = coroutine.create(function()
+  local ok, err = pcall(run)
+  if not ok then
+    check("test script ran to the end", false, err)
+  end
+  out(string.format("%d passed, %d failed", passed, failed))
+  if failed > 0 then
+    vim.cmd("cquit! 1")
+  else
+    vim.cmd("qall!")
+  end
+end)
+vim.schedule(function()
+  coroutine.resume(co)
+end)

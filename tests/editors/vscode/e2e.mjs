@@ -1,0 +1,342 @@
+// End-to-end test of the kernelscope VS Code extension in a real VS Code (code-server)
+// driven through headless Chromium with playwright-core.
+//
+// run.sh installs the .vsix and starts code-server on a copy of the examples; this script
+// drives the page as a user would: opens saxpy.rs, runs "Show PTX", moves the cursor,
+// edits and saves, hovers. What VS Code shows is read back from the DOM and compared with
+// what the kernelscope server itself answers over a separate LSP connection. Steps run
+// in order, each one a named test; a failed step leaves a screenshot and the rest go on.
+//
+// Environment: KS_URL (the code-server page), KS_WORKSPACE (the folder it opened),
+// KERNELSCOPE_BIN, KS_ARTIFACTS (screenshots), KS_USER_DATA (code-server's user data, for
+// the extension host log), KS_CHROMIUM, KS_TIMEOUT_MS (first compile, default 240000).
+
+import { chromium } from "playwright-core";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { LspClient } from "./lsp-client.mjs";
+
+const URL = process.env.KS_URL;
+const WORKSPACE = process.env.KS_WORKSPACE;
+const BIN = process.env.KERNELSCOPE_BIN;
+const ARTIFACTS = process.env.KS_ARTIFACTS;
+const USER_DATA = process.env.KS_USER_DATA;
+const CHROMIUM = process.env.KS_CHROMIUM ?? "/usr/lib/chromium/chromium";
+const FIRST_COMPILE_MS = Number(process.env.KS_TIMEOUT_MS ?? 240000);
+const STEP_MS = 60000;
+
+const SOURCE = path.join(WORKSPACE, "saxpy.rs");
+const SOURCE_URI = "file://" + SOURCE;
+const SAXPY_LINE_TEXT = "*y.add(i) = a * *x.add(i) + *y.add(i);";
+const EDITED_LINE_TEXT = "*y.add(i) = a * a * *x.add(i) + *y.add(i);";
+const PTX_TAB = "saxpy.rs.ptx";
+
+// ---------------------------------------------------------------------------------------
+// Reading VS Code's DOM.
+
+/** The editor group whose active tab is `title`. */
+function group(page, title) {
+  return page.locator(".part.editor .editor-group-container").filter({
+    has: page.locator(".tab.active", { hasText: title }),
+  });
+}
+
+/**
+ * The rendered lines of the editor in a group: number, text, and whether an extension
+ * decoration paints its background (linked highlighting).
+ */
+async function renderedLines(page, title) {
+  const editor = group(page, title).locator(".monaco-editor").first();
+  return editor.evaluate((root) => {
+    const byTop = new Map();
+    for (const el of root.querySelectorAll(".margin-view-overlays > div")) {
+      const number = el.querySelector(".line-numbers");
+      if (number) byTop.set(el.style.top, { number: Number(number.textContent), text: "", highlighted: false });
+    }
+    for (const el of root.querySelectorAll(".view-lines > .view-line")) {
+      const line = byTop.get(el.style.top);
+      if (line) line.text = el.textContent.replace(/\u00a0/g, " ");
+    }
+    for (const el of root.querySelectorAll(".view-overlays > div")) {
+      const line = byTop.get(el.style.top);
+      if (!line) continue;
+      for (const deco of el.querySelectorAll("[class*='ced-']")) {
+        const bg = getComputedStyle(deco).backgroundColor;
+        if (bg && bg !== "transparent" && bg !== "rgba(0, 0, 0, 0)") line.highlighted = true;
+      }
+    }
+    return [...byTop.values()].sort((a, b) => a.number - b.number);
+  });
+}
+
+async function waitUntil(what, fn, timeoutMs = STEP_MS) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    try {
+      const value = await fn();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last.message}` : ""}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function runCommand(page, title) {
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget .quick-input-box input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(`>${title}`);
+  await page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first().waitFor();
+  await page.keyboard.press("Enter");
+}
+
+async function focusEditor(page, title) {
+  await group(page, title).locator(".editor-instance .view-lines").first().click({ position: { x: 5, y: 5 } });
+}
+
+async function goToLine(page, title, line1) {
+  await focusEditor(page, title);
+  await page.keyboard.press("Control+G");
+  const input = page.locator(".quick-input-widget .quick-input-box input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(`:${line1}`);
+  await page.keyboard.press("Enter");
+  await input.waitFor({ state: "hidden" });
+}
+
+async function statusText(page) {
+  return (await page.locator(".statusbar-item", { hasText: "kernelscope" }).first().textContent()) ?? "";
+}
+
+// ---------------------------------------------------------------------------------------
+// The server's own answers, over a separate connection.
+
+async function serverLineMap(sourceLine) {
+  const client = new LspClient(BIN, ["lsp"], { cwd: WORKSPACE });
+  try {
+    await client.initialize("file://" + WORKSPACE);
+    const ready = client
+      .waitFor((m) => m.method === "kernelscope/status" && m.params?.state === "ready", FIRST_COMPILE_MS)
+      .catch(() => undefined);
+    client.notify("textDocument/didOpen", {
+      textDocument: { uri: SOURCE_URI, languageId: "rust", version: 1, text: fs.readFileSync(SOURCE, "utf8") },
+    });
+    await ready;
+    return await client.request("kernelscope/lineMap", { textDocument: { uri: SOURCE_URI }, line: sourceLine });
+  } finally {
+    await client.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The steps.
+
+const results = [];
+
+async function step(page, name, fn) {
+  const started = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true, ms: Date.now() - started });
+    console.log(`ok   ${name} (${Date.now() - started} ms)`);
+  } catch (error) {
+    results.push({ name, ok: false, ms: Date.now() - started });
+    console.log(`FAIL ${name} (${Date.now() - started} ms)\n     ${error.message.split("\n").join("\n     ")}`);
+    const file = path.join(ARTIFACTS, `fail-${results.length}-${name.replace(/\W+/g, "-")}.png`);
+    await page.screenshot({ path: file }).catch(() => undefined);
+  }
+}
+
+function sourceLineOf(text) {
+  const line = fs.readFileSync(SOURCE, "utf8").split("\n").findIndex((l) => l.includes(text));
+  if (line < 0) throw new Error(`no line "${text}" in ${SOURCE}`);
+  return line;
+}
+
+async function main() {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "kernelscope-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1600, height: 1000 },
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const saxpyLine = sourceLineOf(SAXPY_LINE_TEXT);
+  let ptxBefore = [];
+
+  try {
+    await step(page, "VS Code loads with the extension", async () => {
+      await page.goto(URL);
+      await page.locator(".monaco-workbench").waitFor({ timeout: STEP_MS });
+    });
+
+    await step(page, "open saxpy.rs and the server compiles it", async () => {
+      await page.locator(".explorer-folders-view .monaco-list-row", { hasText: "saxpy.rs" }).first().click();
+      await page.locator(".tab.active", { hasText: "saxpy.rs" }).waitFor({ timeout: STEP_MS });
+      await waitUntil("the status bar to say the file compiled", async () => /kernelscope\s*\d+\s*ms/.test(await statusText(page)), FIRST_COMPILE_MS);
+    });
+
+    await step(page, "Show PTX opens the kernel's PTX beside the source", async () => {
+      await focusEditor(page, "saxpy.rs");
+      await runCommand(page, "kernelscope: Show PTX");
+      await group(page, PTX_TAB).waitFor({ timeout: STEP_MS });
+      const lines = await waitUntil("the PTX view to hold `.entry saxpy`", async () => {
+        const ls = await renderedLines(page, PTX_TAB);
+        return ls.some((l) => /\.entry\s+saxpy\b/.test(l.text)) && ls;
+      });
+      ptxBefore = lines.map((l) => l.text);
+      const focused = await page.locator(".editor-group-container.active .tab.active").textContent();
+      if (!focused?.includes("saxpy.rs") || focused.includes(".ptx")) throw new Error(`the view took the focus: ${focused}`);
+    });
+
+    await step(page, "the cursor on the SAXPY line highlights that line's instructions", async () => {
+      await goToLine(page, "saxpy.rs", saxpyLine + 1);
+      const highlighted = await waitUntil("highlighted PTX lines", async () => {
+        const hs = (await renderedLines(page, PTX_TAB)).filter((l) => l.highlighted);
+        return hs.length > 0 && hs;
+      });
+      const texts = highlighted.map((l) => l.text.trim());
+      console.log(`     highlighted PTX lines ${highlighted.map((l) => l.number).join(",")}:\n       ${texts.join("\n       ")}`);
+      if (!texts.some((t) => /^(@%p\d+\s+)?(fma|mad)\.rn\.f32\b/.test(t) || /^(mul|add)\.(rn\.)?f32\b/.test(t))) {
+        throw new Error("no fma/mul/add.f32 among the highlighted lines");
+      }
+      if (texts.some((t) => /^\.entry|^\.visible|^\/\/|^\.version|^\.target/.test(t))) {
+        throw new Error("directives are highlighted as the line's instructions");
+      }
+      const map = await serverLineMap(saxpyLine);
+      const expected = new Set((map?.stages?.ptx ?? []).flatMap((r) => Array.from({ length: r.end - r.start + 1 }, (_, i) => r.start + i + 1)));
+      const shown = new Set(highlighted.map((l) => l.number));
+      const rendered = new Set((await renderedLines(page, PTX_TAB)).map((l) => l.number));
+      const missing = [...expected].filter((n) => rendered.has(n) && !shown.has(n));
+      const extra = [...shown].filter((n) => !expected.has(n));
+      if (expected.size === 0) throw new Error("kernelscope/lineMap gave no PTX lines for the SAXPY line");
+      if (missing.length || extra.length) {
+        throw new Error(`highlight differs from kernelscope/lineMap: missing ${missing.join(",") || "-"}, extra ${extra.join(",") || "-"}`);
+      }
+      await page.screenshot({ path: path.join(ARTIFACTS, "side-by-side.png") });
+    });
+
+    await step(page, "the cursor on a PTX line highlights its source line", async () => {
+      const fma = (await renderedLines(page, PTX_TAB)).find((l) => /\b(fma|mad)\.rn\.f32\b/.test(l.text));
+      if (!fma) throw new Error("no fma line rendered in the PTX view");
+      await goToLine(page, PTX_TAB, fma.number);
+      await waitUntil("the SAXPY source line to be highlighted", async () => {
+        const hs = (await renderedLines(page, "saxpy.rs")).filter((l) => l.highlighted);
+        return hs.length === 1 && hs[0].number === saxpyLine + 1;
+      });
+    });
+
+    await step(page, "hovering a PTX instruction shows the source line it came from", async () => {
+      const fma = (await renderedLines(page, PTX_TAB)).find((l) => /\b(fma|mad)\.rn\.f32\b/.test(l.text));
+      if (!fma) throw new Error("no fma line rendered in the PTX view");
+      await goToLine(page, PTX_TAB, fma.number);
+      await page.keyboard.press("End");
+      await page.keyboard.press("Control+K");
+      await page.keyboard.press("Control+I");
+      const where = new RegExp(`saxpy\\.rs:${saxpyLine + 1}\\b`);
+      const text = await waitUntil(`the hover to name saxpy.rs:${saxpyLine + 1}`, async () => {
+        const t = (await page.locator(".monaco-editor .monaco-hover:visible").allTextContents()).join("\n");
+        return where.test(t) && t;
+      });
+      console.log(`     hover: ${text.replace(/\s+/g, " ").slice(0, 200)}`);
+      await page.keyboard.press("Escape");
+    });
+
+    await step(page, "hovering the SAXPY line shows its instructions", async () => {
+      await goToLine(page, "saxpy.rs", saxpyLine + 1);
+      await page.keyboard.press("End");
+      await page.keyboard.press("Control+K");
+      await page.keyboard.press("Control+I");
+      const hover = page.locator(".monaco-editor .monaco-hover .rendered-markdown").first();
+      await hover.waitFor({ state: "visible", timeout: STEP_MS });
+      const text = await waitUntil("the hover to list instructions", async () => {
+        const t = (await page.locator(".monaco-editor .monaco-hover:visible").allTextContents()).join("\n");
+        return /\b(fma|mad|mul|add)\.(rn\.)?f32\b|ld\.global|st\.global/.test(t) && t;
+      });
+      console.log(`     hover: ${text.replace(/\s+/g, " ").slice(0, 200)}`);
+      await page.screenshot({ path: path.join(ARTIFACTS, "hover.png") });
+      await page.keyboard.press("Escape");
+    });
+
+    await step(page, "editing and saving updates the PTX view", async () => {
+      await goToLine(page, "saxpy.rs", saxpyLine + 1);
+      await page.keyboard.press("End");
+      await page.keyboard.press("Shift+Home");
+      await page.keyboard.insertText(EDITED_LINE_TEXT);
+      await page.keyboard.press("Control+S");
+      await waitUntil("the PTX view to show the new multiplication", async () => {
+        const now = (await renderedLines(page, PTX_TAB)).map((l) => l.text);
+        const isMul = (t) => /^\s*mul(\.rn)?\.f32\b/.test(t);
+        return now.join("\n") !== ptxBefore.join("\n") && now.some(isMul) && !ptxBefore.some(isMul);
+      }, FIRST_COMPILE_MS);
+      await page.screenshot({ path: path.join(ARTIFACTS, "after-save.png") });
+    });
+
+    await step(page, "Diff with Previous Save shows the change in VS Code's diff editor", async () => {
+      await focusEditor(page, "saxpy.rs");
+      await runCommand(page, "kernelscope: Diff with Previous Save");
+      const diff = page.locator(".monaco-diff-editor").first();
+      await diff.waitFor({ state: "visible", timeout: STEP_MS });
+      await waitUntil("an inserted line in the diff", async () => (await diff.locator(".line-insert, .char-insert").count()) > 0);
+      await page.screenshot({ path: path.join(ARTIFACTS, "diff.png") });
+      await runCommand(page, "View: Close Editor");
+      await diff.waitFor({ state: "detached", timeout: STEP_MS });
+    });
+
+    await step(page, "a kernel that stops compiling shows diagnostics and keeps the last PTX", async () => {
+      await focusEditor(page, "saxpy.rs");
+      await page.keyboard.press("Control+End");
+      await page.keyboard.insertText("\ngarbage\n");
+      await page.keyboard.press("Control+S");
+      await waitUntil("an error squiggle in the source", async () => (await group(page, "saxpy.rs").locator(".squiggly-error").count()) > 0, FIRST_COMPILE_MS);
+      const lines = await renderedLines(page, PTX_TAB);
+      if (!lines.some((l) => /\.entry\s+saxpy\b/.test(l.text))) throw new Error("the PTX view lost the last good PTX");
+      await page.screenshot({ path: path.join(ARTIFACTS, "failed-compile.png") });
+    });
+
+    await step(page, "the extension host log shows no kernelscope errors", async () => {
+      const logs = [];
+      const walk = (dir) => {
+        for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+          const p = path.join(dir, entry.name);
+          if (entry.isDirectory()) walk(p);
+          else if (/exthost.*\.log$|remoteexthost\.log$/.test(entry.name)) logs.push(p);
+        }
+      };
+      walk(path.join(USER_DATA, "logs"));
+      if (logs.length === 0) throw new Error(`no extension host log under ${USER_DATA}/logs`);
+      // An entry is a timestamped line and its continuation lines (a stack trace).
+      const entries = logs.flatMap((f) => fs.readFileSync(f, "utf8").split(/\n(?=\d{4}-\d\d-\d\d )/));
+      const errors = entries.filter((e) => /^\S+ \S+ \[error\]/.test(e) && /kernelscope/i.test(e));
+      if (errors.length) throw new Error(errors.slice(0, 5).join("\n"));
+    });
+  } finally {
+    await context.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+
+  const passed = results.filter((r) => r.ok).length;
+  const failed = results.length - passed;
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+main().catch((error) => {
+  console.error(error);
+  console.log(`${results.filter((r) => r.ok).length} passed, ${results.filter((r) => !r.ok).length + 1} failed`);
+  process.exit(1);
+});
