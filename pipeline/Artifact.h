@@ -32,7 +32,7 @@ struct Frame {
   uint32_t column = 0;
   std::string function;  // the function this frame's code belongs to, demangled; may be empty
 
-  bool operator==(const Frame&) const = default;
+  auto operator<=>(const Frame&) const = default;
 };
 
 enum class LineKind : uint8_t {
@@ -43,6 +43,14 @@ enum class LineKind : uint8_t {
   Other,        // blank lines, comments, braces
 };
 
+/// How an artifact line's location was obtained.
+enum class LocationSource : uint8_t {
+  Printed,      // read off the artifact as the tool printed it
+  Regenerated,  // exact chain, recovered by regenerating the code with chain ids (see ExactLocations.h)
+  Guessed,      // completed by matching locations against the LLVM IR (may be wrong when
+                // one library function is inlined at several call sites)
+};
+
 /// A line of an artifact. `location` is the inline chain, innermost first: location[0]
 /// is where the code is written, location[k+1] is the call site that inlined
 /// location[k]'s function. Empty when the compiler gave no location.
@@ -50,9 +58,7 @@ struct ArtifactLine {
   LineKind kind = LineKind::Other;
   int32_t function = -1;  // index into Artifact::functions, -1 outside any function
   std::vector<Frame> location;
-  /// True when `location` was reconstructed (for example PTX `.loc` without
-  /// `inlined_at`, completed from the LLVM IR) rather than read off this artifact.
-  bool locationRecovered = false;
+  LocationSource source = LocationSource::Printed;
 };
 
 /// A function's body in the artifact's text (0-based, inclusive line range).

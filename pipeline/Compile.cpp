@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "ExactLocations.h"
 #include "Parsers.h"
 #include "TextUtil.h"
 
@@ -61,6 +62,13 @@ fs::path writeOverlay(const fs::path& overlay, const fs::path& file, const std::
   fs::path target = overlay / file.filename();
   std::ofstream(target, std::ios::binary) << text;
   return target;
+}
+
+void saveTemp(const CompileOptions& opts, const std::string& name, const std::string& content) {
+  if (opts.saveTempsDir.empty()) return;
+  std::error_code ec;
+  fs::create_directories(opts.saveTempsDir, ec);
+  std::ofstream(opts.saveTempsDir / name, std::ios::binary) << content;
 }
 
 }  // namespace
@@ -169,6 +177,7 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input, cons
     failAll("cancelled");
     return finish();
   }
+  saveTemp(opts, "rustc.stderr", r.err);
   result.diagnostics = parseRustcDiagnostics(r.err);
   if (!r.ok()) {
     std::string why = "rustc " + r.describe();
@@ -184,7 +193,10 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input, cons
   result.succeeded = true;
 
   // --- Parse what rustc wrote.
-  Artifact ir = parseLlvmIr(readFile(out / (crate + ".ll")));
+  for (const auto& [ext, name] : {std::pair{".mir", "k.mir"}, {".ll", "k.ll"}, {".s", "k.ptx"}})
+    if (fs::exists(out / (crate + ext))) saveTemp(opts, name, readFile(out / (crate + ext)));
+  const std::string llvmIrText = readFile(out / (crate + ".ll"));
+  Artifact ir = parseLlvmIr(llvmIrText);
   std::set<std::string> userFileSet = {file.string()};
   // Other files of the user's crate (modules next to the kernel) are the user's too.
   std::string userDir = file.parent_path().string() + "/";
@@ -204,9 +216,11 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input, cons
     st.available = true;
   }
   Artifact ptx;
+  ChainTable chains;
   if (needPtx) {
     ptx = parsePtx(readFile(out / (crate + ".s")));
-    recoverInlineChains(ptx, ir, *lineMap);
+    chains = assignExactChains(ptx, llvmIrText, opts.arch, opts.optLevel);
+    recoverInlineChains(ptx, ir, *lineMap);  // only what regeneration could not align
     if (wants(Stage::Ptx)) {
       auto& st = result.stages[Stage::Ptx];
       st.artifact = ptx;
@@ -215,7 +229,9 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input, cons
   }
   if (opts.remarks) {
     for (const auto& e : fs::directory_iterator(work.path() / "remarks", ec)) {
-      for (auto& rem : parseRemarksYaml(readFile(e.path())))
+      std::string yaml = readFile(e.path());
+      saveTemp(opts, "remarks." + e.path().filename().string(), yaml);
+      for (auto& rem : parseRemarksYaml(yaml))
         if (!isNoiseRemark(rem)) result.remarks.push_back(std::move(rem));
     }
   }
@@ -227,7 +243,11 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input, cons
     if (!tc.ptxas.found()) {
       unavailable(Stage::Sass, "ptxas: " + tc.ptxas.problem + " (fix: " + tc.ptxas.fix + ")");
     } else {
-      fs::path ptxFile = out / (crate + ".s"), cubin = out / (crate + ".cubin");
+      // ptxas reads rustc's PTX with chain-id `.loc` lines, so that SASS names exact
+      // inline chains (see ExactLocations.h); its code is rustc's, instruction for instruction.
+      fs::path ptxFile = out / (crate + ".lineids.ptx"), cubin = out / (crate + ".cubin");
+      std::vector<uint32_t> ptxLineOf;
+      std::ofstream(ptxFile, std::ios::binary) << ptxWithChainIds(ptx, chains, &ptxLineOf);
       auto runPtxas = [&](bool relocatable) {
         ProcessSpec p;
         p.argv = {tc.ptxas.path.string(), "-arch=" + opts.arch, "-v", "-lineinfo"};
@@ -247,7 +267,10 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input, cons
         result.cancelled = true;
         return finish();
       }
+      saveTemp(opts, "ptxas.stderr", pr.err + pr.out);
       report = parsePtxasReport(pr.err + pr.out);
+      for (auto& d : report.diagnostics)  // name rustc's PTX lines, not our rewrite's
+        if (d.ptxLine && *d.ptxLine >= 1 && *d.ptxLine <= ptxLineOf.size()) d.ptxLine = ptxLineOf[*d.ptxLine - 1] + 1;
       if (pr.ok()) {
         haveCubin = true;
       } else {
@@ -281,8 +304,10 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input, cons
         return finish();
       }
       if (dr.ok()) {
+        saveTemp(opts, "k.sass", dr.out);
         auto& st = result.stages[Stage::Sass];
         st.artifact = parseSass(std::move(dr.out));
+        decodeSassChainIds(st.artifact, chains);
         recoverInlineChains(st.artifact, ir, *lineMap);
         st.available = true;
       } else {

@@ -30,6 +30,10 @@ struct CompileOptions {
   std::vector<std::string> extraRustcFlags;
   std::chrono::milliseconds toolTimeout{120000};
   bool remarks = true;
+  /// When set, the raw outputs of every tool (rustc's .mir/.ll/.s and stderr, the
+  /// remarks, ptxas's report, nvdisasm's SASS) are copied here, for bug reports and for
+  /// recording golden test inputs.
+  std::filesystem::path saveTempsDir;
 };
 
 /// Checks an arch name ("sm_70" .. "sm_120a"); returns the reason when it is not one.

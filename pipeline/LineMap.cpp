@@ -145,7 +145,7 @@ void recoverInlineChains(Artifact& target, const Artifact& ir, const LineMap& us
     if (line.kind != LineKind::Instruction || line.location.empty() || fn < 0) continue;
     const Frame here = line.location.front();
     if (here.line == 0) continue;
-    if (line.location.size() > 1) {  // already a real chain
+    if (line.location.size() > 1 || line.source == LocationSource::Regenerated) {  // already exact
       if (innermostUser(line.location)) context = line.location;
       continue;
     }
@@ -176,12 +176,12 @@ void recoverInlineChains(Artifact& target, const Artifact& ir, const LineMap& us
     if (chosen && chosen->size() > 1) {
       line.location = *chosen;
       line.location.front().column = here.column;
-      line.locationRecovered = true;
+      line.source = LocationSource::Guessed;
     } else if (!chosen && !users.isUserFile(here.file) && innermostUser(context)) {
       // The IR has no such location (the backend moved or merged it): the nearest user
       // code before it in the same function is the best remaining guess.
       line.location.push_back(*innermostUser(context));
-      line.locationRecovered = true;
+      line.source = LocationSource::Guessed;
     }
     if (innermostUser(line.location)) context = line.location;
   }

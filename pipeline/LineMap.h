@@ -83,7 +83,8 @@ class LineMap {
 /// files and carries no inline chain (PTX `.loc` from LLVM <= 22, SASS `//## File`), using
 /// the exact chains of the LLVM IR of the same compile. Matching is by function and
 /// innermost location; among several candidates the nearest preceding user location
-/// in the artifact decides. Lines it completes get `locationRecovered = true`.
+/// in the artifact decides. Lines it completes get `LocationSource::Guessed`; lines
+/// that already have an exact chain are left alone.
 void recoverInlineChains(Artifact& target, const Artifact& llvmIr, const LineMap& users);
 
 }  // namespace ks

@@ -59,7 +59,9 @@ std::string functionNameOf(const llvm::DILocalScope* scope) {
   return sp->getName().str();
 }
 
-std::vector<Frame> chainOf(const llvm::DILocation* loc) {
+}  // namespace
+
+std::vector<Frame> inlineChainOf(const llvm::DILocation* loc) {
   std::vector<Frame> chain;
   for (; loc; loc = loc->getInlinedAt()) {
     Frame f;
@@ -71,6 +73,8 @@ std::vector<Frame> chainOf(const llvm::DILocation* loc) {
   }
   return chain;
 }
+
+namespace {
 
 uint32_t lineAt(const std::vector<uint32_t>& starts, size_t offset) {
   auto it = std::upper_bound(starts.begin(), starts.end(), static_cast<uint32_t>(offset));
@@ -159,7 +163,7 @@ Artifact parseLlvmIr(std::string input, std::string* error) {
     uint32_t l = lineAt(a.lineStarts, offset);
     auto& line = a.lines[l];
     line.kind = LineKind::Instruction;
-    if (const llvm::DILocation* loc = inst->getDebugLoc().get()) line.location = chainOf(loc);
+    if (const llvm::DILocation* loc = inst->getDebugLoc().get()) line.location = inlineChainOf(loc);
   }
   return a;
 }

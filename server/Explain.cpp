@@ -59,6 +59,10 @@ std::optional<std::string> parseArgs(int argc, char** argv, ExplainArgs& a) {
       auto n = v ? text::parseUint(*v) : std::nullopt;
       if (!n || *n > 3) return "--opt needs an optimization level 0, 1, 2 or 3";
       a.options.optLevel = static_cast<int>(*n);
+    } else if (arg == "--save-temps") {
+      auto v = value(arg);
+      if (!v) return "--save-temps needs a directory";
+      a.options.saveTempsDir = *v;
     } else if (arg.starts_with("-")) {
       return "unknown option '" + std::string(arg) + "' (see kernelscope --help)";
     } else if (a.file.empty()) {
@@ -96,6 +100,19 @@ std::string markerFor(const LineOrigin& o, const SourceLine& shownFor) {
     return "inlined from line " + std::to_string(o.user.line) + (o.user.function.empty() ? "" : " (" + o.user.function + ")");
   if (o.viaLibrary) return "via " + frameText(o.chain.front());
   return {};
+}
+
+/// An artifact line as shown in a terminal: tabs folded, MIR's span comment dropped
+/// (the location it gives is what the map already shows).
+std::string displayText(Stage stage, std::string_view line) {
+  if (stage == Stage::Mir) line = line.substr(0, line.find("//"));
+  std::string out;
+  for (char c : text::trim(line)) {
+    if (c == '\t') c = ' ';
+    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
+    out += c;
+  }
+  return out;
 }
 
 nlohmann::json chainJson(const std::vector<Frame>& chain) {
@@ -226,9 +243,9 @@ int explainMain(int argc, char** argv) {
         nlohmann::json arr = nlohmann::json::array();
         auto add = [&](uint32_t al, bool inlined) {
           const LineOrigin& o = r.lineMap->origin(s, al);
-          arr.push_back({{"line", al + 1}, {"text", std::string(text::trim(st->artifact.lineText(al)))},
+          arr.push_back({{"line", al + 1}, {"text", displayText(s, st->artifact.lineText(al))},
                          {"inlined", inlined}, {"viaLibrary", o.viaLibrary},
-                         {"recovered", st->artifact.lines[al].locationRecovered}, {"chain", chainJson(o.chain)}});
+                         {"guessed", st->artifact.lines[al].source == LocationSource::Guessed}, {"chain", chainJson(o.chain)}});
         };
         for (uint32_t al : sl.direct) add(al, false);
         for (uint32_t al : sl.inlined) add(al, true);
@@ -257,7 +274,7 @@ int explainMain(int argc, char** argv) {
           const LineOrigin& o = r.lineMap->origin(s, al);
           std::string marker = markerFor(o, {file, ln});
           block << "      " << std::left << std::setw(8) << stageName(s) << std::right
-                << text::trim(st->artifact.lineText(al));
+                << displayText(s, st->artifact.lineText(al));
           if (!marker.empty()) block << "    ; " << marker;
           block << "\n";
         };

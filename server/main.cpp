@@ -18,6 +18,7 @@ usage:
       --arch sm_XX        target GPU architecture (default sm_90)
       --opt N             optimization level 0-3 (default 3)
       --json              machine-readable output
+      --save-temps DIR    keep every tool's raw output in DIR
   kernelscope doctor                           show the toolchain each stage uses
   kernelscope setup                            build the nvptx64 core sysroot if missing
   kernelscope --version

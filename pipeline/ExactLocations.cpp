@@ -1,0 +1,246 @@
+// Exact inline chains by regenerating PTX with chain ids: see ExactLocations.h.
+#include "ExactLocations.h"
+
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+
+#include <map>
+#include <mutex>
+
+#include "Parsers.h"
+#include "TextUtil.h"
+
+namespace ks {
+
+// Shared with LlvmIrParser.cpp: the frames of a DILocation and its inlinedAt chain.
+std::vector<Frame> inlineChainOf(const llvm::DILocation* loc);
+
+namespace {
+
+void initNvptxOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+llvm::CodeGenOptLevel codegenLevel(int optLevel) {
+  // rustc maps -C opt-level to LLVM's codegen level the same way.
+  switch (optLevel) {
+    case 0: return llvm::CodeGenOptLevel::None;
+    case 1: return llvm::CodeGenOptLevel::Less;
+    case 2: return llvm::CodeGenOptLevel::Default;
+    default: return llvm::CodeGenOptLevel::Aggressive;
+  }
+}
+
+/// An instruction's text with white space folded, for comparing two PTX printings.
+std::string normalized(std::string_view line) {
+  std::string out;
+  for (char c : text::trim(line)) {
+    if (c == '\t') c = ' ';
+    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
+    out += c;
+  }
+  return out;
+}
+
+/// The instruction lines of each function, by symbol.
+std::map<std::string, std::vector<uint32_t>> instructionsByFunction(const Artifact& a) {
+  std::map<std::string, std::vector<uint32_t>> out;
+  for (uint32_t i = 0; i < a.lines.size(); ++i)
+    if (a.lines[i].kind == LineKind::Instruction && a.lines[i].function >= 0)
+      out[a.functions[a.lines[i].function].symbol].push_back(i);
+  return out;
+}
+
+}  // namespace
+
+ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const std::string& arch, int optLevel) {
+  ChainTable table;
+  table.ptxLineChain.assign(ptx.lines.size(), -1);
+  initNvptxOnce();
+
+  llvm::LLVMContext ctx;
+  llvm::SMDiagnostic diag;
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(llvmIrText, "rustc.ll", false);
+  std::unique_ptr<llvm::Module> module = llvm::parseAssembly(*buffer, diag, ctx);
+  if (!module) {
+    table.error = "cannot read rustc's LLVM IR: " + diag.getMessage().str();
+    return table;
+  }
+
+  // Replace every located instruction's DebugLoc by its chain id, scoped to its function.
+  std::map<std::vector<Frame>, uint32_t> ids;
+  for (llvm::Function& f : *module) {
+    llvm::DISubprogram* sp = f.getSubprogram();
+    if (!sp) continue;
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& inst : bb) {
+        const llvm::DILocation* loc = inst.getDebugLoc().get();
+        if (!loc || loc->getLine() == 0) continue;
+        std::vector<Frame> chain = inlineChainOf(loc);
+        auto [it, inserted] = ids.emplace(chain, static_cast<uint32_t>(table.chains.size()));
+        if (inserted) table.chains.push_back(std::move(chain));
+        inst.setDebugLoc(llvm::DILocation::get(ctx, kChainIdBase + it->second, 0, sp));
+      }
+  }
+
+  std::string err;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(module->getTargetTriple(), err);
+  if (!target) {
+    table.error = "NVPTX backend unavailable: " + err;
+    return table;
+  }
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      module->getTargetTriple(), arch, "", options, std::nullopt, std::nullopt, codegenLevel(optLevel)));
+  if (!tm) {
+    table.error = "cannot create an NVPTX target machine for " + arch;
+    return table;
+  }
+  module->setDataLayout(tm->createDataLayout());
+  llvm::SmallString<0> out;
+  {
+    llvm::raw_svector_ostream os(out);
+    llvm::legacy::PassManager pm;
+    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
+      table.error = "the NVPTX backend cannot emit assembly";
+      return table;
+    }
+    pm.run(*module);
+  }
+  Artifact regenerated = parsePtx(std::string(out.str()));
+
+  // Align instruction for instruction, per function.
+  auto ours = instructionsByFunction(regenerated);
+  for (const auto& [symbol, lines] : instructionsByFunction(ptx)) {
+    auto it = ours.find(symbol);
+    bool same = it != ours.end() && it->second.size() == lines.size();
+    for (size_t k = 0; same && k < lines.size(); ++k)
+      same = normalized(ptx.lineText(lines[k])) == normalized(regenerated.lineText(it->second[k]));
+    if (!same) {
+      ++table.functionsMisaligned;
+      continue;
+    }
+    ++table.functionsAligned;
+    for (size_t k = 0; k < lines.size(); ++k) {
+      std::vector<Frame> loc = regenerated.lines[it->second[k]].location;
+      if (loc.empty() || loc.front().line == 0) continue;  // the compiler made it up: keep rustc's own
+      uint32_t id;
+      if (loc.front().line >= kChainIdBase) {
+        id = loc.front().line - kChainIdBase;
+        if (id >= table.chains.size()) continue;
+      } else {
+        // A location the backend prints by itself (a function's opening line): keep it,
+        // and give it an id too so that SASS can name it.
+        loc.front().function = ptx.functions[ptx.lines[lines[k]].function].demangled;
+        auto [pos, inserted] = ids.emplace(loc, static_cast<uint32_t>(table.chains.size()));
+        if (inserted) table.chains.push_back(loc);
+        id = pos->second;
+      }
+      ArtifactLine& target = ptx.lines[lines[k]];
+      target.location = table.chains[id];
+      target.source = LocationSource::Regenerated;
+      table.ptxLineChain[lines[k]] = static_cast<int32_t>(id);
+    }
+  }
+  return table;
+}
+
+std::string ptxWithChainIds(const Artifact& ptx, const ChainTable& table, std::vector<uint32_t>* newToOld) {
+  // Any declared file will do for the id lines; take the first `.file` of the PTX.
+  std::string fileId;
+  for (size_t i = 0; i < ptx.lines.size() && fileId.empty(); ++i) {
+    std::string_view t = text::trim(ptx.lineText(i));
+    if (text::consume(t, ".file")) {
+      text::skipBlanks(t);
+      if (auto n = text::takeUint(t)) fileId = std::to_string(*n);
+    }
+  }
+  std::string out;
+  out.reserve(ptx.text.size() + ptx.text.size() / 2);
+  if (newToOld) newToOld->clear();
+  std::vector<bool> functionHasIds(ptx.functions.size(), false);
+  for (size_t i = 0; i < ptx.lines.size(); ++i)
+    if (i < table.ptxLineChain.size() && table.ptxLineChain[i] >= 0 && ptx.lines[i].function >= 0)
+      functionHasIds[ptx.lines[i].function] = true;
+
+  int32_t last = -1;
+  for (uint32_t i = 0; i < ptx.lines.size(); ++i) {
+    std::string_view line = ptx.lineText(i);
+    const ArtifactLine& l = ptx.lines[i];
+    bool inAligned = l.function >= 0 && functionHasIds[l.function];
+    if (inAligned && l.kind == LineKind::Directive && text::trim(line).starts_with(".loc")) continue;
+    if (!fileId.empty() && inAligned && l.kind == LineKind::Instruction) {
+      int32_t id = table.ptxLineChain[i];
+      if (id != last) {
+        // Line 0 for instructions without a chain keeps them apart from their neighbours.
+        out += "\t.loc\t" + fileId + " " + std::to_string(id >= 0 ? kChainIdBase + id : 0) + " 0\n";
+        if (newToOld) newToOld->push_back(i);
+        last = id;
+      }
+    }
+    if (l.kind == LineKind::Label) last = -2;  // a branch target needs its own .loc
+    out.append(line);
+    out += '\n';
+    if (newToOld) newToOld->push_back(i);
+  }
+  return out;
+}
+
+void decodeSassChainIds(Artifact& sass, const ChainTable& table) {
+  auto chainOf = [&](const std::vector<Frame>& loc) -> const std::vector<Frame>* {
+    if (loc.empty() || loc.front().line < kChainIdBase) return nullptr;
+    uint32_t id = loc.front().line - kChainIdBase;
+    return id < table.chains.size() ? &table.chains[id] : nullptr;
+  };
+  std::string text;
+  text.reserve(sass.text.size());
+  for (uint32_t i = 0; i < sass.lines.size(); ++i) {
+    ArtifactLine& l = sass.lines[i];
+    std::string_view line = sass.lineText(i);
+    if (const auto* chain = chainOf(l.location)) {
+      l.location = *chain;
+      l.source = LocationSource::Regenerated;
+    }
+    // Rewrite `//## File "...", line <id>` to the real place, in nvdisasm's notation.
+    size_t at = line.find("//## File ");
+    if (l.kind == LineKind::Directive && at != std::string_view::npos) {
+      size_t comma = line.find("\", line ");
+      std::string_view num = comma == std::string_view::npos ? std::string_view{} : line.substr(comma + 8);
+      auto id = text::takeUint(num);
+      if (id && *id >= kChainIdBase && *id - kChainIdBase < table.chains.size()) {
+        const auto& chain = table.chains[*id - kChainIdBase];
+        std::string rewritten(line.substr(0, at));
+        rewritten += "//## File \"" + chain.front().file + "\", line " + std::to_string(chain.front().line);
+        for (size_t k = 1; k < chain.size(); ++k)
+          rewritten += " inlined at \"" + chain[k].file + "\", line " + std::to_string(chain[k].line);
+        text += rewritten;
+        text += '\n';
+        continue;
+      }
+    }
+    text.append(line);
+    text += '\n';
+  }
+  // Keep the parsed lines; only the text (and so the line offsets) changed.
+  std::vector<ArtifactLine> lines = std::move(sass.lines);
+  sass.text = std::move(text);
+  sass.indexLines();
+  sass.lines = std::move(lines);
+}
+
+}  // namespace ks
