@@ -13,6 +13,7 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
 
+#include <cctype>
 #include <map>
 #include <mutex>
 
@@ -46,13 +47,21 @@ llvm::CodeGenOptLevel codegenLevel(int optLevel) {
   }
 }
 
-/// An instruction's text with white space folded, for comparing two PTX printings.
+/// An instruction's shape for comparing two printings of the same code: white space
+/// folded and virtual register numbers dropped (the backend numbers them differently
+/// when debug locations change), so `add.s64 %rd8, %rd20, %rd41;` reads
+/// `add.s64 %rd, %rd, %rd;`.
 std::string normalized(std::string_view line) {
   std::string out;
-  for (char c : text::trim(line)) {
-    if (c == '\t') c = ' ';
+  line = text::trim(line);
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i] == '\t' ? ' ' : line[i];
     if (c == ' ' && !out.empty() && out.back() == ' ') continue;
     out += c;
+    if (c == '%') {
+      while (i + 1 < line.size() && std::isalpha(static_cast<unsigned char>(line[i + 1]))) out += line[++i];
+      while (i + 1 < line.size() && std::isdigit(static_cast<unsigned char>(line[i + 1]))) ++i;
+    }
   }
   return out;
 }
@@ -64,6 +73,51 @@ std::map<std::string, std::vector<uint32_t>> instructionsByFunction(const Artifa
     if (a.lines[i].kind == LineKind::Instruction && a.lines[i].function >= 0)
       out[a.functions[a.lines[i].function].symbol].push_back(i);
   return out;
+}
+
+/// Pairs the elements of `a` and `b`: those of a longest common subsequence (exact), then
+/// equal elements left over between two consecutive common ones (reordered, inexact).
+/// Returns false when the sequences are too long to align cheaply.
+bool alignSequences(const std::vector<std::string>& a, const std::vector<std::string>& b,
+                    std::vector<std::pair<size_t, size_t>>& pairs, std::vector<bool>& exact) {
+  const size_t n = a.size(), m = b.size();
+  if (n * m > 64u * 1024 * 1024) return false;
+  std::vector<uint16_t> dp((n + 1) * (m + 1), 0);  // dp[i][j]: LCS of a[i..], b[j..]
+  auto at = [&](size_t i, size_t j) -> uint16_t& { return dp[i * (m + 1) + j]; };
+  for (size_t i = n; i-- > 0;)
+    for (size_t j = m; j-- > 0;)
+      at(i, j) = a[i] == b[j] ? static_cast<uint16_t>(at(i + 1, j + 1) + 1) : std::max(at(i + 1, j), at(i, j + 1));
+  std::vector<size_t> gapA, gapB;
+  auto flushGap = [&] {
+    // Within a gap, pair equal shapes in order: reordered instructions.
+    std::vector<bool> used(gapB.size(), false);
+    for (size_t x : gapA)
+      for (size_t k = 0; k < gapB.size(); ++k)
+        if (!used[k] && a[x] == b[gapB[k]]) {
+          used[k] = true;
+          pairs.emplace_back(x, gapB[k]);
+          exact.push_back(false);
+          break;
+        }
+    gapA.clear();
+    gapB.clear();
+  };
+  size_t i = 0, j = 0;
+  while (i < n && j < m) {
+    if (a[i] == b[j]) {
+      flushGap();
+      pairs.emplace_back(i++, j++);
+      exact.push_back(true);
+    } else if (at(i + 1, j) >= at(i, j + 1)) {
+      gapA.push_back(i++);
+    } else {
+      gapB.push_back(j++);
+    }
+  }
+  while (i < n) gapA.push_back(i++);
+  while (j < m) gapB.push_back(j++);
+  flushGap();
+  return true;
 }
 
 }  // namespace
@@ -124,20 +178,35 @@ ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const
   }
   Artifact regenerated = parsePtx(std::string(out.str()));
 
-  // Align instruction for instruction, per function.
+  // Align instruction for instruction, per function. The streams are usually identical;
+  // when they are not (the reparsed IR's use-lists differ from rustc's in-memory module,
+  // which can reorder a few independent instructions), the longest common subsequence
+  // still pairs almost all of them, and the rest pair up by shape within their gap.
   auto ours = instructionsByFunction(regenerated);
   for (const auto& [symbol, lines] : instructionsByFunction(ptx)) {
     auto it = ours.find(symbol);
-    bool same = it != ours.end() && it->second.size() == lines.size();
-    for (size_t k = 0; same && k < lines.size(); ++k)
-      same = normalized(ptx.lineText(lines[k])) == normalized(regenerated.lineText(it->second[k]));
-    if (!same) {
+    if (it == ours.end()) {
       ++table.functionsMisaligned;
       continue;
     }
-    ++table.functionsAligned;
-    for (size_t k = 0; k < lines.size(); ++k) {
-      std::vector<Frame> loc = regenerated.lines[it->second[k]].location;
+    std::vector<std::string> a, b;
+    for (uint32_t l : lines) a.push_back(normalized(ptx.lineText(l)));
+    for (uint32_t l : it->second) b.push_back(normalized(regenerated.lineText(l)));
+    std::vector<std::pair<size_t, size_t>> pairs;  // (index in a, index in b, exact)
+    std::vector<bool> exact;
+    if (a == b) {
+      for (size_t k = 0; k < a.size(); ++k) pairs.emplace_back(k, k), exact.push_back(true);
+      ++table.functionsAligned;
+    } else if (!alignSequences(a, b, pairs, exact)) {
+      ++table.functionsMisaligned;
+      continue;
+    } else {
+      ++table.functionsMisaligned;
+    }
+    for (size_t p = 0; p < pairs.size(); ++p) {
+      uint32_t ptxLine = lines[pairs[p].first];
+      table.instructionsMatched += exact[p];
+      std::vector<Frame> loc = regenerated.lines[it->second[pairs[p].second]].location;
       if (loc.empty() || loc.front().line == 0) continue;  // the compiler made it up: keep rustc's own
       uint32_t id;
       if (loc.front().line >= kChainIdBase) {
@@ -146,15 +215,15 @@ ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const
       } else {
         // A location the backend prints by itself (a function's opening line): keep it,
         // and give it an id too so that SASS can name it.
-        loc.front().function = ptx.functions[ptx.lines[lines[k]].function].demangled;
+        loc.front().function = ptx.functions[ptx.lines[ptxLine].function].demangled;
         auto [pos, inserted] = ids.emplace(loc, static_cast<uint32_t>(table.chains.size()));
         if (inserted) table.chains.push_back(loc);
         id = pos->second;
       }
-      ArtifactLine& target = ptx.lines[lines[k]];
+      ArtifactLine& target = ptx.lines[ptxLine];
       target.location = table.chains[id];
-      target.source = LocationSource::Regenerated;
-      table.ptxLineChain[lines[k]] = static_cast<int32_t>(id);
+      target.source = exact[p] ? LocationSource::Regenerated : LocationSource::Guessed;
+      table.ptxLineChain[ptxLine] = static_cast<int32_t>(id);
     }
   }
   return table;

@@ -23,14 +23,16 @@ inline constexpr uint32_t kChainIdBase = 1000000;
 struct ChainTable {
   std::vector<std::vector<Frame>> chains;  // chain id -> frames, innermost first
   std::vector<int32_t> ptxLineChain;       // per line of the PTX: its chain id, -1 if none
-  size_t functionsAligned = 0, functionsMisaligned = 0;
+  size_t functionsAligned = 0;     // instruction streams identical to rustc's
+  size_t functionsMisaligned = 0;  // paired by alignment (or not at all)
+  size_t instructionsMatched = 0;  // instructions of rustc's PTX paired exactly
   std::string error;                       // why regeneration failed, if it did
 };
 
 /// Regenerates PTX from rustc's LLVM IR text with chain ids, aligns it with `ptx`
 /// (rustc's PTX) per function, and gives every aligned instruction of `ptx` its exact
-/// chain (`LocationSource::Regenerated`). Functions whose instructions do not match one
-/// for one are left as they are.
+/// chain (`LocationSource::Regenerated`). Where the streams differ, instructions paired
+/// only by shape get `LocationSource::Guessed`, and unpaired ones are left as they are.
 ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const std::string& arch, int optLevel);
 
 /// rustc's PTX text with a `.loc F <kChainIdBase + id> 0` before every instruction that

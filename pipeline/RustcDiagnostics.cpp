@@ -40,6 +40,34 @@ std::optional<SourceRange> primarySpan(const nlohmann::json& spans) {
   return r;
 }
 
+bool isSummary(const Diagnostic& d) {
+  // Summaries that repeat what the other messages say carry no span.
+  return !d.range && (d.message.starts_with("aborting due to") || d.message.starts_with("For more information") ||
+                      d.message.find("warning emitted") != std::string::npos ||
+                      d.message.find("warnings emitted") != std::string::npos);
+}
+
+/// One JSON object as a Diagnostic; throws nlohmann::json exceptions on unexpected shapes.
+std::optional<Diagnostic> toDiagnostic(const nlohmann::json& j) {
+  if (j.value("$message_type", "diagnostic") != "diagnostic") return std::nullopt;
+  Diagnostic d;
+  d.source = "rustc";
+  d.severity = severityOf(j.value("level", "error"));
+  d.message = j.value("message", "");
+  if (j.contains("code") && j["code"].is_object()) d.code = j["code"].value("code", "");
+  d.rendered = j.value("rendered", "");
+  if (j.contains("spans")) d.range = primarySpan(j["spans"]);
+  if (isSummary(d)) return std::nullopt;
+  // Child notes and help without their own span read best as part of the message.
+  if (j.contains("children") && j["children"].is_array()) {
+    for (const auto& c : j["children"]) {
+      if (c.contains("spans") && c["spans"].is_array() && !c["spans"].empty()) continue;
+      d.message += "\n" + c.value("level", std::string("note")) + ": " + c.value("message", "");
+    }
+  }
+  return d;
+}
+
 }  // namespace
 
 std::vector<Diagnostic> parseRustcDiagnostics(std::string_view input) {
@@ -48,27 +76,12 @@ std::vector<Diagnostic> parseRustcDiagnostics(std::string_view input) {
     line = text::trim(line);
     if (!line.starts_with("{")) continue;
     auto j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (!j.is_object() || j.value("$message_type", "diagnostic") != "diagnostic") continue;
-    Diagnostic d;
-    d.source = "rustc";
-    d.severity = severityOf(j.value("level", "error"));
-    d.message = j.value("message", "");
-    if (j.contains("code") && j["code"].is_object()) d.code = j["code"].value("code", "");
-    d.rendered = j.value("rendered", "");
-    d.range = primarySpan(j["spans"]);
-    // Summaries that repeat what the other messages say carry no span.
-    if (!d.range && (d.message.starts_with("aborting due to") || d.message.starts_with("For more information") ||
-                     d.message.find("warning emitted") != std::string::npos ||
-                     d.message.find("warnings emitted") != std::string::npos))
-      continue;
-    // Child notes and help without their own span read best as part of the message.
-    if (j.contains("children") && j["children"].is_array()) {
-      for (const auto& c : j["children"]) {
-        if (c.contains("spans") && c["spans"].is_array() && !c["spans"].empty()) continue;
-        d.message += "\n" + c.value("level", std::string("note")) + ": " + c.value("message", "");
-      }
+    if (!j.is_object()) continue;
+    try {
+      if (auto d = toDiagnostic(j)) out.push_back(std::move(*d));
+    } catch (const nlohmann::json::exception&) {
+      // JSON, but not a diagnostic of the documented shape: not ours to read.
     }
-    out.push_back(std::move(d));
   }
   return out;
 }

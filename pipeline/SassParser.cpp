@@ -53,7 +53,7 @@ Artifact parseSass(std::string input) {
 
   std::vector<Frame> current;
   int32_t fn = -1;
-  std::string lastLabel;
+  std::string labelJustBefore;  // the label on the line right before, if any
   bool afterExitPadding = false;
   for (size_t i = 0; i < a.lines.size(); ++i) {
     std::string_view t = text::trim(a.lineText(i));
@@ -101,7 +101,9 @@ Artifact parseSass(std::string input) {
     if (t.starts_with("/*") && t.find("*/") != std::string_view::npos && fn >= 0) {
       line.kind = LineKind::Instruction;
       std::string_view op = opcodeOf(t);
-      bool selfBranch = op == "BRA" && !lastLabel.empty() && t.find("(" + lastLabel + ")") != std::string_view::npos;
+      // `.L_x_1: BRA (.L_x_1)` (a branch to its own label) ends the code; NOPs pad it.
+      bool selfBranch = op == "BRA" && !labelJustBefore.empty() && t.find("(" + labelJustBefore + ")") != std::string_view::npos;
+      labelJustBefore.clear();
       if (selfBranch || op == "NOP") afterExitPadding = true;
       if (afterExitPadding)
         line.location = {Frame{current.empty() ? std::string{} : current.front().file, 0, 0, {}}};
@@ -111,7 +113,7 @@ Artifact parseSass(std::string input) {
     }
     if (t.ends_with(":") && !t.starts_with("//")) {  // ".L_x_0:", "NAME:", ".text.NAME:"
       line.kind = LineKind::Label;
-      lastLabel = std::string(t.substr(0, t.size() - 1));
+      labelJustBefore = std::string(t.substr(0, t.size() - 1));
       continue;
     }
     line.kind = t.empty() || t.starts_with("//") ? LineKind::Other : LineKind::Directive;

@@ -1,0 +1,112 @@
+// `kernelscope explain`, `doctor` and their errors, run as a user would run them.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "Process.h"
+#include "TestSupport.h"
+
+using namespace ks;
+
+namespace {
+ProcessResult kernelscope(std::vector<std::string> args) {
+  ProcessSpec spec;
+  spec.argv = {KS_BINARY};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.cwd = test::sourceDir();
+  spec.timeout = std::chrono::seconds(120);
+  return runProcess(spec);
+}
+}  // namespace
+
+TEST_CASE("explain --line shows the SAXPY line in every stage") {
+  if (!test::toolchainUsable()) return;
+  test::Fixture f(test::sourceDir() / "examples/saxpy.rs");
+  uint32_t line = f.lineOf("*y.add(i) = a * *x.add(i) + *y.add(i);");
+  auto r = kernelscope({"explain", "examples/saxpy.rs", "--line", std::to_string(line)});
+  CHECK(r.exitCode == 0);
+  INFO(r.out << r.err);
+  CHECK(r.out.find("*y.add(i) = a * *x.add(i) + *y.add(i);") != std::string::npos);
+  for (const char* s : {"mir ", "llvm-ir ", "ptx ", "sass "}) CHECK(r.out.find(s) != std::string::npos);
+  CHECK(r.out.find("Mul(") != std::string::npos);
+  CHECK(r.out.find("fmul float") != std::string::npos);
+  CHECK((r.out.find("fma.rn.f32") != std::string::npos || r.out.find("mul.rn.f32") != std::string::npos));
+  CHECK((r.out.find("FFMA") != std::string::npos || r.out.find("FMUL") != std::string::npos));
+  CHECK(r.out.find("via <*const f32>::add") != std::string::npos);
+  CHECK(r.out.find("kernels (sm_90") != std::string::npos);
+}
+
+TEST_CASE("explain --json gives the same data to scripts") {
+  if (!test::toolchainUsable()) return;
+  auto r = kernelscope({"explain", "examples/vector_add.rs", "--json", "--stages", "ptx,sass", "--arch", "sm_80"});
+  REQUIRE(r.exitCode == 0);
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["arch"] == "sm_80");
+  CHECK(j["stages"]["ptx"]["available"] == true);
+  CHECK_FALSE(j["stages"].contains("mir"));
+  REQUIRE(j["kernels"].size() == 1);
+  CHECK(j["kernels"][0]["name"] == "vector_add");
+  CHECK(j["kernels"][0]["registers"].get<int>() > 0);
+  bool sawAdd = false;
+  for (const auto& line : j["lines"])
+    for (const auto& ins : line["stages"]["ptx"]) sawAdd |= ins["text"].get<std::string>().starts_with("add.rn.f32");
+  CHECK(sawAdd);
+}
+
+TEST_CASE("bad input: clear message and a non-zero exit") {
+  auto missing = kernelscope({"explain", "no/such/kernel.rs"});
+  CHECK(missing.exitCode == 2);
+  CHECK(missing.err.find("no/such/kernel.rs") != std::string::npos);
+
+  auto arch = kernelscope({"explain", "examples/saxpy.rs", "--arch", "sm_13"});
+  CHECK(arch.exitCode == 2);
+  CHECK(arch.err.find("unknown architecture 'sm_13'") != std::string::npos);
+
+  auto option = kernelscope({"explain", "examples/saxpy.rs", "--bogus"});
+  CHECK(option.exitCode == 2);
+  CHECK(option.err.find("--bogus") != std::string::npos);
+
+  auto stage = kernelscope({"explain", "examples/saxpy.rs", "--stages", "ptx,hip"});
+  CHECK(stage.exitCode == 2);
+  CHECK(stage.err.find("hip") != std::string::npos);
+
+  auto past = kernelscope({"explain", "examples/saxpy.rs", "--line", "9999"});
+  CHECK(past.exitCode == 2);
+
+  auto command = kernelscope({"frobnicate"});
+  CHECK(command.exitCode == 2);
+}
+
+TEST_CASE("a kernel that does not compile: file:line:col and exit 1") {
+  if (!test::toolchainUsable()) return;
+  test::Fixture f(test::sourceDir() / "tests/fixtures/broken.rs");
+  auto r = kernelscope({"explain", "tests/fixtures/broken.rs"});
+  CHECK(r.exitCode == 1);
+  CHECK(r.err.find("broken.rs:" + std::to_string(f.line("type_error")) + ":18: error[E0308]: mismatched types") !=
+        std::string::npos);
+  CHECK(r.err.find("does not compile") != std::string::npos);
+}
+
+TEST_CASE("a missing nvdisasm: the other stages are shown, and the exit says so") {
+  if (!test::toolchainUsable()) return;
+  // A CUDA_HOME and cache without tools, and a PATH without ptxas, hide both CUDA tools.
+  TempDir empty("kernelscope-nocuda");
+  ProcessSpec spec;
+  spec.argv = {KS_BINARY, "explain", "examples/saxpy.rs", "--stages", "ptx,sass"};
+  spec.cwd = test::sourceDir();
+  spec.env = {{"CUDA_HOME", empty.path().string()}, {"PATH", "/usr/bin:/bin"},
+              {"KERNELSCOPE_CACHE_DIR", (empty.path() / "cache").string()}};
+  // The sysroot lives in the real cache: point at it through a symlink.
+  std::filesystem::create_directories(empty.path() / "cache");
+  std::filesystem::create_symlink(test::toolchain().cacheDir / "sysroot", empty.path() / "cache/sysroot");
+  auto r = runProcess(spec);
+  INFO(r.out << r.err);
+  CHECK(r.exitCode == 3);
+  CHECK(r.out.find("ptx ") != std::string::npos);
+  CHECK(r.err.find("stage unavailable: sass") != std::string::npos);
+}
+
+TEST_CASE("doctor names every tool") {
+  auto r = kernelscope({"doctor"});
+  for (const char* tool : {"rustc", "sysroot", "ptxas", "nvdisasm", "nvcc"}) CHECK(r.out.find(tool) != std::string::npos);
+}

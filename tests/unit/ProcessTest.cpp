@@ -1,0 +1,113 @@
+// The process runner: exit status, signals, time limits, cancellation of the whole
+// process group, output caps, stdin, missing programs, private temp dirs.
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <thread>
+
+#include "Process.h"
+
+using namespace ks;
+using namespace std::chrono_literals;
+
+namespace {
+ProcessResult sh(const std::string& script, std::chrono::milliseconds timeout = 10s, CancellationToken cancel = {}) {
+  ProcessSpec spec;
+  spec.argv = {"/bin/sh", "-c", script};
+  spec.timeout = timeout;
+  spec.cancel = cancel;
+  return runProcess(spec);
+}
+/// Running, as opposed to gone or a zombie waiting for a reaper.
+bool processAlive(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string pidField, comm, state;
+  if (!(stat >> pidField >> comm >> state)) return false;
+  return state != "Z" && state != "X";
+}
+}  // namespace
+
+TEST_CASE("exit status and both streams are reported") {
+  auto r = sh("echo out; echo err >&2; exit 3");
+  CHECK(r.started);
+  CHECK(r.exitCode == 3);
+  CHECK_FALSE(r.ok());
+  CHECK(r.out == "out\n");
+  CHECK(r.err == "err\n");
+  CHECK(r.describe() == "exit status 3");
+}
+
+TEST_CASE("a process killed by a signal says which") {
+  auto r = sh("kill -SEGV $$");
+  CHECK(r.signal == SIGSEGV);
+  CHECK(r.describe().find("SIGSEGV") != std::string::npos);
+}
+
+TEST_CASE("the time limit kills the whole process group, grandchildren included") {
+  auto r = sh("sleep 30 & echo $!; wait", 300ms);
+  CHECK(r.timedOut);
+  CHECK_FALSE(r.ok());
+  CHECK(r.elapsed < 5s);
+  pid_t grandchild = std::stoi(r.out);
+  std::this_thread::sleep_for(50ms);
+  CHECK_FALSE(processAlive(grandchild));
+  CHECK(r.describe().find("timed out") != std::string::npos);
+}
+
+TEST_CASE("cancellation from another thread kills the process") {
+  CancellationToken token;
+  std::thread canceller([token] {
+    std::this_thread::sleep_for(100ms);
+    token.cancel();
+  });
+  auto r = sh("sleep 30", 20s, token);
+  canceller.join();
+  CHECK(r.cancelled);
+  CHECK(r.elapsed < 5s);
+}
+
+TEST_CASE("output beyond the cap is dropped and flagged") {
+  ProcessSpec spec;
+  spec.argv = {"/bin/sh", "-c", "head -c 100000 /dev/zero"};
+  spec.outputCap = 1000;
+  auto r = runProcess(spec);
+  CHECK(r.ok());
+  CHECK(r.truncated);
+  CHECK(r.out.size() == 1000);
+}
+
+TEST_CASE("stdin is fed, and a large input does not deadlock") {
+  ProcessSpec spec;
+  spec.argv = {"wc", "-c"};
+  spec.stdinText = std::string(1 << 20, 'x');
+  auto r = runProcess(spec);
+  CHECK(r.ok());
+  CHECK(std::stoul(r.out) == (1u << 20));
+}
+
+TEST_CASE("a missing program is reported, not run through a shell") {
+  ProcessSpec spec;
+  spec.argv = {"no-such-tool-kernelscope", "--version"};
+  auto r = runProcess(spec);
+  CHECK_FALSE(r.started);
+  CHECK(r.error.find("not found") != std::string::npos);
+  spec.argv = {"echo", "$(touch /tmp/ks-injected)", ";", "rm", "-rf", "/"};
+  r = runProcess(spec);
+  CHECK(r.ok());
+  CHECK(r.out == "$(touch /tmp/ks-injected) ; rm -rf /\n");
+}
+
+TEST_CASE("temp dirs are private and removed") {
+  std::filesystem::path p;
+  {
+    TempDir t("kernelscope-test");
+    p = t.path();
+    struct stat st{};
+    REQUIRE(::stat(p.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0700);
+    std::ofstream(p / "f") << "x";
+  }
+  CHECK_FALSE(std::filesystem::exists(p));
+}
