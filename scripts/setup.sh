@@ -4,7 +4,7 @@
 # 1. Debian packages (rustc-web built on LLVM 22, llvm-22-dev, the C++ libraries).
 # 2. A matched ptxas + nvdisasm pair (CUDA 11.8 from Debian non-free, unpacked only),
 #    unless a full CUDA toolkit with nvdisasm is already present.
-# 3. The kernelscope build (CMake, Release).
+# 3. The kernelscope build (CMake, Release; KERNELSCOPE_BUILD_DIR, KERNELSCOPE_CMAKE_ARGS).
 # 4. The nvptx64 `core` sysroot, built by `kernelscope setup` into the per-user cache.
 # Every step checks first and does nothing when its result is already there.
 set -euo pipefail
@@ -22,7 +22,9 @@ as_root() {
 
 APT_PACKAGES=(rustc-web cargo-web rust-web-src llvm-22-dev nlohmann-json3-dev libasio-dev
               doctest-dev cmake g++ ninja-build binutils)
-APT_PACKAGES+=("${KERNELSCOPE_EXTRA_APT[@]:-}")
+# Extra packages a caller needs as well (the test command adds the editors'), space-separated.
+read -r -a EXTRA_APT <<<"${KERNELSCOPE_EXTRA_APT:-}"
+APT_PACKAGES+=("${EXTRA_APT[@]}")
 
 install_apt_packages() {
   local missing=()
@@ -76,15 +78,18 @@ SRC
 
 build_kernelscope() {
   say "building kernelscope in $BUILD_DIR"
-  local gen=()
+  local gen=() log="$BUILD_DIR/setup-build.log"
   command -v ninja >/dev/null && gen=(-G Ninja)
+  mkdir -p "$BUILD_DIR"
   if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
-    cmake -S "$ROOT" -B "$BUILD_DIR" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake -S "$ROOT" -B "$BUILD_DIR" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release "${KERNELSCOPE_CMAKE_ARGS[@]:-}" >"$log" 2>&1 \
+      || { tail -40 "$log" >&2; say "cmake failed (full log: $log)"; exit 1; }
   fi
-  cmake --build "$BUILD_DIR" --parallel "$(nproc)" ${KERNELSCOPE_BUILD_TARGET:+--target $KERNELSCOPE_BUILD_TARGET} >/dev/null
+  cmake --build "$BUILD_DIR" --parallel "$(nproc)" >"$log" 2>&1 \
+    || { grep -E "error|FAILED" "$log" | head -40 >&2; say "build failed (full log: $log)"; exit 1; }
 }
 
 install_apt_packages
 install_cuda_pair
 build_kernelscope
-"$BUILD_DIR/kernelscope" setup
+"$BUILD_DIR/server/kernelscope" setup
