@@ -275,7 +275,7 @@ int explainMain(int argc, char** argv) {
           std::string marker = markerFor(o, {file, ln});
           block << "      " << std::left << std::setw(8) << stageName(s) << std::right
                 << displayText(s, st->artifact.lineText(al));
-          if (!marker.empty()) block << "    ; " << marker;
+          if (!marker.empty()) block << "   // " << marker;
           block << "\n";
         };
         for (uint32_t al : sl.direct) emit(al);
