@@ -10,6 +10,8 @@
 ;; became: MIR, LLVM IR, PTX and SASS.  Through eglot, Emacs gets its diagnostics, hovers
 ;; (eldoc) and inlay hints like any server's.  This file adds what eglot has no UI for:
 ;;
+;;   after each compile, the instruction counts of each line at its end (`8 ptx · 12 sass'),
+;;   also with eglot 1.9 (Emacs 28), which has no inlay hints;
 ;;   M-x kernelscope-show-stage   the buffer's PTX (or SASS, LLVM IR, MIR) in a read-only
 ;;                                buffer, linked to the source line by line: the cursor on
 ;;                                either side highlights the matching lines on the other.
@@ -53,6 +55,16 @@ server's docs/lsp-extensions.md for the full list."
   "Stages offered by `kernelscope-show-stage'."
   :type '(repeat string))
 
+(defcustom kernelscope-inlay-hints t
+  "Show each line's instruction counts (`4 ptx · 6 sass') at its end.
+Drawn by kernelscope after every compile when eglot has no inlay hints of its
+own (eglot before 1.12, as on Emacs 28)."
+  :type 'boolean)
+
+(defface kernelscope-hint
+  '((t :inherit shadow))
+  "Face of the instruction counts at the end of source lines.")
+
 (defface kernelscope-linked
   '((t :inherit highlight :extend t))
   "Face of the lines linked to the line at point.")
@@ -90,7 +102,7 @@ server's docs/lsp-extensions.md for the full list."
     (add-to-list 'eglot-server-programs `(,modes . kernelscope--contact))))
 
 (defun kernelscope--contact (&optional _interactive)
-  "The eglot contact of kernelscope, read when a server starts."
+  "Return the eglot contact of kernelscope (read anew for each server)."
   (list 'eglot-kernelscope kernelscope-program))
 
 (defun kernelscope--server ()
@@ -109,13 +121,49 @@ server's docs/lsp-extensions.md for the full list."
 (cl-defmethod eglot-handle-notification
   ((_server eglot-kernelscope) (_method (eql kernelscope/status)) &rest params
    &key uri state &allow-other-keys)
-  "Remember the compile state of URI and refresh its stage buffers when ready."
+  "Remember PARAMS, the compile STATE of URI; refresh its stage buffers when ready."
   (puthash uri params kernelscope--status)
   (when (equal state "ready")
     (dolist (buf (buffer-list))
       (when (and (buffer-live-p buf)
                  (equal (buffer-local-value 'kernelscope--source-uri buf) uri))
-        (kernelscope--refresh buf)))))
+        (kernelscope--refresh buf)))
+    (when-let ((source (find-buffer-visiting (eglot--uri-to-path uri))))
+      (kernelscope--refresh-hints source))))
+
+;;;; Instruction counts
+
+(defvar-local kernelscope--hint-overlays nil "Overlays of the instruction counts.")
+
+(defun kernelscope--refresh-hints (source)
+  "Ask for the inlay hints of all of SOURCE and draw them at the ends of lines."
+  (when (and kernelscope-inlay-hints (not (fboundp 'eglot-inlay-hints-mode)))
+    (with-current-buffer source
+      (jsonrpc-async-request
+       (eglot--current-server-or-lose) :textDocument/inlayHint
+       (list :textDocument (eglot--TextDocumentIdentifier)
+             :range (list :start (list :line 0 :character 0)
+                          :end (list :line (count-lines (point-min) (point-max)) :character 0)))
+       :success-fn
+       (lambda (hints)
+         (when (buffer-live-p source)
+           (with-current-buffer source
+             (mapc #'delete-overlay kernelscope--hint-overlays)
+             (setq kernelscope--hint-overlays nil)
+             (seq-doseq (hint hints)
+               (let* ((label (plist-get hint :label))
+                      (text (if (stringp label) label
+                              (mapconcat (lambda (part) (plist-get part :value)) label "")))
+                      (line (plist-get (plist-get hint :position) :line)))
+                 (save-excursion
+                   (goto-char (point-min))
+                   (when (zerop (forward-line line))
+                     (let ((ov (make-overlay (line-end-position) (line-end-position))))
+                       (overlay-put ov 'after-string
+                                    (propertize (concat "  " text) 'face 'kernelscope-hint))
+                       (overlay-put ov 'kernelscope-hint t)
+                       (push ov kernelscope--hint-overlays)))))))))
+       :error-fn #'ignore))))
 
 (defun kernelscope-status ()
   "Show the state of the last compile of the current source."

@@ -71,7 +71,7 @@
     (sort lines #'<)))
 
 (defun ks-same-instructions (server view got expected)
-  "Non-nil when the highlighted lines GOT of VIEW are the instructions EXPECTED.
+  "Non-nil when the highlighted lines GOT of VIEW are the EXPECTED instructions.
 Every expected line must be highlighted; any other highlighted line must be one SERVER
 maps to no source at all (a `.loc' or label inside the run)."
   (and (cl-subsetp expected got)
@@ -152,6 +152,16 @@ maps to no source at all (a `.loc' or label inside the run)."
       (ks-check "kernelscope/status reports the good kernel ready"
                 (equal (plist-get (ks-status buf) :state) "ready")
                 (format "%S" (ks-status buf)))
+      (ks-check "the SAXPY line shows its instruction counts"
+                (ks-wait (lambda ()
+                           (with-current-buffer buf
+                             (cl-some (lambda (ov)
+                                        (and (overlay-get ov 'kernelscope-hint)
+                                             (string-match-p "[0-9]+ ptx" (overlay-get ov 'after-string))))
+                                      (save-excursion (ks-goto-line line)
+                                                      (overlays-in (line-beginning-position)
+                                                                   (1+ (line-end-position)))))))
+                         10))
       (let* ((map (jsonrpc-request server :kernelscope/lineMap (list :textDocument (list :uri uri) :line line)))
              (expected (ks-expand (plist-get (plist-get map :stages) :ptx)))
              (artifact (jsonrpc-request server :kernelscope/artifact

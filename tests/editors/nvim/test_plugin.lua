@@ -3,8 +3,8 @@
 -- Runs inside `nvim --headless` (see run.sh). It drives the plugin the way a user does,
 -- through `:Kernelscope` and typed keys, and checks the result against the server's own
 -- answers (kernelscope/lineMap). The steps run in a coroutine that yields to Neovim's main
--- loop between them, so typed keys are processed and CursorMoved fires as in a real
--- session. Prints one `ok`/`not ok` line per check and a `N passed, N failed` summary.
+-- loop between them, so typed keys are processed and CursorMoved fires as when a user
+-- types them. Prints one `ok`/`not ok` line per check and a `N passed, N failed` summary.
 --
 -- Environment: KERNELSCOPE_BIN (the server), KS_SOURCE (a writable copy of
 -- examples/saxpy.rs), KS_RESULTS (where the result lines go), KS_TIMEOUT_MS (how long to
@@ -225,6 +225,7 @@ local function run()
     local lines = highlighted(vbuf, views.ns)
     return #lines > 0 and lines
   end, 5000) or {}
+  out(string.format("# SAXPY line %d: view lines highlighted %s, lineMap ptx %s", saxpy, table.concat(got, ","), table.concat(expected, ",")))
   check("CursorMoved on the SAXPY line highlights exactly its PTX lines", same_instructions(client, src, view, got, expected), "got " .. vim.inspect(got) .. ", lineMap " .. vim.inspect(expected))
   check("the SAXPY source line is highlighted too", same(highlighted(src, views.ns), { saxpy }), vim.inspect(highlighted(src, views.ns)))
   feed("gg")
@@ -324,6 +325,14 @@ local function run()
   vim.api.nvim_set_current_win(src_win)
   local status = commands.run("status") or {}
   check(":Kernelscope status reports the compile", table.concat(status, "\n"):find("ready") ~= nil, table.concat(status, " | "))
+
+  -- :Kernelscope arch sm_80 recompiles for sm_80 and the view follows.
+  commands.run("arch sm_80")
+  local retargeted = wait_for(function()
+    return buf_text(vbuf):find("%.target%s+sm_80") ~= nil
+  end, compile_timeout)
+  check(":Kernelscope arch sm_80 recompiles and the view shows .target sm_80", retargeted, buf_text(vbuf):match("%.target[^\n]*"))
+  check(":Kernelscope arch then reports sm_80", commands.run("arch") == "sm_80")
 
   -- `q` closes a view and forgets it.
   vim.api.nvim_set_current_win(win_of(vbuf))

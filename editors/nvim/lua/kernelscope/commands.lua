@@ -168,6 +168,19 @@ function M.status_lines(src)
   end
   local info = client.server_info or {}
   table.insert(lines, string.format("kernelscope %s (client %d, root %s)", info.version or "", client.id, client.config.root_dir or "?"))
+  -- Work in progress, such as building the nvptx `core` on first use ($/progress).
+  if vim.lsp.status then
+    local progress = vim.lsp.status()
+    if progress ~= "" then
+      table.insert(lines, progress)
+    end
+  elseif vim.lsp.util.get_progress_messages then
+    for _, m in ipairs(vim.lsp.util.get_progress_messages()) do
+      if m.name == lsp.name and not m.done then
+        table.insert(lines, string.format("%s %s%s", m.title or "", m.message or "", m.percentage and string.format(" (%d%%)", m.percentage) or ""))
+      end
+    end
+  end
   local st = views.status[lsp.text_document(src).uri]
   if not st then
     table.insert(lines, "no compile reported yet for this buffer")

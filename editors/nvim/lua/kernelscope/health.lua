@@ -47,6 +47,8 @@ function M.check()
       local lower = line:lower()
       if lower:find("missing") or lower:find("error") or lower:find("not found") or lower:find("fail") then
         report.warn(line)
+      elseif line:find("%sok%s") then
+        report.ok(line)
       else
         report.info(line)
       end

@@ -1,5 +1,5 @@
 -- kernelscope.lsp: the kernelscope LSP extensions as seen from Neovim, and the few
--- helpers that paper over the differences between Neovim 0.7 and 0.10+.
+-- functions that paper over the differences between Neovim 0.7 and 0.10+.
 --
 -- This file mirrors docs/lsp-extensions.md: method names, stage names and the params each
 -- request takes. Nothing here interprets compiler output; the server does that.
