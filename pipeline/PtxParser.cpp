@@ -141,8 +141,8 @@ Artifact parsePtx(std::string input) {
       continue;
     }
 
-    if (t.empty() || t.starts_with("//") || t == "{" || t == "}") {
-      line.kind = LineKind::Other;
+    if (t.empty() || t.starts_with("//") || t.starts_with("{") || t.starts_with("}")) {
+      line.kind = LineKind::Other;  // blank, comment, or the braces of a call sequence
     } else if (t.starts_with(".loc")) {
       line.kind = LineKind::Directive;
       std::string_view rest = t.substr(4);
