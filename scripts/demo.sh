@@ -4,7 +4,7 @@
 # Any arguments replace the default ones given to `kernelscope explain`.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-"$ROOT/scripts/setup.sh"
+KERNELSCOPE_BUILD_TARGET=kernelscope "$ROOT/scripts/setup.sh"
 BIN=${KERNELSCOPE_BUILD_DIR:-$ROOT/build}/server/kernelscope
 if [ $# -eq 0 ]; then set -- "$ROOT/examples/saxpy.rs"; fi
 exec "$BIN" explain "$@"

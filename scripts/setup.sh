@@ -85,7 +85,8 @@ build_kernelscope() {
     cmake -S "$ROOT" -B "$BUILD_DIR" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release "${KERNELSCOPE_CMAKE_ARGS[@]:-}" >"$log" 2>&1 \
       || { tail -40 "$log" >&2; say "cmake failed (full log: $log)"; exit 1; }
   fi
-  cmake --build "$BUILD_DIR" --parallel "$(nproc)" >"$log" 2>&1 \
+  # KERNELSCOPE_BUILD_TARGET narrows the build (the demo needs only the binary).
+  cmake --build "$BUILD_DIR" --parallel "$(nproc)" ${KERNELSCOPE_BUILD_TARGET:+--target "$KERNELSCOPE_BUILD_TARGET"} >"$log" 2>&1 \
     || { grep -E "error|FAILED" "$log" | head -40 >&2; say "build failed (full log: $log)"; exit 1; }
 }
 
