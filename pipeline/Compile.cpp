@@ -7,7 +7,12 @@
 #include <set>
 #include <sstream>
 
+#include "Crate.h"
+#include "Cuda.h"
 #include "ExactLocations.h"
+#include "GpuArch.h"
+#include "PtxBackend.h"
+#include "Remarks.h"
 #include "Parsers.h"
 #include "TextUtil.h"
 
@@ -26,42 +31,12 @@ std::string readFile(const fs::path& p) {
   return s.str();
 }
 
-/// rustc wants a crate name made of identifier characters.
-std::string crateNameFor(const fs::path& file) {
-  std::string name = file.stem().string();
-  for (char& c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front()))) name = "k_" + name;
-  return name;
-}
-
 Diagnostic toolError(std::string message, std::string source = "kernelscope") {
   Diagnostic d;
   d.source = std::move(source);
   d.severity = Severity::Error;
   d.message = std::move(message);
   return d;
-}
-
-/// Passes whose remarks describe bookkeeping (instruction counts, frame layout) rather
-/// than decisions a kernel author can act on.
-bool isNoiseRemark(const Remark& r) {
-  static const std::set<std::string> noise = {"size-info", "stack-frame-layout", "prologepilog", "asm-printer"};
-  return noise.count(r.pass) > 0;
-}
-
-/// Mirrors the directory of the edited file into `overlay` (symlinks), so that `mod x;`
-/// still finds the sibling files, and writes the unsaved text in place of the file.
-fs::path writeOverlay(const fs::path& overlay, const fs::path& file, const std::string& text) {
-  std::error_code ec;
-  fs::create_directories(overlay, ec);
-  for (const auto& e : fs::directory_iterator(file.parent_path(), ec)) {
-    if (e.path().filename() == file.filename()) continue;
-    fs::create_symlink(e.path(), overlay / e.path().filename(), ec);
-  }
-  fs::path target = overlay / file.filename();
-  std::ofstream(target, std::ios::binary) << text;
-  return target;
 }
 
 void saveTemp(const CompileOptions& opts, const std::string& name, const std::string& content) {
@@ -85,6 +60,138 @@ std::optional<std::string> validateArch(std::string_view arch) {
   return std::nullopt;
 }
 
+bool finishFromPtx(const Toolchain& tc, const CompileOptions& opts, const CancellationToken& cancel,
+                   const PtxBackend& in, CompileResult& result) {
+  auto wants = [&](Stage s) { return std::find(opts.stages.begin(), opts.stages.end(), s) != opts.stages.end(); };
+  auto unavailable = [&](Stage s, const std::string& why) {
+    if (!wants(s)) return;
+    auto& st = result.stages[s];
+    st.available = false;
+    st.unavailableReason = why;
+  };
+  bool needPtx = wants(Stage::Ptx) || wants(Stage::Sass);
+  const Artifact& ptx = in.ptx;
+  const ChainTable& chains = in.chains;
+  const Artifact& ir = in.ir;
+  LineMap* lineMap = in.lineMap.get();
+  const fs::path& out = in.outDir;
+  const std::string& crate = in.stem;
+  // --- ptxas: resources per kernel, and the cubin for SASS.
+  PtxasReport report;
+  bool haveCubin = false;
+  if (needPtx) {
+    if (!tc.ptxas.found()) {
+      unavailable(Stage::Sass, "ptxas: " + tc.ptxas.problem + " (fix: " + tc.ptxas.fix + ")");
+    } else {
+      // ptxas reads rustc's PTX with chain-id `.loc` lines, so that SASS names exact
+      // inline chains (see ExactLocations.h); its code is rustc's, instruction for instruction.
+      fs::path ptxFile = out / (crate + ".lineids.ptx"), cubin = out / (crate + ".cubin");
+      std::vector<uint32_t> ptxLineOf;
+      std::ofstream(ptxFile, std::ios::binary) << (in.ptxasText ? *in.ptxasText : ptxWithChainIds(ptx, chains, &ptxLineOf));
+      auto runPtxas = [&](bool relocatable) {
+        ProcessSpec p;
+        p.argv = {tc.ptxas.path.string(), "-arch=" + opts.arch, "-v", "-lineinfo"};
+        if (relocatable) p.argv.push_back("-c");
+        p.argv.insert(p.argv.end(), {ptxFile.string(), "-o", cubin.string()});
+        p.timeout = opts.toolTimeout;
+        p.cancel = cancel;
+        ProcessResult pr = runProcess(p);
+        result.toolTime += pr.elapsed;
+        return pr;
+      };
+      ProcessResult pr = runPtxas(false);
+      // Calls into `core` that were not inlined (panics) stay unresolved in an rlib's
+      // PTX; relocatable mode still compiles the kernels and reports their resources.
+      if (!pr.ok() && pr.err.find("Unresolved extern function") != std::string::npos) pr = runPtxas(true);
+      if (pr.cancelled) {
+        return false;
+      }
+      saveTemp(opts, "ptxas.stderr", pr.err + pr.out);
+      report = parsePtxasReport(pr.err + pr.out);
+      for (auto& d : report.diagnostics)  // name rustc's PTX lines, not our rewrite's
+        if (d.ptxLine && *d.ptxLine >= 1 && *d.ptxLine <= ptxLineOf.size()) d.ptxLine = ptxLineOf[*d.ptxLine - 1] + 1;
+      if (pr.ok()) {
+        haveCubin = true;
+      } else {
+        std::string why = "ptxas " + pr.describe();
+        if (pr.err.find("is not defined for option 'gpu-name'") != std::string::npos ||
+            pr.err.find("not defined for option") != std::string::npos)
+          why = archNeedsCudaMessage("ptxas", tc.cudaRelease, tc.ptxas.path.string(), opts.arch);
+        else if (pr.err.find("Unsupported .version") != std::string::npos)
+          why = "ptxas " + tc.cudaRelease + " is older than the PTX ISA version rustc emitted: use a newer CUDA toolkit (set CUDA_HOME)";
+        unavailable(Stage::Sass, why);
+        if (report.diagnostics.empty()) report.diagnostics.push_back(toolError(why, "ptxas"));
+      }
+      for (auto& d : report.diagnostics) result.diagnostics.push_back(d);
+    }
+  }
+
+  // --- nvdisasm: SASS with line info.
+  if (wants(Stage::Sass) && haveCubin) {
+    if (!tc.nvdisasm.found()) {
+      unavailable(Stage::Sass, "nvdisasm: " + tc.nvdisasm.problem + " (fix: " + tc.nvdisasm.fix + ")");
+    } else {
+      ProcessSpec p;
+      p.argv = {tc.nvdisasm.path.string(), "-c", "-g", "-gi", (out / (crate + ".cubin")).string()};
+      p.timeout = opts.toolTimeout;
+      p.cancel = cancel;
+      ProcessResult dr = runProcess(p);
+      result.toolTime += dr.elapsed;
+      if (dr.cancelled) {
+        return false;
+      }
+      if (dr.ok()) {
+        saveTemp(opts, "k.sass", dr.out);
+        auto& st = result.stages[Stage::Sass];
+        st.artifact = parseSass(std::move(dr.out));
+        decodeSassChainIds(st.artifact, chains);
+        recoverInlineChains(st.artifact, ir, *lineMap);
+        st.available = true;
+      } else {
+        unavailable(Stage::Sass, "nvdisasm " + dr.describe() + ": " + dr.err.substr(0, 500));
+      }
+    }
+  }
+
+  for (auto& [stage, st] : result.stages)
+    if (st.available) lineMap->addArtifact(st.artifact);
+  result.lineMap = in.lineMap;
+
+  // --- Kernels: entry points of the PTX, with their resources and sizes.
+  auto countIn = [](const Artifact& a, const std::string& symbol) -> size_t {
+    for (size_t f = 0; f < a.functions.size(); ++f) {
+      if (a.functions[f].symbol != symbol) continue;
+      size_t n = 0;
+      for (uint32_t l = a.functions[f].firstLine; l <= a.functions[f].lastLine; ++l)
+        n += a.lines[l].kind == LineKind::Instruction;
+      return n;
+    }
+    return 0;
+  };
+  for (const auto& f : ptx.functions) {
+    if (!f.isKernel) continue;
+    KernelInfo k;
+    k.symbol = f.symbol;
+    k.demangled = f.demangled;
+    for (const auto& irf : ir.functions)
+      if (irf.symbol == f.symbol) k.definition = irf.definition;
+    for (uint32_t l = f.firstLine; k.definition.line == 0 && l <= f.lastLine; ++l)  // no IR (nvcc): the first user line
+      for (const auto& fr : ptx.lines[l].location)
+        if (fr.line != 0 && lineMap->isUserFile(fr.file)) {
+          k.definition = fr;
+          break;
+        }
+    for (const auto& res : report.functions)
+      if (res.name == f.symbol) k.resources = res;
+    if (k.resources) k.occupancy = kernelOccupancy(opts.arch, *k.resources, opts.occupancyBlockSize);
+    k.ptxInstructions = countIn(ptx, f.symbol);
+    if (const auto* sass = result.stage(Stage::Sass); sass && sass->available)
+      k.sassInstructions = countIn(sass->artifact, f.symbol);
+    result.kernels.push_back(std::move(k));
+  }
+  return true;
+}
+
 const StageOutcome* CompileResult::stage(Stage s) const {
   auto it = stages.find(s);
   return it == stages.end() ? nullptr : &it->second;
@@ -92,6 +199,7 @@ const StageOutcome* CompileResult::stage(Stage s) const {
 
 CompileResult compileKernel(const Toolchain& tc, const CompileInput& input, const CompileOptions& opts,
                             const CancellationToken& cancel) {
+  if (isCudaSource(input.path)) return compileCuda(tc, input, opts, cancel);  // the CUDA C++ twin
   auto started = std::chrono::steady_clock::now();
   CompileResult result;
   result.arch = opts.arch;
@@ -135,12 +243,19 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input, cons
   TempDir work("kernelscope-build");
   fs::path out = work.path() / "out";
   fs::create_directories(out);
-  fs::path source = file;
-  std::vector<std::string> remap;
-  if (input.text) {
-    fs::path overlay = work.path() / "src";
-    source = writeOverlay(overlay, file, *input.text);
-    remap = {"--remap-path-prefix", overlay.string() + "=" + file.parent_path().string()};
+  // The file's crate (its path dependencies built) or the file alone; see Crate.h.
+  RustcUnit unit = prepareRustcUnit(tc, input, opts, work.path(), cancel);
+  result.toolTime += unit.toolTime;
+  result.diagnostics = unit.diagnostics;
+  if (unit.crate) result.crateManifest = unit.crate->manifest;
+  if (unit.cancelled) {
+    result.cancelled = true;
+    failAll("cancelled");
+    return finish();
+  }
+  if (!unit.failure.empty()) {
+    failAll(unit.failure);
+    return finish();
   }
 
   // --- rustc: MIR, LLVM IR, PTX, diagnostics and remarks in one call.
@@ -149,23 +264,23 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input, cons
   if (wants(Stage::Mir)) emit.push_back("mir");
   emit.push_back("llvm-ir");  // always: it completes the inline chains of PTX and SASS
   if (needPtx) emit.push_back("asm");
+  emit.push_back("dep-info");  // the crate's files, for the server to watch
   std::string emitList;
   for (const auto& e : emit) emitList += (emitList.empty() ? "" : ",") + e;
 
-  std::string crate = crateNameFor(file);
+  const std::string& crate = unit.crateName;
   ProcessSpec rustc;
-  rustc.argv = {tc.rustc.path.string(), "--sysroot", tc.sysroot.path.string(), "--edition", "2021",
-                "--crate-type", "rlib", "--crate-name", crate, "--target", "nvptx64-nvidia-cuda",
-                "-C", "opt-level=" + std::to_string(opts.optLevel), "-C", "target-cpu=" + opts.arch,
-                "-C", "codegen-units=1", "-C", "debuginfo=line-directives-only",
-                "-Zmir-include-spans=on", "--error-format=json", "--emit=" + emitList,
-                "--out-dir", out.string()};
+  rustc.argv = rustcTargetArgs(tc, opts);
+  rustc.argv.insert(rustc.argv.begin(), tc.rustc.path.string());
+  rustc.argv.insert(rustc.argv.end(), {"--edition", unit.edition, "--crate-type", "rlib", "--crate-name", crate,
+                                       "-Zmir-include-spans=on", "--error-format=json", "--emit=" + emitList,
+                                       "--out-dir", out.string()});
   if (opts.remarks) {
     rustc.argv.insert(rustc.argv.end(), {"-C", "remark=all", "-Zremark-dir=" + (work.path() / "remarks").string()});
   }
-  rustc.argv.insert(rustc.argv.end(), remap.begin(), remap.end());
+  rustc.argv.insert(rustc.argv.end(), unit.args.begin(), unit.args.end());
   rustc.argv.insert(rustc.argv.end(), opts.extraRustcFlags.begin(), opts.extraRustcFlags.end());
-  rustc.argv.push_back(source.string());
+  rustc.argv.push_back(unit.source.string());
   rustc.env = {{"RUSTC_BOOTSTRAP", "1"}};
   rustc.cwd = work.path();
   rustc.timeout = opts.toolTimeout;
@@ -178,7 +293,7 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input, cons
     return finish();
   }
   saveTemp(opts, "rustc.stderr", r.err);
-  result.diagnostics = parseRustcDiagnostics(r.err);
+  for (auto& d : parseRustcDiagnostics(r.err)) result.diagnostics.push_back(std::move(d));
   if (!r.ok()) {
     std::string why = "rustc " + r.describe();
     bool haveError = std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
@@ -197,12 +312,16 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input, cons
     if (fs::exists(out / (crate + ext))) saveTemp(opts, name, readFile(out / (crate + ext)));
   const std::string llvmIrText = readFile(out / (crate + ".ll"));
   Artifact ir = parseLlvmIr(llvmIrText);
+  result.sourceFiles = readDepInfo(out / (crate + ".d"), unit.remaps);
+  result.sourceFiles.insert(result.sourceFiles.end(), unit.sourceFiles.begin(), unit.sourceFiles.end());
   std::set<std::string> userFileSet = {file.string()};
-  // Other files of the user's crate (modules next to the kernel) are the user's too.
-  std::string userDir = file.parent_path().string() + "/";
+  // The crate's files and its path dependencies' (or the modules next to a standalone
+  // kernel) are the user's too.
+  for (const auto& f : result.sourceFiles) userFileSet.insert(f.string());
   for (const auto& l : ir.lines)
     for (const auto& f : l.location)
-      if (f.file.starts_with(userDir)) userFileSet.insert(f.file);
+      for (const auto& dir : unit.userDirs)
+        if (f.file.starts_with(dir)) userFileSet.insert(f.file);
   auto lineMap = std::make_shared<LineMap>(std::vector<std::string>(userFileSet.begin(), userFileSet.end()));
 
   if (wants(Stage::Mir)) {
@@ -232,119 +351,13 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input, cons
       std::string yaml = readFile(e.path());
       saveTemp(opts, "remarks." + e.path().filename().string(), yaml);
       for (auto& rem : parseRemarksYaml(yaml))
-        if (!isNoiseRemark(rem)) result.remarks.push_back(std::move(rem));
+        if (!isBookkeepingRemark(rem)) result.remarks.push_back(std::move(rem));
     }
+    result.remarks = attributeRemarks(std::move(result.remarks), ir, *lineMap);
   }
 
-  // --- ptxas: resources per kernel, and the cubin for SASS.
-  PtxasReport report;
-  bool haveCubin = false;
-  if (needPtx) {
-    if (!tc.ptxas.found()) {
-      unavailable(Stage::Sass, "ptxas: " + tc.ptxas.problem + " (fix: " + tc.ptxas.fix + ")");
-    } else {
-      // ptxas reads rustc's PTX with chain-id `.loc` lines, so that SASS names exact
-      // inline chains (see ExactLocations.h); its code is rustc's, instruction for instruction.
-      fs::path ptxFile = out / (crate + ".lineids.ptx"), cubin = out / (crate + ".cubin");
-      std::vector<uint32_t> ptxLineOf;
-      std::ofstream(ptxFile, std::ios::binary) << ptxWithChainIds(ptx, chains, &ptxLineOf);
-      auto runPtxas = [&](bool relocatable) {
-        ProcessSpec p;
-        p.argv = {tc.ptxas.path.string(), "-arch=" + opts.arch, "-v", "-lineinfo"};
-        if (relocatable) p.argv.push_back("-c");
-        p.argv.insert(p.argv.end(), {ptxFile.string(), "-o", cubin.string()});
-        p.timeout = opts.toolTimeout;
-        p.cancel = cancel;
-        ProcessResult pr = runProcess(p);
-        result.toolTime += pr.elapsed;
-        return pr;
-      };
-      ProcessResult pr = runPtxas(false);
-      // Calls into `core` that were not inlined (panics) stay unresolved in an rlib's
-      // PTX; relocatable mode still compiles the kernels and reports their resources.
-      if (!pr.ok() && pr.err.find("Unresolved extern function") != std::string::npos) pr = runPtxas(true);
-      if (pr.cancelled) {
-        result.cancelled = true;
-        return finish();
-      }
-      saveTemp(opts, "ptxas.stderr", pr.err + pr.out);
-      report = parsePtxasReport(pr.err + pr.out);
-      for (auto& d : report.diagnostics)  // name rustc's PTX lines, not our rewrite's
-        if (d.ptxLine && *d.ptxLine >= 1 && *d.ptxLine <= ptxLineOf.size()) d.ptxLine = ptxLineOf[*d.ptxLine - 1] + 1;
-      if (pr.ok()) {
-        haveCubin = true;
-      } else {
-        std::string why = "ptxas " + pr.describe();
-        if (pr.err.find("is not defined for option 'gpu-name'") != std::string::npos ||
-            pr.err.find("not defined for option") != std::string::npos)
-          why = "ptxas " + tc.cudaRelease + " (" + tc.ptxas.path.string() + ") does not support " + opts.arch +
-                ": use a newer CUDA toolkit (set CUDA_HOME)";
-        else if (pr.err.find("Unsupported .version") != std::string::npos)
-          why = "ptxas " + tc.cudaRelease + " is older than the PTX ISA version rustc emitted: use a newer CUDA toolkit (set CUDA_HOME)";
-        unavailable(Stage::Sass, why);
-        if (report.diagnostics.empty()) report.diagnostics.push_back(toolError(why, "ptxas"));
-      }
-      for (auto& d : report.diagnostics) result.diagnostics.push_back(d);
-    }
-  }
-
-  // --- nvdisasm: SASS with line info.
-  if (wants(Stage::Sass) && haveCubin) {
-    if (!tc.nvdisasm.found()) {
-      unavailable(Stage::Sass, "nvdisasm: " + tc.nvdisasm.problem + " (fix: " + tc.nvdisasm.fix + ")");
-    } else {
-      ProcessSpec p;
-      p.argv = {tc.nvdisasm.path.string(), "-c", "-g", "-gi", (out / (crate + ".cubin")).string()};
-      p.timeout = opts.toolTimeout;
-      p.cancel = cancel;
-      ProcessResult dr = runProcess(p);
-      result.toolTime += dr.elapsed;
-      if (dr.cancelled) {
-        result.cancelled = true;
-        return finish();
-      }
-      if (dr.ok()) {
-        saveTemp(opts, "k.sass", dr.out);
-        auto& st = result.stages[Stage::Sass];
-        st.artifact = parseSass(std::move(dr.out));
-        decodeSassChainIds(st.artifact, chains);
-        recoverInlineChains(st.artifact, ir, *lineMap);
-        st.available = true;
-      } else {
-        unavailable(Stage::Sass, "nvdisasm " + dr.describe() + ": " + dr.err.substr(0, 500));
-      }
-    }
-  }
-
-  for (auto& [stage, st] : result.stages)
-    if (st.available) lineMap->addArtifact(st.artifact);
-  result.lineMap = lineMap;
-
-  // --- Kernels: entry points of the PTX, with their resources and sizes.
-  auto countIn = [](const Artifact& a, const std::string& symbol) -> size_t {
-    for (size_t f = 0; f < a.functions.size(); ++f) {
-      if (a.functions[f].symbol != symbol) continue;
-      size_t n = 0;
-      for (uint32_t l = a.functions[f].firstLine; l <= a.functions[f].lastLine; ++l)
-        n += a.lines[l].kind == LineKind::Instruction;
-      return n;
-    }
-    return 0;
-  };
-  for (const auto& f : ptx.functions) {
-    if (!f.isKernel) continue;
-    KernelInfo k;
-    k.symbol = f.symbol;
-    k.demangled = f.demangled;
-    for (const auto& irf : ir.functions)
-      if (irf.symbol == f.symbol) k.definition = irf.definition;
-    for (const auto& res : report.functions)
-      if (res.name == f.symbol) k.resources = res;
-    k.ptxInstructions = countIn(ptx, f.symbol);
-    if (const auto* sass = result.stage(Stage::Sass); sass && sass->available)
-      k.sassInstructions = countIn(sass->artifact, f.symbol);
-    result.kernels.push_back(std::move(k));
-  }
+  PtxBackend backend{ptx, chains, ir, lineMap, out, crate, std::nullopt};
+  if (!finishFromPtx(tc, opts, cancel, backend, result)) result.cancelled = true;
   return finish();
 }
 

@@ -18,6 +18,7 @@
 #include "Artifact.h"
 #include "Diagnostics.h"
 #include "LineMap.h"
+#include "Occupancy.h"
 #include "Process.h"
 #include "Toolchain.h"
 
@@ -30,6 +31,8 @@ struct CompileOptions {
   std::vector<std::string> extraRustcFlags;
   std::chrono::milliseconds toolTimeout{120000};
   bool remarks = true;
+  /// The block size (threads) at which each kernel's occupancy is given.
+  uint32_t occupancyBlockSize = 256;
   /// When set, the raw outputs of every tool (rustc's .mir/.ll/.s and stderr, the
   /// remarks, ptxas's report, nvdisasm's SASS) are copied here, for bug reports and for
   /// recording golden test inputs.
@@ -42,6 +45,9 @@ std::optional<std::string> validateArch(std::string_view arch);
 struct CompileInput {
   std::filesystem::path path;       // the kernel file as the user knows it (absolute)
   std::optional<std::string> text;  // its current text if it differs from the disk
+  /// Unsaved text of other open files (modules of the same crate, its path dependencies);
+  /// files not named here are read from disk. See Crate.h.
+  std::map<std::filesystem::path, std::string> overlays{};
 };
 
 /// What became of one stage.
@@ -60,6 +66,9 @@ struct KernelInfo {
   std::optional<KernelResources> resources;
   size_t ptxInstructions = 0;
   size_t sassInstructions = 0;
+  /// Theoretical occupancy at CompileOptions::occupancyBlockSize and at the best block
+  /// size; unset without resources or for an architecture without known limits.
+  std::optional<KernelOccupancy> occupancy;
 };
 
 struct CompileResult {
@@ -69,6 +78,10 @@ struct CompileResult {
   std::map<Stage, StageOutcome> stages;
   std::vector<KernelInfo> kernels;
   std::shared_ptr<const LineMap> lineMap;
+  /// Every source file this result was compiled from (the crate's modules, its path
+  /// dependencies' files): a change to any of them makes the result stale.
+  std::vector<std::filesystem::path> sourceFiles;
+  std::filesystem::path crateManifest;  // the crate's Cargo.toml; empty for a standalone file
   std::string arch;
   int optLevel = 3;
   std::chrono::milliseconds totalTime{0};

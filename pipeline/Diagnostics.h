@@ -67,6 +67,11 @@ struct Remark {
   std::string function;  // demangled function the remark is about
   std::string message;   // one line, in LLVM's words
   std::optional<Frame> location;
+  /// The user's line the remark is about, inline-aware (see attributeRemarks in
+  /// Remarks.h); unset until attributed, or when its code lies on no user line.
+  std::optional<Frame> userLocation;
+  bool viaLibrary = false;  // `location` is library code inlined into `userLocation`
+  uint32_t count = 1;       // identical remarks folded into this one
 };
 
 /// Parses the YAML files that `-Zremark-dir` writes (one document per remark).

@@ -18,31 +18,35 @@ const StageLines kNoLines{};
 SourceLine sourceLineOf(const Frame& f) { return {f.file, f.line}; }
 
 LineOrigin attribute(const ArtifactLine& line, const LineMap& map) {
+  if (line.kind != LineKind::Instruction) return {};
+  return map.attributeChain(line.location);
+}
+
+}  // namespace
+
+LineOrigin LineMap::attributeChain(const std::vector<Frame>& chain) const {
   LineOrigin o;
-  if (line.kind != LineKind::Instruction) return o;
-  o.chain = line.location;
-  if (line.location.empty() || line.location.front().line == 0) {
+  o.chain = chain;
+  if (chain.empty() || chain.front().line == 0) {
     o.attribution = Attribution::CompilerGenerated;
     return o;
   }
-  auto user = std::find_if(line.location.begin(), line.location.end(),
-                           [&](const Frame& f) { return f.line != 0 && map.isUserFile(f.file); });
-  if (user == line.location.end()) {
+  auto user = std::find_if(chain.begin(), chain.end(),
+                           [&](const Frame& f) { return f.line != 0 && isUserFile(f.file); });
+  if (user == chain.end()) {
     o.attribution = Attribution::Unattributed;
     return o;
   }
   o.attribution = Attribution::Direct;
   o.user = *user;
-  o.viaLibrary = user != line.location.begin();
-  for (auto it = std::next(user); it != line.location.end(); ++it)
-    if (it->line != 0 && map.isUserFile(it->file) && sourceLineOf(*it) != sourceLineOf(*user) &&
+  o.viaLibrary = user != chain.begin();
+  for (auto it = std::next(user); it != chain.end(); ++it)
+    if (it->line != 0 && isUserFile(it->file) && sourceLineOf(*it) != sourceLineOf(*user) &&
         std::none_of(o.outerUserFrames.begin(), o.outerUserFrames.end(),
                      [&](const Frame& f) { return sourceLineOf(f) == sourceLineOf(*it); }))
       o.outerUserFrames.push_back(*it);
   return o;
 }
-
-}  // namespace
 
 bool LineMap::isUserFile(std::string_view file) const {
   return std::find(userFiles_.begin(), userFiles_.end(), file) != userFiles_.end();

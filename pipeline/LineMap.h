@@ -53,6 +53,8 @@ class LineMap {
   void addArtifact(const Artifact&);
 
   bool isUserFile(std::string_view file) const;
+  /// The origin of code with this inline chain (innermost frame first), by the rules above.
+  LineOrigin attributeChain(const std::vector<Frame>& chain) const;
   const std::vector<std::string>& userFiles() const { return userFiles_; }
 
   /// The origin of artifact line `line` of `stage` (None if out of range).

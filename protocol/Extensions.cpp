@@ -58,6 +58,7 @@ json kernelsResult() {
   k.registers = 10;
   k.constantMemory = 380;
   k.instructions = InstructionCounts{16, 18};
+  k.occupancy = OccupancySummary{256, 64, 64, 100, "warps"};
   KernelsResult r;
   r.revision = 3;
   r.arch = "sm_90";

@@ -152,6 +152,19 @@ inline void to_json(json& j, const InstructionCounts& c) {
   j = {{"ptx", c.ptx}, {"sass", c.sass}};
 }
 
+/// Theoretical occupancy at one block size.
+struct OccupancySummary {
+  int blockSize = 0;
+  int activeWarpsPerSM = 0;
+  int maxWarpsPerSM = 0;
+  int percent = 0;
+  std::string limiter;  // "registers", "shared memory", "warps", ...
+};
+inline void to_json(json& j, const OccupancySummary& o) {
+  j = {{"blockSize", o.blockSize}, {"activeWarpsPerSM", o.activeWarpsPerSM},
+       {"maxWarpsPerSM", o.maxWarpsPerSM}, {"percent", o.percent}, {"limiter", o.limiter}};
+}
+
 struct KernelSummary {
   std::string name;
   std::string demangled;
@@ -160,6 +173,7 @@ struct KernelSummary {
   int registers = 0, barriers = 0, stackFrame = 0, spillStores = 0, spillLoads = 0;
   int sharedMemory = 0, constantMemory = 0, localMemory = 0;
   InstructionCounts instructions;
+  std::optional<OccupancySummary> occupancy;  // omitted for an architecture without known limits
 };
 inline void to_json(json& j, const KernelSummary& k) {
   j = {{"name", k.name}, {"demangled", k.demangled}, {"range", k.range},
@@ -174,6 +188,7 @@ inline void to_json(json& j, const KernelSummary& k) {
     j["constantMemory"] = k.constantMemory;
     j["localMemory"] = k.localMemory;
   }
+  detail::writeOptional(j, "occupancy", k.occupancy);
 }
 
 struct KernelsResult {

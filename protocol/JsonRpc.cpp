@@ -12,7 +12,9 @@
 namespace ks::lsp {
 namespace {
 
-constexpr std::string_view kContentLength = "Content-Length:";
+// The header names LSP defines; a header block starts with one of them.
+constexpr std::string_view kHeaderNames[] = {"content-length:", "content-type:"};
+constexpr std::string_view kLongestHeaderName = kHeaderNames[0];
 // Longest header block accepted; real clients send one or two short lines.
 constexpr size_t kMaxHeaderBytes = 4096;
 
@@ -29,6 +31,21 @@ bool iequals(std::string_view a, std::string_view b) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
+}
+
+/// Where the first header line starts in `s` (at its start or after a newline or any
+/// byte, since garbage may precede it), matching names case-insensitively.
+size_t findHeaderStart(std::string_view s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    for (std::string_view name : kHeaderNames) {
+      if (s.size() - i < name.size()) continue;
+      bool match = true;
+      for (size_t k = 0; k < name.size() && match; ++k)
+        match = std::tolower(static_cast<unsigned char>(s[i + k])) == name[k];
+      if (match) return i;
+    }
+  }
+  return std::string_view::npos;
 }
 
 bool onlyWhitespace(std::string_view s) {
@@ -85,10 +102,10 @@ std::optional<MessageReader::Item> MessageReader::next() {
 std::optional<MessageReader::Item> MessageReader::readHeader() {
   std::string_view avail(buffer_.data() + pos_, buffer_.size() - pos_);
   // Bytes before the next header are garbage; drop them and say so once.
-  size_t header = avail.find(kContentLength);
+  size_t header = findHeaderStart(avail);
   if (header == std::string_view::npos) {
     // Keep a tail that could be the start of a header split across reads.
-    size_t keep = std::min(avail.size(), kContentLength.size() - 1);
+    size_t keep = std::min(avail.size(), kLongestHeaderName.size() - 1);
     std::string_view dropped = avail.substr(0, avail.size() - keep);
     pos_ += dropped.size();
     if (!onlyWhitespace(dropped))
@@ -107,7 +124,7 @@ std::optional<MessageReader::Item> MessageReader::readHeader() {
   size_t end = avail.find("\r\n\r\n");
   if (end == std::string_view::npos) {
     if (avail.size() > kMaxHeaderBytes) {
-      pos_ += kContentLength.size();  // resynchronize past this header
+      pos_ += 1;  // resynchronize on the next header
       return streamError("message header is not terminated");
     }
     return std::nullopt;
@@ -138,7 +155,7 @@ std::optional<MessageReader::Item> MessageReader::readHeader() {
   }
   if (problem.empty() && !length) problem = "missing Content-Length";
   if (!problem.empty()) {
-    pos_ += kContentLength.size();
+    pos_ += 1;  // resynchronize on the next header
     return streamError(problem);
   }
   pos_ += end + 4;

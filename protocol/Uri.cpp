@@ -50,9 +50,10 @@ std::string percentEncodePath(std::string_view path) {
   return out;
 }
 
-/// A decoded absolute path with no NUL bytes and no empty or relative form.
+/// A decoded absolute path of a file: no NUL bytes, not relative, not a directory.
 bool acceptablePath(const std::string& path) {
-  return !path.empty() && path.front() == '/' && path.find('\0') == std::string::npos;
+  return path.size() > 1 && path.front() == '/' && path.back() != '/' &&
+         path.find('\0') == std::string::npos;
 }
 
 }  // namespace

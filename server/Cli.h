@@ -9,5 +9,9 @@ int explainMain(int argc, char** argv);
 int doctorMain(int argc, char** argv);
 /// `kernelscope setup`: builds the nvptx64 `core` sysroot into the cache if needed.
 int setupMain(int argc, char** argv);
+/// `kernelscope compare RUST_FILE CUDA_FILE [--kernel NAME]`: a Rust kernel next to its CUDA C++ twin.
+int compareMain(int argc, char** argv);
+/// `kernelscope diff A.rs B.rs` or `kernelscope diff FILE --vs-arch sm_XX | --vs-opt N`.
+int diffMain(int argc, char** argv);
 
 }  // namespace ks

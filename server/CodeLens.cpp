@@ -1,5 +1,6 @@
 // Code lens on each kernel: `sm_90 · 32 regs · 0 B spill`, and one lens per available
 // stage that opens it (the `kernelscope.openArtifact` client command).
+#include "Diff.h"
 #include "Features.h"
 
 #include "Uri.h"
@@ -20,6 +21,9 @@ std::string summary(const KernelInfo& k, const std::string& arch) {
   s += " · " + bytes(r.spillStores + r.spillLoads) + " spill";
   if (r.localMemory) s += " · " + bytes(r.localMemory) + " local";
   if (r.sharedMemory) s += " · " + bytes(r.sharedMemory) + " shared";
+  if (k.occupancy)
+    s += " · " + k.occupancy->atBlockSize.percent() + " occupancy @" +
+         std::to_string(k.occupancy->atBlockSize.blockSize);
   return s;
 }
 
@@ -45,7 +49,7 @@ std::vector<lsp::CodeLens> codeLenses(const Snapshot& s, PositionEncoding enc) {
     lens(summary(k, s.result->arch), std::nullopt);
     for (Stage stage : kAllStages)
       if (const auto* o = s.result->stage(stage); o && o->available)
-        lens(std::string(stageName(stage)), stage);
+        lens(std::string(stageTitle(stage)), stage);
   }
   return lenses;
 }

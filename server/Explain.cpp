@@ -8,6 +8,9 @@
 
 #include "Cli.h"
 #include "Compile.h"
+#include "InstructionDocs.h"
+#include "Remarks.h"
+#include "Crate.h"
 #include "TextUtil.h"
 
 namespace ks {
@@ -19,6 +22,9 @@ struct ExplainArgs {
   std::optional<uint32_t> line;
   CompileOptions options;
   bool json = false;
+  bool annotate = false;  // explain each instruction after it (InstructionDocs.h)
+  RemarkFilter remarks = *RemarkFilter::named("default");
+  bool archGiven = false, optGiven = false;  // else a crate's own settings apply
 };
 
 /// Parses the arguments; returns an error message on bad input.
@@ -32,6 +38,18 @@ std::optional<std::string> parseArgs(int argc, char** argv, ExplainArgs& a) {
     };
     if (arg == "--json") {
       a.json = true;
+    } else if (arg == "--annotate") {
+      a.annotate = true;
+    } else if (arg == "--remarks") {
+      auto v = value(arg);
+      auto f = v ? RemarkFilter::named(*v) : std::nullopt;
+      if (!f) return "--remarks needs all, missed, passed, analysis, none or default";
+      a.remarks = *f;
+    } else if (arg == "--block-size") {
+      auto v = value(arg);
+      auto n = v ? text::parseUint(*v) : std::nullopt;
+      if (!n || *n == 0 || *n > 1024) return "--block-size needs a number of threads, 1 to 1024";
+      a.options.occupancyBlockSize = *n;
     } else if (arg == "--line") {
       auto v = value(arg);
       auto n = v ? text::parseUint(*v) : std::nullopt;
@@ -54,11 +72,13 @@ std::optional<std::string> parseArgs(int argc, char** argv, ExplainArgs& a) {
       if (!v) return "--arch needs an architecture such as sm_90";
       if (auto bad = validateArch(*v)) return *bad;
       a.options.arch = *v;
+      a.archGiven = true;
     } else if (arg == "--opt") {
       auto v = value(arg);
       auto n = v ? text::parseUint(*v) : std::nullopt;
       if (!n || *n > 3) return "--opt needs an optimization level 0, 1, 2 or 3";
       a.options.optLevel = static_cast<int>(*n);
+      a.optGiven = true;
     } else if (arg == "--save-temps") {
       auto v = value(arg);
       if (!v) return "--save-temps needs a directory";
@@ -136,6 +156,43 @@ nlohmann::json kernelJson(const KernelInfo& k) {
     j["constantMemory"] = r.constantMemory;
     j["localMemory"] = r.localMemory;
   }
+  if (k.occupancy) {
+    auto occ = [](const Occupancy& o) {
+      nlohmann::json limits = nlohmann::json::array();
+      for (OccupancyLimit l : o.limitedBy) limits.push_back(std::string(occupancyLimitName(l)));
+      return nlohmann::json{{"blockSize", o.blockSize}, {"blocksPerSm", o.blocksPerSm}, {"warpsPerSm", o.warpsPerSm},
+                            {"maxWarpsPerSm", o.maxWarpsPerSm}, {"occupancy", o.fraction()}, {"limitedBy", limits}};
+    };
+    j["occupancy"] = occ(k.occupancy->atBlockSize);
+    j["bestOccupancy"] = occ(k.occupancy->best);
+  }
+  return j;
+}
+
+/// The remarks on a user line that the filter lets through.
+std::vector<const Remark*> remarksOn(const CompileResult& r, const RemarkFilter& filter, const std::string& file,
+                                     uint32_t line) {
+  std::vector<const Remark*> out;
+  for (const auto& rem : r.remarks)
+    if (rem.userLocation && rem.userLocation->file == file && rem.userLocation->line == line && filter.accepts(rem))
+      out.push_back(&rem);
+  return out;
+}
+
+/// "missed loop-vectorize: loop not vectorized (3 times)"
+std::string remarkText(const Remark& rem) {
+  std::string s = std::string(remarkKindName(rem.kind)) + " " + rem.pass + ": " + remarkMessage(rem);
+  if (rem.count > 1) s += " (" + std::to_string(rem.count) + " times)";
+  if (rem.viaLibrary && rem.location) s += "   // in " + frameText(*rem.location);
+  return s;
+}
+
+nlohmann::json remarkJson(const Remark& rem) {
+  nlohmann::json j = {{"kind", remarkKindName(rem.kind)}, {"pass", rem.pass}, {"name", rem.name},
+                      {"function", rem.function}, {"message", remarkMessage(rem)}, {"count", rem.count},
+                      {"viaLibrary", rem.viaLibrary}};
+  if (rem.userLocation) j["file"] = rem.userLocation->file, j["line"] = rem.userLocation->line;
+  if (rem.location) j["location"] = chainJson({*rem.location}).front();
   return j;
 }
 
@@ -144,7 +201,14 @@ void printKernelTable(std::ostream& out, const CompileResult& r) {
   out << "\nkernels (" << r.arch << ", opt-level " << r.optLevel << ")\n";
   out << "  " << std::left << std::setw(24) << "kernel" << std::right << std::setw(6) << "regs" << std::setw(12)
       << "spill st/ld" << std::setw(7) << "stack" << std::setw(7) << "smem" << std::setw(7) << "cmem" << std::setw(7)
-      << "lmem" << std::setw(6) << "ptx" << std::setw(6) << "sass" << "\n";
+      << "lmem" << std::setw(6) << "ptx" << std::setw(6) << "sass";
+  for (const auto& k : r.kernels)
+    if (k.occupancy) {
+      out << std::setw(10) << "occ@" + std::to_string(k.occupancy->atBlockSize.blockSize) << "  " << std::left
+          << std::setw(15) << "limited by" << std::right << "best";
+      break;
+    }
+  out << "\n";
   for (const auto& k : r.kernels) {
     out << "  " << std::left << std::setw(24) << k.demangled << std::right;
     if (k.resources) {
@@ -156,7 +220,13 @@ void printKernelTable(std::ostream& out, const CompileResult& r) {
       out << std::setw(6) << "-" << std::setw(12) << "-" << std::setw(7) << "-" << std::setw(7) << "-" << std::setw(7)
           << "-" << std::setw(7) << "-";
     }
-    out << std::setw(6) << k.ptxInstructions << std::setw(6) << k.sassInstructions << "\n";
+    out << std::setw(6) << k.ptxInstructions << std::setw(6) << k.sassInstructions;
+    if (k.occupancy) {
+      const auto& o = *k.occupancy;
+      out << std::setw(10) << o.atBlockSize.percent() << "  " << std::left << std::setw(15) << o.atBlockSize.limitText()
+          << std::right << o.best.percent() << " @" << o.best.blockSize;
+    }
+    out << "\n";
   }
 }
 
@@ -189,7 +259,11 @@ int explainMain(int argc, char** argv) {
     std::string err = ensureSysroot(tc, [](const std::string& m) { std::cerr << "kernelscope: " << m << "\n"; });
     if (!err.empty()) std::cerr << "kernelscope: " << err << "\n";
   }
-  CompileResult r = compileKernel(tc, {path, std::nullopt}, args.options);
+  if (auto crate = findCrate(tc, path)) {  // [package.metadata.kernelscope]
+    if (crate->settings.arch && !args.archGiven) args.options.arch = *crate->settings.arch;
+    if (crate->settings.optLevel && !args.optGiven) args.options.optLevel = *crate->settings.optLevel;
+  }
+  CompileResult r = compileKernel(tc, {path, std::nullopt, {}}, args.options);
   const std::string file = normalizePath(path.string());
 
   // Diagnostics first, compiler style, on stderr.
@@ -246,19 +320,29 @@ int explainMain(int argc, char** argv) {
           arr.push_back({{"line", al + 1}, {"text", displayText(s, st->artifact.lineText(al))},
                          {"inlined", inlined}, {"viaLibrary", o.viaLibrary},
                          {"guessed", st->artifact.lines[al].source == LocationSource::Guessed}, {"chain", chainJson(o.chain)}});
+          if (args.annotate)
+            if (auto doc = describeInstruction(s, st->artifact.lineText(al)))
+              arr.back()["explanation"] = renderOneLine(*doc);
         };
         for (uint32_t al : sl.direct) add(al, false);
         for (uint32_t al : sl.inlined) add(al, true);
         if (!arr.empty()) per[std::string(stageName(s))] = arr;
       }
       lj["stages"] = per;
-      if (!args.line && per.empty()) continue;  // whole-file JSON lists lines with code only
+      nlohmann::json remarks = nlohmann::json::array();
+      for (const Remark* rem : remarksOn(r, args.remarks, file, ln)) remarks.push_back(remarkJson(*rem));
+      if (!remarks.empty()) lj["remarks"] = remarks;
+      if (!args.line && per.empty() && remarks.empty()) continue;  // whole-file JSON lists lines with code only
       out.push_back(lj);
     }
     j["lines"] = out;
     nlohmann::json kernels = nlohmann::json::array();
     for (const auto& k : r.kernels) kernels.push_back(kernelJson(k));
     j["kernels"] = kernels;
+    nlohmann::json remarks = nlohmann::json::array();
+    for (const auto& rem : r.remarks)
+      if (args.remarks.accepts(rem)) remarks.push_back(remarkJson(rem));
+    j["remarks"] = remarks;
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << file << "  (" << r.arch << ", opt-level " << r.optLevel << "; rustc " << tc.rustcRelease
@@ -277,10 +361,17 @@ int explainMain(int argc, char** argv) {
                 << displayText(s, st->artifact.lineText(al));
           if (!marker.empty()) block << "   // " << marker;
           block << "\n";
+          if (args.annotate)
+            if (auto doc = describeInstruction(s, st->artifact.lineText(al)))
+              block << "              = " << renderOneLine(*doc) << "\n";
         };
         for (uint32_t al : sl.direct) emit(al);
         for (uint32_t al : sl.inlined) emit(al);
         any |= !sl.direct.empty() || !sl.inlined.empty();
+      }
+      for (const Remark* rem : remarksOn(r, args.remarks, file, ln)) {
+        block << "      " << std::left << std::setw(8) << "remark" << std::right << remarkText(*rem) << "\n";
+        any = true;
       }
       if (!any && !args.line) continue;  // the whole-file view shows lines that made code
       std::cout << "\n" << std::setw(5) << ln << " | " << sourceLines[ln - 1] << "\n";

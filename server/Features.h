@@ -63,10 +63,6 @@ lsp::SourceLocationResult sourceLocationOf(const Snapshot&, Stage, int line);
 lsp::KernelsResult kernelsOf(const Snapshot&, PositionEncoding);
 
 // Diff.cpp
-/// A unified diff of two texts, with `context` lines around each change.
-std::string unifiedDiff(std::string_view before, std::string_view after,
-                        const std::string& beforeLabel, const std::string& afterLabel,
-                        int context = 3);
 lsp::Expected<lsp::DiffResult> diffOf(const Snapshot& base, const Snapshot& current, Stage);
 
 // Status.cpp

@@ -15,10 +15,22 @@ std::string fileName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+/// `file.rs:12:5` (the column only when known).
+std::string location(const Frame& f) {
+  std::string s = fileName(f.file);
+  s += ':';
+  s += std::to_string(f.line);
+  if (f.column) {
+    s += ':';
+    s += std::to_string(f.column);
+  }
+  return s;
+}
+
 std::string describeFrame(const Frame& f) {
-  std::string s = "`" + (f.function.empty() ? std::string("?") : f.function) + "` at " +
-                  fileName(f.file) + ":" + std::to_string(f.line);
-  if (f.column) s += ":" + std::to_string(f.column);
+  std::string s = "`";
+  s += f.function.empty() ? std::string("?") : f.function;
+  s += "` at " + location(f);
   return s;
 }
 
@@ -84,8 +96,11 @@ std::optional<lsp::Hover> artifactHover(const Snapshot& s, Stage stage, int line
   if (!outcome || !outcome->available || static_cast<size_t>(line) >= outcome->artifact.lines.size())
     return std::nullopt;
   const LineOrigin& o = s.result->lineMap->origin(stage, static_cast<uint32_t>(line));
-  std::string md = "```" + std::string(stageLanguage(stage)) + "\n" +
-                   std::string(trimLeft(outcome->artifact.lineText(line))) + "\n```\n";
+  std::string md = "```";
+  md += stageLanguage(stage);
+  md += "\n";
+  md += trimLeft(outcome->artifact.lineText(line));
+  md += "\n```\n";
   switch (o.attribution) {
     case Attribution::None:
       return std::nullopt;
@@ -96,8 +111,7 @@ std::optional<lsp::Hover> artifactHover(const Snapshot& s, Stage stage, int line
       md += "from library code only\n";
       break;
     case Attribution::Direct:
-      md += "from " + fileName(o.user.file) + ":" + std::to_string(o.user.line) +
-            (o.user.column ? ":" + std::to_string(o.user.column) : "") + "\n";
+      md += "from " + location(o.user) + "\n";
       break;
   }
   if (o.chain.size() > 1 || o.viaLibrary) {

@@ -49,6 +49,7 @@ LspServer::LspServer(Transport& transport, ServerOptions options)
                              std::chrono::milliseconds elapsed) {
     onCompileFinished(r, std::move(result), elapsed);
   };
+  listener.cancelled = [this](const CompileRequest&) { postCheckSyncs(); };
   scheduler_ = std::make_unique<Scheduler>(
       options_.compile, [&transport](std::function<void()> fn) { transport.post(std::move(fn)); },
       std::move(listener), options_.scheduler);
@@ -56,6 +57,7 @@ LspServer::LspServer(Transport& transport, ServerOptions options)
 }
 
 LspServer::~LspServer() {
+  watcher_.reset();  // its thread posts to us
   *alive_ = false;
   scheduler_.reset();  // joins the workers before the members they report to go away
 }
@@ -258,7 +260,15 @@ void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json>
 }
 
 void LspServer::onInitialized(const lsp::NoParams&) {
-  if (client_.watchedFilesDynamicRegistration) {
+  if (!client_.watchedFilesDynamicRegistration) {
+    watcher_ = std::make_unique<FileWatcher>(
+        [this, alive = alive_](std::vector<std::string> paths) {
+          transport_.post([this, alive, paths = std::move(paths)] {
+            if (*alive) recompileUsersOf(paths);
+          });
+        },
+        options_.watchInterval);
+  } else {
     json watchers = json::array({{{"globPattern", "**/*.rs"}}});
     request("client/registerCapability",
             {{"registrations", json::array({{{"id", "kernelscope-watch-rs"},
@@ -331,8 +341,7 @@ void LspServer::compile(Document& d, bool immediate) {
   r.input.text = d.text;
   r.options = settings_.compileOptions();
   r.immediate = immediate;
-  sendStatus(d, d.revision, "queued", nullptr);
-  scheduler_->schedule(std::move(r));
+  if (scheduler_->schedule(std::move(r))) sendStatus(d, d.revision, "queued", nullptr);
   postCheckSyncs();
 }
 
@@ -388,21 +397,28 @@ void LspServer::onDidClose(const lsp::DidCloseTextDocumentParams& p) {
   scheduler_->cancel(d->path);
   notify("textDocument/publishDiagnostics", lsp::PublishDiagnosticsParams{d->uri, std::nullopt, {}});
   workspace_.close(p.textDocument.uri);
+  updateWatchedFiles();
   postCheckSyncs();
 }
 
 void LspServer::onDidChangeWatchedFiles(const lsp::DidChangeWatchedFilesParams& p) {
+  std::vector<std::string> paths;
+  for (const auto& change : p.changes)
+    if (auto path = lsp::fileUriToPath(change.uri)) paths.push_back(normalizePath(*path));
+  recompileUsersOf(paths);
+}
+
+void LspServer::recompileUsersOf(const std::vector<std::string>& paths) {
   std::set<Document*> affected;
-  for (const auto& change : p.changes) {
-    auto path = lsp::fileUriToPath(change.uri);
-    if (!path) continue;
-    std::string file = normalizePath(*path);
+  for (const std::string& file : paths) {
     if (workspace_.findByPath(file)) continue;  // open: the editor's text is what counts
     for (Document* d : workspace_.documents()) {
       const Snapshot* s = d->lastAttempt.get();
+      // Without a line map (the compile failed early), a file next to the kernel may be
+      // one of its modules.
+      std::string dir = d->path.substr(0, d->path.rfind('/') + 1);
       bool uses = s && s->result && s->result->lineMap ? s->result->lineMap->isUserFile(file)
-                                                       : file.rfind('/') == d->path.rfind('/') &&
-                                                             file.compare(0, file.rfind('/'), d->path, 0, d->path.rfind('/')) == 0;
+                                                       : file.starts_with(dir);
       if (uses) affected.insert(d);
     }
   }
@@ -410,6 +426,18 @@ void LspServer::onDidChangeWatchedFiles(const lsp::DidChangeWatchedFilesParams& 
     workspace_.bump(*d);
     compile(*d, /*immediate=*/true);
   }
+}
+
+void LspServer::updateWatchedFiles() {
+  if (!watcher_) return;
+  std::set<std::string> files;
+  for (Document* d : workspace_.documents())
+    if (d->lastAttempt && d->lastAttempt->result && d->lastAttempt->result->lineMap)
+      for (const auto& f : d->lastAttempt->result->lineMap->userFiles())
+        if (!workspace_.findByPath(f)) files.insert(f);
+  if (files == watched_) return;
+  watched_ = files;
+  watcher_->watch(files);
 }
 
 void LspServer::applySettingsJson(const json& j) {
@@ -430,7 +458,7 @@ void LspServer::applySettingsJson(const json& j) {
 void LspServer::onDidChangeConfiguration(const lsp::DidChangeConfigurationParams& p) {
   Settings before = settings_;
   applySettingsJson(p.settings);
-  if (before.compileOptions().arch == settings_.arch && before == settings_) return;
+  if (before == settings_) return;
   for (Document* d : workspace_.documents()) {
     workspace_.bump(*d);
     if (isRust(*d)) compile(*d, /*immediate=*/true);
@@ -499,6 +527,7 @@ void LspServer::onCompileFinished(const CompileRequest& r, std::shared_ptr<const
   if (r.revision == d->revision) diagnostics.version = d->version;
   notify("textDocument/publishDiagnostics", diagnostics);
   sendStatus(*d, r.revision, snapshot->result->succeeded ? "ready" : "failed", snapshot.get());
+  updateWatchedFiles();
 }
 
 // ---------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "Extensions.h"
+#include "FileWatcher.h"
 #include "JsonRpc.h"
 #include "Protocol.h"
 #include "Scheduler.h"
@@ -34,6 +35,9 @@ struct ServerOptions {
   /// Told about every change of settings (the real compiler re-discovers its toolchain
   /// when the rustc path changes).
   std::function<void(const Settings&)> settingsChanged;
+  /// How often the server polls the files open kernels use, when the client cannot
+  /// watch files for it.
+  std::chrono::milliseconds watchInterval{1000};
 };
 
 class LspServer final : public MessageHandler {
@@ -70,6 +74,10 @@ class LspServer final : public MessageHandler {
   void onDidSave(const lsp::DidSaveTextDocumentParams&);
   void onDidClose(const lsp::DidCloseTextDocumentParams&);
   void onDidChangeWatchedFiles(const lsp::DidChangeWatchedFilesParams&);
+  /// Recompiles the open kernels that use any of `paths` (files that are not open).
+  void recompileUsersOf(const std::vector<std::string>& paths);
+  /// Points the server's own watcher at the files the open kernels use.
+  void updateWatchedFiles();
   void onDidChangeConfiguration(const lsp::DidChangeConfigurationParams&);
   void onExecuteCommand(const lsp::ExecuteCommandParams&, Callback<lsp::json>);
   // Features.
@@ -139,6 +147,9 @@ class LspServer final : public MessageHandler {
 
   /// Requests answered later (kernelscope/sync), by id, so $/cancelRequest can answer them.
   std::map<std::string, Callback<lsp::json>> deferred_;
+  /// The server's own file watching, when the client does not watch for it.
+  std::unique_ptr<FileWatcher> watcher_;
+  std::set<std::string> watched_;
   /// Guards tasks posted to the transport against running after destruction.
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

@@ -60,12 +60,12 @@ milliseconds Scheduler::debounceLocked(const std::string& key) const {
   return options_.debounce.compute(it == history_.end() ? std::vector<milliseconds>{} : it->second);
 }
 
-void Scheduler::schedule(CompileRequest request) {
+bool Scheduler::schedule(CompileRequest request) {
   std::string key = request.key;
   {
     std::lock_guard lock(mutex_);
     if (auto it = running_.find(key); it != running_.end()) {
-      if (it->second.revision == request.revision) return;  // already compiling it
+      if (it->second.revision == request.revision) return false;  // already compiling it
       if (it->second.revision < request.revision) it->second.token.cancel();
     }
     auto due = request.immediate ? Clock::now() : Clock::now() + debounceLocked(key);
@@ -80,9 +80,10 @@ void Scheduler::schedule(CompileRequest request) {
       if (shared->alive) runInline(key);
       --shared->outstanding;
     });
-    return;
+    return true;
   }
   cv_.notify_all();
+  return true;
 }
 
 void Scheduler::cancel(const std::string& key) {
@@ -183,14 +184,12 @@ void Scheduler::execute(CompileRequest request, CancellationToken token) {
   auto elapsed = std::chrono::duration_cast<milliseconds>(Clock::now() - start);
   bool cancelled = token.cancelled();
 
-  // The outcome is counted as outstanding before the compile stops counting as running,
-  // so that idle() never sees a gap between the two.
-  if (!cancelled)
-    postTask([this, sharedRequest, result, elapsed] {
-      if (listener_.finished) listener_.finished(*sharedRequest, result, elapsed);
-    });
+  // The outcome counts as outstanding before the compile stops counting as running, so
+  // idle() never sees a gap between the two; it is posted after, so that its listener
+  // already sees the scheduler without this compile.
   {
     std::lock_guard lock(mutex_);
+    ++shared->outstanding;
     if (auto it = running_.find(key); it != running_.end() && it->second.revision == revision)
       running_.erase(it);
     if (cancelled) {
@@ -202,6 +201,13 @@ void Scheduler::execute(CompileRequest request, CancellationToken token) {
     }
   }
   cv_.notify_all();
+  post_([this, shared, sharedRequest, result, elapsed, cancelled] {
+    if (shared->alive) {
+      if (!cancelled && listener_.finished) listener_.finished(*sharedRequest, result, elapsed);
+      if (cancelled && listener_.cancelled) listener_.cancelled(*sharedRequest);
+    }
+    --shared->outstanding;
+  });
 }
 
 }  // namespace ks::server

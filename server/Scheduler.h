@@ -52,13 +52,15 @@ struct CompileRequest {
   bool immediate = false;  // open and save compile at once; edits are debounced
 };
 
-/// Where the scheduler reports. Both run on the io thread.
+/// Where the scheduler reports. All run on the io thread.
 struct SchedulerListener {
   std::function<void(const CompileRequest&)> started;
   /// Not called for a compile that was cancelled.
   std::function<void(const CompileRequest&, std::shared_ptr<const CompileResult>,
                      std::chrono::milliseconds)>
       finished;
+  /// A compile that was cancelled (superseded or its document closed).
+  std::function<void(const CompileRequest&)> cancelled;
 };
 
 class Scheduler {
@@ -69,7 +71,8 @@ class Scheduler {
   Scheduler& operator=(const Scheduler&) = delete;
 
   /// Queues a compile; replaces the key's pending one and cancels its running one.
-  void schedule(CompileRequest);
+  /// Returns false (and does nothing) when that very revision is already compiling.
+  bool schedule(CompileRequest);
   /// Drops the key's pending compile and cancels its running one (document closed).
   void cancel(const std::string& key);
   /// True when nothing is pending, running, or posted but not yet delivered. Any thread.

@@ -19,6 +19,21 @@ usage:
       --opt N             optimization level 0-3 (default 3)
       --json              machine-readable output
       --save-temps DIR    keep every tool's raw output in DIR
+      --remarks WHICH     optimizer remarks under each line: default (missed, and what
+                          was inlined, hoisted, unrolled or vectorized), all, missed,
+                          passed, analysis or none
+      --block-size N      threads per block for the occupancy column (default 256)
+  kernelscope compare RUST_FILE CUDA_FILE      a Rust kernel's PTX/SASS next to its CUDA C++ twin's
+      --kernel NAME       the kernel to compare (default: kernels of the same name)
+      --stages LIST       ptx, sass or ptx,sass (default)
+      --arch sm_XX, --opt N   as for explain
+  kernelscope diff BEFORE.rs AFTER.rs [options] what the code became between two files
+  kernelscope diff FILE --vs-arch sm_XX | --vs-opt N   ... or between two settings of one file
+      --arch sm_XX, --opt N   settings of both sides (the first side with --vs-*)
+      --stages LIST       as for explain
+      --context N         unchanged lines around each change (default 3)
+      --summary           only the summary line ("PTX +3 −1, SASS +2, regs 10→12")
+      --raw               compare lines as printed (keep register and label numbers)
   kernelscope doctor                           show the toolchain each stage uses
   kernelscope setup                            build the nvptx64 core sysroot if missing
   kernelscope --version
@@ -37,6 +52,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (cmd == "explain") return ks::explainMain(argc - 2, argv + 2);
+  if (cmd == "diff") return ks::diffMain(argc - 2, argv + 2);
+  if (cmd == "compare") return ks::compareMain(argc - 2, argv + 2);
   if (cmd == "doctor") return ks::doctorMain(argc - 2, argv + 2);
   if (cmd == "setup") return ks::setupMain(argc - 2, argv + 2);
   if (cmd == "lsp") return ks::lspMain(argc - 2, argv + 2);

@@ -12,110 +12,28 @@
 // Prints one line per kernel, then "N passed, N failed[, N skipped]".
 // Exit status: 0 all ran kernels passed, 1 a kernel failed, 2 bad usage or unreadable
 // input, 77 nothing could run (no driver / no GPU).
-#include <cuda.h>
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <random>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "CudaDriver.h"
+
 namespace {
 
-namespace fs = std::filesystem;
-
-constexpr int kExitFailed = 1;
-constexpr int kExitUsage = 2;
-constexpr int kExitSkipped = 77;
+using namespace ks::gpu;
 
 // ---------------------------------------------------------------------------------------------
-// The CUDA driver, loaded at run time.
-
-#define KS_STR2(x) #x
-#define KS_STR(x) KS_STR2(x)
-
-// Every driver entry point used. cuda.h maps several names to versioned symbols (cuMemAlloc ->
-// cuMemAlloc_v2); stringizing after macro expansion looks up exactly the symbol whose
-// signature the header declares.
-// clang-format off
-#define KS_DRIVER_FUNCTIONS(X) \
-  X(cuInit) \
-  X(cuDriverGetVersion) \
-  X(cuGetErrorName) \
-  X(cuGetErrorString) \
-  X(cuDeviceGetCount) \
-  X(cuDeviceGet) \
-  X(cuDeviceGetName) \
-  X(cuDeviceGetAttribute) \
-  X(cuDevicePrimaryCtxRetain) \
-  X(cuDevicePrimaryCtxRelease) \
-  X(cuCtxSetCurrent) \
-  X(cuCtxSynchronize) \
-  X(cuModuleLoadDataEx) \
-  X(cuModuleUnload) \
-  X(cuModuleGetFunction) \
-  X(cuMemAlloc) \
-  X(cuMemFree) \
-  X(cuMemcpyHtoD) \
-  X(cuMemcpyDtoH) \
-  X(cuMemsetD32) \
-  X(cuLaunchKernel)
-// clang-format on
-
-struct Driver {
-#define KS_MEMBER(name) decltype(&::name) name = nullptr;
-  KS_DRIVER_FUNCTIONS(KS_MEMBER)
-#undef KS_MEMBER
-};
-
-Driver cu;  // the one driver instance; filled by loadDriver()
-
-/// Opens libcuda.so.1 and resolves every entry point. Returns the reason on failure.
-std::string loadDriver() {
-  void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib) return std::string("no CUDA driver (") + dlerror() + ")";
-  std::string missing;
-#define KS_RESOLVE(name)                                                   \
-  cu.name = reinterpret_cast<decltype(cu.name)>(dlsym(lib, KS_STR(name))); \
-  if (!cu.name) missing += std::string(missing.empty() ? "" : ", ") + KS_STR(name);
-  KS_DRIVER_FUNCTIONS(KS_RESOLVE)
-#undef KS_RESOLVE
-  if (!missing.empty()) return "the CUDA driver lacks " + missing + " (driver too old?)";
-  return {};
-}
-
-std::string errorText(CUresult r) {
-  const char* name = nullptr;
-  const char* text = nullptr;
-  if (cu.cuGetErrorName) cu.cuGetErrorName(r, &name);
-  if (cu.cuGetErrorString) cu.cuGetErrorString(r, &text);
-  std::ostringstream out;
-  out << (name ? name : "CUresult " + std::to_string(r));
-  if (text) out << " (" << text << ")";
-  if (r == CUDA_ERROR_STUB_LIBRARY) out << ": the stub libcuda was loaded, not a driver";
-  return out.str();
-}
-
-struct CudaError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-void check(CUresult r, const char* what) {
-  if (r != CUDA_SUCCESS) throw CudaError(std::string(what) + ": " + errorText(r));
-}
+// Device memory and launches.
 
 /// Device memory holding `count` values of T, freed on scope exit.
 template <class T>
@@ -150,30 +68,6 @@ class DeviceBuffer {
   CUdeviceptr ptr_ = 0;
   size_t count_;
 };
-
-// ---------------------------------------------------------------------------------------------
-// Kernels as found in the PTX text.
-
-/// One `.entry` of a PTX file: its name and the byte size of each parameter.
-struct Entry {
-  std::string name;
-  std::vector<size_t> paramSizes;
-};
-
-/// Finds the kernels (`.entry NAME(.param .TYPE ... , ...)`) of a PTX text.
-std::vector<Entry> findEntries(const std::string& ptx) {
-  static const std::regex entryRe(R"(\.entry\s+([A-Za-z_$][\w$]*)\s*\(([^)]*)\))");
-  static const std::regex paramRe(R"(\.param\s+\.[a-z]+?(\d+)\b)");
-  std::vector<Entry> entries;
-  for (std::sregex_iterator it(ptx.begin(), ptx.end(), entryRe), end; it != end; ++it) {
-    Entry e{(*it)[1].str(), {}};
-    const std::string params = (*it)[2].str();
-    for (std::sregex_iterator p(params.begin(), params.end(), paramRe); p != end; ++p)
-      e.paramSizes.push_back(std::stoul((*p)[1].str()) / 8);
-    entries.push_back(std::move(e));
-  }
-  return entries;
-}
 
 /// A kernel argument as the bytes cuLaunchKernel copies.
 struct Arg {
@@ -372,68 +266,6 @@ const std::map<std::string, Check>& checks() {
 
 // ---------------------------------------------------------------------------------------------
 
-struct PtxFile {
-  fs::path path;
-  std::string text;
-  std::vector<Entry> entries;
-};
-
-bool readInputs(int argc, char** argv, std::vector<PtxFile>& files) {
-  std::vector<fs::path> paths;
-  for (int i = 1; i < argc; ++i) {
-    fs::path p = argv[i];
-    std::error_code ec;
-    if (fs::is_directory(p, ec)) {
-      std::vector<fs::path> inDir;
-      for (const auto& e : fs::directory_iterator(p, ec))
-        if (e.path().extension() == ".ptx") inDir.push_back(e.path());
-      std::sort(inDir.begin(), inDir.end());
-      if (inDir.empty()) {
-        std::fprintf(stderr, "gpu_examples: no .ptx files in %s\n", p.c_str());
-        return false;
-      }
-      paths.insert(paths.end(), inDir.begin(), inDir.end());
-    } else {
-      paths.push_back(p);
-    }
-  }
-  for (const auto& p : paths) {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) {
-      std::fprintf(stderr, "gpu_examples: cannot read %s\n", p.c_str());
-      return false;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    PtxFile f{p, text.str(), {}};
-    f.entries = findEntries(f.text);
-    if (f.entries.empty()) {
-      std::fprintf(stderr, "gpu_examples: %s has no .entry (not PTX?)\n", p.c_str());
-      return false;
-    }
-    files.push_back(std::move(f));
-  }
-  return true;
-}
-
-/// Loads a PTX text as a module; on failure the exception carries the JIT's error log.
-CUmodule loadModule(const std::string& ptx) {
-  std::array<char, 8192> log{};
-  std::array<CUjit_option, 2> options = {CU_JIT_ERROR_LOG_BUFFER,
-                                         CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  std::array<void*, 2> values = {log.data(), reinterpret_cast<void*>(log.size())};
-  CUmodule module = nullptr;
-  CUresult r =
-      cu.cuModuleLoadDataEx(&module, ptx.c_str(), options.size(), options.data(), values.data());
-  if (r != CUDA_SUCCESS) {
-    std::string jitLog = log.data();
-    while (!jitLog.empty() && std::isspace(static_cast<unsigned char>(jitLog.back())))
-      jitLog.pop_back();
-    throw CudaError("cuModuleLoadData: " + errorText(r) + (jitLog.empty() ? "" : ": " + jitLog));
-  }
-  return module;
-}
-
 int skipAll(size_t kernels, const std::string& why) {
   std::printf("0 passed, 0 failed, %zu skipped: %s\n", kernels, why.c_str());
   return kExitSkipped;
@@ -447,35 +279,18 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   std::vector<PtxFile> files;
-  if (!readInputs(argc, argv, files)) return kExitUsage;
+  if (!readPtxInputs("gpu_examples", {argv + 1, argv + argc}, files)) return kExitUsage;
   size_t kernels = 0;
   for (const auto& f : files) kernels += f.entries.size();
 
   // A machine without a driver or a GPU skips everything and says why.
-  if (std::string why = loadDriver(); !why.empty()) return skipAll(kernels, why);
-  if (CUresult r = cu.cuInit(0); r != CUDA_SUCCESS)
-    return skipAll(kernels, "cuInit: " + errorText(r));
-  int devices = 0;
-  if (cu.cuDeviceGetCount(&devices) != CUDA_SUCCESS || devices == 0)
-    return skipAll(kernels, "no CUDA device");
+  if (std::string why = findDevice(); !why.empty()) return skipAll(kernels, why);
 
   int passed = 0, failed = 0, skipped = 0;
-  CUdevice device = 0;
-  CUcontext context = nullptr;
+  Device device;
   try {
-    check(cu.cuDeviceGet(&device, 0), "cuDeviceGet");
-    std::array<char, 256> name{};
-    int major = 0, minor = 0, driver = 0;
-    check(cu.cuDeviceGetName(name.data(), name.size(), device), "cuDeviceGetName");
-    check(cu.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
-          "cuDeviceGetAttribute");
-    check(cu.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
-          "cuDeviceGetAttribute");
-    check(cu.cuDriverGetVersion(&driver), "cuDriverGetVersion");
-    std::printf("device 0: %s (sm_%d%d), CUDA driver %d.%d\n", name.data(), major, minor,
-                driver / 1000, driver % 1000 / 10);
-    check(cu.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
-    check(cu.cuCtxSetCurrent(context), "cuCtxSetCurrent");
+    device = openDevice();
+    std::printf("%s\n", describe(device).c_str());
   } catch (const std::exception& e) {
     std::printf("0 passed, %zu failed: %s\n", kernels, e.what());
     return kExitFailed;
@@ -516,7 +331,7 @@ int main(int argc, char** argv) {
     }
     cu.cuModuleUnload(module);
   }
-  cu.cuDevicePrimaryCtxRelease(device);
+  cu.cuDevicePrimaryCtxRelease(device.device);
 
   std::printf("%d passed, %d failed", passed, failed);
   if (skipped) std::printf(", %d skipped", skipped);

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "Compile.h"
+#include "CompileCache.h"
 #include "TestSupport.h"
 
 using namespace ks;
@@ -156,4 +157,34 @@ TEST_CASE("kernels carry their resources and sizes") {
   CHECK(k.sassInstructions > 50);
   test::Fixture f(test::sourceDir() / "examples/matmul_tiled.rs");
   CHECK(k.definition.line == f.lineOf("fn matmul_tiled"));
+}
+
+TEST_CASE("the compile cache: one key per input, least recently used evicted first") {
+  Toolchain tc;
+  tc.rustc.version = "1.96.0";
+  CompileInput a{"/k/a.rs", std::string("fn a() {}")};
+  CompileOptions sm90, sm80;
+  sm80.arch = "sm_80";
+  CHECK(compileKey(tc, a, sm90) == compileKey(tc, a, sm90));
+  CHECK(compileKey(tc, a, sm90) != compileKey(tc, a, sm80));
+  CompileInput edited = a;
+  edited.text = "fn a() { }";
+  CHECK(compileKey(tc, a, sm90) != compileKey(tc, edited, sm90));
+  Toolchain other = tc;
+  other.ptxas.version = "13.0";
+  CHECK(compileKey(tc, a, sm90) != compileKey(other, a, sm90));
+
+  CompileCache cache(2);
+  auto result = [] { return std::make_shared<const CompileResult>(); };
+  cache.insert("one", result());
+  cache.insert("two", result());
+  CHECK(cache.find("one"));  // now the most recent
+  cache.insert("three", result());
+  CHECK(cache.size() == 2);
+  CHECK(cache.find("one"));
+  CHECK_FALSE(cache.find("two"));
+  auto cancelled = std::make_shared<CompileResult>();
+  cancelled->cancelled = true;
+  cache.insert("four", cancelled);
+  CHECK_FALSE(cache.find("four"));
 }

@@ -149,4 +149,13 @@ std::vector<std::string> instructionsFor(const CompileResult& r, Stage s, const 
   return out;
 }
 
+ProcessResult runKernelscope(const std::vector<std::string>& args) {
+  ProcessSpec spec;
+  spec.argv = {KS_BINARY};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.cwd = sourceDir();
+  spec.timeout = std::chrono::seconds(120);
+  return runProcess(spec);
+}
+
 }  // namespace ks::test

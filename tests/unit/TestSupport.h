@@ -8,6 +8,7 @@
 
 #include "Artifact.h"
 #include "Compile.h"
+#include "Process.h"
 #include "Toolchain.h"
 
 namespace ks::test {
@@ -42,5 +43,8 @@ const CompileResult& compiled(const std::filesystem::path& file, const CompileOp
 /// The trimmed text of the artifact lines that `line` of `file` became (direct ones).
 std::vector<std::string> instructionsFor(const CompileResult&, Stage, const std::string& file, uint32_t line,
                                          bool includeInlined = false);
+
+/// Runs the kernelscope binary with `args` from the source directory, as a user would.
+ProcessResult runKernelscope(const std::vector<std::string>& args);
 
 }  // namespace ks::test

@@ -14,7 +14,7 @@ import { Ctx, openStage, registerCommands } from "./commands";
 import { LinkedHighlighter } from "./linking";
 import { StatusBar } from "./status";
 import { ArtifactViews } from "./views";
-import { SCHEME } from "./uri";
+import { artifactUri, parseArtifactUri, SCHEME } from "./uri";
 
 let client: LanguageClient | undefined;
 
@@ -50,6 +50,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       ],
       initializationOptions: serverOptions(),
       outputChannel: output,
+      uriConverters: { code2Protocol: toServerUri, protocol2Code: (uri) => vscode.Uri.parse(uri) },
     };
     const next = new LanguageClient("kernelscope", "kernelscope", server, options);
     next.onNotification(ext.status, (params) => {
@@ -99,6 +100,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
   await start();
+}
+
+/**
+ * URIs as the server spells them. VS Code prints a view's query as `?rev%3D7`; the
+ * contract's form is `?rev=7`, so views are rebuilt from what they name.
+ */
+function toServerUri(uri: vscode.Uri): string {
+  const printed = uri.toString();
+  if (uri.scheme !== SCHEME) return printed;
+  const address = parseArtifactUri(printed);
+  return address ? artifactUri(address) : printed;
 }
 
 export async function deactivate(): Promise<void> {

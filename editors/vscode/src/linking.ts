@@ -52,6 +52,9 @@ export class LinkedHighlighter implements vscode.Disposable {
       vscode.window.onDidChangeTextEditorSelection((e) => this.onCursor(e.textEditor)),
       vscode.window.onDidChangeVisibleTextEditors(() => this.repaint()),
       views.onDidUpdate(() => this.repaint()),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document.uri.scheme === SCHEME) this.repaint();
+      }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration("kernelscope.highlight")) this.repaint();
       }),
@@ -103,15 +106,19 @@ export class LinkedHighlighter implements vscode.Disposable {
     const sourceUri = source.document.uri;
     const views = this.visibleViews(sourceUri);
     if (views.length === 0) return;
-    source.setDecorations(this.linked, []);
+    let linked = false;
     for (const { editor, state } of views) {
       const lines = state.index.linesFor(sourceUri.toString(), line);
       const direct = toRanges(lines.direct, editor.document);
+      const inlined = toRanges(lines.inlined, editor.document);
       editor.setDecorations(this.linked, direct);
-      editor.setDecorations(this.inlined, toRanges(lines.inlined, editor.document));
-      const first = direct[0] ?? toRanges(lines.inlined, editor.document)[0];
+      editor.setDecorations(this.inlined, inlined);
+      const first = direct[0] ?? inlined[0];
       if (first) editor.revealRange(first, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+      linked ||= first !== undefined;
     }
+    // The source line shares the colour of what it became, so the pair reads as one.
+    source.setDecorations(this.linked, linked ? [new vscode.Range(line, 0, line, 0)] : []);
   }
 
   private fromView(view: vscode.TextEditor): void {

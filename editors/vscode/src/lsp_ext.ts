@@ -113,9 +113,18 @@ export interface KernelsParams {
   textDocument: TextDocumentIdentifier;
 }
 
+/** Theoretical occupancy at one block size, and what limits it. */
+export interface Occupancy {
+  blockSize: number;
+  activeWarpsPerSM: number;
+  maxWarpsPerSM: number;
+  percent: number;
+  limiter: string;
+}
+
 /**
  * A kernel and its resources. The resource fields are present only when ptxas ran
- * (`registers` tells).
+ * (`registers` tells); `occupancy` only for an architecture with known limits.
  */
 export interface KernelInfo {
   name: string;
@@ -130,6 +139,7 @@ export interface KernelInfo {
   sharedMemory?: number;
   constantMemory?: number;
   localMemory?: number;
+  occupancy?: Occupancy;
 }
 
 export interface KernelsResult {
@@ -174,6 +184,11 @@ export interface StatusParams {
 }
 
 export const status = new lc.NotificationType<StatusParams>("kernelscope/status");
+
+// ---------------------------------------------------------------------------------------
+// kernelscope/sync (request): answers once every scheduled compile has finished.
+
+export const sync = new lc.RequestType0<null, void>("kernelscope/sync");
 
 // ---------------------------------------------------------------------------------------
 // workspace/executeCommand commands the server provides.

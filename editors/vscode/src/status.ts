@@ -136,19 +136,31 @@ export class StatusBar implements vscode.Disposable {
           ? `\n\n${name}: ${counts}; resources unavailable (no ptxas)`
           : `\n\n${name}: ${kernel.registers} registers, ${kernel.spillStores ?? 0} B spill stores, ` +
               `${kernel.spillLoads ?? 0} B spill loads, ${kernel.sharedMemory ?? 0} B shared, ` +
-              `${kernel.localMemory ?? 0} B local; ${counts}`,
+              `${kernel.localMemory ?? 0} B local; ${counts}` +
+              (kernel.occupancy
+                ? `; ${kernel.occupancy.percent}% occupancy at ${kernel.occupancy.blockSize} threads ` +
+                  `(${kernel.occupancy.activeWarpsPerSM}/${kernel.occupancy.maxWarpsPerSM} warps, ` +
+                  `limited by ${kernel.occupancy.limiter})`
+                : ""),
       );
     }
     this.item.tooltip = tooltip;
     this.item.show();
   }
 
-  /** The kernel whose range holds the line, or the only kernel of the file. */
+  /**
+   * The kernel under the cursor: the one whose range holds the line, else the nearest one
+   * starting above it (servers may give only the signature's range), else the only one.
+   */
   private kernelAt(kernels: ext.KernelsResult | undefined, line: number | undefined): ext.KernelInfo | undefined {
     if (!kernels || kernels.kernels.length === 0) return undefined;
     if (line !== undefined) {
       const inside = kernels.kernels.find((k) => k.range.start.line <= line && line <= k.range.end.line);
       if (inside) return inside;
+      const above = kernels.kernels
+        .filter((k) => k.range.start.line <= line)
+        .sort((a, b) => b.range.start.line - a.range.start.line)[0];
+      if (above) return above;
     }
     return kernels.kernels.length === 1 ? kernels.kernels[0] : undefined;
   }

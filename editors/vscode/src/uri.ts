@@ -1,7 +1,7 @@
 // Virtual document URIs: `kernelscope:/<stage>/<absolute source path>.<ext>[?rev=N]`.
 //
 // Each generated stage of a source file is shown as a read-only document whose URI names
-// the stage and the source, as docs/lsp-extensions.md defines it. These helpers build and
+// the stage and the source, as docs/lsp-extensions.md defines it. These functions build and
 // read such URIs as plain strings so that they can be tested without VS Code; the
 // extension turns them into `vscode.Uri` at the edge.
 
@@ -79,7 +79,14 @@ export function parseArtifactUri(uri: string): ArtifactAddress | undefined {
   }
   if (!path.endsWith(ext)) return undefined;
   const address: ArtifactAddress = { stage, sourcePath: path.slice(0, -ext.length) };
-  const rev = /(?:^|&)rev=(\d+)(?:&|$)/.exec(query ?? "");
+  // VS Code percent-encodes the `=` of a query (`?rev%3D7`) when it prints a URI.
+  let decodedQuery = query ?? "";
+  try {
+    decodedQuery = decodeURIComponent(decodedQuery);
+  } catch {
+    // Keep it as it is: a malformed query just pins no revision.
+  }
+  const rev = /(?:^|&)rev=(\d+)(?:&|$)/.exec(decodedQuery);
   if (rev) address.revision = Number(rev[1]);
   return address;
 }

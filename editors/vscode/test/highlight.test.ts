@@ -29,7 +29,7 @@ function segmentsOf(fixture: string): Segment[] {
     const seg: Segment = { start: line, end: line, source: { line: source, character: 0 } };
     if (via !== undefined) {
       seg.inlinedFrom = [
-        { uri: SRC, line: source, character: 0, function: "helper" },
+        { uri: SRC, line: source, character: 0, function: "lerp" },
         { uri: SRC, line: via, character: 4, function: "saxpy" },
       ];
     }
@@ -98,7 +98,7 @@ test("an artifact line leads back to its source line and its group", () => {
 });
 
 test("segments naming another file are kept apart from this one", () => {
-  const other = "file:///k/helpers.rs";
+  const other = "file:///k/math.rs";
   const index = new SegmentIndex(
     {
       segments: [

@@ -21,6 +21,7 @@ test("each stage gets its own path prefix and extension", () => {
 test("a pinned revision travels in the query", () => {
   checkRoundTrip({ stage: "ptx", sourcePath: "/k/a.rs", revision: 7 }, "kernelscope:/ptx/k/a.rs.ptx?rev=7");
   assert.equal(parseArtifactUri("kernelscope:/ptx/k/a.rs.ptx?x=1&rev=12")?.revision, 12);
+  assert.equal(parseArtifactUri("kernelscope:/ptx/k/a.rs.ptx?rev%3D7")?.revision, 7, "as VS Code prints it");
 });
 
 test("paths with spaces and unicode are percent-encoded per segment", () => {

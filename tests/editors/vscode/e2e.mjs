@@ -2,10 +2,12 @@
 // driven through headless Chromium with playwright-core.
 //
 // run.sh installs the .vsix and starts code-server on a copy of the examples; this script
-// drives the page as a user would: opens saxpy.rs, runs "Show PTX", moves the cursor,
-// edits and saves, hovers. What VS Code shows is read back from the DOM and compared with
-// what the kernelscope server itself answers over a separate LSP connection. Steps run
-// in order, each one a named test; a failed step leaves a screenshot and the rest go on.
+// drives the page as a user would: opens saxpy.rs, runs "Show PTX", moves the cursor both
+// ways, hovers, follows a code lens, changes the architecture, edits and saves, diffs,
+// breaks the kernel, and saves another one. What VS Code shows is read back from the DOM
+// and compared with what the kernelscope server itself answers over a separate LSP
+// connection. Steps run in order, each one a named test; a failed step leaves a
+// screenshot and the rest go on.
 //
 // Environment: KS_URL (the code-server page), KS_WORKSPACE (the folder it opened),
 // KERNELSCOPE_BIN, KS_ARTIFACTS (screenshots), KS_USER_DATA (code-server's user data, for
@@ -29,7 +31,13 @@ const STEP_MS = 60000;
 const SOURCE = path.join(WORKSPACE, "saxpy.rs");
 const SOURCE_URI = "file://" + SOURCE;
 const SAXPY_LINE_TEXT = "*y.add(i) = a * *x.add(i) + *y.add(i);";
-const EDITED_LINE_TEXT = "*y.add(i) = a * a * *x.add(i) + *y.add(i);";
+const EDITED_LINE_TEXT = "*y.add(i) = a * *x.add(i) - *y.add(i);";
+/** A float multiply, add or fused multiply-add: what the SAXPY line computes. */
+const FLOAT_ARITH = /^\s*(@!?%p\d+\s+)?(fma|mad|mul|add)\.(rn\.)?f32\b/;
+/** What the edit brings in: a float subtraction. */
+const FLOAT_SUB = /^\s*sub\.(rn\.)?f32\b/;
+/** PTX lines that are not instructions: directives such as `.loc`, labels, comments, blanks. */
+const NOT_AN_INSTRUCTION = /^\s*(\.\w+|\/\/.*|[$\w.]+:|[{}()]?)\s*$|^\s*\.loc\b/;
 const PTX_TAB = "saxpy.rs.ptx";
 
 // ---------------------------------------------------------------------------------------
@@ -94,8 +102,15 @@ async function runCommand(page, title) {
   await page.keyboard.press("Enter");
 }
 
+/**
+ * Focuses the editor in a group by clicking near the right end of its first visible line
+ * (the text layer itself may be scrolled far out of the viewport).
+ */
 async function focusEditor(page, title) {
-  await group(page, title).locator(".editor-instance .view-lines").first().click({ position: { x: 5, y: 5 } });
+  const viewport = group(page, title).locator(".editor-instance .monaco-editor .overflow-guard").first();
+  const box = await viewport.boundingBox();
+  if (!box) throw new Error(`no visible editor for ${title}`);
+  await page.mouse.click(box.x + box.width - 40, box.y + 8);
 }
 
 async function goToLine(page, title, line1) {
@@ -211,9 +226,7 @@ async function main() {
       });
       const texts = highlighted.map((l) => l.text.trim());
       console.log(`     highlighted PTX lines ${highlighted.map((l) => l.number).join(",")}:\n       ${texts.join("\n       ")}`);
-      if (!texts.some((t) => /^(@%p\d+\s+)?(fma|mad)\.rn\.f32\b/.test(t) || /^(mul|add)\.(rn\.)?f32\b/.test(t))) {
-        throw new Error("no fma/mul/add.f32 among the highlighted lines");
-      }
+      if (!texts.some((t) => FLOAT_ARITH.test(t))) throw new Error("no fma/mul/add.f32 among the highlighted lines");
       if (texts.some((t) => /^\.entry|^\.visible|^\/\/|^\.version|^\.target/.test(t))) {
         throw new Error("directives are highlighted as the line's instructions");
       }
@@ -222,7 +235,8 @@ async function main() {
       const shown = new Set(highlighted.map((l) => l.number));
       const rendered = new Set((await renderedLines(page, PTX_TAB)).map((l) => l.number));
       const missing = [...expected].filter((n) => rendered.has(n) && !shown.has(n));
-      const extra = [...shown].filter((n) => !expected.has(n));
+      // Directives and labels between a line's instructions may share its highlight.
+      const extra = highlighted.filter((l) => !expected.has(l.number) && !NOT_AN_INSTRUCTION.test(l.text)).map((l) => l.number);
       if (expected.size === 0) throw new Error("kernelscope/lineMap gave no PTX lines for the SAXPY line");
       if (missing.length || extra.length) {
         throw new Error(`highlight differs from kernelscope/lineMap: missing ${missing.join(",") || "-"}, extra ${extra.join(",") || "-"}`);
@@ -231,9 +245,14 @@ async function main() {
     });
 
     await step(page, "the cursor on a PTX line highlights its source line", async () => {
-      const fma = (await renderedLines(page, PTX_TAB)).find((l) => /\b(fma|mad)\.rn\.f32\b/.test(l.text));
-      if (!fma) throw new Error("no fma line rendered in the PTX view");
-      await goToLine(page, PTX_TAB, fma.number);
+      // First a source line that became nothing, so that no source line is lit.
+      await goToLine(page, "saxpy.rs", 1);
+      await waitUntil("the source highlight to clear", async () =>
+        (await renderedLines(page, "saxpy.rs")).every((l) => !l.highlighted),
+      );
+      const arith = (await renderedLines(page, PTX_TAB)).find((l) => FLOAT_ARITH.test(l.text));
+      if (!arith) throw new Error("no float arithmetic line rendered in the PTX view");
+      await goToLine(page, PTX_TAB, arith.number);
       await waitUntil("the SAXPY source line to be highlighted", async () => {
         const hs = (await renderedLines(page, "saxpy.rs")).filter((l) => l.highlighted);
         return hs.length === 1 && hs[0].number === saxpyLine + 1;
@@ -241,12 +260,11 @@ async function main() {
     });
 
     await step(page, "hovering a PTX instruction shows the source line it came from", async () => {
-      const fma = (await renderedLines(page, PTX_TAB)).find((l) => /\b(fma|mad)\.rn\.f32\b/.test(l.text));
-      if (!fma) throw new Error("no fma line rendered in the PTX view");
-      await goToLine(page, PTX_TAB, fma.number);
-      await page.keyboard.press("End");
-      await page.keyboard.press("Control+K");
-      await page.keyboard.press("Control+I");
+      const arith = (await renderedLines(page, PTX_TAB)).find((l) => FLOAT_ARITH.test(l.text));
+      if (!arith) throw new Error("no float arithmetic line rendered in the PTX view");
+      // The mouse this time, as a user reading the PTX would.
+      const arithLine = group(page, PTX_TAB).locator(".view-lines > .view-line", { hasText: arith.text.trim() }).first();
+      await arithLine.locator("span span").first().hover();
       const where = new RegExp(`saxpy\\.rs:${saxpyLine + 1}\\b`);
       const text = await waitUntil(`the hover to name saxpy.rs:${saxpyLine + 1}`, async () => {
         const t = (await page.locator(".monaco-editor .monaco-hover:visible").allTextContents()).join("\n");
@@ -272,16 +290,43 @@ async function main() {
       await page.keyboard.press("Escape");
     });
 
+    await step(page, "the kernel's SASS code lens opens the SASS view", async () => {
+      const lens = group(page, "saxpy.rs").locator(".codelens-decoration a", { hasText: /^SASS$/ }).first();
+      await lens.waitFor({ timeout: STEP_MS });
+      await lens.click();
+      await group(page, "saxpy.rs.sass").waitFor({ timeout: STEP_MS });
+      await waitUntil("SASS instructions in the view", async () =>
+        (await renderedLines(page, "saxpy.rs.sass")).some((l) => /\b(FFMA|FMUL|FADD|LDG|STG|IMAD)\b/.test(l.text)),
+      );
+      await page.screenshot({ path: path.join(ARTIFACTS, "sass.png") });
+      await page.locator(".tab", { hasText: PTX_TAB }).first().click();
+      await group(page, PTX_TAB).waitFor({ timeout: STEP_MS });
+    });
+
+    await step(page, "Select Target GPU Architecture recompiles for it", async () => {
+      await focusEditor(page, "saxpy.rs");
+      await runCommand(page, "kernelscope: Select Target GPU Architecture");
+      const input = page.locator(".quick-input-widget .quick-input-box input");
+      await input.fill("sm_80");
+      await page.locator(".quick-input-widget .monaco-list-row", { hasText: "sm_80" }).first().waitFor();
+      await page.keyboard.press("Enter");
+      await focusEditor(page, PTX_TAB);
+      await page.keyboard.press("Control+Home");
+      await waitUntil("the PTX view to target sm_80", async () =>
+        (await renderedLines(page, PTX_TAB)).some((l) => /^\s*\.target\s+sm_80\b/.test(l.text)),
+      FIRST_COMPILE_MS);
+    });
+
     await step(page, "editing and saving updates the PTX view", async () => {
       await goToLine(page, "saxpy.rs", saxpyLine + 1);
       await page.keyboard.press("End");
       await page.keyboard.press("Shift+Home");
       await page.keyboard.insertText(EDITED_LINE_TEXT);
       await page.keyboard.press("Control+S");
-      await waitUntil("the PTX view to show the new multiplication", async () => {
+      if (ptxBefore.some((t) => FLOAT_SUB.test(t))) throw new Error("the PTX held a sub.f32 before the edit");
+      await waitUntil("the PTX view to show the new subtraction", async () => {
         const now = (await renderedLines(page, PTX_TAB)).map((l) => l.text);
-        const isMul = (t) => /^\s*mul(\.rn)?\.f32\b/.test(t);
-        return now.join("\n") !== ptxBefore.join("\n") && now.some(isMul) && !ptxBefore.some(isMul);
+        return now.some((t) => FLOAT_SUB.test(t));
       }, FIRST_COMPILE_MS);
       await page.screenshot({ path: path.join(ARTIFACTS, "after-save.png") });
     });
@@ -293,7 +338,9 @@ async function main() {
       await diff.waitFor({ state: "visible", timeout: STEP_MS });
       await waitUntil("an inserted line in the diff", async () => (await diff.locator(".line-insert, .char-insert").count()) > 0);
       await page.screenshot({ path: path.join(ARTIFACTS, "diff.png") });
-      await runCommand(page, "View: Close Editor");
+      const tab = page.locator(".tab", { hasText: "↔" }).first();
+      await tab.hover();
+      await tab.locator(".tab-actions .action-label").first().click();
       await diff.waitFor({ state: "detached", timeout: STEP_MS });
     });
 
@@ -304,8 +351,23 @@ async function main() {
       await page.keyboard.press("Control+S");
       await waitUntil("an error squiggle in the source", async () => (await group(page, "saxpy.rs").locator(".squiggly-error").count()) > 0, FIRST_COMPILE_MS);
       const lines = await renderedLines(page, PTX_TAB);
-      if (!lines.some((l) => /\.entry\s+saxpy\b/.test(l.text))) throw new Error("the PTX view lost the last good PTX");
+      if (!lines.some((l) => FLOAT_SUB.test(l.text)) || lines.some((l) => /^\/\/ kernelscope:/.test(l.text))) {
+        throw new Error("the PTX view lost the last good PTX");
+      }
       await page.screenshot({ path: path.join(ARTIFACTS, "failed-compile.png") });
+    });
+
+    await step(page, "the first save of another kernel opens its PTX beside it", async () => {
+      await page.locator(".explorer-folders-view .monaco-list-row", { hasText: "vector_add.rs" }).first().click();
+      await page.locator(".tab.active", { hasText: "vector_add.rs" }).waitFor({ timeout: STEP_MS });
+      await focusEditor(page, "vector_add.rs");
+      await page.keyboard.press("Control+End");
+      await page.keyboard.insertText("\n");
+      await page.keyboard.press("Control+S");
+      await group(page, "vector_add.rs.ptx").waitFor({ timeout: FIRST_COMPILE_MS });
+      await waitUntil("the view to hold PTX", async () =>
+        (await renderedLines(page, "vector_add.rs.ptx")).some((l) => /^\s*\.(version|target|visible|entry)\b/.test(l.text)),
+      );
     });
 
     await step(page, "the extension host log shows no kernelscope errors", async () => {

@@ -1,0 +1,419 @@
+// Kernel crates: finding a file's Cargo package, building its path dependencies, and the
+// shadow trees that carry unsaved text. See Crate.h.
+#include "Crate.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "Compile.h"
+#include "TextUtil.h"
+
+namespace ks {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Remaps = std::vector<std::pair<fs::path, fs::path>>;
+
+Diagnostic crateDiagnostic(Severity severity, std::string message, const fs::path& manifest = {}) {
+  Diagnostic d;
+  d.source = "kernelscope";
+  d.severity = severity;
+  d.message = std::move(message);
+  if (!manifest.empty()) d.range = SourceRange{manifest.string(), 1, 1, 1, 1};
+  return d;
+}
+
+/// rustc wants a crate name made of identifier characters.
+std::string identifierFor(std::string name) {
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front()))) name = "k_" + name;
+  return name;
+}
+
+bool isUnder(const fs::path& file, const fs::path& dir) {
+  std::string f = normalizePath(file.string()), d = normalizePath(dir.string());
+  if (!d.ends_with('/')) d += '/';
+  return f.starts_with(d);
+}
+
+CrateSettings readSettings(const nlohmann::json& metadata) {
+  CrateSettings s;
+  if (!metadata.is_object() || !metadata.contains("kernelscope")) return s;
+  const auto& k = metadata["kernelscope"];
+  if (!k.is_object()) {
+    s.problems.push_back("[package.metadata.kernelscope] must be a table");
+    return s;
+  }
+  for (const auto& [key, value] : k.items()) {
+    if (key == "arch") {
+      if (!value.is_string()) s.problems.push_back("arch must be a string such as \"sm_80\"");
+      else if (auto bad = validateArch(value.get<std::string>())) s.problems.push_back("arch: " + *bad);
+      else s.arch = value.get<std::string>();
+    } else if (key == "opt-level") {
+      if (value.is_number_integer() && value.get<int>() >= 0 && value.get<int>() <= 3) s.optLevel = value.get<int>();
+      else s.problems.push_back("opt-level must be 0, 1, 2 or 3");
+    } else if (key == "rustc-flags") {
+      if (!value.is_array()) s.problems.push_back("rustc-flags must be an array of strings");
+      else
+        for (const auto& f : value)
+          if (f.is_string()) s.rustcFlags.push_back(f.get<std::string>());
+          else s.problems.push_back("rustc-flags must be an array of strings");
+    } else {
+      s.problems.push_back("unknown key '" + key + "' (known: arch, opt-level, rustc-flags)");
+    }
+  }
+  return s;
+}
+
+/// The package of `manifest` from `cargo metadata` JSON (a workspace lists all members).
+std::optional<CratePackage> packageFromMetadata(const std::string& json, const fs::path& manifest, std::string* problem) {
+  auto j = nlohmann::json::parse(json, nullptr, false);
+  if (j.is_discarded() || !j.contains("packages")) {
+    if (problem) *problem = "cargo metadata printed no package list";
+    return std::nullopt;
+  }
+  for (const auto& p : j["packages"]) {
+    if (normalizePath(p.value("manifest_path", "")) != normalizePath(manifest.string())) continue;
+    CratePackage pkg;
+    pkg.name = p.value("name", "");
+    pkg.manifest = manifest;
+    pkg.root = manifest.parent_path();
+    for (const auto& t : p["targets"]) {
+      auto kinds = t.value("kind", std::vector<std::string>{});
+      if (std::find(kinds.begin(), kinds.end(), "lib") == kinds.end() &&
+          std::find(kinds.begin(), kinds.end(), "rlib") == kinds.end())
+        continue;
+      pkg.crateName = identifierFor(t.value("name", pkg.name));
+      pkg.libRoot = normalizePath(t.value("src_path", ""));
+      pkg.edition = t.value("edition", "2021");
+    }
+    if (pkg.libRoot.empty()) {
+      if (problem) *problem = manifest.string() + " has no library target";
+      return std::nullopt;
+    }
+    if (p.contains("features") && p["features"].is_object())
+      for (const auto& [name, list] : p["features"].items()) pkg.featureTable[name] = list.get<std::vector<std::string>>();
+    for (const auto& d : p["dependencies"]) {
+      if (!d["kind"].is_null()) continue;  // dev- and build-dependencies are not part of the library
+      if (d.value("optional", false)) continue;
+      if (d["target"].is_string() && d["target"].get<std::string>().find("nvptx") == std::string::npos) continue;
+      std::string name = d.value("name", "");
+      if (!d.contains("path") || !d["path"].is_string()) {
+        pkg.otherDependencies.push_back(name);
+        continue;
+      }
+      CratePackage::Dependency dep;
+      dep.externName = identifierFor(d["rename"].is_string() ? d["rename"].get<std::string>() : name);
+      dep.path = normalizePath(d["path"].get<std::string>());
+      dep.defaultFeatures = d.value("uses_default_features", true);
+      dep.features = d.value("features", std::vector<std::string>{});
+      pkg.pathDependencies.push_back(std::move(dep));
+    }
+    pkg.settings = readSettings(p.contains("metadata") ? p["metadata"] : nlohmann::json());
+    return pkg;
+  }
+  if (problem) *problem = "cargo metadata did not list " + manifest.string();
+  return std::nullopt;
+}
+
+/// `cargo metadata` for one manifest, cached by the manifest's modification time and size.
+std::optional<CratePackage> loadPackage(const Toolchain& tc, const fs::path& manifest, std::string* problem) {
+  struct Entry {
+    fs::file_time_type mtime;
+    uintmax_t size = 0;
+    std::optional<CratePackage> package;
+    std::string problem;
+  };
+  static std::mutex mutex;
+  static std::map<std::string, Entry> cache;
+  std::error_code ec;
+  auto mtime = fs::last_write_time(manifest, ec);
+  auto size = fs::file_size(manifest, ec);
+  {
+    std::lock_guard lock(mutex);
+    auto it = cache.find(manifest.string());
+    if (it != cache.end() && it->second.mtime == mtime && it->second.size == size) {
+      if (problem) *problem = it->second.problem;
+      return it->second.package;
+    }
+  }
+  Entry e{mtime, size, std::nullopt, {}};
+  auto cargo = findCargo(tc);
+  if (!cargo) {
+    e.problem = "cargo not found next to " + tc.rustc.path.string() + " or on PATH (install cargo-web)";
+  } else {
+    ProcessSpec spec;
+    spec.argv = {cargo->string(), "metadata", "--offline", "--no-deps", "--format-version", "1",
+                 "--manifest-path", manifest.string()};
+    spec.env = {{"RUSTC", tc.rustc.path.string()}};
+    spec.timeout = std::chrono::seconds(60);
+    ProcessResult r = runProcess(spec);
+    if (!r.ok()) e.problem = "cargo metadata " + r.describe() + ": " + std::string(text::trim(r.err.substr(0, 2000)));
+    else e.package = packageFromMetadata(r.out, manifest, &e.problem);
+  }
+  if (problem) *problem = e.problem;
+  std::lock_guard lock(mutex);
+  cache[manifest.string()] = e;
+  return e.package;
+}
+
+/// The features of `pkg` that are on: `default` (unless turned off) and `requested`,
+/// each expanded through the feature table. `dep:x` and `x/y` entries name dependencies'
+/// features, which this offline build does not follow.
+std::vector<std::string> enabledFeatures(const CratePackage& pkg, bool withDefault, const std::vector<std::string>& requested) {
+  std::set<std::string> on;
+  std::vector<std::string> todo = requested;
+  if (withDefault && pkg.featureTable.count("default")) todo.push_back("default");
+  while (!todo.empty()) {
+    std::string f = todo.back();
+    todo.pop_back();
+    if (f.find(':') != std::string::npos || f.find('/') != std::string::npos || !on.insert(f).second) continue;
+    if (auto it = pkg.featureTable.find(f); it != pkg.featureTable.end()) todo.insert(todo.end(), it->second.begin(), it->second.end());
+  }
+  return {on.begin(), on.end()};
+}
+
+/// Mirrors `real` into `shadow`: directories that hold an overlaid file are made, the
+/// overlaid files are written with their unsaved text, everything else is a symlink.
+void writeShadowTree(const fs::path& real, const fs::path& shadow, const std::map<std::string, std::string>& overlays) {
+  std::error_code ec;
+  fs::create_directories(shadow, ec);
+  for (const auto& e : fs::directory_iterator(real, ec)) {
+    std::string p = normalizePath(e.path().string());
+    auto text = overlays.find(p);
+    if (text != overlays.end()) {
+      std::ofstream(shadow / e.path().filename(), std::ios::binary) << text->second;
+      continue;
+    }
+    bool holdsOverlay = false;
+    for (auto it = overlays.lower_bound(p + "/"); it != overlays.end() && it->first.starts_with(p + "/"); ++it)
+      holdsOverlay = true;
+    if (holdsOverlay && e.is_directory(ec)) writeShadowTree(e.path(), shadow / e.path().filename(), overlays);
+    else fs::create_symlink(e.path(), shadow / e.path().filename(), ec);
+  }
+  // An overlaid file that does not exist on disk yet (a new module, unsaved).
+  for (const auto& [path, text] : overlays)
+    if (fs::path(path).parent_path() == fs::path(normalizePath(real.string())) && !fs::exists(shadow / fs::path(path).filename(), ec))
+      std::ofstream(shadow / fs::path(path).filename(), std::ios::binary) << text;
+}
+
+/// The unsaved texts that lie under `dir`, by normalized path.
+std::map<std::string, std::string> overlaysUnder(const std::map<std::string, std::string>& all, const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& [path, text] : all)
+    if (isUnder(path, dir)) out.emplace(path, text);
+  return out;
+}
+
+std::vector<std::string> remapArgs(const fs::path& shadow, const fs::path& real) {
+  return {"--remap-path-prefix", shadow.string() + "=" + real.string()};
+}
+
+/// Builds the path dependencies of a package (depth first, each once) into `deps`.
+class DependencyBuilder {
+ public:
+  DependencyBuilder(const Toolchain& tc, const CompileOptions& opts, const fs::path& workDir,
+                    const std::map<std::string, std::string>& overlays, const CancellationToken& cancel, RustcUnit& unit)
+      : tc_(tc), opts_(opts), work_(workDir), deps_(workDir / "deps"), overlays_(overlays), cancel_(cancel), unit_(unit) {
+    std::error_code ec;
+    fs::create_directories(deps_, ec);
+  }
+
+  /// `--extern` and `-L` arguments for `pkg`'s dependencies, building them first; false
+  /// when one could not be built (the reason is in the unit).
+  bool argsFor(const CratePackage& pkg, std::vector<std::string>& args) {
+    for (const auto& d : pkg.pathDependencies) {
+      auto rlib = build(d, pkg);
+      if (!rlib) return false;
+      args.insert(args.end(), {"--extern", d.externName + "=" + rlib->string()});
+    }
+    for (const auto& name : pkg.otherDependencies)
+      unit_.diagnostics.push_back(crateDiagnostic(
+          Severity::Warning,
+          "dependency '" + name + "' of " + pkg.name + " is not a path dependency: kernelscope builds kernel crates offline from path dependencies only",
+          pkg.manifest));
+    if (!pkg.pathDependencies.empty()) args.insert(args.end(), {"-L", "dependency=" + deps_.string()});
+    return true;
+  }
+
+ private:
+  std::optional<fs::path> build(const CratePackage::Dependency& d, const CratePackage& from) {
+    std::string key = normalizePath(d.path.string());
+    if (auto it = built_.find(key); it != built_.end()) return it->second;
+    if (!visiting_.insert(key).second) return fail("dependency cycle through " + key, from.manifest);
+    std::string problem;
+    auto pkg = loadPackage(tc_, d.path / "Cargo.toml", &problem);
+    if (!pkg) return fail("cannot read dependency '" + d.externName + "': " + problem, from.manifest);
+
+    std::vector<std::string> args = rustcTargetArgs(tc_, opts_);
+    if (!argsFor(*pkg, args)) return std::nullopt;
+    fs::path root = sourceView(pkg->root, overlays_, work_, unit_.remaps);
+    fs::path libRoot = root / fs::relative(pkg->libRoot, pkg->root);
+    if (root != pkg->root) {
+      auto r = remapArgs(root, pkg->root);
+      args.insert(args.end(), r.begin(), r.end());
+    }
+    for (const auto& f : enabledFeatures(*pkg, d.defaultFeatures, d.features))
+      args.insert(args.end(), {"--cfg", "feature=\"" + f + "\""});
+    args.insert(args.end(), {"--edition", pkg->edition, "--crate-type", "rlib", "--crate-name", pkg->crateName,
+                             "-C", "metadata=" + pkg->crateName, "--emit=metadata,link,dep-info",
+                             "--error-format=json", "--out-dir", deps_.string(), libRoot.string()});
+    args.insert(args.begin(), tc_.rustc.path.string());
+    ProcessSpec spec;
+    spec.argv = std::move(args);
+    spec.env = {{"RUSTC_BOOTSTRAP", "1"}};
+    spec.cwd = work_;
+    spec.timeout = opts_.toolTimeout;
+    spec.cancel = cancel_;
+    ProcessResult r = runProcess(spec);
+    unit_.toolTime += r.elapsed;
+    if (r.cancelled) {
+      unit_.cancelled = true;
+      return std::nullopt;
+    }
+    auto diags = parseRustcDiagnostics(r.err);
+    bool errors = false;
+    for (auto& dg : diags) {
+      errors |= dg.severity == Severity::Error;
+      if (dg.severity == Severity::Error) unit_.diagnostics.push_back(std::move(dg));  // its warnings are its own business
+    }
+    if (!r.ok()) {
+      std::string why = "dependency '" + pkg->name + "' (" + pkg->root.string() + ") does not compile";
+      if (!errors) why += ": rustc " + r.describe() + "\n" + r.err.substr(0, 4000);
+      return fail(why, from.manifest);
+    }
+    for (auto& f : readDepInfo(deps_ / (pkg->crateName + ".d"), unit_.remaps)) unit_.sourceFiles.push_back(f);
+    unit_.userDirs.push_back(normalizePath(pkg->root.string()) + "/");
+    fs::path rlib = deps_ / ("lib" + pkg->crateName + ".rlib");
+    built_[key] = rlib;
+    visiting_.erase(key);
+    return rlib;
+  }
+
+  std::optional<fs::path> fail(std::string why, const fs::path& manifest) {
+    unit_.diagnostics.push_back(crateDiagnostic(Severity::Error, why, manifest));
+    unit_.failure = std::move(why);
+    return std::nullopt;
+  }
+
+  const Toolchain& tc_;
+  const CompileOptions& opts_;
+  fs::path work_, deps_;
+  const std::map<std::string, std::string>& overlays_;
+  const CancellationToken& cancel_;
+  RustcUnit& unit_;
+  std::map<std::string, fs::path> built_;
+  std::set<std::string> visiting_;
+};
+
+}  // namespace
+
+std::optional<fs::path> findCargo(const Toolchain& tc) {
+  fs::path cargo = tc.rustc.path.parent_path() / "cargo";
+  if (!tc.rustc.path.empty() && ::access(cargo.c_str(), X_OK) == 0) return cargo;
+  return findOnPath("cargo");
+}
+
+std::optional<CratePackage> findCrate(const Toolchain& tc, const fs::path& file, std::string* problem) {
+  std::error_code ec;
+  fs::path abs = normalizePath(fs::absolute(file).string());
+  for (fs::path dir = abs.parent_path(); !dir.empty(); dir = dir.parent_path()) {
+    if (fs::is_regular_file(dir / "Cargo.toml", ec)) {
+      auto pkg = loadPackage(tc, dir / "Cargo.toml", problem);
+      // The library's module tree lives under its root's directory; other files next to
+      // a Cargo.toml (examples, tests, build scripts) are compiled on their own.
+      if (pkg && !isUnder(abs, pkg->libRoot.parent_path())) return std::nullopt;
+      return pkg;
+    }
+    if (dir == dir.root_path()) break;
+  }
+  return std::nullopt;
+}
+
+fs::path sourceView(const fs::path& root, const std::map<std::string, std::string>& overlays, const fs::path& workDir,
+                std::vector<std::pair<fs::path, fs::path>>& remaps) {
+  auto mine = overlaysUnder(overlays, root);
+  if (mine.empty()) return root;
+  fs::path shadow = workDir / ("shadow" + std::to_string(remaps.size()));
+  writeShadowTree(root, shadow, mine);
+  remaps.emplace_back(shadow, root);
+  return shadow;
+}
+
+std::vector<std::string> rustcTargetArgs(const Toolchain& tc, const CompileOptions& opts) {
+  return {"--sysroot", tc.sysroot.path.string(), "--target", "nvptx64-nvidia-cuda",
+          "-C", "opt-level=" + std::to_string(opts.optLevel), "-C", "target-cpu=" + opts.arch,
+          "-C", "codegen-units=1", "-C", "debuginfo=line-directives-only"};
+}
+
+RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input, const CompileOptions& opts,
+                           const fs::path& workDir, const CancellationToken& cancel) {
+  RustcUnit unit;
+  const fs::path file = normalizePath(fs::absolute(input.path).string());
+  std::map<std::string, std::string> overlays;
+  for (const auto& [path, text] : input.overlays) overlays[normalizePath(fs::absolute(path).string())] = text;
+  if (input.text) overlays[file.string()] = *input.text;
+
+  std::string problem;
+  unit.crate = findCrate(tc, file, &problem);
+  if (!unit.crate) {
+    if (!problem.empty())  // a Cargo.toml is there but unreadable: say so, compile the file alone
+      unit.diagnostics.push_back(crateDiagnostic(Severity::Warning, "compiling " + file.filename().string() +
+                                                                        " on its own: " + problem));
+    fs::path dir = file.parent_path();
+    fs::path view = sourceView(dir, overlaysUnder(overlays, dir), workDir, unit.remaps);
+    unit.source = view / file.filename();
+    unit.crateName = identifierFor(file.stem().string());
+    unit.userDirs = {dir.string() + "/"};
+  } else {
+    const CratePackage& pkg = *unit.crate;
+    for (const auto& p : pkg.settings.problems)
+      unit.diagnostics.push_back(crateDiagnostic(Severity::Warning, "[package.metadata.kernelscope] " + p, pkg.manifest));
+    DependencyBuilder deps(tc, opts, workDir, overlays, cancel, unit);
+    if (!deps.argsFor(pkg, unit.args)) {
+      if (unit.failure.empty() && unit.cancelled) unit.failure = "cancelled";
+      return unit;
+    }
+    fs::path view = sourceView(pkg.root, overlays, workDir, unit.remaps);
+    unit.source = view / fs::relative(pkg.libRoot, pkg.root);
+    unit.crateName = pkg.crateName;
+    unit.edition = pkg.edition;
+    unit.userDirs.push_back(normalizePath(pkg.root.string()) + "/");
+    for (const auto& f : enabledFeatures(pkg, true, {})) unit.args.insert(unit.args.end(), {"--cfg", "feature=\"" + f + "\""});
+    unit.args.insert(unit.args.end(), pkg.settings.rustcFlags.begin(), pkg.settings.rustcFlags.end());
+  }
+  for (const auto& [shadow, real] : unit.remaps) {
+    auto r = remapArgs(shadow, real);
+    unit.args.insert(unit.args.end(), r.begin(), r.end());
+  }
+  return unit;
+}
+
+std::vector<fs::path> readDepInfo(const fs::path& depFile, const Remaps& remaps) {
+  std::ifstream in(depFile);
+  std::vector<fs::path> files;
+  std::string line;
+  while (std::getline(in, line)) {
+    // Lines of the form "path:" (no targets after the colon) name one source file each.
+    if (line.empty() || line.back() != ':' || line.find(": ") != std::string::npos) continue;
+    std::string path = normalizePath(line.substr(0, line.size() - 1));  // absolute: we pass absolute roots
+    for (const auto& [shadow, real] : remaps) {
+      std::string s = normalizePath(shadow.string()) + "/";
+      if (path.starts_with(s)) path = normalizePath(real.string()) + "/" + path.substr(s.size());
+    }
+    files.push_back(path);
+  }
+  return files;
+}
+
+}  // namespace ks

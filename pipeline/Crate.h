@@ -1,0 +1,110 @@
+// Kernel crates: which Cargo crate a source file belongs to, and how rustc compiles it.
+//
+// Real kernels live in Cargo crates (`#![no_std]`, several modules, path dependencies on
+// other `no_std` crates). From any `.rs` file we find its package (the nearest Cargo.toml
+// upward whose library holds the file), read it with `cargo metadata --offline --no-deps`,
+// build its path dependencies as rlibs with the same target flags, and hand the compile
+// driver one rustc call for the library root with `--extern` for each dependency. A file
+// outside any crate is compiled on its own, as before. Unsaved text of open files is
+// written into a shadow tree of the package (everything else symlinked) and its paths
+// are remapped back, so every location names the real file.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "Diagnostics.h"
+#include "Process.h"
+#include "Toolchain.h"
+
+namespace ks {
+
+struct CompileInput;
+struct CompileOptions;
+
+/// `[package.metadata.kernelscope]` of a crate's Cargo.toml:
+///   arch = "sm_80"   opt-level = 2   rustc-flags = ["-C", "target-feature=+ptx80"]
+/// The arch and opt-level are the crate's defaults (a setting the user gives for the
+/// compile wins); the flags are added to the crate's rustc call.
+struct CrateSettings {
+  std::optional<std::string> arch;
+  std::optional<int> optLevel;
+  std::vector<std::string> rustcFlags;
+  std::vector<std::string> problems;  // values that were ignored, and why
+};
+
+/// One Cargo package with a library target, as kernelscope builds it.
+struct CratePackage {
+  std::string name;                    // the package name ("scaled-kernels")
+  std::string crateName;               // the library's crate name ("scaled_kernels")
+  std::filesystem::path manifest;      // its Cargo.toml
+  std::filesystem::path root;          // the directory of the Cargo.toml
+  std::filesystem::path libRoot;       // src/lib.rs or `[lib] path`
+  std::string edition = "2021";
+  std::map<std::string, std::vector<std::string>> featureTable;  // `[features]`
+  struct Dependency {
+    std::string externName;            // the name the crate uses (`rename` or the lib's name)
+    std::filesystem::path path;        // the dependency's package directory
+    bool defaultFeatures = true;
+    std::vector<std::string> features;
+  };
+  std::vector<Dependency> pathDependencies;
+  std::vector<std::string> otherDependencies;  // registry/git dependencies: not built offline
+  CrateSettings settings;
+};
+
+/// The package whose library contains `file` (nearest Cargo.toml upward), or nullopt when
+/// the file is not in one (a standalone kernel). A Cargo.toml that cargo cannot read
+/// gives nullopt and the reason in `problem`. Results are cached per manifest and its
+/// modification time.
+std::optional<CratePackage> findCrate(const Toolchain&, const std::filesystem::path& file,
+                                      std::string* problem = nullptr);
+
+/// cargo next to the toolchain's rustc, else on PATH.
+std::optional<std::filesystem::path> findCargo(const Toolchain&);
+
+/// Target flags every rustc call of one compile shares (the kernel crate and its
+/// dependencies must agree on them): sysroot, target, opt-level, target-cpu, codegen
+/// units and line directives.
+std::vector<std::string> rustcTargetArgs(const Toolchain&, const CompileOptions&);
+
+/// What the compile driver's rustc call compiles, prepared by prepareRustcUnit().
+struct RustcUnit {
+  std::filesystem::path source;       // the root file to pass (in a shadow tree when unsaved)
+  std::string crateName;
+  std::string edition = "2021";
+  std::vector<std::string> args;      // --extern/-L for dependencies, --cfg features,
+                                      // --remap-path-prefix, the crate's rustc-flags
+  std::vector<std::string> userDirs;  // locations under these (ending in '/') are the user's
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> remaps;  // shadow tree -> real dir
+  std::vector<std::filesystem::path> sourceFiles;  // dependencies' files (from dep-info)
+  std::optional<CratePackage> crate;  // nullopt for a standalone file
+  std::vector<Diagnostic> diagnostics;  // from reading Cargo.toml and building dependencies
+  std::string failure;                // non-empty: nothing can be compiled, and why
+  bool cancelled = false;
+  std::chrono::milliseconds toolTime{0};
+};
+
+/// Finds the crate of `input.path`, builds its path dependencies into `workDir` and
+/// returns the unit to compile; for a file outside any crate, the file itself.
+RustcUnit prepareRustcUnit(const Toolchain&, const CompileInput&, const CompileOptions&,
+                           const std::filesystem::path& workDir, const CancellationToken&);
+
+/// The directory a compiler should read for `dir`: `dir` itself, or, when unsaved text
+/// (`overlays`: normalized path -> text) lies under it, a shadow tree in `workDir` with
+/// that text and symlinks to everything else; the pair (shadow, dir) is added to `remaps`.
+std::filesystem::path sourceView(const std::filesystem::path& dir, const std::map<std::string, std::string>& overlays,
+                                 const std::filesystem::path& workDir,
+                                 std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& remaps);
+
+/// The source files a rustc dep-info (`.d`) file lists, with shadow-tree prefixes
+/// mapped back to the real directories (`remaps`: shadow -> real).
+std::vector<std::filesystem::path> readDepInfo(
+    const std::filesystem::path& depFile,
+    const std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& remaps = {});
+
+}  // namespace ks

@@ -1,0 +1,209 @@
+// The CUDA C++ front end: nvcc -> PTX, then the shared back end. See Cuda.h.
+#include "Cuda.h"
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "Crate.h"
+#include "GpuArch.h"
+#include "Parsers.h"
+#include "PtxBackend.h"
+#include "TextUtil.h"
+
+namespace ks {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string readAll(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void replaceAll(std::string& s, const std::string& from, const std::string& to) {
+  if (from.empty()) return;
+  for (size_t pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size())) s.replace(pos, from.size(), to);
+}
+
+Diagnostic note(Severity severity, std::string message, std::string source = "kernelscope") {
+  Diagnostic d;
+  d.severity = severity;
+  d.source = std::move(source);
+  d.message = std::move(message);
+  return d;
+}
+
+/// The `.version X.Y` of a PTX text, empty when absent.
+std::string ptxVersionOf(std::string_view ptx) {
+  for (auto line : splitLines(ptx)) {
+    std::string_view t = text::trim(line);
+    if (text::consume(t, ".version")) return std::string(text::trim(t));
+  }
+  return {};
+}
+
+int versionNumber(std::string_view v) {
+  auto major = text::takeUint(v);
+  uint32_t minor = text::consume(v, ".") ? text::takeUint(v).value_or(0) : 0;
+  return major ? static_cast<int>(*major * 100 + minor) : -1;
+}
+
+/// "Cuda compilation tools, release 13.0, V13.0.88" -> "13.0"
+std::string releaseOf(const std::string& versionLine) {
+  auto pos = versionLine.find("release ");
+  return pos == std::string::npos ? "" : versionLine.substr(pos + 8, versionLine.find(',', pos) - pos - 8);
+}
+
+}  // namespace
+
+bool isCudaSource(const fs::path& p) { return p.extension() == ".cu" || p.extension() == ".cuh"; }
+
+std::string maxPtxIsaFor(std::string_view cudaRelease) {
+  static const std::map<std::string_view, std::string_view> isa = {
+      {"11.0", "7.0"}, {"11.1", "7.1"}, {"11.2", "7.2"}, {"11.3", "7.3"}, {"11.4", "7.4"}, {"11.5", "7.5"},
+      {"11.6", "7.6"}, {"11.7", "7.7"}, {"11.8", "7.8"}, {"12.0", "8.0"}, {"12.1", "8.1"}, {"12.2", "8.2"},
+      {"12.3", "8.3"}, {"12.4", "8.4"}, {"12.5", "8.5"}, {"12.6", "8.5"}, {"12.8", "8.7"}, {"12.9", "8.8"},
+      {"13.0", "9.0"}};
+  auto it = isa.find(cudaRelease);
+  return it == isa.end() ? "" : std::string(it->second);
+}
+
+std::vector<Diagnostic> parseNvccDiagnostics(std::string_view stderrText) {
+  std::vector<Diagnostic> out;
+  for (auto line : splitLines(stderrText)) {
+    // /path/k.cu(12): error: identifier "undefined_name" is undefined
+    auto open = line.find('(');
+    auto close = line.find("): ", open == std::string_view::npos ? 0 : open);
+    if (open == std::string_view::npos || close == std::string_view::npos) continue;
+    std::string_view num = line.substr(open + 1, close - open - 1);
+    auto n = text::parseUint(num);
+    std::string_view rest = line.substr(close + 3);
+    Severity sev;
+    if (text::consume(rest, "error: ")) sev = Severity::Error;
+    else if (text::consume(rest, "warning")) sev = Severity::Warning;
+    else continue;
+    if (!n) continue;
+    if (sev == Severity::Warning) rest = text::trim(rest.substr(rest.find(':') == std::string_view::npos ? 0 : rest.find(':') + 1));
+    Diagnostic d;
+    d.source = "nvcc";
+    d.severity = sev;
+    d.message = std::string(rest);
+    d.range = SourceRange{normalizePath(line.substr(0, open)), *n, 1, *n, 1};
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+CompileResult compileCuda(const Toolchain& tc, const CompileInput& input, const CompileOptions& opts,
+                          const CancellationToken& cancel) {
+  auto started = std::chrono::steady_clock::now();
+  CompileResult result;
+  result.arch = opts.arch;
+  result.optLevel = opts.optLevel;
+  auto finish = [&]() -> CompileResult& {
+    result.totalTime = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+    return result;
+  };
+  auto failAll = [&](const std::string& why, bool asDiagnostic) {
+    if (asDiagnostic) result.diagnostics.push_back(note(Severity::Error, why));
+    for (Stage s : opts.stages)
+      if (s == Stage::Ptx || s == Stage::Sass) result.stages[s] = {false, why, {}, {}};
+  };
+  for (Stage s : opts.stages)  // CUDA C++ has no MIR, and nvcc's NVVM IR is not kept
+    if (s == Stage::Mir || s == Stage::LlvmIr)
+      result.stages[s] = {false, std::string(stageName(s)) + " is a Rust stage: a .cu file has PTX and SASS", {}, {}};
+
+  const fs::path file = normalizePath(fs::absolute(input.path).string());
+  if (auto bad = validateArch(opts.arch)) {
+    failAll(*bad, true);
+    return finish();
+  }
+  if (!tc.nvcc.found()) {
+    failAll("nvcc: " + tc.nvcc.problem + (tc.nvcc.fix.empty() ? "" : " (fix: " + tc.nvcc.fix + ")"), true);
+    return finish();
+  }
+  std::string nvccRelease = releaseOf(tc.nvcc.version);
+  if (!cudaSupports(nvccRelease, opts.arch)) {
+    failAll(archNeedsCudaMessage("nvcc", nvccRelease, tc.nvcc.path.string(), opts.arch), true);
+    return finish();
+  }
+
+  TempDir work("kernelscope-cuda");
+  fs::path out = work.path() / "out";
+  fs::create_directories(out);
+  std::vector<std::pair<fs::path, fs::path>> remaps;
+  std::map<std::string, std::string> overlays;
+  for (const auto& [path, text] : input.overlays) overlays[normalizePath(fs::absolute(path).string())] = text;
+  if (input.text) overlays[file.string()] = *input.text;
+  fs::path source = sourceView(file.parent_path(), overlays, work.path(), remaps) / file.filename();
+  auto unshadow = [&](std::string s) {
+    for (const auto& [shadow, real] : remaps) replaceAll(s, shadow.string(), real.string());
+    return s;
+  };
+
+  std::string stem = file.stem().string();
+  ProcessSpec nvcc;
+  nvcc.argv = {tc.nvcc.path.string(), "-arch=" + opts.arch, "-lineinfo", "--ptx", "-o", (out / (stem + ".ptx")).string(),
+               source.string()};
+  nvcc.cwd = work.path();
+  nvcc.timeout = opts.toolTimeout;
+  nvcc.cancel = cancel;
+  ProcessResult r = runProcess(nvcc);
+  result.toolTime += r.elapsed;
+  if (r.cancelled) {
+    result.cancelled = true;
+    failAll("cancelled", false);
+    return finish();
+  }
+  result.diagnostics = parseNvccDiagnostics(unshadow(r.err));
+  if (!r.ok()) {
+    bool haveError = false;
+    for (const auto& d : result.diagnostics) haveError |= d.severity == Severity::Error;
+    std::string why = "nvcc " + r.describe();
+    if (!haveError) result.diagnostics.push_back(note(Severity::Error, why + ":\n" + r.err.substr(0, 4000), "nvcc"));
+    failAll(haveError ? "the kernel does not compile (see the diagnostics)" : why, false);
+    return finish();
+  }
+  result.succeeded = true;
+  result.sourceFiles = {file};
+
+  std::string ptxText = unshadow(readAll(out / (stem + ".ptx")));
+  Artifact ptx = parsePtx(ptxText);
+  std::set<std::string> userFiles = {file.string()};
+  std::string dir = file.parent_path().string() + "/";
+  for (const auto& l : ptx.lines)
+    for (const auto& f : l.location)
+      if (f.file.starts_with(dir)) userFiles.insert(f.file);
+  auto lineMap = std::make_shared<LineMap>(std::vector<std::string>(userFiles.begin(), userFiles.end()));
+  if (std::find(opts.stages.begin(), opts.stages.end(), Stage::Ptx) != opts.stages.end())
+    result.stages[Stage::Ptx] = {true, {}, ptx, r.elapsed};
+
+  // The ptxas/nvdisasm pair may be older than nvcc: lower the PTX ISA version to what it reads.
+  std::optional<std::string> ptxasText;
+  std::string version = ptxVersionOf(ptxText), readable = maxPtxIsaFor(tc.cudaRelease);
+  if (tc.ptxas.found() && !readable.empty() && versionNumber(version) > versionNumber(readable)) {
+    ptxasText = ptxText;
+    replaceAll(*ptxasText, ".version " + version, ".version " + readable);
+    result.diagnostics.push_back(note(
+        Severity::Note, "SASS and resources of " + file.filename().string() + " come from ptxas " + tc.cudaRelease +
+                            " with nvcc " + nvccRelease + "'s PTX ISA " + version + " read as " + readable +
+                            " (no ptxas + nvdisasm of CUDA " + nvccRelease + " found; set CUDA_HOME to a full toolkit for an exact match)"));
+  }
+  Artifact noIr;
+  noIr.stage = Stage::LlvmIr;
+  ChainTable noChains;  // nvcc's `.loc` lines already carry exact inline chains
+  PtxBackend backend{ptx, noChains, noIr, lineMap, out, stem, ptxasText};
+  if (!finishFromPtx(tc, opts, cancel, backend, result)) result.cancelled = true;
+  if (ptxasText)
+    if (auto it = result.stages.find(Stage::Sass); it != result.stages.end() && !it->second.available)
+      it->second.unavailableReason += " (SASS for CUDA C++ needs ptxas + nvdisasm of CUDA " + nvccRelease +
+                                      ", nvcc's release; set CUDA_HOME to a full toolkit)";
+  return finish();
+}
+
+}  // namespace ks

@@ -1,0 +1,33 @@
+// Kernel entry points in source text, for code lenses before (or without) a compile.
+//
+// Each Rust GPU toolchain marks kernels its own way: plain rustc's nvptx64 target uses
+// `extern "ptx-kernel" fn` (or `extern "gpu-kernel"`), Rust-CUDA (cuda_std) and
+// cuda-oxide put `#[kernel]` on a plain `fn`, and CUDA C++ has `__global__`. The scan is
+// lexical: comments and string literals are skipped, nothing is compiled, so a lens can
+// sit on a kernel even while the file does not compile.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ks {
+
+enum class KernelMarker : uint8_t {
+  PtxKernelAbi,     // extern "ptx-kernel" / "gpu-kernel" fn (rustc-nvptx)
+  KernelAttribute,  // #[kernel] fn (rust-cuda's cuda_std, cuda-oxide)
+  CudaGlobal,       // __global__ (CUDA C++)
+};
+
+struct KernelEntry {
+  std::string name;     // the function's name as written
+  uint32_t line = 0;    // 1-based line of the name
+  uint32_t column = 0;  // 1-based column of the name
+  KernelMarker marker = KernelMarker::PtxKernelAbi;
+};
+
+/// The kernels defined in `source`; `cuda` selects C++ rules (`__global__`) over Rust's.
+std::vector<KernelEntry> scanKernelEntries(std::string_view source, bool cuda = false);
+
+}  // namespace ks

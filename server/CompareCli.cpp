@@ -1,0 +1,217 @@
+// `kernelscope compare`: a Rust kernel's PTX and SASS next to its CUDA C++ twin's.
+//
+// People porting CUDA C++ to Rust want to know whether the two compile to the same code.
+// Both files go through compileKernel() (the `.cu` through nvcc); kernels are paired by
+// name (or `--kernel`), each pair gets its resources side by side and, per stage, a diff
+// of the two bodies normalized so that only real differences remain: register numbers,
+// labels, parameter names, addresses and encodings are renamed away.
+// The diff itself is the artifact diff of Diff.h; this file adds only what differs
+// between two compilers (parameter names, SASS register allocation).
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <regex>
+
+#include "Cli.h"
+#include "Compile.h"
+#include "Diff.h"
+#include "TextUtil.h"
+
+namespace ks {
+
+namespace {
+
+struct CompareArgs {
+  std::string rustFile, cudaFile, kernel;
+  std::vector<Stage> stages{Stage::Ptx, Stage::Sass};
+  CompileOptions options;
+  size_t context = 3;
+};
+
+std::optional<std::string> parseArgs(int argc, char** argv, CompareArgs& a) {
+  for (int i = 0; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    auto value = [&]() -> std::optional<std::string> {
+      if (i + 1 >= argc) return std::nullopt;
+      return std::string(argv[++i]);
+    };
+    if (arg == "--kernel") {
+      auto v = value();
+      if (!v) return "--kernel needs a kernel name";
+      a.kernel = *v;
+    } else if (arg == "--arch") {
+      auto v = value();
+      if (!v) return "--arch needs an architecture such as sm_90";
+      if (auto bad = validateArch(*v)) return *bad;
+      a.options.arch = *v;
+    } else if (arg == "--opt") {
+      auto v = value();
+      auto n = v ? text::parseUint(*v) : std::nullopt;
+      if (!n || *n > 3) return "--opt needs an optimization level 0, 1, 2 or 3";
+      a.options.optLevel = static_cast<int>(*n);
+    } else if (arg == "--stages") {
+      auto v = value();
+      if (!v) return "--stages needs ptx, sass or ptx,sass";
+      a.stages.clear();
+      std::string_view rest = *v;
+      while (!rest.empty()) {
+        std::string_view name = rest.substr(0, rest.find(','));
+        rest = name.size() < rest.size() ? rest.substr(name.size() + 1) : std::string_view{};
+        auto s = stageFromName(text::trim(name));
+        if (!s || (*s != Stage::Ptx && *s != Stage::Sass)) return "compare shows ptx and sass, not '" + std::string(name) + "'";
+        a.stages.push_back(*s);
+      }
+    } else if (arg.starts_with("-")) {
+      return "unknown option '" + std::string(arg) + "' (see kernelscope --help)";
+    } else if (a.rustFile.empty()) {
+      a.rustFile = arg;
+    } else if (a.cudaFile.empty()) {
+      a.cudaFile = arg;
+    } else {
+      return "compare takes two files: a Rust kernel and a CUDA C++ one";
+    }
+  }
+  if (a.cudaFile.empty()) return "usage: kernelscope compare RUST_FILE CUDA_FILE [--kernel NAME]";
+  a.options.stages = a.stages;
+  return std::nullopt;
+}
+
+/// What differs between two compilers but not between their code: the kernel's name in
+/// its parameters (PTX `saxpy_param_0`) and SASS register numbers (each compiler allocates
+/// its own). The rest (virtual register and label numbers, locations, addresses) is
+/// normalized by the artifact diff (Diff.h).
+std::string acrossCompilers(Stage stage, std::string_view line) {
+  static const std::regex param(R"(\b\w+_param_(\d+))"), sassReg(R"(\b(U?R|U?P|B)(\d+)\b)");
+  std::string s(line);
+  if (stage == Stage::Ptx) return std::regex_replace(s, param, "param_$1");
+  if (stage == Stage::Sass) return std::regex_replace(s, sassReg, "$1");
+  return s;
+}
+
+/// One kernel's lines of an artifact as an artifact of their own, renamed across compilers.
+Artifact kernelBody(const Artifact& a, const std::string& symbol) {
+  Artifact body;
+  body.stage = a.stage;
+  std::vector<LineKind> kinds;
+  for (const auto& f : a.functions) {
+    if (f.symbol != symbol) continue;
+    for (uint32_t l = f.firstLine; l <= f.lastLine && l < a.lines.size(); ++l) {
+      body.text += acrossCompilers(a.stage, a.lineText(l)) + "\n";
+      kinds.push_back(a.lines[l].kind);
+    }
+    body.indexLines();
+    for (size_t l = 0; l < kinds.size() && l < body.lines.size(); ++l) {
+      body.lines[l].kind = kinds[l];
+      body.lines[l].function = 0;
+    }
+    ArtifactFunction fn = f;
+    fn.firstLine = 0;
+    fn.lastLine = kinds.empty() ? 0 : static_cast<uint32_t>(kinds.size() - 1);
+    body.functions.push_back(fn);
+    break;
+  }
+  return body;
+}
+
+const KernelInfo* findKernel(const CompileResult& r, const std::string& name) {
+  for (const auto& k : r.kernels)
+    if (k.symbol == name || k.demangled == name) return &k;
+  return nullptr;
+}
+
+void printResources(std::ostream& out, const KernelInfo& rust, const KernelInfo& cuda) {
+  auto row = [&](std::string_view what, auto get) {
+    out << "  " << std::left << std::setw(16) << what << std::right << std::setw(8) << get(rust) << std::setw(8)
+        << get(cuda) << "\n";
+  };
+  auto res = [](auto field) {
+    return [field](const KernelInfo& k) -> std::string { return k.resources ? std::to_string(field(*k.resources)) : "-"; };
+  };
+  out << "  " << std::left << std::setw(16) << "" << std::right << std::setw(8) << "rust" << std::setw(8) << "c++" << "\n";
+  row("registers", res([](const KernelResources& r) { return r.registers; }));
+  row("spill st/ld", [](const KernelInfo& k) {
+    return k.resources ? std::to_string(k.resources->spillStores) + "/" + std::to_string(k.resources->spillLoads) : "-";
+  });
+  row("stack", res([](const KernelResources& r) { return r.stackFrame; }));
+  row("shared mem", res([](const KernelResources& r) { return r.sharedMemory; }));
+  row("constant mem", res([](const KernelResources& r) { return r.constantMemory; }));
+  row("ptx instr", [](const KernelInfo& k) { return std::to_string(k.ptxInstructions); });
+  row("sass instr", [](const KernelInfo& k) { return std::to_string(k.sassInstructions); });
+}
+
+}  // namespace
+
+int compareMain(int argc, char** argv) {
+  CompareArgs args;
+  if (auto err = parseArgs(argc, argv, args)) {
+    std::cerr << "kernelscope compare: " << *err << "\n";
+    return 2;
+  }
+  for (const auto& f : {args.rustFile, args.cudaFile})
+    if (!std::filesystem::is_regular_file(f)) {
+      std::cerr << "kernelscope compare: cannot read " << f << ": no such file\n";
+      return 2;
+    }
+  Toolchain tc = discoverToolchain();
+  if (tc.rustc.found() && !tc.sysroot.found()) {
+    std::string err = ensureSysroot(tc, [](const std::string& m) { std::cerr << "kernelscope: " << m << "\n"; });
+    if (!err.empty()) std::cerr << "kernelscope: " << err << "\n";
+  }
+  CompileResult rust = compileKernel(tc, {std::filesystem::absolute(args.rustFile), std::nullopt, {}}, args.options);
+  CompileResult cuda = compileKernel(tc, {std::filesystem::absolute(args.cudaFile), std::nullopt, {}}, args.options);
+  int status = 0;
+  for (const auto* r : {&rust, &cuda})
+    for (const auto& d : r->diagnostics)
+      if (d.severity == Severity::Error || d.severity == Severity::Note)
+        std::cerr << (d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ": " : d.source + ": ")
+                  << (d.severity == Severity::Error ? "error: " : "note: ") << d.message << "\n";
+  if (!rust.succeeded || !cuda.succeeded) {
+    std::cerr << "kernelscope compare: " << (rust.succeeded ? args.cudaFile : args.rustFile) << " does not compile\n";
+    return 1;
+  }
+
+  // Pairs: the named kernel, else kernels of the same name, else the only kernel of each.
+  std::vector<std::pair<const KernelInfo*, const KernelInfo*>> pairs;
+  if (!args.kernel.empty()) {
+    const KernelInfo *a = findKernel(rust, args.kernel), *b = findKernel(cuda, args.kernel);
+    if (!a || !b) {
+      std::cerr << "kernelscope compare: no kernel '" << args.kernel << "' in " << (a ? args.cudaFile : args.rustFile) << "\n";
+      return 2;
+    }
+    pairs.push_back({a, b});
+  } else {
+    for (const auto& k : rust.kernels)
+      if (const auto* twin = findKernel(cuda, k.symbol)) pairs.push_back({&k, twin});
+    if (pairs.empty() && rust.kernels.size() == 1 && cuda.kernels.size() == 1)
+      pairs.push_back({&rust.kernels[0], &cuda.kernels[0]});
+  }
+  if (pairs.empty()) {
+    std::cerr << "kernelscope compare: no kernels of the same name in both files; name one with --kernel\n";
+    return 2;
+  }
+
+  std::cout << args.rustFile << "  vs  " << args.cudaFile << "  (" << rust.arch << "; rust opt-level " << rust.optLevel
+            << "; normalized: register numbers, labels, parameter names and addresses renamed away)\n";
+  for (const auto& [a, b] : pairs) {
+    std::cout << "\nkernel " << a->demangled << (a->demangled != b->demangled ? " vs " + b->demangled : "") << "\n";
+    printResources(std::cout, *a, *b);
+    for (Stage s : args.stages) {
+      const StageOutcome *sa = rust.stage(s), *sb = cuda.stage(s);
+      std::cout << "\n" << stageName(s) << "\n";
+      if (!sa || !sa->available || !sb || !sb->available) {
+        const StageOutcome* missing = (!sa || !sa->available) ? sa : sb;
+        std::cout << "  (unavailable: " << (missing ? missing->unavailableReason : "not run") << ")\n";
+        status = 3;
+        continue;
+      }
+      StageDiff d = diffArtifacts(kernelBody(sa->artifact, a->symbol), kernelBody(sb->artifact, b->symbol),
+                                  args.rustFile, args.cudaFile, {static_cast<int>(args.context), true});
+      std::cout << "  " << d.removed << " instructions only in rust (-), " << d.added << " only in c++ (+)\n";
+      if (!d.changed()) std::cout << "  identical after normalization\n";
+      else std::cout << d.unified;
+    }
+  }
+  return status;
+}
+
+}  // namespace ks

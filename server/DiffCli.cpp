@@ -1,0 +1,161 @@
+// `kernelscope diff`: what the generated code of a kernel became between two files, or
+// between two settings of one file, stage by stage, with a one-line summary.
+//
+// The comparison is the pipeline's (Diff.h): register and label numbering, debug
+// locations and SASS addresses are normalized away, so only changes of the code show.
+#include <fstream>
+#include <iostream>
+
+#include "Cli.h"
+#include "Compile.h"
+#include "Diff.h"
+#include "TextUtil.h"
+
+namespace ks {
+
+namespace {
+
+struct DiffArgs {
+  std::vector<std::string> files;
+  CompileOptions before, after;
+  std::optional<std::string> vsArch;
+  std::optional<int> vsOpt;
+  DiffOptions diff;
+  bool summaryOnly = false;
+};
+
+std::optional<std::string> parseArgs(int argc, char** argv, DiffArgs& a) {
+  auto optLevel = [](const std::string& v) -> std::optional<int> {
+    auto n = text::parseUint(v);
+    return n && *n <= 3 ? std::optional<int>(static_cast<int>(*n)) : std::nullopt;
+  };
+  for (int i = 0; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    auto value = [&]() -> std::optional<std::string> {
+      return i + 1 < argc ? std::optional<std::string>(argv[++i]) : std::nullopt;
+    };
+    if (arg == "--arch" || arg == "--vs-arch") {
+      auto v = value();
+      if (!v) return std::string(arg) + " needs an architecture such as sm_90";
+      if (auto bad = validateArch(*v)) return *bad;
+      if (arg == "--arch")
+        a.before.arch = *v;
+      else
+        a.vsArch = *v;
+    } else if (arg == "--opt" || arg == "--vs-opt") {
+      auto v = value();
+      auto n = v ? optLevel(*v) : std::nullopt;
+      if (!n) return std::string(arg) + " needs an optimization level 0, 1, 2 or 3";
+      if (arg == "--opt")
+        a.before.optLevel = *n;
+      else
+        a.vsOpt = *n;
+    } else if (arg == "--stages") {
+      auto v = value();
+      if (!v) return "--stages needs a list such as ptx,sass";
+      a.before.stages.clear();
+      std::string_view rest = *v;
+      while (!rest.empty()) {
+        std::string_view name = rest.substr(0, rest.find(','));
+        rest = name.size() < rest.size() ? rest.substr(name.size() + 1) : std::string_view{};
+        auto s = stageFromName(text::trim(name));
+        if (!s)
+          return "unknown stage '" + std::string(name) + "': expected mir, llvm-ir, ptx or sass";
+        a.before.stages.push_back(*s);
+      }
+    } else if (arg == "--context") {
+      auto v = value();
+      auto n = v ? text::parseUint(*v) : std::nullopt;
+      if (!n) return "--context needs a number of lines";
+      a.diff.context = static_cast<int>(*n);
+    } else if (arg == "--summary") {
+      a.summaryOnly = true;
+    } else if (arg == "--raw") {
+      a.diff.normalize = false;
+    } else if (arg.starts_with("-")) {
+      return "unknown option '" + std::string(arg) + "' (see kernelscope --help)";
+    } else {
+      a.files.emplace_back(arg);
+    }
+  }
+  a.before.remarks = false;  // remarks are not compared
+  a.after = a.before;
+  if (a.vsArch) a.after.arch = *a.vsArch;
+  if (a.vsOpt) a.after.optLevel = *a.vsOpt;
+  const bool vsSettings = a.vsArch || a.vsOpt;
+  if (a.files.size() == 1 && !vsSettings)
+    return "one file needs settings to compare: --vs-arch sm_XX or --vs-opt N (or give two files)";
+  if (a.files.size() == 2 && vsSettings)
+    return "--vs-arch and --vs-opt compare one file under two settings";
+  if (a.files.empty() || a.files.size() > 2)
+    return "kernelscope diff BEFORE.rs AFTER.rs, or kernelscope diff FILE --vs-arch sm_XX | "
+           "--vs-opt N";
+  return std::nullopt;
+}
+
+std::string label(const std::string& file, const CompileOptions& o, bool withSettings) {
+  return withSettings ? file + " (" + o.arch + ", opt-level " + std::to_string(o.optLevel) + ")"
+                      : file;
+}
+
+}  // namespace
+
+int diffMain(int argc, char** argv) {
+  DiffArgs args;
+  if (auto err = parseArgs(argc, argv, args)) {
+    std::cerr << "kernelscope diff: " << *err << "\n";
+    return 2;
+  }
+  for (const auto& f : args.files)
+    if (!std::ifstream(f)) {
+      std::cerr << "kernelscope diff: cannot read " << f << ": no such file\n";
+      return 2;
+    }
+  Toolchain tc = discoverToolchain();
+  if (tc.rustc.found() && !tc.sysroot.found()) {
+    std::string err =
+        ensureSysroot(tc, [](const std::string& m) { std::cerr << "kernelscope: " << m << "\n"; });
+    if (!err.empty()) std::cerr << "kernelscope: " << err << "\n";
+  }
+  const std::string& beforeFile = args.files.front();
+  const std::string& afterFile = args.files.back();
+  const bool vsSettings = args.files.size() == 1;
+  CompileResult before =
+      compileKernel(tc, {std::filesystem::absolute(beforeFile), std::nullopt, {}}, args.before);
+  CompileResult after =
+      compileKernel(tc, {std::filesystem::absolute(afterFile), std::nullopt, {}}, args.after);
+  for (const auto* r : {&before, &after}) {
+    if (r->succeeded) continue;
+    for (const auto& d : r->diagnostics)
+      if (d.severity == Severity::Error)
+        std::cerr << (d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ": "
+                              : "")
+                  << "error: " << d.message << "\n";
+    std::cerr << "kernelscope diff: " << (r == &before ? beforeFile : afterFile)
+              << " does not compile\n";
+    return 2;
+  }
+
+  CompileDiff d = diffCompiles(before, after, label(beforeFile, args.before, vsSettings),
+                               label(afterFile, args.after, vsSettings), args.diff);
+  if (!args.summaryOnly) {
+    for (const StageDiff& s : d.stages) {
+      if (!s.changed()) continue;
+      std::cout << "== " << stageTitle(s.stage) << " (+" << s.added << " −" << s.removed
+                << " instructions)\n"
+                << s.unified << "\n";
+    }
+  }
+  std::cout << d.summary << "\n";
+  for (Stage s : args.before.stages) {
+    const StageOutcome* x = before.stage(s);
+    const StageOutcome* y = after.stage(s);
+    if (x && y && x->available && y->available) continue;
+    const StageOutcome* missing = x && !x->available ? x : y;
+    std::cerr << "kernelscope diff: stage unavailable: " << stageName(s) << ": "
+              << (missing ? missing->unavailableReason : "not run") << "\n";
+  }
+  return d.changed() ? 1 : 0;
+}
+
+}  // namespace ks

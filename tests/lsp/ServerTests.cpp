@@ -1,0 +1,519 @@
+// In-process tests of the language server: a fake client over an in-memory transport and
+// a fake compile function, covering lifecycle, documents, the scheduler and each feature.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "Features.h"
+#include "TestClient.h"
+#include "Uri.h"
+
+namespace ks::test {
+namespace {
+
+const std::string kPath = "/tmp/kernelscope-test/src/saxpy.rs";
+// 0-based lines: 1 is the kernel, 2 and 3 produce code (3 through core's ptr::add).
+const std::string kSaxpy =
+    "#![no_std]\n"
+    "pub unsafe extern \"ptx-kernel\" fn saxpy(n: u32, a: f32, x: *const f32, y: *mut f32) {\n"
+    "    let i = idx();\n"
+    "    *y.add(i) = a * *x.add(i) + *y.add(i);\n"
+    "}\n";
+
+json textDocument(const std::string& uri) { return {{"textDocument", {{"uri", uri}}}}; }
+
+int errorCode(const json& response) { return response.at("error").at("code").get<int>(); }
+
+std::vector<std::string> states(const std::vector<json>& statuses, int revision) {
+  std::vector<std::string> out;
+  for (const auto& s : statuses)
+    if (s["revision"] == revision) out.push_back(s["state"].get<std::string>());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("lifecycle: requests before initialize, shutdown and exit") {
+  TestClient client(TestClient::options(), /*initialize=*/false);
+  CHECK(errorCode(client.request("textDocument/hover", {})) == int(lsp::ErrorCode::ServerNotInitialized));
+  json init = client.result("initialize", {{"capabilities", json::object()}});
+  CHECK(init["capabilities"]["positionEncoding"] == "utf-16");
+  CHECK(init["capabilities"]["hoverProvider"] == true);
+  CHECK(init["capabilities"]["experimental"]["kernelscope"]["methods"].size() == lsp::extensionMethods().size());
+  CHECK(errorCode(client.request("initialize", {{"capabilities", json::object()}})) ==
+        int(lsp::ErrorCode::InvalidRequest));
+  CHECK(errorCode(client.request("no/suchMethod", {})) == int(lsp::ErrorCode::MethodNotFound));
+  CHECK(client.result("shutdown", nullptr).is_null());
+  CHECK(errorCode(client.request("kernelscope/sync", nullptr)) == int(lsp::ErrorCode::InvalidRequest));
+  CHECK_FALSE(client.server().finished());
+  client.notify("exit", nullptr);
+  CHECK(client.server().finished());
+  CHECK(client.server().exitCode() == 0);
+}
+
+TEST_CASE("exit without shutdown exits with status 1") {
+  TestClient client(TestClient::options());
+  client.notify("exit", nullptr);
+  CHECK(client.server().finished());
+  CHECK(client.server().exitCode() == 1);
+}
+
+TEST_CASE("utf-8 positions when the client prefers them") {
+  TestClient client(TestClient::options(), false);
+  json init = client.result("initialize", {{"capabilities", {{"general", {{"positionEncodings", {"utf-8", "utf-16"}}}}}}});
+  CHECK(init["capabilities"]["positionEncoding"] == "utf-8");
+}
+
+TEST_CASE("edit -> status -> artifact -> lineMap") {
+  TestClient client(TestClient::options());
+  std::string uri = client.open(kPath, kSaxpy);
+  client.sync();
+  auto statuses = client.notifications("kernelscope/status");
+  CHECK(states(statuses, 1) == std::vector<std::string>{"queued", "compiling", "ready"});
+  CHECK(statuses.back()["stages"] == json({"ptx", "sass"}));
+
+  json artifact = client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
+  CHECK(artifact["uri"] == "kernelscope:/ptx" + kPath + ".ptx");
+  CHECK(artifact["revision"] == 1);
+  CHECK(artifact["languageId"] == "ptx");
+  CHECK(artifact["kernels"] == json::parse(R"([{"name":"saxpy","start":1,"end":4}])"));
+  REQUIRE(artifact["segments"].size() == 2);
+  CHECK(artifact["segments"][0]["start"] == 2);
+  CHECK(artifact["segments"][0]["source"] == json::parse(R"({"line":2,"character":4})"));
+  // The line through core's ptr::add carries its inline chain, innermost first.
+  CHECK(artifact["segments"][1]["inlinedFrom"][0]["function"] == "core::ptr::mut_ptr::add");
+  CHECK(artifact["segments"][1]["inlinedFrom"][1]["line"] == 3);
+
+  json map = client.result("kernelscope/lineMap", {{"textDocument", {{"uri", uri}}}, {"line", 3}});
+  CHECK(map["revision"] == 1);
+  CHECK(map["stages"]["ptx"] == json::parse(R"([{"start":3,"end":3}])"));
+  CHECK(map["stages"]["sass"] == json::parse(R"([{"start":4,"end":5}])"));
+  CHECK(map["counts"] == json::parse(R"({"ptx":1,"sass":2})"));
+  json none = client.result("kernelscope/lineMap", {{"textDocument", {{"uri", uri}}}, {"line", 0}});
+  CHECK(none["counts"]["ptx"] == 0);
+
+  // Editing re-compiles and the new revision is served.
+  client.change(uri, kSaxpy + "\n", 2);
+  client.sync();
+  CHECK(states(client.notifications("kernelscope/status"), 2) == std::vector<std::string>{"queued", "compiling", "ready"});
+  CHECK(client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "sass"}})["revision"] == 2);
+}
+
+TEST_CASE("a broken kernel: diagnostics at the line, the previous Snapshot still served, then cleared") {
+  TestClient client(TestClient::options());
+  std::string uri = client.open(kPath, kSaxpy);
+  client.sync();
+  client.messages();
+
+  std::string broken = kSaxpy;
+  broken.replace(broken.find("idx()"), 5, "ERROR");
+  client.change(uri, broken, 2);
+  client.sync();
+  auto diagnostics = client.notifications("textDocument/publishDiagnostics");
+  REQUIRE(diagnostics.size() == 1);
+  REQUIRE(diagnostics[0]["diagnostics"].size() == 1);
+  const json& d = diagnostics[0]["diagnostics"][0];
+  CHECK(d["range"] == json::parse(R"({"start":{"line":2,"character":12},"end":{"line":2,"character":17}})"));
+  CHECK(d["severity"] == 1);
+  CHECK(d["code"] == "E0425");
+  CHECK(diagnostics[0]["version"] == 2);
+
+  // Features still answer from revision 1.
+  json artifact = client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
+  CHECK(artifact["revision"] == 1);
+  CHECK(!client.result("textDocument/hover", {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 3}, {"character", 0}}}}).is_null());
+  auto failed = client.request("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}, {"revision", 2}});
+  CHECK(errorCode(failed) == int(lsp::ErrorCode::ContentModified));
+
+  client.change(uri, kSaxpy, 3);
+  client.sync();
+  diagnostics = client.notifications("textDocument/publishDiagnostics");
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(diagnostics[0]["diagnostics"].empty());
+}
+
+TEST_CASE("failed status names the error") {
+  TestClient client(TestClient::options());
+  client.open(kPath, "pub fn k() {\n  let x = ERROR;\n}\n");
+  client.sync();
+  auto statuses = client.notifications("kernelscope/status");
+  CHECK(statuses.back()["state"] == "failed");
+  CHECK(statuses.back()["message"] == "cannot find value `ERROR` in this scope");
+}
+
+TEST_CASE("a burst of 50 edits compiles once or twice and the last text wins") {
+  TestClient client(TestClient::options(/*workers=*/2, std::chrono::milliseconds(200)));
+  std::string uri = client.open(kPath, kSaxpy);
+  std::string text = kSaxpy;
+  for (int v = 2; v <= 51; ++v) {
+    text += "// edit " + std::to_string(v) + "\n";
+    client.change(uri, text, v);
+  }
+  client.sync();
+  CHECK(client.compiler().calls <= 2);
+  CHECK(client.compiler().texts.back() == text);
+  auto statuses = client.notifications("kernelscope/status");
+  CHECK(statuses.back()["revision"] == 51);
+  CHECK(statuses.back()["state"] == "ready");
+  CHECK(client.result("kernelscope/lineMap", {{"textDocument", {{"uri", uri}}}, {"line", 3}})["revision"] == 51);
+}
+
+TEST_CASE("a newer revision cancels the running compile") {
+  TestClient client(TestClient::options(/*workers=*/2, std::chrono::milliseconds(0)));
+  std::string uri = client.open(kPath, kSaxpy + "// SLOW\n");
+  // Wait (without sleeping) until the slow compile is running.
+  while (!client.compiler().slowRunning) std::this_thread::yield();
+  client.change(uri, kSaxpy, 2);
+  client.sync();
+  CHECK(client.compiler().cancelled == 1);
+  CHECK(client.server().scheduler().stats().cancelled == 1);
+  auto statuses = client.notifications("kernelscope/status");
+  CHECK(states(statuses, 1) == std::vector<std::string>{"queued", "compiling"});
+  CHECK(states(statuses, 2).back() == "ready");
+}
+
+TEST_CASE("closing a document cancels its compile and clears its diagnostics") {
+  TestClient client(TestClient::options(2, std::chrono::milliseconds(0)));
+  std::string uri = client.open(kPath, kSaxpy + "// SLOW\n");
+  while (!client.compiler().slowRunning) std::this_thread::yield();
+  client.notify("textDocument/didClose", textDocument(uri));
+  client.sync();
+  CHECK(client.compiler().cancelled == 1);
+  auto diagnostics = client.notifications("textDocument/publishDiagnostics");
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(diagnostics[0]["diagnostics"].empty());
+  CHECK(errorCode(client.request("kernelscope/kernels", textDocument(uri))) == int(lsp::ErrorCode::InvalidParams));
+}
+
+TEST_CASE("kernelscope/sync waits for compiles and can be cancelled") {
+  TestClient client(TestClient::options(2, std::chrono::milliseconds(0)));
+  std::string uri = client.open(kPath, kSaxpy + "// SLOW\n");
+  while (!client.compiler().slowRunning) std::this_thread::yield();
+  client.server().onMessage(lsp::makeRequest("s1", "kernelscope/sync", nullptr).dump());
+  for (const auto& m : client.messages()) CHECK(m.value("id", json()) != "s1");  // still waiting
+  client.notify("$/cancelRequest", {{"id", "s1"}});
+  auto sent = client.messages();
+  bool cancelled = false;
+  for (const auto& m : sent)
+    if (m.value("id", json()) == "s1") cancelled = errorCode(m) == int(lsp::ErrorCode::RequestCancelled);
+  CHECK(cancelled);
+  client.change(uri, kSaxpy, 2);
+  CHECK(client.result("kernelscope/sync", nullptr).is_null());
+  CHECK(client.server().idle());
+}
+
+TEST_CASE("hover on a source line and on a virtual document line") {
+  TestClient client(TestClient::options());
+  std::string uri = client.open(kPath, kSaxpy);
+  client.sync();
+  json hover = client.result("textDocument/hover", {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 3}, {"character", 5}}}});
+  std::string md = hover["contents"]["value"];
+  CHECK(md.find("**ptx** · 1 line") != std::string::npos);
+  CHECK(md.find("add.s32 \t%r4, %r4, 1;") != std::string::npos);
+  CHECK(md.find("**sass** · 2 lines") != std::string::npos);
+  CHECK(md.find("inlined from `core::ptr::mut_ptr::add` at mut_ptr.rs:1040:18") != std::string::npos);
+  CHECK(client.result("textDocument/hover", {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 0}, {"character", 0}}}}).is_null());
+
+  std::string ptxUri = "kernelscope:/ptx" + kPath + ".ptx";
+  json vhover = client.result("textDocument/hover", {{"textDocument", {{"uri", ptxUri}}}, {"position", {{"line", 3}, {"character", 0}}}});
+  std::string vmd = vhover["contents"]["value"];
+  CHECK(vmd.find("from saxpy.rs:4:5") != std::string::npos);
+  CHECK(vmd.find("inline chain") != std::string::npos);
+}
+
+TEST_CASE("kernelscope/sourceLocation maps a virtual line back, and virtual URIs name only our documents") {
+  TestClient client(TestClient::options());
+  std::string uri = client.open(kPath, kSaxpy);
+  client.sync();
+  json loc = client.result("kernelscope/sourceLocation", {{"uri", "kernelscope:/sass" + kPath + ".sass"}, {"line", 5}});
+  CHECK(loc["location"]["uri"] == uri);
+  CHECK(loc["location"]["range"]["start"] == json::parse(R"({"line":3,"character":4})"));
+  CHECK(loc["inlineChain"].size() == 2);
+  json header = client.result("kernelscope/sourceLocation", {{"uri", "kernelscope:/ptx" + kPath + ".ptx"}, {"line", 0}});
+  CHECK(header["location"].is_null());
+
+  // Paths that the server did not compile, unknown stages and malformed URIs are refused.
+  for (const std::string& bad : std::vector<std::string>{"kernelscope:/ptx/etc/passwd.ptx", "kernelscope:/ptx/etc/passwd",
+                          "kernelscope:/bin" + kPath + ".bin", "kernelscope:/ptx" + kPath + ".sass",
+                          "kernelscope:ptx", "kernelscope:/ptx/..%2F..%2Fetc%2Fpasswd.ptx",
+                          "kernelscope:/ptx" + kPath + ".ptx?rev=abc"}) {
+    CAPTURE(bad);
+    CHECK(errorCode(client.request("kernelscope/sourceLocation", {{"uri", bad}, {"line", 0}})) ==
+          int(lsp::ErrorCode::InvalidParams));
+  }
+  // didOpen of a virtual document is accepted and does not compile anything.
+  int calls = client.compiler().calls;
+  client.notify("textDocument/didOpen", {{"textDocument", {{"uri", "kernelscope:/ptx/etc/passwd.ptx"}, {"languageId", "ptx"}, {"version", 1}, {"text", ""}}}});
+  client.sync();
+  CHECK(client.compiler().calls == calls);
+}
+
+TEST_CASE("artifact revisions: versioned URIs, ContentModified once gone") {
+  TestClient client(TestClient::options());
+  std::string uri = client.open(kPath, kSaxpy);
+  client.sync();
+  for (int v = 2; v <= 6; ++v) {
+    client.change(uri, kSaxpy + std::string(v, '\n'), v);
+    client.sync();
+  }
+  json r6 = client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}, {"revision", 6}});
+  CHECK(r6["uri"] == "kernelscope:/ptx" + kPath + ".ptx?rev=6");
+  CHECK(errorCode(client.request("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}, {"revision", 1}})) ==
+        int(lsp::ErrorCode::ContentModified));
+  CHECK(errorCode(client.request("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}, {"revision", 9}})) ==
+        int(lsp::ErrorCode::InvalidParams));
+  CHECK(errorCode(client.request("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "asm"}})) ==
+        int(lsp::ErrorCode::InvalidParams));
+  json mir = client.request("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "mir"}});
+  CHECK(errorCode(mir) == int(lsp::ErrorCode::RequestFailed));
+  CHECK(mir["error"]["message"].get<std::string>().find("mir unavailable: the test compiler") == 0);
+}
+
+TEST_CASE("kernelscope/diff against the previous revision that compiled") {
+  TestClient client(TestClient::options());
+  std::string uri = client.open(kPath, kSaxpy);
+  client.sync();
+  CHECK(errorCode(client.request("kernelscope/diff", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}})) ==
+        int(lsp::ErrorCode::RequestFailed));
+  std::string more = kSaxpy;
+  more.insert(more.find("}\n"), "    let j = i;\n");
+  client.change(uri, more, 2);
+  client.sync();
+  client.change(uri, "pub fn k() {\n ERROR\n}\n", 3);  // does not compile: not a diff base
+  client.sync();
+  json diff = client.result("kernelscope/diff", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
+  CHECK(diff["baseRevision"] == 1);
+  CHECK(diff["revision"] == 2);
+  CHECK(diff["baseUri"] == "kernelscope:/ptx" + kPath + ".ptx?rev=1");
+  // One instruction more; the pipeline's diff compares lines with register numbers
+  // normalized, so it is one added line.
+  std::string unified = diff["unified"];
+  CHECK(unified.rfind("--- revision 1\n+++ revision 2\n@@ ", 0) == 0);
+  int added = 0, removed = 0;
+  for (std::string_view l : splitLines(unified)) {
+    added += l.starts_with("+") && !l.starts_with("+++");
+    removed += l.starts_with("-") && !l.starts_with("---");
+  }
+  CHECK(added == 1);
+  CHECK(removed == 0);
+  // The base's versioned virtual document stays readable while it is kept.
+  CHECK(client.result("kernelscope/sourceLocation", {{"uri", diff["baseUri"]}, {"line", 2}})["location"]["range"]["start"]["line"] == 2);
+}
+
+TEST_CASE("inlay hints, code lens, kernels and the spill warning") {
+  TestClient client(TestClient::options());
+  std::string uri = client.open(kPath, kSaxpy + "// SPILL\n");
+  client.sync();
+  json hints = client.result("textDocument/inlayHint", {{"textDocument", {{"uri", uri}}}, {"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 10}, {"character", 0}}}}}});
+  REQUIRE(hints.size() == 2);
+  CHECK(hints[0]["label"] == "1 ptx · 2 sass");
+  CHECK(hints[0]["position"] == json::parse(R"({"line":2,"character":18})"));
+  json narrow = client.result("textDocument/inlayHint", {{"textDocument", {{"uri", uri}}}, {"range", {{"start", {{"line", 3}, {"character", 0}}}, {"end", {{"line", 3}, {"character", 0}}}}}});
+  CHECK(narrow.size() == 1);
+
+  json lenses = client.result("textDocument/codeLens", textDocument(uri));
+  REQUIRE(lenses.size() == 3);  // the summary, PTX and SASS
+  CHECK(lenses[0]["command"]["title"] == "sm_90 · 10 regs · 16 B spill · 16 B local");
+  CHECK(lenses[0]["range"]["start"]["line"] == 1);
+  CHECK(lenses[2]["command"]["arguments"][0]["stage"] == "sass");
+
+  json kernels = client.result("kernelscope/kernels", textDocument(uri));
+  CHECK(kernels["arch"] == "sm_90");
+  REQUIRE(kernels["kernels"].size() == 1);
+  CHECK(kernels["kernels"][0]["name"] == "saxpy");
+  CHECK(kernels["kernels"][0]["registers"] == 10);
+  CHECK(kernels["kernels"][0]["spillStores"] == 8);
+  CHECK(kernels["kernels"][0]["instructions"]["ptx"] == 2);
+
+  auto diagnostics = client.notifications("textDocument/publishDiagnostics");
+  REQUIRE(diagnostics.size() == 1);
+  REQUIRE(diagnostics[0]["diagnostics"].size() == 1);
+  CHECK(diagnostics[0]["diagnostics"][0]["severity"] == 2);
+  CHECK(diagnostics[0]["diagnostics"][0]["range"]["start"]["line"] == 1);
+}
+
+TEST_CASE("settings: initializationOptions, didChangeConfiguration recompiles, bad values are reported") {
+  TestClient client(TestClient::options(), false);
+  client.result("initialize", {{"capabilities", json::object()}, {"initializationOptions", {{"arch", "sm_80"}, {"hoverStages", {"sass"}}}}});
+  std::string uri = client.open(kPath, kSaxpy);
+  client.sync();
+  CHECK(client.result("kernelscope/kernels", textDocument(uri))["arch"] == "sm_80");
+  std::string md = client.result("textDocument/hover", {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 3}, {"character", 0}}}})["contents"]["value"];
+  CHECK(md.find("**ptx**") == std::string::npos);
+  CHECK(md.find("**sass**") != std::string::npos);
+  client.messages();
+
+  client.notify("workspace/didChangeConfiguration", {{"settings", {{"kernelscope", {{"arch", "sm_89"}, {"optLevel", 7}}}}}});
+  client.sync();
+  auto sent = client.messages();
+  bool warned = false;
+  for (const auto& m : sent)
+    if (m.value("method", "") == "window/showMessage")
+      warned |= m["params"]["message"].get<std::string>().find("optLevel") != std::string::npos;
+  CHECK(warned);
+  json kernels = client.result("kernelscope/kernels", textDocument(uri));
+  CHECK(kernels["arch"] == "sm_89");
+  CHECK(kernels["revision"] == 2);
+
+  CHECK(errorCode(client.request("workspace/executeCommand", {{"command", "kernelscope.setArch"}, {"arguments", {"gfx90a"}}})) ==
+        int(lsp::ErrorCode::InvalidParams));
+  CHECK(client.result("workspace/executeCommand", {{"command", "kernelscope.setArch"}, {"arguments", {"sm_70"}}}).is_null());
+  CHECK(client.result("kernelscope/kernels", textDocument(uri))["arch"] == "sm_70");
+  CHECK(client.result("workspace/executeCommand", {{"command", "kernelscope.rebuild"}, {"arguments", json::array()}}).is_null());
+  CHECK(client.result("kernelscope/kernels", textDocument(uri))["revision"] == 4);
+}
+
+TEST_CASE("watched files: a change to a module an open kernel uses recompiles it") {
+  TestClient client(TestClient::options(), false);
+  json init = client.result("initialize", {{"capabilities", {{"workspace", {{"didChangeWatchedFiles", {{"dynamicRegistration", true}}}}}}}});
+  client.notify("initialized", json::object());
+  auto sent = client.messages();
+  bool registered = false;
+  for (const auto& m : sent)
+    if (m.value("method", "") == "client/registerCapability")
+      registered = m["params"]["registrations"][0]["registerOptions"]["watchers"][0]["globPattern"] == "**/*.rs";
+  CHECK(registered);
+
+  std::string uri = client.open(kPath, "mod helper;\n" + kSaxpy);
+  client.sync();
+  int calls = client.compiler().calls;
+  client.notify("workspace/didChangeWatchedFiles", {{"changes", {{{"uri", "file:///elsewhere/other.rs"}, {"type", 2}}}}});
+  client.sync();
+  CHECK(client.compiler().calls == calls);
+  client.notify("workspace/didChangeWatchedFiles",
+                {{"changes", {{{"uri", lsp::pathToFileUri("/tmp/kernelscope-test/src/helper.rs")}, {"type", 2}}}}});
+  client.sync();
+  CHECK(client.compiler().calls == calls + 1);
+}
+
+TEST_CASE("without the client's watching, the server polls the modules that open kernels use") {
+  TempDir dir("kernelscope-test");
+  const std::string kernel = (dir.path() / "k.rs").string();
+  const std::string helper = (dir.path() / "helper.rs").string();
+  auto write = [&](const std::string& text) { std::ofstream(helper) << text; };
+  write("pub fn h() {}\n");
+  server::ServerOptions options = TestClient::options();
+  options.watchInterval = std::chrono::milliseconds(5);
+  TestClient client(options);  // its capabilities do not offer dynamic registration
+  client.open(kernel, "mod helper;\n" + kSaxpy);
+  client.sync();
+  int calls = client.compiler().calls;
+  write("pub fn h() { let changed = 1; }\n");
+  CHECK(client.syncUntil([&] { return client.compiler().calls > calls; }));
+  CHECK(client.compiler().calls == calls + 1);
+}
+
+TEST_CASE("incremental edits in UTF-16 code units") {
+  TestClient client(TestClient::options());
+  std::string text = "pub fn k() {\n    let s = \"\xF0\x9F\x98\x80\"; let x = 1;\n}\n";
+  std::string uri = client.open(kPath, text);
+  client.sync();
+  // Replace `x` (after an emoji of two UTF-16 units) with `yy`: column 22, byte 24.
+  client.notify("textDocument/didChange",
+                {{"textDocument", {{"uri", uri}, {"version", 2}}},
+                 {"contentChanges", {{{"range", {{"start", {{"line", 1}, {"character", 22}}}, {"end", {{"line", 1}, {"character", 23}}}}}, {"text", "yy"}}}}});
+  client.sync();
+  CHECK(client.compiler().texts.back() == "pub fn k() {\n    let s = \"\xF0\x9F\x98\x80\"; let yy = 1;\n}\n");
+}
+
+TEST_CASE("robustness: malformed input never stops the server") {
+  TestClient client(TestClient::options());
+  auto lastError = [&]() -> int {
+    int code = 0;
+    for (const auto& m : client.messages())
+      if (m.contains("error")) code = m["error"]["code"];
+    return code;
+  };
+  auto answersHover = [&] {
+    return client.request("textDocument/hover", {{"textDocument", {{"uri", "file:///nope.rs"}}}, {"position", {{"line", 0}, {"character", 0}}}})
+        .contains("error");
+  };
+
+  SUBCASE("garbage bytes") {
+    client.sendBytes(std::string("\x00\xff\xfe garbage\r\n\r\n", 15));
+    CHECK(client.messages().size() == 1);  // one logMessage about the skipped bytes
+    CHECK(answersHover());
+  }
+  SUBCASE("a Content-Length that is too short") {
+    std::string body = lsp::makeRequest(7, "kernelscope/sync", nullptr).dump();
+    client.sendBytes("Content-Length: 10\r\n\r\n" + body);
+    CHECK(lastError() == int(lsp::ErrorCode::ParseError));
+    CHECK(answersHover());
+  }
+  SUBCASE("a Content-Length that is too long swallows the next message, then the stream recovers") {
+    std::string body = lsp::makeRequest(7, "kernelscope/sync", nullptr).dump();
+    client.sendBytes("Content-Length: " + std::to_string(body.size() + 30) + "\r\n\r\n" + body);
+    client.sendBytes(lsp::frame(body));
+    client.sendBytes(lsp::frame(body));
+    bool answered = false;
+    for (const auto& m : client.messages()) answered |= m.contains("result") && m["id"] == 7;
+    CHECK(answered);
+  }
+  SUBCASE("a header without Content-Length and a non-numeric one") {
+    client.sendBytes("Content-Type: x\r\n\r\n{}");
+    client.sendBytes("Content-Length: abc\r\n\r\n{}");
+    CHECK(answersHover());
+  }
+  SUBCASE("invalid JSON and JSON that is not a request") {
+    client.sendBytes(lsp::frame("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": "));
+    CHECK(lastError() == int(lsp::ErrorCode::ParseError));
+    client.sendBytes(lsp::frame("[1, 2, 3]"));
+    CHECK(lastError() == int(lsp::ErrorCode::InvalidRequest));
+    client.sendBytes(lsp::frame(R"({"jsonrpc":"2.0","id":{"a":1},"method":"shutdown"})"));
+    CHECK(lastError() == int(lsp::ErrorCode::InvalidRequest));
+    client.sendBytes(lsp::frame(R"({"jsonrpc":"2.0","id":3,"method":42})"));
+    CHECK(lastError() == int(lsp::ErrorCode::InvalidRequest));
+    client.sendBytes(lsp::frame(R"({"jsonrpc":"2.0","id":4,"method":"textDocument/hover","params":{"textDocument":7}})"));
+    CHECK(lastError() == int(lsp::ErrorCode::InvalidParams));
+    CHECK(answersHover());
+  }
+  SUBCASE("a 50 MB message") {
+    std::string big(50u << 20, 'x');
+    json note = lsp::makeNotification("textDocument/didOpen",
+                                      {{"textDocument", {{"uri", "file:///tmp/big.txt"}, {"languageId", "plaintext"}, {"version", 1}, {"text", big}}}});
+    client.sendBytes(lsp::frame(note.dump()));
+    client.sync();
+    CHECK(client.compiler().calls == 0);  // plain text is not compiled
+    CHECK(answersHover());
+  }
+  SUBCASE("notifications for unknown documents and unknown notifications") {
+    client.notify("textDocument/didChange", {{"textDocument", {{"uri", "file:///nope.rs"}, {"version", 2}}}, {"contentChanges", {{{"text", "x"}}}}});
+    client.notify("textDocument/didSave", textDocument("file:///nope.rs"));
+    client.notify("textDocument/didClose", textDocument("file:///nope.rs"));
+    client.notify("textDocument/didOpen", {{"textDocument", 5}});
+    client.notify("no/such/notification", json::object());
+    client.notify("$/setTrace", {{"value", "off"}});
+    auto logs = client.notifications("window/logMessage");
+    CHECK(logs.size() == 5);
+    CHECK(client.compiler().calls == 0);
+    CHECK(answersHover());
+  }
+}
+
+TEST_CASE("a compile function that throws fails the compile, the server keeps serving") {
+  server::ServerOptions options = TestClient::options();
+  options.compile = [](const CompileInput&, const CompileOptions&, const CancellationToken&) -> CompileResult {
+    throw std::runtime_error("tool exploded");
+  };
+  TestClient client(options);
+  client.open(kPath, kSaxpy);
+  client.sync();
+  auto statuses = client.notifications("kernelscope/status");
+  CHECK(statuses.back()["state"] == "failed");
+  CHECK(statuses.back()["message"] == "internal error while compiling: tool exploded");
+}
+
+TEST_CASE("$/progress: created once, then begin, report and end") {
+  TestClient client(TestClient::options());
+  client.server().progress("kernelscope/sysroot", "begin", "building core");
+  client.server().progress("kernelscope/sysroot", "report", "compiling compiler_builtins");
+  client.server().progress("kernelscope/sysroot", "end", "done");
+  auto sent = client.messages();
+  REQUIRE(sent.size() == 4);
+  CHECK(sent[0]["method"] == "window/workDoneProgress/create");
+  CHECK(sent[1]["params"]["value"]["kind"] == "begin");
+  CHECK(sent[1]["params"]["value"]["title"] == "kernelscope");
+  CHECK(sent[3]["params"]["value"]["kind"] == "end");
+}
+
+}  // namespace ks::test

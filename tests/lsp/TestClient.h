@@ -1,0 +1,132 @@
+// An in-process LSP client for tests: an in-memory Transport, a fake compile function
+// driven by markers in the kernel text, and sync() that waits for the server to be idle,
+// so that no test ever sleeps.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "JsonRpc.h"
+#include "LspServer.h"
+
+namespace ks::test {
+
+using nlohmann::json;
+
+/// Collects what the server sends; runs posted work when the test calls drain().
+class FakeTransport final : public server::Transport {
+ public:
+  void send(const json& message) override {
+    std::lock_guard lock(mutex_);
+    sent_.push_back(message);
+  }
+  void post(std::function<void()> fn) override {
+    {
+      std::lock_guard lock(mutex_);
+      queue_.push_back(std::move(fn));
+    }
+    cv_.notify_all();
+  }
+  void run(server::MessageHandler&) override {}
+
+  /// Runs queued work until `done()` holds with nothing queued; fails after 60 s.
+  template <class Done>
+  bool drainUntil(Done done) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    std::unique_lock lock(mutex_);
+    while (true) {
+      while (!queue_.empty()) {
+        auto fn = std::move(queue_.front());
+        queue_.pop_front();
+        lock.unlock();
+        fn();
+        lock.lock();
+      }
+      lock.unlock();
+      bool finished = done();
+      lock.lock();
+      if (finished && queue_.empty()) return true;
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      cv_.wait_for(lock, std::chrono::milliseconds(20));
+    }
+  }
+
+  std::vector<json> take() {
+    std::lock_guard lock(mutex_);
+    std::vector<json> out;
+    out.swap(sent_);
+    return out;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> queue_;
+  std::vector<json> sent_;
+};
+
+/// A compile function that needs no toolchain. Each source line holding an assignment
+/// (`=`) becomes one PTX and two SASS instructions attributed to it; a line containing
+/// `ERROR` fails the compile with an error on that line; `SLOW` blocks until cancelled;
+/// `SPILL` makes every kernel spill; `pub ... fn NAME` declares a kernel.
+class FakeCompiler {
+ public:
+  CompileResult operator()(const CompileInput& in, const CompileOptions& options,
+                           const CancellationToken& cancel);
+  std::atomic<int> calls{0};
+  std::atomic<int> cancelled{0};
+  std::atomic<bool> slowRunning{false};
+  std::mutex mutex;
+  std::vector<std::string> texts;  // every text compiled, in order
+};
+
+/// A server with an in-memory transport, driven by the test thread.
+class TestClient {
+ public:
+  explicit TestClient(server::ServerOptions options = {}, bool initialize = true);
+  ~TestClient();
+
+  /// Sends a request, waits until the server is idle, returns the whole response.
+  json request(const std::string& method, json params);
+  /// Sends a request and returns its result, failing the test on an error response.
+  json result(const std::string& method, json params);
+  void notify(const std::string& method, json params);
+  /// Feeds raw bytes through the framing reader, as a transport would.
+  void sendBytes(std::string_view bytes);
+  /// Waits until no compile is pending or running and every outcome has been sent.
+  void sync();
+  /// Waits as sync() does until `condition` also holds; false after 60 s.
+  bool syncUntil(const std::function<bool()>& condition);
+
+  /// Everything the server sent since the last call.
+  std::vector<json> messages();
+  /// The notifications of `method` among what the server sent (consumes all messages).
+  std::vector<json> notifications(const std::string& method);
+
+  /// didOpen of `path` (absolute) with `text`; returns the URI.
+  std::string open(const std::string& path, const std::string& text, int version = 1);
+  void change(const std::string& uri, const std::string& text, int version);
+
+  FakeCompiler& compiler() { return *compiler_; }
+  server::LspServer& server() { return *server_; }
+
+  static server::ServerOptions options(unsigned workers = 0,
+                                       std::optional<std::chrono::milliseconds> debounce = {});
+
+ private:
+  std::shared_ptr<FakeCompiler> compiler_ = std::make_shared<FakeCompiler>();
+  FakeTransport transport_;
+  std::unique_ptr<server::LspServer> server_;
+  lsp::MessageReader reader_;
+  std::vector<json> unread_;
+  int nextId_ = 0;
+};
+
+}  // namespace ks::test

@@ -1,0 +1,210 @@
+// Kernel crates: modules, path dependencies, files changed on disk or unsaved, crate
+// settings, and every target GPU from sm_70 to sm_90.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "Compile.h"
+#include "Crate.h"
+#include "TestSupport.h"
+
+using namespace ks;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path crateDir() { return test::sourceDir() / "examples/crate"; }
+fs::path utilDir() { return test::sourceDir() / "examples/crate-util"; }
+
+bool contains(const std::vector<fs::path>& files, const fs::path& f) {
+  return std::find(files.begin(), files.end(), fs::path(normalizePath(f.string()))) != files.end();
+}
+
+bool anyContains(const std::vector<std::string>& lines, std::string_view what) {
+  return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(what) != std::string::npos; });
+}
+
+/// A copy of the example crate and its dependency, to edit on disk.
+struct CrateCopy {
+  TempDir dir{"kernelscope-crate-test"};
+  CrateCopy() {
+    fs::copy(crateDir(), dir.path() / "crate", fs::copy_options::recursive);
+    fs::copy(utilDir(), dir.path() / "crate-util", fs::copy_options::recursive);
+  }
+  fs::path file(const std::string& rel) const { return dir.path() / rel; }
+  void write(const std::string& rel, const std::string& text) const {
+    std::ofstream(file(rel), std::ios::binary) << text;
+    // A different size or time is what makes a cached Cargo.toml stale; sources are always read.
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a file's crate: Cargo.toml, the library root, path dependencies, settings") {
+  if (!test::toolchainUsable()) return;
+  std::string problem;
+  auto pkg = findCrate(test::toolchain(), crateDir() / "src/math.rs", &problem);
+  INFO(problem);
+  REQUIRE(pkg);
+  CHECK(pkg->crateName == "scaled_kernels");
+  CHECK(pkg->libRoot == crateDir() / "src/lib.rs");
+  REQUIRE(pkg->pathDependencies.size() == 1);
+  CHECK(pkg->pathDependencies[0].externName == "crate_util");
+  CHECK(pkg->pathDependencies[0].path == utilDir());
+  CHECK(pkg->settings.arch == "sm_90");
+  CHECK(pkg->settings.optLevel == 3);
+  CHECK(pkg->settings.problems.empty());
+
+  // Standalone kernels (no Cargo.toml above them) stay standalone.
+  CHECK_FALSE(findCrate(test::toolchain(), test::sourceDir() / "examples/saxpy.rs"));
+}
+
+TEST_CASE("a line in a submodule maps to its instructions, in every stage") {
+  if (!test::toolchainUsable()) return;
+  test::Fixture math(crateDir() / "src/math.rs");
+  const CompileResult& r = test::compiled(math.path);
+  REQUIRE(r.succeeded);
+  CHECK(r.crateManifest == crateDir() / "Cargo.toml");
+  CHECK(contains(r.sourceFiles, crateDir() / "src/lib.rs"));
+  CHECK(contains(r.sourceFiles, crateDir() / "src/math.rs"));
+  CHECK(contains(r.sourceFiles, utilDir() / "src/lib.rs"));
+
+  uint32_t square = math.lineOf("v * v");
+  auto ptx = test::instructionsFor(r, Stage::Ptx, math.path.string(), square);
+  INFO(r.stage(Stage::Ptx)->artifact.text);
+  CHECK(anyContains(ptx, "mul.rn.f32"));
+  CHECK(anyContains(test::instructionsFor(r, Stage::Sass, math.path.string(), square), "FMUL"));
+  CHECK_FALSE(test::instructionsFor(r, Stage::LlvmIr, math.path.string(), square).empty());
+  CHECK(anyContains(test::instructionsFor(r, Stage::Ptx, math.path.string(), math.lineOf("let scaled = a * x;")), "mul.rn.f32"));
+
+  // The kernels are the crate's, with their definitions in lib.rs.
+  REQUIRE(r.kernels.size() == 2);
+  for (const auto& k : r.kernels) {
+    CHECK(k.definition.file == (crateDir() / "src/lib.rs").string());
+    CHECK(k.resources);
+  }
+}
+
+TEST_CASE("path dependency code maps to its own file") {
+  if (!test::toolchainUsable()) return;
+  test::Fixture util(utilDir() / "src/lib.rs");
+  const CompileResult& r = test::compiled(crateDir() / "src/lib.rs");
+  REQUIRE(r.succeeded);
+  CHECK(r.lineMap->isUserFile((utilDir() / "src/lib.rs").string()));
+  auto index = test::instructionsFor(r, Stage::Ptx, util.path.string(), util.lineOf("_block_idx_x()"));
+  CHECK(anyContains(index, "%ctaid.x"));
+  CHECK_FALSE(test::instructionsFor(r, Stage::Sass, util.path.string(), util.lineOf("_block_idx_x()")).empty());
+}
+
+TEST_CASE("a module edited on disk, or unsaved in the editor, changes the crate's result") {
+  if (!test::toolchainUsable()) return;
+  CrateCopy copy;
+  fs::path lib = copy.file("crate/src/lib.rs"), math = copy.file("crate/src/math.rs");
+  std::string mathText = test::readFile(math);
+  auto squareMuls = [&](const CompileResult& r) {
+    test::Fixture f(math);
+    return test::instructionsFor(r, Stage::Ptx, math.string(), f.lineOf("v * v")).size();
+  };
+  CompileResult before = compileKernel(test::toolchain(), {lib, std::nullopt, {}}, {});
+  REQUIRE(before.succeeded);
+  size_t n = squareMuls(before);
+  CHECK(n >= 1);
+
+  // On disk (not open): the next compile of lib.rs reads the new math.rs.
+  std::string cubed = mathText;
+  cubed.replace(cubed.find("v * v"), 5, "v * v * v");
+  copy.write("crate/src/math.rs", cubed);
+  CompileResult after = compileKernel(test::toolchain(), {lib, std::nullopt, {}}, {});
+  REQUIRE(after.succeeded);
+  CHECK(squareMuls(after) > n);
+
+  // Unsaved (open in an editor): an overlay wins over the disk, and locations still name
+  // the real file.
+  std::string broken = mathText;
+  broken.replace(broken.find("v * v"), 5, "v * undefined_name");
+  CompileResult unsaved = compileKernel(test::toolchain(), {lib, std::nullopt, {{math, broken}}}, {});
+  CHECK_FALSE(unsaved.succeeded);
+  bool named = false;
+  for (const auto& d : unsaved.diagnostics)
+    if (d.severity == Severity::Error && d.range && d.range->file == math.string()) named = true;
+  CHECK(named);
+
+  // A dependency's unsaved text reaches the crate too.
+  fs::path util = copy.file("crate-util/src/lib.rs");
+  std::string utilText = test::readFile(util);
+  std::string utilBroken = utilText;
+  utilBroken.replace(utilBroken.find("lo\n"), 2, "lo_missing");
+  CompileResult dep = compileKernel(test::toolchain(), {math, std::nullopt, {{util, utilBroken}}}, {});
+  CHECK_FALSE(dep.succeeded);
+  bool inDep = false;
+  for (const auto& d : dep.diagnostics)
+    if (d.severity == Severity::Error && d.range && d.range->file == util.string()) inDep = true;
+  CHECK(inDep);
+}
+
+TEST_CASE("crate settings: bad values are reported, rustc-flags are passed") {
+  if (!test::toolchainUsable()) return;
+  CrateCopy copy;
+  std::string toml = test::readFile(copy.file("crate/Cargo.toml"));
+  toml.replace(toml.find("arch = \"sm_90\""), 14, "arch = \"sm_42\"");
+  toml.replace(toml.find("rustc-flags = []"), 16, "rustc-flags = [\"--cfg\", \"kernelscope_test\"]");
+  copy.write("crate/Cargo.toml", toml);
+  auto pkg = findCrate(test::toolchain(), copy.file("crate/src/lib.rs"));
+  REQUIRE(pkg);
+  CHECK_FALSE(pkg->settings.arch);
+  REQUIRE(pkg->settings.problems.size() == 1);
+  CHECK(pkg->settings.problems[0].find("sm_42") != std::string::npos);
+  CHECK(pkg->settings.rustcFlags == std::vector<std::string>{"--cfg", "kernelscope_test"});
+}
+
+TEST_CASE("every target GPU from sm_70 to sm_90 compiles against the one core") {
+  if (!test::toolchainUsable()) return;
+  // rustc 1.96 accepts a `core` built without -Ctarget-cpu under a kernel built for any
+  // sm_XX: one sysroot serves every arch (see docs/toolchains.md).
+  for (std::string arch : {"sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"}) {
+    CAPTURE(arch);
+    CompileOptions o;
+    o.arch = arch;
+    CompileResult r = compileKernel(test::toolchain(), {crateDir() / "src/math.rs", std::nullopt, {}}, o);
+    REQUIRE(r.succeeded);
+    CHECK(r.stage(Stage::Ptx)->artifact.text.find(".target " + arch) != std::string::npos);
+    REQUIRE(r.stage(Stage::Sass)->available);
+    std::string sm = "SM" + arch.substr(3);
+    CHECK(r.stage(Stage::Sass)->artifact.text.find(sm) != std::string::npos);
+    REQUIRE(r.kernels.size() == 2);
+    CHECK(r.kernels[0].resources);
+  }
+}
+
+TEST_CASE("switching sm_75 -> sm_90 recompiles the crate for the new arch") {
+  if (!test::toolchainUsable()) return;
+  test::Fixture math(crateDir() / "src/math.rs");
+  CompileOptions o75, o90;
+  o75.arch = "sm_75";
+  const CompileResult& a = test::compiled(math.path, o75);
+  const CompileResult& b = test::compiled(math.path, o90);
+  REQUIRE(a.succeeded);
+  REQUIRE(b.succeeded);
+  CHECK(a.arch == "sm_75");
+  CHECK(b.arch == "sm_90");
+  CHECK(a.stage(Stage::Sass)->artifact.text.find("SM75") != std::string::npos);
+  CHECK(b.stage(Stage::Sass)->artifact.text.find("SM90") != std::string::npos);
+  uint32_t square = math.lineOf("v * v");
+  CHECK_FALSE(test::instructionsFor(a, Stage::Sass, math.path.string(), square).empty());
+  CHECK_FALSE(test::instructionsFor(b, Stage::Sass, math.path.string(), square).empty());
+}
+
+TEST_CASE("an arch newer than the local ptxas says which CUDA it needs") {
+  if (!test::toolchainUsable()) return;
+  if (test::toolchain().cudaRelease != "11.8") return;  // the message is about the 11.8 pair
+  CompileOptions o;
+  o.arch = "sm_100";
+  CompileResult r = compileKernel(test::toolchain(), {test::sourceDir() / "examples/saxpy.rs", std::nullopt, {}}, o);
+  REQUIRE(r.succeeded);
+  CHECK(r.stage(Stage::Ptx)->available);
+  REQUIRE_FALSE(r.stage(Stage::Sass)->available);
+  const std::string& why = r.stage(Stage::Sass)->unavailableReason;
+  CHECK(why.find("sm_100") != std::string::npos);
+  CHECK(why.find("11.8") != std::string::npos);
+  CHECK(why.find("12.8") != std::string::npos);
+}

@@ -1,0 +1,186 @@
+// Diffs of generated code: what is normalized away (register and label numbers, debug
+// locations, addresses), and real compiles of a kernel and of its edited text.
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <regex>
+
+#include "Diff.h"
+#include "Parsers.h"
+#include "Process.h"
+#include "TestSupport.h"
+
+using namespace ks;
+
+namespace {
+
+/// The comparable form of each line of `text` as a `stage` artifact, empty ones dropped.
+std::vector<std::string> comparable(Stage stage, const std::string& text) {
+  Artifact a = stage == Stage::Ptx    ? parsePtx(text)
+               : stage == Stage::Sass ? parseSass(text)
+                                      : parseLlvmIr(text);
+  std::vector<std::string> out;
+  for (size_t i = 0; i < a.lines.size(); ++i)
+    if (auto s = comparableLine(a, i); !s.empty()) out.push_back(s);
+  return out;
+}
+
+const char* kPtx = R"(.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(
+.param .u32 k_param_0
+)
+{
+.reg .b32 %r<12>;
+$L__func_begin0:
+.loc 1 8 0
+ld.param.b32 %r3, [k_param_0];
+$L__tmp0:
+.loc 1 9 13
+setp.lt.u32 %p1, %r3, %r11;
+@%p1 bra $L__BB0_2;
+$L__BB0_2:
+ret;
+}
+)";
+
+/// Compiles `file` with its text changed by `edit` (unsaved text: same path, same crate).
+CompileResult compileEdited(const std::filesystem::path& file,
+                            const std::function<std::string(std::string)>& edit) {
+  CompileInput in;
+  in.path = file;
+  in.text = edit(test::readFile(file));
+  return compileKernel(test::toolchain(), in, {});
+}
+
+std::string replaceAll(std::string s, const std::string& from, const std::string& to) {
+  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+    s.replace(p, from.size(), to);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("PTX: register and label numbers and debug locations are not compared") {
+  auto lines = comparable(Stage::Ptx, kPtx);
+  CHECK(std::find(lines.begin(), lines.end(), ".reg .b32 %r<N>;") != lines.end());
+  CHECK(std::find(lines.begin(), lines.end(), "ld.param.b32 %r, [k_param_0];") != lines.end());
+  CHECK(std::find(lines.begin(), lines.end(), "setp.lt.u32 %p, %r, %r;") != lines.end());
+  CHECK(std::find(lines.begin(), lines.end(), "@%p bra $L__BB;") != lines.end());
+  for (const auto& l : lines) {
+    CHECK_FALSE(l.starts_with(".loc"));
+    CHECK_FALSE(l.starts_with("$L__tmp"));
+    CHECK_FALSE(l.starts_with("$L__func"));
+  }
+  // Special registers keep their names.
+  auto special =
+      comparable(Stage::Ptx, ".visible .entry k()\n{\nmov.u32 %r4, %ctaid.x;\nret;\n}\n");
+  CHECK(std::find(special.begin(), special.end(), "mov.u32 %r, %ctaid.x;") != special.end());
+}
+
+TEST_CASE("SASS: addresses, labels' numbers and padding go; registers stay") {
+  std::string sass =
+      test::readFile(test::sourceDir() / "tests/golden/plain-sass/elementwise_mul.sass");
+  auto lines = comparable(Stage::Sass, sass);
+  REQUIRE_FALSE(lines.empty());
+  for (const auto& l : lines) {
+    CHECK(l.find("/*") == std::string::npos);
+    CHECK_FALSE(l.starts_with("NOP"));
+    CHECK_FALSE(l.starts_with("//##"));
+  }
+  bool sawRegister = false;
+  for (const auto& l : lines) sawRegister |= l.find(" R") != std::string::npos;
+  CHECK(sawRegister);
+}
+
+TEST_CASE("the same artifact against itself, and against a renumbered copy: no change") {
+  Artifact a = parsePtx(kPtx);
+  CHECK_FALSE(diffArtifacts(a, a, "a", "b").changed());
+  Artifact renumbered =
+      parsePtx(replaceAll(replaceAll(kPtx, "%r3", "%r7"), "$L__BB0_2", "$L__BB0_5"));
+  CHECK_FALSE(diffArtifacts(a, renumbered, "a", "b").changed());
+  DiffOptions raw;
+  raw.normalize = false;
+  CHECK(diffArtifacts(a, renumbered, "a", "b", raw).changed());
+}
+
+TEST_CASE("a changed instruction: a unified diff with hunk and function, counted") {
+  Artifact a = parsePtx(kPtx);
+  Artifact b = parsePtx(replaceAll(kPtx, "setp.lt.u32", "setp.le.u32"));
+  StageDiff d = diffArtifacts(a, b, "before", "after");
+  REQUIRE(d.changed());
+  CHECK(d.added == 1);
+  CHECK(d.removed == 1);
+  CHECK(d.unified.starts_with("--- before\n+++ after\n@@ -"));
+  CHECK(d.unified.find("@@ k\n") != std::string::npos);
+  CHECK(d.unified.find("-setp.lt.u32 %p1, %r3, %r11;") != std::string::npos);
+  CHECK(d.unified.find("+setp.le.u32 %p1, %r3, %r11;") != std::string::npos);
+}
+
+TEST_CASE("real compiles: a perturbed SAXPY changes the PTX; a renamed variable changes nothing") {
+  if (!test::toolchainUsable()) return;
+  const auto file = test::sourceDir() / "examples/saxpy.rs";
+  const CompileResult original = compileEdited(file, [](std::string s) { return s; });
+  REQUIRE(original.succeeded);
+
+  const CompileResult renamed = compileEdited(file, [](const std::string& s) {
+    return std::regex_replace(s, std::regex(R"(\bi\b)"), "index");  // every `i` becomes `index`
+  });
+  REQUIRE(renamed.succeeded);
+  CompileDiff same = diffCompiles(original, renamed, "before", "after");
+  CHECK(same.summary == "no change");
+  for (const auto& s : same.stages) {
+    CAPTURE(stageName(s.stage));
+    CHECK(s.unified == "");
+  }
+
+  const CompileResult perturbed = compileEdited(file, [](std::string s) {
+    return replaceAll(s, "a * *x.add(i) + *y.add(i)", "a * *x.add(i) + *y.add(i) * a");
+  });
+  REQUIRE(perturbed.succeeded);
+  CompileDiff d = diffCompiles(original, perturbed, "before", "after");
+  const StageDiff* ptx = nullptr;
+  for (const auto& s : d.stages)
+    if (s.stage == Stage::Ptx) ptx = &s;
+  REQUIRE(ptx);
+  CHECK(ptx->added == 1);
+  CHECK(ptx->removed == 0);
+  CHECK(ptx->unified.find("+\tmul.rn.f32") != std::string::npos);
+  CHECK(d.summary.find("PTX +1") != std::string::npos);
+  CHECK(d.summary.find("SASS") != std::string::npos);
+}
+
+TEST_CASE("one file under two settings: the summary names registers that changed") {
+  if (!test::toolchainUsable()) return;
+  const auto file = test::sourceDir() / "examples/reduce_sum.rs";
+  CompileOptions sm80;
+  sm80.arch = "sm_80";
+  const CompileResult& a = test::compiled(file, sm80);
+  const CompileResult& b = test::compiled(file);
+  CompileDiff d = diffCompiles(a, b, "sm_80", "sm_90");
+  CHECK(d.changed());
+  for (const auto& k : d.kernels) CHECK((k.before && k.after));
+  const auto &ra = a.kernels.front().resources, &rb = b.kernels.front().resources;
+  REQUIRE((ra && rb));
+  if (ra->registers != rb->registers)
+    CHECK(d.summary.find("regs " + std::to_string(ra->registers) + "→" +
+                         std::to_string(rb->registers)) != std::string::npos);
+}
+
+TEST_CASE("kernelscope diff: exit 1 and a summary when something changed, 2 on bad arguments") {
+  if (!test::toolchainUsable()) return;
+  auto r = test::runKernelscope(
+      {"diff", "examples/saxpy.rs", "--vs-opt", "0", "--stages", "ptx", "--summary"});
+  INFO(r.out << r.err);
+  CHECK(r.exitCode == 1);
+  CHECK(r.out.starts_with("PTX +"));
+  auto same = test::runKernelscope(
+      {"diff", "examples/saxpy.rs", "examples/saxpy.rs", "--stages", "ptx,sass"});
+  CHECK(same.exitCode == 0);
+  CHECK(same.out == "no change\n");
+  auto oneFile = test::runKernelscope({"diff", "examples/saxpy.rs"});
+  CHECK(oneFile.exitCode == 2);
+  CHECK(oneFile.err.find("--vs-arch") != std::string::npos);
+  CHECK(test::runKernelscope({"diff", "examples/saxpy.rs", "--vs-arch", "sm_13"}).exitCode == 2);
+}
