@@ -3,7 +3,7 @@
 
 namespace ks {
 
-/// `kernelscope explain FILE [--line N] [--stages ...] [--arch sm_XX] [--opt N] [--json]`
+/// `kernelscope explain FILE [--line N] [--stages ...] [--arch sm_XX] [--opt N] [--annotate] [--json]`
 int explainMain(int argc, char** argv);
 /// `kernelscope doctor`: which tool each stage uses, and what is missing with the fix.
 int doctorMain(int argc, char** argv);

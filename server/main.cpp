@@ -17,6 +17,7 @@ usage:
       --stages LIST       comma-separated: mir,llvm-ir,ptx,sass (default: all)
       --arch sm_XX        target GPU architecture (default sm_90)
       --opt N             optimization level 0-3 (default 3)
+      --annotate          explain each instruction and its modifiers
       --json              machine-readable output
       --save-temps DIR    keep every tool's raw output in DIR
       --remarks WHICH     optimizer remarks under each line: default (missed, and what
