@@ -56,18 +56,26 @@ CrateSettings readSettings(const nlohmann::json& metadata) {
   }
   for (const auto& [key, value] : k.items()) {
     if (key == "arch") {
-      if (!value.is_string()) s.problems.push_back("arch must be a string such as \"sm_80\"");
-      else if (auto bad = validateArch(value.get<std::string>())) s.problems.push_back("arch: " + *bad);
-      else s.arch = value.get<std::string>();
+      if (!value.is_string())
+        s.problems.push_back("arch must be a string such as \"sm_80\"");
+      else if (auto bad = validateArch(value.get<std::string>()))
+        s.problems.push_back("arch: " + *bad);
+      else
+        s.arch = value.get<std::string>();
     } else if (key == "opt-level") {
-      if (value.is_number_integer() && value.get<int>() >= 0 && value.get<int>() <= 3) s.optLevel = value.get<int>();
-      else s.problems.push_back("opt-level must be 0, 1, 2 or 3");
+      if (value.is_number_integer() && value.get<int>() >= 0 && value.get<int>() <= 3)
+        s.optLevel = value.get<int>();
+      else
+        s.problems.push_back("opt-level must be 0, 1, 2 or 3");
     } else if (key == "rustc-flags") {
-      if (!value.is_array()) s.problems.push_back("rustc-flags must be an array of strings");
+      if (!value.is_array())
+        s.problems.push_back("rustc-flags must be an array of strings");
       else
         for (const auto& f : value)
-          if (f.is_string()) s.rustcFlags.push_back(f.get<std::string>());
-          else s.problems.push_back("rustc-flags must be an array of strings");
+          if (f.is_string())
+            s.rustcFlags.push_back(f.get<std::string>());
+          else
+            s.problems.push_back("rustc-flags must be an array of strings");
     } else {
       s.problems.push_back("unknown key '" + key + "' (known: arch, opt-level, rustc-flags)");
     }
@@ -76,7 +84,8 @@ CrateSettings readSettings(const nlohmann::json& metadata) {
 }
 
 /// The package of `manifest` from `cargo metadata` JSON (a workspace lists all members).
-std::optional<CratePackage> packageFromMetadata(const std::string& json, const fs::path& manifest, std::string* problem) {
+std::optional<CratePackage> packageFromMetadata(const std::string& json, const fs::path& manifest,
+                                                std::string* problem) {
   auto j = nlohmann::json::parse(json, nullptr, false);
   if (j.is_discarded() || !j.contains("packages")) {
     if (problem) *problem = "cargo metadata printed no package list";
@@ -102,18 +111,23 @@ std::optional<CratePackage> packageFromMetadata(const std::string& json, const f
       return std::nullopt;
     }
     if (p.contains("features") && p["features"].is_object())
-      for (const auto& [name, list] : p["features"].items()) pkg.featureTable[name] = list.get<std::vector<std::string>>();
+      for (const auto& [name, list] : p["features"].items())
+        pkg.featureTable[name] = list.get<std::vector<std::string>>();
     for (const auto& d : p["dependencies"]) {
-      if (!d["kind"].is_null()) continue;  // dev- and build-dependencies are not part of the library
+      if (!d["kind"].is_null())
+        continue;  // dev- and build-dependencies are not part of the library
       if (d.value("optional", false)) continue;
-      if (d["target"].is_string() && d["target"].get<std::string>().find("nvptx") == std::string::npos) continue;
+      if (d["target"].is_string() &&
+          d["target"].get<std::string>().find("nvptx") == std::string::npos)
+        continue;
       std::string name = d.value("name", "");
       if (!d.contains("path") || !d["path"].is_string()) {
         pkg.otherDependencies.push_back(name);
         continue;
       }
       CratePackage::Dependency dep;
-      dep.externName = identifierFor(d["rename"].is_string() ? d["rename"].get<std::string>() : name);
+      dep.externName =
+          identifierFor(d["rename"].is_string() ? d["rename"].get<std::string>() : name);
       dep.path = normalizePath(d["path"].get<std::string>());
       dep.defaultFeatures = d.value("uses_default_features", true);
       dep.features = d.value("features", std::vector<std::string>{});
@@ -127,7 +141,8 @@ std::optional<CratePackage> packageFromMetadata(const std::string& json, const f
 }
 
 /// `cargo metadata` for one manifest, cached by the manifest's modification time and size.
-std::optional<CratePackage> loadPackage(const Toolchain& tc, const fs::path& manifest, std::string* problem) {
+std::optional<CratePackage> loadPackage(const Toolchain& tc, const fs::path& manifest,
+                                        std::string* problem) {
   struct Entry {
     fs::file_time_type mtime;
     uintmax_t size = 0;
@@ -150,16 +165,20 @@ std::optional<CratePackage> loadPackage(const Toolchain& tc, const fs::path& man
   Entry e{mtime, size, std::nullopt, {}};
   auto cargo = findCargo(tc);
   if (!cargo) {
-    e.problem = "cargo not found next to " + tc.rustc.path.string() + " or on PATH (install cargo-web)";
+    e.problem =
+        "cargo not found next to " + tc.rustc.path.string() + " or on PATH (install cargo-web)";
   } else {
     ProcessSpec spec;
-    spec.argv = {cargo->string(), "metadata", "--offline", "--no-deps", "--format-version", "1",
-                 "--manifest-path", manifest.string()};
+    spec.argv = {cargo->string(),    "metadata", "--offline",       "--no-deps",
+                 "--format-version", "1",        "--manifest-path", manifest.string()};
     spec.env = {{"RUSTC", tc.rustc.path.string()}};
     spec.timeout = std::chrono::seconds(60);
     ProcessResult r = runProcess(spec);
-    if (!r.ok()) e.problem = "cargo metadata " + r.describe() + ": " + std::string(text::trim(r.err.substr(0, 2000)));
-    else e.package = packageFromMetadata(r.out, manifest, &e.problem);
+    if (!r.ok())
+      e.problem =
+          "cargo metadata " + r.describe() + ": " + std::string(text::trim(r.err.substr(0, 2000)));
+    else
+      e.package = packageFromMetadata(r.out, manifest, &e.problem);
   }
   if (problem) *problem = e.problem;
   std::lock_guard lock(mutex);
@@ -170,22 +189,27 @@ std::optional<CratePackage> loadPackage(const Toolchain& tc, const fs::path& man
 /// The features of `pkg` that are on: `default` (unless turned off) and `requested`,
 /// each expanded through the feature table. `dep:x` and `x/y` entries name dependencies'
 /// features, which this offline build does not follow.
-std::vector<std::string> enabledFeatures(const CratePackage& pkg, bool withDefault, const std::vector<std::string>& requested) {
+std::vector<std::string> enabledFeatures(const CratePackage& pkg, bool withDefault,
+                                         const std::vector<std::string>& requested) {
   std::set<std::string> on;
   std::vector<std::string> todo = requested;
   if (withDefault && pkg.featureTable.count("default")) todo.push_back("default");
   while (!todo.empty()) {
     std::string f = todo.back();
     todo.pop_back();
-    if (f.find(':') != std::string::npos || f.find('/') != std::string::npos || !on.insert(f).second) continue;
-    if (auto it = pkg.featureTable.find(f); it != pkg.featureTable.end()) todo.insert(todo.end(), it->second.begin(), it->second.end());
+    if (f.find(':') != std::string::npos || f.find('/') != std::string::npos ||
+        !on.insert(f).second)
+      continue;
+    if (auto it = pkg.featureTable.find(f); it != pkg.featureTable.end())
+      todo.insert(todo.end(), it->second.begin(), it->second.end());
   }
   return {on.begin(), on.end()};
 }
 
 /// Mirrors `real` into `shadow`: directories that hold an overlaid file are made, the
 /// overlaid files are written with their unsaved text, everything else is a symlink.
-void writeShadowTree(const fs::path& real, const fs::path& shadow, const std::map<std::string, std::string>& overlays) {
+void writeShadowTree(const fs::path& real, const fs::path& shadow,
+                     const std::map<std::string, std::string>& overlays) {
   std::error_code ec;
   fs::create_directories(shadow, ec);
   for (const auto& e : fs::directory_iterator(real, ec)) {
@@ -196,19 +220,24 @@ void writeShadowTree(const fs::path& real, const fs::path& shadow, const std::ma
       continue;
     }
     bool holdsOverlay = false;
-    for (auto it = overlays.lower_bound(p + "/"); it != overlays.end() && it->first.starts_with(p + "/"); ++it)
+    for (auto it = overlays.lower_bound(p + "/");
+         it != overlays.end() && it->first.starts_with(p + "/"); ++it)
       holdsOverlay = true;
-    if (holdsOverlay && e.is_directory(ec)) writeShadowTree(e.path(), shadow / e.path().filename(), overlays);
-    else fs::create_symlink(e.path(), shadow / e.path().filename(), ec);
+    if (holdsOverlay && e.is_directory(ec))
+      writeShadowTree(e.path(), shadow / e.path().filename(), overlays);
+    else
+      fs::create_symlink(e.path(), shadow / e.path().filename(), ec);
   }
   // An overlaid file that does not exist on disk yet (a new module, unsaved).
   for (const auto& [path, text] : overlays)
-    if (fs::path(path).parent_path() == fs::path(normalizePath(real.string())) && !fs::exists(shadow / fs::path(path).filename(), ec))
+    if (fs::path(path).parent_path() == fs::path(normalizePath(real.string())) &&
+        !fs::exists(shadow / fs::path(path).filename(), ec))
       std::ofstream(shadow / fs::path(path).filename(), std::ios::binary) << text;
 }
 
 /// The unsaved texts that lie under `dir`, by normalized path.
-std::map<std::string, std::string> overlaysUnder(const std::map<std::string, std::string>& all, const fs::path& dir) {
+std::map<std::string, std::string> overlaysUnder(const std::map<std::string, std::string>& all,
+                                                 const fs::path& dir) {
   std::map<std::string, std::string> out;
   for (const auto& [path, text] : all)
     if (isUnder(path, dir)) out.emplace(path, text);
@@ -223,8 +252,15 @@ std::vector<std::string> remapArgs(const fs::path& shadow, const fs::path& real)
 class DependencyBuilder {
  public:
   DependencyBuilder(const Toolchain& tc, const CompileOptions& opts, const fs::path& workDir,
-                    const std::map<std::string, std::string>& overlays, const CancellationToken& cancel, RustcUnit& unit)
-      : tc_(tc), opts_(opts), work_(workDir), deps_(workDir / "deps"), overlays_(overlays), cancel_(cancel), unit_(unit) {
+                    const std::map<std::string, std::string>& overlays,
+                    const CancellationToken& cancel, RustcUnit& unit)
+      : tc_(tc),
+        opts_(opts),
+        work_(workDir),
+        deps_(workDir / "deps"),
+        overlays_(overlays),
+        cancel_(cancel),
+        unit_(unit) {
     std::error_code ec;
     fs::create_directories(deps_, ec);
   }
@@ -238,11 +274,14 @@ class DependencyBuilder {
       args.insert(args.end(), {"--extern", d.externName + "=" + rlib->string()});
     }
     for (const auto& name : pkg.otherDependencies)
-      unit_.diagnostics.push_back(crateDiagnostic(
-          Severity::Warning,
-          "dependency '" + name + "' of " + pkg.name + " is not a path dependency: kernelscope builds kernel crates offline from path dependencies only",
-          pkg.manifest));
-    if (!pkg.pathDependencies.empty()) args.insert(args.end(), {"-L", "dependency=" + deps_.string()});
+      unit_.diagnostics.push_back(
+          crateDiagnostic(Severity::Warning,
+                          "dependency '" + name + "' of " + pkg.name +
+                              " is not a path dependency: kernelscope builds kernel crates offline "
+                              "from path dependencies only",
+                          pkg.manifest));
+    if (!pkg.pathDependencies.empty())
+      args.insert(args.end(), {"-L", "dependency=" + deps_.string()});
     return true;
   }
 
@@ -250,10 +289,12 @@ class DependencyBuilder {
   std::optional<fs::path> build(const CratePackage::Dependency& d, const CratePackage& from) {
     std::string key = normalizePath(d.path.string());
     if (auto it = built_.find(key); it != built_.end()) return it->second;
-    if (!visiting_.insert(key).second) return fail("dependency cycle through " + key, from.manifest);
+    if (!visiting_.insert(key).second)
+      return fail("dependency cycle through " + key, from.manifest);
     std::string problem;
     auto pkg = loadPackage(tc_, d.path / "Cargo.toml", &problem);
-    if (!pkg) return fail("cannot read dependency '" + d.externName + "': " + problem, from.manifest);
+    if (!pkg)
+      return fail("cannot read dependency '" + d.externName + "': " + problem, from.manifest);
 
     std::vector<std::string> args = rustcTargetArgs(tc_, opts_);
     if (!argsFor(*pkg, args)) return std::nullopt;
@@ -265,9 +306,10 @@ class DependencyBuilder {
     }
     for (const auto& f : enabledFeatures(*pkg, d.defaultFeatures, d.features))
       args.insert(args.end(), {"--cfg", "feature=\"" + f + "\""});
-    args.insert(args.end(), {"--edition", pkg->edition, "--crate-type", "rlib", "--crate-name", pkg->crateName,
-                             "-C", "metadata=" + pkg->crateName, "--emit=metadata,link,dep-info",
-                             "--error-format=json", "--out-dir", deps_.string(), libRoot.string()});
+    args.insert(args.end(),
+                {"--edition", pkg->edition, "--crate-type", "rlib", "--crate-name", pkg->crateName,
+                 "-C", "metadata=" + pkg->crateName, "--emit=metadata,link,dep-info",
+                 "--error-format=json", "--out-dir", deps_.string(), libRoot.string()});
     args.insert(args.begin(), tc_.rustc.path.string());
     ProcessSpec spec;
     spec.argv = std::move(args);
@@ -285,14 +327,17 @@ class DependencyBuilder {
     bool errors = false;
     for (auto& dg : diags) {
       errors |= dg.severity == Severity::Error;
-      if (dg.severity == Severity::Error) unit_.diagnostics.push_back(std::move(dg));  // its warnings are its own business
+      if (dg.severity == Severity::Error)
+        unit_.diagnostics.push_back(std::move(dg));  // its warnings are its own business
     }
     if (!r.ok()) {
-      std::string why = "dependency '" + pkg->name + "' (" + pkg->root.string() + ") does not compile";
+      std::string why =
+          "dependency '" + pkg->name + "' (" + pkg->root.string() + ") does not compile";
       if (!errors) why += ": rustc " + r.describe() + "\n" + r.err.substr(0, 4000);
       return fail(why, from.manifest);
     }
-    for (auto& f : readDepInfo(deps_ / (pkg->crateName + ".d"), unit_.remaps)) unit_.sourceFiles.push_back(f);
+    for (auto& f : readDepInfo(deps_ / (pkg->crateName + ".d"), unit_.remaps))
+      unit_.sourceFiles.push_back(f);
     unit_.userDirs.push_back(normalizePath(pkg->root.string()) + "/");
     fs::path rlib = deps_ / ("lib" + pkg->crateName + ".rlib");
     built_[key] = rlib;
@@ -324,7 +369,8 @@ std::optional<fs::path> findCargo(const Toolchain& tc) {
   return findOnPath("cargo");
 }
 
-std::optional<CratePackage> findCrate(const Toolchain& tc, const fs::path& file, std::string* problem) {
+std::optional<CratePackage> findCrate(const Toolchain& tc, const fs::path& file,
+                                      std::string* problem) {
   std::error_code ec;
   fs::path abs = normalizePath(fs::absolute(file).string());
   for (fs::path dir = abs.parent_path(); !dir.empty(); dir = dir.parent_path()) {
@@ -340,8 +386,8 @@ std::optional<CratePackage> findCrate(const Toolchain& tc, const fs::path& file,
   return std::nullopt;
 }
 
-fs::path sourceView(const fs::path& root, const std::map<std::string, std::string>& overlays, const fs::path& workDir,
-                std::vector<std::pair<fs::path, fs::path>>& remaps) {
+fs::path sourceView(const fs::path& root, const std::map<std::string, std::string>& overlays,
+                    const fs::path& workDir, std::vector<std::pair<fs::path, fs::path>>& remaps) {
   auto mine = overlaysUnder(overlays, root);
   if (mine.empty()) return root;
   fs::path shadow = workDir / ("shadow" + std::to_string(remaps.size()));
@@ -351,25 +397,30 @@ fs::path sourceView(const fs::path& root, const std::map<std::string, std::strin
 }
 
 std::vector<std::string> rustcTargetArgs(const Toolchain& tc, const CompileOptions& opts) {
-  return {"--sysroot", tc.sysroot.path.string(), "--target", "nvptx64-nvidia-cuda",
-          "-C", "opt-level=" + std::to_string(opts.optLevel), "-C", "target-cpu=" + opts.arch,
-          "-C", "codegen-units=1", "-C", "debuginfo=line-directives-only"};
+  return {"--sysroot", tc.sysroot.path.string(),
+          "--target",  "nvptx64-nvidia-cuda",
+          "-C",        "opt-level=" + std::to_string(opts.optLevel),
+          "-C",        "target-cpu=" + opts.arch,
+          "-C",        "codegen-units=1",
+          "-C",        "debuginfo=line-directives-only"};
 }
 
-RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input, const CompileOptions& opts,
-                           const fs::path& workDir, const CancellationToken& cancel) {
+RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input,
+                           const CompileOptions& opts, const fs::path& workDir,
+                           const CancellationToken& cancel) {
   RustcUnit unit;
   const fs::path file = normalizePath(fs::absolute(input.path).string());
   std::map<std::string, std::string> overlays;
-  for (const auto& [path, text] : input.overlays) overlays[normalizePath(fs::absolute(path).string())] = text;
+  for (const auto& [path, text] : input.overlays)
+    overlays[normalizePath(fs::absolute(path).string())] = text;
   if (input.text) overlays[file.string()] = *input.text;
 
   std::string problem;
   unit.crate = findCrate(tc, file, &problem);
   if (!unit.crate) {
     if (!problem.empty())  // a Cargo.toml is there but unreadable: say so, compile the file alone
-      unit.diagnostics.push_back(crateDiagnostic(Severity::Warning, "compiling " + file.filename().string() +
-                                                                        " on its own: " + problem));
+      unit.diagnostics.push_back(crateDiagnostic(
+          Severity::Warning, "compiling " + file.filename().string() + " on its own: " + problem));
     fs::path dir = file.parent_path();
     fs::path view = sourceView(dir, overlaysUnder(overlays, dir), workDir, unit.remaps);
     unit.source = view / file.filename();
@@ -378,7 +429,8 @@ RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input, const
   } else {
     const CratePackage& pkg = *unit.crate;
     for (const auto& p : pkg.settings.problems)
-      unit.diagnostics.push_back(crateDiagnostic(Severity::Warning, "[package.metadata.kernelscope] " + p, pkg.manifest));
+      unit.diagnostics.push_back(
+          crateDiagnostic(Severity::Warning, "[package.metadata.kernelscope] " + p, pkg.manifest));
     DependencyBuilder deps(tc, opts, workDir, overlays, cancel, unit);
     if (!deps.argsFor(pkg, unit.args)) {
       if (unit.failure.empty() && unit.cancelled) unit.failure = "cancelled";
@@ -389,8 +441,10 @@ RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input, const
     unit.crateName = pkg.crateName;
     unit.edition = pkg.edition;
     unit.userDirs.push_back(normalizePath(pkg.root.string()) + "/");
-    for (const auto& f : enabledFeatures(pkg, true, {})) unit.args.insert(unit.args.end(), {"--cfg", "feature=\"" + f + "\""});
-    unit.args.insert(unit.args.end(), pkg.settings.rustcFlags.begin(), pkg.settings.rustcFlags.end());
+    for (const auto& f : enabledFeatures(pkg, true, {}))
+      unit.args.insert(unit.args.end(), {"--cfg", "feature=\"" + f + "\""});
+    unit.args.insert(unit.args.end(), pkg.settings.rustcFlags.begin(),
+                     pkg.settings.rustcFlags.end());
   }
   for (const auto& [shadow, real] : unit.remaps) {
     auto r = remapArgs(shadow, real);
@@ -406,7 +460,8 @@ std::vector<fs::path> readDepInfo(const fs::path& depFile, const Remaps& remaps)
   while (std::getline(in, line)) {
     // Lines of the form "path:" (no targets after the colon) name one source file each.
     if (line.empty() || line.back() != ':' || line.find(": ") != std::string::npos) continue;
-    std::string path = normalizePath(line.substr(0, line.size() - 1));  // absolute: we pass absolute roots
+    std::string path =
+        normalizePath(line.substr(0, line.size() - 1));  // absolute: we pass absolute roots
     for (const auto& [shadow, real] : remaps) {
       std::string s = normalizePath(shadow.string()) + "/";
       if (path.starts_with(s)) path = normalizePath(real.string()) + "/" + path.substr(s.size());

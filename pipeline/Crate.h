@@ -39,16 +39,16 @@ struct CrateSettings {
 
 /// One Cargo package with a library target, as kernelscope builds it.
 struct CratePackage {
-  std::string name;                    // the package name ("scaled-kernels")
-  std::string crateName;               // the library's crate name ("scaled_kernels")
-  std::filesystem::path manifest;      // its Cargo.toml
-  std::filesystem::path root;          // the directory of the Cargo.toml
-  std::filesystem::path libRoot;       // src/lib.rs or `[lib] path`
+  std::string name;                // the package name ("scaled-kernels")
+  std::string crateName;           // the library's crate name ("scaled_kernels")
+  std::filesystem::path manifest;  // its Cargo.toml
+  std::filesystem::path root;      // the directory of the Cargo.toml
+  std::filesystem::path libRoot;   // src/lib.rs or `[lib] path`
   std::string edition = "2021";
   std::map<std::string, std::vector<std::string>> featureTable;  // `[features]`
   struct Dependency {
-    std::string externName;            // the name the crate uses (`rename` or the lib's name)
-    std::filesystem::path path;        // the dependency's package directory
+    std::string externName;      // the name the crate uses (`rename` or the lib's name)
+    std::filesystem::path path;  // the dependency's package directory
     bool defaultFeatures = true;
     std::vector<std::string> features;
   };
@@ -74,17 +74,18 @@ std::vector<std::string> rustcTargetArgs(const Toolchain&, const CompileOptions&
 
 /// What the compile driver's rustc call compiles, prepared by prepareRustcUnit().
 struct RustcUnit {
-  std::filesystem::path source;       // the root file to pass (in a shadow tree when unsaved)
+  std::filesystem::path source;  // the root file to pass (in a shadow tree when unsaved)
   std::string crateName;
   std::string edition = "2021";
   std::vector<std::string> args;      // --extern/-L for dependencies, --cfg features,
                                       // --remap-path-prefix, the crate's rustc-flags
   std::vector<std::string> userDirs;  // locations under these (ending in '/') are the user's
-  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> remaps;  // shadow tree -> real dir
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>>
+      remaps;                                      // shadow tree -> real dir
   std::vector<std::filesystem::path> sourceFiles;  // dependencies' files (from dep-info)
-  std::optional<CratePackage> crate;  // nullopt for a standalone file
+  std::optional<CratePackage> crate;               // nullopt for a standalone file
   std::vector<Diagnostic> diagnostics;  // from reading Cargo.toml and building dependencies
-  std::string failure;                // non-empty: nothing can be compiled, and why
+  std::string failure;                  // non-empty: nothing can be compiled, and why
   bool cancelled = false;
   std::chrono::milliseconds toolTime{0};
 };
@@ -97,9 +98,10 @@ RustcUnit prepareRustcUnit(const Toolchain&, const CompileInput&, const CompileO
 /// The directory a compiler should read for `dir`: `dir` itself, or, when unsaved text
 /// (`overlays`: normalized path -> text) lies under it, a shadow tree in `workDir` with
 /// that text and symlinks to everything else; the pair (shadow, dir) is added to `remaps`.
-std::filesystem::path sourceView(const std::filesystem::path& dir, const std::map<std::string, std::string>& overlays,
-                                 const std::filesystem::path& workDir,
-                                 std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& remaps);
+std::filesystem::path sourceView(
+    const std::filesystem::path& dir, const std::map<std::string, std::string>& overlays,
+    const std::filesystem::path& workDir,
+    std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& remaps);
 
 /// The source files a rustc dep-info (`.d`) file lists, with shadow-tree prefixes
 /// mapped back to the real directories (`remaps`: shadow -> real).

@@ -27,7 +27,8 @@ std::string readAll(const fs::path& p) {
 
 void replaceAll(std::string& s, const std::string& from, const std::string& to) {
   if (from.empty()) return;
-  for (size_t pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size())) s.replace(pos, from.size(), to);
+  for (size_t pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size()))
+    s.replace(pos, from.size(), to);
 }
 
 Diagnostic note(Severity severity, std::string message, std::string source = "kernelscope") {
@@ -56,7 +57,9 @@ int versionNumber(std::string_view v) {
 /// "Cuda compilation tools, release 13.0, V13.0.88" -> "13.0"
 std::string releaseOf(const std::string& versionLine) {
   auto pos = versionLine.find("release ");
-  return pos == std::string::npos ? "" : versionLine.substr(pos + 8, versionLine.find(',', pos) - pos - 8);
+  return pos == std::string::npos
+             ? ""
+             : versionLine.substr(pos + 8, versionLine.find(',', pos) - pos - 8);
 }
 
 }  // namespace
@@ -65,10 +68,10 @@ bool isCudaSource(const fs::path& p) { return p.extension() == ".cu" || p.extens
 
 std::string maxPtxIsaFor(std::string_view cudaRelease) {
   static const std::map<std::string_view, std::string_view> isa = {
-      {"11.0", "7.0"}, {"11.1", "7.1"}, {"11.2", "7.2"}, {"11.3", "7.3"}, {"11.4", "7.4"}, {"11.5", "7.5"},
-      {"11.6", "7.6"}, {"11.7", "7.7"}, {"11.8", "7.8"}, {"12.0", "8.0"}, {"12.1", "8.1"}, {"12.2", "8.2"},
-      {"12.3", "8.3"}, {"12.4", "8.4"}, {"12.5", "8.5"}, {"12.6", "8.5"}, {"12.8", "8.7"}, {"12.9", "8.8"},
-      {"13.0", "9.0"}};
+      {"11.0", "7.0"}, {"11.1", "7.1"}, {"11.2", "7.2"}, {"11.3", "7.3"}, {"11.4", "7.4"},
+      {"11.5", "7.5"}, {"11.6", "7.6"}, {"11.7", "7.7"}, {"11.8", "7.8"}, {"12.0", "8.0"},
+      {"12.1", "8.1"}, {"12.2", "8.2"}, {"12.3", "8.3"}, {"12.4", "8.4"}, {"12.5", "8.5"},
+      {"12.6", "8.5"}, {"12.8", "8.7"}, {"12.9", "8.8"}, {"13.0", "9.0"}};
   auto it = isa.find(cudaRelease);
   return it == isa.end() ? "" : std::string(it->second);
 }
@@ -84,11 +87,16 @@ std::vector<Diagnostic> parseNvccDiagnostics(std::string_view stderrText) {
     auto n = text::parseUint(num);
     std::string_view rest = line.substr(close + 3);
     Severity sev;
-    if (text::consume(rest, "error: ")) sev = Severity::Error;
-    else if (text::consume(rest, "warning")) sev = Severity::Warning;
-    else continue;
+    if (text::consume(rest, "error: "))
+      sev = Severity::Error;
+    else if (text::consume(rest, "warning"))
+      sev = Severity::Warning;
+    else
+      continue;
     if (!n) continue;
-    if (sev == Severity::Warning) rest = text::trim(rest.substr(rest.find(':') == std::string_view::npos ? 0 : rest.find(':') + 1));
+    if (sev == Severity::Warning)
+      rest = text::trim(
+          rest.substr(rest.find(':') == std::string_view::npos ? 0 : rest.find(':') + 1));
     Diagnostic d;
     d.source = "nvcc";
     d.severity = sev;
@@ -99,14 +107,15 @@ std::vector<Diagnostic> parseNvccDiagnostics(std::string_view stderrText) {
   return out;
 }
 
-CompileResult compileCuda(const Toolchain& tc, const CompileInput& input, const CompileOptions& opts,
-                          const CancellationToken& cancel) {
+CompileResult compileCuda(const Toolchain& tc, const CompileInput& input,
+                          const CompileOptions& opts, const CancellationToken& cancel) {
   auto started = std::chrono::steady_clock::now();
   CompileResult result;
   result.arch = opts.arch;
   result.optLevel = opts.optLevel;
   auto finish = [&]() -> CompileResult& {
-    result.totalTime = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+    result.totalTime = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - started);
     return result;
   };
   auto failAll = [&](const std::string& why, bool asDiagnostic) {
@@ -116,7 +125,11 @@ CompileResult compileCuda(const Toolchain& tc, const CompileInput& input, const 
   };
   for (Stage s : opts.stages)  // CUDA C++ has no MIR, and nvcc's NVVM IR is not kept
     if (s == Stage::Mir || s == Stage::LlvmIr)
-      result.stages[s] = {false, std::string(stageName(s)) + " is a Rust stage: a .cu file has PTX and SASS", {}, {}};
+      result.stages[s] = {
+          false,
+          std::string(stageName(s)) + " is a Rust stage: a .cu file has PTX and SASS",
+          {},
+          {}};
 
   const fs::path file = normalizePath(fs::absolute(input.path).string());
   if (auto bad = validateArch(opts.arch)) {
@@ -124,7 +137,8 @@ CompileResult compileCuda(const Toolchain& tc, const CompileInput& input, const 
     return finish();
   }
   if (!tc.nvcc.found()) {
-    failAll("nvcc: " + tc.nvcc.problem + (tc.nvcc.fix.empty() ? "" : " (fix: " + tc.nvcc.fix + ")"), true);
+    failAll("nvcc: " + tc.nvcc.problem + (tc.nvcc.fix.empty() ? "" : " (fix: " + tc.nvcc.fix + ")"),
+            true);
     return finish();
   }
   std::string nvccRelease = releaseOf(tc.nvcc.version);
@@ -138,7 +152,8 @@ CompileResult compileCuda(const Toolchain& tc, const CompileInput& input, const 
   fs::create_directories(out);
   std::vector<std::pair<fs::path, fs::path>> remaps;
   std::map<std::string, std::string> overlays;
-  for (const auto& [path, text] : input.overlays) overlays[normalizePath(fs::absolute(path).string())] = text;
+  for (const auto& [path, text] : input.overlays)
+    overlays[normalizePath(fs::absolute(path).string())] = text;
   if (input.text) overlays[file.string()] = *input.text;
   fs::path source = sourceView(file.parent_path(), overlays, work.path(), remaps) / file.filename();
   auto unshadow = [&](std::string s) {
@@ -148,7 +163,12 @@ CompileResult compileCuda(const Toolchain& tc, const CompileInput& input, const 
 
   std::string stem = file.stem().string();
   ProcessSpec nvcc;
-  nvcc.argv = {tc.nvcc.path.string(), "-arch=" + opts.arch, "-lineinfo", "--ptx", "-o", (out / (stem + ".ptx")).string(),
+  nvcc.argv = {tc.nvcc.path.string(),
+               "-arch=" + opts.arch,
+               "-lineinfo",
+               "--ptx",
+               "-o",
+               (out / (stem + ".ptx")).string(),
                source.string()};
   nvcc.cwd = work.path();
   nvcc.timeout = opts.toolTimeout;
@@ -165,7 +185,9 @@ CompileResult compileCuda(const Toolchain& tc, const CompileInput& input, const 
     bool haveError = false;
     for (const auto& d : result.diagnostics) haveError |= d.severity == Severity::Error;
     std::string why = "nvcc " + r.describe();
-    if (!haveError) result.diagnostics.push_back(note(Severity::Error, why + ":\n" + r.err.substr(0, 4000), "nvcc"));
+    if (!haveError)
+      result.diagnostics.push_back(
+          note(Severity::Error, why + ":\n" + r.err.substr(0, 4000), "nvcc"));
     failAll(haveError ? "the kernel does not compile (see the diagnostics)" : why, false);
     return finish();
   }
@@ -179,7 +201,8 @@ CompileResult compileCuda(const Toolchain& tc, const CompileInput& input, const 
   for (const auto& l : ptx.lines)
     for (const auto& f : l.location)
       if (f.file.starts_with(dir)) userFiles.insert(f.file);
-  auto lineMap = std::make_shared<LineMap>(std::vector<std::string>(userFiles.begin(), userFiles.end()));
+  auto lineMap =
+      std::make_shared<LineMap>(std::vector<std::string>(userFiles.begin(), userFiles.end()));
   if (std::find(opts.stages.begin(), opts.stages.end(), Stage::Ptx) != opts.stages.end())
     result.stages[Stage::Ptx] = {true, {}, ptx, r.elapsed};
 
@@ -189,10 +212,12 @@ CompileResult compileCuda(const Toolchain& tc, const CompileInput& input, const 
   if (tc.ptxas.found() && !readable.empty() && versionNumber(version) > versionNumber(readable)) {
     ptxasText = ptxText;
     replaceAll(*ptxasText, ".version " + version, ".version " + readable);
-    result.diagnostics.push_back(note(
-        Severity::Note, "SASS and resources of " + file.filename().string() + " come from ptxas " + tc.cudaRelease +
-                            " with nvcc " + nvccRelease + "'s PTX ISA " + version + " read as " + readable +
-                            " (no ptxas + nvdisasm of CUDA " + nvccRelease + " found; set CUDA_HOME to a full toolkit for an exact match)"));
+    result.diagnostics.push_back(
+        note(Severity::Note, "SASS and resources of " + file.filename().string() +
+                                 " come from ptxas " + tc.cudaRelease + " with nvcc " +
+                                 nvccRelease + "'s PTX ISA " + version + " read as " + readable +
+                                 " (no ptxas + nvdisasm of CUDA " + nvccRelease +
+                                 " found; set CUDA_HOME to a full toolkit for an exact match)"));
   }
   Artifact noIr;
   noIr.stage = Stage::LlvmIr;
@@ -200,8 +225,10 @@ CompileResult compileCuda(const Toolchain& tc, const CompileInput& input, const 
   PtxBackend backend{ptx, noChains, noIr, lineMap, out, stem, ptxasText};
   if (!finishFromPtx(tc, opts, cancel, backend, result)) result.cancelled = true;
   if (ptxasText)
-    if (auto it = result.stages.find(Stage::Sass); it != result.stages.end() && !it->second.available)
-      it->second.unavailableReason += " (SASS for CUDA C++ needs ptxas + nvdisasm of CUDA " + nvccRelease +
+    if (auto it = result.stages.find(Stage::Sass);
+        it != result.stages.end() && !it->second.available)
+      it->second.unavailableReason += " (SASS for CUDA C++ needs ptxas + nvdisasm of CUDA " +
+                                      nvccRelease +
                                       ", nvcc's release; set CUDA_HOME to a full toolkit)";
   return finish();
 }

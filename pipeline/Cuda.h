@@ -22,7 +22,8 @@ namespace ks {
 bool isCudaSource(const std::filesystem::path&);
 
 /// compileKernel() for a CUDA C++ file (compileKernel dispatches here).
-CompileResult compileCuda(const Toolchain&, const CompileInput&, const CompileOptions&, const CancellationToken&);
+CompileResult compileCuda(const Toolchain&, const CompileInput&, const CompileOptions&,
+                          const CancellationToken&);
 
 /// nvcc's error and warning lines (`file(line): error: message`).
 std::vector<Diagnostic> parseNvccDiagnostics(std::string_view stderrText);

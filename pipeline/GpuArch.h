@@ -27,7 +27,7 @@ bool cudaSupports(std::string_view release, std::string_view arch);
 
 /// "ptxas 11.8 (PATH) cannot assemble sm_100: it needs CUDA 12.8 or newer; set CUDA_HOME
 /// to such a toolkit (PTX is still shown)".
-std::string archNeedsCudaMessage(std::string_view tool, std::string_view release, std::string_view path,
-                                 std::string_view arch);
+std::string archNeedsCudaMessage(std::string_view tool, std::string_view release,
+                                 std::string_view path, std::string_view arch);
 
 }  // namespace ks

@@ -28,7 +28,8 @@ std::string codeOnly(std::string_view s) {
       e = e == std::string_view::npos ? s.size() : e + 2;
       blank(i, e);
       i = e;
-    } else if (s[i] == '"' && !(i > 0 && s[i - 1] == '\'' && i + 1 < s.size() && s[i + 1] == '\'')) {  // not '"'
+    } else if (s[i] == '"' &&
+               !(i > 0 && s[i - 1] == '\'' && i + 1 < s.size() && s[i + 1] == '\'')) {  // not '"'
       // Keep the ABI string of `extern "ptx-kernel"` (and C++'s `extern "C"`) readable.
       size_t e = i + 1;
       while (e < s.size() && s[e] != '"') e += s[e] == '\\' ? 2 : 1;
@@ -68,31 +69,44 @@ std::vector<KernelEntry> scanKernelEntries(std::string_view source, bool cuda) {
   auto entry = [&](size_t pos, std::string name, KernelMarker m) {
     auto it = std::upper_bound(lineStart.begin(), lineStart.end(), pos);
     uint32_t line = static_cast<uint32_t>(it - lineStart.begin());
-    return KernelEntry{std::move(name), line, static_cast<uint32_t>(pos - lineStart[line - 1] + 1), m};
+    return KernelEntry{std::move(name), line, static_cast<uint32_t>(pos - lineStart[line - 1] + 1),
+                       m};
   };
 
   std::vector<KernelEntry> out;
   std::string name;
   if (cuda) {
-    // __global__ [qualifiers and return type] NAME (
-    for (size_t i = s.find("__global__"); i != std::string::npos; i = s.find("__global__", i + 10)) {
+    // __global__ [qualifiers, return type, __launch_bounds__(...)] NAME (
+    for (size_t i = s.find("__global__"); i != std::string::npos;
+         i = s.find("__global__", i + 10)) {
       if (!wordAt(s, i, "__global__")) continue;
-      size_t paren = s.find('(', i);
-      if (paren == std::string::npos) break;
-      size_t e = paren;
-      while (e > i && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-      size_t b = e;
-      while (b > i && identChar(s[b - 1])) --b;
-      if (b < e) out.push_back(entry(b, s.substr(b, e - b), KernelMarker::CudaGlobal));
+      for (size_t paren = s.find('(', i); paren != std::string::npos;
+           paren = s.find('(', paren + 1)) {
+        size_t e = paren;
+        while (e > i && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+        size_t b = e;
+        while (b > i && identChar(s[b - 1])) --b;
+        std::string name = s.substr(b, e - b);
+        if (name.starts_with("__") &&
+            name.ends_with("__")) {  // an attribute macro: skip its arguments
+          paren = s.find(')', paren);
+          if (paren == std::string::npos) break;
+          continue;
+        }
+        if (!name.empty()) out.push_back(entry(b, name, KernelMarker::CudaGlobal));
+        break;
+      }
     }
     return out;
   }
   for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '"' && (s.compare(i, 12, "\"ptx-kernel\"") == 0 || s.compare(i, 12, "\"gpu-kernel\"") == 0)) {
+    if (s[i] == '"' &&
+        (s.compare(i, 12, "\"ptx-kernel\"") == 0 || s.compare(i, 12, "\"gpu-kernel\"") == 0)) {
       size_t fn = i + 12;
       while (fn < s.size() && std::isspace(static_cast<unsigned char>(s[fn]))) ++fn;
       if (!wordAt(s, fn, "fn")) continue;
-      if (size_t p = identifierAt(s, fn + 2, name); p != std::string::npos) out.push_back(entry(p, name, KernelMarker::PtxKernelAbi));
+      if (size_t p = identifierAt(s, fn + 2, name); p != std::string::npos)
+        out.push_back(entry(p, name, KernelMarker::PtxKernelAbi));
     } else if (s[i] == '#' && i + 1 < s.size() && s[i + 1] == '[') {
       // #[kernel] or #[cuda_std::kernel], then further attributes and qualifiers, then `fn NAME`.
       size_t close = s.find(']', i);
@@ -104,7 +118,8 @@ std::vector<KernelEntry> scanKernelEntries(std::string_view source, bool cuda) {
       size_t fn = s.find("fn", close);
       while (fn != std::string::npos && !wordAt(s, fn, "fn")) fn = s.find("fn", fn + 2);
       if (fn == std::string::npos) continue;
-      if (size_t p = identifierAt(s, fn + 2, name); p != std::string::npos) out.push_back(entry(p, name, KernelMarker::KernelAttribute));
+      if (size_t p = identifierAt(s, fn + 2, name); p != std::string::npos)
+        out.push_back(entry(p, name, KernelMarker::KernelAttribute));
       i = close;
     }
   }

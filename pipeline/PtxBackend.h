@@ -16,18 +16,18 @@
 namespace ks {
 
 struct PtxBackend {
-  const Artifact& ptx;          // the front end's PTX, as the user sees it
-  const ChainTable& chains;     // exact chain ids per PTX line (empty: the `.loc` lines as printed)
-  const Artifact& ir;           // rustc's LLVM IR for inline-chain recovery (empty for nvcc)
+  const Artifact& ptx;       // the front end's PTX, as the user sees it
+  const ChainTable& chains;  // exact chain ids per PTX line (empty: the `.loc` lines as printed)
+  const Artifact& ir;        // rustc's LLVM IR for inline-chain recovery (empty for nvcc)
   std::shared_ptr<LineMap> lineMap;
-  std::filesystem::path outDir;  // where the cubin goes
-  std::string stem;              // file name stem for the PTX given to ptxas and the cubin
+  std::filesystem::path outDir;          // where the cubin goes
+  std::string stem;                      // file name stem for the PTX given to ptxas and the cubin
   std::optional<std::string> ptxasText;  // what ptxas assembles, when not `ptx` itself
 };
 
 /// Runs ptxas and nvdisasm and completes `result` (SASS, resources, line map, kernels).
 /// Returns false when cancelled.
-bool finishFromPtx(const Toolchain&, const CompileOptions&, const CancellationToken&, const PtxBackend&,
-                   CompileResult& result);
+bool finishFromPtx(const Toolchain&, const CompileOptions&, const CancellationToken&,
+                   const PtxBackend&, CompileResult& result);
 
 }  // namespace ks

@@ -58,7 +58,8 @@ std::optional<std::string> parseArgs(int argc, char** argv, CompareArgs& a) {
         std::string_view name = rest.substr(0, rest.find(','));
         rest = name.size() < rest.size() ? rest.substr(name.size() + 1) : std::string_view{};
         auto s = stageFromName(text::trim(name));
-        if (!s || (*s != Stage::Ptx && *s != Stage::Sass)) return "compare shows ptx and sass, not '" + std::string(name) + "'";
+        if (!s || (*s != Stage::Ptx && *s != Stage::Sass))
+          return "compare shows ptx and sass, not '" + std::string(name) + "'";
         a.stages.push_back(*s);
       }
     } else if (arg.starts_with("-")) {
@@ -121,16 +122,22 @@ const KernelInfo* findKernel(const CompileResult& r, const std::string& name) {
 
 void printResources(std::ostream& out, const KernelInfo& rust, const KernelInfo& cuda) {
   auto row = [&](std::string_view what, auto get) {
-    out << "  " << std::left << std::setw(16) << what << std::right << std::setw(8) << get(rust) << std::setw(8)
-        << get(cuda) << "\n";
+    out << "  " << std::left << std::setw(16) << what << std::right << std::setw(8) << get(rust)
+        << std::setw(8) << get(cuda) << "\n";
   };
   auto res = [](auto field) {
-    return [field](const KernelInfo& k) -> std::string { return k.resources ? std::to_string(field(*k.resources)) : "-"; };
+    return [field](const KernelInfo& k) -> std::string {
+      return k.resources ? std::to_string(field(*k.resources)) : "-";
+    };
   };
-  out << "  " << std::left << std::setw(16) << "" << std::right << std::setw(8) << "rust" << std::setw(8) << "c++" << "\n";
+  out << "  " << std::left << std::setw(16) << "" << std::right << std::setw(8) << "rust"
+      << std::setw(8) << "c++"
+      << "\n";
   row("registers", res([](const KernelResources& r) { return r.registers; }));
   row("spill st/ld", [](const KernelInfo& k) {
-    return k.resources ? std::to_string(k.resources->spillStores) + "/" + std::to_string(k.resources->spillLoads) : "-";
+    return k.resources ? std::to_string(k.resources->spillStores) + "/" +
+                             std::to_string(k.resources->spillLoads)
+                       : "-";
   });
   row("stack", res([](const KernelResources& r) { return r.stackFrame; }));
   row("shared mem", res([](const KernelResources& r) { return r.sharedMemory; }));
@@ -154,19 +161,24 @@ int compareMain(int argc, char** argv) {
     }
   Toolchain tc = discoverToolchain();
   if (tc.rustc.found() && !tc.sysroot.found()) {
-    std::string err = ensureSysroot(tc, [](const std::string& m) { std::cerr << "kernelscope: " << m << "\n"; });
+    std::string err =
+        ensureSysroot(tc, [](const std::string& m) { std::cerr << "kernelscope: " << m << "\n"; });
     if (!err.empty()) std::cerr << "kernelscope: " << err << "\n";
   }
-  CompileResult rust = compileKernel(tc, {std::filesystem::absolute(args.rustFile), std::nullopt, {}}, args.options);
-  CompileResult cuda = compileKernel(tc, {std::filesystem::absolute(args.cudaFile), std::nullopt, {}}, args.options);
+  CompileResult rust =
+      compileKernel(tc, {std::filesystem::absolute(args.rustFile), std::nullopt, {}}, args.options);
+  CompileResult cuda =
+      compileKernel(tc, {std::filesystem::absolute(args.cudaFile), std::nullopt, {}}, args.options);
   int status = 0;
   for (const auto* r : {&rust, &cuda})
     for (const auto& d : r->diagnostics)
       if (d.severity == Severity::Error || d.severity == Severity::Note)
-        std::cerr << (d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ": " : d.source + ": ")
+        std::cerr << (d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ": "
+                              : d.source + ": ")
                   << (d.severity == Severity::Error ? "error: " : "note: ") << d.message << "\n";
   if (!rust.succeeded || !cuda.succeeded) {
-    std::cerr << "kernelscope compare: " << (rust.succeeded ? args.cudaFile : args.rustFile) << " does not compile\n";
+    std::cerr << "kernelscope compare: " << (rust.succeeded ? args.cudaFile : args.rustFile)
+              << " does not compile\n";
     return 1;
   }
 
@@ -175,7 +187,8 @@ int compareMain(int argc, char** argv) {
   if (!args.kernel.empty()) {
     const KernelInfo *a = findKernel(rust, args.kernel), *b = findKernel(cuda, args.kernel);
     if (!a || !b) {
-      std::cerr << "kernelscope compare: no kernel '" << args.kernel << "' in " << (a ? args.cudaFile : args.rustFile) << "\n";
+      std::cerr << "kernelscope compare: no kernel '" << args.kernel << "' in "
+                << (a ? args.cudaFile : args.rustFile) << "\n";
       return 2;
     }
     pairs.push_back({a, b});
@@ -186,29 +199,38 @@ int compareMain(int argc, char** argv) {
       pairs.push_back({&rust.kernels[0], &cuda.kernels[0]});
   }
   if (pairs.empty()) {
-    std::cerr << "kernelscope compare: no kernels of the same name in both files; name one with --kernel\n";
+    std::cerr << "kernelscope compare: no kernels of the same name in both files; name one with "
+                 "--kernel\n";
     return 2;
   }
 
-  std::cout << args.rustFile << "  vs  " << args.cudaFile << "  (" << rust.arch << "; rust opt-level " << rust.optLevel
-            << "; normalized: register numbers, labels, parameter names and addresses renamed away)\n";
+  std::cout
+      << args.rustFile << "  vs  " << args.cudaFile << "  (" << rust.arch << "; rust opt-level "
+      << rust.optLevel
+      << "; normalized: register numbers, labels, parameter names and addresses renamed away)\n";
   for (const auto& [a, b] : pairs) {
-    std::cout << "\nkernel " << a->demangled << (a->demangled != b->demangled ? " vs " + b->demangled : "") << "\n";
+    std::cout << "\nkernel " << a->demangled
+              << (a->demangled != b->demangled ? " vs " + b->demangled : "") << "\n";
     printResources(std::cout, *a, *b);
     for (Stage s : args.stages) {
       const StageOutcome *sa = rust.stage(s), *sb = cuda.stage(s);
       std::cout << "\n" << stageName(s) << "\n";
       if (!sa || !sa->available || !sb || !sb->available) {
         const StageOutcome* missing = (!sa || !sa->available) ? sa : sb;
-        std::cout << "  (unavailable: " << (missing ? missing->unavailableReason : "not run") << ")\n";
+        std::cout << "  (unavailable: " << (missing ? missing->unavailableReason : "not run")
+                  << ")\n";
         status = 3;
         continue;
       }
-      StageDiff d = diffArtifacts(kernelBody(sa->artifact, a->symbol), kernelBody(sb->artifact, b->symbol),
-                                  args.rustFile, args.cudaFile, {static_cast<int>(args.context), true});
-      std::cout << "  " << d.removed << " instructions only in rust (-), " << d.added << " only in c++ (+)\n";
-      if (!d.changed()) std::cout << "  identical after normalization\n";
-      else std::cout << d.unified;
+      StageDiff d =
+          diffArtifacts(kernelBody(sa->artifact, a->symbol), kernelBody(sb->artifact, b->symbol),
+                        args.rustFile, args.cudaFile, {static_cast<int>(args.context), true});
+      std::cout << "  " << d.removed << " instructions only in rust (-), " << d.added
+                << " only in c++ (+)\n";
+      if (!d.changed())
+        std::cout << "  identical after normalization\n";
+      else
+        std::cout << d.unified;
     }
   }
   return status;

@@ -11,6 +11,7 @@
 #include "InstructionDocs.h"
 #include "Remarks.h"
 #include "Crate.h"
+#include "Cuda.h"
 #include "TextUtil.h"
 
 namespace ks {
@@ -25,6 +26,7 @@ struct ExplainArgs {
   bool annotate = false;  // explain each instruction after it (InstructionDocs.h)
   RemarkFilter remarks = *RemarkFilter::named("default");
   bool archGiven = false, optGiven = false;  // else a crate's own settings apply
+  bool stagesGiven = false;
 };
 
 /// Parses the arguments; returns an error message on bad input.
@@ -59,6 +61,7 @@ std::optional<std::string> parseArgs(int argc, char** argv, ExplainArgs& a) {
       auto v = value(arg);
       if (!v) return "--stages needs a list such as mir,llvm-ir,ptx,sass";
       a.options.stages.clear();
+      a.stagesGiven = true;
       std::string_view rest = *v;
       while (!rest.empty()) {
         std::string_view name = rest.substr(0, rest.find(','));
@@ -259,6 +262,8 @@ int explainMain(int argc, char** argv) {
     std::string err = ensureSysroot(tc, [](const std::string& m) { std::cerr << "kernelscope: " << m << "\n"; });
     if (!err.empty()) std::cerr << "kernelscope: " << err << "\n";
   }
+  if (isCudaSource(path) && !args.stagesGiven)  // CUDA C++ has no MIR or LLVM IR stage
+    args.options.stages = {Stage::Ptx, Stage::Sass};
   if (auto crate = findCrate(tc, path)) {  // [package.metadata.kernelscope]
     if (crate->settings.arch && !args.archGiven) args.options.arch = *crate->settings.arch;
     if (crate->settings.optLevel && !args.optGiven) args.options.optLevel = *crate->settings.optLevel;

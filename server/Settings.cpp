@@ -1,6 +1,8 @@
 // Settings parsing: the editor's JSON to Settings, value by value.
 #include "Settings.h"
 
+#include <algorithm>
+
 namespace ks::server {
 namespace {
 

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <filesystem>
 #include <thread>
 #include <fstream>
 #include <sstream>
@@ -120,6 +121,25 @@ TEST_CASE("a missing rustc fails the compile with a message naming it, and the s
   auto statuses = client.notifications("kernelscope/status");
   REQUIRE(statuses.back()["state"] == "failed");
   CHECK(statuses.back()["message"].get<std::string>().find("rustc") != std::string::npos);
+  CHECK(client.result("kernelscope/sync", nullptr).is_null());
+}
+
+TEST_CASE("a rustc that crashes fails the compile with a message naming it, and the server keeps serving") {
+  TempDir dir("kernelscope-test");
+  const std::string rustc = (dir.path() / "rustc").string();
+  std::ofstream(rustc) << "#!/bin/sh\nkill -SEGV $$\n";
+  std::filesystem::permissions(rustc, std::filesystem::perms::owner_all);
+  PipelineCompiler* compiler = nullptr;
+  ToolchainSettings settings;
+  settings.rustc = rustc;
+  TestClient client(realOptions(compiler, settings));
+  std::string uri = client.open("/tmp/kernelscope-test/k.rs", "#![no_std]\n");
+  client.sync();
+  auto statuses = client.notifications("kernelscope/status");
+  REQUIRE(statuses.back()["state"] == "failed");
+  std::string message = statuses.back()["message"];
+  CAPTURE(message);
+  CHECK(message.find(rustc) != std::string::npos);
   CHECK(client.result("kernelscope/sync", nullptr).is_null());
 }
 

@@ -1,4 +1,4 @@
-// Tests of the protocol layer and the server's pure helpers: framing, URIs, positions,
+// Tests of the protocol layer and the server's pure functions: framing, URIs, positions,
 // and the agreement between docs/lsp-extensions.md and the protocol code.
 #include <doctest/doctest.h>
 
@@ -235,7 +235,8 @@ TEST_CASE("docs/lsp-extensions.md and the protocol code agree") {
       CHECK(shapeDifference(*s.response, m.exampleResult, "result") == "");
     }
   }
-  for (const auto& [name, section] : doc) CHECK_MESSAGE(inCode.count(name), name << " is documented but not in extensionMethods()");
+  for (const auto& entry : doc)
+    CHECK_MESSAGE(inCode.count(entry.first), entry.first << " is documented but not in extensionMethods()");
 }
 
 TEST_CASE("the examples of the extension table decode with the protocol types") {

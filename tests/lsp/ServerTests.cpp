@@ -374,14 +374,14 @@ TEST_CASE("watched files: a change to a module an open kernel uses recompiles it
       registered = m["params"]["registrations"][0]["registerOptions"]["watchers"][0]["globPattern"] == "**/*.rs";
   CHECK(registered);
 
-  std::string uri = client.open(kPath, "mod helper;\n" + kSaxpy);
+  std::string uri = client.open(kPath, "mod common;\n" + kSaxpy);
   client.sync();
   int calls = client.compiler().calls;
   client.notify("workspace/didChangeWatchedFiles", {{"changes", {{{"uri", "file:///elsewhere/other.rs"}, {"type", 2}}}}});
   client.sync();
   CHECK(client.compiler().calls == calls);
   client.notify("workspace/didChangeWatchedFiles",
-                {{"changes", {{{"uri", lsp::pathToFileUri("/tmp/kernelscope-test/src/helper.rs")}, {"type", 2}}}}});
+                {{"changes", {{{"uri", lsp::pathToFileUri("/tmp/kernelscope-test/src/common.rs")}, {"type", 2}}}}});
   client.sync();
   CHECK(client.compiler().calls == calls + 1);
 }
@@ -389,13 +389,13 @@ TEST_CASE("watched files: a change to a module an open kernel uses recompiles it
 TEST_CASE("without the client's watching, the server polls the modules that open kernels use") {
   TempDir dir("kernelscope-test");
   const std::string kernel = (dir.path() / "k.rs").string();
-  const std::string helper = (dir.path() / "helper.rs").string();
-  auto write = [&](const std::string& text) { std::ofstream(helper) << text; };
+  const std::string common = (dir.path() / "common.rs").string();
+  auto write = [&](const std::string& text) { std::ofstream(common) << text; };
   write("pub fn h() {}\n");
   server::ServerOptions options = TestClient::options();
   options.watchInterval = std::chrono::milliseconds(5);
   TestClient client(options);  // its capabilities do not offer dynamic registration
-  client.open(kernel, "mod helper;\n" + kSaxpy);
+  client.open(kernel, "mod common;\n" + kSaxpy);
   client.sync();
   int calls = client.compiler().calls;
   write("pub fn h() { let changed = 1; }\n");

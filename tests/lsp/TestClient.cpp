@@ -57,8 +57,8 @@ CompileResult FakeCompiler::operator()(const CompileInput& in, const CompileOpti
   r.succeeded = true;
 
   std::vector<std::string> userFiles{path};
-  if (text.find("mod helper;") != std::string::npos)
-    userFiles.push_back(in.path.parent_path().string() + "/helper.rs");
+  if (text.find("mod common;") != std::string::npos)
+    userFiles.push_back(in.path.parent_path().string() + "/common.rs");
   auto map = std::make_shared<LineMap>(userFiles);
 
   std::vector<FakeKernel> kernels;

@@ -21,7 +21,8 @@ bool contains(const std::vector<fs::path>& files, const fs::path& f) {
 }
 
 bool anyContains(const std::vector<std::string>& lines, std::string_view what) {
-  return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(what) != std::string::npos; });
+  return std::any_of(lines.begin(), lines.end(),
+                     [&](const std::string& l) { return l.find(what) != std::string::npos; });
 }
 
 /// A copy of the example crate and its dependency, to edit on disk.
@@ -75,7 +76,9 @@ TEST_CASE("a line in a submodule maps to its instructions, in every stage") {
   CHECK(anyContains(ptx, "mul.rn.f32"));
   CHECK(anyContains(test::instructionsFor(r, Stage::Sass, math.path.string(), square), "FMUL"));
   CHECK_FALSE(test::instructionsFor(r, Stage::LlvmIr, math.path.string(), square).empty());
-  CHECK(anyContains(test::instructionsFor(r, Stage::Ptx, math.path.string(), math.lineOf("let scaled = a * x;")), "mul.rn.f32"));
+  CHECK(anyContains(
+      test::instructionsFor(r, Stage::Ptx, math.path.string(), math.lineOf("let scaled = a * x;")),
+      "mul.rn.f32"));
 
   // The kernels are the crate's, with their definitions in lib.rs.
   REQUIRE(r.kernels.size() == 2);
@@ -91,9 +94,12 @@ TEST_CASE("path dependency code maps to its own file") {
   const CompileResult& r = test::compiled(crateDir() / "src/lib.rs");
   REQUIRE(r.succeeded);
   CHECK(r.lineMap->isUserFile((utilDir() / "src/lib.rs").string()));
-  auto index = test::instructionsFor(r, Stage::Ptx, util.path.string(), util.lineOf("_block_idx_x()"));
+  auto index =
+      test::instructionsFor(r, Stage::Ptx, util.path.string(), util.lineOf("_block_idx_x()"));
   CHECK(anyContains(index, "%ctaid.x"));
-  CHECK_FALSE(test::instructionsFor(r, Stage::Sass, util.path.string(), util.lineOf("_block_idx_x()")).empty());
+  CHECK_FALSE(
+      test::instructionsFor(r, Stage::Sass, util.path.string(), util.lineOf("_block_idx_x()"))
+          .empty());
 }
 
 TEST_CASE("a module edited on disk, or unsaved in the editor, changes the crate's result") {
@@ -122,7 +128,8 @@ TEST_CASE("a module edited on disk, or unsaved in the editor, changes the crate'
   // the real file.
   std::string broken = mathText;
   broken.replace(broken.find("v * v"), 5, "v * undefined_name");
-  CompileResult unsaved = compileKernel(test::toolchain(), {lib, std::nullopt, {{math, broken}}}, {});
+  CompileResult unsaved =
+      compileKernel(test::toolchain(), {lib, std::nullopt, {{math, broken}}}, {});
   CHECK_FALSE(unsaved.succeeded);
   bool named = false;
   for (const auto& d : unsaved.diagnostics)
@@ -134,7 +141,8 @@ TEST_CASE("a module edited on disk, or unsaved in the editor, changes the crate'
   std::string utilText = test::readFile(util);
   std::string utilBroken = utilText;
   utilBroken.replace(utilBroken.find("lo\n"), 2, "lo_missing");
-  CompileResult dep = compileKernel(test::toolchain(), {math, std::nullopt, {{util, utilBroken}}}, {});
+  CompileResult dep =
+      compileKernel(test::toolchain(), {math, std::nullopt, {{util, utilBroken}}}, {});
   CHECK_FALSE(dep.succeeded);
   bool inDep = false;
   for (const auto& d : dep.diagnostics)
@@ -147,7 +155,8 @@ TEST_CASE("crate settings: bad values are reported, rustc-flags are passed") {
   CrateCopy copy;
   std::string toml = test::readFile(copy.file("crate/Cargo.toml"));
   toml.replace(toml.find("arch = \"sm_90\""), 14, "arch = \"sm_42\"");
-  toml.replace(toml.find("rustc-flags = []"), 16, "rustc-flags = [\"--cfg\", \"kernelscope_test\"]");
+  toml.replace(toml.find("rustc-flags = []"), 16,
+               "rustc-flags = [\"--cfg\", \"kernelscope_test\"]");
   copy.write("crate/Cargo.toml", toml);
   auto pkg = findCrate(test::toolchain(), copy.file("crate/src/lib.rs"));
   REQUIRE(pkg);
@@ -165,7 +174,8 @@ TEST_CASE("every target GPU from sm_70 to sm_90 compiles against the one core") 
     CAPTURE(arch);
     CompileOptions o;
     o.arch = arch;
-    CompileResult r = compileKernel(test::toolchain(), {crateDir() / "src/math.rs", std::nullopt, {}}, o);
+    CompileResult r =
+        compileKernel(test::toolchain(), {crateDir() / "src/math.rs", std::nullopt, {}}, o);
     REQUIRE(r.succeeded);
     CHECK(r.stage(Stage::Ptx)->artifact.text.find(".target " + arch) != std::string::npos);
     REQUIRE(r.stage(Stage::Sass)->available);
@@ -199,7 +209,8 @@ TEST_CASE("an arch newer than the local ptxas says which CUDA it needs") {
   if (test::toolchain().cudaRelease != "11.8") return;  // the message is about the 11.8 pair
   CompileOptions o;
   o.arch = "sm_100";
-  CompileResult r = compileKernel(test::toolchain(), {test::sourceDir() / "examples/saxpy.rs", std::nullopt, {}}, o);
+  CompileResult r = compileKernel(test::toolchain(),
+                                  {test::sourceDir() / "examples/saxpy.rs", std::nullopt, {}}, o);
   REQUIRE(r.succeeded);
   CHECK(r.stage(Stage::Ptx)->available);
   REQUIRE_FALSE(r.stage(Stage::Sass)->available);
