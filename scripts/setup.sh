@@ -16,10 +16,6 @@ TOOL_DIR=$CACHE_DIR/cuda-tools
 
 say() { printf '[setup] %s\n' "$*" >&2; }
 
-as_root() {
-  if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
-}
-
 APT_PACKAGES=(rustc-web cargo-web rust-web-src llvm-22-dev nlohmann-json3-dev libasio-dev
               doctest-dev cmake g++ ninja-build binutils)
 # Extra packages a caller needs as well (the test command adds the editors'), space-separated.
@@ -27,15 +23,8 @@ read -r -a EXTRA_APT <<<"${KERNELSCOPE_EXTRA_APT:-}"
 APT_PACKAGES+=("${EXTRA_APT[@]}")
 
 install_apt_packages() {
-  local missing=()
-  for p in "${APT_PACKAGES[@]}"; do
-    [ -n "$p" ] || continue
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-  done
-  if [ ${#missing[@]} -eq 0 ]; then say "Debian packages: present"; return; fi
-  say "Debian packages: installing ${missing[*]}"
-  as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+  "$ROOT/scripts/ensure-apt.sh" setup "${APT_PACKAGES[@]}"
+  say "Debian packages: present"
 }
 
 # The Debian mirror this machine already uses, read from its own sources.

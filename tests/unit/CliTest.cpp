@@ -8,22 +8,12 @@
 
 using namespace ks;
 
-namespace {
-ProcessResult kernelscope(std::vector<std::string> args) {
-  ProcessSpec spec;
-  spec.argv = {KS_BINARY};
-  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-  spec.cwd = test::sourceDir();
-  spec.timeout = std::chrono::seconds(120);
-  return runProcess(spec);
-}
-}  // namespace
 
 TEST_CASE("explain --line shows the SAXPY line in every stage") {
   if (!test::toolchainUsable()) return;
   test::Fixture f(test::sourceDir() / "examples/saxpy.rs");
   uint32_t line = f.lineOf("*y.add(i) = a * *x.add(i) + *y.add(i);");
-  auto r = kernelscope({"explain", "examples/saxpy.rs", "--line", std::to_string(line)});
+  auto r = test::runKernelscope({"explain", "examples/saxpy.rs", "--line", std::to_string(line)});
   CHECK(r.exitCode == 0);
   INFO(r.out << r.err);
   CHECK(r.out.find("*y.add(i) = a * *x.add(i) + *y.add(i);") != std::string::npos);
@@ -38,7 +28,7 @@ TEST_CASE("explain --line shows the SAXPY line in every stage") {
 
 TEST_CASE("explain --json gives the same data to scripts") {
   if (!test::toolchainUsable()) return;
-  auto r = kernelscope({"explain", "examples/vector_add.rs", "--json", "--stages", "ptx,sass", "--arch", "sm_80"});
+  auto r = test::runKernelscope({"explain", "examples/vector_add.rs", "--json", "--stages", "ptx,sass", "--arch", "sm_80"});
   REQUIRE(r.exitCode == 0);
   auto j = nlohmann::json::parse(r.out);
   CHECK(j["arch"] == "sm_80");
@@ -54,33 +44,33 @@ TEST_CASE("explain --json gives the same data to scripts") {
 }
 
 TEST_CASE("bad input: clear message and a non-zero exit") {
-  auto missing = kernelscope({"explain", "no/such/kernel.rs"});
+  auto missing = test::runKernelscope({"explain", "no/such/kernel.rs"});
   CHECK(missing.exitCode == 2);
   CHECK(missing.err.find("no/such/kernel.rs") != std::string::npos);
 
-  auto arch = kernelscope({"explain", "examples/saxpy.rs", "--arch", "sm_13"});
+  auto arch = test::runKernelscope({"explain", "examples/saxpy.rs", "--arch", "sm_13"});
   CHECK(arch.exitCode == 2);
   CHECK(arch.err.find("unknown architecture 'sm_13'") != std::string::npos);
 
-  auto option = kernelscope({"explain", "examples/saxpy.rs", "--bogus"});
+  auto option = test::runKernelscope({"explain", "examples/saxpy.rs", "--bogus"});
   CHECK(option.exitCode == 2);
   CHECK(option.err.find("--bogus") != std::string::npos);
 
-  auto stage = kernelscope({"explain", "examples/saxpy.rs", "--stages", "ptx,hip"});
+  auto stage = test::runKernelscope({"explain", "examples/saxpy.rs", "--stages", "ptx,hip"});
   CHECK(stage.exitCode == 2);
   CHECK(stage.err.find("hip") != std::string::npos);
 
-  auto past = kernelscope({"explain", "examples/saxpy.rs", "--line", "9999"});
+  auto past = test::runKernelscope({"explain", "examples/saxpy.rs", "--line", "9999"});
   CHECK(past.exitCode == 2);
 
-  auto command = kernelscope({"frobnicate"});
+  auto command = test::runKernelscope({"frobnicate"});
   CHECK(command.exitCode == 2);
 }
 
 TEST_CASE("a kernel that does not compile: file:line:col and exit 1") {
   if (!test::toolchainUsable()) return;
   test::Fixture f(test::sourceDir() / "tests/fixtures/broken.rs");
-  auto r = kernelscope({"explain", "tests/fixtures/broken.rs"});
+  auto r = test::runKernelscope({"explain", "tests/fixtures/broken.rs"});
   CHECK(r.exitCode == 1);
   CHECK(r.err.find("broken.rs:" + std::to_string(f.line("type_error")) + ":18: error[E0308]: mismatched types") !=
         std::string::npos);
@@ -107,6 +97,6 @@ TEST_CASE("a missing nvdisasm: the other stages are shown, and the exit says so"
 }
 
 TEST_CASE("doctor names every tool") {
-  auto r = kernelscope({"doctor"});
+  auto r = test::runKernelscope({"doctor"});
   for (const char* tool : {"rustc", "sysroot", "ptxas", "nvdisasm", "nvcc"}) CHECK(r.out.find(tool) != std::string::npos);
 }

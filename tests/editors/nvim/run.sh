@@ -9,30 +9,12 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../../.." && pwd)
-KERNELSCOPE_BIN=${KERNELSCOPE_BIN:-$ROOT/build/server/kernelscope}
-
+# shellcheck source=../common.sh
+source "$HERE/../common.sh"
 NVIM=${KS_NVIM:-nvim}
-if [ -z "${KS_NVIM:-}" ] && ! command -v nvim >/dev/null 2>&1; then
-  echo "[nvim-e2e] installing neovim" >&2
-  as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq neovim >/dev/null
-fi
-if [ ! -x "$KERNELSCOPE_BIN" ]; then
-  echo "0 passed, 1 failed (no server at $KERNELSCOPE_BIN; set KERNELSCOPE_BIN)"
-  exit 1
-fi
-KERNELSCOPE_BIN=$(cd "$(dirname "$KERNELSCOPE_BIN")" && pwd)/$(basename "$KERNELSCOPE_BIN")
-
-# The server keeps using the toolchain cache of the real user (the built `core`, the CUDA
-# tools); only the editor's own files go to the temp dir.
-export KERNELSCOPE_CACHE_DIR=${KERNELSCOPE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kernelscope}
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/kernelscope-nvim.XXXXXX")
-trap '[ -n "${KS_KEEP_TMP:-}" ] || rm -rf "$TMP"' EXIT
-export HOME=$TMP/home XDG_CONFIG_HOME=$TMP/config XDG_DATA_HOME=$TMP/data \
-       XDG_STATE_HOME=$TMP/state XDG_CACHE_HOME=$TMP/cache
-mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_STATE_HOME" "$XDG_CACHE_HOME" "$TMP/src"
+# With KS_NVIM the Neovim under test is given; otherwise Debian's is installed.
+if [ -n "${KS_NVIM:-}" ]; then editor_test_setup nvim; else editor_test_setup nvim neovim; fi
+mkdir -p "$TMP/src"
 cp "$ROOT/examples/saxpy.rs" "$TMP/src/saxpy.rs"
 export KERNELSCOPE_BIN KS_SOURCE=$TMP/src/saxpy.rs KS_RESULTS=$TMP/results
 

@@ -8,33 +8,10 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../../.." && pwd)
-KERNELSCOPE_BIN=${KERNELSCOPE_BIN:-$ROOT/build/server/kernelscope}
-
-missing=()
-for p in vim vim-ale; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "[vim-e2e] installing ${missing[*]}" >&2
-  as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-if [ ! -x "$KERNELSCOPE_BIN" ]; then
-  echo "0 passed, 1 failed (no server at $KERNELSCOPE_BIN; set KERNELSCOPE_BIN)"
-  exit 1
-fi
-KERNELSCOPE_BIN=$(cd "$(dirname "$KERNELSCOPE_BIN")" && pwd)/$(basename "$KERNELSCOPE_BIN")
-
-# The server keeps using the real toolchain cache; Vim's own files go to the temp dir.
-export KERNELSCOPE_CACHE_DIR=${KERNELSCOPE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kernelscope}
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/kernelscope-vim.XXXXXX")
-trap '[ -n "${KS_KEEP_TMP:-}" ] || rm -rf "$TMP"' EXIT
-export HOME=$TMP/home XDG_CONFIG_HOME=$TMP/config XDG_DATA_HOME=$TMP/data \
-       XDG_STATE_HOME=$TMP/state XDG_CACHE_HOME=$TMP/cache
-mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_STATE_HOME" "$XDG_CACHE_HOME" \
-         "$TMP/work/broken"
+# shellcheck source=../common.sh
+source "$HERE/../common.sh"
+editor_test_setup vim vim vim-ale
+mkdir -p "$TMP/work/broken"
 cp "$ROOT/examples/saxpy.rs" "$TMP/work/saxpy.rs"
 sed 's/+ \*y\.add(i);/+ undefined_thing;/' "$ROOT/examples/saxpy.rs" >"$TMP/work/broken/saxpy.rs"
 export KERNELSCOPE_BIN KS_ROOT=$ROOT KS_WORK=$TMP/work KS_RESULTS=$TMP/results \

@@ -23,19 +23,11 @@ APT_PACKAGES=(chromium build-essential pkg-config python3 libkrb5-dev ripgrep)
 STARTED=$(date +%s)
 
 say() { printf '[vscode-e2e] %s\n' "$*" >&2; }
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # --- Installs -------------------------------------------------------------------------
 
 install_apt_packages() {
-  local missing=()
-  for p in "${APT_PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-  done
-  [ ${#missing[@]} -eq 0 ] && return
-  say "installing Debian packages: ${missing[*]}"
-  as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq -o DPkg::Lock::Timeout=600 "${missing[@]}" >/dev/null
+  "$ROOT/scripts/ensure-apt.sh" vscode-e2e "${APT_PACKAGES[@]}"
 }
 
 # @vscode/ripgrep (a code-server dependency) downloads rg in its postinstall; nothing but
