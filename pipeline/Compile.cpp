@@ -62,13 +62,8 @@ std::optional<std::string> validateArch(std::string_view arch) {
 
 bool finishFromPtx(const Toolchain& tc, const CompileOptions& opts, const CancellationToken& cancel,
                    const PtxBackend& in, CompileResult& result) {
-  auto wants = [&](Stage s) { return std::find(opts.stages.begin(), opts.stages.end(), s) != opts.stages.end(); };
-  auto unavailable = [&](Stage s, const std::string& why) {
-    if (!wants(s)) return;
-    auto& st = result.stages[s];
-    st.available = false;
-    st.unavailableReason = why;
-  };
+  auto wants = [&](Stage s) { return opts.wants(s); };
+  auto unavailable = [&](Stage s, const std::string& why) { result.markUnavailable(opts, s, why); };
   bool needPtx = wants(Stage::Ptx) || wants(Stage::Sass);
   const Artifact& ptx = in.ptx;
   const ChainTable& chains = in.chains;
@@ -192,6 +187,13 @@ bool finishFromPtx(const Toolchain& tc, const CompileOptions& opts, const Cancel
   return true;
 }
 
+void CompileResult::markUnavailable(const CompileOptions& opts, Stage s, const std::string& why) {
+  if (!opts.wants(s)) return;
+  auto& st = stages[s];
+  st.available = false;
+  st.unavailableReason = why;
+}
+
 const StageOutcome* CompileResult::stage(Stage s) const {
   auto it = stages.find(s);
   return it == stages.end() ? nullptr : &it->second;
@@ -204,13 +206,8 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input, cons
   CompileResult result;
   result.arch = opts.arch;
   result.optLevel = opts.optLevel;
-  auto wants = [&](Stage s) { return std::find(opts.stages.begin(), opts.stages.end(), s) != opts.stages.end(); };
-  auto unavailable = [&](Stage s, const std::string& why) {
-    if (!wants(s)) return;
-    auto& st = result.stages[s];
-    st.available = false;
-    st.unavailableReason = why;
-  };
+  auto wants = [&](Stage s) { return opts.wants(s); };
+  auto unavailable = [&](Stage s, const std::string& why) { result.markUnavailable(opts, s, why); };
   auto finish = [&]() -> CompileResult& {
     result.totalTime = duration_cast<milliseconds>(std::chrono::steady_clock::now() - started);
     return result;

@@ -7,6 +7,7 @@
 // come through.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -25,6 +26,8 @@
 namespace ks {
 
 struct CompileOptions {
+  bool wants(Stage s) const { return std::find(stages.begin(), stages.end(), s) != stages.end(); }
+
   std::string arch = "sm_90";
   int optLevel = 3;
   std::vector<Stage> stages{kAllStages, kAllStages + 4};
@@ -89,6 +92,8 @@ struct CompileResult {
   bool cancelled = false;
 
   const StageOutcome* stage(Stage s) const;
+  /// Records why a requested stage is unavailable (stages not requested stay absent).
+  void markUnavailable(const CompileOptions&, Stage, const std::string& why);
 };
 
 CompileResult compileKernel(const Toolchain&, const CompileInput&, const CompileOptions&,

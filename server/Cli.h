@@ -3,6 +3,12 @@
 
 namespace ks {
 
+struct Toolchain;
+
+/// The toolchain for a command: discovered, with the nvptx64 `core` built first if it is
+/// missing (progress and problems on stderr).
+Toolchain toolchainForCli();
+
 /// `kernelscope explain FILE [--line N] [--stages ...] [--arch sm_XX] [--opt N] [--annotate] [--json]`
 int explainMain(int argc, char** argv);
 /// `kernelscope doctor`: which tool each stage uses, and what is missing with the fix.

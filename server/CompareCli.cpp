@@ -159,12 +159,7 @@ int compareMain(int argc, char** argv) {
       std::cerr << "kernelscope compare: cannot read " << f << ": no such file\n";
       return 2;
     }
-  Toolchain tc = discoverToolchain();
-  if (tc.rustc.found() && !tc.sysroot.found()) {
-    std::string err =
-        ensureSysroot(tc, [](const std::string& m) { std::cerr << "kernelscope: " << m << "\n"; });
-    if (!err.empty()) std::cerr << "kernelscope: " << err << "\n";
-  }
+  Toolchain tc = toolchainForCli();
   CompileResult rust =
       compileKernel(tc, {std::filesystem::absolute(args.rustFile), std::nullopt, {}}, args.options);
   CompileResult cuda =

@@ -111,12 +111,7 @@ int diffMain(int argc, char** argv) {
       std::cerr << "kernelscope diff: cannot read " << f << ": no such file\n";
       return 2;
     }
-  Toolchain tc = discoverToolchain();
-  if (tc.rustc.found() && !tc.sysroot.found()) {
-    std::string err =
-        ensureSysroot(tc, [](const std::string& m) { std::cerr << "kernelscope: " << m << "\n"; });
-    if (!err.empty()) std::cerr << "kernelscope: " << err << "\n";
-  }
+  Toolchain tc = toolchainForCli();
   const std::string& beforeFile = args.files.front();
   const std::string& afterFile = args.files.back();
   const bool vsSettings = args.files.size() == 1;

@@ -6,6 +6,15 @@
 
 namespace ks {
 
+Toolchain toolchainForCli() {
+  Toolchain tc = discoverToolchain();
+  if (tc.rustc.found() && !tc.sysroot.found()) {
+    std::string err = ensureSysroot(tc, [](const std::string& m) { std::cerr << "kernelscope: " << m << "\n"; });
+    if (!err.empty()) std::cerr << "kernelscope: " << err << "\n";
+  }
+  return tc;
+}
+
 int doctorMain(int, char**) {
   Toolchain tc = discoverToolchain();
   std::cout << doctorReport(tc);

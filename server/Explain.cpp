@@ -257,11 +257,7 @@ int explainMain(int argc, char** argv) {
     return 2;
   }
 
-  Toolchain tc = discoverToolchain();
-  if (tc.rustc.found() && !tc.sysroot.found()) {
-    std::string err = ensureSysroot(tc, [](const std::string& m) { std::cerr << "kernelscope: " << m << "\n"; });
-    if (!err.empty()) std::cerr << "kernelscope: " << err << "\n";
-  }
+  Toolchain tc = toolchainForCli();
   if (isCudaSource(path) && !args.stagesGiven)  // CUDA C++ has no MIR or LLVM IR stage
     args.options.stages = {Stage::Ptx, Stage::Sass};
   if (auto crate = findCrate(tc, path)) {  // [package.metadata.kernelscope]

@@ -22,14 +22,6 @@ bool anyContains(const std::vector<std::string>& lines, std::string_view what) {
                      [&](const std::string& l) { return l.find(what) != std::string::npos; });
 }
 
-ProcessResult kernelscope(std::vector<std::string> args) {
-  ProcessSpec spec;
-  spec.argv = {KS_BINARY};
-  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-  spec.cwd = test::sourceDir();
-  spec.timeout = std::chrono::seconds(120);
-  return runProcess(spec);
-}
 
 }  // namespace
 
@@ -104,7 +96,7 @@ TEST_CASE("nvcc diagnostics and PTX ISA versions per CUDA release") {
 
 TEST_CASE("compare pairs the SAXPY twins") {
   if (!test::toolchainUsable() || !haveNvcc()) return;
-  auto r = kernelscope({"compare", "examples/saxpy.rs", "examples/cuda/saxpy.cu"});
+  auto r = test::runKernelscope({"compare", "examples/saxpy.rs", "examples/cuda/saxpy.cu"});
   INFO(r.out << r.err);
   CHECK((r.exitCode == 0 || r.exitCode == 3));  // 3: a stage unavailable on one side
   CHECK(r.out.find("kernel saxpy") != std::string::npos);
@@ -122,7 +114,7 @@ TEST_CASE("compare pairs the SAXPY twins") {
   CHECK(diffLine(' ', "mov.u32"));  // the index computation is the same code
 
   auto named =
-      kernelscope({"compare", "examples/saxpy.rs", "examples/cuda/saxpy.cu", "--kernel", "nope"});
+      test::runKernelscope({"compare", "examples/saxpy.rs", "examples/cuda/saxpy.cu", "--kernel", "nope"});
   CHECK(named.exitCode == 2);
   CHECK(named.err.find("nope") != std::string::npos);
 }
