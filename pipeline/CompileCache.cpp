@@ -16,6 +16,19 @@ struct Hasher {
   }
 };
 
+std::string readAll(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return in ? s.str() : "\x01unreadable";
+}
+
+std::string contentHash(const std::string& text) {
+  Hasher h;
+  h.add(text);
+  return std::to_string(h.h);
+}
+
 }  // namespace
 
 std::string compileKey(const Toolchain& tc, const CompileInput& input, const CompileOptions& opts) {
@@ -25,16 +38,14 @@ std::string compileKey(const Toolchain& tc, const CompileInput& input, const Com
   if (input.text) {
     text = *input.text;
   } else {
-    std::ifstream in(input.path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    text = in ? s.str() : "\x01unreadable";
+    text = readAll(input.path);
   }
   std::ostringstream o;
   o << tc.fingerprint() << '|' << input.path.string() << '|' << opts.arch << '|' << opts.optLevel << '|'
     << opts.remarks << '|' << opts.toolTimeout.count();
   for (Stage s : opts.stages) o << '|' << stageName(s);
   for (const auto& f : opts.extraRustcFlags) o << '|' << f;
+  for (const auto& [path, overlay] : input.overlays) o << '|' << path.string() << '=' << contentHash(overlay);
   for (Hasher* h : {&a, &b}) {
     h->add(o.str());
     h->add(text);
@@ -49,20 +60,29 @@ std::shared_ptr<const CompileResult> CompileCache::find(const std::string& key) 
   std::lock_guard lock(mutex_);
   auto it = index_.find(key);
   if (it == index_.end()) return nullptr;
+  for (const auto& [path, hash] : it->second->second.files)
+    if (contentHash(readAll(path)) != hash) {  // a module or dependency changed on disk
+      lru_.erase(it->second);
+      index_.erase(it);
+      return nullptr;
+    }
   lru_.splice(lru_.begin(), lru_, it->second);
-  return it->second->second;
+  return it->second->second.result;
 }
 
 void CompileCache::insert(const std::string& key, std::shared_ptr<const CompileResult> result) {
-  // A cancelled compile says nothing about its key; don't remember it.
-  if (!result || result->cancelled || capacity_ == 0) return;
+  // Only code is remembered: a failure may be a killed or timed-out tool, worth retrying.
+  if (!result || !result->succeeded || result->cancelled || capacity_ == 0) return;
+  Cached cached;
+  for (const auto& f : result->sourceFiles) cached.files.emplace_back(f, contentHash(readAll(f)));
+  cached.result = std::move(result);
   std::lock_guard lock(mutex_);
   if (auto it = index_.find(key); it != index_.end()) {
-    it->second->second = std::move(result);
+    it->second->second = std::move(cached);
     lru_.splice(lru_.begin(), lru_, it->second);
     return;
   }
-  lru_.emplace_front(key, std::move(result));
+  lru_.emplace_front(key, std::move(cached));
   index_[key] = lru_.begin();
   while (lru_.size() > capacity_) {
     index_.erase(lru_.back().first);

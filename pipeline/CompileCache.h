@@ -1,8 +1,11 @@
 // CompileCache: the results of recent compiles, by what they were compiled from.
 //
-// The key covers everything that changes generated code: the source text, the toolchain
-// fingerprint and the options. The same key is never compiled twice while its result is
-// cached (an undo, or switching an arch back and forth, is answered at once).
+// The key covers what the caller hands the compiler: the source text (and unsaved texts of
+// other files), the toolchain fingerprint and the options. The other files a result was
+// built from (modules, path dependencies: CompileResult::sourceFiles) are checked on every
+// hit, so a change on disk is never answered from the cache. The same key is never
+// compiled twice while its result is cached (an undo, or switching an arch back and forth,
+// is answered at once).
 #pragma once
 
 #include <list>
@@ -10,6 +13,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "Compile.h"
 
@@ -28,7 +32,11 @@ class CompileCache {
   size_t size() const;
 
  private:
-  using Entry = std::pair<std::string, std::shared_ptr<const CompileResult>>;
+  struct Cached {
+    std::shared_ptr<const CompileResult> result;
+    std::vector<std::pair<std::filesystem::path, std::string>> files;  // path, content hash
+  };
+  using Entry = std::pair<std::string, Cached>;
   mutable std::mutex mutex_;
   size_t capacity_;
   std::list<Entry> lru_;  // most recent first

@@ -167,6 +167,8 @@ struct ClientCapabilities {
   bool watchedFilesDynamicRegistration = false;
   bool workDoneProgress = false;
   bool hoverMarkdown = false;
+  bool codeLensRefresh = false;   // workspace.codeLens.refreshSupport
+  bool inlayHintRefresh = false;  // workspace.inlayHint.refreshSupport
   std::vector<std::string> positionEncodings;
 };
 inline void from_json(const json& j, ClientCapabilities& c) {
@@ -184,6 +186,10 @@ inline void from_json(const json& j, ClientCapabilities& c) {
     c.watchedFilesDynamicRegistration = v->get<bool>();
   if (auto* v = at({"window", "workDoneProgress"}); v && v->is_boolean())
     c.workDoneProgress = v->get<bool>();
+  if (auto* v = at({"workspace", "codeLens", "refreshSupport"}); v && v->is_boolean())
+    c.codeLensRefresh = v->get<bool>();
+  if (auto* v = at({"workspace", "inlayHint", "refreshSupport"}); v && v->is_boolean())
+    c.inlayHintRefresh = v->get<bool>();
   if (auto* v = at({"textDocument", "hover", "contentFormat"}); v && v->is_array())
     for (const json& f : *v) c.hoverMarkdown |= f == "markdown";
   if (auto* v = at({"general", "positionEncodings"}); v && v->is_array())

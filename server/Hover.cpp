@@ -3,6 +3,7 @@
 #include <set>
 
 #include "Features.h"
+#include "InstructionDocs.h"
 
 namespace ks::server {
 namespace {
@@ -96,14 +97,19 @@ std::optional<lsp::Hover> artifactHover(const Snapshot& s, Stage stage, int line
   if (!outcome || !outcome->available || static_cast<size_t>(line) >= outcome->artifact.lines.size())
     return std::nullopt;
   const LineOrigin& o = s.result->lineMap->origin(stage, static_cast<uint32_t>(line));
+  const std::string_view text = outcome->artifact.lineText(line);
+  // What the instruction (or directive) means, from the instruction reference.
+  const std::optional<InstructionDoc> doc = describeInstruction(stage, text);
+  if (o.attribution == Attribution::None && !doc) return std::nullopt;
   std::string md = "```";
   md += stageLanguage(stage);
   md += "\n";
-  md += trimLeft(outcome->artifact.lineText(line));
+  md += trimLeft(text);
   md += "\n```\n";
+  if (doc) md += "```text\n" + renderPlain(*doc) + "```\n";
   switch (o.attribution) {
     case Attribution::None:
-      return std::nullopt;
+      break;
     case Attribution::CompilerGenerated:
       md += "compiler-generated: no source line\n";
       break;

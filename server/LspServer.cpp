@@ -527,6 +527,12 @@ void LspServer::onCompileFinished(const CompileRequest& r, std::shared_ptr<const
   if (r.revision == d->revision) diagnostics.version = d->version;
   notify("textDocument/publishDiagnostics", diagnostics);
   sendStatus(*d, r.revision, snapshot->result->succeeded ? "ready" : "failed", snapshot.get());
+  // Lenses (registers, occupancy) and hints (instruction counts) follow the new code;
+  // clients that cache them are asked to ask again.
+  if (snapshot->result->succeeded) {
+    if (client_.codeLensRefresh) request("workspace/codeLens/refresh", nullptr);
+    if (client_.inlayHintRefresh) request("workspace/inlayHint/refresh", nullptr);
+  }
   updateWatchedFiles();
 }
 

@@ -33,7 +33,12 @@ Toolchain PipelineCompiler::toolchain() {
 
 CompileResult PipelineCompiler::compile(const CompileInput& input, const CompileOptions& options,
                                         const CancellationToken& cancel) {
-  return compileKernel(toolchain(), input, options, cancel);
+  Toolchain tc = toolchain();
+  std::string key = compileKey(tc, input, options);
+  if (auto cached = cache_.find(key)) return *cached;
+  auto result = std::make_shared<const CompileResult>(compileKernel(tc, input, options, cancel));
+  cache_.insert(key, result);
+  return *result;
 }
 
 }  // namespace ks::server

@@ -2,7 +2,8 @@
 //
 // The toolchain is discovered on the first compile (not at start-up, so `initialize` is
 // answered at once), and the nvptx64 sysroot is built then if it is missing, with its
-// progress reported. Safe to call from several worker threads.
+// progress reported. Results are kept in a CompileCache, so an undo or switching an arch
+// back is answered without compiling. Safe to call from several worker threads.
 #pragma once
 
 #include <functional>
@@ -12,6 +13,7 @@
 #include <string_view>
 
 #include "Compile.h"
+#include "CompileCache.h"
 #include "Toolchain.h"
 
 namespace ks::server {
@@ -33,6 +35,7 @@ class PipelineCompiler {
   ToolchainSettings settings_;
   Progress progress_;
   std::optional<Toolchain> toolchain_;
+  CompileCache cache_;
 };
 
 }  // namespace ks::server

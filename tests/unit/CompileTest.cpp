@@ -175,7 +175,11 @@ TEST_CASE("the compile cache: one key per input, least recently used evicted fir
   CHECK(compileKey(tc, a, sm90) != compileKey(other, a, sm90));
 
   CompileCache cache(2);
-  auto result = [] { return std::make_shared<const CompileResult>(); };
+  auto result = [] {
+    auto r = std::make_shared<CompileResult>();
+    r->succeeded = true;
+    return r;
+  };
   cache.insert("one", result());
   cache.insert("two", result());
   CHECK(cache.find("one"));  // now the most recent
@@ -183,8 +187,24 @@ TEST_CASE("the compile cache: one key per input, least recently used evicted fir
   CHECK(cache.size() == 2);
   CHECK(cache.find("one"));
   CHECK_FALSE(cache.find("two"));
-  auto cancelled = std::make_shared<CompileResult>();
+  auto cancelled = result();
   cancelled->cancelled = true;
   cache.insert("four", cancelled);
   CHECK_FALSE(cache.find("four"));
+  cache.insert("five", std::make_shared<CompileResult>());  // failed: may be worth a retry
+  CHECK_FALSE(cache.find("five"));
+}
+
+TEST_CASE("a cached result built from a file that changed on disk is not served") {
+  TempDir dir("kernelscope-cache");
+  fs::path module = dir.path() / "math.rs";
+  std::ofstream(module) << "pub fn f() {}\n";
+  auto r = std::make_shared<CompileResult>();
+  r->succeeded = true;
+  r->sourceFiles = {module};
+  CompileCache cache;
+  cache.insert("k", r);
+  CHECK(cache.find("k"));
+  std::ofstream(module) << "pub fn f() { }\n";
+  CHECK_FALSE(cache.find("k"));
 }
