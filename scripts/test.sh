@@ -1,11 +1,28 @@
 #!/usr/bin/env bash
 # Sets everything up (idempotent, including what the editor tests need), builds, and runs
 # every test: pipeline unit and golden tests, LSP conversation tests, editor end-to-end
-# tests (Neovim, Emacs, Vim, VS Code), and the GPU test (which skips without a GPU).
+# tests (Neovim, Emacs, Vim, VS Code), the GPU tests (which skip without a GPU); then,
+# in a second build with clang, ASan and UBSan, the unit and LSP suites once more and the
+# libFuzzer target over framing + dispatch for a bounded time from its kept corpus.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${KERNELSCOPE_BUILD_DIR:-$ROOT/build}
+SANITIZE_DIR=${KERNELSCOPE_SANITIZE_BUILD_DIR:-$ROOT/build-sanitize}
 export KERNELSCOPE_EXTRA_APT="neovim emacs-nox elpa-eglot vim vim-ale clang libclang-rt-14-dev chromium build-essential pkg-config python3 libkrb5-dev ripgrep"
 "$ROOT/scripts/setup.sh"
-cd "$BUILD_DIR"
-ctest --output-on-failure --timeout 1500 "$@"
+
+status=0
+(cd "$BUILD_DIR" && ctest --output-on-failure --timeout 1500 "$@") || status=$?
+
+echo "[test] sanitizers and fuzzing: building with clang, ASan and UBSan in $SANITIZE_DIR" >&2
+log=$SANITIZE_DIR/build.log
+mkdir -p "$SANITIZE_DIR"
+if [ ! -f "$SANITIZE_DIR/CMakeCache.txt" ]; then
+  cmake -S "$ROOT" -B "$SANITIZE_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+        -DKERNELSCOPE_SANITIZE=ON -DKERNELSCOPE_FUZZ=ON >"$log" 2>&1 || { tail -30 "$log"; exit 1; }
+fi
+cmake --build "$SANITIZE_DIR" --parallel "$(nproc)" --target kernelscope ks_unit_tests ks_lsp_tests ks_lsp_fuzz \
+  >"$log" 2>&1 || { grep -E "error|FAILED" "$log" | head -30; exit 1; }
+(cd "$SANITIZE_DIR" && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  ctest --output-on-failure --timeout 600 -R '^(unit|lsp\.unit|lsp\.fuzz)$') || status=$?
+exit $status

@@ -550,8 +550,9 @@ TEST_CASE("real PTX lines of our examples decode with their modifiers") {
     CHECK(doc->minPtx == c.minPtx);
     CHECK(doc->minSm == c.minSm);
     CHECK(doc->modifiers.size() == c.modifiers.size());
-    for (const auto& [text, word] : c.modifiers) {
-      CAPTURE(text);
+    for (const auto& expected : c.modifiers) {
+      const auto& [text, word] = expected;
+      CAPTURE(expected.first);  // (clang 14 cannot capture a structured binding)
       const ModifierDoc* m = modifier(*doc, text);
       REQUIRE(m);
       CHECK(m->meaning.find(word) != std::string::npos);
