@@ -2,6 +2,8 @@
 // the Scheduler and the features.
 #include "LspServer.h"
 
+#include <filesystem>
+
 #include "Features.h"
 #include "Uri.h"
 
@@ -506,6 +508,11 @@ void LspServer::sendStatus(const Document& d, int revision, std::string_view sta
 }
 
 void LspServer::onCompileStarted(const CompileRequest& r) {
+  if (firstCompile_ == FirstCompile::NotStarted && client_.workDoneProgress) {
+    firstCompile_ = FirstCompile::Running;
+    progress("kernelscope/firstCompile", "begin",
+             "compiling " + std::filesystem::path(r.key).filename().string() + " (first compile)");
+  }
   if (Document* d = workspace_.findByPath(r.key)) sendStatus(*d, r.revision, "compiling", nullptr);
   postCheckSyncs();
 }
@@ -513,6 +520,10 @@ void LspServer::onCompileStarted(const CompileRequest& r) {
 void LspServer::onCompileFinished(const CompileRequest& r, std::shared_ptr<const CompileResult> result,
                                   std::chrono::milliseconds elapsed) {
   postCheckSyncs();
+  if (firstCompile_ == FirstCompile::Running) {
+    firstCompile_ = FirstCompile::Done;
+    progress("kernelscope/firstCompile", "end", "first compile done in " + std::to_string(elapsed.count()) + " ms");
+  }
   Document* d = workspace_.findByPath(r.key);
   if (!d) return;
   auto snapshot = std::make_shared<Snapshot>();

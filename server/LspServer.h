@@ -139,6 +139,9 @@ class LspServer final : public MessageHandler {
   lsp::ClientCapabilities client_;
 
   bool initialized_ = false;  // `initialize` was answered
+  // The session's first compile also discovers the toolchain: it is shown as work-done
+  // progress, begun when it starts and ended when its result (of any revision) arrives.
+  enum class FirstCompile { NotStarted, Running, Done } firstCompile_ = FirstCompile::NotStarted;
   bool shutdownRequested_ = false;
   bool exited_ = false;
   int nextRequestId_ = 0;

@@ -516,4 +516,16 @@ TEST_CASE("$/progress: created once, then begin, report and end") {
   CHECK(sent[3]["params"]["value"]["kind"] == "end");
 }
 
+TEST_CASE("$/progress: the session's first compile is shown, once") {
+  TestClient client(TestClient::options());
+  std::string uri = client.open(kPath, kSaxpy);
+  client.sync();
+  client.change(uri, kSaxpy + "\n", 2);
+  client.sync();
+  std::vector<std::string> kinds;
+  for (const auto& n : client.notifications("$/progress"))
+    if (n["token"] == "kernelscope/firstCompile") kinds.push_back(n["value"]["kind"]);
+  CHECK(kinds == std::vector<std::string>{"begin", "end"});
+}
+
 }  // namespace ks::test
