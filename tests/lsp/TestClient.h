@@ -13,6 +13,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include "FakeTransport.h"
 #include "JsonRpc.h"
 #include "LspServer.h"
 
@@ -20,57 +21,6 @@ namespace ks::test {
 
 using nlohmann::json;
 
-/// Collects what the server sends; runs posted work when the test calls drain().
-class FakeTransport final : public server::Transport {
- public:
-  void send(const json& message) override {
-    std::lock_guard lock(mutex_);
-    sent_.push_back(message);
-  }
-  void post(std::function<void()> fn) override {
-    {
-      std::lock_guard lock(mutex_);
-      queue_.push_back(std::move(fn));
-    }
-    cv_.notify_all();
-  }
-  void run(server::MessageHandler&) override {}
-
-  /// Runs queued work until `done()` holds with nothing queued; fails after 60 s.
-  template <class Done>
-  bool drainUntil(Done done) {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    std::unique_lock lock(mutex_);
-    while (true) {
-      while (!queue_.empty()) {
-        auto fn = std::move(queue_.front());
-        queue_.pop_front();
-        lock.unlock();
-        fn();
-        lock.lock();
-      }
-      lock.unlock();
-      bool finished = done();
-      lock.lock();
-      if (finished && queue_.empty()) return true;
-      if (std::chrono::steady_clock::now() > deadline) return false;
-      cv_.wait_for(lock, std::chrono::milliseconds(20));
-    }
-  }
-
-  std::vector<json> take() {
-    std::lock_guard lock(mutex_);
-    std::vector<json> out;
-    out.swap(sent_);
-    return out;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::deque<std::function<void()>> queue_;
-  std::vector<json> sent_;
-};
 
 /// A compile function that needs no toolchain. Each source line holding an assignment
 /// (`=`) becomes one PTX and two SASS instructions attributed to it; a line containing

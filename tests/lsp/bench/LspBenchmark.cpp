@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "JsonRpc.h"
+#include "FakeTransport.h"
 #include "LspServer.h"
 #include "PipelineCompiler.h"
 #include "Uri.h"
@@ -28,53 +29,6 @@ using namespace ks;
 
 double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
-/// An in-memory transport: the benchmark's thread is the io thread.
-class BenchTransport final : public server::Transport {
- public:
-  void send(const json& m) override {
-    std::lock_guard lock(mutex_);
-    sent_.push_back(m);
-  }
-  void post(std::function<void()> fn) override {
-    {
-      std::lock_guard lock(mutex_);
-      queue_.push_back(std::move(fn));
-    }
-    cv_.notify_all();
-  }
-  void run(server::MessageHandler&) override {}
-  /// Runs posted work until `done` holds.
-  template <class Done>
-  void drainUntil(Done done) {
-    std::unique_lock lock(mutex_);
-    while (true) {
-      while (!queue_.empty()) {
-        auto fn = std::move(queue_.front());
-        queue_.pop_front();
-        lock.unlock();
-        fn();
-        lock.lock();
-      }
-      lock.unlock();
-      bool finished = done();
-      lock.lock();
-      if (finished && queue_.empty()) return;
-      cv_.wait_for(lock, std::chrono::milliseconds(1));
-    }
-  }
-  std::vector<json> take() {
-    std::lock_guard lock(mutex_);
-    std::vector<json> out;
-    out.swap(sent_);
-    return out;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::deque<std::function<void()>> queue_;
-  std::vector<json> sent_;
-};
 
 std::string readFile(const std::string& path) {
   std::ifstream in(path);
@@ -109,7 +63,7 @@ std::string largeKernel(int n) {
 }
 
 struct Bench {
-  BenchTransport transport;
+  ks::test::FakeTransport transport;
   server::PipelineCompiler compiler{ToolchainSettings{}, nullptr};
   std::unique_ptr<server::LspServer> server;
   int nextId = 0;
