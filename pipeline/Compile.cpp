@@ -11,6 +11,7 @@
 #include "Cuda.h"
 #include "ExactLocations.h"
 #include "GpuArch.h"
+#include "ProfileCompile.h"
 #include "PtxBackend.h"
 #include "Remarks.h"
 #include "Parsers.h"
@@ -22,8 +23,6 @@ namespace fs = std::filesystem;
 using std::chrono::duration_cast;
 using std::chrono::milliseconds;
 
-namespace {
-
 std::string readFile(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream s;
@@ -31,13 +30,15 @@ std::string readFile(const fs::path& p) {
   return s.str();
 }
 
-Diagnostic toolError(std::string message, std::string source = "kernelscope") {
+Diagnostic toolError(std::string message, std::string source) {
   Diagnostic d;
   d.source = std::move(source);
   d.severity = Severity::Error;
   d.message = std::move(message);
   return d;
 }
+
+namespace {
 
 void saveTemp(const CompileOptions& opts, const std::string& name, const std::string& content) {
   if (opts.saveTempsDir.empty()) return;
@@ -187,6 +188,26 @@ bool finishFromPtx(const Toolchain& tc, const CompileOptions& opts, const Cancel
   return true;
 }
 
+ProcessSpec rustcCommand(const Toolchain& tc, const RustcUnit& unit, const CompileOptions& opts,
+                         const std::string& emit, const fs::path& outDir, const fs::path& workDir,
+                         const std::vector<std::string>& extraArgs, const CancellationToken& cancel) {
+  ProcessSpec rustc;
+  rustc.argv = rustcTargetArgs(tc, opts);
+  rustc.argv.insert(rustc.argv.begin(), tc.rustc.path.string());
+  rustc.argv.insert(rustc.argv.end(), {"--edition", unit.edition, "--crate-type", "rlib", "--crate-name", unit.crateName,
+                                       "-Zmir-include-spans=on", "--error-format=json", "--emit=" + emit,
+                                       "--out-dir", outDir.string()});
+  rustc.argv.insert(rustc.argv.end(), unit.args.begin(), unit.args.end());
+  rustc.argv.insert(rustc.argv.end(), opts.extraRustcFlags.begin(), opts.extraRustcFlags.end());
+  rustc.argv.insert(rustc.argv.end(), extraArgs.begin(), extraArgs.end());
+  rustc.argv.push_back(unit.source.string());
+  rustc.env = {{"RUSTC_BOOTSTRAP", "1"}};  // `#![feature(abi_ptx)]` kernels and the -Z flags
+  rustc.cwd = workDir;
+  rustc.timeout = opts.toolTimeout;
+  rustc.cancel = cancel;
+  return rustc;
+}
+
 void CompileResult::markUnavailable(const CompileOptions& opts, Stage s, const std::string& why) {
   if (!opts.wants(s)) return;
   auto& st = stages[s];
@@ -202,6 +223,8 @@ const StageOutcome* CompileResult::stage(Stage s) const {
 CompileResult compileKernel(const Toolchain& tc, const CompileInput& input, const CompileOptions& opts,
                             const CancellationToken& cancel) {
   if (isCudaSource(input.path)) return compileCuda(tc, input, opts, cancel);  // the CUDA C++ twin
+  if (opts.profile && *opts.profile != ToolchainProfile::RustcNvptx)  // rust-cuda, cuda-oxide
+    return compileWithProfile(tc, input, opts, *opts.profile, cancel);
   auto started = std::chrono::steady_clock::now();
   CompileResult result;
   result.arch = opts.arch;
@@ -266,22 +289,9 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input, cons
   for (const auto& e : emit) emitList += (emitList.empty() ? "" : ",") + e;
 
   const std::string& crate = unit.crateName;
-  ProcessSpec rustc;
-  rustc.argv = rustcTargetArgs(tc, opts);
-  rustc.argv.insert(rustc.argv.begin(), tc.rustc.path.string());
-  rustc.argv.insert(rustc.argv.end(), {"--edition", unit.edition, "--crate-type", "rlib", "--crate-name", crate,
-                                       "-Zmir-include-spans=on", "--error-format=json", "--emit=" + emitList,
-                                       "--out-dir", out.string()});
-  if (opts.remarks) {
-    rustc.argv.insert(rustc.argv.end(), {"-C", "remark=all", "-Zremark-dir=" + (work.path() / "remarks").string()});
-  }
-  rustc.argv.insert(rustc.argv.end(), unit.args.begin(), unit.args.end());
-  rustc.argv.insert(rustc.argv.end(), opts.extraRustcFlags.begin(), opts.extraRustcFlags.end());
-  rustc.argv.push_back(unit.source.string());
-  rustc.env = {{"RUSTC_BOOTSTRAP", "1"}};
-  rustc.cwd = work.path();
-  rustc.timeout = opts.toolTimeout;
-  rustc.cancel = cancel;
+  std::vector<std::string> remarkArgs;
+  if (opts.remarks) remarkArgs = {"-C", "remark=all", "-Zremark-dir=" + (work.path() / "remarks").string()};
+  ProcessSpec rustc = rustcCommand(tc, unit, opts, emitList, out, work.path(), remarkArgs, cancel);
   ProcessResult r = runProcess(rustc);
   result.toolTime += r.elapsed;
   if (r.cancelled) {

@@ -21,6 +21,7 @@
 #include "LineMap.h"
 #include "Occupancy.h"
 #include "Process.h"
+#include "Profile.h"
 #include "Toolchain.h"
 
 namespace ks {
@@ -30,6 +31,12 @@ struct CompileOptions {
 
   std::string arch = "sm_90";
   int optLevel = 3;
+  /// Whether the user chose `arch` and `optLevel`; the values of those not chosen yield to
+  /// the crate's `[package.metadata.kernelscope]` (withCrateDefaults in Crate.h).
+  bool archChosen = true;
+  bool optLevelChosen = true;
+  /// Which compiler builds the kernel (Profile.h); unset: the crate's `profile`, else rustc-nvptx.
+  std::optional<ToolchainProfile> profile;
   std::vector<Stage> stages{kAllStages, kAllStages + 4};
   std::vector<std::string> extraRustcFlags;
   std::chrono::milliseconds toolTimeout{120000};
@@ -87,6 +94,7 @@ struct CompileResult {
   std::filesystem::path crateManifest;  // the crate's Cargo.toml; empty for a standalone file
   std::string arch;
   int optLevel = 3;
+  ToolchainProfile profile = ToolchainProfile::RustcNvptx;
   std::chrono::milliseconds totalTime{0};
   std::chrono::milliseconds toolTime{0};  // sum of the external tools' wall time
   bool cancelled = false;
@@ -98,5 +106,15 @@ struct CompileResult {
 
 CompileResult compileKernel(const Toolchain&, const CompileInput&, const CompileOptions&,
                             const CancellationToken& = {});
+
+struct RustcUnit;
+/// The compile driver's rustc call on `unit` (target flags, crate, JSON diagnostics, MIR
+/// spans, `--emit=<emit>` into `outDir`, the unit's and the user's flags, then `extraArgs`),
+/// run in `workDir` with RUSTC_BOOTSTRAP. Every rustc run over a kernel (the compile, the
+/// pass-by-pass view of Passes.h) is built here, so they compile the same code.
+ProcessSpec rustcCommand(const Toolchain&, const RustcUnit&, const CompileOptions&,
+                         const std::string& emit, const std::filesystem::path& outDir,
+                         const std::filesystem::path& workDir,
+                         const std::vector<std::string>& extraArgs, const CancellationToken&);
 
 }  // namespace ks

@@ -31,9 +31,18 @@ std::string contentHash(const std::string& text) {
 
 }  // namespace
 
-std::string compileKey(const Toolchain& tc, const CompileInput& input, const CompileOptions& opts) {
+std::string stableDigest(const std::vector<std::string_view>& parts) {
   Hasher a, b;  // two seeds make a 128-bit key: collisions are not a concern
   b.h ^= 0x9e3779b97f4a7c15ull;
+  for (Hasher* h : {&a, &b})
+    for (auto part : parts) h->add(part);
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a.h),
+                static_cast<unsigned long long>(b.h));
+  return buf;
+}
+
+std::string compileKey(const Toolchain& tc, const CompileInput& input, const CompileOptions& opts) {
   std::string text;
   if (input.text) {
     text = *input.text;
@@ -42,18 +51,12 @@ std::string compileKey(const Toolchain& tc, const CompileInput& input, const Com
   }
   std::ostringstream o;
   o << tc.fingerprint() << '|' << input.path.string() << '|' << opts.arch << '|' << opts.optLevel << '|'
-    << opts.remarks << '|' << opts.toolTimeout.count();
+    << opts.remarks << '|' << opts.toolTimeout.count() << '|'
+    << (opts.profile ? profileName(*opts.profile) : "default");
   for (Stage s : opts.stages) o << '|' << stageName(s);
   for (const auto& f : opts.extraRustcFlags) o << '|' << f;
   for (const auto& [path, overlay] : input.overlays) o << '|' << path.string() << '=' << contentHash(overlay);
-  for (Hasher* h : {&a, &b}) {
-    h->add(o.str());
-    h->add(text);
-  }
-  char buf[33];
-  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a.h),
-                static_cast<unsigned long long>(b.h));
-  return buf;
+  return stableDigest({o.str(), text});
 }
 
 std::shared_ptr<const CompileResult> CompileCache::find(const std::string& key) {

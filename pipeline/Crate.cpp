@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "Compile.h"
+#include "CompileCache.h"
 #include "TextUtil.h"
 
 namespace ks {
@@ -67,6 +68,12 @@ CrateSettings readSettings(const nlohmann::json& metadata) {
         s.optLevel = value.get<int>();
       else
         s.problems.push_back("opt-level must be 0, 1, 2 or 3");
+    } else if (key == "profile") {
+      auto p = value.is_string() ? profileFromName(value.get<std::string>()) : std::nullopt;
+      if (p)
+        s.profile = *p;
+      else
+        s.problems.push_back("profile must be " + std::string(kProfileChoices));
     } else if (key == "rustc-flags") {
       if (!value.is_array())
         s.problems.push_back("rustc-flags must be an array of strings");
@@ -77,7 +84,7 @@ CrateSettings readSettings(const nlohmann::json& metadata) {
           else
             s.problems.push_back("rustc-flags must be an array of strings");
     } else {
-      s.problems.push_back("unknown key '" + key + "' (known: arch, opt-level, rustc-flags)");
+      s.problems.push_back("unknown key '" + key + "' (known: arch, opt-level, profile, rustc-flags)");
     }
   }
   return s;
@@ -298,18 +305,73 @@ class DependencyBuilder {
 
     std::vector<std::string> args = rustcTargetArgs(tc_, opts_);
     if (!argsFor(*pkg, args)) return std::nullopt;
-    fs::path root = sourceView(pkg->root, overlays_, work_, unit_.remaps);
-    fs::path libRoot = root / fs::relative(pkg->libRoot, pkg->root);
-    if (root != pkg->root) {
-      auto r = remapArgs(root, pkg->root);
+    const auto features = enabledFeatures(*pkg, d.defaultFeatures, d.features);
+    const std::string rlibName = "lib" + pkg->crateName + ".rlib";
+    const std::string depInfoName = pkg->crateName + ".d";
+
+    // The rlib cache: an entry's name is a digest of everything the rlib is built from
+    // (where its sources are: their paths are in its debug info and dep-info; what they
+    // say, unsaved text included; target flags, features, the rustc fingerprint and its
+    // own dependencies' digests), so a hit needs no further check and an edit is a miss.
+    std::vector<std::string> keyParts = {"rlib-v1", tc_.fingerprint(), normalizePath(pkg->root.string()),
+                                         pkg->crateName, pkg->edition, sourceDigest(pkg->root)};
+    for (const auto& a : rustcTargetArgs(tc_, opts_)) keyParts.push_back(a);
+    for (const auto& f : features) keyParts.push_back("feature=" + f);
+    for (const auto& dep : pkg->pathDependencies)
+      keyParts.push_back(dep.externName + "=" + digests_[normalizePath(dep.path.string())]);
+    const std::string digest = stableDigest({keyParts.begin(), keyParts.end()});
+    const fs::path entry = tc_.cacheDir / "rlibs" / (pkg->crateName + "-" + digest);
+    std::error_code ec;
+    if (fs::is_regular_file(entry / rlibName, ec)) {
+      ++unit_.dependenciesReused;
+    } else {
+      // Built in a private directory next to the entry and renamed into place: a
+      // concurrent compile of the same dependency either sees the whole entry or none.
+      fs::path staging = entry.string() + ".tmp-" + std::to_string(::getpid()) + "-" +
+                         std::to_string(reinterpret_cast<uintptr_t>(this));
+      fs::create_directories(staging, ec);
+      if (ec) return fail("cannot write the dependency cache " + staging.string() + ": " + ec.message(), from.manifest);
+      bool ok = compile(*pkg, features, std::move(args), staging, from);
+      if (ok) {
+        // Dep-info with the real paths (a shadow tree is gone after this compile).
+        std::ofstream depInfo(staging / (depInfoName + ".real"));
+        for (const auto& f : readDepInfo(staging / depInfoName, unit_.remaps)) depInfo << f.string() << ":\n";
+        depInfo.close();
+        fs::rename(staging / (depInfoName + ".real"), staging / depInfoName, ec);
+        fs::rename(staging, entry, ec);  // fails when another compile placed it first: same content
+        ++unit_.dependenciesBuilt;
+      }
+      fs::remove_all(staging, ec);
+      if (!ok) return std::nullopt;
+    }
+    // Into this compile's deps directory, where -L dependency= finds it for dependents.
+    for (const std::string& name : {rlibName, "lib" + pkg->crateName + ".rmeta"}) {
+      fs::create_symlink(entry / name, deps_ / name, ec);
+      if (ec) fs::copy_file(entry / name, deps_ / name, fs::copy_options::overwrite_existing, ec);
+    }
+    for (auto& f : readDepInfo(entry / depInfoName)) unit_.sourceFiles.push_back(f);
+    unit_.userDirs.push_back(normalizePath(pkg->root.string()) + "/");
+    fs::path rlib = deps_ / rlibName;
+    built_[key] = rlib;
+    digests_[key] = digest;
+    visiting_.erase(key);
+    return rlib;
+  }
+
+  /// rustc on one dependency into `outDir`; false (the reason in the unit) when it fails.
+  bool compile(const CratePackage& pkg, const std::vector<std::string>& features, std::vector<std::string> args,
+               const fs::path& outDir, const CratePackage& from) {
+    fs::path root = sourceView(pkg.root, overlays_, work_, unit_.remaps);
+    fs::path libRoot = root / fs::relative(pkg.libRoot, pkg.root);
+    if (root != pkg.root) {
+      auto r = remapArgs(root, pkg.root);
       args.insert(args.end(), r.begin(), r.end());
     }
-    for (const auto& f : enabledFeatures(*pkg, d.defaultFeatures, d.features))
-      args.insert(args.end(), {"--cfg", "feature=\"" + f + "\""});
+    for (const auto& f : features) args.insert(args.end(), {"--cfg", "feature=\"" + f + "\""});
     args.insert(args.end(),
-                {"--edition", pkg->edition, "--crate-type", "rlib", "--crate-name", pkg->crateName,
-                 "-C", "metadata=" + pkg->crateName, "--emit=metadata,link,dep-info",
-                 "--error-format=json", "--out-dir", deps_.string(), libRoot.string()});
+                {"--edition", pkg.edition, "--crate-type", "rlib", "--crate-name", pkg.crateName,
+                 "-C", "metadata=" + pkg.crateName, "--emit=metadata,link,dep-info",
+                 "--error-format=json", "--out-dir", outDir.string(), libRoot.string()});
     args.insert(args.begin(), tc_.rustc.path.string());
     ProcessSpec spec;
     spec.argv = std::move(args);
@@ -321,7 +383,7 @@ class DependencyBuilder {
     unit_.toolTime += r.elapsed;
     if (r.cancelled) {
       unit_.cancelled = true;
-      return std::nullopt;
+      return false;
     }
     auto diags = parseRustcDiagnostics(r.err);
     bool errors = false;
@@ -331,18 +393,36 @@ class DependencyBuilder {
         unit_.diagnostics.push_back(std::move(dg));  // its warnings are its own business
     }
     if (!r.ok()) {
-      std::string why =
-          "dependency '" + pkg->name + "' (" + pkg->root.string() + ") does not compile";
+      std::string why = "dependency '" + pkg.name + "' (" + pkg.root.string() + ") does not compile";
       if (!errors) why += ": rustc " + r.describe() + "\n" + r.err.substr(0, 4000);
-      return fail(why, from.manifest);
+      fail(why, from.manifest);
+      return false;
     }
-    for (auto& f : readDepInfo(deps_ / (pkg->crateName + ".d"), unit_.remaps))
-      unit_.sourceFiles.push_back(f);
-    unit_.userDirs.push_back(normalizePath(pkg->root.string()) + "/");
-    fs::path rlib = deps_ / ("lib" + pkg->crateName + ".rlib");
-    built_[key] = rlib;
-    visiting_.erase(key);
-    return rlib;
+    return true;
+  }
+
+  /// The package's files (sources, Cargo.toml, anything include_str! may read) with
+  /// unsaved text in place of the disk's; build output and hidden directories are skipped.
+  std::string sourceDigest(const fs::path& root) const {
+    std::map<std::string, std::string> files;  // relative path -> content
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+      std::string name = it->path().filename().string();
+      if (it->is_directory(ec) && (name == "target" || name.starts_with("."))) {
+        it.disable_recursion_pending();
+        continue;
+      }
+      if (!it->is_regular_file(ec)) continue;
+      std::ifstream in(it->path(), std::ios::binary);
+      std::ostringstream text;
+      text << in.rdbuf();
+      files[fs::relative(it->path(), root).string()] = text.str();
+    }
+    for (const auto& [path, text] : overlaysUnder(overlays_, root)) files[fs::relative(path, root).string()] = text;
+    std::vector<std::string_view> parts;
+    for (const auto& [path, text] : files) parts.insert(parts.end(), {path, text});
+    return stableDigest(parts);
   }
 
   std::optional<fs::path> fail(std::string why, const fs::path& manifest) {
@@ -358,6 +438,7 @@ class DependencyBuilder {
   const CancellationToken& cancel_;
   RustcUnit& unit_;
   std::map<std::string, fs::path> built_;
+  std::map<std::string, std::string> digests_;  // dependency directory -> its cache digest
   std::set<std::string> visiting_;
 };
 
@@ -451,6 +532,20 @@ RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input,
     unit.args.insert(unit.args.end(), r.begin(), r.end());
   }
   return unit;
+}
+
+// ---------------------------------------------------------------------------------------
+// The crate's defaults for what the user left unset.
+
+CompileOptions withCrateDefaults(const Toolchain& tc, const fs::path& file, CompileOptions options) {
+  if (options.archChosen && options.optLevelChosen && options.profile) return options;
+  if (auto crate = findCrate(tc, file)) {
+    const CrateSettings& s = crate->settings;
+    if (s.arch && !options.archChosen) options.arch = *s.arch;
+    if (s.optLevel && !options.optLevelChosen) options.optLevel = *s.optLevel;
+    if (s.profile && !options.profile) options.profile = *s.profile;
+  }
+  return options;
 }
 
 std::vector<fs::path> readDepInfo(const fs::path& depFile, const Remaps& remaps) {

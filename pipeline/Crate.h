@@ -19,6 +19,7 @@
 
 #include "Diagnostics.h"
 #include "Process.h"
+#include "Profile.h"
 #include "Toolchain.h"
 
 namespace ks {
@@ -27,12 +28,13 @@ struct CompileInput;
 struct CompileOptions;
 
 /// `[package.metadata.kernelscope]` of a crate's Cargo.toml:
-///   arch = "sm_80"   opt-level = 2   rustc-flags = ["-C", "target-feature=+ptx80"]
-/// The arch and opt-level are the crate's defaults (a setting the user gives for the
+///   arch = "sm_80"   opt-level = 2   profile = "rust-cuda"   rustc-flags = ["-C", "target-feature=+ptx80"]
+/// The arch, opt-level and profile are the crate's defaults (a setting the user gives for the
 /// compile wins); the flags are added to the crate's rustc call.
 struct CrateSettings {
   std::optional<std::string> arch;
   std::optional<int> optLevel;
+  std::optional<ToolchainProfile> profile;  // which compiler builds it (Profile.h)
   std::vector<std::string> rustcFlags;
   std::vector<std::string> problems;  // values that were ignored, and why
 };
@@ -64,6 +66,12 @@ struct CratePackage {
 std::optional<CratePackage> findCrate(const Toolchain&, const std::filesystem::path& file,
                                       std::string* problem = nullptr);
 
+/// `options` for compiling `file`, with the arch and opt-level the user did not choose
+/// (CompileOptions::archChosen, optLevelChosen) taken from the `[package.metadata.kernelscope]`
+/// of the file's crate. The CLI and the server both call this.
+CompileOptions withCrateDefaults(const Toolchain&, const std::filesystem::path& file,
+                                 CompileOptions options);
+
 /// cargo next to the toolchain's rustc, else on PATH.
 std::optional<std::filesystem::path> findCargo(const Toolchain&);
 
@@ -88,6 +96,9 @@ struct RustcUnit {
   std::string failure;                  // non-empty: nothing can be compiled, and why
   bool cancelled = false;
   std::chrono::milliseconds toolTime{0};
+  /// Path dependencies built by this call, and those taken from the rlib cache
+  /// (`<cache>/rlibs/<crate>-<digest>/`, keyed by their sources, flags and rustc).
+  size_t dependenciesBuilt = 0, dependenciesReused = 0;
 };
 
 /// Finds the crate of `input.path`, builds its path dependencies into `workDir` and

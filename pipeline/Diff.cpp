@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 #include "TextUtil.h"
 
@@ -266,8 +267,26 @@ std::string functionOf(const Artifact& a, uint32_t line) {
   return f >= 0 && size_t(f) < a.functions.size() ? a.functions[f].demangled : std::string();
 }
 
-std::string arrow(uint32_t before, uint32_t after) {
-  return std::to_string(before) + "→" + std::to_string(after);
+uint32_t occupancyPercent(const KernelInfo& k) {
+  return static_cast<uint32_t>(std::lround(k.occupancy->atBlockSize.fraction() * 100));
+}
+
+/// The resources that differ between two compiles of one kernel.
+std::vector<ResourceChange> resourceChanges(const KernelInfo& before, const KernelInfo& after) {
+  std::vector<ResourceChange> out;
+  const auto& x = before.resources;
+  const auto& y = after.resources;
+  if (!x || !y) return out;
+  auto add = [&](Resource r, uint32_t b, uint32_t a) {
+    if (b != a) out.push_back({r, b, a});
+  };
+  add(Resource::Registers, x->registers, y->registers);
+  add(Resource::Spills, x->spillStores + x->spillLoads, y->spillStores + y->spillLoads);
+  add(Resource::SharedMemory, x->sharedMemory, y->sharedMemory);
+  add(Resource::StackFrame, x->stackFrame, y->stackFrame);
+  if (before.occupancy && after.occupancy)
+    add(Resource::Occupancy, occupancyPercent(before), occupancyPercent(after));
+  return out;
 }
 
 }  // namespace
@@ -284,6 +303,22 @@ std::string_view stageTitle(Stage s) {
       return "SASS";
   }
   return "PTX";
+}
+
+std::string_view resourceWord(Resource r) {
+  switch (r) {
+    case Resource::Registers:
+      return "regs";
+    case Resource::Spills:
+      return "spills";
+    case Resource::SharedMemory:
+      return "smem";
+    case Resource::StackFrame:
+      return "stack";
+    case Resource::Occupancy:
+      return "occupancy";
+  }
+  return "regs";
 }
 
 std::string comparableLine(const Artifact& a, size_t i) {
@@ -412,17 +447,17 @@ CompileDiff diffCompiles(const CompileResult& before, const CompileResult& after
     d.stages.push_back(std::move(sd));
   }
 
-  for (const KernelInfo& k : before.kernels) d.kernels.push_back({k.demangled, k, std::nullopt});
+  for (const KernelInfo& k : before.kernels) d.kernels.push_back({k.demangled, k, std::nullopt, {}});
   for (const KernelInfo& k : after.kernels) {
     auto it = std::find_if(d.kernels.begin(), d.kernels.end(),
                            [&](const KernelChange& c) { return c.kernel == k.demangled; });
     if (it == d.kernels.end())
-      d.kernels.push_back({k.demangled, std::nullopt, k});
+      d.kernels.push_back({k.demangled, std::nullopt, k, {}});
     else
       it->after = k;
   }
   const bool oneKernel = d.kernels.size() == 1;
-  for (const KernelChange& c : d.kernels) {
+  for (KernelChange& c : d.kernels) {
     if (!c.before) {
       parts.push_back("+kernel " + c.kernel);
       continue;
@@ -431,24 +466,13 @@ CompileDiff diffCompiles(const CompileResult& before, const CompileResult& after
       parts.push_back("−kernel " + c.kernel);
       continue;
     }
-    const auto& x = c.before->resources;
-    const auto& y = c.after->resources;
-    if (!x || !y) continue;
+    c.resources = resourceChanges(*c.before, *c.after);
     const std::string who = oneKernel ? "" : c.kernel + " ";
-    if (x->registers != y->registers)
-      parts.push_back(who + "regs " + arrow(x->registers, y->registers));
-    if (x->spillStores + x->spillLoads != y->spillStores + y->spillLoads)
-      parts.push_back(who + "spills " +
-                      arrow(x->spillStores + x->spillLoads, y->spillStores + y->spillLoads));
-    if (x->sharedMemory != y->sharedMemory)
-      parts.push_back(who + "smem " + arrow(x->sharedMemory, y->sharedMemory));
-    if (x->stackFrame != y->stackFrame)
-      parts.push_back(who + "stack " + arrow(x->stackFrame, y->stackFrame));
-    const auto& ox = c.before->occupancy;
-    const auto& oy = c.after->occupancy;
-    if (ox && oy && ox->atBlockSize.percent() != oy->atBlockSize.percent())
-      parts.push_back(who + "occupancy " + ox->atBlockSize.percent() + "→" +
-                      oy->atBlockSize.percent());
+    for (const ResourceChange& r : c.resources) {
+      const std::string unit = r.resource == Resource::Occupancy ? "%" : "";
+      parts.push_back(who + std::string(resourceWord(r.resource)) + " " + std::to_string(r.before) +
+                      unit + "→" + std::to_string(r.after) + unit);
+    }
   }
   for (const auto& p : parts) d.summary += (d.summary.empty() ? "" : ", ") + p;
   if (d.summary.empty()) d.summary = kNoChange;

@@ -42,10 +42,26 @@ StageDiff diffArtifacts(const Artifact& before, const Artifact& after,
                         const std::string& beforeLabel, const std::string& afterLabel,
                         const DiffOptions& = {});
 
+/// A kernel resource that a summary follows.
+enum class Resource : uint8_t { Registers, Spills, SharedMemory, StackFrame, Occupancy };
+
+/// The word for a resource in summaries: "regs", "spills", "smem", "stack", "occupancy".
+std::string_view resourceWord(Resource);
+
+/// One resource that differs between two compiles of a kernel. Spills count the bytes of
+/// spill stores and loads together; occupancy is the percentage at the requested block size.
+struct ResourceChange {
+  Resource resource;
+  uint32_t before = 0, after = 0;
+};
+
 /// A kernel's resources before and after (either side unset when the kernel is new or gone).
 struct KernelChange {
   std::string kernel;  // demangled
   std::optional<KernelInfo> before, after;
+  /// The resources that differ, in the order above; empty when either side has none.
+  std::vector<ResourceChange> resources;
+  bool changed() const { return !before || !after || !resources.empty(); }
 };
 
 /// The summary of two compiles whose code and resources are the same.

@@ -126,4 +126,15 @@ std::vector<KernelEntry> scanKernelEntries(std::string_view source, bool cuda) {
   return out;
 }
 
+std::optional<KernelEntry> kernelEntryFor(std::string_view source, std::string_view symbol) {
+  auto entries = scanKernelEntries(source);
+  for (auto& k : entries)  // an exact name first: `add` must not match `my_add`
+    if (symbol == k.name) return k;
+  for (auto& k : entries)
+    if (symbol.size() > k.name.size() && symbol.ends_with(k.name) &&
+        symbol[symbol.size() - k.name.size() - 1] == '_')
+      return k;
+  return std::nullopt;
+}
+
 }  // namespace ks

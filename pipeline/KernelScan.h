@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,5 +30,10 @@ struct KernelEntry {
 
 /// The kernels defined in `source`; `cuda` selects C++ rules (`__global__`) over Rust's.
 std::vector<KernelEntry> scanKernelEntries(std::string_view source, bool cuda = false);
+
+/// The `#[kernel]`/`extern "ptx-kernel"` function of `source` that a PTX entry `symbol`
+/// was made from: the same name (Rust-CUDA and cuda-oxide keep it), or a name that
+/// `symbol` ends in after an underscore (cuda-oxide's `cuda_oxide_kernel_<hash>_<name>`).
+std::optional<KernelEntry> kernelEntryFor(std::string_view source, std::string_view symbol);
 
 }  // namespace ks

@@ -25,6 +25,11 @@ struct PtxBackend {
   std::optional<std::string> ptxasText;  // what ptxas assembles, when not `ptx` itself
 };
 
+/// The whole file (empty when unreadable).
+std::string readFile(const std::filesystem::path&);
+/// An error diagnostic without a location: a tool is missing, failed or crashed.
+Diagnostic toolError(std::string message, std::string source = "kernelscope");
+
 /// Runs ptxas and nvdisasm and completes `result` (SASS, resources, line map, kernels).
 /// Returns false when cancelled.
 bool finishFromPtx(const Toolchain&, const CompileOptions&, const CancellationToken&,

@@ -173,7 +173,7 @@ Artifact parsePtx(std::string input) {
       }
     } else if (t.front() == '.' || t.starts_with("@@")) {
       line.kind = LineKind::Directive;  // .reg, .local, .shared, pragmas
-    } else if (t.ends_with(":")) {
+    } else if (text::trim(t.substr(0, t.find("//"))).ends_with(":")) {  // llc: "$L__BB2_2:  // %bb4"
       line.kind = LineKind::Label;
     } else {
       line.kind = LineKind::Instruction;

@@ -54,9 +54,7 @@ json kernelsResult() {
   k.name = "saxpy";
   k.demangled = "saxpy";
   k.range = Range{{7, 0}, {7, 0}};
-  k.hasResources = true;
-  k.registers = 10;
-  k.constantMemory = 380;
+  k.resources = ResourceUsage{.registers = 10, .constantMemory = 380};
   k.instructions = InstructionCounts{16, 18};
   k.occupancy = OccupancySummary{256, 64, 64, 100, "warps"};
   KernelsResult r;
@@ -76,6 +74,19 @@ json diffResult() {
   return r;
 }
 
+json passesResult() {
+  PassesResult r;
+  r.uri = "kernelscope:/passes/home/me/k/src/lib.rs.passes?kernel=saxpy";
+  r.kernel = "saxpy";
+  r.revision = 3;
+  r.text = "# Passes that changed saxpy\n...";
+  r.passes = {PassInfo{"llvm-ir", "TailCallElimPass", "saxpy", 17, 17,
+                       "--- before TailCallElimPass\n+++ after TailCallElimPass\n@@ -3,1 +3,1 @@ saxpy\n"
+                       "-  %_7 = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"
+                       "+  %_7 = tail call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"}};
+  return r;
+}
+
 json statusParams() {
   StatusParams s;
   s.uri = kExampleUri;
@@ -84,6 +95,16 @@ json statusParams() {
   s.stages = {"mir", "llvm-ir", "ptx", "sass"};
   s.durationMs = 412;
   s.message = "sass unavailable: nvdisasm not found";
+  CompileChanges c;
+  c.baseRevision = 2;
+  c.summary = "PTX +3 −1, SASS +2, regs 10→12";
+  c.stages = {{"llvm-ir", 2, 1, true}, {"ptx", 3, 1, true}, {"sass", 2, 0, true}};
+  KernelChangeSummary k;
+  k.name = "saxpy";
+  k.change = "changed";
+  k.registers = ResourceDelta{10, 12};
+  c.kernels = {k};
+  s.changes = c;
   return s;
 }
 
@@ -101,6 +122,9 @@ const std::vector<ExtensionMethod>& extensionMethods() {
        kernelsResult()},
       {"kernelscope/diff", "request", "client -> server",
        {{"textDocument", textDocument()}, {"stage", "ptx"}, {"base", 2}}, diffResult()},
+      {"kernelscope/passes", "request", "client -> server",
+       {{"textDocument", textDocument()}, {"uri", "kernelscope:/passes/home/me/k/src/lib.rs.passes?kernel=saxpy"},
+        {"kernel", "saxpy"}, {"stage", "llvm-ir"}}, passesResult()},
       {"kernelscope/status", "notification", "server -> client", statusParams(), nullptr},
       {"kernelscope/sync", "request", "client -> server", nullptr, nullptr},
   };

@@ -165,29 +165,30 @@ inline void to_json(json& j, const OccupancySummary& o) {
        {"maxWarpsPerSM", o.maxWarpsPerSM}, {"percent", o.percent}, {"limiter", o.limiter}};
 }
 
+/// What ptxas reported for a kernel. Written as fields of the kernel's own object, in the
+/// LSP reply and in `kernelscope explain --json` alike.
+struct ResourceUsage {
+  int registers = 0, barriers = 0, stackFrame = 0, spillStores = 0, spillLoads = 0;
+  int sharedMemory = 0, constantMemory = 0, localMemory = 0;
+};
+inline void to_json(json& j, const ResourceUsage& r) {
+  j = {{"registers", r.registers},     {"barriers", r.barriers},         {"stackFrame", r.stackFrame},
+       {"spillStores", r.spillStores}, {"spillLoads", r.spillLoads},     {"sharedMemory", r.sharedMemory},
+       {"constantMemory", r.constantMemory}, {"localMemory", r.localMemory}};
+}
+
 struct KernelSummary {
   std::string name;
   std::string demangled;
   Range range;
-  bool hasResources = false;  // false: ptxas did not run; the resource fields are omitted
-  int registers = 0, barriers = 0, stackFrame = 0, spillStores = 0, spillLoads = 0;
-  int sharedMemory = 0, constantMemory = 0, localMemory = 0;
+  std::optional<ResourceUsage> resources;  // empty: ptxas did not run; the fields are omitted
   InstructionCounts instructions;
   std::optional<OccupancySummary> occupancy;  // omitted for an architecture without known limits
 };
 inline void to_json(json& j, const KernelSummary& k) {
   j = {{"name", k.name}, {"demangled", k.demangled}, {"range", k.range},
        {"instructions", k.instructions}};
-  if (k.hasResources) {
-    j["registers"] = k.registers;
-    j["barriers"] = k.barriers;
-    j["stackFrame"] = k.stackFrame;
-    j["spillStores"] = k.spillStores;
-    j["spillLoads"] = k.spillLoads;
-    j["sharedMemory"] = k.sharedMemory;
-    j["constantMemory"] = k.constantMemory;
-    j["localMemory"] = k.localMemory;
-  }
+  if (k.resources) j.update(json(*k.resources));
   detail::writeOptional(j, "occupancy", k.occupancy);
 }
 
@@ -225,7 +226,97 @@ inline void to_json(json& j, const DiffResult& r) {
 }
 
 // ---------------------------------------------------------------------------------------
+// kernelscope/passes: this request is a kernelscope extension.
+
+/// A kernel of a source document, named by `textDocument` or by `uri` (the source's
+/// `file:` URI or a `kernelscope:/passes/...?kernel=NAME` document, which also names the
+/// kernel). `stage` ("llvm-ir" or "mir") keeps one stage's passes; omitted, both.
+struct PassesParams {
+  std::optional<TextDocumentIdentifier> textDocument;
+  std::optional<std::string> uri;
+  std::optional<std::string> kernel;
+  std::optional<std::string> stage;
+};
+inline void from_json(const json& j, PassesParams& p) {
+  detail::readOptional(j, "textDocument", p.textDocument);
+  detail::readOptional(j, "uri", p.uri);
+  detail::readOptional(j, "kernel", p.kernel);
+  detail::readOptional(j, "stage", p.stage);
+}
+
+/// One pass that changed the kernel: instructions (LLVM) or statements (MIR) before and
+/// after, and the unified diff of the kernel's body.
+struct PassInfo {
+  std::string stage;  // "llvm-ir" | "mir"
+  std::string name;
+  std::string unit;   // LLVM: what it ran on ("saxpy", "loop %bb3 in function saxpy"); MIR: "3-2-004"
+  int before = 0, after = 0;
+  std::string diff;
+};
+inline void to_json(json& j, const PassInfo& p) {
+  j = {{"stage", p.stage}, {"name", p.name}, {"unit", p.unit}, {"before", p.before},
+       {"after", p.after}, {"diff", p.diff}};
+}
+
+struct PassesResult {
+  std::string uri;     // the kernelscope:/passes/ document showing `text`
+  std::string kernel;  // demangled
+  int revision = 0;
+  std::string text;    // the whole pass-by-pass report, as `kernelscope passes` prints it
+  std::vector<PassInfo> passes;
+};
+inline void to_json(json& j, const PassesResult& r) {
+  j = {{"uri", r.uri}, {"kernel", r.kernel}, {"revision", r.revision}, {"text", r.text},
+       {"passes", r.passes}};
+}
+
+// ---------------------------------------------------------------------------------------
 // kernelscope/status: this notification (server -> client) is a kernelscope extension.
+
+/// What one stage's code became against the base revision: instructions added and
+/// removed; `changed` also when only declarations or labels did.
+struct StageChange {
+  std::string stage;
+  int added = 0, removed = 0;
+  bool changed = false;
+};
+inline void to_json(json& j, const StageChange& c) {
+  j = {{"stage", c.stage}, {"added", c.added}, {"removed", c.removed}, {"changed", c.changed}};
+}
+
+/// A resource's value in the base revision and in this one.
+struct ResourceDelta {
+  int before = 0, after = 0;
+};
+inline void to_json(json& j, const ResourceDelta& d) { j = json::array({d.before, d.after}); }
+
+/// A kernel that is new, gone, or whose resources changed. Only the resources that
+/// changed are present.
+struct KernelChangeSummary {
+  std::string name;    // demangled
+  std::string change;  // "added" | "removed" | "changed"
+  std::optional<ResourceDelta> registers, spills, sharedMemory, stackFrame, occupancy;
+};
+inline void to_json(json& j, const KernelChangeSummary& k) {
+  j = {{"name", k.name}, {"change", k.change}};
+  detail::writeOptional(j, "registers", k.registers);
+  detail::writeOptional(j, "spills", k.spills);
+  detail::writeOptional(j, "sharedMemory", k.sharedMemory);
+  detail::writeOptional(j, "stackFrame", k.stackFrame);
+  detail::writeOptional(j, "occupancy", k.occupancy);
+}
+
+/// What changed since the newest earlier revision that compiled.
+struct CompileChanges {
+  int baseRevision = 0;
+  std::string summary;  // "PTX +3 −1, SASS +2, regs 10→12", or "no change"
+  std::vector<StageChange> stages;
+  std::vector<KernelChangeSummary> kernels;
+};
+inline void to_json(json& j, const CompileChanges& c) {
+  j = {{"baseRevision", c.baseRevision}, {"summary", c.summary}, {"stages", c.stages},
+       {"kernels", c.kernels}};
+}
 
 struct StatusParams {
   std::string uri;
@@ -234,11 +325,13 @@ struct StatusParams {
   std::vector<std::string> stages;
   std::optional<int> durationMs;
   std::optional<std::string> message;
+  std::optional<CompileChanges> changes;  // `ready` after an earlier revision compiled
 };
 inline void to_json(json& j, const StatusParams& s) {
   j = {{"uri", s.uri}, {"revision", s.revision}, {"state", s.state}, {"stages", s.stages}};
   detail::writeOptional(j, "durationMs", s.durationMs);
   detail::writeOptional(j, "message", s.message);
+  detail::writeOptional(j, "changes", s.changes);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // URI encoding and decoding for source files and kernelscope's virtual documents.
 #include "Uri.h"
 
+#include <cctype>
 #include <charconv>
 
 namespace ks::lsp {
@@ -116,6 +117,35 @@ std::optional<VirtualUri> parseVirtualUri(std::string_view uri,
   if (!acceptablePath(*path)) return std::nullopt;
   v.path = std::move(*path);
   return v;
+}
+
+std::string makePassesUri(std::string_view path, std::string_view kernel) {
+  std::string uri = makeVirtualUri("passes", "passes", path) + "?kernel=";
+  for (char c : kernel) {  // kernel names are identifiers and paths ("m::k"); encode the rest
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':' || c == '.' || c == '-') {
+      uri += c;
+    } else {
+      static const char* hex = "0123456789ABCDEF";
+      uri += '%';
+      uri += hex[static_cast<unsigned char>(c) >> 4];
+      uri += hex[static_cast<unsigned char>(c) & 15];
+    }
+  }
+  return uri;
+}
+
+std::optional<PassesUri> parsePassesUri(std::string_view uri) {
+  size_t q = uri.find("?kernel=");
+  if (q == std::string_view::npos) return std::nullopt;
+  std::string_view value = uri.substr(q + 8);
+  value = value.substr(0, value.find('&'));  // other parameters (a client's revision) follow
+  auto kernel = percentDecode(value);
+  // The part before the query is a virtual URI of the pseudo-stage "passes".
+  auto v = parseVirtualUri(uri.substr(0, q), [](std::string_view stage) -> std::string_view {
+    return stage == "passes" ? "passes" : "";
+  });
+  if (!kernel || kernel->empty() || !v || v->stage != "passes") return std::nullopt;
+  return PassesUri{v->path, *kernel};
 }
 
 }  // namespace ks::lsp

@@ -31,4 +31,13 @@ std::string makeVirtualUri(std::string_view stage, std::string_view extension,
 std::optional<VirtualUri> parseVirtualUri(std::string_view uri,
                                           std::string_view (*extensionOf)(std::string_view stage));
 
+/// The pass-by-pass document of a kernel: `kernelscope:/passes/<path>.passes?kernel=NAME`.
+std::string makePassesUri(std::string_view path, std::string_view kernel);
+struct PassesUri {
+  std::string path;    // the absolute path of the source
+  std::string kernel;  // percent-decoded
+};
+/// Splits a pass-by-pass URI (parameters after `kernel` are ignored); nullopt for any other URI.
+std::optional<PassesUri> parsePassesUri(std::string_view uri);
+
 }  // namespace ks::lsp

@@ -1,9 +1,18 @@
 // The command-line front ends that share the pipeline with the language server.
 #pragma once
 
+#include <optional>
+#include <string>
+
+#include "Profile.h"
+
 namespace ks {
 
 struct Toolchain;
+
+/// `--profile NAME` (explain, doctor): the reason when `value` is missing or not a profile.
+std::optional<std::string> parseProfileArg(const std::optional<std::string>& value,
+                                           std::optional<ToolchainProfile>& profile);
 
 /// The toolchain for a command: discovered, with the nvptx64 `core` built first if it is
 /// missing (progress and problems on stderr).
@@ -11,7 +20,7 @@ Toolchain toolchainForCli();
 
 /// `kernelscope explain FILE [--line N] [--stages ...] [--arch sm_XX] [--opt N] [--annotate] [--json]`
 int explainMain(int argc, char** argv);
-/// `kernelscope doctor`: which tool each stage uses, and what is missing with the fix.
+/// `kernelscope doctor [--profile NAME]`: which tool each stage uses, and what is missing with the fix.
 int doctorMain(int argc, char** argv);
 /// `kernelscope setup`: builds the nvptx64 `core` sysroot into the cache if needed.
 int setupMain(int argc, char** argv);
@@ -19,5 +28,7 @@ int setupMain(int argc, char** argv);
 int compareMain(int argc, char** argv);
 /// `kernelscope diff A.rs B.rs` or `kernelscope diff FILE --vs-arch sm_XX | --vs-opt N`.
 int diffMain(int argc, char** argv);
+/// `kernelscope passes FILE --kernel NAME [--llvm|--mir] [--json]`: the passes that changed a kernel.
+int passesMain(int argc, char** argv);
 
 }  // namespace ks

@@ -13,6 +13,7 @@
 #include <regex>
 
 #include "Cli.h"
+#include "CliArgs.h"
 #include "Compile.h"
 #include "Diff.h"
 #include "TextUtil.h"
@@ -29,39 +30,22 @@ struct CompareArgs {
 };
 
 std::optional<std::string> parseArgs(int argc, char** argv, CompareArgs& a) {
-  for (int i = 0; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    auto value = [&]() -> std::optional<std::string> {
-      if (i + 1 >= argc) return std::nullopt;
-      return std::string(argv[++i]);
-    };
-    if (arg == "--kernel") {
-      auto v = value();
+  ArgReader args(argc, argv);
+  while (auto next = args.next()) {
+    std::string_view arg = *next;
+    if (auto bad = readCompileOption(arg, args, a.options)) {
+      if (!bad->empty()) return *bad;
+    } else if (arg == "--kernel") {
+      auto v = args.value();
       if (!v) return "--kernel needs a kernel name";
       a.kernel = *v;
-    } else if (arg == "--arch") {
-      auto v = value();
-      if (!v) return "--arch needs an architecture such as sm_90";
-      if (auto bad = validateArch(*v)) return *bad;
-      a.options.arch = *v;
-    } else if (arg == "--opt") {
-      auto v = value();
-      auto n = v ? text::parseUint(*v) : std::nullopt;
-      if (!n || *n > 3) return "--opt needs an optimization level 0, 1, 2 or 3";
-      a.options.optLevel = static_cast<int>(*n);
     } else if (arg == "--stages") {
-      auto v = value();
+      auto v = args.value();
       if (!v) return "--stages needs ptx, sass or ptx,sass";
-      a.stages.clear();
-      std::string_view rest = *v;
-      while (!rest.empty()) {
-        std::string_view name = rest.substr(0, rest.find(','));
-        rest = name.size() < rest.size() ? rest.substr(name.size() + 1) : std::string_view{};
-        auto s = stageFromName(text::trim(name));
-        if (!s || (*s != Stage::Ptx && *s != Stage::Sass))
-          return "compare shows ptx and sass, not '" + std::string(name) + "'";
-        a.stages.push_back(*s);
-      }
+      if (auto bad = parseStageList(*v, a.stages)) return *bad;
+      for (Stage st : a.stages)
+        if (st != Stage::Ptx && st != Stage::Sass)
+          return "compare shows ptx and sass, not '" + std::string(stageName(st)) + "'";
     } else if (arg.starts_with("-")) {
       return "unknown option '" + std::string(arg) + "' (see kernelscope --help)";
     } else if (a.rustFile.empty()) {

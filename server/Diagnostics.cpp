@@ -1,5 +1,5 @@
-// Diagnostics: rustc and ptxas messages at their source ranges, and a warning on every
-// kernel that spills registers or uses local memory.
+// Diagnostics: rustc and ptxas messages at their source ranges, in the file they are about,
+// and a warning on every kernel that spills registers or uses local memory.
 #include "Features.h"
 
 #include "Uri.h"
@@ -25,55 +25,117 @@ lsp::Range rangeOf(const std::string& text, const SourceRange& r, PositionEncodi
   return out;
 }
 
+bool isUnder(const std::string& file, const std::filesystem::path& dir) {
+  std::string d = dir.string();
+  if (!d.ends_with('/')) d += '/';
+  return file.starts_with(d);
+}
+
+/// The files of one compile that get diagnostics of their own, with the text to position
+/// them in: the served documents (their compiled text) and, read when first needed, the
+/// crate's other files.
+class Files {
+ public:
+  Files(const std::vector<const Snapshot*>& served, const std::function<std::string(const std::string&)>& textOf)
+      : served_(served), textOf_(textOf), result_(*served.front()->result) {
+    for (const Snapshot* s : served) texts_[s->path] = s->text;
+  }
+
+  /// The text of `file` when it is one of the crate's (or, for a file compiled on its own,
+  /// lies next to it), else nullptr: a message about `core` stays with the documents.
+  const std::string* textOf(const std::string& file) {
+    if (auto it = texts_.find(file); it != texts_.end()) return &it->second;
+    if (!ownsFile(file)) return nullptr;
+    return &(texts_[file] = textOf_(file));
+  }
+
+ private:
+  bool ownsFile(const std::string& file) const {
+    for (const auto& f : result_.sourceFiles)
+      if (f == file) return true;
+    if (result_.lineMap && result_.lineMap->isUserFile(file)) return true;
+    // A failed compile lists no files: the crate's directory (or the kernel's) is the user's.
+    std::filesystem::path home = result_.crateManifest.empty()
+                                     ? std::filesystem::path(served_.front()->path).parent_path()
+                                     : result_.crateManifest.parent_path();
+    return isUnder(file, home);
+  }
+
+  const std::vector<const Snapshot*>& served_;
+  const std::function<std::string(const std::string&)>& textOf_;
+  const CompileResult& result_;
+  std::map<std::string, std::string> texts_;
+};
+
 }  // namespace
 
-lsp::PublishDiagnosticsParams diagnosticsOf(const Snapshot& s, const Settings& settings,
-                                            PositionEncoding enc) {
-  lsp::PublishDiagnosticsParams p;
-  p.uri = s.uri;
-  if (!s.result) return p;
-  for (const Diagnostic& d : s.result->diagnostics) {
-    lsp::Diagnostic out;
-    out.severity = severityOf(d.severity);
-    out.source = d.source;
-    out.code = d.code;
-    out.message = d.message;
-    if (d.range && d.range->file == s.path) {
-      out.range = rangeOf(s.text, *d.range, enc);
-    } else if (d.range && !d.range->file.empty()) {
-      // A message about another file (a module, `core`) is shown at the top, naming it.
-      out.message += " (at " + d.range->file + ":" + std::to_string(d.range->startLine) + ")";
+std::map<std::string, lsp::PublishDiagnosticsParams> diagnosticsOf(
+    const std::vector<const Snapshot*>& served, const Settings& settings, PositionEncoding enc,
+    const std::function<std::string(const std::string& path)>& textOf) {
+  std::map<std::string, lsp::PublishDiagnosticsParams> out;
+  for (const Snapshot* s : served) out[s->path].uri = s->uri;
+  if (served.empty() || !served.front()->result) return out;
+  const CompileResult& result = *served.front()->result;
+  Files files(served, textOf);
+  auto add = [&](const std::string& file, lsp::Diagnostic d) {
+    auto& p = out[file];
+    if (p.uri.empty()) p.uri = lsp::pathToFileUri(file);
+    p.diagnostics.push_back(std::move(d));
+  };
+  // Without a file of its own a message is about the whole compile: every document shows it.
+  auto addToServed = [&](const lsp::Diagnostic& d) {
+    for (const Snapshot* s : served) add(s->path, d);
+  };
+
+  for (const Diagnostic& d : result.diagnostics) {
+    lsp::Diagnostic diag;
+    diag.severity = severityOf(d.severity);
+    diag.source = d.source;
+    diag.code = d.code;
+    diag.message = d.message;
+    const std::string* text = d.range && !d.range->file.empty() ? files.textOf(d.range->file) : nullptr;
+    if (text) {
+      diag.range = rangeOf(*text, *d.range, enc);
+      add(d.range->file, std::move(diag));
+      continue;
     }
-    p.diagnostics.push_back(std::move(out));
+    if (d.range && !d.range->file.empty())  // a file outside the crate (`core`): named
+      diag.message += " (at " + d.range->file + ":" + std::to_string(d.range->startLine) + ")";
+    addToServed(diag);
   }
-  for (const KernelInfo& k : s.result->kernels) {
+  for (const KernelInfo& k : result.kernels) {
     if (!k.resources) continue;
     const KernelResources& r = *k.resources;
     if (r.spillStores == 0 && r.spillLoads == 0 && r.localMemory == 0) continue;
-    lsp::Diagnostic out;
-    out.severity = lsp::DiagnosticSeverity::Warning;
-    out.source = "kernelscope";
-    out.message = "kernel `" + (k.demangled.empty() ? k.symbol : k.demangled) + "` on " +
-                  s.result->arch + ": " + std::to_string(r.spillStores) + " B spill stores, " +
-                  std::to_string(r.spillLoads) + " B spill loads, " +
-                  std::to_string(r.localMemory) + " B local memory";
-    if (k.definition.line && (k.definition.file.empty() || k.definition.file == s.path))
-      out.range.start = out.range.end = positionOfCharColumn(s.text, k.definition.line, 1, enc);
-    p.diagnostics.push_back(std::move(out));
+    lsp::Diagnostic diag;
+    diag.severity = lsp::DiagnosticSeverity::Warning;
+    diag.source = "kernelscope";
+    diag.message = "kernel `" + (k.demangled.empty() ? k.symbol : k.demangled) + "` on " + result.arch +
+                   ": " + std::to_string(r.spillStores) + " B spill stores, " + std::to_string(r.spillLoads) +
+                   " B spill loads, " + std::to_string(r.localMemory) + " B local memory";
+    const std::string& file = k.definition.file.empty() ? served.front()->path : k.definition.file;
+    const std::string* text = k.definition.line ? files.textOf(file) : nullptr;
+    if (!text) {
+      addToServed(diag);
+      continue;
+    }
+    diag.range.start = diag.range.end = positionOfCharColumn(*text, k.definition.line, 1, enc);
+    add(file, std::move(diag));
   }
   if (settings.remarks) {
-    for (const Remark& r : s.result->remarks) {
-      if (r.kind != Remark::Kind::Missed || !r.location || r.location->file != s.path) continue;
-      lsp::Diagnostic out;
-      out.severity = lsp::DiagnosticSeverity::Hint;
-      out.source = "llvm " + r.pass;
-      out.message = r.message;
-      out.range.start = out.range.end =
-          positionOfCharColumn(s.text, r.location->line, r.location->column, enc);
-      p.diagnostics.push_back(std::move(out));
+    for (const Remark& r : result.remarks) {
+      if (r.kind != Remark::Kind::Missed || !r.location) continue;
+      const std::string* text = files.textOf(r.location->file);
+      if (!text) continue;
+      lsp::Diagnostic diag;
+      diag.severity = lsp::DiagnosticSeverity::Hint;
+      diag.source = "llvm " + r.pass;
+      diag.message = r.message;
+      diag.range.start = diag.range.end = positionOfCharColumn(*text, r.location->line, r.location->column, enc);
+      add(r.location->file, std::move(diag));
     }
   }
-  return p;
+  return out;
 }
 
 }  // namespace ks::server

@@ -1,5 +1,6 @@
 // kernelscope/diff: what a stage's code became between two revisions, as the pipeline's
-// normalized unified diff, plus versioned virtual URIs for editors' own diff views.
+// normalized unified diff, plus versioned virtual URIs for editors' own diff views; and
+// the per-stage summary of a compile against the one before it, for kernelscope/status.
 #include "Diff.h"
 
 #include "Features.h"
@@ -20,6 +21,35 @@ lsp::Expected<lsp::DiffResult> diffOf(const Snapshot& base, const Snapshot& curr
                             "revision " + std::to_string(current.revision))
                   .unified;
   return r;
+}
+
+lsp::CompileChanges changesOf(const Snapshot& base, const Snapshot& current) {
+  const CompileDiff d = diffCompiles(*base.result, *current.result, "revision " + std::to_string(base.revision),
+                                     "revision " + std::to_string(current.revision));
+  lsp::CompileChanges c;
+  c.baseRevision = base.revision;
+  c.summary = d.summary;
+  for (const StageDiff& s : d.stages)
+    c.stages.push_back({std::string(stageName(s.stage)), static_cast<int>(s.added), static_cast<int>(s.removed),
+                        s.changed()});
+  for (const KernelChange& k : d.kernels) {
+    if (!k.changed()) continue;
+    lsp::KernelChangeSummary out;
+    out.name = k.kernel;
+    out.change = !k.before ? "added" : !k.after ? "removed" : "changed";
+    for (const ResourceChange& r : k.resources) {
+      const lsp::ResourceDelta delta{static_cast<int>(r.before), static_cast<int>(r.after)};
+      switch (r.resource) {
+        case Resource::Registers: out.registers = delta; break;
+        case Resource::Spills: out.spills = delta; break;
+        case Resource::SharedMemory: out.sharedMemory = delta; break;
+        case Resource::StackFrame: out.stackFrame = delta; break;
+        case Resource::Occupancy: out.occupancy = delta; break;
+      }
+    }
+    c.kernels.push_back(std::move(out));
+  }
+  return c;
 }
 
 }  // namespace ks::server

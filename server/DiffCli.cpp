@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "Cli.h"
+#include "CliArgs.h"
 #include "Compile.h"
 #include "Diff.h"
 #include "TextUtil.h"
@@ -25,46 +26,27 @@ struct DiffArgs {
 };
 
 std::optional<std::string> parseArgs(int argc, char** argv, DiffArgs& a) {
-  auto optLevel = [](const std::string& v) -> std::optional<int> {
-    auto n = text::parseUint(v);
-    return n && *n <= 3 ? std::optional<int>(static_cast<int>(*n)) : std::nullopt;
-  };
-  for (int i = 0; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    auto value = [&]() -> std::optional<std::string> {
-      return i + 1 < argc ? std::optional<std::string>(argv[++i]) : std::nullopt;
-    };
-    if (arg == "--arch" || arg == "--vs-arch") {
-      auto v = value();
-      if (!v) return std::string(arg) + " needs an architecture such as sm_90";
+  ArgReader args(argc, argv);
+  while (auto next = args.next()) {
+    std::string_view arg = *next;
+    if (auto bad = readCompileOption(arg, args, a.before)) {
+      if (!bad->empty()) return *bad;
+    } else if (arg == "--vs-arch") {
+      auto v = args.value();
+      if (!v) return "--vs-arch needs an architecture such as sm_90";
       if (auto bad = validateArch(*v)) return *bad;
-      if (arg == "--arch")
-        a.before.arch = *v;
-      else
-        a.vsArch = *v;
-    } else if (arg == "--opt" || arg == "--vs-opt") {
-      auto v = value();
-      auto n = v ? optLevel(*v) : std::nullopt;
-      if (!n) return std::string(arg) + " needs an optimization level 0, 1, 2 or 3";
-      if (arg == "--opt")
-        a.before.optLevel = *n;
-      else
-        a.vsOpt = *n;
+      a.vsArch = *v;
+    } else if (arg == "--vs-opt") {
+      auto v = args.value();
+      auto n = v ? parseOptLevel(*v) : std::nullopt;
+      if (!n) return "--vs-opt needs an optimization level 0, 1, 2 or 3";
+      a.vsOpt = *n;
     } else if (arg == "--stages") {
-      auto v = value();
+      auto v = args.value();
       if (!v) return "--stages needs a list such as ptx,sass";
-      a.before.stages.clear();
-      std::string_view rest = *v;
-      while (!rest.empty()) {
-        std::string_view name = rest.substr(0, rest.find(','));
-        rest = name.size() < rest.size() ? rest.substr(name.size() + 1) : std::string_view{};
-        auto s = stageFromName(text::trim(name));
-        if (!s)
-          return "unknown stage '" + std::string(name) + "': expected mir, llvm-ir, ptx or sass";
-        a.before.stages.push_back(*s);
-      }
+      if (auto bad = parseStageList(*v, a.before.stages)) return *bad;
     } else if (arg == "--context") {
-      auto v = value();
+      auto v = args.value();
       auto n = v ? text::parseUint(*v) : std::nullopt;
       if (!n) return "--context needs a number of lines";
       a.diff.context = static_cast<int>(*n);

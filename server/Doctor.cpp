@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "Cli.h"
+#include "Profile.h"
 #include "Toolchain.h"
 
 namespace ks {
@@ -15,12 +16,46 @@ Toolchain toolchainForCli() {
   return tc;
 }
 
-int doctorMain(int, char**) {
+std::optional<std::string> parseProfileArg(const std::optional<std::string>& value,
+                                           std::optional<ToolchainProfile>& profile) {
+  auto p = value ? profileFromName(*value) : std::nullopt;
+  if (!p) return "--profile needs " + std::string(kProfileChoices);
+  profile = *p;
+  return std::nullopt;
+}
+
+int doctorMain(int argc, char** argv) {
+  std::optional<ToolchainProfile> profile;
+  for (int i = 0; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    std::optional<std::string> bad;
+    if (arg == "--profile")
+      bad = parseProfileArg(i + 1 < argc ? std::optional<std::string>(argv[++i]) : std::nullopt, profile);
+    else
+      bad = "unknown option '" + std::string(arg) + "' (kernelscope doctor [--profile " +
+            std::string(kProfileChoices) + "])";
+    if (bad) {
+      std::cerr << "kernelscope doctor: " << *bad << "\n";
+      return 2;
+    }
+  }
   Toolchain tc = discoverToolchain();
   std::cout << doctorReport(tc);
+  bool sass = tc.ptxas.found() && tc.nvdisasm.found();
+  if (profile && *profile != ToolchainProfile::RustcNvptx) {
+    // The profile brings its own compiler; ptxas + nvdisasm above still give SASS.
+    ProfileTools tools = discoverProfileTools(*profile);
+    std::cout << "\n" << profileDoctorReport(tools);
+    if (!tools.ready())
+      std::cout << "\nThe " << profileName(*profile) << " profile cannot compile until the MISSING items of its section are fixed.\n";
+    else
+      std::cout << (sass ? "\nAll stages available with the " : "\nMIR, LLVM IR and PTX work with the ")
+                << profileName(*profile) << " profile" << (sass ? ".\n" : "; SASS and resources need the MISSING tools.\n");
+    return tools.ready() ? 0 : 1;
+  }
   bool core = tc.rustc.found() && tc.sysroot.found();
   if (!core) std::cout << "\nkernelscope cannot compile kernels until the MISSING items above are fixed.\n";
-  else if (!tc.nvdisasm.found() || !tc.ptxas.found()) std::cout << "\nMIR, LLVM IR and PTX work; SASS and resources need the MISSING tools.\n";
+  else if (!sass) std::cout << "\nMIR, LLVM IR and PTX work; SASS and resources need the MISSING tools.\n";
   else std::cout << "\nAll stages available.\n";
   return core ? 0 : 1;
 }

@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "Cli.h"
+#include "CliArgs.h"
+#include "Features.h"
 #include "Compile.h"
 #include "InstructionDocs.h"
 #include "Remarks.h"
@@ -21,71 +23,44 @@ namespace {
 struct ExplainArgs {
   std::string file;
   std::optional<uint32_t> line;
-  CompileOptions options;
+  CompileOptions options = cliCompileOptions();
   bool json = false;
   bool annotate = false;  // explain each instruction after it (InstructionDocs.h)
   RemarkFilter remarks = *RemarkFilter::named("default");
-  bool archGiven = false, optGiven = false;  // else a crate's own settings apply
   bool stagesGiven = false;
 };
 
 /// Parses the arguments; returns an error message on bad input.
 std::optional<std::string> parseArgs(int argc, char** argv, ExplainArgs& a) {
-  for (int i = 0; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    auto value = [&](std::string_view name) -> std::optional<std::string> {
-      if (i + 1 >= argc) return std::nullopt;
-      (void)name;
-      return std::string(argv[++i]);
-    };
-    if (arg == "--json") {
+  ArgReader args(argc, argv);
+  while (auto next = args.next()) {
+    std::string_view arg = *next;
+    if (auto bad = readCompileOption(arg, args, a.options)) {
+      if (!bad->empty()) return *bad;
+    } else if (arg == "--json") {
       a.json = true;
     } else if (arg == "--annotate") {
       a.annotate = true;
     } else if (arg == "--remarks") {
-      auto v = value(arg);
+      auto v = args.value();
       auto f = v ? RemarkFilter::named(*v) : std::nullopt;
       if (!f) return "--remarks needs all, missed, passed, analysis, none or default";
       a.remarks = *f;
     } else if (arg == "--block-size") {
-      auto v = value(arg);
+      auto v = args.value();
       auto n = v ? text::parseUint(*v) : std::nullopt;
       if (!n || *n == 0 || *n > 1024) return "--block-size needs a number of threads, 1 to 1024";
       a.options.occupancyBlockSize = *n;
     } else if (arg == "--line") {
-      auto v = value(arg);
+      auto v = args.value();
       auto n = v ? text::parseUint(*v) : std::nullopt;
       if (!n || *n == 0) return "--line needs a line number (1-based)";
       a.line = *n;
     } else if (arg == "--stages") {
-      auto v = value(arg);
+      auto v = args.value();
       if (!v) return "--stages needs a list such as mir,llvm-ir,ptx,sass";
-      a.options.stages.clear();
+      if (auto bad = parseStageList(*v, a.options.stages)) return *bad;
       a.stagesGiven = true;
-      std::string_view rest = *v;
-      while (!rest.empty()) {
-        std::string_view name = rest.substr(0, rest.find(','));
-        rest = name.size() < rest.size() ? rest.substr(name.size() + 1) : std::string_view{};
-        auto s = stageFromName(text::trim(name));
-        if (!s) return "unknown stage '" + std::string(name) + "': expected mir, llvm-ir, ptx or sass";
-        a.options.stages.push_back(*s);
-      }
-    } else if (arg == "--arch") {
-      auto v = value(arg);
-      if (!v) return "--arch needs an architecture such as sm_90";
-      if (auto bad = validateArch(*v)) return *bad;
-      a.options.arch = *v;
-      a.archGiven = true;
-    } else if (arg == "--opt") {
-      auto v = value(arg);
-      auto n = v ? text::parseUint(*v) : std::nullopt;
-      if (!n || *n > 3) return "--opt needs an optimization level 0, 1, 2 or 3";
-      a.options.optLevel = static_cast<int>(*n);
-      a.optGiven = true;
-    } else if (arg == "--save-temps") {
-      auto v = value(arg);
-      if (!v) return "--save-temps needs a directory";
-      a.options.saveTempsDir = *v;
     } else if (arg.starts_with("-")) {
       return "unknown option '" + std::string(arg) + "' (see kernelscope --help)";
     } else if (a.file.empty()) {
@@ -148,17 +123,7 @@ nlohmann::json chainJson(const std::vector<Frame>& chain) {
 nlohmann::json kernelJson(const KernelInfo& k) {
   nlohmann::json j = {{"name", k.symbol}, {"demangled", k.demangled}, {"line", k.definition.line},
                       {"instructions", {{"ptx", k.ptxInstructions}, {"sass", k.sassInstructions}}}};
-  if (k.resources) {
-    const auto& r = *k.resources;
-    j["registers"] = r.registers;
-    j["barriers"] = r.barriers;
-    j["stackFrame"] = r.stackFrame;
-    j["spillStores"] = r.spillStores;
-    j["spillLoads"] = r.spillLoads;
-    j["sharedMemory"] = r.sharedMemory;
-    j["constantMemory"] = r.constantMemory;
-    j["localMemory"] = r.localMemory;
-  }
+  if (k.resources) j.update(nlohmann::json(server::resourceUsageOf(*k.resources)));
   if (k.occupancy) {
     auto occ = [](const Occupancy& o) {
       nlohmann::json limits = nlohmann::json::array();
@@ -260,10 +225,8 @@ int explainMain(int argc, char** argv) {
   Toolchain tc = toolchainForCli();
   if (isCudaSource(path) && !args.stagesGiven)  // CUDA C++ has no MIR or LLVM IR stage
     args.options.stages = {Stage::Ptx, Stage::Sass};
-  if (auto crate = findCrate(tc, path)) {  // [package.metadata.kernelscope]
-    if (crate->settings.arch && !args.archGiven) args.options.arch = *crate->settings.arch;
-    if (crate->settings.optLevel && !args.optGiven) args.options.optLevel = *crate->settings.optLevel;
-  }
+  // What the command line left unset comes from [package.metadata.kernelscope].
+  args.options = withCrateDefaults(tc, path, args.options);
   CompileResult r = compileKernel(tc, {path, std::nullopt, {}}, args.options);
   const std::string file = normalizePath(path.string());
 
@@ -289,7 +252,8 @@ int explainMain(int argc, char** argv) {
     for (uint32_t i = 1; i <= sourceLines.size(); ++i) lines.push_back(i);
 
   if (args.json) {
-    nlohmann::json j = {{"file", file}, {"arch", r.arch}, {"optLevel", r.optLevel}, {"compiled", r.succeeded}};
+    nlohmann::json j = {{"file", file}, {"arch", r.arch}, {"optLevel", r.optLevel}, {"compiled", r.succeeded},
+                        {"profile", profileName(r.profile)}};
     nlohmann::json diags = nlohmann::json::array();
     for (const auto& d : r.diagnostics) {
       nlohmann::json dj = {{"severity", severityName(d.severity)}, {"source", d.source}, {"message", d.message}};
@@ -346,7 +310,9 @@ int explainMain(int argc, char** argv) {
     j["remarks"] = remarks;
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << file << "  (" << r.arch << ", opt-level " << r.optLevel << "; rustc " << tc.rustcRelease
+    std::cout << file << "  (" << r.arch << ", opt-level " << r.optLevel << "; "
+              << (r.profile == ToolchainProfile::RustcNvptx ? "rustc " + tc.rustcRelease
+                                                             : "profile " + std::string(profileName(r.profile)))
               << (tc.ptxas.found() ? ", ptxas " + tc.cudaRelease : "") << ")\n";
     for (uint32_t ln : lines) {
       bool any = false;

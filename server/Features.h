@@ -5,6 +5,8 @@
 // runs a tool or touches the Workspace, so each can be tested on a canned Snapshot.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +32,8 @@ std::string virtualUri(Stage stage, const std::string& path, std::optional<int> 
 lsp::InlineFrame toInlineFrame(const Frame&);
 /// A stage's outcome in a Snapshot, or an error naming why it is not there.
 lsp::Expected<const StageOutcome*> stageOf(const Snapshot&, Stage);
+/// ptxas's resource report as the wire (and `explain --json`) spells it.
+lsp::ResourceUsage resourceUsageOf(const KernelResources&);
 
 // Hover.cpp
 /// What source line `line` (0-based) became in the hover stages; nullopt when nothing.
@@ -47,9 +51,14 @@ std::vector<lsp::InlayHint> inlayHints(const Snapshot&, const lsp::Range&, const
 std::vector<lsp::CodeLens> codeLenses(const Snapshot&, PositionEncoding);
 
 // Diagnostics.cpp
-/// The diagnostics of a compile attempt for its own document.
-lsp::PublishDiagnosticsParams diagnosticsOf(const Snapshot& attempt, const Settings&,
-                                            PositionEncoding);
+/// Where one compile attempt's diagnostics go, by file path. `served` are the Snapshots of
+/// the open documents the compile served (one crate's, sharing one result): each gets an
+/// entry, empty when it has no diagnostics. A diagnostic in another file of the crate goes
+/// to that file, positioned in `textOf(path)` (its text on disk). One without a position,
+/// or in a file outside the crate (`core`), goes to every served document.
+std::map<std::string, lsp::PublishDiagnosticsParams> diagnosticsOf(
+    const std::vector<const Snapshot*>& served, const Settings&, PositionEncoding,
+    const std::function<std::string(const std::string& path)>& textOf);
 
 // Artifacts.cpp
 /// The kernelscope/artifact result for one stage of a Snapshot.
@@ -64,10 +73,14 @@ lsp::KernelsResult kernelsOf(const Snapshot&, PositionEncoding);
 
 // Diff.cpp
 lsp::Expected<lsp::DiffResult> diffOf(const Snapshot& base, const Snapshot& current, Stage);
+/// What `current` changed against `base` (both compiled): the per-stage summary.
+lsp::CompileChanges changesOf(const Snapshot& base, const Snapshot& current);
 
 // Status.cpp
-/// The kernelscope/status of `revision`; `attempt` is its outcome once there is one.
+/// The kernelscope/status of `revision`; `attempt` is its outcome once there is one, and
+/// `base` the newest earlier Snapshot that compiled (its changes go with a ready status).
 lsp::StatusParams statusOf(const std::string& uri, int revision, std::string_view state,
-                           const Snapshot* attempt, bool reportDuration);
+                           const Snapshot* attempt, bool reportDuration,
+                           const Snapshot* base = nullptr);
 
 }  // namespace ks::server

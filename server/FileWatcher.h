@@ -1,7 +1,8 @@
 // FileWatcher: the server's own watching, for clients that cannot register a file watcher.
 //
-// Polls the modification time and size of a small set of files (the modules that open
-// kernels use) on its own thread and reports the ones that changed. Polling a handful of
+// Polls the modification time and size of a small set of files (the modules, path
+// dependencies and Cargo.toml that open kernels use, and the workspace's kernelscope.toml)
+// on its own thread and reports the ones that changed. Polling a handful of
 // files is cheap and works on every file system, unlike inotify on network mounts.
 #pragma once
 

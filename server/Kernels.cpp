@@ -12,22 +12,13 @@ lsp::KernelsResult kernelsOf(const Snapshot& s, PositionEncoding enc) {
     lsp::KernelSummary out;
     out.name = k.symbol;
     out.demangled = k.demangled;
-    if (k.definition.line) {
+    // A kernel defined in another file of the crate (the document is one of its modules)
+    // has no position in this document.
+    if (k.definition.line && (k.definition.file.empty() || k.definition.file == s.path)) {
       out.range.start = positionOfCharColumn(s.text, k.definition.line, 1, enc);
       out.range.end = endOfLine(s.text, out.range.start.line, enc);
     }
-    if (k.resources) {
-      const KernelResources& res = *k.resources;
-      out.hasResources = true;
-      out.registers = static_cast<int>(res.registers);
-      out.barriers = static_cast<int>(res.barriers);
-      out.stackFrame = static_cast<int>(res.stackFrame);
-      out.spillStores = static_cast<int>(res.spillStores);
-      out.spillLoads = static_cast<int>(res.spillLoads);
-      out.sharedMemory = static_cast<int>(res.sharedMemory);
-      out.constantMemory = static_cast<int>(res.constantMemory);
-      out.localMemory = static_cast<int>(res.localMemory);
-    }
+    if (k.resources) out.resources = resourceUsageOf(*k.resources);
     out.instructions.ptx = static_cast<int>(k.ptxInstructions);
     out.instructions.sass = static_cast<int>(k.sassInstructions);
     if (k.occupancy) {

@@ -114,6 +114,8 @@ int lspMain(int argc, char** argv) {
   options.compile = [&compiler](const CompileInput& in, const CompileOptions& o, const CancellationToken& c) {
     return compiler.compile(in, o, c);
   };
+  options.passes = [&compiler](const CompileInput& in, const CompileOptions& o, const std::string& kernel,
+                                const CancellationToken& c) { return compiler.passes(in, o, kernel, c); };
   options.settingsChanged = [&compiler, cliRustc = toolchain.rustc](const server::Settings& s) {
     compiler.setRustc(s.rustc.empty() ? cliRustc : s.rustc);
   };

@@ -2,7 +2,10 @@
 // the Scheduler and the features.
 #include "LspServer.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "Features.h"
 #include "Uri.h"
@@ -37,6 +40,14 @@ bool isVirtual(std::string_view uri) { return uri.substr(0, kVirtualScheme.size(
 
 bool isRust(const Document& d) {
   return d.languageId == "rust" || (d.path.size() > 3 && d.path.ends_with(".rs"));
+}
+
+/// A file's text on disk, empty when it cannot be read.
+std::string readFileText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return in ? s.str() : std::string();
 }
 
 std::string knownStages() { return "known: mir, llvm-ir, ptx, sass"; }
@@ -123,6 +134,7 @@ void LspServer::bindMethods() {
   bind("kernelscope/sourceLocation",       &LspServer::onSourceLocation);
   bind("kernelscope/kernels",              &LspServer::onKernels);
   bind("kernelscope/diff",                 &LspServer::onDiff);
+  bind("kernelscope/passes",               &LspServer::onPasses);
   bind("kernelscope/sync",                 &LspServer::onSync);
 }
 
@@ -243,6 +255,10 @@ void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json>
       break;
     }
   }
+  // The workspace's kernelscope.toml, under the editor's settings.
+  if (params.rootUri)
+    if (auto root = lsp::fileUriToPath(*params.rootUri)) settingsFile_ = normalizePath(*root) + "/kernelscope.toml";
+  loadSettingsFile();
   applySettingsJson(params.initializationOptions);
   initialized_ = true;
 
@@ -270,8 +286,12 @@ void LspServer::onInitialized(const lsp::NoParams&) {
           });
         },
         options_.watchInterval);
+    updateWatchedFiles();  // kernelscope.toml, before any compile
   } else {
-    json watchers = json::array({{{"globPattern", "**/*.rs"}}});
+    // Modules and path dependencies, the crates' manifests ([package.metadata.kernelscope])
+    // and the workspace's settings.
+    json watchers = json::array({{{"globPattern", "**/*.rs"}}, {{"globPattern", "**/Cargo.toml"}},
+                                 {{"globPattern", "**/kernelscope.toml"}}});
     request("client/registerCapability",
             {{"registrations", json::array({{{"id", "kernelscope-watch-rs"},
                                              {"method", "workspace/didChangeWatchedFiles"},
@@ -288,6 +308,7 @@ void LspServer::onShutdown(const lsp::NoParams&, Callback<json> reply) {
 void LspServer::onExit(const lsp::NoParams&) { exited_ = true; }
 
 void LspServer::onCancelRequest(const lsp::CancelParams& params) {
+  if (passes_ && passes_->cancel(params.id.dump())) return;  // a kernelscope/passes waiting for its run
   auto it = deferred_.find(params.id.dump());
   if (it == deferred_.end()) return;  // already answered: every other request answers at once
   Callback<json> cb = std::move(it->second);
@@ -335,16 +356,110 @@ void LspServer::progress(const std::string& token, std::string_view kind, const 
 // ---------------------------------------------------------------------------------------
 // Documents and settings.
 
+std::string LspServer::compileKeyOf(const Document& d) {
+  // The crate a compile named, when that compile read `d`'s file as one of the crate's
+  // own (not a path dependency's). A file that left the module tree compiles on its own
+  // again, and finds out.
+  auto crateOf = [&](const Document& o) -> std::string {
+    const Snapshot* s = o.lastAttempt.get();
+    if (!s || !s->result || s->result->crateManifest.empty()) return {};
+    const std::filesystem::path& manifest = s->result->crateManifest;
+    if (&o == &d && !s->result->succeeded) return manifest.string();
+    bool inCrate = d.path.starts_with(manifest.parent_path().string() + "/");
+    return inCrate && reads(o, d.path) ? manifest.string() : std::string();
+  };
+  if (std::string own = crateOf(d); !own.empty()) return own;
+  for (Document* o : workspace_.documents())
+    if (o != &d && isRust(*o))
+      if (std::string crate = crateOf(*o); !crate.empty()) return crate;
+  return d.path;
+}
+
+std::vector<Document*> LspServer::membersOf(const std::string& key) {
+  std::vector<Document*> out;
+  for (Document* d : workspace_.documents())
+    if (isRust(*d) && compileKeyOf(*d) == key) out.push_back(d);
+  return out;
+}
+
 void LspServer::compile(Document& d, bool immediate) {
+  const std::string key = compileKeyOf(d);
+  std::vector<Document*> members = membersOf(key);
+  // The file handed to the pipeline is a member whose last compile named the crate, so
+  // that a file next to it that compiles on its own (build.rs) is never taken for it.
+  Document* primary = &d;
+  for (Document* m : members) {
+    const Snapshot* s = m->lastAttempt.get();
+    if (s && s->result && s->result->crateManifest == key) {
+      primary = m;
+      break;
+    }
+  }
   CompileRequest r;
-  r.key = d.path;
-  r.revision = d.revision;
-  r.input.path = d.path;
-  r.input.text = d.text;
+  r.key = key;
+  r.revision = workspace_.generation();
+  for (Document* m : members) r.documents[m->path] = m->revision;
+  r.input.path = primary->path;
+  r.input.text = primary->text;
+  // The unsaved text of every other open Rust file: the pipeline takes those of the crate
+  // and of its path dependencies.
+  for (Document* o : workspace_.documents())
+    if (o != primary && isRust(*o)) r.input.overlays[o->path] = o->text;
   r.options = settings_.compileOptions();
   r.immediate = immediate;
-  if (scheduler_->schedule(std::move(r))) sendStatus(d, d.revision, "queued", nullptr);
+  // Members that compiled on their own before their crate was known stop doing so.
+  for (Document* m : members)
+    if (m->path != key) scheduler_->cancel(m->path);
+  if (scheduler_->schedule(std::move(r)))
+    for (Document* m : members) sendStatus(*m, m->revision, "queued", nullptr);
   postCheckSyncs();
+}
+
+void LspServer::recompile(const std::vector<Document*>& docs, bool immediate) {
+  std::set<Document*> bumped;
+  std::set<std::string> keys;
+  for (Document* d : docs) {
+    if (!isRust(*d)) {
+      if (bumped.insert(d).second) workspace_.bump(*d);
+      continue;
+    }
+    std::string key = compileKeyOf(*d);
+    if (!keys.insert(key).second) continue;
+    for (Document* m : membersOf(key))
+      if (bumped.insert(m).second) workspace_.bump(*m);
+  }
+  // Scheduled once all are bumped, so that each crate compiles once with every new text.
+  for (const std::string& key : keys)
+    if (auto members = membersOf(key); !members.empty()) compile(*members.front(), immediate);
+}
+
+bool LspServer::reads(const Document& d, const std::string& file) const {
+  for (const Snapshot* s : {d.lastAttempt.get(), Workspace::latest(d).get()}) {
+    if (!s || !s->result) continue;
+    const CompileResult& r = *s->result;
+    if (r.crateManifest == file || std::find(r.sourceFiles.begin(), r.sourceFiles.end(), file) != r.sourceFiles.end())
+      return true;
+    if (r.lineMap && r.lineMap->isUserFile(file)) return true;
+  }
+  return false;
+}
+
+bool LspServer::uses(const Document& d, const std::string& file) const {
+  if (reads(d, file)) return true;
+  // A failed compile lists no files: any file of the crate (or next to a kernel on its
+  // own) may be one of its modules.
+  const Snapshot* last = d.lastAttempt.get();
+  if (!last || !last->result || last->result->succeeded) return false;
+  std::filesystem::path home = last->result->crateManifest.empty() ? std::filesystem::path(d.path).parent_path()
+                                                                   : last->result->crateManifest.parent_path();
+  return file.starts_with(home.string() + "/");
+}
+
+std::vector<Document*> LspServer::usersOf(const std::string& file) {
+  std::vector<Document*> out;
+  for (Document* d : workspace_.documents())
+    if (d->path != file && isRust(*d) && uses(*d, file)) out.push_back(d);
+  return out;
 }
 
 void LspServer::onDidOpen(const lsp::DidOpenTextDocumentParams& p) {
@@ -356,7 +471,11 @@ void LspServer::onDidOpen(const lsp::DidOpenTextDocumentParams& p) {
     return;
   }
   Document& d = workspace_.open(item.uri, normalizePath(*path), item.languageId, item.version, item.text);
-  if (isRust(d)) compile(d, /*immediate=*/true);
+  if (!isRust(d)) return;
+  // The other open files of its crate now compile with its text too.
+  for (Document* m : membersOf(compileKeyOf(d)))
+    if (m != &d) workspace_.bump(*m);
+  compile(d, /*immediate=*/true);
 }
 
 void LspServer::onDidChange(const lsp::DidChangeTextDocumentParams& p) {
@@ -372,8 +491,14 @@ void LspServer::onDidChange(const lsp::DidChangeTextDocumentParams& p) {
       log(kError, "didChange: an edit's range ends before it starts; edit ignored");
   }
   if (p.textDocument.version) d->version = *p.textDocument.version;
-  workspace_.bump(*d);
-  if (isRust(*d)) compile(*d, /*immediate=*/false);
+  if (!isRust(*d)) {
+    workspace_.bump(*d);  // compiles read it from disk once saved (a Cargo.toml)
+    return;
+  }
+  // It, the other open files of its crate and the crates that depend on it recompile.
+  std::vector<Document*> affected = usersOf(d->path);
+  affected.push_back(d);
+  recompile(affected, /*immediate=*/false);
 }
 
 void LspServer::onDidSave(const lsp::DidSaveTextDocumentParams& p) {
@@ -382,9 +507,12 @@ void LspServer::onDidSave(const lsp::DidSaveTextDocumentParams& p) {
     if (!isVirtual(p.textDocument.uri)) log(kWarning, "didSave for a document that is not open: " + p.textDocument.uri);
     return;
   }
-  if (p.text && *p.text != d->text) {
+  if (p.text && *p.text != d->text && isRust(*d)) {
     d->text = *p.text;
-    workspace_.bump(*d);
+    std::vector<Document*> affected = usersOf(d->path);
+    affected.push_back(d);
+    recompile(affected, /*immediate=*/true);
+    return;
   }
   if (d->lastAttempt && d->lastAttempt->revision == d->revision) return;  // compiled already
   if (isRust(*d)) compile(*d, /*immediate=*/true);
@@ -396,9 +524,23 @@ void LspServer::onDidClose(const lsp::DidCloseTextDocumentParams& p) {
     if (!isVirtual(p.textDocument.uri)) log(kWarning, "didClose for a document that is not open: " + p.textDocument.uri);
     return;
   }
-  scheduler_->cancel(d->path);
-  notify("textDocument/publishDiagnostics", lsp::PublishDiagnosticsParams{d->uri, std::nullopt, {}});
+  const std::string path = d->path;
+  const std::string key = isRust(*d) ? compileKeyOf(*d) : path;
+  // Files that compiled with its unsaved text compile with the file on disk now.
+  std::vector<Document*> affected;
+  if (isRust(*d) && d->text != readFileText(path)) {
+    affected = usersOf(path);
+    for (Document* m : membersOf(key))
+      if (m != d) affected.push_back(m);
+  }
+  // Its own compile's diagnostics go with it; a crate's about it (a Cargo.toml) stay.
+  if (!diagnosedFiles_.count(path))
+    notify("textDocument/publishDiagnostics", lsp::PublishDiagnosticsParams{d->uri, std::nullopt, {}});
   workspace_.close(p.textDocument.uri);
+  if (membersOf(key).empty()) scheduler_->cancel(key);
+  if (key != path) scheduler_->cancel(path);
+  recompile(affected, /*immediate=*/true);
+  clearOrphanDiagnostics();
   updateWatchedFiles();
   postCheckSyncs();
 }
@@ -411,44 +553,83 @@ void LspServer::onDidChangeWatchedFiles(const lsp::DidChangeWatchedFilesParams& 
 }
 
 void LspServer::recompileUsersOf(const std::vector<std::string>& paths) {
-  std::set<Document*> affected;
+  if (std::find(paths.begin(), paths.end(), settingsFile_) != paths.end() && loadSettingsFile()) {
+    recompile(workspace_.documents(), /*immediate=*/true);
+    return;
+  }
+  std::vector<Document*> affected;
   for (const std::string& file : paths) {
-    if (workspace_.findByPath(file)) continue;  // open: the editor's text is what counts
-    for (Document* d : workspace_.documents()) {
-      const Snapshot* s = d->lastAttempt.get();
-      // Without a line map (the compile failed early), a file next to the kernel may be
-      // one of its modules.
-      std::string dir = d->path.substr(0, d->path.rfind('/') + 1);
-      bool uses = s && s->result && s->result->lineMap ? s->result->lineMap->isUserFile(file)
-                                                       : file.starts_with(dir);
-      if (uses) affected.insert(d);
-    }
+    // An open Rust file: its text in the editor is what compiles, not the disk's.
+    if (Document* open = workspace_.findByPath(file); open && isRust(*open)) continue;
+    for (Document* d : usersOf(file)) affected.push_back(d);
   }
-  for (Document* d : affected) {
-    workspace_.bump(*d);
-    compile(*d, /*immediate=*/true);
-  }
+  recompile(affected, /*immediate=*/true);
 }
 
 void LspServer::updateWatchedFiles() {
   if (!watcher_) return;
   std::set<std::string> files;
   for (Document* d : workspace_.documents())
-    if (d->lastAttempt && d->lastAttempt->result && d->lastAttempt->result->lineMap)
-      for (const auto& f : d->lastAttempt->result->lineMap->userFiles())
-        if (!workspace_.findByPath(f)) files.insert(f);
+    for (const Snapshot* s : {d->lastAttempt.get(), Workspace::latest(*d).get()}) {
+      if (!s || !s->result) continue;
+      const CompileResult& r = *s->result;
+      for (const auto& f : r.sourceFiles) files.insert(f.string());
+      if (!r.crateManifest.empty()) files.insert(r.crateManifest.string());
+      if (r.lineMap) files.insert(r.lineMap->userFiles().begin(), r.lineMap->userFiles().end());
+    }
+  std::erase_if(files, [&](const std::string& f) {
+    Document* open = workspace_.findByPath(f);
+    return open && isRust(*open);
+  });
+  if (!settingsFile_.empty()) files.insert(settingsFile_);
   if (files == watched_) return;
   watched_ = files;
   watcher_->watch(files);
 }
 
-void LspServer::applySettingsJson(const json& j) {
-  std::vector<std::string> problems;
-  Settings next = applySettings(settings_, j, problems);
+json LspServer::validSettings(const json& values, const std::vector<std::string>& fileProblems) {
+  std::vector<std::string> problems = fileProblems;
+  json valid = json::object();
+  for (const auto& [key, value] : values.items()) {
+    size_t before = problems.size();
+    applySettings(Settings{}, json{{key, value}}, problems);
+    if (problems.size() == before) valid[key] = value;
+  }
   for (const auto& problem : problems) {
     log(kWarning, "settings: " + problem);
     notify("window/showMessage", {{"type", kWarning}, {"message", "kernelscope settings: " + problem}});
   }
+  return valid;
+}
+
+void LspServer::applySettingsJson(const json& j) {
+  const json* values = &j;
+  if (values->is_object() && values->contains("kernelscope")) values = &(*values)["kernelscope"];
+  if (!values->is_object()) return;
+  // null (or "") takes a key back from the editor: kernelscope.toml's value, else the default.
+  json given = json::object();
+  for (const auto& [key, value] : values->items()) {
+    if (value.is_null() || value == "")
+      editorSettings_.erase(key);
+    else
+      given[key] = value;
+  }
+  editorSettings_.update(validSettings(given));
+  rebuildSettings();
+}
+
+bool LspServer::loadSettingsFile() {
+  if (settingsFile_.empty()) return false;
+  std::vector<std::string> problems;
+  fileSettings_ = validSettings(parseSettingsFile(readFileText(settingsFile_), problems), problems);
+  Settings before = settings_;
+  rebuildSettings();
+  return !(before == settings_);
+}
+
+void LspServer::rebuildSettings() {
+  std::vector<std::string> reported;  // each layer's problems were reported when it was read
+  Settings next = applySettings(applySettings(Settings{}, fileSettings_, reported), editorSettings_, reported);
   DebouncePolicy policy = options_.scheduler.debounce;
   if (next.debounce) policy.fixed = *next.debounce;
   scheduler_->setDebounce(policy);
@@ -461,10 +642,7 @@ void LspServer::onDidChangeConfiguration(const lsp::DidChangeConfigurationParams
   Settings before = settings_;
   applySettingsJson(p.settings);
   if (before == settings_) return;
-  for (Document* d : workspace_.documents()) {
-    workspace_.bump(*d);
-    if (isRust(*d)) compile(*d, /*immediate=*/true);
-  }
+  recompile(workspace_.documents(), /*immediate=*/true);
 }
 
 void LspServer::onExecuteCommand(const lsp::ExecuteCommandParams& p, Callback<json> reply) {
@@ -476,11 +654,10 @@ void LspServer::onExecuteCommand(const lsp::ExecuteCommandParams& p, Callback<js
       if (a.is_string()) only = a.get<std::string>();
       else if (a.is_object() && a.contains("uri") && a["uri"].is_string()) only = a["uri"].get<std::string>();
     }
-    for (Document* d : workspace_.documents()) {
-      if (only && d->uri != *only) continue;
-      workspace_.bump(*d);
-      if (isRust(*d)) compile(*d, /*immediate=*/true);
-    }
+    std::vector<Document*> docs;
+    for (Document* d : workspace_.documents())
+      if (!only || d->uri == *only) docs.push_back(d);
+    recompile(docs, /*immediate=*/true);
     reply(json(nullptr));
     return;
   }
@@ -503,17 +680,19 @@ void LspServer::onExecuteCommand(const lsp::ExecuteCommandParams& p, Callback<js
 // ---------------------------------------------------------------------------------------
 // Compiles.
 
-void LspServer::sendStatus(const Document& d, int revision, std::string_view state, const Snapshot* attempt) {
-  notify("kernelscope/status", statusOf(d.uri, revision, state, attempt, !options_.deterministic));
+void LspServer::sendStatus(const Document& d, int revision, std::string_view state, const Snapshot* attempt,
+                           const Snapshot* base) {
+  notify("kernelscope/status", statusOf(d.uri, revision, state, attempt, !options_.deterministic, base));
 }
 
 void LspServer::onCompileStarted(const CompileRequest& r) {
   if (firstCompile_ == FirstCompile::NotStarted && client_.workDoneProgress) {
     firstCompile_ = FirstCompile::Running;
     progress("kernelscope/firstCompile", "begin",
-             "compiling " + std::filesystem::path(r.key).filename().string() + " (first compile)");
+             "compiling " + r.input.path.filename().string() + " (first compile)");
   }
-  if (Document* d = workspace_.findByPath(r.key)) sendStatus(*d, r.revision, "compiling", nullptr);
+  for (const auto& [path, revision] : r.documents)
+    if (Document* d = workspace_.findByPath(path)) sendStatus(*d, revision, "compiling", nullptr);
   postCheckSyncs();
 }
 
@@ -524,27 +703,90 @@ void LspServer::onCompileFinished(const CompileRequest& r, std::shared_ptr<const
     firstCompile_ = FirstCompile::Done;
     progress("kernelscope/firstCompile", "end", "first compile done in " + std::to_string(elapsed.count()) + " ms");
   }
-  Document* d = workspace_.findByPath(r.key);
-  if (!d) return;
-  auto snapshot = std::make_shared<Snapshot>();
-  snapshot->uri = d->uri;
-  snapshot->path = r.key;
-  snapshot->revision = r.revision;
-  snapshot->text = r.input.text.value_or(std::string());
-  snapshot->result = std::move(result);
-  snapshot->duration = elapsed;
-  if (!workspace_.record(r.key, snapshot)) return;
-  lsp::PublishDiagnosticsParams diagnostics = diagnosticsOf(*snapshot, settings_, encoding_);
-  if (r.revision == d->revision) diagnostics.version = d->version;
-  notify("textDocument/publishDiagnostics", diagnostics);
-  sendStatus(*d, r.revision, snapshot->result->succeeded ? "ready" : "failed", snapshot.get());
+  // One Snapshot per open file the compile served, each with the text it compiled.
+  std::vector<std::shared_ptr<const Snapshot>> served;
+  for (const auto& [path, revision] : r.documents) {
+    Document* d = workspace_.findByPath(path);
+    if (!d) continue;
+    auto snapshot = std::make_shared<Snapshot>();
+    snapshot->uri = d->uri;
+    snapshot->path = path;
+    snapshot->revision = revision;
+    auto overlay = r.input.overlays.find(path);
+    snapshot->text = path == r.input.path.string() ? r.input.text.value_or(std::string())
+                     : overlay != r.input.overlays.end() ? overlay->second
+                                                         : std::string();
+    snapshot->result = result;
+    snapshot->duration = elapsed;
+    if (workspace_.record(path, snapshot)) served.push_back(std::move(snapshot));
+  }
+  if (served.empty()) return;
+  std::vector<const Snapshot*> views;
+  for (const auto& s : served) views.push_back(s.get());
+  publishDiagnostics(r, views);
+  for (const auto& snapshot : served) {
+    const Document& d = *workspace_.findByPath(snapshot->path);
+    // A ready status says what changed against the newest earlier revision that compiled.
+    auto base = result->succeeded ? Workspace::before(d, snapshot->revision) : nullptr;
+    sendStatus(d, snapshot->revision, result->succeeded ? "ready" : "failed", snapshot.get(), base.get());
+  }
   // Lenses (registers, occupancy) and hints (instruction counts) follow the new code;
   // clients that cache them are asked to ask again.
-  if (snapshot->result->succeeded) {
+  if (result->succeeded) {
     if (client_.codeLensRefresh) request("workspace/codeLens/refresh", nullptr);
     if (client_.inlayHintRefresh) request("workspace/inlayHint/refresh", nullptr);
   }
   updateWatchedFiles();
+  // An open file this compile read changed after it was scheduled, and its change did not
+  // reach this crate's compile (the crate was not known yet): compile again.
+  std::vector<Document*> stale;
+  for (Document* o : workspace_.documents())
+    if (o->generation > r.revision && !r.documents.count(o->path) && isRust(*o) &&
+        std::find(result->sourceFiles.begin(), result->sourceFiles.end(), o->path) != result->sourceFiles.end())
+      stale.push_back(o);
+  if (!stale.empty()) recompile({workspace_.findByPath(served.front()->path)}, /*immediate=*/true);
+}
+
+void LspServer::publishDiagnostics(const CompileRequest& r, const std::vector<const Snapshot*>& served) {
+  auto byFile = diagnosticsOf(served, settings_, encoding_, readFileText);
+  for (auto& [path, params] : byFile) {
+    Document* d = workspace_.findByPath(path);
+    auto member = r.documents.find(path);
+    if (member != r.documents.end()) {
+      if (d && member->second == d->revision) params.version = d->version;
+      diagnosedFiles_.erase(path);
+    } else if (d && isRust(*d)) {
+      continue;  // an open file of another compile reports its own diagnostics
+    } else {
+      diagnosedFiles_[path] = r.key;  // a file not open, or not compiled (Cargo.toml)
+    }
+    notify("textDocument/publishDiagnostics", params);
+  }
+  // Files this crate's compiles (or its files' own, before the crate was known) diagnosed
+  // before and that have nothing now are cleared.
+  for (auto it = diagnosedFiles_.begin(); it != diagnosedFiles_.end();) {
+    bool ours = it->second == r.key || r.documents.count(it->second);
+    if (ours && !byFile.count(it->first)) {
+      notify("textDocument/publishDiagnostics",
+             lsp::PublishDiagnosticsParams{lsp::pathToFileUri(it->first), std::nullopt, {}});
+      it = diagnosedFiles_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void LspServer::clearOrphanDiagnostics() {
+  for (auto it = diagnosedFiles_.begin(); it != diagnosedFiles_.end();) {
+    const std::string& key = it->second;
+    if (workspace_.findByPath(key) || !membersOf(key).empty()) {
+      ++it;
+      continue;
+    }
+    notify("textDocument/publishDiagnostics",
+           lsp::PublishDiagnosticsParams{lsp::pathToFileUri(it->first), std::nullopt, {}});
+    it = diagnosedFiles_.erase(it);
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -593,6 +835,8 @@ lsp::Expected<LspServer::VirtualTarget> LspServer::resolveVirtual(const std::str
 
 void LspServer::onHover(const lsp::TextDocumentPositionParams& p, Callback<std::optional<lsp::Hover>> reply) {
   if (isVirtual(p.textDocument.uri)) {
+    // A pass-by-pass document is a report of diffs, not one artifact: nothing to explain.
+    if (lsp::parsePassesUri(p.textDocument.uri)) return reply(std::optional<lsp::Hover>());
     auto t = resolveVirtual(p.textDocument.uri);
     if (!t) return reply(t.error());
     return reply(artifactHover(*t->snapshot, t->stage, p.position.line));

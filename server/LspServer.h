@@ -15,6 +15,7 @@
 #include "FileWatcher.h"
 #include "JsonRpc.h"
 #include "Protocol.h"
+#include "PassesView.h"
 #include "Scheduler.h"
 #include "Settings.h"
 #include "SourceText.h"
@@ -30,6 +31,8 @@ struct ServerOptions {
   SchedulerOptions scheduler;
   /// The compile function; lspMain passes the real pipeline, tests a fake one.
   CompileFunction compile;
+  /// The pass-by-pass run (kernelscope/passes); unset: the request fails.
+  PassesFunction passes;
   /// Reports durations as 0 (lit-test mode), so that conversation output is stable.
   bool deterministic = false;
   /// Told about every change of settings (the real compiler re-discovers its toolchain
@@ -74,10 +77,17 @@ class LspServer final : public MessageHandler {
   void onDidSave(const lsp::DidSaveTextDocumentParams&);
   void onDidClose(const lsp::DidCloseTextDocumentParams&);
   void onDidChangeWatchedFiles(const lsp::DidChangeWatchedFilesParams&);
-  /// Recompiles the open kernels that use any of `paths` (files that are not open).
+  /// Recompiles the open kernels that use any of `paths` (files changed on disk).
   void recompileUsersOf(const std::vector<std::string>& paths);
   /// Points the server's own watcher at the files the open kernels use.
   void updateWatchedFiles();
+  /// Whether the newest compiles of `d` read `file` (a module, a path dependency's file,
+  /// the crate's Cargo.toml), as they listed it.
+  bool reads(const Document& d, const std::string& file) const;
+  /// reads(), or, after a failed compile that could list nothing, `file` lies in d's crate.
+  bool uses(const Document& d, const std::string& file) const;
+  /// The open Rust documents whose compiles read `file`, besides `file` itself.
+  std::vector<Document*> usersOf(const std::string& file);
   void onDidChangeConfiguration(const lsp::DidChangeConfigurationParams&);
   void onExecuteCommand(const lsp::ExecuteCommandParams&, Callback<lsp::json>);
   // Features.
@@ -89,6 +99,7 @@ class LspServer final : public MessageHandler {
   void onSourceLocation(const lsp::SourceLocationParams&, Callback<lsp::SourceLocationResult>);
   void onKernels(const lsp::KernelsParams&, Callback<lsp::KernelsResult>);
   void onDiff(const lsp::DiffParams&, Callback<lsp::DiffResult>);
+  void onPasses(const lsp::PassesParams&, Callback<lsp::PassesResult>);  // PassesView.cpp
 
   // The method table.
   using RequestHandler = std::function<void(const lsp::json& params, const lsp::json& id)>;
@@ -107,15 +118,39 @@ class LspServer final : public MessageHandler {
   void request(std::string_view method, lsp::json params);
   void log(int type, const std::string& message);
 
-  // Compiles.
+  // Compiles. The open files of one crate compile together, as one compile of the crate
+  // whose result serves each of them; a file outside any crate compiles on its own.
+  /// The key of the compile that serves `d`: its crate's Cargo.toml once a compile named
+  /// the crate (d's own, or one that read d), else d's own path.
+  std::string compileKeyOf(const Document&);
+  /// The open Rust documents that compile under `key`.
+  std::vector<Document*> membersOf(const std::string& key);
+  /// Schedules the compile of `d`'s crate (or of `d` alone).
   void compile(Document&, bool immediate);
+  /// Gives `docs` and the other open files of their crates new revisions and compiles each
+  /// crate once.
+  void recompile(const std::vector<Document*>& docs, bool immediate);
+  /// Publishes a compile's diagnostics for the files they are about, and clears those of
+  /// files that the compiles of `r.key` diagnosed before and that have none now.
+  void publishDiagnostics(const CompileRequest& r, const std::vector<const Snapshot*>& served);
+  /// Clears the diagnostics published for files that are not open, by compiles whose
+  /// documents are all closed now.
+  void clearOrphanDiagnostics();
   void onCompileStarted(const CompileRequest&);
   void onCompileFinished(const CompileRequest&, std::shared_ptr<const CompileResult>,
                          std::chrono::milliseconds);
-  void sendStatus(const Document&, int revision, std::string_view state, const Snapshot* attempt);
+  void sendStatus(const Document&, int revision, std::string_view state, const Snapshot* attempt,
+                  const Snapshot* base = nullptr);
   void finishSyncsIfIdle();
   void postCheckSyncs();
+  /// Applies the editor's settings (initializationOptions, didChangeConfiguration).
   void applySettingsJson(const lsp::json&);
+  /// Reads the workspace's kernelscope.toml again; true when the settings changed.
+  bool loadSettingsFile();
+  /// settings_ from its layers: the defaults, kernelscope.toml, the editor's.
+  void rebuildSettings();
+  /// The keys of `values` whose values are good; reports the others, and `fileProblems`.
+  lsp::json validSettings(const lsp::json& values, const std::vector<std::string>& fileProblems = {});
 
   /// The source document and its newest Snapshot for a `file:` URI, or the error to
   /// answer with (unknown document, not compiled yet).
@@ -132,7 +167,11 @@ class LspServer final : public MessageHandler {
   ServerOptions options_;
   Workspace workspace_;
   Settings settings_;
+  lsp::json editorSettings_ = lsp::json::object();  // the keys the editor set
+  lsp::json fileSettings_ = lsp::json::object();    // the keys kernelscope.toml sets
+  std::string settingsFile_;                         // <workspace root>/kernelscope.toml
   std::unique_ptr<Scheduler> scheduler_;
+  std::unique_ptr<PassesCache> passes_;  // made on the first kernelscope/passes
   std::map<std::string, RequestHandler, std::less<>> requests_;
   std::map<std::string, NotificationHandler, std::less<>> notifications_;
   PositionEncoding encoding_ = PositionEncoding::Utf16;
@@ -153,6 +192,9 @@ class LspServer final : public MessageHandler {
   /// The server's own file watching, when the client does not watch for it.
   std::unique_ptr<FileWatcher> watcher_;
   std::set<std::string> watched_;
+  /// Files that are not open and have diagnostics published, with the key of the compile
+  /// that published them.
+  std::map<std::string, std::string> diagnosedFiles_;
   /// Guards tasks posted to the transport against running after destruction.
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

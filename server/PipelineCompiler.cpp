@@ -1,6 +1,8 @@
 // PipelineCompiler: lazy toolchain discovery and sysroot set-up around ks::compileKernel.
 #include "PipelineCompiler.h"
 
+#include "Crate.h"
+
 namespace ks::server {
 
 PipelineCompiler::PipelineCompiler(ToolchainSettings settings, Progress progress)
@@ -34,11 +36,23 @@ Toolchain PipelineCompiler::toolchain() {
 CompileResult PipelineCompiler::compile(const CompileInput& input, const CompileOptions& options,
                                         const CancellationToken& cancel) {
   Toolchain tc = toolchain();
-  std::string key = compileKey(tc, input, options);
+  // Settings the user left unset come from the crate's Cargo.toml (cargo metadata, cached).
+  const CompileOptions effective = withCrateDefaults(tc, input.path, options);
+  std::string key = compileKey(tc, input, effective);
   if (auto cached = cache_.find(key)) return *cached;
-  auto result = std::make_shared<const CompileResult>(compileKernel(tc, input, options, cancel));
+  auto compiled = std::make_shared<CompileResult>(compileKernel(tc, input, effective, cancel));
+  // The crate's Cargo.toml (its metadata and flags) is an input too: a change to it makes
+  // the result stale for the cache and for the server's watching.
+  if (!compiled->crateManifest.empty()) compiled->sourceFiles.push_back(compiled->crateManifest);
+  std::shared_ptr<const CompileResult> result = std::move(compiled);
   cache_.insert(key, result);
   return *result;
+}
+
+PassesResult PipelineCompiler::passes(const CompileInput& input, const CompileOptions& options,
+                                     const std::string& kernel, const CancellationToken& cancel) {
+  Toolchain tc = toolchain();
+  return computePasses(tc, input, withCrateDefaults(tc, input.path, options), kernel, {}, cancel);
 }
 
 }  // namespace ks::server

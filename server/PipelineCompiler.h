@@ -14,6 +14,7 @@
 
 #include "Compile.h"
 #include "CompileCache.h"
+#include "Passes.h"
 #include "Toolchain.h"
 
 namespace ks::server {
@@ -25,6 +26,9 @@ class PipelineCompiler {
 
   PipelineCompiler(ToolchainSettings, Progress);
   CompileResult compile(const CompileInput&, const CompileOptions&, const CancellationToken&);
+  /// The passes that changed `kernel` (Passes.h), compiled as compile() would compile it.
+  PassesResult passes(const CompileInput&, const CompileOptions&, const std::string& kernel,
+                      const CancellationToken&);
   /// Uses another rustc from the next compile on (empty: discover).
   void setRustc(const std::string& path);
 

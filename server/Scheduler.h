@@ -1,9 +1,10 @@
 // Scheduler: when compiles run. Debounces edits, coalesces bursts, cancels stale work.
 //
-// Per document (a "key") there is at most one pending compile (a newer request replaces
-// it) and at most one running compile; a newer revision cancels the running one through
-// its CancellationToken, which kills the tool's process group. Compiles run on a pool of
-// worker threads bounded by the cores; their outcomes are posted back to the io thread.
+// Per key (a crate, or a file on its own) there is at most one pending compile (a newer
+// request replaces it) and at most one running compile; a newer revision cancels the
+// running one through its CancellationToken, which kills the tool's process group.
+// Compiles run on a pool of worker threads bounded by the cores; their outcomes are
+// posted back to the io thread.
 // The debounce adapts to how long compiles take, like clangd: rebuild when the user
 // pauses, not on every keystroke. Called on the io thread except where noted.
 #pragma once
@@ -45,8 +46,13 @@ struct SchedulerOptions {
 };
 
 struct CompileRequest {
-  std::string key;  // the document (its path)
+  std::string key;  // what compiles: a crate (its Cargo.toml) or a file on its own (its path)
+  /// Grows with every change of what is compiled; a request with the same key and revision
+  /// as the running one is the same compile.
   int revision = 0;
+  /// The open documents this compile serves (one crate's open files), by path, with their
+  /// revisions.
+  std::map<std::string, int> documents;
   CompileInput input;
   CompileOptions options;
   bool immediate = false;  // open and save compile at once; edits are debounced
@@ -73,7 +79,7 @@ class Scheduler {
   /// Queues a compile; replaces the key's pending one and cancels its running one.
   /// Returns false (and does nothing) when that very revision is already compiling.
   bool schedule(CompileRequest);
-  /// Drops the key's pending compile and cancels its running one (document closed).
+  /// Drops the key's pending compile and cancels its running one (its documents closed).
   void cancel(const std::string& key);
   /// True when nothing is pending, running, or posted but not yet delivered. Any thread.
   bool idle() const;

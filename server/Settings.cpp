@@ -30,8 +30,11 @@ std::optional<std::vector<Stage>> parseStages(const nlohmann::json& j,
 
 CompileOptions Settings::compileOptions() const {
   CompileOptions o;
-  o.arch = arch;
-  o.optLevel = optLevel;
+  o.archChosen = arch.has_value();
+  o.optLevelChosen = optLevel.has_value();
+  if (arch) o.arch = *arch;
+  if (optLevel) o.optLevel = *optLevel;
+  o.profile = toolchainProfile;
   o.stages = stages;
   o.extraRustcFlags = extraRustcFlags;
   o.remarks = remarks;
@@ -44,16 +47,33 @@ Settings applySettings(const Settings& base, const nlohmann::json& input,
   const nlohmann::json* j = &input;
   if (j->is_object() && j->contains("kernelscope")) j = &(*j)["kernelscope"];
   if (!j->is_object()) return s;
+  const Settings defaults;
   for (const auto& [key, value] : j->items()) {
-    if (value.is_null()) continue;
     if (key == "arch") {
-      if (!value.is_string()) {
+      if (value.is_null() || value == "") {  // unset: the crate's arch, else the default
+        s.arch.reset();
+      } else if (!value.is_string()) {
         problems.push_back("arch must be a string such as \"sm_90\"");
       } else if (auto why = validateArch(value.get<std::string>())) {
         problems.push_back("arch: " + *why);
       } else {
         s.arch = value.get<std::string>();
       }
+    } else if (value.is_null()) {  // null resets a key to its default (optLevel: unset)
+      if (key == "optLevel") s.optLevel.reset();
+      else if (key == "toolchainProfile") s.toolchainProfile.reset();
+      else if (key == "stages") s.stages = defaults.stages;
+      else if (key == "hoverStages") s.hoverStages = defaults.hoverStages;
+      else if (key == "rustc") s.rustc = defaults.rustc;
+      else if (key == "extraRustcFlags") s.extraRustcFlags = defaults.extraRustcFlags;
+      else if (key == "debounceMs") s.debounce = defaults.debounce;
+      else if (key == "remarks") s.remarks = defaults.remarks;
+    } else if (key == "toolchainProfile") {
+      auto p = value.is_string() ? profileFromName(value.get<std::string>()) : std::nullopt;
+      if (p)
+        s.toolchainProfile = *p;
+      else
+        problems.push_back("toolchainProfile must be " + std::string(kProfileChoices));
     } else if (key == "optLevel") {
       if (value.is_number_integer() && value.get<int>() >= 0 && value.get<int>() <= 3)
         s.optLevel = value.get<int>();
@@ -87,6 +107,43 @@ Settings applySettings(const Settings& base, const nlohmann::json& input,
     }
   }
   return s;
+}
+
+nlohmann::json parseSettingsFile(const std::string& text, std::vector<std::string>& problems) {
+  nlohmann::json out = nlohmann::json::object();
+  size_t number = 0, start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    start = end + 1;
+    ++number;
+    // A comment starts at a '#' outside a string.
+    bool inString = false;
+    for (size_t i = 0; i < line.size(); ++i) {
+      if (inString && line[i] == '\\') ++i;
+      else if (line[i] == '"') inString = !inString;
+      else if (line[i] == '#' && !inString) line.resize(i);
+    }
+    auto trim = [](std::string s) {
+      s.erase(0, s.find_first_not_of(" \t\r"));
+      s.erase(s.find_last_not_of(" \t\r") + 1);
+      return s;
+    };
+    line = trim(line);
+    if (line.empty()) continue;
+    size_t eq = line.find('=');
+    std::string key = eq == std::string::npos ? std::string() : trim(line.substr(0, eq));
+    auto value = key.empty() ? nlohmann::json(nlohmann::json::value_t::discarded)
+                             : nlohmann::json::parse(trim(line.substr(eq + 1)), nullptr, false);
+    if (value.is_discarded() || value.is_null() || value.is_object()) {
+      problems.push_back("kernelscope.toml:" + std::to_string(number) +
+                         ": expected `key = value` with a string, integer, boolean or array value");
+      continue;
+    }
+    out[key] = value;
+  }
+  return out;
 }
 
 }  // namespace ks::server

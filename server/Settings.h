@@ -17,8 +17,10 @@
 namespace ks::server {
 
 struct Settings {
-  std::string arch = "sm_90";
-  int optLevel = 3;
+  /// Unset: the crate's `[package.metadata.kernelscope]` value, else CompileOptions' default.
+  std::optional<std::string> arch;
+  std::optional<int> optLevel;
+  std::optional<ToolchainProfile> toolchainProfile;  // unset: the crate's `profile`, else rustc-nvptx
   std::vector<Stage> stages{kAllStages, kAllStages + 4};  // which stages compile
   std::vector<Stage> hoverStages{Stage::Ptx, Stage::Sass};  // shown in hover and inlay hints
   std::string rustc;  // empty: discover
@@ -33,7 +35,14 @@ struct Settings {
 
 /// Applies `json` (either the kernelscope object itself or `{ "kernelscope": {...} }`) on
 /// top of `base`. Problems (wrong types, unknown arch or stage) are appended to `problems`.
+/// A null value resets its key: to unset (arch, optLevel), or to the default.
 Settings applySettings(const Settings& base, const nlohmann::json& json,
                        std::vector<std::string>& problems);
+
+/// The settings of a workspace's `kernelscope.toml` as the JSON applySettings takes. The
+/// file holds top-level `key = value` lines with the keys above, whose values are TOML
+/// strings, integers, booleans or arrays of them (the subset TOML shares with JSON); `#`
+/// starts a comment. Lines it cannot read are appended to `problems`, with their number.
+nlohmann::json parseSettingsFile(const std::string& text, std::vector<std::string>& problems);
 
 }  // namespace ks::server

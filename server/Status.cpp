@@ -1,10 +1,11 @@
-// kernelscope/status: the state of a document's compile, sent on every change of state.
+// kernelscope/status: the state of a document's compile, sent on every change of state,
+// with what a ready compile changed against the one before it.
 #include "Features.h"
 
 namespace ks::server {
 
 lsp::StatusParams statusOf(const std::string& uri, int revision, std::string_view state,
-                           const Snapshot* attempt, bool reportDuration) {
+                           const Snapshot* attempt, bool reportDuration, const Snapshot* base) {
   lsp::StatusParams p;
   p.uri = uri;
   p.revision = revision;
@@ -31,6 +32,7 @@ lsp::StatusParams statusOf(const std::string& uri, int revision, std::string_vie
   } else if (!unavailable.empty()) {
     p.message = unavailable;
   }
+  if (r.succeeded && base && base->result) p.changes = changesOf(*base, *attempt);
   return p;
 }
 

@@ -12,12 +12,18 @@ Document& Workspace::open(std::string uri, std::string path, std::string languag
   d.version = version;
   d.text = std::move(text);
   d.revision = ++lastRevision_[d.path];
+  d.generation = ++generation_;
   return d;
 }
 
-int Workspace::bump(Document& d) { return d.revision = ++lastRevision_[d.path]; }
+int Workspace::bump(Document& d) {
+  d.generation = ++generation_;
+  return d.revision = ++lastRevision_[d.path];
+}
 
-void Workspace::close(const std::string& uri) { documents_.erase(uri); }
+void Workspace::close(const std::string& uri) {
+  if (documents_.erase(uri)) ++generation_;
+}
 
 Document* Workspace::find(const std::string& uri) {
   auto it = documents_.find(uri);
@@ -43,6 +49,9 @@ bool Workspace::record(const std::string& path, std::shared_ptr<const Snapshot> 
   if (d->lastAttempt && d->lastAttempt->revision > snapshot->revision) return false;
   d->lastAttempt = snapshot;
   if (snapshot->result && snapshot->result->succeeded) {
+    // The same revision compiled again (a crate compile that another file joined): the
+    // newer outcome replaces it.
+    if (!d->snapshots.empty() && d->snapshots.back()->revision == snapshot->revision) d->snapshots.pop_back();
     d->snapshots.push_back(std::move(snapshot));
     while (d->snapshots.size() > kKeptSnapshots) d->snapshots.pop_front();
   }

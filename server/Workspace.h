@@ -1,7 +1,8 @@
 // Workspace: the documents the editor has open and the Snapshots of their compiles.
 //
 // A Document is the editor's current text and our revision of it. A Snapshot is the
-// immutable outcome of compiling one revision; readers (hover, artifacts, the CLI-like
+// immutable outcome of compiling one revision (a crate's compile gives each of its open
+// files a Snapshot of its own, all sharing the one CompileResult); readers (hover, artifacts, the CLI-like
 // requests) hold a shared_ptr to one and never see it change. The last few successful
 // Snapshots of each document are kept so that a diff needs no recompile, and a failed
 // compile never replaces the Snapshot that is being served. Used on the io thread only.
@@ -23,9 +24,9 @@ namespace ks::server {
 /// The immutable outcome of compiling one revision of a document.
 struct Snapshot {
   std::string uri;
-  std::string path;
+  std::string path;  // the document's file: the features answer for its lines
   int revision = 0;
-  std::string text;  // the source text that was compiled
+  std::string text;  // the document's text that was compiled
   std::shared_ptr<const CompileResult> result;
   std::chrono::milliseconds duration{0};
 };
@@ -36,6 +37,7 @@ struct Document {
   std::string languageId;
   int version = 0;   // the editor's version
   int revision = 0;  // ours: bumped on every change of text or of what it compiles with
+  int generation = 0;  // the workspace's generation at its last open or bump
   std::string text;
 
   /// The newest successful Snapshots, oldest first.
@@ -55,6 +57,9 @@ class Workspace {
   void close(const std::string& uri);
   /// Gives the document a new revision (its text, or what it compiles with, changed).
   int bump(Document&);
+  /// Grows with every open, bump and close: a compile scheduled at generation G saw every
+  /// open document's text as of G (see LspServer::compile).
+  int generation() const { return generation_; }
   Document* find(const std::string& uri);
   Document* findByPath(const std::string& path);
   std::vector<Document*> documents();
@@ -73,6 +78,7 @@ class Workspace {
  private:
   std::map<std::string, Document> documents_;  // by uri
   std::map<std::string, int> lastRevision_;     // by path, survives close/reopen
+  int generation_ = 0;
 };
 
 }  // namespace ks::server

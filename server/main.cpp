@@ -17,6 +17,7 @@ usage:
       --stages LIST       comma-separated: mir,llvm-ir,ptx,sass (default: all)
       --arch sm_XX        target GPU architecture (default sm_90)
       --opt N             optimization level 0-3 (default 3)
+      --profile NAME      the compiler: rustc-nvptx (default), rust-cuda or cuda-oxide
       --annotate          explain each instruction and its modifiers
       --json              machine-readable output
       --save-temps DIR    keep every tool's raw output in DIR
@@ -35,7 +36,14 @@ usage:
       --context N         unchanged lines around each change (default 3)
       --summary           only the summary line ("PTX +3 −1, SASS +2, regs 10→12")
       --raw               compare lines as printed (keep register and label numbers)
-  kernelscope doctor                           show the toolchain each stage uses
+  kernelscope passes FILE --kernel NAME [options] the LLVM and MIR passes that changed a kernel,
+                                               each with its diff and instruction counts
+      --llvm | --mir      only LLVM's passes, or only MIR's (default: both)
+      --arch sm_XX, --opt N   as for explain
+      --context N         unchanged lines around each change (default 3)
+      --json              machine-readable output
+      --save-temps DIR    keep rustc's -print-changed output, final IR and MIR dumps in DIR
+  kernelscope doctor [--profile NAME]          show the toolchain each stage uses (and a profile's)
   kernelscope setup                            build the nvptx64 core sysroot if missing
   kernelscope --version
 )";
@@ -54,6 +62,7 @@ int main(int argc, char** argv) {
   }
   if (cmd == "explain") return ks::explainMain(argc - 2, argv + 2);
   if (cmd == "diff") return ks::diffMain(argc - 2, argv + 2);
+  if (cmd == "passes") return ks::passesMain(argc - 2, argv + 2);
   if (cmd == "compare") return ks::compareMain(argc - 2, argv + 2);
   if (cmd == "doctor") return ks::doctorMain(argc - 2, argv + 2);
   if (cmd == "setup") return ks::setupMain(argc - 2, argv + 2);

@@ -13,3 +13,16 @@ for f in examples/*.rs tests/fixtures/*.rs; do
   "$BIN" explain "$f" --save-temps "tests/golden/$name" >/dev/null 2>&1 || true
   echo "recorded tests/golden/$name"
 done
+
+# Pass by pass (tests/unit/PassesTest.cpp): rustc's -print-changed output, its final IR and
+# the -Zdump-mir files of one kernel. saxpy keeps both (its MIR dumps are ~1.5 MB);
+# reduce_sum, whose loops bring LLVM's loop passes, keeps the LLVM side only.
+for k in saxpy reduce_sum; do
+  rm -rf "tests/golden/passes-$k"
+  "$BIN" passes "examples/$k.rs" --kernel "$k" --save-temps "tests/golden/passes-$k" >/dev/null 2>&1 || true
+  echo "recorded tests/golden/passes-$k"
+done
+rm -rf tests/golden/passes-reduce_sum/mir
+
+# The rust-cuda and cuda-oxide profiles' stand-in PTX (tests/golden/profiles/README.md).
+tests/golden/profiles/record.sh

@@ -5,10 +5,13 @@
 #include <atomic>
 #include <csignal>
 #include <filesystem>
+#include <regex>
 #include <thread>
 #include <fstream>
 #include <sstream>
 
+#include "Diff.h"
+#include "Features.h"
 #include "PipelineCompiler.h"
 #include "TestClient.h"
 #include "Uri.h"
@@ -111,6 +114,58 @@ TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers 
   for (const auto& d : diagnostics.back()["diagnostics"]) CHECK(d["severity"] != 1);
 }
 
+TEST_CASE("real pipeline: a ready status after an edit says what the PTX and SASS became") {
+  if (!toolchainUsable()) {
+    MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)");
+    return;
+  }
+  PipelineCompiler* compiler = nullptr;
+  TestClient client(realOptions(compiler));
+  const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
+  const std::string text = readFile(path);
+  std::string uri = client.open(path, text);
+  client.sync();
+  json first = client.notifications("kernelscope/status").back();
+  REQUIRE(first["state"] == "ready");
+  CHECK_FALSE(first.contains("changes"));  // nothing compiled before it
+
+  // One more multiply on the SAXPY line: one more PTX instruction, nothing taken away.
+  std::string perturbed = text;
+  const std::string from = "a * *x.add(i) + *y.add(i)";
+  perturbed.replace(perturbed.find(from), from.size(), "a * *x.add(i) + *y.add(i) * a");
+  client.change(uri, perturbed, 2);
+  client.sync();
+  json status = client.notifications("kernelscope/status").back();
+  REQUIRE(status["state"] == "ready");
+  REQUIRE(status.contains("changes"));
+  const json& changes = status["changes"];
+  CHECK(changes["baseRevision"] == 1);
+  const std::string summary = changes["summary"];
+  CAPTURE(summary);
+  CHECK(std::regex_search(summary, std::regex("(^|, )PTX \\+1(,|$)")));
+  json ptx;
+  for (const auto& s : changes["stages"])
+    if (s["stage"] == "ptx") ptx = s;
+  REQUIRE(ptx.is_object());
+  CHECK(ptx["added"] == 1);
+  CHECK(ptx["removed"] == 0);
+  CHECK(ptx["changed"] == true);
+  // Every stage that changed is in the summary, and no other.
+  for (const auto& s : changes["stages"]) {
+    const std::string title(stageTitle(*server::stageOfName(s["stage"].get<std::string>())));
+    CAPTURE(title);
+    CHECK((summary.find(title + " ") != std::string::npos) == s["changed"].get<bool>());
+  }
+
+  // Back to the original text: the same code as revision 1, measured against revision 2.
+  client.change(uri, text, 3);
+  client.sync();
+  status = client.notifications("kernelscope/status").back();
+  REQUIRE(status.contains("changes"));
+  CHECK(status["changes"]["baseRevision"] == 2);
+  CHECK(std::regex_search(status["changes"]["summary"].get<std::string>(), std::regex("(^|, )PTX −1(,|$)")));
+}
+
 TEST_CASE("a missing rustc fails the compile with a message naming it, and the server keeps serving") {
   PipelineCompiler* compiler = nullptr;
   ToolchainSettings settings;
@@ -182,6 +237,251 @@ TEST_CASE("cancellation kills the stale tool's process") {
   CHECK(::kill(std::stoi(pid), 0) == -1);  // gone (and reaped)
   CHECK(client.server().scheduler().stats().cancelled == 1);
   CHECK(client.notifications("kernelscope/status").back()["state"] == "ready");
+}
+
+// ---------------------------------------------------------------------------------------
+// Real projects: a copy of examples/crate (two modules, a path dependency on crate-util)
+// in a temporary directory, so that the tests can change its files on disk.
+
+namespace {
+
+class CrateCopy {
+ public:
+  CrateCopy() {
+    for (const char* name : {"crate", "crate-util"})
+      std::filesystem::copy(std::filesystem::path(KS_SOURCE_DIR) / "examples" / name, dir_.path() / name,
+                            std::filesystem::copy_options::recursive);
+  }
+  /// The absolute path of `rel` in the copy of examples/crate.
+  std::string file(const std::string& rel) const { return (dir_.path() / "crate" / rel).string(); }
+  /// Writes `text` to `rel` and tells the server, as a client's file watcher would.
+  void write(TestClient& client, const std::string& rel, const std::string& text) const {
+    std::ofstream(file(rel), std::ios::binary | std::ios::trunc) << text;
+    client.notify("workspace/didChangeWatchedFiles",
+                  {{"changes", {{{"uri", lsp::pathToFileUri(file(rel))}, {"type", 2}}}}});
+  }
+
+ private:
+  TempDir dir_{"kernelscope-crate"};
+};
+
+json lastStatusOf(const std::vector<json>& statuses, const std::string& uri) {
+  json last;
+  for (const auto& s : statuses)
+    if (s["uri"] == uri) last = s;
+  return last;
+}
+
+std::vector<json> diagnosticsFor(const std::vector<json>& published, const std::string& uri) {
+  std::vector<json> out;
+  for (const auto& p : published)
+    if (p["uri"] == uri) out.push_back(p);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("real crate: its open files compile as one crate, and a line of a module maps to its instructions") {
+  if (!toolchainUsable()) {
+    MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)");
+    return;
+  }
+  CrateCopy crate;
+  PipelineCompiler* compiler = nullptr;
+  TestClient client(realOptions(compiler));
+  const std::string libText = readFile(crate.file("src/lib.rs")), mathText = readFile(crate.file("src/math.rs"));
+  std::string lib = client.open(crate.file("src/lib.rs"), libText);
+  client.sync();
+  std::string math = client.open(crate.file("src/math.rs"), mathText);
+  client.sync();
+  auto statuses = client.notifications("kernelscope/status");
+  REQUIRE(lastStatusOf(statuses, math)["state"] == "ready");
+
+  // `scaled * y` is inlined from math.rs into both kernels: its line in math.rs has PTX.
+  int line = lineOf(mathText, "let scaled = a * x;");
+  json map = client.result("kernelscope/lineMap", {{"textDocument", {{"uri", math}}}, {"line", line}});
+  REQUIRE(map["counts"]["ptx"].get<int>() > 0);
+  json artifact = client.result("kernelscope/artifact", {{"textDocument", {{"uri", math}}}, {"stage", "ptx"}});
+  auto ptxLines = splitLines(artifact["text"].get<std::string>());
+  bool multiply = false;
+  for (const auto& r : map["stages"]["ptx"])
+    for (int l = r["start"]; l <= r["end"].get<int>(); ++l) multiply |= ptxLines[l].find("mul") != std::string_view::npos;
+  CHECK(multiply);
+  bool segment = false;  // a segment without a uri is about the requested document
+  for (const auto& seg : artifact["segments"]) segment |= !seg["source"].contains("uri") && seg["source"]["line"] == line;
+  CHECK(segment);
+  json hover = client.result("textDocument/hover", {{"textDocument", {{"uri", math}}}, {"position", {{"line", line}, {"character", 8}}}});
+  CHECK(hover["contents"]["value"].get<std::string>().find("**ptx**") != std::string::npos);
+  json range = {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 20}, {"character", 0}}}};
+  json hints = client.result("textDocument/inlayHint", {{"textDocument", {{"uri", math}}}, {"range", range}});
+  bool hinted = false;
+  for (const auto& h : hints) hinted |= h["position"]["line"] == line;
+  CHECK(hinted);
+
+  // An edit of the module compiles the crate once, and both open files follow it.
+  int started = client.server().scheduler().stats().started;
+  std::string edited = mathText;
+  edited.replace(edited.find("a * x;"), 6, "a * x * x;");
+  client.change(math, edited, 2);
+  client.sync();
+  CHECK(client.server().scheduler().stats().started == started + 1);
+  statuses = client.notifications("kernelscope/status");
+  json libStatus = lastStatusOf(statuses, lib), mathStatus = lastStatusOf(statuses, math);
+  CHECK(libStatus["state"] == "ready");
+  CHECK(mathStatus["state"] == "ready");
+  json libKernels = client.result("kernelscope/kernels", {{"textDocument", {{"uri", lib}}}});
+  CHECK(libKernels["revision"] == libStatus["revision"]);
+  // lib.rs's own view now has the extra multiply, compiled from math.rs's unsaved text.
+  json libPtx = client.result("kernelscope/artifact", {{"textDocument", {{"uri", lib}}}, {"stage", "ptx"}});
+  CHECK(libPtx["text"] != artifact["text"]);
+  CHECK(readFile(crate.file("src/math.rs")) == mathText);  // the disk was never written
+}
+
+TEST_CASE("real crate: two of its files opened at once end up served by one compile of the crate") {
+  if (!toolchainUsable()) {
+    MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)");
+    return;
+  }
+  CrateCopy crate;
+  PipelineCompiler* compiler = nullptr;
+  TestClient client(realOptions(compiler));
+  const std::string mathText = readFile(crate.file("src/math.rs"));
+  std::string lib = client.open(crate.file("src/lib.rs"), readFile(crate.file("src/lib.rs")));
+  std::string math = client.open(crate.file("src/math.rs"), mathText);
+  client.sync();
+  auto statuses = client.notifications("kernelscope/status");
+  CHECK(lastStatusOf(statuses, lib)["state"] == "ready");
+  CHECK(lastStatusOf(statuses, math)["state"] == "ready");
+  json map = client.result("kernelscope/lineMap", {{"textDocument", {{"uri", math}}}, {"line", lineOf(mathText, "v * v")}});
+  CHECK(map["counts"]["ptx"].get<int>() > 0);
+  // From now on they are one crate: an edit of either compiles once.
+  int started = client.server().scheduler().stats().started;
+  std::string edited = mathText;
+  edited.replace(edited.find("v * v"), 5, "v * v + v");
+  client.change(math, edited, 2);
+  client.sync();
+  CHECK(client.server().scheduler().stats().started == started + 1);
+}
+
+TEST_CASE("real crate: a module changed on disk updates the open views, and its errors go to its own URI") {
+  if (!toolchainUsable()) {
+    MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)");
+    return;
+  }
+  CrateCopy crate;
+  PipelineCompiler* compiler = nullptr;
+  TestClient client(realOptions(compiler));
+  std::string lib = client.open(crate.file("src/lib.rs"), readFile(crate.file("src/lib.rs")));
+  client.sync();
+  json before = client.result("kernelscope/artifact", {{"textDocument", {{"uri", lib}}}, {"stage", "ptx"}});
+  client.messages();
+
+  // math.rs is not open: the change on disk reaches the open lib.rs through its watcher.
+  const std::string mathText = readFile(crate.file("src/math.rs"));
+  std::string edited = mathText;
+  edited.replace(edited.find("v * v"), 5, "v * v * v");
+  crate.write(client, "src/math.rs", edited);
+  client.sync();
+  json status = lastStatusOf(client.notifications("kernelscope/status"), lib);
+  CHECK(status["state"] == "ready");
+  CHECK(status["revision"].get<int>() > before["revision"].get<int>());
+  json after = client.result("kernelscope/artifact", {{"textDocument", {{"uri", lib}}}, {"stage", "ptx"}});
+  CHECK(after["revision"] == status["revision"]);
+  CHECK(after["text"] != before["text"]);
+
+  // A broken module: rustc's error is published for math.rs at its line, not for lib.rs.
+  const std::string mathUri = lsp::pathToFileUri(crate.file("src/math.rs"));
+  std::string broken = mathText;
+  broken.replace(broken.find("v * v"), 5, "v * undefined_name");
+  crate.write(client, "src/math.rs", broken);
+  client.sync();
+  auto published = client.notifications("textDocument/publishDiagnostics");
+  auto forMath = diagnosticsFor(published, mathUri), forLib = diagnosticsFor(published, lib);
+  REQUIRE(!forMath.empty());
+  bool atLine = false;
+  for (const auto& d : forMath.back()["diagnostics"])
+    atLine |= d["severity"] == 1 && d["range"]["start"]["line"] == lineOf(broken, "undefined_name") &&
+              d["message"].get<std::string>().find("undefined_name") != std::string::npos;
+  CHECK(atLine);
+  REQUIRE(!forLib.empty());
+  for (const auto& d : forLib.back()["diagnostics"])
+    CHECK(d["message"].get<std::string>().find("undefined_name") == std::string::npos);
+
+  // Fixed again: math.rs's diagnostics are cleared.
+  crate.write(client, "src/math.rs", mathText);
+  client.sync();
+  forMath = diagnosticsFor(client.notifications("textDocument/publishDiagnostics"), mathUri);
+  REQUIRE(!forMath.empty());
+  CHECK(forMath.back()["diagnostics"].empty());
+}
+
+TEST_CASE("real crate: [package.metadata.kernelscope] applies where the editor sets nothing, and the editor wins") {
+  if (!toolchainUsable()) {
+    MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)");
+    return;
+  }
+  CrateCopy crate;
+  auto withArch = [&](const std::string& arch) {
+    std::string manifest = readFile(crate.file("Cargo.toml"));
+    size_t at = manifest.find("arch = \"");
+    REQUIRE(at != std::string::npos);
+    return manifest.replace(at, manifest.find('\n', at) - at, "arch = \"" + arch + "\"");
+  };
+  const std::string sm80 = withArch("sm_80");
+  std::ofstream(crate.file("Cargo.toml"), std::ios::trunc) << sm80;
+  PipelineCompiler* compiler = nullptr;
+  TestClient client(realOptions(compiler));
+  std::string lib = client.open(crate.file("src/lib.rs"), readFile(crate.file("src/lib.rs")));
+  client.sync();
+  auto kernels = [&] { return client.result("kernelscope/kernels", {{"textDocument", {{"uri", lib}}}}); };
+  CHECK(kernels()["arch"] == "sm_80");
+
+  // The editor's arch wins; unset again (null), the crate's applies.
+  client.notify("workspace/didChangeConfiguration", {{"settings", {{"kernelscope", {{"arch", "sm_75"}}}}}});
+  client.sync();
+  CHECK(kernels()["arch"] == "sm_75");
+  client.notify("workspace/didChangeConfiguration", {{"settings", {{"kernelscope", {{"arch", nullptr}}}}}});
+  client.sync();
+  CHECK(kernels()["arch"] == "sm_80");
+
+  // A change of the Cargo.toml on disk recompiles with its new default.
+  const std::string sm86 = withArch("sm_86");
+  crate.write(client, "Cargo.toml", sm86);
+  client.sync();
+  json k = kernels();
+  CHECK(k["arch"] == "sm_86");
+  CHECK(k["kernels"].size() == 2);
+}
+
+TEST_CASE("real crate: switching the arch live from sm_75 to sm_90 recompiles the SASS for it") {
+  if (!toolchainUsable()) {
+    MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)");
+    return;
+  }
+  CrateCopy crate;
+  PipelineCompiler* compiler = nullptr;
+  TestClient client(realOptions(compiler), false);
+  client.result("initialize", {{"capabilities", json::object()}, {"initializationOptions", {{"arch", "sm_75"}}}});
+  client.notify("initialized", json::object());
+  std::string lib = client.open(crate.file("src/lib.rs"), readFile(crate.file("src/lib.rs")));
+  client.sync();
+  auto sass = [&] {
+    json r = client.request("kernelscope/artifact", {{"textDocument", {{"uri", lib}}}, {"stage", "sass"}});
+    REQUIRE_MESSAGE(r.contains("result"), "no SASS: " << r.dump());
+    return r["result"]["text"].get<std::string>();
+  };
+  json before = client.result("kernelscope/kernels", {{"textDocument", {{"uri", lib}}}});
+  CHECK(before["arch"] == "sm_75");
+  const std::string sass75 = sass();
+  CHECK(sass75.find("SM75") != std::string::npos);
+
+  CHECK(client.result("workspace/executeCommand", {{"command", "kernelscope.setArch"}, {"arguments", {"sm_90"}}}).is_null());
+  json after = client.result("kernelscope/kernels", {{"textDocument", {{"uri", lib}}}});
+  CHECK(after["arch"] == "sm_90");
+  CHECK(after["revision"].get<int>() > before["revision"].get<int>());
+  const std::string sass90 = sass();
+  CHECK(sass90.find("SM90") != std::string::npos);
+  CHECK(sass90.find("SM75") == std::string::npos);
 }
 
 }  // namespace ks::test

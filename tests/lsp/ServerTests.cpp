@@ -2,7 +2,9 @@
 // a fake compile function, covering lifecycle, documents, the scheduler and each feature.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <fstream>
+#include <set>
 
 #include "Features.h"
 #include "TestClient.h"
@@ -363,16 +365,150 @@ TEST_CASE("settings: initializationOptions, didChangeConfiguration recompiles, b
   CHECK(client.result("kernelscope/kernels", textDocument(uri))["revision"] == 4);
 }
 
+TEST_CASE("settings: arch and optLevel unset (null, or an empty arch) leave the choice to the crate") {
+  TestClient client(TestClient::options(), false);
+  client.result("initialize", {{"capabilities", json::object()}, {"initializationOptions", {{"arch", "sm_80"}, {"optLevel", 2}}}});
+  CHECK(client.server().settings().compileOptions().archChosen);
+  client.notify("workspace/didChangeConfiguration", {{"settings", {{"arch", nullptr}, {"optLevel", nullptr}}}});
+  CompileOptions o = client.server().settings().compileOptions();
+  CHECK_FALSE(o.archChosen);
+  CHECK_FALSE(o.optLevelChosen);
+  CHECK(o.arch == CompileOptions().arch);  // without a crate: the default
+  client.notify("workspace/didChangeConfiguration", {{"settings", {{"arch", "sm_75"}}}});
+  CHECK(client.server().settings().compileOptions().arch == "sm_75");
+  client.notify("workspace/didChangeConfiguration", {{"settings", {{"arch", ""}}}});
+  CHECK_FALSE(client.server().settings().arch.has_value());
+  CHECK(client.notifications("window/showMessage").empty());  // no value was reported as bad
+}
+
+TEST_CASE("settings: the workspace's kernelscope.toml applies under the editor's settings") {
+  TempDir root("kernelscope-test");
+  const std::string file = (root.path() / "kernelscope.toml").string();
+  std::ofstream(file) << "# the workspace's choice\narch = \"sm_80\"  # an A100\nhoverStages = [\"sass\"]\nnot a setting\n";
+  TestClient client(TestClient::options(), false);
+  client.result("initialize", {{"rootUri", lsp::pathToFileUri(root.path().string())},
+                               {"capabilities", {{"workspace", {{"didChangeWatchedFiles", {{"dynamicRegistration", true}}}}}}}});
+  client.notify("initialized", json::object());
+  bool reported = false;
+  for (const auto& m : client.notifications("window/showMessage"))
+    reported |= m["message"].get<std::string>().find("kernelscope.toml:4") != std::string::npos;
+  CHECK(reported);
+  std::string uri = client.open(kPath, kSaxpy);
+  client.sync();
+  auto arch = [&] { return client.result("kernelscope/kernels", textDocument(uri))["arch"]; };
+  CHECK(arch() == "sm_80");
+  CHECK(client.server().settings().hoverStages == std::vector<Stage>{Stage::Sass});
+
+  // The editor's value wins; taken back (null), the file's applies again.
+  client.notify("workspace/didChangeConfiguration", {{"settings", {{"arch", "sm_75"}}}});
+  client.sync();
+  CHECK(arch() == "sm_75");
+  client.notify("workspace/didChangeConfiguration", {{"settings", {{"arch", nullptr}}}});
+  client.sync();
+  CHECK(arch() == "sm_80");
+
+  // A change of the file recompiles with its new values.
+  std::ofstream(file, std::ios::trunc) << "arch = \"sm_86\"\n";
+  client.notify("workspace/didChangeWatchedFiles", {{"changes", {{{"uri", lsp::pathToFileUri(file)}, {"type", 2}}}}});
+  client.sync();
+  CHECK(arch() == "sm_86");
+  CHECK(client.server().settings().hoverStages == server::Settings().hoverStages);
+}
+
+TEST_CASE("a crate's open files share one compile, and diagnostics go to the file they name") {
+  // A compile function standing in for the pipeline on a crate of lib.rs and math.rs: it
+  // names the crate, lists its files, and reports an error in math.rs while it is broken
+  // (on disk, or in its unsaved text).
+  const std::string dir = "/tmp/kernelscope-test/crate", manifest = dir + "/Cargo.toml";
+  const std::string libPath = dir + "/src/lib.rs", mathPath = dir + "/src/math.rs";
+  std::atomic<bool> brokenOnDisk{false};
+  std::vector<CompileInput> inputs;
+  server::ServerOptions options = TestClient::options();
+  options.compile = [&](const CompileInput& in, const CompileOptions& o, const CancellationToken&) {
+    inputs.push_back(in);
+    CompileResult r;
+    r.arch = o.arch;
+    r.crateManifest = manifest;
+    auto overlay = in.overlays.find(mathPath);
+    bool broken = overlay != in.overlays.end() ? overlay->second.find("BROKEN") != std::string::npos : brokenOnDisk.load();
+    if (broken) {
+      Diagnostic d;
+      d.source = "rustc";
+      d.message = "cannot find value `BROKEN` in this scope";
+      d.range = SourceRange{mathPath, 2, 5, 2, 11};
+      r.diagnostics.push_back(d);
+      return r;
+    }
+    r.succeeded = true;
+    r.sourceFiles = {libPath, mathPath, manifest};
+    r.lineMap = std::make_shared<LineMap>(std::vector<std::string>{libPath, mathPath});
+    return r;
+  };
+  TestClient client(options);
+  std::string lib = client.open(libPath, "mod math;\n");
+  client.sync();
+  std::string math = client.open(mathPath, "pub fn f() {}\n");
+  client.sync();
+  REQUIRE(inputs.size() == 2);
+  CHECK(inputs[1].path == libPath);  // math.rs joined lib.rs's crate: one compile for both
+  CHECK(inputs[1].overlays.at(mathPath) == "pub fn f() {}\n");
+  client.messages();
+
+  // An edit of math.rs: one compile, both files get a new revision.
+  client.change(math, "pub fn f() { let x = 1; }\n", 2);
+  client.sync();
+  CHECK(inputs.size() == 3);
+  auto statuses = client.notifications("kernelscope/status");
+  std::map<std::string, int> ready;
+  for (const auto& st : statuses)
+    if (st["state"] == "ready") ready[st["uri"]] = st["revision"];
+  CHECK(ready.size() == 2);
+  CHECK(client.result("kernelscope/kernels", textDocument(lib))["revision"] == ready[lib]);
+
+  // Broken on disk while not open: the error is published for math.rs, none for lib.rs.
+  client.notify("textDocument/didClose", {{"textDocument", {{"uri", math}}}});
+  client.sync();
+  client.messages();
+  brokenOnDisk = true;
+  client.notify("workspace/didChangeWatchedFiles", {{"changes", {{{"uri", math}, {"type", 2}}}}});
+  client.sync();
+  std::map<std::string, json> published;
+  for (const auto& p : client.notifications("textDocument/publishDiagnostics")) published[p["uri"]] = p["diagnostics"];
+  REQUIRE(published.count(math));
+  REQUIRE(published[math].size() == 1);
+  CHECK(published[math][0]["range"]["start"]["line"] == 1);
+  CHECK(published[lib].empty());
+
+  // Fixed: cleared. Broken again, then lib.rs closed: cleared with the crate's last file.
+  brokenOnDisk = false;
+  client.notify("workspace/didChangeWatchedFiles", {{"changes", {{{"uri", math}, {"type", 2}}}}});
+  client.sync();
+  published.clear();
+  for (const auto& p : client.notifications("textDocument/publishDiagnostics")) published[p["uri"]] = p["diagnostics"];
+  REQUIRE(published.count(math));
+  CHECK(published[math].empty());
+  brokenOnDisk = true;
+  client.notify("workspace/didChangeWatchedFiles", {{"changes", {{{"uri", math}, {"type", 2}}}}});
+  client.sync();
+  client.messages();
+  client.notify("textDocument/didClose", {{"textDocument", {{"uri", lib}}}});
+  client.sync();
+  published.clear();
+  for (const auto& p : client.notifications("textDocument/publishDiagnostics")) published[p["uri"]] = p["diagnostics"];
+  REQUIRE(published.count(math));
+  CHECK(published[math].empty());
+}
+
 TEST_CASE("watched files: a change to a module an open kernel uses recompiles it") {
   TestClient client(TestClient::options(), false);
   json init = client.result("initialize", {{"capabilities", {{"workspace", {{"didChangeWatchedFiles", {{"dynamicRegistration", true}}}}}}}});
   client.notify("initialized", json::object());
   auto sent = client.messages();
-  bool registered = false;
+  std::set<std::string> globs;
   for (const auto& m : sent)
     if (m.value("method", "") == "client/registerCapability")
-      registered = m["params"]["registrations"][0]["registerOptions"]["watchers"][0]["globPattern"] == "**/*.rs";
-  CHECK(registered);
+      for (const auto& w : m["params"]["registrations"][0]["registerOptions"]["watchers"]) globs.insert(w["globPattern"]);
+  CHECK(globs == std::set<std::string>{"**/*.rs", "**/Cargo.toml", "**/kernelscope.toml"});
 
   std::string uri = client.open(kPath, "mod common;\n" + kSaxpy);
   client.sync();
@@ -526,6 +662,115 @@ TEST_CASE("$/progress: the session's first compile is shown, once") {
   for (const auto& n : client.notifications("$/progress"))
     if (n["token"] == "kernelscope/firstCompile") kinds.push_back(n["value"]["kind"]);
   CHECK(kinds == std::vector<std::string>{"begin", "end"});
+}
+
+}  // namespace ks::test
+
+namespace ks::test {
+
+namespace {
+
+/// A pass-by-pass function that needs no toolchain: one LLVM pass for `saxpy`, an error
+/// for `broken`, and, for `slow`, a run that lasts until it is cancelled.
+struct FakePasses {
+  std::atomic<int> calls{0};
+  std::atomic<bool> running{false}, sawCancel{false};
+  PassesResult operator()(const CompileInput&, const CompileOptions&, const std::string& kernel,
+                          const CancellationToken& cancel) {
+    ++calls;
+    PassesResult r;
+    r.kernel = r.demangled = kernel;
+    if (kernel == "slow") {
+      running = true;
+      while (!cancel.cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      sawCancel = true;
+      r.cancelled = true;
+      r.error = "cancelled";
+      return r;
+    }
+    if (kernel == "broken") {
+      r.error = "the kernel does not compile (see the diagnostics)";
+      return r;
+    }
+    StagePasses sp;
+    sp.stage = Stage::LlvmIr;
+    sp.changes.push_back(PassChange{Stage::LlvmIr, "SROAPass", kernel, 5, 3, "--- before SROAPass\n+++ after SROAPass\n"});
+    r.stages.push_back(sp);
+    StagePasses mir;
+    mir.stage = Stage::Mir;
+    mir.changes.push_back(PassChange{Stage::Mir, "GVN", "3-2-016", 9, 7, "--- before GVN\n+++ after GVN\n"});
+    r.stages.push_back(mir);
+    return r;
+  }
+};
+
+const std::string kThreeKernels = kSaxpy +
+                                  "pub unsafe extern \"ptx-kernel\" fn broken(x: *mut f32) {\n    let y = 1;\n}\n"
+                                  "pub unsafe extern \"ptx-kernel\" fn slow(x: *mut f32) {\n    let y = 1;\n}\n";
+
+}  // namespace
+
+TEST_CASE("kernelscope/passes: computed once per revision and kernel, errors named") {
+  auto passes = std::make_shared<FakePasses>();
+  auto options = TestClient::options();
+  options.passes = [passes](const CompileInput& i, const CompileOptions& o, const std::string& k,
+                            const CancellationToken& c) { return (*passes)(i, o, k, c); };
+  TestClient client(options);
+  std::string uri = client.open(kPath, kThreeKernels);
+  client.sync();
+
+  json r = client.result("kernelscope/passes", {{"textDocument", {{"uri", uri}}}, {"kernel", "saxpy"}});
+  CHECK(r["uri"] == "kernelscope:/passes" + kPath + ".passes?kernel=saxpy");
+  CHECK(r["revision"] == 1);
+  REQUIRE(r["passes"].size() == 2);
+  CHECK(r["passes"][0] == json::parse(R"({"stage":"llvm-ir","name":"SROAPass","unit":"saxpy","before":5,"after":3,
+                                          "diff":"--- before SROAPass\n+++ after SROAPass\n"})"));
+  CHECK(r["text"].get<std::string>().find("### 1. SROAPass on saxpy: 5 → 3 instructions") != std::string::npos);
+  // The same revision and kernel again, by its pass-by-pass URI and for one stage: no new run.
+  // (Parameters after `kernel`, such as a client's revision, are ignored.)
+  json mir = client.result("kernelscope/passes", {{"uri", r["uri"].get<std::string>() + "&rev=1"}, {"stage", "mir"}});
+  REQUIRE(mir["passes"].size() == 1);
+  CHECK(mir["passes"][0]["name"] == "GVN");
+  CHECK(passes->calls == 1);
+  // A new revision is a new run.
+  client.change(uri, kThreeKernels + "\n", 2);
+  client.sync();
+  CHECK(client.result("kernelscope/passes", {{"textDocument", {{"uri", uri}}}, {"kernel", "saxpy"}})["revision"] == 2);
+  CHECK(passes->calls == 2);
+
+  json unknown = client.request("kernelscope/passes", {{"textDocument", {{"uri", uri}}}, {"kernel", "nosuch"}});
+  CHECK(errorCode(unknown) == int(lsp::ErrorCode::InvalidParams));
+  CHECK(unknown["error"]["message"] == "unknown kernel 'nosuch' (kernels: saxpy, broken, slow)");
+  json failed = client.request("kernelscope/passes", {{"textDocument", {{"uri", uri}}}, {"kernel", "broken"}});
+  CHECK(errorCode(failed) == int(lsp::ErrorCode::RequestFailed));
+  CHECK(failed["error"]["message"] == "the kernel does not compile (see the diagnostics)");
+  CHECK(errorCode(client.request("kernelscope/passes", {{"textDocument", {{"uri", uri}}}, {"kernel", "saxpy"}, {"stage", "ptx"}})) ==
+        int(lsp::ErrorCode::InvalidParams));
+  CHECK(errorCode(client.request("kernelscope/passes", {{"uri", "kernelscope:/passes/elsewhere/k.rs.passes?kernel=saxpy"}})) ==
+        int(lsp::ErrorCode::InvalidParams));
+}
+
+TEST_CASE("kernelscope/passes runs off the io thread and $/cancelRequest stops it") {
+  auto passes = std::make_shared<FakePasses>();
+  auto options = TestClient::options(2, std::chrono::milliseconds(0));
+  options.passes = [passes](const CompileInput& i, const CompileOptions& o, const std::string& k,
+                            const CancellationToken& c) { return (*passes)(i, o, k, c); };
+  TestClient client(options);
+  std::string uri = client.open(kPath, kThreeKernels);
+  client.sync();
+  client.server().onMessage(
+      lsp::makeRequest("p1", "kernelscope/passes", {{"textDocument", {{"uri", uri}}}, {"kernel", "slow"}}).dump());
+  while (!passes->running) std::this_thread::yield();
+  // The server still answers while the run goes on.
+  CHECK(client.result("kernelscope/kernels", {{"textDocument", {{"uri", uri}}}})["kernels"].size() == 3);
+  for (const auto& m : client.messages()) CHECK(m.value("id", json()) != "p1");
+  client.notify("$/cancelRequest", {{"id", "p1"}});
+  bool cancelled = false;
+  for (const auto& m : client.messages())
+    if (m.value("id", json()) == "p1") cancelled = errorCode(m) == int(lsp::ErrorCode::RequestCancelled);
+  CHECK(cancelled);
+  for (int i = 0; i < 5000 && !passes->sawCancel; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  CHECK(passes->sawCancel);  // nobody waits any more: its rustc is stopped
 }
 
 }  // namespace ks::test

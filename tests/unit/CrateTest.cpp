@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <thread>
 
 #include "Compile.h"
 #include "Crate.h"
@@ -19,6 +20,8 @@ fs::path utilDir() { return test::sourceDir() / "examples/crate-util"; }
 bool contains(const std::vector<fs::path>& files, const fs::path& f) {
   return std::find(files.begin(), files.end(), fs::path(normalizePath(f.string()))) != files.end();
 }
+
+CompileInput onDisk(const fs::path& file) { return {file, std::nullopt, {}}; }
 
 bool anyContains(const std::vector<std::string>& lines, std::string_view what) {
   return std::any_of(lines.begin(), lines.end(),
@@ -218,4 +221,97 @@ TEST_CASE("an arch newer than the local ptxas says which CUDA it needs") {
   CHECK(why.find("sm_100") != std::string::npos);
   CHECK(why.find("11.8") != std::string::npos);
   CHECK(why.find("12.8") != std::string::npos);
+}
+
+TEST_CASE("path dependencies come from the rlib cache until their sources or flags change") {
+  if (!test::toolchainUsable()) return;
+  CrateCopy copy;
+  TempDir cache("kernelscope-rlib-cache");
+  Toolchain tc = test::toolchain();
+  tc.cacheDir = cache.path();
+  fs::path math = copy.file("crate/src/math.rs"), util = copy.file("crate-util/src/lib.rs");
+  auto prepare = [&](const CompileInput& in, CompileOptions opts = {}) {
+    TempDir work("kernelscope-rlib-work");
+    RustcUnit u = prepareRustcUnit(tc, in, opts, work.path(), {});
+    INFO(u.failure);
+    CHECK(u.failure.empty());
+    return std::pair{u.dependenciesBuilt, u.dependenciesReused};
+  };
+  auto entries = [&] {
+    size_t n = 0;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(cache.path() / "rlibs", ec)) {
+      CHECK(e.path().filename().string().find(".tmp-") == std::string::npos);  // nothing half-written
+      n += e.path().filename().string().starts_with("crate_util-");
+    }
+    return n;
+  };
+
+  CHECK(prepare(onDisk(math)) == std::pair<size_t, size_t>{1, 0});
+  CHECK(prepare(onDisk(math)) == std::pair<size_t, size_t>{0, 1});
+  CHECK(entries() == 1);
+  // A compile from the cached rlib: the dependency's code still maps to its own file.
+  CompileResult r = compileKernel(tc, {copy.file("crate/src/lib.rs"), std::nullopt, {}}, {});
+  REQUIRE(r.succeeded);
+  CHECK(contains(r.sourceFiles, util));
+  test::Fixture u(util);
+  CHECK_FALSE(test::instructionsFor(r, Stage::Ptx, util.string(), u.lineOf("_block_idx_x()")).empty());
+
+  // An edit on disk is a new entry; unsaved text too, and it is reused while unchanged.
+  std::string text = test::readFile(util);
+  copy.write("crate-util/src/lib.rs", text + "\n/// A new helper.\npub fn two() -> u32 { 2 }\n");
+  CHECK(prepare(onDisk(math)) == std::pair<size_t, size_t>{1, 0});
+  CompileInput unsaved{math, std::nullopt, {{util, text + "\npub fn three() -> u32 { 3 }\n"}}};
+  CHECK(prepare(unsaved) == std::pair<size_t, size_t>{1, 0});
+  CHECK(prepare(unsaved) == std::pair<size_t, size_t>{0, 1});
+  CHECK(entries() == 3);
+  // Target flags are part of the key: another arch builds its own rlib.
+  CompileOptions sm80;
+  sm80.arch = "sm_80";
+  CHECK(prepare(onDisk(math), sm80) == std::pair<size_t, size_t>{1, 0});
+  CHECK(prepare(onDisk(math), sm80) == std::pair<size_t, size_t>{0, 1});
+}
+
+TEST_CASE("concurrent compiles of one dependency leave one complete cache entry") {
+  if (!test::toolchainUsable()) return;
+  CrateCopy copy;
+  TempDir cache("kernelscope-rlib-race");
+  Toolchain tc = test::toolchain();
+  tc.cacheDir = cache.path();
+  std::vector<std::string> failures(3);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < failures.size(); ++i)
+    threads.emplace_back([&, i] {
+      TempDir work("kernelscope-rlib-race-work");
+      RustcUnit u = prepareRustcUnit(tc, onDisk(copy.file("crate/src/math.rs")), {}, work.path(), {});
+      failures[i] = u.failure;
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& f : failures) CHECK(f.empty());
+  std::vector<fs::path> entries;
+  for (const auto& e : fs::directory_iterator(cache.path() / "rlibs")) entries.push_back(e.path());
+  REQUIRE(entries.size() == 1);
+  CHECK(fs::is_regular_file(entries[0] / "libcrate_util.rlib"));
+  CHECK(fs::is_regular_file(entries[0] / "crate_util.d"));
+}
+
+TEST_CASE("withCrateDefaults: the crate's arch and opt-level fill only what the user left unset") {
+  if (!test::toolchainUsable()) return;
+  CompileOptions unset;  // examples/crate says sm_90 and opt-level 3
+  unset.arch = "sm_75";
+  unset.optLevel = 1;
+  unset.archChosen = unset.optLevelChosen = false;
+  CompileOptions fromCrate = withCrateDefaults(test::toolchain(), crateDir() / "src/math.rs", unset);
+  CHECK(fromCrate.arch == "sm_90");
+  CHECK(fromCrate.optLevel == 3);
+
+  CompileOptions chosen = unset;
+  chosen.archChosen = chosen.optLevelChosen = true;
+  CompileOptions kept = withCrateDefaults(test::toolchain(), crateDir() / "src/math.rs", chosen);
+  CHECK(kept.arch == "sm_75");
+  CHECK(kept.optLevel == 1);
+
+  // A kernel outside any crate keeps what it was given.
+  CompileOptions alone = withCrateDefaults(test::toolchain(), test::sourceDir() / "examples/saxpy.rs", unset);
+  CHECK(alone.arch == "sm_75");
 }

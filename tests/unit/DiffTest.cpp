@@ -2,6 +2,7 @@
 // locations, addresses), and real compiles of a kernel and of its edited text.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <functional>
 #include <regex>
 
@@ -183,4 +184,52 @@ TEST_CASE("kernelscope diff: exit 1 and a summary when something changed, 2 on b
   CHECK(oneFile.exitCode == 2);
   CHECK(oneFile.err.find("--vs-arch") != std::string::npos);
   CHECK(test::runKernelscope({"diff", "examples/saxpy.rs", "--vs-arch", "sm_13"}).exitCode == 2);
+}
+
+TEST_CASE("the summary of two compiles: changed stages, then each kernel's resources") {
+  auto kernel = [](std::string name, uint32_t registers, uint32_t spillBytes) {
+    KernelInfo k;
+    k.symbol = k.demangled = std::move(name);
+    KernelResources r;
+    r.registers = registers;
+    r.spillStores = spillBytes;
+    k.resources = r;
+    k.occupancy = kernelOccupancy("sm_90", r);
+    return k;
+  };
+  auto compile = [](const std::string& ptx, std::vector<KernelInfo> kernels) {
+    CompileResult c;
+    c.succeeded = true;
+    c.stages[Stage::Ptx].available = true;
+    c.stages[Stage::Ptx].artifact = parsePtx(ptx);
+    c.kernels = std::move(kernels);
+    return c;
+  };
+  const CompileResult before = compile(kPtx, {kernel("k", 32, 0)});
+  CHECK(diffCompiles(before, before, "a", "b").summary == kNoChange);
+  CHECK_FALSE(diffCompiles(before, before, "a", "b").changed());
+
+  // One instruction replaced, one added; more registers cost occupancy at 256 threads.
+  const std::string ptx = replaceAll(replaceAll(kPtx, "setp.lt.u32", "setp.le.u32"), "ret;", "ret;\nexit;");
+  const CompileResult after = compile(ptx, {kernel("k", 128, 8)});
+  const auto occupancy = [](const CompileResult& c) {
+    return std::to_string(std::lround(c.kernels[0].occupancy->atBlockSize.fraction() * 100));
+  };
+  REQUIRE(occupancy(before) != occupancy(after));
+  CompileDiff d = diffCompiles(before, after, "a", "b");
+  CHECK(d.summary == "PTX +2 −1, regs 32→128, spills 0→8, occupancy " + occupancy(before) + "%→" +
+                         occupancy(after) + "%");
+  REQUIRE(d.kernels.size() == 1);
+  CHECK(d.kernels[0].changed());
+  REQUIRE(d.kernels[0].resources.size() == 3);
+  CHECK(d.kernels[0].resources[0].resource == Resource::Registers);
+  CHECK(d.kernels[0].resources[1].after == 8);
+
+  // Declarations alone read ±0; with two kernels each one is named; new and gone kernels.
+  const CompileResult declared =
+      compile(replaceAll(kPtx, "%r<12>", "%r<12>;\n.reg .b64 %rd<4>"), {kernel("k", 32, 0), kernel("m", 16, 0)});
+  d = diffCompiles(before, declared, "a", "b");
+  CHECK(d.summary == "PTX ±0, +kernel m");
+  d = diffCompiles(declared, compile(kPtx, {kernel("k", 24, 0)}), "a", "b");
+  CHECK(d.summary == "PTX ±0, k regs 32→24, −kernel m");
 }

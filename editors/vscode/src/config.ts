@@ -13,17 +13,22 @@ export function settings(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration("kernelscope");
 }
 
-/** The settings the server reads, in the shape it reads them. */
+/**
+ * The settings the server reads, in the shape it reads them. An empty setting is sent as
+ * `null`, which takes the key back on the server (to `kernelscope.toml`, the crate's
+ * metadata or the default); leaving it out would keep the value sent before.
+ */
 export function serverOptions(): Record<string, unknown> {
   const s = settings();
   const options: Record<string, unknown> = {
-    arch: s.get<string>("arch") || undefined,
-    optLevel: s.get<number>("optLevel"),
+    arch: s.get<string>("arch") || null,
+    optLevel: s.get<number | null>("optLevel") ?? null,
+    toolchainProfile: s.get<string | null>("toolchainProfile") || null,
     stages: s.get<Stage[]>("stages"),
     hoverStages: s.get<Stage[]>("hover.stages"),
-    rustc: s.get<string>("rustc.path") || undefined,
+    rustc: s.get<string>("rustc.path") || null,
     extraRustcFlags: s.get<string[]>("rustc.extraFlags"),
-    debounceMs: s.get<number | null>("debounceMs") ?? undefined,
+    debounceMs: s.get<number | null>("debounceMs") ?? null,
     remarks: s.get<boolean>("remarks"),
   };
   return JSON.parse(JSON.stringify(options));

@@ -14,6 +14,7 @@ import { Ctx, openStage, registerCommands } from "./commands";
 import { LinkedHighlighter } from "./linking";
 import { StatusBar } from "./status";
 import { ArtifactViews } from "./views";
+import { registerPassesCommand } from "./passes";
 import { artifactUri, parseArtifactUri, SCHEME } from "./uri";
 
 let client: LanguageClient | undefined;
@@ -88,6 +89,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   context.subscriptions.push(
     ...registerCommands(ctx),
+    registerPassesCommand(() => client),
     vscode.workspace.onDidSaveTextDocument((doc) => preview.onSave(doc)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("kernelscope.server")) {

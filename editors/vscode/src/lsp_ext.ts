@@ -174,6 +174,38 @@ export const diff = new lc.RequestType<DiffParams, DiffResult, void>("kernelscop
 
 export type CompileState = "queued" | "compiling" | "ready" | "failed";
 
+/** A stage's instructions added and removed against the base revision. */
+export interface StageChange {
+  stage: Stage;
+  added: number;
+  removed: number;
+  /** Also true when only declarations or labels changed. */
+  changed: boolean;
+}
+
+/** A resource's value in the base revision and in this one. */
+export type ResourceDelta = [before: number, after: number];
+
+/** A kernel that is new, gone, or whose resources changed (only those are present). */
+export interface KernelChange {
+  name: string;
+  change: "added" | "removed" | "changed";
+  registers?: ResourceDelta;
+  spills?: ResourceDelta;
+  sharedMemory?: ResourceDelta;
+  stackFrame?: ResourceDelta;
+  occupancy?: ResourceDelta;
+}
+
+/** What a ready compile changed against the newest earlier revision that compiled. */
+export interface CompileChanges {
+  baseRevision: number;
+  /** "PTX +3 −1, SASS +2, regs 10→12", or "no change". */
+  summary: string;
+  stages: StageChange[];
+  kernels: KernelChange[];
+}
+
 export interface StatusParams {
   uri: string;
   revision: number;
@@ -181,6 +213,7 @@ export interface StatusParams {
   stages: Stage[];
   durationMs?: number;
   message?: string;
+  changes?: CompileChanges;
 }
 
 export const status = new lc.NotificationType<StatusParams>("kernelscope/status");

@@ -1,17 +1,22 @@
 // The status bar item: compile state of the active file, its time, and the resources
-// (registers, spills, occupancy) of the kernel under the cursor.
+// (registers, spills, occupancy) of the kernel under the cursor; and what each save
+// changed ("PTX +3 −1, SASS +2, regs 10→12"), told once as a transient status bar message
+// and kept in the item's tooltip.
 //
-// States come from `kernelscope/status`; kernel resources from `kernelscope/kernels`,
-// fetched once per ready revision and kept until the next one.
+// States and changes come from `kernelscope/status`; kernel resources from
+// `kernelscope/kernels`, fetched once per ready revision and kept until the next one.
 
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
+import { describeChanges } from "./changes";
 import * as ext from "./lsp_ext";
 import { parseArtifactUri, SCHEME, sameUri } from "./uri";
 
 interface FileStatus {
   status: ext.StatusParams;
   kernels?: ext.KernelsResult;
+  /** What the newest ready compile changed, and whether the user was told. */
+  changes?: { revision: number; changes: ext.CompileChanges; told: boolean };
 }
 
 const ICONS: Record<ext.CompileState, string> = {
@@ -26,6 +31,7 @@ export class StatusBar implements vscode.Disposable {
   private readonly files = new Map<string, FileStatus>();
   private readonly disposables: vscode.Disposable[] = [];
   private serverMessage: string | undefined;
+  private changesMessage: vscode.Disposable | undefined;
 
   constructor(private readonly client: () => LanguageClient | undefined) {
     this.item.name = "kernelscope";
@@ -36,10 +42,19 @@ export class StatusBar implements vscode.Disposable {
       vscode.window.onDidChangeTextEditorSelection((e) => {
         if (e.textEditor === vscode.window.activeTextEditor) this.render();
       }),
+      // A save whose text compiled already (while it was typed) tells that compile's changes.
+      vscode.workspace.onDidSaveTextDocument((document) => {
+        const key = document.uri.toString();
+        const entry = this.entryOf(key);
+        if (entry?.status.state === "ready" && entry.changes?.revision === entry.status.revision) {
+          this.tellChanges(key, entry);
+        }
+      }),
     );
   }
 
   dispose(): void {
+    this.changesMessage?.dispose();
     this.disposables.forEach((d) => d.dispose());
   }
 
@@ -53,10 +68,34 @@ export class StatusBar implements vscode.Disposable {
   update(status: ext.StatusParams): void {
     const key = vscode.Uri.parse(status.uri).toString();
     const previous = this.files.get(key);
-    const entry: FileStatus = { status, kernels: previous?.kernels };
+    const entry: FileStatus = { status, kernels: previous?.kernels, changes: previous?.changes };
+    if (status.state === "ready" && status.changes) {
+      entry.changes = { revision: status.revision, changes: status.changes, told: false };
+    }
     this.files.set(key, entry);
     this.render();
-    if (status.state === "ready") void this.fetchKernels(key, entry);
+    if (status.state === "ready") {
+      void this.fetchKernels(key, entry);
+      // Text still being typed is told on its save; saved text (or a settings change) now.
+      const document = vscode.workspace.textDocuments.find((d) => sameUri(d.uri.toString(), key));
+      if (entry.changes && !document?.isDirty) this.tellChanges(key, entry);
+    }
+  }
+
+  private entryOf(uri: string): FileStatus | undefined {
+    return [...this.files.entries()].find(([key]) => sameUri(key, uri))?.[1];
+  }
+
+  /** Shows what the newest compile of a file changed, once, for a while. */
+  private tellChanges(key: string, entry: FileStatus): void {
+    if (!entry.changes || entry.changes.told) return;
+    entry.changes.told = true;
+    const name = vscode.Uri.parse(key).path.split("/").pop();
+    this.changesMessage?.dispose();
+    this.changesMessage = vscode.window.setStatusBarMessage(
+      `$(diff) kernelscope ${name}: ${entry.changes.changes.summary}`,
+      15000,
+    );
   }
 
   /** The resources of a file's kernels at its latest ready revision. */
@@ -104,7 +143,7 @@ export class StatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const entry = [...this.files.entries()].find(([key]) => sameUri(key, source.uri.toString()))?.[1];
+    const entry = this.entryOf(source.uri.toString());
     if (!entry) {
       this.item.text = "$(circle-outline) kernelscope";
       this.item.tooltip = "kernelscope: not compiled yet";
@@ -128,6 +167,7 @@ export class StatusBar implements vscode.Disposable {
     tooltip.appendMarkdown(`**kernelscope** — ${status.state} (revision ${status.revision})`);
     if (kernels?.arch) tooltip.appendMarkdown(` for \`${kernels.arch}\``);
     if (status.message) tooltip.appendMarkdown(`\n\n${status.message}`);
+    if (entry.changes) tooltip.appendMarkdown(`\n\n${describeChanges(entry.changes.changes).join("\n")}`);
     if (kernel) {
       const name = `\`${kernel.demangled || kernel.name}\``;
       const counts = `${kernel.instructions.ptx} PTX, ${kernel.instructions.sass} SASS instructions`;

@@ -10,6 +10,7 @@ import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import * as ext from "./lsp_ext";
 import { SegmentIndex } from "./highlight";
+import { parsePassesUri, passesText } from "./passes";
 import { ArtifactAddress, artifactUri, parseArtifactUri, SCHEME, stageTitle } from "./uri";
 
 /** A view's latest content. */
@@ -76,6 +77,7 @@ export class ArtifactViews implements vscode.TextDocumentContentProvider, vscode
 
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
     const key = uri.toString();
+    if (parsePassesUri(uri)) return passesText(this.client(), uri, token);  // passes.ts
     const address = parseArtifactUri(key);
     if (!address) return `// kernelscope: not a kernelscope view: ${key}\n`;
     const previous = this.states.get(key);

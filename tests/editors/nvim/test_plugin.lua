@@ -14,6 +14,16 @@ local source_path = assert(os.getenv("KS_SOURCE"), "KS_SOURCE is not set")
 local compile_timeout = tonumber(os.getenv("KS_TIMEOUT_MS") or "") or 240000
 
 local SAXPY_LINE = "*y.add(i) = a * *x.add(i) + *y.add(i);"
+-- The test starts at this target (through the settings) and switches to the next live.
+local FIRST_ARCH, NEXT_ARCH = "sm_75", "sm_90"
+-- An instruction of each stage of the SAXPY kernel (a Lua pattern on the view's line) and
+-- what the hover on it must say: the opcode and its meaning, modifiers decoded.
+local HOVERS = {
+  { stage = "ptx", line = "^%s*ld%.global%.", says = { "ld", ".global", "global memory" } },
+  { stage = "sass", line = "%f[%w]LDG%f[^%w]", says = { "LDG", "Load from global memory" } },
+  { stage = "llvm-ir", line = "= fmul ", says = { "fmul", "Floating-point multiplication" } },
+  { stage = "mir", line = "= Mul%(", says = { "Mul", "Multiplication" } },
+}
 
 -- Results go to their own file: headless Neovim writes its messages to stdout too.
 local results = assert(io.open(assert(os.getenv("KS_RESULTS"), "KS_RESULTS is not set"), "w"))
@@ -138,11 +148,64 @@ local function same_instructions(client, src, view, got, expected)
   return true
 end
 
+-- The messages the plugin gives through vim.notify, in order.
+local notified = {}
+local real_notify = vim.notify
+vim.notify = function(msg, level, opts)
+  table.insert(notified, { msg = tostring(msg), level = level })
+  return real_notify(msg, level, opts)
+end
+local function messages_with(text)
+  local found = {}
+  for _, n in ipairs(notified) do
+    if n.msg:find(text, 1, true) then
+      table.insert(found, n)
+    end
+  end
+  return found
+end
+
+-- The title of the source's code lens that carries the kernel's resources.
+local function resource_lens(src)
+  for _, l in ipairs(vim.lsp.codelens.get(src) or {}) do
+    if l.command and l.command.title:find("regs") then
+      return l.command.title
+    end
+  end
+end
+
+-- Puts the cursor of view `v` on its first line matching `pattern`, presses K there and
+-- returns the hover's text and the line.
+local function hover_in_view(v, pattern)
+  local lines = vim.api.nvim_buf_get_lines(v.bufnr, 0, -1, false)
+  local at
+  for i, l in ipairs(lines) do
+    if l:find(pattern) then
+      at = i
+      break
+    end
+  end
+  local win = win_of(v.bufnr)
+  if not (at and win) then
+    return nil, at and "the view is not shown" or ("no line matches " .. pattern)
+  end
+  vim.api.nvim_set_current_win(win)
+  vim.api.nvim_win_set_cursor(win, { at, (lines[at]:find("%S") or 1) - 1 })
+  close_floats()
+  feed("K")
+  local text = wait_for(function()
+    local t = floating_text()
+    return t and t ~= "" and t
+  end, 10000)
+  close_floats()
+  return text, lines[at]
+end
+
 local function run()
   local ks = require("kernelscope")
   local lsp = require("kernelscope.lsp")
   local views = require("kernelscope.views")
-  ks.setup({ cmd = { server } })
+  ks.setup({ cmd = { server }, settings = { arch = FIRST_ARCH } })
 
   vim.cmd("edit " .. vim.fn.fnameescape(source_path))
   local src = vim.api.nvim_get_current_buf()
@@ -183,13 +246,11 @@ local function run()
   end, 10000)
   check("the SAXPY line shows its instruction counts", hint and hint:find("%d+ ptx") ~= nil, tostring(hint))
   local lens = wait_for(function()
-    for _, l in ipairs(vim.lsp.codelens.get(src) or {}) do
-      if l.command and l.command.title:find("regs") then
-        return l
-      end
-    end
+    return resource_lens(src)
   end, 10000)
   check("the kernel has a code lens with its registers", lens ~= nil)
+  check("the code lens names the target from the settings, " .. FIRST_ARCH, lens and lens:find(FIRST_ARCH, 1, true) ~= nil, lens)
+  check("no change is told for the first compile", #messages_with("PTX") == 0, vim.inspect(notified))
 
   -- :Kernelscope ptx opens a scratch view holding the PTX.
   vim.cmd("Kernelscope ptx")
@@ -293,6 +354,35 @@ local function run()
     return view.revision ~= before_rev and buf_text(vbuf) ~= before_text
   end, compile_timeout)
   check("an edit and :write update the view", updated, "revision " .. tostring(view.revision))
+
+  -- The ready status after the save says what the edit changed, and the plugin tells it
+  -- once (vim.notify) and in its statusline string.
+  local changes = wait_for(function()
+    local st = views.status[uri]
+    return st and st.state == "ready" and st.changes
+  end, compile_timeout)
+  check("kernelscope/status after the save carries the changes", changes ~= nil, vim.inspect(views.status[uri]))
+  changes = changes or { stages = {}, summary = "?" }
+  local ptx_change
+  for _, c in ipairs(changes.stages or {}) do
+    if c.stage == "ptx" then
+      ptx_change = c
+    end
+  end
+  -- `+ y` became `* y`: an add replaced by a multiply.
+  check("the PTX of the edited line changed: an instruction added and one removed", ptx_change and ptx_change.added > 0 and ptx_change.removed > 0, vim.inspect(changes))
+  if ptx_change then
+    local want = string.format("PTX +%d −%d", ptx_change.added, ptx_change.removed)
+    check("the summary counts them: " .. want, (", " .. changes.summary .. ","):find(", " .. want .. ",", 1, true) ~= nil, changes.summary)
+  end
+  local told = wait_for(function()
+    local found = messages_with(changes.summary)
+    return #found > 0 and found
+  end, 5000) or {}
+  sleep(300)
+  told = messages_with(changes.summary)
+  check("vim.notify tells the summary once, at INFO", #told == 1 and told[1].level == vim.log.levels.INFO, vim.inspect(notified))
+  check("require('kernelscope').status() shows it for statuslines", ks.status(src) == "kernelscope ready · " .. changes.summary, ks.status(src))
   check("the view keeps the PTX filetype and stays read-only", vim.bo[vbuf].filetype == "kernelscope_ptx" and not vim.bo[vbuf].modifiable)
 
   -- :Kernelscope diff shows what the edit changed in the PTX.
@@ -304,7 +394,7 @@ local function run()
     vim.api.nvim_win_close(win_of(dbuf), true)
   end
   vim.api.nvim_set_current_win(src_win)
-  check(":Kernelscope arch reports the target", commands.run("arch") == "sm_90")
+  check(":Kernelscope arch reports the target from the settings", commands.run("arch") == FIRST_ARCH)
 
   -- Other stages and commands.
   for _, stage in ipairs({ "sass", "llvm", "mir" }) do
@@ -316,6 +406,23 @@ local function run()
     end, 30000)
     check(":Kernelscope " .. stage .. " opens a view with text", filled, v and buf_text(v.bufnr):sub(1, 200))
   end
+
+  -- K on an instruction of each stage view says what that instruction is.
+  for _, h in ipairs(HOVERS) do
+    local v = views.find(src, h.stage)
+    local text, line = nil, "no " .. h.stage .. " view"
+    if v then
+      text, line = hover_in_view(v, h.line)
+    end
+    local missing = {}
+    for _, want in ipairs(h.says) do
+      if not (text and text:find(want, 1, true)) then
+        table.insert(missing, want)
+      end
+    end
+    check("K on `" .. vim.trim(tostring(line):gsub("%s*//.*$", "")) .. "` in the " .. h.stage .. " view explains it", text ~= nil and #missing == 0,
+      "missing " .. table.concat(missing, ", ") .. " in: " .. tostring(text):gsub("\n", " | "):sub(1, 300))
+  end
   vim.api.nvim_set_current_win(src_win)
   local kbuf = commands.run("kernels")
   check(":Kernelscope kernels lists saxpy", kbuf and buf_text(kbuf):find("saxpy") ~= nil, kbuf and buf_text(kbuf))
@@ -326,13 +433,36 @@ local function run()
   local status = commands.run("status") or {}
   check(":Kernelscope status reports the compile", table.concat(status, "\n"):find("ready") ~= nil, table.concat(status, " | "))
 
-  -- :Kernelscope arch sm_80 recompiles for sm_80 and the view follows.
-  commands.run("arch sm_80")
+  -- :Kernelscope arch switches the target live: the PTX view, the SASS view, the code
+  -- lens and the kernels follow, and the change is told.
+  local sass_view = views.find(src, "sass")
+  local sass_before = sass_view and buf_text(sass_view.bufnr) or ""
+  local rev_before = views.status[uri] and views.status[uri].revision
+  vim.api.nvim_set_current_win(src_win)
+  commands.run("arch " .. NEXT_ARCH)
   local retargeted = wait_for(function()
-    return buf_text(vbuf):find("%.target%s+sm_80") ~= nil
+    return buf_text(vbuf):find("%.target%s+" .. NEXT_ARCH) ~= nil
   end, compile_timeout)
-  check(":Kernelscope arch sm_80 recompiles and the view shows .target sm_80", retargeted, buf_text(vbuf):match("%.target[^\n]*"))
-  check(":Kernelscope arch then reports sm_80", commands.run("arch") == "sm_80")
+  check(":Kernelscope arch " .. NEXT_ARCH .. " recompiles and the view shows .target " .. NEXT_ARCH, retargeted, buf_text(vbuf):match("%.target[^\n]*"))
+  check(":Kernelscope arch then reports " .. NEXT_ARCH, commands.run("arch") == NEXT_ARCH)
+  local sass_after = sass_view and wait_for(function()
+    local t = buf_text(sass_view.bufnr)
+    return t ~= sass_before and t:find("%f[%w]LDG%f[^%w]") and t
+  end, 20000)
+  check("the SASS view shows new SASS for " .. NEXT_ARCH, sass_after ~= nil, sass_view and buf_text(sass_view.bufnr):sub(1, 200))
+  lens = wait_for(function()
+    local l = resource_lens(src)
+    return l and l:find(NEXT_ARCH, 1, true) and l
+  end, 10000)
+  check("the code lens names " .. NEXT_ARCH, lens ~= nil, resource_lens(src))
+  local switched = views.status[uri]
+  local sass_changed = false
+  for _, c in ipairs(switched and switched.changes and switched.changes.stages or {}) do
+    sass_changed = sass_changed or (c.stage == "sass" and c.changed)
+  end
+  check("the status after the switch says the SASS changed", switched and switched.revision ~= rev_before and sass_changed
+    and switched.changes.summary:find("SASS", 1, true) ~= nil, vim.inspect(switched and switched.changes))
+  check("and the switch is told", switched and switched.changes and #messages_with(switched.changes.summary) >= 1, vim.inspect(notified))
 
   -- `q` closes a view and forgets it.
   vim.api.nvim_set_current_win(win_of(vbuf))

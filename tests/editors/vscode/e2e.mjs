@@ -39,6 +39,19 @@ const FLOAT_SUB = /^\s*sub\.(rn\.)?f32\b/;
 /** PTX lines that are not instructions: directives such as `.loc`, labels, comments, blanks. */
 const NOT_AN_INSTRUCTION = /^\s*(\.\w+|\/\/.*|[$\w.]+:|[{}()]?)\s*$|^\s*\.loc\b/;
 const PTX_TAB = "saxpy.rs.ptx";
+/**
+ * An instruction of each stage view of saxpy (text to find in the view) and what the hover
+ * on it must say: the opcode and its meaning, modifiers decoded. `open` is the command
+ * that shows the view when no tab of it is open yet.
+ */
+const HOVERS = [
+  { tab: "saxpy.rs.ptx", open: "kernelscope: Show PTX", find: "ld.global.", says: ["ld", ".global", "global memory"] },
+  { tab: "saxpy.rs.sass", open: "kernelscope: Show SASS", find: "LDG.", says: ["LDG", "Load from global memory"] },
+  { tab: "saxpy.rs.ll", open: "kernelscope: Show LLVM IR", find: "= fmul ", says: ["fmul", "Floating-point multiplication"] },
+  { tab: "saxpy.rs.mir", open: "kernelscope: Show MIR", find: "= Mul(", says: ["Mul", "Multiplication"] },
+];
+/** The transient status bar message that tells what a save changed in the PTX. */
+const PTX_CHANGED = /kernelscope saxpy\.rs: .*PTX \+(\d+) −(\d+)/;
 
 // ---------------------------------------------------------------------------------------
 // Reading VS Code's DOM.
@@ -121,6 +134,37 @@ async function goToLine(page, title, line1) {
   await input.fill(`:${line1}`);
   await page.keyboard.press("Enter");
   await input.waitFor({ state: "hidden" });
+}
+
+/**
+ * Puts the cursor of the editor `title` on the first occurrence of `needle` (with the find
+ * widget, as a user would), checks the cursor line holds it, and returns the text of the
+ * hover that Show Hover (Ctrl+K Ctrl+I) opens there.
+ */
+async function hoverOnText(page, title, needle) {
+  await focusEditor(page, title);
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.press("Control+F");
+  const find = group(page, title).locator(".find-widget");
+  await find.waitFor({ state: "visible" });
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type(needle);
+  await waitUntil(`a match of "${needle}"`, async () => /\d+ of \d+/.test((await find.locator(".matchesCount").textContent()) ?? ""));
+  await page.keyboard.press("Escape");
+  // The cursor's line as the status bar gives it ("Ln 71, Col 15").
+  const line = await waitUntil(`the cursor on a line with "${needle}"`, async () => {
+    const where = (await page.locator(".statusbar-item", { hasText: /Ln \d+, Col \d+/ }).first().textContent()) ?? "";
+    const number = Number(where.match(/Ln (\d+)/)?.[1]);
+    return (await renderedLines(page, title)).find((l) => l.number === number && l.text.includes(needle));
+  });
+  await page.keyboard.press("Control+K");
+  await page.keyboard.press("Control+I");
+  const text = await waitUntil("a hover", async () => {
+    const t = (await page.locator(".monaco-editor .monaco-hover:visible").allTextContents()).join("\n");
+    return t.trim() && t;
+  });
+  await page.keyboard.press("Escape");
+  return { line: line.text.trim(), text };
 }
 
 async function statusText(page) {
@@ -303,6 +347,27 @@ async function main() {
       await group(page, PTX_TAB).waitFor({ timeout: STEP_MS });
     });
 
+    for (const h of HOVERS) {
+      await step(page, `Show Hover on \`${h.find.trim()}\` in the ${h.tab} view explains the instruction`, async () => {
+        if ((await page.locator(".tab", { hasText: h.tab }).count()) > 0) {
+          await page.locator(".tab", { hasText: h.tab }).first().click();
+        } else {
+          await focusEditor(page, "saxpy.rs");
+          await runCommand(page, h.open);
+        }
+        await group(page, h.tab).waitFor({ timeout: STEP_MS });
+        await waitUntil(`text in ${h.tab}`, async () => (await renderedLines(page, h.tab)).some((l) => l.text.trim()));
+        const { line, text } = await hoverOnText(page, h.tab, h.find);
+        console.log(`     ${line}: ${text.replace(/\s+/g, " ").slice(0, 160)}`);
+        const missing = h.says.filter((w) => !text.includes(w));
+        if (missing.length) throw new Error(`the hover lacks ${missing.join(", ")}: ${text.slice(0, 400)}`);
+      });
+    }
+    await step(page, "back to the PTX view", async () => {
+      await page.locator(".tab", { hasText: PTX_TAB }).first().click();
+      await group(page, PTX_TAB).waitFor({ timeout: STEP_MS });
+    });
+
     await step(page, "Select Target GPU Architecture recompiles for it", async () => {
       await focusEditor(page, "saxpy.rs");
       await runCommand(page, "kernelscope: Select Target GPU Architecture");
@@ -317,7 +382,9 @@ async function main() {
       FIRST_COMPILE_MS);
     });
 
+    let toldBefore = "";
     await step(page, "editing and saving updates the PTX view", async () => {
+      toldBefore = (await page.locator(".statusbar-item", { hasText: PTX_CHANGED }).allTextContents()).join("\n");
       await goToLine(page, "saxpy.rs", saxpyLine + 1);
       await page.keyboard.press("End");
       await page.keyboard.press("Shift+Home");
@@ -329,6 +396,17 @@ async function main() {
         return now.some((t) => FLOAT_SUB.test(t));
       }, FIRST_COMPILE_MS);
       await page.screenshot({ path: path.join(ARTIFACTS, "after-save.png") });
+    });
+
+    await step(page, "the status bar tells what the save changed in the PTX", async () => {
+      // `+ y` became `- y`: an add replaced by a subtraction.
+      const told = await waitUntil("a status bar message with the PTX's changes", async () => {
+        const t = (await page.locator(".statusbar-item", { hasText: PTX_CHANGED }).allTextContents()).join("\n");
+        return t && t !== toldBefore && t;
+      });
+      const [, added, removed] = told.match(PTX_CHANGED);
+      console.log(`     ${told.trim()}`);
+      if (Number(added) < 1 || Number(removed) < 1) throw new Error(`expected an instruction added and one removed: ${told}`);
     });
 
     await step(page, "Diff with Previous Save shows the change in VS Code's diff editor", async () => {

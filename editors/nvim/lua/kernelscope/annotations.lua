@@ -1,5 +1,6 @@
 -- kernelscope.annotations: the per-line instruction counts (inlay hints) and the per-kernel
--- resource lines (code lenses) in source buffers, refreshed after every compile.
+-- resource lines (code lenses) in source buffers, refreshed after every compile; and what
+-- each compile changed ("PTX +3 −1, SASS +2, regs 10→12"), told once per save.
 --
 -- The server's hints change when a compile finishes, not when the text changes, so the
 -- plugin asks for them again on each `ready` status and draws them itself as end-of-line
@@ -69,18 +70,56 @@ function M.refresh(bufnr)
   M.refresh_lenses(bufnr)
 end
 
+-- source uri -> the `changes` of its newest ready compile, with `revision` and `told`.
+M.changes = {}
+
+--- Tells the user what the newest compile of `uri` changed, once.
+local function tell_changes(uri)
+  local c = M.changes[uri]
+  if not c or c.told or not config.options.notify_changes then
+    return
+  end
+  c.told = true
+  lsp.notify(vim.fn.fnamemodify(vim.uri_to_fname(uri), ":t") .. ": " .. c.summary, vim.log.levels.INFO)
+end
+
 --- Handles kernelscope/status for the source buffers it names.
 function M.on_status(params)
   if not (type(params) == "table" and params.state == "ready" and params.uri) then
     return
   end
+  if params.changes then
+    M.changes[params.uri] = vim.tbl_extend("force", params.changes, { revision = params.revision, told = false })
+  end
   for _, client in ipairs(lsp.clients()) do
     for bufnr in pairs(client.attached_buffers or {}) do
       if vim.api.nvim_buf_is_loaded(bufnr) and lsp.text_document(bufnr).uri == params.uri then
         M.refresh(bufnr)
+        -- A compile of saved text (a save, a settings change) is told now; one of text
+        -- still being typed waits for the write (BufWritePost below).
+        if not vim.bo[bufnr].modified then
+          tell_changes(params.uri)
+        end
       end
     end
   end
+end
+
+--- A statusline string for `bufnr` (the current buffer when nil): the compile state and
+--- what the newest compile changed, e.g. `kernelscope ready · PTX +1 −1, SASS +1`; empty
+--- for buffers kernelscope does not compile.
+function M.statusline(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local uri = lsp.text_document(bufnr).uri
+  local st = require("kernelscope.views").status[uri]
+  if not st then
+    return ""
+  end
+  local c = M.changes[uri]
+  if st.state == "ready" and c and c.revision == st.revision then
+    return "kernelscope ready · " .. c.summary
+  end
+  return "kernelscope " .. st.state
 end
 
 --- The client side of the server's `kernelscope.openArtifact` command (code lenses):
@@ -116,6 +155,18 @@ end
 function M.setup()
   vim.cmd("highlight default link KernelscopeHint Comment")
   vim.lsp.commands["kernelscope.openArtifact"] = M.open_artifact
+  vim.api.nvim_create_autocmd("BufWritePost", {
+    group = vim.api.nvim_create_augroup("kernelscope_changes", { clear = true }),
+    callback = function(args)
+      -- Only when the newest compile is done: a pending one tells its own changes.
+      local uri = lsp.text_document(args.buf).uri
+      local st = require("kernelscope.views").status[uri]
+      local c = M.changes[uri]
+      if st and c and st.state == "ready" and st.revision == c.revision then
+        tell_changes(uri)
+      end
+    end,
+  })
 end
 
 return M

@@ -265,4 +265,16 @@ function M.register()
   end, { nargs = "+", complete = complete, desc = "kernelscope: stage views and kernel info" })
 end
 
+-- `:Kernelscope passes [kernel]` and `:KernelscopePasses [kernel]` (kernelscope.passes).
+M.subcommands.passes = {
+  run = function(args)
+    return require("kernelscope.passes").open(args[1])
+  end,
+}
+local register_kernelscope = M.register
+function M.register()
+  register_kernelscope()
+  require("kernelscope.passes").register()
+end
+
 return M

@@ -116,6 +116,12 @@ local function maybe_attach(bufnr)
   end
 end
 
+--- A statusline string for `bufnr`: the compile state and what the newest compile
+--- changed (`kernelscope ready · PTX +1 −1, SASS +2`); empty for other buffers.
+function M.status(bufnr)
+  return annotations.statusline(bufnr)
+end
+
 --- Opens the `stage` view of the current buffer (or of the source behind a view).
 function M.open(stage, opts)
   local src = views.source_of(vim.api.nvim_get_current_buf())

@@ -1,0 +1,53 @@
+// Command-line arguments that several `kernelscope` subcommands share.
+//
+// Every command that compiles takes the same options for how to compile (--arch, --opt,
+// --profile, --save-temps) and may take a stage list; they are read here once, with the
+// same checks and messages, so the commands cannot drift apart.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "Compile.h"
+
+namespace ks {
+
+/// The arguments of one subcommand, read front to back.
+class ArgReader {
+ public:
+  ArgReader(int argc, char** argv) : argc_(argc), argv_(argv) {}
+  /// The next argument; nullopt once all were read.
+  std::optional<std::string_view> next() {
+    return index_ < argc_ ? std::optional<std::string_view>(argv_[index_++]) : std::nullopt;
+  }
+  /// The value of the option just read (`--arch sm_80`); nullopt when the option came last.
+  std::optional<std::string> value() {
+    auto v = next();
+    return v ? std::optional<std::string>(*v) : std::nullopt;
+  }
+
+ private:
+  int argc_;
+  char** argv_;
+  int index_ = 0;
+};
+
+/// Options for a command whose arch and opt level yield to a crate's
+/// `[package.metadata.kernelscope]` until given on the command line (withCrateDefaults).
+CompileOptions cliCompileOptions();
+
+/// Reads `arg` when it is one of the options for how to compile (--arch sm_XX, --opt N,
+/// --profile NAME, --save-temps DIR) into `options`, taking its value from `args`; an arch
+/// or opt level read so is marked chosen. Returns nullopt when `arg` is none of them, an
+/// empty string when it was read, otherwise what is wrong with its value.
+std::optional<std::string> readCompileOption(std::string_view arg, ArgReader& args, CompileOptions& options);
+
+/// Parses a stage list such as "ptx,sass" into `stages`; the problem when a name is unknown.
+std::optional<std::string> parseStageList(std::string_view list, std::vector<Stage>& stages);
+
+/// Parses an optimization level 0..3.
+std::optional<int> parseOptLevel(std::string_view);
+
+}  // namespace ks

@@ -1,0 +1,71 @@
+// kernelscope/passes: the optimization passes that changed a kernel (pipeline/Passes.h),
+// computed on demand — it is one more rustc run — once per Snapshot and kernel.
+//
+// The run goes to its own thread (inline in the deterministic test mode) and its result
+// is posted back to the io thread, where every request waiting for it is answered. A
+// request can be cancelled ($/cancelRequest); the run itself is cancelled (its rustc
+// killed) when nobody waits for it any more, or when its Snapshot is no longer kept.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "Compile.h"
+#include "Extensions.h"
+#include "Passes.h"
+#include "Scheduler.h"
+#include "Workspace.h"
+
+namespace ks::server {
+
+using PassesFunction = std::function<PassesResult(const CompileInput&, const CompileOptions&,
+                                                  const std::string& kernel, const CancellationToken&)>;
+
+/// The wire form of a kernel's passes in a Snapshot; `only` keeps one stage's.
+lsp::PassesResult passesReplyOf(const Snapshot&, const PassesResult&, std::optional<Stage> only);
+
+class PassesCache {
+ public:
+  /// Called with the result, or with nullptr when the request was cancelled.
+  using Reply = std::function<void(const PassesResult*)>;
+
+  /// `runInline`: compute on the calling thread (tests and the lit-test mode).
+  PassesCache(PassesFunction, PostFunction, bool runInline);
+  ~PassesCache();  // cancels the runs in flight and waits for their threads
+  PassesCache(const PassesCache&) = delete;
+  PassesCache& operator=(const PassesCache&) = delete;
+
+  /// Answers `reply` with the passes of `kernel` (a symbol) in `snapshot`, from the cache
+  /// or once they are computed from `input` and `options`.
+  void get(const std::shared_ptr<const Snapshot>& snapshot, const CompileInput& input,
+           const CompileOptions& options, const std::string& kernel, const std::string& requestId,
+           Reply reply);
+  /// Drops a waiting request (answering it as cancelled); false when it is not waiting.
+  bool cancel(const std::string& requestId);
+
+ private:
+  struct Entry {
+    std::weak_ptr<const Snapshot> snapshot;
+    std::shared_ptr<const PassesResult> result;  // null while running
+    CancellationToken token;
+    std::vector<std::pair<std::string, Reply>> waiting;  // request id, reply
+  };
+  struct Shared;  // what the posted completions need, alive as long as any of them
+  using Key = std::pair<const Snapshot*, std::string>;
+  void finish(const Key&, std::shared_ptr<const PassesResult>);
+  void prune();  // forgets the entries of Snapshots that are gone, cancelling their runs
+
+  PassesFunction compute_;
+  PostFunction post_;
+  bool runInline_;
+  std::shared_ptr<Shared> shared_;
+  std::map<Key, std::shared_ptr<Entry>> entries_;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace ks::server
