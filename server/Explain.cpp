@@ -1,5 +1,6 @@
 // `kernelscope explain`: each source line of a kernel with what it became in every stage,
 // then the resources of each kernel. Text for people, `--json` for scripts.
+#include <algorithm>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -167,18 +168,24 @@ nlohmann::json remarkJson(const Remark& rem) {
 void printKernelTable(std::ostream& out, const CompileResult& r) {
   if (r.kernels.empty()) return;
   out << "\nkernels (" << r.arch << ", opt-level " << r.optLevel << ")\n";
-  out << "  " << std::left << std::setw(24) << "kernel" << std::right << std::setw(6) << "regs" << std::setw(12)
+  // The name and "limited by" columns grow to fit (a module path, "registers, warps").
+  int nameWidth = 24, limitWidth = 15;
+  for (const auto& k : r.kernels) {
+    nameWidth = std::max(nameWidth, static_cast<int>(k.demangled.size()) + 2);
+    if (k.occupancy) limitWidth = std::max(limitWidth, static_cast<int>(k.occupancy->atBlockSize.limitText().size()) + 2);
+  }
+  out << "  " << std::left << std::setw(nameWidth) << "kernel" << std::right << std::setw(6) << "regs" << std::setw(12)
       << "spill st/ld" << std::setw(7) << "stack" << std::setw(7) << "smem" << std::setw(7) << "cmem" << std::setw(7)
       << "lmem" << std::setw(6) << "ptx" << std::setw(6) << "sass";
   for (const auto& k : r.kernels)
     if (k.occupancy) {
       out << std::setw(10) << "occ@" + std::to_string(k.occupancy->atBlockSize.blockSize) << "  " << std::left
-          << std::setw(15) << "limited by" << std::right << "best";
+          << std::setw(limitWidth) << "limited by" << std::right << "best";
       break;
     }
   out << "\n";
   for (const auto& k : r.kernels) {
-    out << "  " << std::left << std::setw(24) << k.demangled << std::right;
+    out << "  " << std::left << std::setw(nameWidth) << k.demangled << std::right;
     if (k.resources) {
       const auto& x = *k.resources;
       out << std::setw(6) << x.registers << std::setw(12)
@@ -191,7 +198,7 @@ void printKernelTable(std::ostream& out, const CompileResult& r) {
     out << std::setw(6) << k.ptxInstructions << std::setw(6) << k.sassInstructions;
     if (k.occupancy) {
       const auto& o = *k.occupancy;
-      out << std::setw(10) << o.atBlockSize.percent() << "  " << std::left << std::setw(15) << o.atBlockSize.limitText()
+      out << std::setw(10) << o.atBlockSize.percent() << "  " << std::left << std::setw(limitWidth) << o.atBlockSize.limitText()
           << std::right << o.best.percent() << " @" << o.best.blockSize;
     }
     out << "\n";

@@ -1,4 +1,4 @@
-// "kernelscope: Show optimization passes": the LLVM and MIR passes that changed a kernel,
+// "kernelscope: Show Optimization Passes": the LLVM and MIR passes that changed a kernel,
 // each with its diff and instruction counts, as a read-only document
 // `kernelscope:/passes/<source path>.passes?kernel=NAME&rev=N` (the revision only makes each
 // compile's report a document of its own, since VS Code keeps an open document's text).

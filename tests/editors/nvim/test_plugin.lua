@@ -429,6 +429,17 @@ local function run()
   if kbuf and win_of(kbuf) then
     vim.api.nvim_win_close(win_of(kbuf), true)
   end
+  -- :Kernelscope passes: the passes that changed the kernel, LLVM's and MIR's, with counts.
+  vim.api.nvim_set_current_win(src_win)
+  local pbuf = commands.run("passes")
+  local ptext = pbuf and buf_text(pbuf) or ""
+  check(":Kernelscope passes lists the LLVM and MIR passes that changed saxpy",
+    ptext:find("Passes that changed saxpy", 1, true) ~= nil and ptext:find("## LLVM IR:", 1, true) ~= nil
+      and ptext:find("## MIR:", 1, true) ~= nil and ptext:find("%d+ → %d+ instructions") ~= nil,
+    ptext:sub(1, 300))
+  if pbuf and win_of(pbuf) then
+    vim.api.nvim_win_close(win_of(pbuf), true)
+  end
   vim.api.nvim_set_current_win(src_win)
   local status = commands.run("status") or {}
   check(":Kernelscope status reports the compile", table.concat(status, "\n"):find("ready") ~= nil, table.concat(status, " | "))

@@ -229,6 +229,12 @@ M.subcommands = {
   arch = { run = arch, complete = { "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90" } },
   status = { run = status },
   rebuild = { run = rebuild },
+  -- The passes that changed a kernel (kernelscope.passes; also `:KernelscopePasses`).
+  passes = {
+    run = function(args)
+      return require("kernelscope.passes").open(args[1])
+    end,
+  },
 }
 
 function M.run(line)
@@ -263,17 +269,6 @@ function M.register()
   vim.api.nvim_create_user_command("Kernelscope", function(opts)
     M.run(opts.args)
   end, { nargs = "+", complete = complete, desc = "kernelscope: stage views and kernel info" })
-end
-
--- `:Kernelscope passes [kernel]` and `:KernelscopePasses [kernel]` (kernelscope.passes).
-M.subcommands.passes = {
-  run = function(args)
-    return require("kernelscope.passes").open(args[1])
-  end,
-}
-local register_kernelscope = M.register
-function M.register()
-  register_kernelscope()
   require("kernelscope.passes").register()
 end
 
