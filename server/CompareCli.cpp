@@ -15,6 +15,7 @@
 #include "Cli.h"
 #include "CliArgs.h"
 #include "Compile.h"
+#include "Crate.h"
 #include "Diff.h"
 #include "TextUtil.h"
 
@@ -25,7 +26,7 @@ namespace {
 struct CompareArgs {
   std::string rustFile, cudaFile, kernel;
   std::vector<Stage> stages{Stage::Ptx, Stage::Sass};
-  CompileOptions options;
+  CompileOptions options = cliCompileOptions();
   size_t context = 3;
 };
 
@@ -144,6 +145,9 @@ int compareMain(int argc, char** argv) {
       return 2;
     }
   Toolchain tc = toolchainForCli();
+  // The Rust crate's [package.metadata.kernelscope] fills what the command line left unset;
+  // the CUDA C++ twin compiles for the same arch and opt level.
+  args.options = withCrateDefaults(tc, std::filesystem::absolute(args.rustFile), args.options);
   CompileResult rust =
       compileKernel(tc, {std::filesystem::absolute(args.rustFile), std::nullopt, {}}, args.options);
   CompileResult cuda =

@@ -9,6 +9,7 @@
 #include "Cli.h"
 #include "CliArgs.h"
 #include "Compile.h"
+#include "Crate.h"
 #include "Diff.h"
 #include "TextUtil.h"
 
@@ -18,7 +19,7 @@ namespace {
 
 struct DiffArgs {
   std::vector<std::string> files;
-  CompileOptions before, after;
+  CompileOptions before = cliCompileOptions(), after;
   std::optional<std::string> vsArch;
   std::optional<int> vsOpt;
   DiffOptions diff;
@@ -62,8 +63,8 @@ std::optional<std::string> parseArgs(int argc, char** argv, DiffArgs& a) {
   }
   a.before.remarks = false;  // remarks are not compared
   a.after = a.before;
-  if (a.vsArch) a.after.arch = *a.vsArch;
-  if (a.vsOpt) a.after.optLevel = *a.vsOpt;
+  if (a.vsArch) a.after.arch = *a.vsArch, a.after.archChosen = true;
+  if (a.vsOpt) a.after.optLevel = *a.vsOpt, a.after.optLevelChosen = true;
   const bool vsSettings = a.vsArch || a.vsOpt;
   if (a.files.size() == 1 && !vsSettings)
     return "one file needs settings to compare: --vs-arch sm_XX or --vs-opt N (or give two files)";
@@ -97,6 +98,9 @@ int diffMain(int argc, char** argv) {
   const std::string& beforeFile = args.files.front();
   const std::string& afterFile = args.files.back();
   const bool vsSettings = args.files.size() == 1;
+  // What the command line left unset comes from each file's [package.metadata.kernelscope].
+  args.before = withCrateDefaults(tc, std::filesystem::absolute(beforeFile), args.before);
+  args.after = withCrateDefaults(tc, std::filesystem::absolute(afterFile), args.after);
   CompileResult before =
       compileKernel(tc, {std::filesystem::absolute(beforeFile), std::nullopt, {}}, args.before);
   CompileResult after =
