@@ -2,7 +2,9 @@
 //  1. save -> `kernelscope/status: ready` latency through the server against the raw
 //     pipeline's time for the same compiles (the ratio is the server's overhead);
 //  2. hover and kernelscope/lineMap latency (p50/p99) on a large generated kernel;
-//  3. the server's peak RSS with 20 kernels open.
+//  3. the server's peak RSS with 20 kernels open;
+//  4. the diff behind a ready status's `changes` (done on the server's io thread) on the
+//     large kernel after a one-line edit.
 // Usage: ks_lsp_bench [SOURCE_DIR]   (SOURCE_DIR holds examples/; default: the build's)
 #include <algorithm>
 #include <chrono>
@@ -15,6 +17,7 @@
 #include <random>
 #include <sstream>
 
+#include "Diff.h"
 #include "JsonRpc.h"
 #include "FakeTransport.h"
 #include "LspServer.h"
@@ -190,6 +193,33 @@ int main(int argc, char** argv) {
     std::printf("hover:   p50 %.3f ms, p99 %.3f ms\n", percentile(hover, 0.5), percentile(hover, 0.99));
     std::printf("lineMap: p50 %.3f ms, p99 %.3f ms\n", percentile(lineMap, 0.5), percentile(lineMap, 0.99));
     bench.notify("textDocument/didClose", {{"textDocument", {{"uri", uri}}}});
+
+    // 4. The `changes` diff of a save that edits one line of the large kernel.
+    std::string edited = text;
+    edited.replace(edited.find(" + 3.5;"), 7, " + 4.5;");
+    CompileResult before = compileKernel(tc, CompileInput{path, text}, CompileOptions{});
+    CompileResult after = compileKernel(tc, CompileInput{path, edited}, CompileOptions{});
+    std::vector<double> diffMs;
+    std::string summary;
+    for (int i = 0; i < 5; ++i) {
+      auto start = Clock::now();
+      summary = diffCompiles(before, after, "before", "after").summary;
+      diffMs.push_back(ms(Clock::now() - start));
+    }
+    std::printf("changes diff of a one-line edit of the large kernel: median %.1f ms (%s)\n",
+                percentile(diffMs, 0.5), summary.c_str());
+    // The worst case: an arch switch rewrites all of the SASS.
+    CompileOptions sm80;
+    sm80.arch = "sm_80";
+    CompileResult retargeted = compileKernel(tc, CompileInput{path, text}, sm80);
+    diffMs.clear();
+    for (int i = 0; i < 5; ++i) {
+      auto start = Clock::now();
+      summary = diffCompiles(retargeted, before, "sm_80", "sm_90").summary;
+      diffMs.push_back(ms(Clock::now() - start));
+    }
+    std::printf("changes diff of sm_80 -> sm_90 on the large kernel: median %.1f ms (%s)\n",
+                percentile(diffMs, 0.5), summary.c_str());
   }
 
   return 0;
