@@ -60,11 +60,17 @@ bool toolchainUsable() {
 
 }  // namespace
 
+// A test that needs the real rustc and nvptx64 sysroot says so and passes without them.
+#define SKIP_WITHOUT_TOOLCHAIN()                                                    \
+  do {                                                                              \
+    if (!toolchainUsable()) {                                                       \
+      MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)"); \
+      return;                                                                       \
+    }                                                                               \
+  } while (false)
+
 TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers with it") {
-  if (!toolchainUsable()) {
-    MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)");
-    return;
-  }
+  SKIP_WITHOUT_TOOLCHAIN();
   PipelineCompiler* compiler = nullptr;
   TestClient client(realOptions(compiler));
   const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
@@ -115,10 +121,7 @@ TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers 
 }
 
 TEST_CASE("real pipeline: a ready status after an edit says what the PTX and SASS became") {
-  if (!toolchainUsable()) {
-    MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)");
-    return;
-  }
+  SKIP_WITHOUT_TOOLCHAIN();
   PipelineCompiler* compiler = nullptr;
   TestClient client(realOptions(compiler));
   const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
@@ -282,10 +285,7 @@ std::vector<json> diagnosticsFor(const std::vector<json>& published, const std::
 }  // namespace
 
 TEST_CASE("real crate: its open files compile as one crate, and a line of a module maps to its instructions") {
-  if (!toolchainUsable()) {
-    MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)");
-    return;
-  }
+  SKIP_WITHOUT_TOOLCHAIN();
   CrateCopy crate;
   PipelineCompiler* compiler = nullptr;
   TestClient client(realOptions(compiler));
@@ -339,10 +339,7 @@ TEST_CASE("real crate: its open files compile as one crate, and a line of a modu
 }
 
 TEST_CASE("real crate: two of its files opened at once end up served by one compile of the crate") {
-  if (!toolchainUsable()) {
-    MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)");
-    return;
-  }
+  SKIP_WITHOUT_TOOLCHAIN();
   CrateCopy crate;
   PipelineCompiler* compiler = nullptr;
   TestClient client(realOptions(compiler));
@@ -365,10 +362,7 @@ TEST_CASE("real crate: two of its files opened at once end up served by one comp
 }
 
 TEST_CASE("real crate: a module changed on disk updates the open views, and its errors go to its own URI") {
-  if (!toolchainUsable()) {
-    MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)");
-    return;
-  }
+  SKIP_WITHOUT_TOOLCHAIN();
   CrateCopy crate;
   PipelineCompiler* compiler = nullptr;
   TestClient client(realOptions(compiler));
@@ -417,10 +411,7 @@ TEST_CASE("real crate: a module changed on disk updates the open views, and its 
 }
 
 TEST_CASE("real crate: [package.metadata.kernelscope] applies where the editor sets nothing, and the editor wins") {
-  if (!toolchainUsable()) {
-    MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)");
-    return;
-  }
+  SKIP_WITHOUT_TOOLCHAIN();
   CrateCopy crate;
   auto withArch = [&](const std::string& arch) {
     std::string manifest = readFile(crate.file("Cargo.toml"));
@@ -455,10 +446,7 @@ TEST_CASE("real crate: [package.metadata.kernelscope] applies where the editor s
 }
 
 TEST_CASE("real crate: switching the arch live from sm_75 to sm_90 recompiles the SASS for it") {
-  if (!toolchainUsable()) {
-    MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)");
-    return;
-  }
+  SKIP_WITHOUT_TOOLCHAIN();
   CrateCopy crate;
   PipelineCompiler* compiler = nullptr;
   TestClient client(realOptions(compiler), false);
