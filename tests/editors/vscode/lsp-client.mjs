@@ -84,10 +84,11 @@ export class LspClient {
     });
   }
 
-  async initialize(rootUri) {
+  async initialize(rootUri, initializationOptions = undefined) {
     const result = await this.request("initialize", {
       processId: process.pid,
       rootUri,
+      initializationOptions,
       capabilities: { general: { positionEncodings: ["utf-16"] }, window: { workDoneProgress: true } },
       workspaceFolders: [{ uri: rootUri, name: "workspace" }],
     });

@@ -101,6 +101,8 @@ VSIX=$WORK/kernelscope.vsix
 # --- code-server ---------------------------------------------------------------------
 
 CODE_SERVER=$HERE/node_modules/.bin/code-server
+# The session starts at this target (the settings); the test switches to sm_90 live.
+FIRST_ARCH=sm_75
 mkdir -p "$WORK/workspace" "$WORK/user-data/User" "$WORK/extensions"
 cp "$ROOT"/examples/*.rs "$WORK/workspace/"
 cat >"$WORK/user-data/User/settings.json" <<JSON
@@ -113,7 +115,8 @@ cat >"$WORK/user-data/User/settings.json" <<JSON
   "security.workspace.trust.enabled": false,
   "workbench.tips.enabled": false,
   "editor.minimap.enabled": false,
-  "kernelscope.server.path": "$KERNELSCOPE_BIN"
+  "kernelscope.server.path": "$KERNELSCOPE_BIN",
+  "kernelscope.arch": "$FIRST_ARCH"
 }
 JSON
 : >"$WORK/config.yaml"
@@ -139,7 +142,7 @@ say "driving code-server on 127.0.0.1:$PORT with $KERNELSCOPE_BIN"
 set +e
 KS_URL="http://127.0.0.1:$PORT/?folder=$WORK/workspace" KS_WORKSPACE="$WORK/workspace" \
   KS_ARTIFACTS="$ARTIFACTS" KS_USER_DATA="$WORK/user-data" KS_CHROMIUM="$CHROMIUM" \
-  KERNELSCOPE_BIN="$KERNELSCOPE_BIN" node "$HERE/e2e.mjs" | tee "$WORK/e2e.log"
+  KERNELSCOPE_BIN="$KERNELSCOPE_BIN" KS_FIRST_ARCH="$FIRST_ARCH" node "$HERE/e2e.mjs" | tee "$WORK/e2e.log"
 E2E_RC=${PIPESTATUS[0]}
 set -e
 E2E_PASS=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$WORK/e2e.log" | tail -1)
