@@ -174,6 +174,16 @@ local function resource_lens(src)
   end
 end
 
+-- Presses K where the cursor is and returns the hover's text (nil when none comes).
+local function press_k()
+  close_floats()
+  feed("K")
+  return wait_for(function()
+    local t = floating_text()
+    return t and t ~= "" and t
+  end, 10000)
+end
+
 -- Puts the cursor of view `v` on its first line matching `pattern`, presses K there and
 -- returns the hover's text and the line.
 local function hover_in_view(v, pattern)
@@ -191,12 +201,7 @@ local function hover_in_view(v, pattern)
   end
   vim.api.nvim_set_current_win(win)
   vim.api.nvim_win_set_cursor(win, { at, (lines[at]:find("%S") or 1) - 1 })
-  close_floats()
-  feed("K")
-  local text = wait_for(function()
-    local t = floating_text()
-    return t and t ~= "" and t
-  end, 10000)
+  local text = press_k()
   close_floats()
   return text, lines[at]
 end
@@ -308,12 +313,7 @@ local function run()
     check("and all PTX lines of that source line", same_instructions(client, src, view, highlighted(vbuf, views.ns), expected), vim.inspect(highlighted(vbuf, views.ns)))
 
     -- K in the view asks the server about the instruction under the cursor.
-    close_floats()
-    feed("K")
-    local text = wait_for(function()
-      local t = floating_text()
-      return t and t ~= "" and t
-    end, 10000)
+    local text = press_k()
     check("K in the PTX view shows what the instruction is", text ~= nil)
     if text then
       out("# view hover: " .. text:gsub("\n", " | "):sub(1, 200))

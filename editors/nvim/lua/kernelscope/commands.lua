@@ -106,10 +106,7 @@ local function diff(args)
     lsp.notify("diff: " .. lsp.error_message(err or "no result"), vim.log.levels.WARN)
     return
   end
-  local lines = vim.split(result.unified or "", "\n", { plain = true })
-  if lines[#lines] == "" then
-    table.remove(lines)
-  end
+  local lines = views.split_text(result.unified)
   if #lines == 0 then
     lines = { string.format("no %s change between revisions %s and %s", stage, tostring(result.baseRevision), tostring(result.revision)) }
   end

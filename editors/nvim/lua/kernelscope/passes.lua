@@ -59,10 +59,7 @@ function M.open(kernel)
     lsp.notify("passes: " .. lsp.error_message(err or "no result"), vim.log.levels.WARN)
     return
   end
-  local lines = vim.split(result.text or "", "\n", { plain = true })
-  if lines[#lines] == "" then
-    table.remove(lines)
-  end
+  local lines = views.split_text(result.text)
   -- Neovim takes `scheme://` names as URLs (and `kernelscope:/x` as a relative path).
   local buf = views.scratch((result.uri:gsub("^kernelscope:/", "kernelscope://", 1)), lines, "diff")
   vim.cmd("belowright vsplit")

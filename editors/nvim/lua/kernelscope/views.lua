@@ -44,13 +44,16 @@ local function set_text(buf, lines)
   vim.bo[buf].modified = false
 end
 
-local function split_text(text)
+--- The lines of a text the server sent; a final newline ends the last line, it does not
+--- start another (an empty text has no lines).
+function M.split_text(text)
   local lines = vim.split(text or "", "\n", { plain = true })
-  if #lines > 1 and lines[#lines] == "" then
+  if lines[#lines] == "" then
     table.remove(lines)
   end
   return lines
 end
+local split_text = M.split_text
 
 --- Opens `buf` in a window according to the `split` option and returns the window.
 local function show(buf, split)
