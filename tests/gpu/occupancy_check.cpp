@@ -1,4 +1,4 @@
-// occupancy_check: kernelscope's occupancy calculator (pipeline/Occupancy.cpp) against the
+// occupancy_check: kernelscope's occupancy calculator (pipeline/analysis/Occupancy.cpp) against the
 // CUDA driver's own answer on a real GPU, for every example kernel and block size.
 //
 // Each PTX file is loaded as a module (the driver JIT-compiles it for the GPU at hand), and

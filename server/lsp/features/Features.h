@@ -1,7 +1,7 @@
 // The user-visible features, each computed from one immutable Snapshot.
 //
-// One .cpp per feature (Hover, InlayHints, CodeLens, Diagnostics, Artifacts, SourceMap,
-// Kernels, Diff, Status). They convert and render what the pipeline computed; none of them
+// One .cpp per feature (Hover, InlayHints, CodeLens, PublishDiagnostics, Artifacts, SourceMap,
+// Kernels, RevisionDiff, Status). They convert and render what the pipeline computed; none of them
 // runs a tool or touches the Workspace, so each can be tested on a canned Snapshot.
 #pragma once
 
@@ -50,7 +50,7 @@ std::vector<lsp::InlayHint> inlayHints(const Snapshot&, const lsp::Range&, const
 /// A summary lens on each kernel and one lens per available stage to open it.
 std::vector<lsp::CodeLens> codeLenses(const Snapshot&, PositionEncoding);
 
-// Diagnostics.cpp
+// PublishDiagnostics.cpp
 /// Where one compile attempt's diagnostics go, by file path. `served` are the Snapshots of
 /// the open documents the compile served (one crate's, sharing one result): each gets an
 /// entry, empty when it has no diagnostics. A diagnostic in another file of the crate goes
@@ -71,7 +71,7 @@ lsp::SourceLocationResult sourceLocationOf(const Snapshot&, Stage, int line);
 // Kernels.cpp
 lsp::KernelsResult kernelsOf(const Snapshot&, PositionEncoding);
 
-// Diff.cpp
+// RevisionDiff.cpp
 lsp::Expected<lsp::DiffResult> diffOf(const Snapshot& base, const Snapshot& current, Stage);
 /// What `current` changed against `base` (both compiled): the per-stage summary.
 lsp::CompileChanges changesOf(const Snapshot& base, const Snapshot& current);

@@ -1,4 +1,4 @@
-// kernelscope/passes: the optimization passes that changed a kernel (pipeline/Passes.h),
+// kernelscope/passes: the optimization passes that changed a kernel (pipeline/compare/Passes.h),
 // computed on demand — it is one more rustc run — once per Snapshot and kernel.
 //
 // The run goes to its own thread (inline in the deterministic test mode) and its result
