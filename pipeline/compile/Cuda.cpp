@@ -1,4 +1,4 @@
-// The CUDA C++ front end: nvcc -> PTX, then the shared back end. See Cuda.h.
+// The CUDA C++ front end: nvcc -> PTX for the shared back end. See Cuda.h.
 #include "Cuda.h"
 
 #include <fstream>
@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "Crate.h"
+#include "FrontEnd.h"
 #include "GpuArch.h"
 #include "Parsers.h"
 #include "PtxBackend.h"
@@ -17,13 +18,6 @@ namespace ks {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string readAll(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 void replaceAll(std::string& s, const std::string& from, const std::string& to) {
   if (from.empty()) return;
@@ -107,130 +101,125 @@ std::vector<Diagnostic> parseNvccDiagnostics(std::string_view stderrText) {
   return out;
 }
 
-CompileResult compileCuda(const Toolchain& tc, const CompileInput& input,
-                          const CompileOptions& opts, const CancellationToken& cancel) {
-  auto started = std::chrono::steady_clock::now();
-  CompileResult result;
-  result.arch = opts.arch;
-  result.optLevel = opts.optLevel;
-  auto finish = [&]() -> CompileResult& {
-    result.totalTime = std::chrono::duration_cast<std::chrono::milliseconds>(
-        std::chrono::steady_clock::now() - started);
-    return result;
-  };
-  auto failAll = [&](const std::string& why, bool asDiagnostic) {
-    if (asDiagnostic) result.diagnostics.push_back(note(Severity::Error, why));
-    for (Stage s : opts.stages)
-      if (s == Stage::Ptx || s == Stage::Sass) result.stages[s] = {false, why, {}, {}};
-  };
-  for (Stage s : opts.stages)  // CUDA C++ has no MIR, and nvcc's NVVM IR is not kept
-    if (s == Stage::Mir || s == Stage::LlvmIr)
-      result.stages[s] = {
-          false,
-          std::string(stageName(s)) + " is a Rust stage: a .cu file has PTX and SASS",
-          {},
-          {}};
+namespace {
 
-  const fs::path file = normalizePath(fs::absolute(input.path).string());
-  if (auto bad = validateArch(opts.arch)) {
-    failAll(*bad, true);
-    return finish();
-  }
-  if (!tc.nvcc.found()) {
-    failAll("nvcc: " + tc.nvcc.problem + (tc.nvcc.fix.empty() ? "" : " (fix: " + tc.nvcc.fix + ")"),
-            true);
-    return finish();
-  }
-  std::string nvccRelease = releaseOf(tc.nvcc.version);
-  if (!cudaSupports(nvccRelease, opts.arch)) {
-    failAll(archNeedsCudaMessage("nvcc", nvccRelease, tc.nvcc.path.string(), opts.arch), true);
-    return finish();
+class CudaFrontEnd final : public FrontEnd {
+ public:
+  std::string_view name() const override { return "cuda"; }
+
+  std::optional<std::string> neverProduces(Stage s) const override {
+    if (s != Stage::Mir && s != Stage::LlvmIr) return std::nullopt;
+    // CUDA C++ has no MIR, and nvcc's NVVM IR is not kept.
+    return std::string(stageName(s)) + " is a Rust stage: a .cu file has PTX and SASS";
   }
 
-  TempDir work("kernelscope-cuda");
-  fs::path out = work.path() / "out";
-  fs::create_directories(out);
-  std::vector<std::pair<fs::path, fs::path>> remaps;
-  std::map<std::string, std::string> overlays;
-  for (const auto& [path, text] : input.overlays)
-    overlays[normalizePath(fs::absolute(path).string())] = text;
-  if (input.text) overlays[file.string()] = *input.text;
-  fs::path source = sourceView(file.parent_path(), overlays, work.path(), remaps) / file.filename();
-  auto unshadow = [&](std::string s) {
-    for (const auto& [shadow, real] : remaps) replaceAll(s, shadow.string(), real.string());
-    return s;
-  };
+  std::optional<FrontEndOutput> compile(const Toolchain& tc, const CompileInput& input,
+                                        const CompileOptions& opts, const CancellationToken& cancel,
+                                        const fs::path& work, const fs::path& out,
+                                        CompileResult& result) override {
+    auto fail = [&](const std::string& why) {
+      result.diagnostics.push_back(toolError(why));
+      failStages(opts, result, why);
+      return std::nullopt;
+    };
+    const fs::path file = normalizePath(fs::absolute(input.path).string());
+    if (!tc.nvcc.found())
+      return fail("nvcc: " + tc.nvcc.problem +
+                  (tc.nvcc.fix.empty() ? "" : " (fix: " + tc.nvcc.fix + ")"));
+    nvccRelease_ = releaseOf(tc.nvcc.version);
+    if (!cudaSupports(nvccRelease_, opts.arch))
+      return fail(archNeedsCudaMessage("nvcc", nvccRelease_, tc.nvcc.path.string(), opts.arch));
 
-  std::string stem = file.stem().string();
-  ProcessSpec nvcc;
-  nvcc.argv = {tc.nvcc.path.string(),
-               "-arch=" + opts.arch,
-               "-lineinfo",
-               "--ptx",
-               "-o",
-               (out / (stem + ".ptx")).string(),
-               source.string()};
-  nvcc.cwd = work.path();
-  nvcc.timeout = opts.toolTimeout;
-  nvcc.cancel = cancel;
-  ProcessResult r = runProcess(nvcc);
-  result.toolTime += r.elapsed;
-  if (r.cancelled) {
-    result.cancelled = true;
-    failAll("cancelled", false);
-    return finish();
-  }
-  result.diagnostics = parseNvccDiagnostics(unshadow(r.err));
-  if (!r.ok()) {
-    bool haveError = false;
-    for (const auto& d : result.diagnostics) haveError |= d.severity == Severity::Error;
-    std::string why = "nvcc " + r.describe();
-    if (!haveError)
+    std::vector<std::pair<fs::path, fs::path>> remaps;
+    std::map<std::string, std::string> overlays;
+    for (const auto& [path, text] : input.overlays)
+      overlays[normalizePath(fs::absolute(path).string())] = text;
+    if (input.text) overlays[file.string()] = *input.text;
+    fs::path source = sourceView(file.parent_path(), overlays, work, remaps) / file.filename();
+    auto unshadow = [&](std::string s) {
+      for (const auto& [shadow, real] : remaps) replaceAll(s, shadow.string(), real.string());
+      return s;
+    };
+
+    FrontEndOutput o;
+    o.stem = file.stem().string();
+    ProcessSpec nvcc;
+    nvcc.argv = {tc.nvcc.path.string(),
+                 "-arch=" + opts.arch,
+                 "-lineinfo",
+                 "--ptx",
+                 "-o",
+                 (out / (o.stem + ".ptx")).string(),
+                 source.string()};
+    nvcc.cwd = work;
+    nvcc.timeout = opts.toolTimeout;
+    nvcc.cancel = cancel;
+    ProcessResult r = runProcess(nvcc);
+    result.toolTime += r.elapsed;
+    if (r.cancelled) {
+      result.cancelled = true;
+      failStages(opts, result, "cancelled");
+      return std::nullopt;
+    }
+    result.diagnostics = parseNvccDiagnostics(unshadow(r.err));
+    if (!r.ok()) {
+      bool haveError = false;
+      for (const auto& d : result.diagnostics) haveError |= d.severity == Severity::Error;
+      std::string why = "nvcc " + r.describe();
+      if (!haveError)
+        result.diagnostics.push_back(toolError(why + ":\n" + r.err.substr(0, 4000), "nvcc"));
+      failStages(opts, result,
+                 haveError ? "the kernel does not compile (see the diagnostics)" : why);
+      return std::nullopt;
+    }
+    result.succeeded = true;
+    result.sourceFiles = {file};
+
+    std::string ptxText = unshadow(readFile(out / (o.stem + ".ptx")));
+    o.ptx = parsePtx(ptxText);
+    std::set<std::string> userFiles = {file.string()};
+    std::string dir = file.parent_path().string() + "/";
+    for (const auto& l : o.ptx.lines)
+      for (const auto& f : l.location)
+        if (f.file.starts_with(dir)) userFiles.insert(f.file);
+    o.lineMap =
+        std::make_shared<LineMap>(std::vector<std::string>(userFiles.begin(), userFiles.end()));
+    if (opts.wants(Stage::Ptx)) result.stages[Stage::Ptx] = {true, {}, o.ptx, r.elapsed};
+    o.ir.stage = Stage::LlvmIr;  // none: nvcc's `.loc` lines already carry exact inline chains
+
+    // The ptxas/nvdisasm pair may be older than nvcc: lower the PTX ISA version to what it reads.
+    std::string version = ptxVersionOf(ptxText), readable = maxPtxIsaFor(tc.cudaRelease);
+    lowered_ =
+        tc.ptxas.found() && !readable.empty() && versionNumber(version) > versionNumber(readable);
+    if (lowered_) {
+      o.ptxasText = ptxText;
+      replaceAll(*o.ptxasText, ".version " + version, ".version " + readable);
       result.diagnostics.push_back(
-          note(Severity::Error, why + ":\n" + r.err.substr(0, 4000), "nvcc"));
-    failAll(haveError ? "the kernel does not compile (see the diagnostics)" : why, false);
-    return finish();
+          note(Severity::Note, "SASS and resources of " + file.filename().string() +
+                                   " come from ptxas " + tc.cudaRelease + " with nvcc " +
+                                   nvccRelease_ + "'s PTX ISA " + version + " read as " + readable +
+                                   " (no ptxas + nvdisasm of CUDA " + nvccRelease_ +
+                                   " found; set CUDA_HOME to a full toolkit for an exact match)"));
+    }
+    return o;
   }
-  result.succeeded = true;
-  result.sourceFiles = {file};
 
-  std::string ptxText = unshadow(readAll(out / (stem + ".ptx")));
-  Artifact ptx = parsePtx(ptxText);
-  std::set<std::string> userFiles = {file.string()};
-  std::string dir = file.parent_path().string() + "/";
-  for (const auto& l : ptx.lines)
-    for (const auto& f : l.location)
-      if (f.file.starts_with(dir)) userFiles.insert(f.file);
-  auto lineMap =
-      std::make_shared<LineMap>(std::vector<std::string>(userFiles.begin(), userFiles.end()));
-  if (std::find(opts.stages.begin(), opts.stages.end(), Stage::Ptx) != opts.stages.end())
-    result.stages[Stage::Ptx] = {true, {}, ptx, r.elapsed};
-
-  // The ptxas/nvdisasm pair may be older than nvcc: lower the PTX ISA version to what it reads.
-  std::optional<std::string> ptxasText;
-  std::string version = ptxVersionOf(ptxText), readable = maxPtxIsaFor(tc.cudaRelease);
-  if (tc.ptxas.found() && !readable.empty() && versionNumber(version) > versionNumber(readable)) {
-    ptxasText = ptxText;
-    replaceAll(*ptxasText, ".version " + version, ".version " + readable);
-    result.diagnostics.push_back(
-        note(Severity::Note, "SASS and resources of " + file.filename().string() +
-                                 " come from ptxas " + tc.cudaRelease + " with nvcc " +
-                                 nvccRelease + "'s PTX ISA " + version + " read as " + readable +
-                                 " (no ptxas + nvdisasm of CUDA " + nvccRelease +
-                                 " found; set CUDA_HOME to a full toolkit for an exact match)"));
-  }
-  Artifact noIr;
-  noIr.stage = Stage::LlvmIr;
-  ChainTable noChains;  // nvcc's `.loc` lines already carry exact inline chains
-  PtxBackend backend{ptx, noChains, noIr, lineMap, out, stem, ptxasText};
-  if (!finishFromPtx(tc, opts, cancel, backend, result)) result.cancelled = true;
-  if (ptxasText)
+  void complete(const CompileInput&, const CompileOptions&, CompileResult& result) const override {
+    if (!lowered_) return;
     if (auto it = result.stages.find(Stage::Sass);
         it != result.stages.end() && !it->second.available)
       it->second.unavailableReason += " (SASS for CUDA C++ needs ptxas + nvdisasm of CUDA " +
-                                      nvccRelease +
+                                      nvccRelease_ +
                                       ", nvcc's release; set CUDA_HOME to a full toolkit)";
-  return finish();
-}
+  }
+
+ private:
+  std::string nvccRelease_;
+  bool lowered_ = false;  // ptxas reads the PTX with a lowered `.version`
+};
+
+}  // namespace
+
+std::unique_ptr<FrontEnd> cudaFrontEnd() { return std::make_unique<CudaFrontEnd>(); }
 
 }  // namespace ks

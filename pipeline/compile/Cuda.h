@@ -1,4 +1,5 @@
-// The CUDA C++ twin: `.cu` files through the same pipeline as Rust kernels.
+// The CUDA C++ twin: `.cu` files through the same pipeline (the nvcc front end of FrontEnd.h) as
+// Rust kernels.
 //
 // nvcc -lineinfo --ptx gives PTX whose `.loc` lines carry `function_name … inlined_at`
 // (exact inline chains, no regeneration needed); then the shared back end (PtxBackend.h)
@@ -20,10 +21,6 @@ namespace ks {
 
 /// `.cu` and `.cuh` files.
 bool isCudaSource(const std::filesystem::path&);
-
-/// compileKernel() for a CUDA C++ file (compileKernel dispatches here).
-CompileResult compileCuda(const Toolchain&, const CompileInput&, const CompileOptions&,
-                          const CancellationToken&);
 
 /// nvcc's error and warning lines (`file(line): error: message`).
 std::vector<Diagnostic> parseNvccDiagnostics(std::string_view stderrText);

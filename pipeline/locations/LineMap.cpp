@@ -53,9 +53,8 @@ bool LineMap::isUserFile(std::string_view file) const {
 }
 
 void LineMap::addArtifact(const Artifact& a) {
-  PerStage& s = stages_[a.stage];
-  s.origins.clear();
-  s.bySource.clear();
+  auto added = std::make_shared<PerStage>();
+  PerStage& s = *added;
   s.origins.reserve(a.lines.size());
   for (uint32_t i = 0; i < a.lines.size(); ++i) {
     LineOrigin o = attribute(a.lines[i], *this);
@@ -65,35 +64,41 @@ void LineMap::addArtifact(const Artifact& a) {
     }
     s.origins.push_back(std::move(o));
   }
+  stages_[a.stage] = std::move(added);
+}
+
+const LineMap::PerStage* LineMap::find(Stage stage) const {
+  auto it = stages_.find(stage);
+  return it == stages_.end() ? nullptr : it->second.get();
 }
 
 const LineOrigin& LineMap::origin(Stage stage, uint32_t line) const {
-  auto it = stages_.find(stage);
-  if (it == stages_.end() || line >= it->second.origins.size()) return kNoOrigin;
-  return it->second.origins[line];
+  const PerStage* s = find(stage);
+  if (!s || line >= s->origins.size()) return kNoOrigin;
+  return s->origins[line];
 }
 
 const StageLines& LineMap::linesFor(Stage stage, const SourceLine& src) const {
-  auto it = stages_.find(stage);
-  if (it == stages_.end()) return kNoLines;
-  auto l = it->second.bySource.find(src);
-  return l == it->second.bySource.end() ? kNoLines : l->second;
+  const PerStage* s = find(stage);
+  if (!s) return kNoLines;
+  auto l = s->bySource.find(src);
+  return l == s->bySource.end() ? kNoLines : l->second;
 }
 
 std::vector<SourceLine> LineMap::sourceLinesWithCode(Stage stage) const {
   std::vector<SourceLine> out;
-  auto it = stages_.find(stage);
-  if (it == stages_.end()) return out;
-  for (const auto& [src, lines] : it->second.bySource)
+  const PerStage* s = find(stage);
+  if (!s) return out;
+  for (const auto& [src, lines] : s->bySource)
     if (!lines.direct.empty()) out.push_back(src);
   return out;
 }
 
 std::vector<LineMap::Segment> LineMap::segments(Stage stage) const {
   std::vector<Segment> out;
-  auto it = stages_.find(stage);
-  if (it == stages_.end()) return out;
-  const auto& origins = it->second.origins;
+  const PerStage* s = find(stage);
+  if (!s) return out;
+  const auto& origins = s->origins;
   // A run continues across non-code lines (.loc, labels) between two instructions of
   // the same source line.
   std::optional<Segment> run;
@@ -172,7 +177,8 @@ void recoverInlineChains(Artifact& target, const Artifact& ir, const LineMap& us
               return f.file == g.file && f.line == g.line && users.isUserFile(f.file);
             });
           });
-          score += (shares ? 500000 : 0) - std::min<long>(499999, std::labs(long(u->line) - long(ctx->line)));
+          score += (shares ? 500000 : 0) -
+                   std::min<long>(499999, std::labs(long(u->line) - long(ctx->line)));
         }
         if (score > bestScore) bestScore = score, chosen = cand;
       }

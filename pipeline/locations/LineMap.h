@@ -8,6 +8,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,10 +26,10 @@ enum class Attribution : uint8_t {
 /// Where one artifact line comes from, as far as the user is concerned.
 struct LineOrigin {
   Attribution attribution = Attribution::None;
-  Frame user;               // the innermost user frame (valid when Direct)
-  std::vector<Frame> chain;  // the full inline chain, innermost first, for display
+  Frame user;                          // the innermost user frame (valid when Direct)
+  std::vector<Frame> chain;            // the full inline chain, innermost first, for display
   std::vector<Frame> outerUserFrames;  // user call sites further out (inlined through them)
-  bool viaLibrary = false;  // the innermost frame is outside the user's files
+  bool viaLibrary = false;             // the innermost frame is outside the user's files
 };
 
 /// A source position in one user file (1-based line).
@@ -77,8 +78,12 @@ class LineMap {
     std::vector<LineOrigin> origins;
     std::map<SourceLine, StageLines> bySource;
   };
+  const PerStage* find(Stage) const;
+
   std::vector<std::string> userFiles_;
-  std::map<Stage, PerStage> stages_;
+  // Shared and never changed once added: a copy of the map (to add a stage to a result
+  // already published) shares the stages it had.
+  std::map<Stage, std::shared_ptr<const PerStage>> stages_;
 };
 
 /// Completes the inline chains of artifact lines whose location lies outside the user's

@@ -1,38 +1,43 @@
-// The stages after PTX, shared by every front end (rustc for Rust, nvcc for CUDA C++).
+// The stages after PTX, shared by every front end (FrontEnd.h): ptxas, nvdisasm, the line
+// map and the kernel table.
 //
-// Given a front end's PTX (with its exact chains where it has them) and the line map,
-// runs ptxas for resources and a cubin, nvdisasm for SASS, adds every available stage to
-// the line map and fills in the kernel table. Internal to pipeline/.
+// Each step completes a CompileResult in place: kernelTable() lists the PTX's entry points,
+// assemble() runs ptxas once for the resources and the cubin, disassemble() runs nvdisasm
+// for SASS; each adds its stage to the line map. compileKernel publishes the result after
+// each step (StageListener in Compile.h). Internal to pipeline/.
 #pragma once
 
 #include <filesystem>
-#include <memory>
-#include <optional>
 #include <string>
 
 #include "Compile.h"
-#include "ExactLocations.h"
+#include "FrontEnd.h"
 
 namespace ks {
-
-struct PtxBackend {
-  const Artifact& ptx;       // the front end's PTX, as the user sees it
-  const ChainTable& chains;  // exact chain ids per PTX line (empty: the `.loc` lines as printed)
-  const Artifact& ir;        // rustc's LLVM IR for inline-chain recovery (empty for nvcc)
-  std::shared_ptr<LineMap> lineMap;
-  std::filesystem::path outDir;          // where the cubin goes
-  std::string stem;                      // file name stem for the PTX given to ptxas and the cubin
-  std::optional<std::string> ptxasText;  // what ptxas assembles, when not `ptx` itself
-};
 
 /// The whole file (empty when unreadable).
 std::string readFile(const std::filesystem::path&);
 /// An error diagnostic without a location: a tool is missing, failed or crashed.
 Diagnostic toolError(std::string message, std::string source = "kernelscope");
+/// Copies `content` to `opts.saveTempsDir/name` when saving temps.
+void saveTemp(const CompileOptions&, const std::string& name, const std::string& content);
 
-/// Runs ptxas and nvdisasm and completes `result` (SASS, resources, line map, kernels).
-/// Returns false when cancelled.
-bool finishFromPtx(const Toolchain&, const CompileOptions&, const CancellationToken&,
-                   const PtxBackend&, CompileResult& result);
+/// The front end's stages added to `in.lineMap` and the kernels of its PTX, without
+/// resources yet; `result.lineMap` is set.
+void kernelTable(const FrontEndOutput& in, const CompileOptions&, CompileResult& result);
+
+/// Runs ptxas once on the front end's PTX: resources and occupancy for every kernel,
+/// ptxas's diagnostics, and the cubin in `outDir`. Returns the cubin's path (empty when
+/// there is none) or nullopt when cancelled.
+std::optional<std::filesystem::path> assemble(const Toolchain&, const CompileOptions&,
+                                              const CancellationToken&, const FrontEndOutput& in,
+                                              const std::filesystem::path& outDir,
+                                              CompileResult& result);
+
+/// Runs nvdisasm on the cubin for SASS with exact or recovered inline chains, adds it to
+/// the line map and counts each kernel's SASS instructions. Returns false when cancelled.
+bool disassemble(const Toolchain&, const CompileOptions&, const CancellationToken&,
+                 const FrontEndOutput& in, const std::filesystem::path& cubin,
+                 CompileResult& result);
 
 }  // namespace ks

@@ -1,0 +1,180 @@
+// The shared back end: ptxas, nvdisasm, line map and kernel table. See PtxBackend.h.
+#include "PtxBackend.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "GpuArch.h"
+#include "Parsers.h"
+
+namespace ks {
+
+namespace fs = std::filesystem;
+
+std::string readFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Diagnostic toolError(std::string message, std::string source) {
+  Diagnostic d;
+  d.source = std::move(source);
+  d.severity = Severity::Error;
+  d.message = std::move(message);
+  return d;
+}
+
+void saveTemp(const CompileOptions& opts, const std::string& name, const std::string& content) {
+  if (opts.saveTempsDir.empty()) return;
+  std::error_code ec;
+  fs::create_directories(opts.saveTempsDir, ec);
+  std::ofstream(opts.saveTempsDir / name, std::ios::binary) << content;
+}
+
+namespace {
+
+size_t instructionsOf(const Artifact& a, const std::string& symbol) {
+  for (const auto& f : a.functions) {
+    if (f.symbol != symbol) continue;
+    size_t n = 0;
+    for (uint32_t l = f.firstLine; l <= f.lastLine; ++l)
+      n += a.lines[l].kind == LineKind::Instruction;
+    return n;
+  }
+  return 0;
+}
+
+/// Whether the PTX calls functions it does not define (an rlib's calls into `core` that
+/// were not inlined): ptxas links those only in relocatable mode (-c), which still
+/// compiles the kernels and reports their resources.
+bool hasExternFunctions(const Artifact& ptx) {
+  for (size_t i = 0; i < ptx.lines.size(); ++i) {
+    std::string_view t = ptx.lineText(i);
+    auto start = t.find_first_not_of(" \t");
+    if (start != std::string_view::npos && t.substr(start).starts_with(".extern .func"))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void kernelTable(const FrontEndOutput& in, const CompileOptions&, CompileResult& result) {
+  for (auto& [stage, st] : result.stages)
+    if (st.available) in.lineMap->addArtifact(st.artifact);
+  result.lineMap = in.lineMap;
+  const Artifact& ptx = in.ptx;
+  for (const auto& f : ptx.functions) {
+    if (!f.isKernel) continue;
+    KernelInfo k;
+    k.symbol = f.symbol;
+    k.demangled = f.demangled;
+    for (const auto& irf : in.ir.functions)
+      if (irf.symbol == f.symbol) k.definition = irf.definition;
+    for (uint32_t l = f.firstLine; k.definition.line == 0 && l <= f.lastLine;
+         ++l)  // no IR (nvcc): the first user line
+      for (const auto& fr : ptx.lines[l].location)
+        if (fr.line != 0 && in.lineMap->isUserFile(fr.file)) {
+          k.definition = fr;
+          break;
+        }
+    k.ptxInstructions = instructionsOf(ptx, f.symbol);
+    result.kernels.push_back(std::move(k));
+  }
+}
+
+std::optional<fs::path> assemble(const Toolchain& tc, const CompileOptions& opts,
+                                 const CancellationToken& cancel, const FrontEndOutput& in,
+                                 const fs::path& outDir, CompileResult& result) {
+  if (!opts.wants(Stage::Ptx) && !opts.wants(Stage::Sass)) return fs::path();
+  if (!tc.ptxas.found()) {
+    result.markUnavailable(opts, Stage::Sass,
+                           "ptxas: " + tc.ptxas.problem + " (fix: " + tc.ptxas.fix + ")");
+    return fs::path();
+  }
+  // ptxas reads the PTX with chain-id `.loc` lines, so that SASS names exact inline chains
+  // (see ExactLocations.h); its code is the front end's, instruction for instruction.
+  fs::path ptxFile = outDir / (in.stem + ".lineids.ptx"), cubin = outDir / (in.stem + ".cubin");
+  std::vector<uint32_t> ptxLineOf;
+  std::ofstream(ptxFile, std::ios::binary)
+      << (in.ptxasText ? *in.ptxasText : ptxWithChainIds(in.ptx, in.chains, &ptxLineOf));
+  auto runPtxas = [&](bool relocatable) {
+    ProcessSpec p;
+    p.argv = {tc.ptxas.path.string(), "-arch=" + opts.arch, "-v", "-lineinfo"};
+    if (relocatable) p.argv.push_back("-c");
+    p.argv.insert(p.argv.end(), {ptxFile.string(), "-o", cubin.string()});
+    p.timeout = opts.toolTimeout;
+    p.cancel = cancel;
+    ProcessResult pr = runProcess(p);
+    result.toolTime += pr.elapsed;
+    return pr;
+  };
+  bool relocatable = hasExternFunctions(in.ptx);
+  ProcessResult pr = runPtxas(relocatable);
+  if (!relocatable && !pr.ok() && pr.err.find("Unresolved extern function") != std::string::npos)
+    pr = runPtxas(true);
+  if (pr.cancelled) return std::nullopt;
+  saveTemp(opts, "ptxas.stderr", pr.err + pr.out);
+  PtxasReport report = parsePtxasReport(pr.err + pr.out);
+  for (auto& d : report.diagnostics)  // name the front end's PTX lines, not our rewrite's
+    if (d.ptxLine && *d.ptxLine >= 1 && *d.ptxLine <= ptxLineOf.size())
+      d.ptxLine = ptxLineOf[*d.ptxLine - 1] + 1;
+  if (!pr.ok()) {
+    std::string why = "ptxas " + pr.describe();
+    if (pr.err.find("not defined for option") != std::string::npos)
+      why = archNeedsCudaMessage("ptxas", tc.cudaRelease, tc.ptxas.path.string(), opts.arch);
+    else if (pr.err.find("Unsupported .version") != std::string::npos)
+      why = "ptxas " + tc.cudaRelease +
+            " is older than the PTX ISA version the front end emitted: use a newer CUDA toolkit "
+            "(set CUDA_HOME)";
+    result.markUnavailable(opts, Stage::Sass, why);
+    if (report.diagnostics.empty()) report.diagnostics.push_back(toolError(why, "ptxas"));
+    cubin.clear();
+  }
+  for (auto& d : report.diagnostics) result.diagnostics.push_back(std::move(d));
+  for (auto& k : result.kernels)
+    for (const auto& res : report.functions)
+      if (res.name == k.symbol) {
+        k.resources = res;
+        k.occupancy = kernelOccupancy(opts.arch, res, opts.occupancyBlockSize);
+      }
+  return cubin;
+}
+
+bool disassemble(const Toolchain& tc, const CompileOptions& opts, const CancellationToken& cancel,
+                 const FrontEndOutput& in, const fs::path& cubin, CompileResult& result) {
+  if (!opts.wants(Stage::Sass) || cubin.empty()) return true;
+  if (!tc.nvdisasm.found()) {
+    result.markUnavailable(opts, Stage::Sass,
+                           "nvdisasm: " + tc.nvdisasm.problem + " (fix: " + tc.nvdisasm.fix + ")");
+    return true;
+  }
+  ProcessSpec p;
+  p.argv = {tc.nvdisasm.path.string(), "-c", "-g", "-gi", cubin.string()};
+  p.timeout = opts.toolTimeout;
+  p.cancel = cancel;
+  ProcessResult dr = runProcess(p);
+  result.toolTime += dr.elapsed;
+  if (dr.cancelled) return false;
+  if (!dr.ok()) {
+    result.markUnavailable(opts, Stage::Sass,
+                           "nvdisasm " + dr.describe() + ": " + dr.err.substr(0, 500));
+    return true;
+  }
+  saveTemp(opts, "k.sass", dr.out);
+  auto& st = result.stages[Stage::Sass];
+  st.artifact = parseSass(std::move(dr.out));
+  decodeSassChainIds(st.artifact, in.chains);
+  recoverInlineChains(st.artifact, in.ir, *in.lineMap);
+  st.available = true;
+  // A new map with SASS added: the one published before stays as it was.
+  auto lineMap = std::make_shared<LineMap>(*result.lineMap);
+  lineMap->addArtifact(st.artifact);
+  result.lineMap = std::move(lineMap);
+  for (auto& k : result.kernels) k.sassInstructions = instructionsOf(st.artifact, k.symbol);
+  return true;
+}
+
+}  // namespace ks

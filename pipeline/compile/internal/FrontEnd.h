@@ -1,0 +1,61 @@
+// The front ends of the compile driver: what turns a kernel source into PTX.
+//
+// compileKernel (Compile.h) is one skeleton: pick the front end for the input, run it in a
+// private directory, hand its PTX to the shared back end (PtxBackend.h: ptxas, nvdisasm,
+// line map, resources). The front ends are rustc for Rust, a toolchain profile's cargo
+// build (rust-cuda, cuda-oxide) and nvcc for CUDA C++. Internal to pipeline/.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "Compile.h"
+#include "ExactLocations.h"
+
+namespace ks {
+
+/// What a front end hands the back end: its PTX and what places the PTX's lines.
+struct FrontEndOutput {
+  Artifact ptx;       // the PTX as the user sees it
+  ChainTable chains;  // exact chain ids per PTX line (empty: the `.loc` lines as printed)
+  Artifact ir;        // the LLVM IR for inline-chain recovery (empty when there is none)
+  std::shared_ptr<LineMap> lineMap;      // over the user's files, no stage added yet
+  std::string stem;                      // file name stem for the PTX given to ptxas and the cubin
+  std::optional<std::string> ptxasText;  // what ptxas assembles, when not `ptx` itself
+};
+
+class FrontEnd {
+ public:
+  virtual ~FrontEnd() = default;
+  /// Names the compile's private directory ("kernelscope-<name>").
+  virtual std::string_view name() const = 0;
+  /// Why this front end never produces `stage` (CUDA C++ has no MIR); nullopt when it does.
+  virtual std::optional<std::string> neverProduces(Stage) const { return std::nullopt; }
+  /// Runs the compiler in `workDir` (its outputs go to `outDir`) and records in `result`
+  /// its diagnostics, source files and the stages it produces itself (MIR, LLVM IR, PTX),
+  /// with `succeeded` when there is code. Returns what the back end needs, or nullopt when
+  /// nothing more can come: then every wanted stage says why, and `cancelled` is set when
+  /// the compile was cancelled.
+  virtual std::optional<FrontEndOutput> compile(const Toolchain&, const CompileInput&,
+                                                const CompileOptions&, const CancellationToken&,
+                                                const std::filesystem::path& workDir,
+                                                const std::filesystem::path& outDir,
+                                                CompileResult&) = 0;
+  /// Completes `result` after the back end with what only this front end knows.
+  virtual void complete(const CompileInput&, const CompileOptions&, CompileResult&) const {}
+};
+
+/// Rust through rustc (Compile.cpp's default).
+std::unique_ptr<FrontEnd> rustcFrontEnd();
+/// Rust through a toolchain profile's backend (ProfileCompile.cpp).
+std::unique_ptr<FrontEnd> profileFrontEnd(ToolchainProfile);
+/// CUDA C++ through nvcc (Cuda.cpp).
+std::unique_ptr<FrontEnd> cudaFrontEnd();
+
+/// Fails every wanted stage that has no outcome yet with `why`.
+void failStages(const CompileOptions&, CompileResult&, const std::string& why);
+
+}  // namespace ks
