@@ -13,7 +13,7 @@ unsafe fn grid_stride() -> (usize, usize) {
     (start, stride)
 }
 
-#[no_mangle]
+#[no_mangle] // kernelscope: n = 1 << 24; a = f32[n] uniform(-1, 1, seed = 1); b = f32[n] uniform(-1, 1, seed = 2); out = f32[n] zeros; grid = 1024; block = 256; flops = n
 pub unsafe extern "ptx-kernel" fn elementwise_mul(a: *const f32, b: *const f32, out: *mut f32, n: usize) {
     let a = slice::from_raw_parts(a, n);
     let b = slice::from_raw_parts(b, n);

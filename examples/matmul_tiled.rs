@@ -37,7 +37,7 @@ macro_rules! shared_array {
     }};
 }
 
-#[no_mangle]
+#[no_mangle] // kernelscope: m = 1024; n = 1024; k = 1024; a = f32[m * k] uniform(-1, 1, seed = 1); b = f32[k * n] uniform(-1, 1, seed = 2); c = f32[m * n] zeros; grid = [ceil(n / 16), ceil(m / 16)]; block = [16, 16]; flops = 2 * m * n * k
 pub unsafe extern "ptx-kernel" fn matmul_tiled(
     a: *const f32,
     b: *const f32,

@@ -3,7 +3,7 @@
 
 constexpr size_t TILE = 16;
 
-extern "C" __global__ void matmul_tiled(const float* a, const float* b, float* c, unsigned int m, unsigned int n,
+extern "C" __global__ void matmul_tiled(const float* a, const float* b, float* c, unsigned int m, unsigned int n, // kernelscope: m = 1024; n = 1024; k = 1024; a = f32[m * k] uniform(-1, 1, seed = 1); b = f32[k * n] uniform(-1, 1, seed = 2); c = f32[m * n] zeros; grid = [ceil(n / 16), ceil(m / 16)]; block = [16, 16]; flops = 2 * m * n * k
                                         unsigned int k) {
     __shared__ float a_tile[TILE * TILE];
     __shared__ float b_tile[TILE * TILE];

@@ -1,7 +1,7 @@
 // Block reduction in shared memory, one atomic per block (the C++ twin of examples/reduce_sum.rs).
 constexpr unsigned int BLOCK = 256;
 
-extern "C" __global__ void reduce_sum(const float* input, float* out, unsigned int n) {
+extern "C" __global__ void reduce_sum(const float* input, float* out, unsigned int n) { // kernelscope: n = 1 << 24; input = f32[n] uniform(0, 1, seed = 1); out = f32[1] zeros; grid = min(ceil(n / 256), 1024); block = 256; bytes = 4 * n; flops = n
     __shared__ float partial[BLOCK];
     unsigned int tid = threadIdx.x;
 

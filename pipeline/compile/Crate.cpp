@@ -83,8 +83,25 @@ CrateSettings readSettings(const nlohmann::json& metadata) {
             s.rustcFlags.push_back(f.get<std::string>());
           else
             s.problems.push_back("rustc-flags must be an array of strings");
+    } else if (key == "launch" && value.is_object()) {
+      for (const auto& [kernel, spec] : value.items()) {
+        if (!spec.is_object()) {
+          s.problems.push_back("launch." + kernel + " must be a table of spec items");
+          continue;
+        }
+        for (const auto& [item, v] : spec.items()) {
+          if (v.is_string())
+            s.launch[kernel].emplace_back(item, v.get<std::string>());
+          else if (v.is_number() || v.is_array())
+            s.launch[kernel].emplace_back(item, v.dump());
+          else
+            s.problems.push_back("launch." + kernel + "." + item +
+                                 " must be a string, a number or a list");
+        }
+      }
     } else {
-      s.problems.push_back("unknown key '" + key + "' (known: arch, opt-level, profile, rustc-flags)");
+      s.problems.push_back("unknown key '" + key +
+                           "' (known: arch, opt-level, profile, rustc-flags, launch)");
     }
   }
   return s;

@@ -113,8 +113,10 @@ std::optional<fs::path> assemble(const Toolchain& tc, const CompileOptions& opts
   };
   bool relocatable = hasExternFunctions(in.ptx);
   ProcessResult pr = runPtxas(relocatable);
-  if (!relocatable && !pr.ok() && pr.err.find("Unresolved extern function") != std::string::npos)
+  if (!relocatable && !pr.ok() && pr.err.find("Unresolved extern function") != std::string::npos) {
     pr = runPtxas(true);
+    relocatable = true;
+  }
   if (pr.cancelled) return std::nullopt;
   saveTemp(opts, "ptxas.stderr", pr.err + pr.out);
   PtxasReport report = parsePtxasReport(pr.err + pr.out);
@@ -132,6 +134,9 @@ std::optional<fs::path> assemble(const Toolchain& tc, const CompileOptions& opts
     result.markUnavailable(opts, Stage::Sass, why);
     if (report.diagnostics.empty()) report.diagnostics.push_back(toolError(why, "ptxas"));
     cubin.clear();
+  } else if (!relocatable) {
+    // The loadable cubin is what `kernelscope run` launches (it keeps the saved temps).
+    saveTemp(opts, "k.cubin", readFile(cubin));
   }
   for (auto& d : report.diagnostics) result.diagnostics.push_back(std::move(d));
   for (auto& k : result.kernels)

@@ -31,4 +31,15 @@ int diffMain(int argc, char** argv);
 /// `kernelscope passes FILE --kernel NAME [--llvm|--mir] [--json]`: the passes that changed a kernel.
 int passesMain(int argc, char** argv);
 
+/// `kernelscope run FILE [--kernel K] [--spec ITEMS] [--runs N] [--dump DIR] [--runner P]`:
+/// the kernel on a GPU from its launch spec: time, bandwidth, throughput and its buffers.
+int runMain(int argc, char** argv);
+/// `kernelscope profile FILE [--kernel K] [--spec ITEMS] [--runner PREFIX] [--json]`: the same
+/// launch under Nsight Compute, its counters on the source lines.
+int profileMain(int argc, char** argv);
+/// `kernelscope compare RUST CUDA --run|--profile [run options]`: both kernels on one spec.
+int compareLaunchMain(int argc, char** argv);
+/// `kernelscope gpu-exec`: one launch request on stdin, its result on stdout (gpu/GpuExec.h).
+int gpuExecMain(int argc, char** argv);
+
 }  // namespace ks

@@ -2,15 +2,21 @@
 #include <iostream>
 
 #include "Cli.h"
+#include "Driver.h"
+#include "Ncu.h"
 #include "Profile.h"
+#include "Runner.h"
 #include "Toolchain.h"
 
 namespace ks {
 
+std::string gpuDoctorReport();
+
 Toolchain toolchainForCli() {
   Toolchain tc = discoverToolchain();
   if (tc.rustc.found() && !tc.sysroot.found()) {
-    std::string err = ensureSysroot(tc, [](const std::string& m) { std::cerr << "kernelscope: " << m << "\n"; });
+    std::string err =
+        ensureSysroot(tc, [](const std::string& m) { std::cerr << "kernelscope: " << m << "\n"; });
     if (!err.empty()) std::cerr << "kernelscope: " << err << "\n";
   }
   return tc;
@@ -30,7 +36,8 @@ int doctorMain(int argc, char** argv) {
     std::string_view arg = argv[i];
     std::optional<std::string> bad;
     if (arg == "--profile")
-      bad = parseProfileArg(i + 1 < argc ? std::optional<std::string>(argv[++i]) : std::nullopt, profile);
+      bad = parseProfileArg(i + 1 < argc ? std::optional<std::string>(argv[++i]) : std::nullopt,
+                            profile);
     else
       bad = "unknown option '" + std::string(arg) + "' (kernelscope doctor [--profile " +
             std::string(kProfileChoices) + "])";
@@ -41,36 +48,62 @@ int doctorMain(int argc, char** argv) {
   }
   Toolchain tc = discoverToolchain();
   std::cout << doctorReport(tc);
+  std::cout << gpuDoctorReport();
   bool sass = tc.ptxas.found() && tc.nvdisasm.found();
   if (profile && *profile != ToolchainProfile::RustcNvptx) {
     // The profile brings its own compiler; ptxas + nvdisasm above still give SASS.
     ProfileTools tools = discoverProfileTools(*profile);
     std::cout << "\n" << profileDoctorReport(tools);
     if (!tools.ready())
-      std::cout << "\nThe " << profileName(*profile) << " profile cannot compile until the MISSING items of its section are fixed.\n";
+      std::cout << "\nThe " << profileName(*profile)
+                << " profile cannot compile until the MISSING items of its section are fixed.\n";
     else
-      std::cout << (sass ? "\nAll stages available with the " : "\nMIR, LLVM IR and PTX work with the ")
-                << profileName(*profile) << " profile" << (sass ? ".\n" : "; SASS and resources need the MISSING tools.\n");
+      std::cout << (sass ? "\nAll stages available with the "
+                         : "\nMIR, LLVM IR and PTX work with the ")
+                << profileName(*profile) << " profile"
+                << (sass ? ".\n" : "; SASS and resources need the MISSING tools.\n");
     return tools.ready() ? 0 : 1;
   }
   bool core = tc.rustc.found() && tc.sysroot.found();
-  if (!core) std::cout << "\nkernelscope cannot compile kernels until the MISSING items above are fixed.\n";
-  else if (!sass) std::cout << "\nMIR, LLVM IR and PTX work; SASS and resources need the MISSING tools.\n";
-  else std::cout << "\nAll stages available.\n";
+  if (!core)
+    std::cout << "\nkernelscope cannot compile kernels until the MISSING items above are fixed.\n";
+  else if (!sass)
+    std::cout << "\nMIR, LLVM IR and PTX work; SASS and resources need the MISSING tools.\n";
+  else
+    std::cout << "\nAll stages available.\n";
   return core ? 0 : 1;
+}
+
+/// `run` and `profile` on this machine: the CUDA driver and Nsight Compute's CLI.
+std::string gpuDoctorReport() {
+  std::string out = "\nrun and profile on this machine (or through --runner on another)\n";
+  std::string driverProblem = gpu::loadDriver();
+  out += "  CUDA driver   " +
+         (driverProblem.empty() ? std::string("libcuda.so.1 found")
+                                : "MISSING: " + driverProblem + "; " + gpu::kNoDriverHint) +
+         "\n";
+  auto ncu = gpu::findNcu("");
+  out += "  ncu           " +
+         (ncu.empty() ? std::string("MISSING: Nsight Compute's CLI is not in CUDA_HOME/bin, "
+                                    "/usr/local/cuda/bin or PATH (profile needs it)")
+                      : ncu.string()) +
+         "\n";
+  return out;
 }
 
 int setupMain(int, char**) {
   Toolchain tc = discoverToolchain();
   if (!tc.rustc.found()) {
-    std::cerr << "kernelscope setup: rustc: " << tc.rustc.problem << "\n  fix: " << tc.rustc.fix << "\n";
+    std::cerr << "kernelscope setup: rustc: " << tc.rustc.problem << "\n  fix: " << tc.rustc.fix
+              << "\n";
     return 1;
   }
   if (tc.sysroot.found()) {
     std::cerr << "[setup] nvptx64 core: present (" << tc.sysroot.path.string() << ")\n";
     return 0;
   }
-  std::string err = ensureSysroot(tc, [](const std::string& msg) { std::cerr << "[setup] " << msg << "\n"; });
+  std::string err =
+      ensureSysroot(tc, [](const std::string& msg) { std::cerr << "[setup] " << msg << "\n"; });
   if (!err.empty()) {
     std::cerr << "kernelscope setup: " << err << "\n";
     return 1;

@@ -29,6 +29,9 @@ usage:
       --kernel NAME       the kernel to compare (default: kernels of the same name)
       --stages LIST       ptx, sass or ptx,sass (default)
       --arch sm_XX, --opt N   as for explain
+      --run | --profile   run or profile both on the Rust kernel's launch spec (the twin's
+                          own spec if it has one): times, bandwidth, checksums, hot lines
+                          (with run's options: --spec, --runner, --runs, --replay R --replay C)
   kernelscope diff BEFORE.rs AFTER.rs [options] what the code became between two files
   kernelscope diff FILE --vs-arch sm_XX | --vs-opt N   ... or between two settings of one file
       --arch sm_XX, --opt N   settings of both sides (the first side with --vs-*)
@@ -43,6 +46,27 @@ usage:
       --context N         unchanged lines around each change (default 3)
       --json              machine-readable output
       --save-temps DIR    keep rustc's -print-changed output, final IR and MIR dumps in DIR
+  kernelscope run FILE [options]               run a kernel on the GPU from its launch spec: time,
+                                               bandwidth, throughput and its output buffers
+      --kernel NAME       the kernel (default: the only one, or the only one with a spec)
+      --spec ITEMS        spec items added to the kernel's own ('n = 4096; block = 128')
+      --runs N            timed launches (default 20), after --warmup N (default 2)
+      --dump DIR          write every buffer after the first launch to DIR/NAME.npy
+      --runner PREFIX     start gpu-exec through PREFIX on another machine ('ssh gpu-box')
+      --remote-kernelscope PATH   the kernelscope there (default: kernelscope on its PATH)
+      --timeout S         give up on a launch after S seconds (default 300)
+      --arch sm_XX, --opt N, --json   as for explain
+      --save-request FILE write the gpu-exec request (cubin and plan) to FILE instead
+      --replay FILE       show a result that gpu-exec wrote (kernelscope gpu-exec < REQUEST > FILE)
+  kernelscope profile FILE [options]           the same launch under Nsight Compute (ncu): stall
+                                               samples, instructions, divergence, coalescing and
+                                               bank conflicts per source line
+      --kernel, --spec, --runner, --remote-kernelscope, --timeout, --save-request, --replay,
+      --arch, --opt, --json   as for run
+      --ncu PATH          the ncu to use (default: CUDA_HOME/bin, /usr/local/cuda/bin, PATH)
+      --top N             only the N lines with the most stall samples
+  kernelscope gpu-exec                         one launch request on stdin, its result on stdout
+                                               (what run and profile start, here or via --runner)
   kernelscope doctor [--profile NAME]          show the toolchain each stage uses (and a profile's)
   kernelscope setup                            build the nvptx64 core sysroot if missing
   kernelscope --version
@@ -63,7 +87,18 @@ int main(int argc, char** argv) {
   if (cmd == "explain") return ks::explainMain(argc - 2, argv + 2);
   if (cmd == "diff") return ks::diffMain(argc - 2, argv + 2);
   if (cmd == "passes") return ks::passesMain(argc - 2, argv + 2);
-  if (cmd == "compare") return ks::compareMain(argc - 2, argv + 2);
+  if (cmd == "compare") {
+    // --run, or --profile not followed by a toolchain profile's name (compare's --profile NAME).
+    for (int i = 2; i < argc; ++i) {
+      std::string_view a = argv[i];
+      bool profileMode = a == "--profile" && (i + 1 == argc || !ks::profileFromName(argv[i + 1]));
+      if (a == "--run" || profileMode) return ks::compareLaunchMain(argc - 2, argv + 2);
+    }
+    return ks::compareMain(argc - 2, argv + 2);
+  }
+  if (cmd == "run") return ks::runMain(argc - 2, argv + 2);
+  if (cmd == "profile") return ks::profileMain(argc - 2, argv + 2);
+  if (cmd == "gpu-exec") return ks::gpuExecMain(argc - 2, argv + 2);
   if (cmd == "doctor") return ks::doctorMain(argc - 2, argv + 2);
   if (cmd == "setup") return ks::setupMain(argc - 2, argv + 2);
   if (cmd == "lsp") return ks::lspMain(argc - 2, argv + 2);

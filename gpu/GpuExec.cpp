@@ -1,0 +1,152 @@
+#include "GpuExec.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+
+#include "Ncu.h"
+#include "Process.h"
+#include "Protocol.h"
+#include "Runner.h"
+
+namespace ks::gpu {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string readAll(std::FILE* in) {
+  std::string data;
+  char buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, in)) > 0) data.append(buf, n);
+  return data;
+}
+
+std::string readFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+RunResult failure(std::string kind, std::string message) {
+  RunResult r;
+  r.errorKind = std::move(kind);
+  r.error = std::move(message);
+  return r;
+}
+
+/// The quoted lines of ncu's output (its CSV), without the program's or ncu's messages.
+std::string csvLines(const std::string& out) {
+  std::string csv;
+  size_t pos = 0;
+  while (pos < out.size()) {
+    size_t end = out.find('\n', pos);
+    if (end == std::string::npos) end = out.size();
+    if (out[pos] == '"') csv.append(out, pos, end - pos).push_back('\n');
+    pos = end + 1;
+  }
+  return csv;
+}
+
+/// ncu's own error lines (==ERROR== ..., ==WARNING== ...), for the message when it fails.
+std::string ncuMessages(const ProcessResult& p) {
+  std::string msgs;
+  for (const std::string* s : {&p.out, &p.err}) {
+    size_t pos = 0;
+    while (pos < s->size()) {
+      size_t end = s->find('\n', pos);
+      if (end == std::string::npos) end = s->size();
+      std::string line = s->substr(pos, end - pos);
+      if (line.starts_with("==ERROR==") || line.starts_with("==WARNING=="))
+        msgs += (msgs.empty() ? "" : "\n") + line;
+      pos = end + 1;
+    }
+  }
+  return msgs;
+}
+
+RunResult profile(const ExecRequest& request, const std::vector<std::string>& self) {
+  fs::path ncu = findNcu(request.ncu);
+  if (ncu.empty())
+    return failure("ncu", request.ncu.empty()
+                              ? "Nsight Compute's CLI (ncu) was not found on the GPU machine: "
+                                "install Nsight Compute, "
+                                "or set CUDA_HOME there"
+                              : "the configured ncu '" + request.ncu + "' is not an executable");
+  TempDir dir("kernelscope-profile");
+  ExecRequest once = request;
+  once.mode = ExecRequest::Mode::LaunchOnce;
+  once.dump = false;
+  fs::path requestFile = dir.path() / "request";
+  std::ofstream(requestFile, std::ios::binary) << encodeRequest(once);
+  RunResult result;
+  for (bool sourcePage : {true, false}) {
+    fs::path resultFile = dir.path() / (sourcePage ? "result-source" : "result-metrics");
+    std::vector<std::string> program = self;
+    program.insert(program.end(),
+                   {"--request", requestFile.string(), "--result", resultFile.string()});
+    ProcessSpec spec;
+    spec.argv = ncuArgv(ncu, request.plan.kernel, sourcePage, program);
+    spec.timeout = std::chrono::seconds(request.ncuTimeoutSeconds);
+    ProcessResult p = runProcess(spec);
+    RunResult launched;
+    std::string decodeProblem = decodeResult(readFile(resultFile), launched);
+    if (decodeProblem.empty() && !launched.ok)
+      return launched;  // the launch itself failed (fault, ...)
+    std::string messages = ncuMessages(p);
+    if (!p.ok() || !decodeProblem.empty() || messages.find("==ERROR==") != std::string::npos) {
+      std::string why = "ncu " + p.describe() + (messages.empty() ? "" : ":\n" + messages);
+      if (messages.find("ERR_NVGPUCTRPERM") != std::string::npos)
+        why +=
+            "\n(the GPU's performance counters are reserved for administrators: see NVIDIA's "
+            "ERR_NVGPUCTRPERM page)";
+      return failure("ncu", why);
+    }
+    std::string csv = csvLines(p.out);
+    if (sourcePage) {
+      result = launched;
+      result.ncuSourceCsv = csv;
+    } else {
+      result.ncuMetricsCsv = csv;
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+int gpuExecMain(const std::vector<std::string>& self, int argc, char** argv) {
+  std::string requestFile, resultFile;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if ((a == "--request" || a == "--result") && i + 1 < argc)
+      (a == "--request" ? requestFile : resultFile) = argv[++i];
+    else {
+      std::fprintf(stderr, "gpu-exec: unknown argument '%s' (the request comes on stdin)\n",
+                   a.c_str());
+      return 2;
+    }
+  }
+  std::string message = requestFile.empty() ? readAll(stdin) : readFile(requestFile);
+  ExecRequest request;
+  RunResult result;
+  if (std::string why = decodeRequest(message, request); !why.empty())
+    result = failure("request", why);
+  else if (request.mode == ExecRequest::Mode::Profile)
+    result = profile(request, self);
+  else
+    result = execute(request);
+  std::string out = encodeResult(result);
+  if (!resultFile.empty()) {
+    std::ofstream(resultFile, std::ios::binary) << out;
+  } else {
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+}  // namespace ks::gpu

@@ -1,0 +1,274 @@
+#include "KernelLaunch.h"
+
+#include <unistd.h>
+
+#include <climits>
+#include <fstream>
+#include <iterator>
+
+#include "Crate.h"
+#include "Cuda.h"
+#include "KernelScan.h"
+
+namespace ks::gpu {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string readText(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+const KernelInfo* findKernel(const CompileResult& result, const std::string& kernel) {
+  for (const auto& k : result.kernels)
+    if (k.symbol == kernel) return &k;
+  return nullptr;
+}
+
+/// The kernel's declaration in its source file: (file, text, entry), when found.
+struct SourceDeclaration {
+  fs::path file;
+  std::string text;
+  KernelEntry entry;
+};
+std::optional<SourceDeclaration> declaration(const CompileResult& result,
+                                             const std::string& kernel) {
+  const KernelInfo* k = findKernel(result, kernel);
+  std::vector<fs::path> candidates;
+  if (k && !k->definition.file.empty()) candidates.push_back(k->definition.file);
+  for (const auto& f : result.sourceFiles) candidates.push_back(f);
+  for (const auto& file : candidates) {
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec) || fs::file_size(file, ec) > (16u << 20)) continue;
+    std::string text = readText(file);
+    bool cuda = isCudaSource(file);
+    std::optional<KernelEntry> entry;
+    for (const auto& e : scanKernelEntries(text, cuda))
+      if (e.name == kernel) entry = e;
+    if (!entry && !cuda) entry = kernelEntryFor(text, kernel);
+    if (entry) return SourceDeclaration{file, std::move(text), *entry};
+  }
+  return std::nullopt;
+}
+
+size_t offsetOf(std::string_view text, uint32_t line, uint32_t column) {
+  size_t pos = 0;
+  for (uint32_t l = 1; l < line && pos != std::string_view::npos; ++l) {
+    pos = text.find('\n', pos);
+    if (pos != std::string_view::npos) ++pos;
+  }
+  return pos == std::string_view::npos ? text.size()
+                                       : std::min(text.size(), pos + (column ? column - 1 : 0));
+}
+
+std::string selfExecutable() {
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string("kernelscope");
+}
+
+}  // namespace
+
+std::vector<std::string> kernelNames(const CompileResult& result) {
+  std::vector<std::string> names;
+  for (const auto& k : result.kernels) names.push_back(k.symbol);
+  return names;
+}
+
+LaunchSpec writtenSpec(const Toolchain& tc, const CompileResult& result, const std::string& kernel,
+                       std::vector<SpecError>& errors) {
+  LaunchSpec spec;
+  if (auto decl = declaration(result, kernel))
+    spec = specFromComments(decl->text, decl->entry.line, decl->file.string(), errors);
+  if (!result.crateManifest.empty()) {
+    if (auto crate = findCrate(tc, result.crateManifest.parent_path() / "Cargo.toml")) {
+      auto it = crate->settings.launch.find(kernel);
+      if (it != crate->settings.launch.end()) {
+        std::string origin =
+            result.crateManifest.string() + " [package.metadata.kernelscope.launch." + kernel + "]";
+        for (const auto& [key, value] : it->second)
+          parseSpecItems(key + " = " + value, origin, 0, spec, errors);
+      }
+    }
+  }
+  return spec;
+}
+
+PreparedLaunch prepareLaunch(const Toolchain& tc, const CompileResult& result,
+                             const std::string& cubin, const std::string& kernel,
+                             const LaunchSettings& settings, ExecRequest::Mode mode) {
+  PreparedLaunch out;
+  if (cubin.empty()) {
+    const StageOutcome* sass = result.stage(Stage::Sass);
+    out.errors.push_back("no cubin to run: " +
+                         (sass && !sass->unavailableReason.empty()
+                              ? sass->unavailableReason
+                              : std::string("ptxas did not make a loadable cubin")));
+    return out;
+  }
+  const StageOutcome* ptx = result.stage(Stage::Ptx);
+  if (!ptx || !ptx->available) {
+    out.errors.push_back("no PTX: the kernel's parameters are unknown");
+    return out;
+  }
+  std::optional<KernelSignature> signature;
+  for (auto& sig : ptxKernelSignatures(ptx->artifact.text))
+    if (sig.name == kernel) signature = std::move(sig);
+  if (!signature) {
+    std::string known;
+    for (const auto& n : kernelNames(result)) known += (known.empty() ? "" : ", ") + n;
+    out.errors.push_back("no kernel named '" + kernel +
+                         "' (kernels: " + (known.empty() ? "none" : known) + ")");
+    return out;
+  }
+  auto decl = declaration(result, kernel);
+  if (decl) {
+    size_t offset = offsetOf(decl->text, decl->entry.line, decl->entry.column);
+    if (std::string why =
+            addSourceSignature(*signature, decl->text, offset, isCudaSource(decl->file));
+        !why.empty())
+      out.notes.push_back("parameters checked against the PTX only: " + why);
+  } else {
+    out.notes.push_back(
+        "the kernel's source declaration was not found: parameters checked against the PTX only");
+  }
+  out.signature = *signature;
+
+  std::vector<SpecError> errors;
+  out.spec = writtenSpec(tc, result, kernel, errors);
+  for (const auto& items : settings.specItems) parseSpecItems(items, "--spec", 0, out.spec, errors);
+  if (out.spec.empty() && errors.empty()) {
+    out.errors.push_back(
+        "no launch spec for " + kernel +
+        ": write one above the kernel, e.g. `// kernelscope: grid = ceil(n / 256); block = 256; "
+        "n = 1 << 20; x = f32[n] uniform(-1, 1, seed = 1)`, or pass --spec");
+    return out;
+  }
+  std::optional<LaunchPlan> plan = resolveSpec(out.spec, *signature, errors);
+  for (const auto& e : errors) out.errors.push_back(e.describe());
+  if (!plan) return out;
+
+  ExecRequest request;
+  request.mode = mode;
+  request.plan = *plan;
+  request.cubin = cubin;
+  request.warmup = settings.warmup;
+  request.runs = settings.runs;
+  request.dump = settings.dump;
+  request.ncu = settings.ncu;
+  request.argData.resize(plan->args.size());
+  fs::path root = !result.crateManifest.empty()
+                      ? result.crateManifest.parent_path()
+                      : (decl ? decl->file.parent_path() : fs::current_path());
+  for (size_t i = 0; i < plan->args.size(); ++i) {
+    const ArgPlan& a = plan->args[i];
+    if (!a.buffer || a.fill.kind != Fill::Kind::File) continue;
+    // Paths are relative to the spec's file; command-line paths to the working directory.
+    fs::path origin = a.origin;
+    fs::path dir = a.origin == "--spec" ? fs::current_path() : origin.parent_path();
+    if (a.origin != "--spec" && a.origin.find(" [package.metadata") != std::string::npos)
+      dir = result.crateManifest.parent_path();
+    fs::path allowed = a.origin == "--spec" ? fs::current_path() : root;
+    if (std::string why = readBufferFile(a, dir, allowed, request.argData[i]); !why.empty())
+      out.errors.push_back(SpecError{
+          a.origin == "--spec" ? "--spec" : a.origin.substr(0, a.origin.find(" [")), a.line, why}
+                               .describe());
+  }
+  if (!out.errors.empty()) return out;
+  out.request = std::move(request);
+  return out;
+}
+
+std::string splitRunner(const std::string& text, std::vector<std::string>& argv) {
+  argv.clear();
+  std::string word;
+  bool inWord = false;
+  char quote = 0;
+  for (char c : text) {
+    if (quote) {
+      if (c == quote)
+        quote = 0;
+      else
+        word += c;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+      inWord = true;
+    } else if (c == ' ' || c == '\t') {
+      if (inWord) argv.push_back(word), word.clear(), inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (quote) return "unclosed quote in the runner setting";
+  if (inWord) argv.push_back(word);
+  return {};
+}
+
+std::vector<std::string> gpuExecCommand(const LaunchSettings& s) {
+  std::vector<std::string> argv = s.runner;
+  std::string program = !s.remoteKernelscope.empty() ? s.remoteKernelscope
+                        : s.runner.empty()           ? selfExecutable()
+                                                     : std::string("kernelscope");
+  argv.push_back(program);
+  argv.push_back("gpu-exec");
+  return argv;
+}
+
+RunResult runGpuExec(const ExecRequest& request, const LaunchSettings& settings,
+                     const CancellationToken& cancel) {
+  ProcessSpec spec;
+  spec.argv = gpuExecCommand(settings);
+  spec.stdinText = encodeRequest(request);
+  spec.timeout = settings.timeout;
+  spec.cancel = cancel;
+  spec.outputCap = size_t(1) << 40;  // dumped buffers come back on stdout
+  ProcessResult p = runProcess(spec);
+  RunResult r;
+  auto fail = [&](std::string kind, std::string message) {
+    r.ok = false;
+    r.errorKind = std::move(kind);
+    r.error = std::move(message);
+    return r;
+  };
+  std::string where = settings.runner.empty()
+                          ? "gpu-exec"
+                          : "gpu-exec through the runner '" + settings.runner[0] + "'";
+  if (!p.started) return fail("protocol", "cannot start " + where + ": " + p.error);
+  if (p.cancelled) return fail("cancelled", "cancelled");
+  if (p.timedOut)
+    return fail("timeout", "kernel " + request.plan.kernel + ": " + where + " " + p.describe() +
+                               " (a kernel that never ends? the limit is --timeout)");
+  if (std::string why = decodeResult(p.out, r); !why.empty()) {
+    std::string err = p.err.substr(0, 2000);
+    return fail("protocol", where + " " + p.describe() + " without a result (" + why + ")" +
+                                (err.empty() ? "" : ":\n" + err));
+  }
+  return r;
+}
+
+std::optional<KernelLineProfile> lineProfile(const CompileResult& result, const std::string& kernel,
+                                             const RunResult& run, std::string& problem) {
+  const StageOutcome* sass = result.stage(Stage::Sass);
+  if (!sass || !sass->available || !result.lineMap) {
+    problem = "no SASS listing to attribute the profile to";
+    return std::nullopt;
+  }
+  NcuSourceProfile source;
+  if (std::string why = parseNcuSourceCsv(run.ncuSourceCsv, source); !why.empty()) {
+    problem = why;
+    return std::nullopt;
+  }
+  auto lines = attributeToLines(
+      source, kernel, sass->artifact,
+      [&](const std::string& f) { return result.lineMap->isUserFile(f); }, problem);
+  if (lines && !run.ncuMetricsCsv.empty()) {
+    if (std::string why = parseNcuMetricsCsv(run.ncuMetricsCsv, lines->metrics); !why.empty())
+      problem = why;
+  }
+  return lines;
+}
+
+}  // namespace ks::gpu

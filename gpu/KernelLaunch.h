@@ -1,0 +1,73 @@
+// From a compiled kernel to a launch on a GPU, here or through a runner on another machine.
+//
+// Gathers the kernel's launch spec (the `// kernelscope:` comments above it, then its crate's
+// `[package.metadata.kernelscope.launch.KERNEL]`, then the caller's items), checks it against
+// the kernel's PTX parameters and source signature, and sends the plan with the cubin that
+// kernelscope built to a `gpu-exec` child process. Shared by the CLI and the language server.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "Compile.h"
+#include "LaunchSpec.h"
+#include "LineProfile.h"
+#include "Process.h"
+#include "Protocol.h"
+
+namespace ks::gpu {
+
+struct LaunchSettings {
+  std::vector<std::string> specItems;  // extra `k = v; k = v` items (the command line's --spec)
+  /// A command prefix that reaches the GPU machine (`ssh gpu-box`), like Cargo's
+  /// target.runner; empty: this machine.
+  std::vector<std::string> runner;
+  /// The kernelscope to start there (default: this binary locally, `kernelscope` through a runner).
+  std::string remoteKernelscope;
+  std::string ncu;  // Nsight Compute CLI on the GPU machine; empty: found there
+  int warmup = 2;
+  int runs = 20;
+  bool dump = false;
+  std::chrono::seconds timeout{300};
+};
+
+/// A kernel made ready to launch, or why not.
+struct PreparedLaunch {
+  std::optional<ExecRequest> request;
+  KernelSignature signature;
+  LaunchSpec spec;
+  std::vector<std::string> errors;  // spec errors at their lines, and other problems
+  std::vector<std::string> notes;   // said but not fatal (a signature not read ...)
+};
+
+/// The kernels of `result` (PTX entries) in order.
+std::vector<std::string> kernelNames(const CompileResult&);
+
+/// The launch spec written for `kernel` in its source and crate (without the caller's items).
+LaunchSpec writtenSpec(const Toolchain&, const CompileResult&, const std::string& kernel,
+                       std::vector<SpecError>& errors);
+
+/// `cubin`: the loadable cubin ptxas made in that compile (CompileOptions::saveTempsDir's
+/// `k.cubin`), the code the SASS view shows.
+PreparedLaunch prepareLaunch(const Toolchain&, const CompileResult&, const std::string& cubin,
+                             const std::string& kernel, const LaunchSettings&, ExecRequest::Mode);
+
+/// The argv that starts gpu-exec (through the runner, when there is one).
+std::vector<std::string> gpuExecCommand(const LaunchSettings&);
+
+/// Runs `request` in a gpu-exec child and reads its result; a child that dies, times out or
+/// says nothing is reported as such.
+RunResult runGpuExec(const ExecRequest&, const LaunchSettings&, const CancellationToken& = {});
+
+/// Splits a runner setting ("ssh -p 2222 gpu-box") into argv: words split at blanks, with
+/// '...' and "..." quoting. Returns the problem ("" when done).
+std::string splitRunner(const std::string& text, std::vector<std::string>& argv);
+
+/// The profile of `result`'s kernel on its source lines, from a profile run's CSVs.
+std::optional<KernelLineProfile> lineProfile(const CompileResult&, const std::string& kernel,
+                                             const RunResult&, std::string& problem);
+
+}  // namespace ks::gpu

@@ -1,0 +1,304 @@
+#include "Protocol.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+namespace ks::gpu {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr size_t kMaxHeaderBytes = 16u << 20;
+
+std::string hex(const std::vector<uint8_t>& bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (uint8_t b : bytes) out += {digits[b >> 4], digits[b & 15]};
+  return out;
+}
+bool unhex(const std::string& s, std::vector<uint8_t>& out) {
+  if (s.size() % 2 || s.size() > 64) return false;
+  out.clear();
+  for (size_t i = 0; i < s.size(); i += 2) {
+    auto v = [](char c) {
+      return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    };
+    int hi = v(s[i]), lo = v(s[i + 1]);
+    if (hi < 0 || lo < 0) return false;
+    out.push_back(static_cast<uint8_t>(hi * 16 + lo));
+  }
+  return true;
+}
+
+std::string withBlobs(json header, const std::vector<const std::string*>& blobs) {
+  json sizes = json::array();
+  for (const auto* b : blobs) sizes.push_back(b->size());
+  header["blobs"] = sizes;
+  std::string out = header.dump();
+  out += '\n';
+  for (const auto* b : blobs) out += *b;
+  return out;
+}
+
+/// Splits a message into its header and blobs; the problem, or "".
+std::string splitMessage(std::string_view message, json& header, std::vector<std::string>& blobs) {
+  size_t nl = message.find('\n');
+  if (nl == std::string_view::npos || nl > kMaxHeaderBytes) return "no message header";
+  header = json::parse(message.substr(0, nl), nullptr, false);
+  if (header.is_discarded() || !header.is_object()) return "the message header is not JSON";
+  if (header.value("protocol", 0) != kProtocolVersion)
+    return "protocol version " + header.value("protocol", json(0)).dump() +
+           ", this kernelscope speaks " + std::to_string(kProtocolVersion) +
+           ": use the same kernelscope version on both machines";
+  size_t at = nl + 1;
+  const json& sizes = header.contains("blobs") ? header["blobs"] : json::array();
+  if (!sizes.is_array()) return "bad blob list";
+  for (const auto& s : sizes) {
+    if (!s.is_number_unsigned() || s.get<uint64_t>() > message.size() - at)
+      return "the message is truncated";
+    size_t n = s.get<size_t>();
+    blobs.emplace_back(message.substr(at, n));
+    at += n;
+  }
+  return {};
+}
+
+const char* modeName(ExecRequest::Mode m) {
+  return m == ExecRequest::Mode::Run       ? "run"
+         : m == ExecRequest::Mode::Profile ? "profile"
+                                           : "launch-once";
+}
+const char* fillName(Fill::Kind k) {
+  switch (k) {
+    case Fill::Kind::Zeros:
+      return "zeros";
+    case Fill::Kind::Ones:
+      return "ones";
+    case Fill::Kind::Constant:
+      return "constant";
+    case Fill::Kind::Iota:
+      return "iota";
+    case Fill::Kind::Uniform:
+      return "uniform";
+    case Fill::Kind::File:
+      return "file";
+  }
+  return "zeros";
+}
+
+}  // namespace
+
+std::string encodeRequest(const ExecRequest& r) {
+  json args = json::array();
+  std::vector<const std::string*> blobs{&r.cubin};
+  for (size_t i = 0; i < r.plan.args.size(); ++i) {
+    const ArgPlan& a = r.plan.args[i];
+    json j = {{"name", a.name}};
+    if (!a.buffer) {
+      j["scalar"] = hex(a.scalar);
+    } else {
+      j["elem"] = elemTypeName(a.elem);
+      j["count"] = a.count;
+      j["output"] = a.output;
+      j["fill"] = fillName(a.fill.kind);
+      j["value"] = a.fill.value;
+      j["lo"] = a.fill.lo;
+      j["hi"] = a.fill.hi;
+      j["seed"] = a.fill.seed;
+      if (a.fill.kind == Fill::Kind::File) {
+        j["blob"] = blobs.size();
+        blobs.push_back(i < r.argData.size() ? &r.argData[i] : &r.cubin);
+      }
+    }
+    args.push_back(std::move(j));
+  }
+  json header = {{"protocol", kProtocolVersion},
+                 {"mode", modeName(r.mode)},
+                 {"kernel", r.plan.kernel},
+                 {"grid", r.plan.grid},
+                 {"block", r.plan.block},
+                 {"shared", r.plan.sharedBytes},
+                 {"args", args},
+                 {"warmup", r.warmup},
+                 {"runs", r.runs},
+                 {"dump", r.dump},
+                 {"ncu", r.ncu},
+                 {"ncuTimeout", r.ncuTimeoutSeconds}};
+  if (r.plan.bytes) header["bytes"] = *r.plan.bytes;
+  if (r.plan.flops) header["flops"] = *r.plan.flops;
+  return withBlobs(std::move(header), blobs);
+}
+
+std::string decodeRequest(std::string_view message, ExecRequest& r) {
+  json h;
+  std::vector<std::string> blobs;
+  if (std::string why = splitMessage(message, h, blobs); !why.empty()) return why;
+  try {
+    std::string mode = h.at("mode");
+    if (mode == "run")
+      r.mode = ExecRequest::Mode::Run;
+    else if (mode == "profile")
+      r.mode = ExecRequest::Mode::Profile;
+    else if (mode == "launch-once")
+      r.mode = ExecRequest::Mode::LaunchOnce;
+    else
+      return "unknown mode '" + mode + "'";
+    if (blobs.empty()) return "no cubin";
+    r.cubin = blobs[0];
+    r.plan.kernel = h.at("kernel");
+    r.plan.grid = h.at("grid");
+    r.plan.block = h.at("block");
+    r.plan.sharedBytes = h.at("shared");
+    if (h.contains("bytes")) r.plan.bytes = h["bytes"].get<double>();
+    if (h.contains("flops")) r.plan.flops = h["flops"].get<double>();
+    r.warmup = std::clamp(h.value("warmup", 2), 1, 1000);
+    r.runs = std::clamp(h.value("runs", 20), 0, 100000);
+    r.dump = h.value("dump", false);
+    r.ncu = h.value("ncu", "");
+    r.ncuTimeoutSeconds = std::clamp(h.value("ncuTimeout", 300), 1, 86400);
+    for (const auto& j : h.at("args")) {
+      ArgPlan a;
+      a.name = j.at("name");
+      std::string data;
+      if (j.contains("scalar")) {
+        if (!unhex(j["scalar"].get<std::string>(), a.scalar))
+          return "bad scalar bytes for " + a.name;
+      } else {
+        a.buffer = true;
+        auto elem = elemTypeFromName(j.at("elem").get<std::string>());
+        if (!elem) return "unknown element type for " + a.name;
+        a.elem = *elem;
+        a.count = j.at("count");
+        if (a.count == 0 || a.count > kMaxBufferBytes / elemSize(a.elem))
+          return "bad length for " + a.name;
+        a.output = j.value("output", false);
+        std::string fill = j.at("fill");
+        bool known = false;
+        for (auto k : {Fill::Kind::Zeros, Fill::Kind::Ones, Fill::Kind::Constant, Fill::Kind::Iota,
+                       Fill::Kind::Uniform, Fill::Kind::File})
+          if (fill == fillName(k)) a.fill.kind = k, known = true;
+        if (!known) return "unknown fill '" + fill + "' for " + a.name;
+        a.fill.value = j.value("value", 0.0);
+        a.fill.lo = j.value("lo", 0.0);
+        a.fill.hi = j.value("hi", 1.0);
+        a.fill.seed = j.value("seed", uint64_t(0));
+        if (a.fill.kind == Fill::Kind::File) {
+          size_t b = j.at("blob");
+          if (b == 0 || b >= blobs.size()) return "no data for " + a.name;
+          data = blobs[b];
+          if (data.size() != a.byteSize()) return "the data for " + a.name + " has the wrong size";
+        }
+      }
+      r.plan.args.push_back(std::move(a));
+      r.argData.push_back(std::move(data));
+    }
+  } catch (const std::exception& e) {
+    return std::string("bad request: ") + e.what();
+  }
+  return {};
+}
+
+std::string encodeResult(const RunResult& r) {
+  json buffers = json::array();
+  for (const auto& b : r.buffers)
+    buffers.push_back({{"name", b.name},
+                       {"elem", elemTypeName(b.elem)},
+                       {"count", b.count},
+                       {"output", b.output},
+                       {"checksum", b.checksum},
+                       {"first", b.first},
+                       {"blob", b.blob}});
+  const DeviceInfo& d = r.device;
+  json header = {{"protocol", kProtocolVersion},
+                 {"ok", r.ok},
+                 {"errorKind", r.errorKind},
+                 {"error", r.error},
+                 {"device",
+                  {{"name", d.name},
+                   {"major", d.major},
+                   {"minor", d.minor},
+                   {"sms", d.smCount},
+                   {"clockKHz", d.clockKHz},
+                   {"memoryClockKHz", d.memoryClockKHz},
+                   {"busWidth", d.memoryBusWidthBits},
+                   {"driver", d.driverVersion}}},
+                 {"timesMs", r.timesMs},
+                 {"buffers", buffers},
+                 {"execMs", r.execMs},
+                 {"ncuSource", r.ncuSourceCsv},
+                 {"ncuMetrics", r.ncuMetricsCsv}};
+  std::vector<const std::string*> blobs;
+  for (const auto& b : r.blobs) blobs.push_back(&b);
+  return withBlobs(std::move(header), blobs);
+}
+
+std::string decodeResult(std::string_view message, RunResult& r) {
+  json h;
+  if (std::string why = splitMessage(message, h, r.blobs); !why.empty()) return why;
+  try {
+    r.ok = h.at("ok");
+    r.errorKind = h.value("errorKind", "");
+    r.error = h.value("error", "");
+    const json& d = h.at("device");
+    r.device.name = d.value("name", "");
+    r.device.major = d.value("major", 0);
+    r.device.minor = d.value("minor", 0);
+    r.device.smCount = d.value("sms", 0);
+    r.device.clockKHz = d.value("clockKHz", 0);
+    r.device.memoryClockKHz = d.value("memoryClockKHz", 0);
+    r.device.memoryBusWidthBits = d.value("busWidth", 0);
+    r.device.driverVersion = d.value("driver", 0);
+    r.timesMs = h.value("timesMs", std::vector<double>());
+    r.execMs = h.value("execMs", 0.0);
+    r.ncuSourceCsv = h.value("ncuSource", "");
+    r.ncuMetricsCsv = h.value("ncuMetrics", "");
+    for (const auto& j : h.at("buffers")) {
+      BufferResult b;
+      b.name = j.at("name");
+      b.elem = elemTypeFromName(j.at("elem").get<std::string>()).value_or(ElemType::F32);
+      b.count = j.at("count");
+      b.output = j.value("output", false);
+      b.checksum = j.value("checksum", 0.0);
+      b.first = j.value("first", std::vector<double>());
+      b.blob = j.value("blob", -1);
+      if (b.blob >= static_cast<int>(r.blobs.size())) return "a buffer names a missing blob";
+      r.buffers.push_back(std::move(b));
+    }
+  } catch (const std::exception& e) {
+    return std::string("bad result: ") + e.what();
+  }
+  return {};
+}
+
+double DeviceInfo::peakBandwidth() const {
+  return 2.0 * memoryClockKHz * 1000.0 * (memoryBusWidthBits / 8.0);
+}
+
+double DeviceInfo::peakFlops() const {
+  // FP32 lanes per SM by architecture (CUDA C++ Programming Guide, arithmetic instructions).
+  int lanes = 0;
+  if (major == 7)
+    lanes = 64;
+  else if (major == 8)
+    lanes = minor == 0 ? 64 : 128;
+  else if (major == 9 || major >= 10)
+    lanes = 128;
+  return 2.0 * lanes * smCount * clockKHz * 1000.0;
+}
+
+std::string DeviceInfo::describe() const {
+  return name + " (sm_" + std::to_string(major) + std::to_string(minor) + ", " +
+         std::to_string(smCount) + " SMs), driver " + std::to_string(driverVersion / 1000) + "." +
+         std::to_string(driverVersion % 1000 / 10);
+}
+
+TimeStats timeStats(const std::vector<double>& ms) {
+  if (ms.empty()) return {};
+  std::vector<double> s = ms;
+  std::sort(s.begin(), s.end());
+  double median = s.size() % 2 ? s[s.size() / 2] : (s[s.size() / 2 - 1] + s[s.size() / 2]) / 2;
+  return {s.front(), median, s.back()};
+}
+
+}  // namespace ks::gpu

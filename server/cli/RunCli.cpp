@@ -1,0 +1,636 @@
+// `kernelscope run`, `kernelscope profile` and `kernelscope gpu-exec`: a kernel on a real GPU.
+//
+// run and profile compile the file as explain does, take the cubin ptxas made (the code the
+// SASS view shows), evaluate the kernel's launch spec (gpu/LaunchSpec.h) and hand the launch
+// to a `gpu-exec` child (gpu/KernelLaunch.h), here or through --runner on another machine.
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "Cli.h"
+#include "CliArgs.h"
+#include "Crate.h"
+#include "Cuda.h"
+#include "GpuExec.h"
+#include "KernelLaunch.h"
+#include "Runner.h"
+#include "TextUtil.h"
+#include "Toolchain.h"
+
+namespace ks {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct RunArgs {
+  std::string file;
+  std::string kernel;
+  CompileOptions options = cliCompileOptions();
+  gpu::LaunchSettings launch;
+  bool json = false;
+  std::string dumpDir;
+  int top = 0;              // profile: only the N hottest lines (0: every line with samples)
+  std::string saveRequest;  // write the gpu-exec request here instead of launching
+  std::string replay;       // render this recorded gpu-exec result instead of launching
+};
+
+std::optional<std::string> parseRunArgs(int argc, char** argv, RunArgs& a, bool profile) {
+  ArgReader args(argc, argv);
+  while (auto arg = args.next()) {
+    auto intValue = [&](int lo, int hi, int& out) -> std::optional<std::string> {
+      auto v = args.value();
+      auto n = v ? text::parseUint(*v) : std::nullopt;
+      if (!n || *n < uint64_t(lo) || *n > uint64_t(hi))
+        return std::string(*arg) + " takes a number from " + std::to_string(lo) + " to " +
+               std::to_string(hi);
+      out = static_cast<int>(*n);
+      return std::nullopt;
+    };
+    if (auto r = readCompileOption(*arg, args, a.options)) {
+      if (!r->empty()) return r;
+    } else if (*arg == "--kernel") {
+      auto v = args.value();
+      if (!v) return "--kernel needs a name";
+      a.kernel = *v;
+    } else if (*arg == "--spec") {
+      auto v = args.value();
+      if (!v) return "--spec needs items, e.g. --spec 'n = 4096; block = 128'";
+      a.launch.specItems.push_back(*v);
+    } else if (*arg == "--runs" && !profile) {
+      if (auto e = intValue(0, 100000, a.launch.runs)) return e;
+    } else if (*arg == "--warmup" && !profile) {
+      if (auto e = intValue(1, 1000, a.launch.warmup)) return e;
+    } else if (*arg == "--timeout") {
+      int s = 0;
+      if (auto e = intValue(1, 86400, s)) return e;
+      a.launch.timeout = std::chrono::seconds(s);
+    } else if (*arg == "--runner") {
+      auto v = args.value();
+      if (!v) return "--runner needs a command prefix, e.g. --runner 'ssh gpu-box'";
+      if (std::string why = gpu::splitRunner(*v, a.launch.runner); !why.empty()) return why;
+    } else if (*arg == "--remote-kernelscope") {
+      auto v = args.value();
+      if (!v) return "--remote-kernelscope needs a path";
+      a.launch.remoteKernelscope = *v;
+    } else if (*arg == "--ncu" && profile) {
+      auto v = args.value();
+      if (!v) return "--ncu needs a path";
+      a.launch.ncu = *v;
+    } else if (*arg == "--dump" && !profile) {
+      auto v = args.value();
+      if (!v) return "--dump needs a directory";
+      a.dumpDir = *v;
+      a.launch.dump = true;
+    } else if (*arg == "--top" && profile) {
+      if (auto e = intValue(1, 100000, a.top)) return e;
+    } else if (*arg == "--save-request" || *arg == "--replay") {
+      auto v = args.value();
+      if (!v) return std::string(*arg) + " needs a file";
+      (*arg == "--replay" ? a.replay : a.saveRequest) = *v;
+    } else if (*arg == "--json") {
+      a.json = true;
+    } else if (arg->starts_with("-")) {
+      return "unknown option '" + std::string(*arg) + "'";
+    } else if (a.file.empty()) {
+      a.file = *arg;
+    } else {
+      return "one file at a time ('" + std::string(*arg) + "' is extra)";
+    }
+  }
+  if (a.file.empty()) return std::string("no file given");
+  return std::nullopt;
+}
+
+std::string si(double v, const char* unit) {
+  const char* prefixes[] = {"", "k", "M", "G", "T", "P"};
+  int i = 0;
+  while (std::fabs(v) >= 1000 && i < 5) v /= 1000, ++i;
+  std::ostringstream out;
+  out << std::setprecision(v >= 100 ? 4 : 3) << v << " " << prefixes[i] << unit;
+  return out.str();
+}
+
+/// A count in few characters: 950, 12.3k, 4.56M.
+std::string count(double v) {
+  const char* suffixes[] = {"", "k", "M", "G", "T"};
+  int i = 0;
+  while (std::fabs(v) >= 1000 && i < 4) v /= 1000, ++i;
+  std::ostringstream out;
+  out << std::setprecision(i == 0 ? 4 : 3) << v << suffixes[i];
+  return out.str();
+}
+
+std::string time(double ms) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(ms < 0.1 ? 2 : ms < 10 ? 3 : 1);
+  if (ms < 1)
+    out << ms * 1000 << " us";
+  else
+    out << ms << " ms";
+  return out.str();
+}
+
+std::string dims(const std::array<uint32_t, 3>& d) {
+  std::string s = std::to_string(d[0]);
+  if (d[1] != 1 || d[2] != 1) s += " x " + std::to_string(d[1]);
+  if (d[2] != 1) s += " x " + std::to_string(d[2]);
+  return s;
+}
+
+std::string number(double v) {
+  std::ostringstream out;
+  out << std::setprecision(7) << v;
+  return out.str();
+}
+
+/// Writes one buffer as a .npy file (NPY 1.0, C order).
+void writeNpy(const fs::path& path, gpu::ElemType elem, uint64_t count, const std::string& data) {
+  std::string header = "{'descr': '" + std::string(gpu::elemTypeNumpy(elem)) +
+                       "', 'fortran_order': False, 'shape': (" + std::to_string(count) + ",), }";
+  size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  out.write("\x93NUMPY\x01\x00", 8);
+  char len[2] = {static_cast<char>(header.size() & 0xff), static_cast<char>(header.size() >> 8)};
+  out.write(len, 2);
+  out << header << data;
+}
+
+struct Compiled {
+  Toolchain tc;
+  CompileResult result;
+  std::string cubin;  // the loadable cubin ptxas made (saved with the compile's temps)
+  std::string kernel;
+};
+
+/// Compiles the file and picks the kernel; prints the problem and returns nullopt on failure.
+std::optional<Compiled> compileForLaunch(const char* command, RunArgs& args) {
+  fs::path path = fs::absolute(args.file);
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    std::cerr << "kernelscope " << command << ": cannot read " << args.file << ": no such file\n";
+    return std::nullopt;
+  }
+  Compiled c{toolchainForCli(), {}, {}, args.kernel};
+  args.options.stages = isCudaSource(path)
+                            ? std::vector<Stage>{Stage::Ptx, Stage::Sass}
+                            : std::vector<Stage>{Stage::LlvmIr, Stage::Ptx, Stage::Sass};
+  args.options.remarks = false;
+  args.options = withCrateDefaults(c.tc, path, args.options);
+  // The cubin comes with the compile's saved tool outputs (in the user's --save-temps, or here).
+  std::optional<TempDir> temps;
+  if (args.options.saveTempsDir.empty()) {
+    temps.emplace("kernelscope-run");
+    args.options.saveTempsDir = temps->path();
+  }
+  c.result = compileKernel(c.tc, {path, std::nullopt, {}}, args.options);
+  {
+    std::ifstream in(args.options.saveTempsDir / "k.cubin", std::ios::binary);
+    c.cubin.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  if (temps) args.options.saveTempsDir.clear();
+  for (const auto& d : c.result.diagnostics)
+    if (d.severity == Severity::Error)
+      std::cerr << (d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ": "
+                            : std::string())
+                << "error: " << d.message << "\n";
+  if (c.result.kernels.empty()) {
+    std::cerr << "kernelscope " << command << ": " << args.file << " has no kernels"
+              << (c.result.succeeded ? "" : " (it did not compile)") << "\n";
+    return std::nullopt;
+  }
+  if (c.kernel.empty()) {
+    // The only kernel, else the only one with a spec.
+    std::vector<std::string> withSpec;
+    for (const auto& k : c.result.kernels) {
+      std::vector<gpu::SpecError> ignored;
+      if (!gpu::writtenSpec(c.tc, c.result, k.symbol, ignored).empty())
+        withSpec.push_back(k.symbol);
+    }
+    if (c.result.kernels.size() == 1)
+      c.kernel = c.result.kernels[0].symbol;
+    else if (withSpec.size() == 1)
+      c.kernel = withSpec[0];
+    else {
+      std::string names;
+      for (const auto& k : c.result.kernels) names += " " + k.symbol;
+      std::cerr << "kernelscope " << command << ": " << args.file
+                << " has several kernels; choose one with --kernel:" << names << "\n";
+      return std::nullopt;
+    }
+  }
+  return c;
+}
+
+/// Prepares and runs the launch (or saves its request, or reads a recorded result); prints
+/// problems. nullopt: nothing to show (`status` says whether that is a failure).
+std::optional<gpu::RunResult> launch(const char* command, const Compiled& c, const RunArgs& args,
+                                     gpu::ExecRequest::Mode mode, gpu::PreparedLaunch& prepared,
+                                     int& status) {
+  status = 1;
+  prepared = gpu::prepareLaunch(c.tc, c.result, c.cubin, c.kernel, args.launch, mode);
+  for (const auto& n : prepared.notes)
+    std::cerr << "kernelscope " << command << ": note: " << n << "\n";
+  if (!prepared.request) {
+    for (const auto& e : prepared.errors) std::cerr << e << "\n";
+    return std::nullopt;
+  }
+  gpu::RunResult r;
+  if (!args.saveRequest.empty()) {
+    std::ofstream(args.saveRequest, std::ios::binary) << gpu::encodeRequest(*prepared.request);
+    std::cout << "wrote the gpu-exec request for " << c.kernel << " to " << args.saveRequest
+              << " (run it: kernelscope gpu-exec < FILE)\n";
+    status = 0;
+    return std::nullopt;
+  }
+  if (!args.replay.empty()) {
+    std::ifstream in(args.replay, std::ios::binary);
+    std::string message((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (std::string why = gpu::decodeResult(message, r); !why.empty()) {
+      std::cerr << "kernelscope " << command << ": " << args.replay << ": " << why << "\n";
+      return std::nullopt;
+    }
+  } else {
+    r = gpu::runGpuExec(*prepared.request, args.launch);
+  }
+  if (!r.ok) {
+    std::cerr << "kernelscope " << command << ": " << r.error << "\n";
+    return std::nullopt;
+  }
+  return r;
+}
+
+json deviceJson(const gpu::DeviceInfo& d) {
+  return {{"name", d.name},
+          {"arch", "sm_" + std::to_string(d.major) + std::to_string(d.minor)},
+          {"multiprocessors", d.smCount},
+          {"peakBandwidth", d.peakBandwidth()},
+          {"peakFlops", d.peakFlops()},
+          {"driverVersion", d.driverVersion}};
+}
+
+json launchJson(const gpu::LaunchPlan& p) {
+  return {
+      {"kernel", p.kernel}, {"grid", p.grid}, {"block", p.block}, {"sharedBytes", p.sharedBytes}};
+}
+
+}  // namespace
+
+int printLineProfile(const gpu::KernelLineProfile&, const gpu::DeviceInfo&, const gpu::LaunchPlan&,
+                     const std::filesystem::path& file, bool asJson, int top);
+
+int runMain(int argc, char** argv) {
+  RunArgs args;
+  if (auto err = parseRunArgs(argc, argv, args, false)) {
+    std::cerr << "kernelscope run: " << *err << "\n";
+    return 2;
+  }
+  auto c = compileForLaunch("run", args);
+  if (!c) return 1;
+  gpu::PreparedLaunch prepared;
+  int status = 1;
+  auto r = launch("run", *c, args, gpu::ExecRequest::Mode::Run, prepared, status);
+  if (!r) return status;
+  const gpu::LaunchPlan& plan = prepared.request->plan;
+  gpu::TimeStats t = gpu::timeStats(r->timesMs);
+  double bytes = plan.bytes.value_or(static_cast<double>(plan.bufferBytes()));
+  double seconds = t.median / 1000;
+  double bandwidth = seconds > 0 ? bytes / seconds : 0;
+  double flops = plan.flops && seconds > 0 ? *plan.flops / seconds : 0;
+
+  if (!args.dumpDir.empty()) {
+    std::error_code ec;
+    fs::create_directories(args.dumpDir, ec);
+    for (const auto& b : r->buffers)
+      if (b.blob >= 0)
+        writeNpy(fs::path(args.dumpDir) / (b.name + ".npy"), b.elem, b.count, r->blobs[b.blob]);
+  }
+  if (args.json) {
+    json buffers = json::array();
+    for (const auto& b : r->buffers)
+      buffers.push_back({{"name", b.name},
+                         {"type", gpu::elemTypeName(b.elem)},
+                         {"length", b.count},
+                         {"output", b.output},
+                         {"checksum", b.checksum},
+                         {"first", b.first}});
+    json j = {{"file", fs::absolute(args.file).string()},
+              {"device", deviceJson(r->device)},
+              {"launch", launchJson(plan)},
+              {"runs", r->timesMs.size()},
+              {"timesMs", r->timesMs},
+              {"timeMs", {{"min", t.min}, {"median", t.median}, {"max", t.max}}},
+              {"bytes", bytes},
+              {"bandwidth", bandwidth},
+              {"buffers", buffers},
+              {"execMs", r->execMs}};
+    if (plan.flops) j["flops"] = *plan.flops, j["throughput"] = flops;
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << plan.kernel << " on " << r->device.describe() << "\n";
+  std::cout << "  launch   grid " << dims(plan.grid) << ", block " << dims(plan.block);
+  if (plan.sharedBytes) std::cout << ", " << plan.sharedBytes << " B dynamic shared";
+  std::cout << "\n";
+  if (!r->timesMs.empty()) {
+    std::cout << "  time     " << time(t.median) << " median (min " << time(t.min) << ", max "
+              << time(t.max) << ", " << r->timesMs.size() << " runs)\n";
+    double peakBw = r->device.peakBandwidth();
+    std::cout << "  memory   " << si(bytes, "B") << (plan.bytes ? "" : " (every buffer once)")
+              << " -> " << si(bandwidth, "B/s");
+    if (peakBw > 0)
+      std::cout << " = " << std::fixed << std::setprecision(1) << 100 * bandwidth / peakBw
+                << "% of " << si(peakBw, "B/s") << " peak" << std::defaultfloat;
+    std::cout << "\n";
+    if (plan.flops) {
+      double peak = r->device.peakFlops();
+      std::cout << "  compute  " << si(*plan.flops, "FLOP") << " -> " << si(flops, "FLOP/s");
+      if (peak > 0)
+        std::cout << " = " << std::fixed << std::setprecision(1) << 100 * flops / peak << "% of "
+                  << si(peak, "FLOP/s") << " FP32 peak" << std::defaultfloat;
+      std::cout << "\n";
+    }
+  }
+  std::cout << "  buffers  (after the first launch)\n";
+  for (const auto& b : r->buffers) {
+    std::cout << "    " << std::left << std::setw(10) << b.name << std::setw(18)
+              << (std::string(gpu::elemTypeName(b.elem)) + "[" + std::to_string(b.count) + "]")
+              << std::setw(9) << (b.output ? "output" : "") << std::right << "sum "
+              << number(b.checksum) << "  [";
+    for (size_t i = 0; i < b.first.size(); ++i) std::cout << (i ? ", " : "") << number(b.first[i]);
+    std::cout << (b.count > b.first.size() ? ", ...]" : "]") << "\n";
+  }
+  if (!args.dumpDir.empty())
+    std::cout << "  dumped   every buffer to " << args.dumpDir << "/NAME.npy\n";
+  return 0;
+}
+
+int profileMain(int argc, char** argv) {
+  RunArgs args;
+  if (auto err = parseRunArgs(argc, argv, args, true)) {
+    std::cerr << "kernelscope profile: " << *err << "\n";
+    return 2;
+  }
+  auto c = compileForLaunch("profile", args);
+  if (!c) return 1;
+  gpu::PreparedLaunch prepared;
+  int status = 1;
+  auto r = launch("profile", *c, args, gpu::ExecRequest::Mode::Profile, prepared, status);
+  if (!r) return status;
+  std::string problem;
+  auto lp = gpu::lineProfile(c->result, c->kernel, *r, problem);
+  if (!lp) {
+    std::cerr << "kernelscope profile: " << problem << "\n";
+    return 1;
+  }
+  if (!problem.empty()) std::cerr << "kernelscope profile: note: " << problem << "\n";
+  return printLineProfile(*lp, r->device, prepared.request->plan, fs::absolute(args.file),
+                          args.json, args.top);
+}
+
+int printLineProfile(const gpu::KernelLineProfile& lp, const gpu::DeviceInfo& device,
+                     const gpu::LaunchPlan& plan, const std::filesystem::path& file, bool asJson,
+                     int top) {
+  std::map<std::string, std::vector<std::string>> sources;
+  auto sourceLine = [&](const gpu::LineCounters& l) -> std::string {
+    if (l.line == 0) return "";
+    auto& lines = sources[l.file];
+    if (lines.empty()) {
+      std::ifstream in(l.file);
+      for (std::string s; std::getline(in, s);) lines.push_back(s);
+    }
+    return l.line <= lines.size() ? std::string(text::trim(lines[l.line - 1])) : "";
+  };
+  std::vector<const gpu::LineCounters*> order;
+  for (const auto& l : lp.lines) order.push_back(&l);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto* a, const auto* b) { return a->stallSamples > b->stallSamples; });
+  if (top > 0 && order.size() > static_cast<size_t>(top)) order.resize(top);
+  const auto& m = lp.metrics;
+  if (asJson) {
+    json lines = json::array();
+    for (const auto* l : order) {
+      json stalls = json::object();
+      for (const auto& [reason, v] : l->stalls) stalls[reason] = v;
+      lines.push_back({{"file", l->file},
+                       {"line", l->line},
+                       {"text", sourceLine(*l)},
+                       {"share", lp.share(*l)},
+                       {"stallSamples", l->stallSamples},
+                       {"stalls", stalls},
+                       {"instructions", l->instructions},
+                       {"executed", l->executed},
+                       {"threadsActive", l->threadsActive()},
+                       {"l2Sectors", l->l2Sectors},
+                       {"l2SectorsIdeal", l->l2SectorsIdeal},
+                       {"sharedBankConflictWays", l->sharedConflictWays}});
+    }
+    json kernel = {{"name", lp.kernel}, {"stallSamples", lp.totalSamples}};
+    if (m.durationNs) kernel["durationNs"] = *m.durationNs;
+    if (m.achievedOccupancyPct) kernel["achievedOccupancyPct"] = *m.achievedOccupancyPct;
+    if (m.dramThroughputPct) kernel["dramThroughputPct"] = *m.dramThroughputPct;
+    if (m.dramBytes) kernel["dramBytes"] = *m.dramBytes;
+    std::cout << json{{"file", file.string()},
+                      {"device", deviceJson(device)},
+                      {"launch", launchJson(plan)},
+                      {"kernel", kernel},
+                      {"lines", lines}}
+                     .dump(2)
+              << "\n";
+    return 0;
+  }
+  std::cout << lp.kernel << " on " << device.describe() << ", grid " << dims(plan.grid)
+            << ", block " << dims(plan.block) << "\n  ";
+  if (m.durationNs) std::cout << "duration " << time(*m.durationNs / 1e6);
+  std::cout << std::fixed << std::setprecision(1);
+  if (m.achievedOccupancyPct)
+    std::cout << ", achieved occupancy " << *m.achievedOccupancyPct << "%";
+  if (m.dramThroughputPct) std::cout << ", DRAM throughput " << *m.dramThroughputPct << "% of peak";
+  std::cout << ", " << std::setprecision(0) << lp.totalSamples << " stall samples\n\n";
+  std::cout << "  line  stalls  top stall reasons              instrs  executed  threads  L2 "
+               "sectors (x ideal)  "
+               "bank ways  source\n";
+  for (const auto* l : order) {
+    std::string reasons;
+    for (const auto& [reason, v] : l->topStalls(2))
+      reasons +=
+          (reasons.empty() ? "" : ", ") + reason + " " +
+          std::to_string(static_cast<int>(std::lround(100 * v / std::max(1.0, l->stallSamples)))) +
+          "%";
+    std::ostringstream l2;
+    if (l->l2SectorsIdeal > 0)
+      l2 << count(l->l2Sectors) << " (" << std::fixed << std::setprecision(2)
+         << l->sectorsPerIdeal() << "x)";
+    else
+      l2 << "-";
+    std::ostringstream ways;
+    if (l->sharedConflictWays > 0)
+      ways << std::fixed << std::setprecision(0) << l->sharedConflictWays << "-way";
+    else
+      ways << "-";
+    std::cout << "  " << std::setw(4) << (l->line ? std::to_string(l->line) : "?") << " "
+              << std::setw(6) << std::fixed << std::setprecision(1) << 100 * lp.share(*l) << "%  "
+              << std::left << std::setw(30) << reasons << std::right << std::setw(7)
+              << l->instructions << std::setw(10) << count(l->executed) << std::setw(9)
+              << std::setprecision(1) << l->threadsActive() << std::setw(22) << l2.str()
+              << std::setw(11) << ways.str() << "  "
+              << (l->line ? sourceLine(*l) : "(no source line)") << "\n";
+  }
+  std::cout << std::defaultfloat;
+  return 0;
+}
+
+int compareLaunchMain(int argc, char** argv) {
+  // RUST_FILE CUDA_FILE (--run | --profile) [run options], each --replay for one side in order.
+  std::vector<std::string> files, common, replays;
+  bool profile = false, modeGiven = false;
+  static const std::set<std::string, std::less<>> takesValue = {
+      "--kernel", "--spec", "--runs", "--warmup", "--timeout",   "--runner", "--remote-kernelscope",
+      "--ncu",    "--top",  "--arch", "--opt",    "--save-temps"};
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--run" || a == "--profile") {
+      profile = a == "--profile";
+      modeGiven = true;
+    } else if (a == "--replay" && i + 1 < argc) {
+      replays.push_back(argv[++i]);
+    } else if (takesValue.count(a) && i + 1 < argc) {
+      common.push_back(a);
+      common.push_back(argv[++i]);
+    } else if (!a.starts_with("-")) {
+      files.push_back(a);
+    } else {
+      common.push_back(a);
+    }
+  }
+  if (files.size() != 2 || !modeGiven || (!replays.empty() && replays.size() != 2)) {
+    std::cerr << "usage: kernelscope compare RUST_FILE CUDA_FILE --run|--profile [--kernel K] "
+                 "[--spec ITEMS] "
+                 "[--runner PREFIX] ...\n";
+    return 2;
+  }
+  const char* command = profile ? "compare --profile" : "compare --run";
+  auto mode = profile ? gpu::ExecRequest::Mode::Profile : gpu::ExecRequest::Mode::Run;
+  struct Side {
+    RunArgs args;
+    std::optional<Compiled> compiled;
+    gpu::PreparedLaunch prepared;
+    std::optional<gpu::RunResult> result;
+    std::optional<gpu::KernelLineProfile> lines;
+  };
+  std::array<Side, 2> sides;
+  for (size_t i = 0; i < 2; ++i) {
+    std::vector<std::string> words = {files[i]};
+    words.insert(words.end(), common.begin(), common.end());
+    if (!replays.empty()) words.insert(words.end(), {"--replay", replays[i]});
+    std::vector<char*> ptrs;
+    for (auto& w : words) ptrs.push_back(w.data());
+    if (auto err =
+            parseRunArgs(static_cast<int>(ptrs.size()), ptrs.data(), sides[i].args, profile)) {
+      std::cerr << "kernelscope " << command << ": " << *err << "\n";
+      return 2;
+    }
+    sides[i].compiled = compileForLaunch(command, sides[i].args);
+    if (!sides[i].compiled) return 1;
+    if (i == 1) {
+      // The twin runs on the Rust kernel's spec unless it has one of its own.
+      std::vector<gpu::SpecError> ignored;
+      const Compiled& cuda = *sides[1].compiled;
+      if (gpu::writtenSpec(cuda.tc, cuda.result, cuda.kernel, ignored).empty()) {
+        std::string items;
+        for (const auto& item : sides[0].prepared.spec.items)
+          items += item.key + " = " + item.value + "; ";
+        sides[1].args.launch.specItems.insert(sides[1].args.launch.specItems.begin(), items);
+      }
+    }
+    int status = 1;
+    sides[i].result =
+        launch(command, *sides[i].compiled, sides[i].args, mode, sides[i].prepared, status);
+    if (!sides[i].result) return status;
+    if (profile) {
+      std::string problem;
+      sides[i].lines = gpu::lineProfile(sides[i].compiled->result, sides[i].compiled->kernel,
+                                        *sides[i].result, problem);
+      if (!sides[i].lines) {
+        std::cerr << "kernelscope " << command << ": " << files[i] << ": " << problem << "\n";
+        return 1;
+      }
+    }
+  }
+  const auto& rust = sides[0];
+  const auto& cuda = sides[1];
+  std::cout << rust.compiled->kernel << ": Rust (" << files[0] << ") and CUDA C++ (" << files[1]
+            << ") on " << rust.result->device.describe() << "\n";
+  auto row = [](const std::string& label, const std::string& a, const std::string& b) {
+    std::cout << "  " << std::left << std::setw(22) << label << std::setw(26) << a << b
+              << std::right << "\n";
+  };
+  row("", "Rust", "CUDA C++");
+  if (!profile) {
+    auto stats = [](const Side& s) { return gpu::timeStats(s.result->timesMs); };
+    row("time (median)", time(stats(rust).median), time(stats(cuda).median));
+    auto bw = [&](const Side& s) {
+      const auto& plan = s.prepared.request->plan;
+      double bytes = plan.bytes.value_or(static_cast<double>(plan.bufferBytes()));
+      return si(bytes / (stats(s).median / 1000), "B/s");
+    };
+    row("bandwidth", bw(rust), bw(cuda));
+    for (size_t b = 0; b < rust.result->buffers.size() && b < cuda.result->buffers.size(); ++b) {
+      const auto& x = rust.result->buffers[b];
+      const auto& y = cuda.result->buffers[b];
+      if (!x.output) continue;
+      row(x.name + " checksum", number(x.checksum), number(y.checksum));
+    }
+    return 0;
+  }
+  auto metric = [](const std::optional<double>& v, double scale, const char* unit) {
+    if (!v) return std::string("-");
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(1) << *v * scale << unit;
+    return out.str();
+  };
+  row("duration", metric(rust.lines->metrics.durationNs, 1e-3, " us"),
+      metric(cuda.lines->metrics.durationNs, 1e-3, " us"));
+  row("achieved occupancy", metric(rust.lines->metrics.achievedOccupancyPct, 1, "%"),
+      metric(cuda.lines->metrics.achievedOccupancyPct, 1, "%"));
+  row("DRAM throughput", metric(rust.lines->metrics.dramThroughputPct, 1, "% of peak"),
+      metric(cuda.lines->metrics.dramThroughputPct, 1, "% of peak"));
+  auto hot = [](const Side& s) {
+    std::vector<const gpu::LineCounters*> v;
+    for (const auto& l : s.lines->lines) v.push_back(&l);
+    std::stable_sort(v.begin(), v.end(),
+                     [](auto* a, auto* b) { return a->stallSamples > b->stallSamples; });
+    if (v.size() > 3) v.resize(3);
+    return v;
+  };
+  auto label = [](const Side& s, const gpu::LineCounters* l) {
+    std::ostringstream out;
+    out << "line " << (l->line ? std::to_string(l->line) : "?") << " " << std::fixed
+        << std::setprecision(1) << 100 * s.lines->share(*l) << "%";
+    return out.str();
+  };
+  auto a = hot(rust), b = hot(cuda);
+  for (size_t i = 0; i < std::max(a.size(), b.size()); ++i)
+    row(i == 0 ? "hottest lines (stalls)" : "", i < a.size() ? label(rust, a[i]) : "",
+        i < b.size() ? label(cuda, b[i]) : "");
+  return 0;
+}
+
+int gpuExecMain(int argc, char** argv) {
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string exe = n > 0 ? std::string(self, static_cast<size_t>(n)) : std::string("kernelscope");
+  return gpu::gpuExecMain({exe, "gpu-exec"}, argc, argv);
+}
+
+}  // namespace ks

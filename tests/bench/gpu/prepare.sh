@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Prepares a GPU machine's run of run_device.py: the gpu-exec requests of every example and
+# CUDA twin, made here by kernelscope (cubins from the same ptxas as the SASS view), and the
+# sources that build ks-gpu-exec (gpu/, without LLVM) and launch_bench there.
+#
+# Usage: tests/bench/gpu/prepare.sh KERNELSCOPE OUTDIR
+# Then on the GPU machine, in OUTDIR:
+#   cmake -S src/gpu -B build -DNLOHMANN_JSON_INCLUDE_DIR=$PWD/include && cmake --build build
+#   g++ -O2 launch_bench.cpp -I$CUDA_HOME/include -L$CUDA_HOME/lib64/stubs -lcuda -o launch_bench
+#   python3 run_device.py build/ks-gpu-exec ./launch_bench requests results
+set -euo pipefail
+if [ $# -ne 2 ]; then
+  echo "usage: $0 KERNELSCOPE OUTDIR" >&2
+  exit 2
+fi
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+KS=$(realpath "$1")
+OUT=$2
+rm -rf "$OUT"
+mkdir -p "$OUT/requests" "$OUT/src/gpu" "$OUT/src/pipeline/tools" "$OUT/include"
+cp "$ROOT"/gpu/*.h "$ROOT"/gpu/*.cpp "$ROOT"/gpu/CMakeLists.txt "$OUT/src/gpu/"
+cp "$ROOT"/pipeline/tools/Process.h "$ROOT"/pipeline/tools/Process.cpp "$OUT/src/pipeline/tools/"
+NLOHMANN=${NLOHMANN_JSON_INCLUDE_DIR:-/usr/include}
+cp -r "$NLOHMANN/nlohmann" "$OUT/include/"
+cp "$ROOT"/tests/bench/gpu/launch_bench.cpp "$ROOT"/tests/bench/gpu/run_device.py "$OUT/"
+cd "$ROOT"
+for ex in saxpy vector_add elementwise_mul reduce_sum matmul_naive matmul_tiled; do
+  "$KS" run "examples/$ex.rs" --dump /nonexistent --save-request "$OUT/requests/$ex.run.req"
+  "$KS" run "examples/cuda/$ex.cu" --dump /nonexistent --save-request "$OUT/requests/${ex}_cuda.run.req"
+  "$KS" profile "examples/$ex.rs" --save-request "$OUT/requests/$ex.profile.req"
+done
+for ex in matmul_naive matmul_tiled; do
+  "$KS" profile "examples/cuda/$ex.cu" --save-request "$OUT/requests/${ex}_cuda.profile.req"
+done
+for ex in saxpy matmul_tiled; do
+  "$KS" run "examples/$ex.rs" --save-request "$OUT/requests/$ex.bench.req"
+done
+# A launch that faults: saxpy told that its 256-element buffers hold 2^28 elements.
+"$KS" run examples/saxpy.rs --spec 'n = 1 << 28; x = f32[256] zeros; y = f32[256] zeros' \
+  --save-request "$OUT/requests/saxpy_out_of_bounds.fault.req"

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""kernelscope on a GPU machine: the proof and the benchmark behind the README's GPU figures.
+
+Usage: run_device.py GPU_EXEC LAUNCH_BENCH REQUEST_DIR OUT_DIR
+
+REQUEST_DIR holds gpu-exec requests that `kernelscope run|profile FILE --save-request` wrote on
+the machine with the toolchain (tests/bench/gpu/prepare.sh):
+  NAME.run.req      run with --dump: each output is checked against a CPU reference computed
+                    here (numpy) from the inputs the spec describes, regenerated with the same
+                    uniform generator (gpu/Runner.cpp), which also checks the dumped inputs
+  NAME.profile.req  profile: ncu's source counters and kernel metrics come back for attribution
+  NAME.fault.req    a launch that must fault, and be reported as such by its gpu-exec process
+  NAME.bench.req    run without dump, timed against LAUNCH_BENCH (tests/bench/gpu/launch_bench.cpp),
+                    a minimal hand-written driver-API program making the same launch
+OUT_DIR gets every result (blobs stripped) and summary.json.
+"""
+import json
+import os
+import statistics
+import struct
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+DTYPES = {"f32": np.float32, "f64": np.float64, "i8": np.int8, "i16": np.int16, "i32": np.int32,
+          "i64": np.int64, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64}
+
+
+def split(message):
+    nl = message.index(b"\n")
+    header = json.loads(message[:nl])
+    blobs, at = [], nl + 1
+    for n in header.get("blobs", []):
+        blobs.append(message[at:at + n])
+        at += n
+    return header, blobs
+
+
+def strip(message):
+    header, _ = split(message)
+    header["blobs"] = []
+    for b in header.get("buffers", []):
+        b["blob"] = -1
+    return (json.dumps(header) + "\n").encode()
+
+
+def uniform(seed, count, lo, hi):
+    i = np.arange(count, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        z = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + i + np.uint64(1)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z ^= z >> np.uint64(31)
+    return lo + (hi - lo) * ((z >> np.uint64(11)).astype(np.float64) * 2.0 ** -53)
+
+
+def filled(arg):
+    dt, n = DTYPES[arg["elem"]], arg["count"]
+    kind = arg["fill"]
+    if kind == "zeros":
+        return np.zeros(n, dt)
+    if kind == "ones":
+        return np.ones(n, dt)
+    if kind == "constant":
+        return np.full(n, arg["value"], dt)
+    if kind == "iota":
+        return np.arange(n).astype(dt)
+    if kind == "uniform":
+        v = uniform(arg["seed"], n, arg["lo"], arg["hi"])
+        return (v if np.issubdtype(dt, np.floating) else np.floor(v)).astype(dt)
+    raise ValueError(kind)
+
+
+def scalar(arg, fmt):
+    return struct.unpack(fmt, bytes.fromhex(arg["scalar"]))[0]
+
+
+def reference(kernel, args):
+    """The outputs a kernel must produce, from its inputs: {name: (array, tolerance)}."""
+    a = {x["name"]: x for x in args}
+    arr = {x["name"]: filled(x).astype(np.float64) for x in args if "scalar" not in x}
+    if kernel == "saxpy":
+        return {"y": (scalar(a["a"], "<f") * arr["x"] + arr["y"], 1e-6)}
+    if kernel == "vector_add":
+        return {"c": (arr["a"] + arr["b"], 1e-6)}
+    if kernel == "elementwise_mul":
+        return {"out": (arr["a"] * arr["b"], 1e-6)}
+    if kernel == "reduce_sum":
+        total = arr["input"].sum()
+        return {"out": (np.array([total]), 1e-4 * abs(total))}
+    if kernel in ("matmul_naive", "matmul_tiled"):
+        m, n, k = (scalar(a[x], "<I") for x in "mnk")
+        c = arr["a"].reshape(m, k) @ arr["b"].reshape(k, n)
+        return {"c": (c.reshape(-1), 1e-3)}
+    raise ValueError("no CPU reference for " + kernel)
+
+
+def run(gpu_exec, request):
+    start = time.perf_counter()
+    p = subprocess.run([gpu_exec], input=request, capture_output=True, timeout=600)
+    wall = (time.perf_counter() - start) * 1000
+    return p.stdout, wall, p.stderr.decode(errors="replace")
+
+
+def main():
+    gpu_exec, bench, req_dir, out_dir = sys.argv[1:5]
+    os.makedirs(out_dir, exist_ok=True)
+    summary = {"checks": {}, "profiles": {}, "faults": {}, "bench": {}}
+    names = sorted(os.listdir(req_dir))
+    for f in names:
+        if not f.endswith(".run.req"):
+            continue
+        name = f[:-len(".run.req")]
+        request = open(os.path.join(req_dir, f), "rb").read()
+        req, _ = split(request)
+        out, wall, err = run(gpu_exec, request)
+        res, blobs = split(out)
+        entry = {"ok": res["ok"], "error": res.get("error", ""), "wallMs": wall,
+                 "medianMs": statistics.median(res["timesMs"]) if res["timesMs"] else None}
+        if res["ok"]:
+            refs = reference(req["kernel"], req["args"])
+            problems = []
+            for b in res["buffers"]:
+                got = np.frombuffer(blobs[b["blob"]], DTYPES[b["elem"]]).astype(np.float64)
+                arg = next(x for x in req["args"] if x["name"] == b["name"])
+                want, tol = refs.get(b["name"], (filled(arg).astype(np.float64), 0))
+                diff = float(np.max(np.abs(got - want))) if len(got) else 0.0
+                entry.setdefault("maxAbsError", {})[b["name"]] = diff
+                if diff > tol:
+                    problems.append(f"{b['name']}: max |gpu - cpu| = {diff} > {tol}")
+            entry["matches"] = not problems
+            entry["problems"] = problems
+        summary["checks"][name] = entry
+        open(os.path.join(out_dir, name + ".run.result"), "wb").write(strip(out))
+        print(name, "run:", json.dumps(entry), err.strip(), flush=True)
+    for f in names:
+        if not f.endswith(".fault.req"):
+            continue
+        name = f[:-len(".fault.req")]
+        out, wall, err = run(gpu_exec, open(os.path.join(req_dir, f), "rb").read())
+        res, _ = split(out)
+        summary["faults"][name] = {"reportedAsFault": not res["ok"] and res["errorKind"] == "fault",
+                                   "error": res.get("error", "")}
+        open(os.path.join(out_dir, name + ".fault.result"), "wb").write(out)
+        print(name, "fault:", json.dumps(summary["faults"][name]), flush=True)
+    for f in names:
+        if not f.endswith(".profile.req"):
+            continue
+        name = f[:-len(".profile.req")]
+        out, wall, err = run(gpu_exec, open(os.path.join(req_dir, f), "rb").read())
+        res, _ = split(out)
+        summary["profiles"][name] = {"ok": res["ok"], "error": res.get("error", ""), "wallMs": wall,
+                                     "sourceRows": res.get("ncuSource", "").count("\n")}
+        open(os.path.join(out_dir, name + ".profile.result"), "wb").write(out)
+        print(name, "profile:", json.dumps(summary["profiles"][name]), err.strip()[-2000:], flush=True)
+    for f in names:
+        if not f.endswith(".bench.req"):
+            continue
+        name = f[:-len(".bench.req")]
+        request = open(os.path.join(req_dir, f), "rb").read()
+        req, blobs = split(request)
+        cubin = os.path.join(out_dir, name + ".cubin")
+        open(cubin, "wb").write(blobs[0])
+        a = {x["name"]: x for x in req["args"]}
+        if req["kernel"] == "saxpy":
+            bench_args = ["saxpy", str(a["y"]["count"]), str(req["runs"])]
+        else:
+            bench_args = ["matmul", req["kernel"], str(scalar(a["n"], "<I")), str(req["runs"])]
+        ks_kernel, ks_wall, ref_kernel, ref_wall = [], [], [], []
+        for _ in range(7):  # alternate, so that both see the same machine state
+            out, wall, err = run(gpu_exec, request)
+            res, _ = split(out)
+            if not res["ok"]:
+                raise SystemExit(name + ": " + res["error"])
+            ks_kernel.append(statistics.median(res["timesMs"]))
+            ks_wall.append(wall)
+            start = time.perf_counter()
+            p = subprocess.run([bench, cubin] + bench_args, capture_output=True, check=True, timeout=600)
+            ref_wall.append((time.perf_counter() - start) * 1000)
+            ref_kernel.append(json.loads(p.stdout)["medianMs"])
+        os.remove(cubin)
+        m = statistics.median
+        summary["bench"][name] = {
+            "kernelMs": m(ks_kernel), "referenceKernelMs": m(ref_kernel), "kernelRatio": m(ks_kernel) / m(ref_kernel),
+            "wallMs": m(ks_wall), "referenceWallMs": m(ref_wall), "wallRatio": m(ks_wall) / m(ref_wall),
+            "repetitions": 7, "runsPerRepetition": req["runs"]}
+        print(name, "bench:", json.dumps(summary["bench"][name]), flush=True)
+    json.dump(summary, open(os.path.join(out_dir, "summary.json"), "w"), indent=2)
+
+
+if __name__ == "__main__":
+    main()
