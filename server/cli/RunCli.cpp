@@ -572,7 +572,7 @@ int compareLaunchMain(int argc, char** argv) {
   std::cout << rust.compiled->kernel << ": Rust (" << files[0] << ") and CUDA C++ (" << files[1]
             << ") on " << rust.result->device.describe() << "\n";
   auto row = [](const std::string& label, const std::string& a, const std::string& b) {
-    std::cout << "  " << std::left << std::setw(22) << label << std::setw(26) << a << b
+    std::cout << "  " << std::left << std::setw(24) << label << std::setw(26) << a << b
               << std::right << "\n";
   };
   row("", "Rust", "CUDA C++");

@@ -498,3 +498,22 @@ TEST_CASE("real H200 results: run, a faulting launch, and the naive vs tiled mat
     CHECK(doc["kernel"]["achievedOccupancyPct"].get<double>() > 50);
   }
 }
+
+TEST_CASE("compare --run and --profile: the Rust kernel and its CUDA C++ twin, real H200 results") {
+  if (!test::toolchainUsable()) return;
+  auto run = test::runKernelscope({"compare", "examples/saxpy.rs", "examples/cuda/saxpy.cu",
+                                   "--run", "--replay", "tests/golden/gpu/saxpy.run.result",
+                                   "--replay", "tests/golden/gpu/saxpy_cuda.run.result"});
+  REQUIRE_MESSAGE(run.exitCode == 0, run.err);
+  CHECK(run.out.find("saxpy: Rust (examples/saxpy.rs) and CUDA C++ (examples/cuda/saxpy.cu)") !=
+        std::string::npos);
+  CHECK(run.out.find("time (median)") != std::string::npos);
+  CHECK(run.out.find("y checksum") != std::string::npos);
+  auto profile =
+      test::runKernelscope({"compare", "examples/matmul_naive.rs", "examples/cuda/matmul_naive.cu",
+                            "--profile", "--replay", "tests/golden/gpu/matmul_naive.profile.result",
+                            "--replay", "tests/golden/gpu/matmul_naive_cuda.profile.result"});
+  REQUIRE_MESSAGE(profile.exitCode == 0, profile.err);
+  CHECK(profile.out.find("hottest lines (stalls)  line 32 97.7%") != std::string::npos);
+  CHECK(profile.out.find("achieved occupancy") != std::string::npos);
+}
