@@ -95,6 +95,7 @@ json statusParams() {
   s.stages = {"mir", "llvm-ir", "ptx", "sass"};
   s.durationMs = 412;
   s.message = "sass unavailable: nvdisasm not found";
+  s.withheld = {"kernelscope.toml: rustc = \"/opt/rust/bin/rustc\""};
   CompileChanges c;
   c.baseRevision = 2;
   c.summary = "PTX +3 −1, SASS +2, regs 10→12";

@@ -326,9 +326,16 @@ struct StatusParams {
   std::optional<int> durationMs;
   std::optional<std::string> message;
   std::optional<CompileChanges> changes;  // `ready` after an earlier revision compiled
+  bool workspaceTrusted = false;          // whether the user trusts the workspace
+  std::vector<std::string> withheld;      // workspace values not applied for want of trust
 };
 inline void to_json(json& j, const StatusParams& s) {
-  j = {{"uri", s.uri}, {"revision", s.revision}, {"state", s.state}, {"stages", s.stages}};
+  j = {{"uri", s.uri},
+       {"revision", s.revision},
+       {"state", s.state},
+       {"stages", s.stages},
+       {"workspaceTrusted", s.workspaceTrusted},
+       {"withheld", s.withheld}};
   detail::writeOptional(j, "durationMs", s.durationMs);
   detail::writeOptional(j, "message", s.message);
   detail::writeOptional(j, "changes", s.changes);

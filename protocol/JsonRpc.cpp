@@ -169,6 +169,27 @@ std::optional<MessageReader::Item> MessageReader::readHeader() {
   return next();
 }
 
+bool nestsDeeperThan(std::string_view text, size_t maxDepth) {
+  size_t depth = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > maxDepth) return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
 std::string frame(std::string_view body) {
   std::string out = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
   out.append(body);

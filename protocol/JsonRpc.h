@@ -58,7 +58,7 @@ class Expected {
 class MessageReader {
  public:
   /// Messages longer than `maxMessageBytes` are skipped and reported as an error.
-  explicit MessageReader(size_t maxMessageBytes = size_t{256} << 20)
+  explicit MessageReader(size_t maxMessageBytes = size_t{64} << 20)
       : maxMessageBytes_(maxMessageBytes) {}
 
   struct Item {
@@ -85,6 +85,15 @@ class MessageReader {
   State state_ = State::Header;
   size_t remaining_ = 0;  // body bytes still expected (Body) or to drop (Skip)
 };
+
+/// How deeply a message's JSON may nest. LSP messages nest a dozen levels; copying or
+/// printing a parsed value recurses once per level, so a deeper one is refused unparsed.
+inline constexpr size_t kMaxJsonDepth = 256;
+
+/// Whether `text`'s arrays and objects nest deeper than `maxDepth`, counted without
+/// parsing (brackets inside strings do not count), so that the check itself cannot
+/// overflow the stack.
+bool nestsDeeperThan(std::string_view text, size_t maxDepth = kMaxJsonDepth);
 
 /// The message framed for the wire: `Content-Length: N\r\n\r\n` then the body.
 std::string frame(std::string_view body);

@@ -48,6 +48,8 @@ struct RemarkFilter {
   std::vector<std::pair<Remark::Kind, std::string>> alsoShown;
 
   bool accepts(const Remark&) const;
+  /// False for "none": then rustc is not asked for remarks at all.
+  bool showsAny() const { return passed || missed || analysis || !alsoShown.empty(); }
 
   /// "all", "missed", "passed", "analysis", "none", or "default": missed remarks, plus the
   /// passed ones of inlining, hoisting, unrolling and vectorization and the vectorizer's

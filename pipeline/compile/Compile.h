@@ -39,6 +39,11 @@ struct CompileOptions {
   std::optional<ToolchainProfile> profile;
   std::vector<Stage> stages{kAllStages, kAllStages + 4};
   std::vector<std::string> extraRustcFlags;
+  /// Whether the user trusts the workspace (Trust.h). Untrusted: the workspace's files may
+  /// choose only safe values, and nothing of the workspace runs (no profile that runs cargo,
+  /// no build scripts or proc macros, no rustc flag that loads code or writes files).
+  /// The CLI sets it (the user ran it on purpose); the server takes it from the editor.
+  bool workspaceTrusted = false;
   std::chrono::milliseconds toolTimeout{120000};
   bool remarks = true;
   /// The block size (threads) at which each kernel's occupancy is given.
@@ -98,6 +103,9 @@ struct CompileResult {
   std::chrono::milliseconds totalTime{0};
   std::chrono::milliseconds toolTime{0};  // sum of the external tools' wall time
   bool cancelled = false;
+  /// Set when no code came out for a reason other than the kernel's own errors: which
+  /// step failed and how ("rustc timed out after 120.0 s (its time limit)").
+  std::string failure;
 
   const StageOutcome* stage(Stage s) const;
   /// Records why a requested stage is unavailable (stages not requested stay absent).

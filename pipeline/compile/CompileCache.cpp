@@ -1,6 +1,8 @@
 // CompileCache: see CompileCache.h.
 #include "CompileCache.h"
 
+#include "Files.h"
+
 #include <fstream>
 #include <sstream>
 
@@ -15,13 +17,6 @@ struct Hasher {
     h = (h ^ 0xff) * 1099511628211ull;  // a separator, so "ab"+"c" differs from "a"+"bc"
   }
 };
-
-std::string readAll(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return in ? s.str() : "\x01unreadable";
-}
 
 std::string contentHash(const std::string& text) {
   Hasher h;
@@ -47,12 +42,12 @@ std::string compileKey(const Toolchain& tc, const CompileInput& input, const Com
   if (input.text) {
     text = *input.text;
   } else {
-    text = readAll(input.path);
+    text = fileFingerprint(input.path, kMaxInputFileBytes);
   }
   std::ostringstream o;
-  o << tc.fingerprint() << '|' << input.path.string() << '|' << opts.arch << '|' << opts.optLevel << '|'
-    << opts.remarks << '|' << opts.toolTimeout.count() << '|'
-    << (opts.profile ? profileName(*opts.profile) : "default");
+  o << tc.fingerprint() << '|' << input.path.string() << '|' << opts.arch << '|' << opts.optLevel
+    << '|' << opts.remarks << '|' << opts.workspaceTrusted << '|' << opts.occupancyBlockSize << '|'
+    << opts.toolTimeout.count() << '|' << (opts.profile ? profileName(*opts.profile) : "default");
   for (Stage s : opts.stages) o << '|' << stageName(s);
   for (const auto& f : opts.extraRustcFlags) o << '|' << f;
   for (const auto& [path, overlay] : input.overlays) o << '|' << path.string() << '=' << contentHash(overlay);
@@ -64,7 +59,7 @@ std::shared_ptr<const CompileResult> CompileCache::find(const std::string& key) 
   auto it = index_.find(key);
   if (it == index_.end()) return nullptr;
   for (const auto& [path, hash] : it->second->second.files)
-    if (contentHash(readAll(path)) != hash) {  // a module or dependency changed on disk
+    if (contentHash(fileFingerprint(path)) != hash) {  // a module or dependency changed on disk
       lru_.erase(it->second);
       index_.erase(it);
       return nullptr;
@@ -77,7 +72,8 @@ void CompileCache::insert(const std::string& key, std::shared_ptr<const CompileR
   // Only code is remembered: a failure may be a killed or timed-out tool, worth retrying.
   if (!result || !result->succeeded || result->cancelled || capacity_ == 0) return;
   Cached cached;
-  for (const auto& f : result->sourceFiles) cached.files.emplace_back(f, contentHash(readAll(f)));
+  for (const auto& f : result->sourceFiles)
+    cached.files.emplace_back(f, contentHash(fileFingerprint(f)));
   cached.result = std::move(result);
   std::lock_guard lock(mutex_);
   if (auto it = index_.find(key); it != index_.end()) {

@@ -1,10 +1,12 @@
 // Kernel crates: finding a file's Cargo package, building its path dependencies, and the
 // shadow trees that carry unsaved text. See Crate.h.
 #include "Crate.h"
+#include "Trust.h"
 
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <mutex>
@@ -14,6 +16,7 @@
 
 #include "Compile.h"
 #include "CompileCache.h"
+#include "Files.h"
 #include "TextUtil.h"
 
 namespace ks {
@@ -24,13 +27,22 @@ namespace {
 
 using Remaps = std::vector<std::pair<fs::path, fs::path>>;
 
-Diagnostic crateDiagnostic(Severity severity, std::string message, const fs::path& manifest = {}) {
+Diagnostic crateDiagnostic(Severity severity, std::string message, const fs::path& manifest = {},
+                           std::string code = {}) {
   Diagnostic d;
   d.source = "kernelscope";
+  d.code = std::move(code);
   d.severity = severity;
   d.message = std::move(message);
   if (!manifest.empty()) d.range = SourceRange{manifest.string(), 1, 1, 1, 1};
   return d;
+}
+
+/// The rlib cache's bound: $KERNELSCOPE_RLIB_CACHE_MB, else 2 GiB.
+uintmax_t rlibCacheBytes() {
+  const char* mb = std::getenv("KERNELSCOPE_RLIB_CACHE_MB");
+  uintmax_t n = mb && *mb ? std::strtoull(mb, nullptr, 10) : 2048;
+  return n << 20;
 }
 
 /// rustc wants a crate name made of identifier characters.
@@ -188,14 +200,18 @@ std::optional<CratePackage> loadPackage(const Toolchain& tc, const fs::path& man
   }
   Entry e{mtime, size, std::nullopt, {}};
   auto cargo = findCargo(tc);
-  if (!cargo) {
+  if (auto bad = unreadableFileProblem(manifest)) {  // a FIFO would hang cargo
+    e.problem = manifest.string() + " " + *bad;
+  } else if (!cargo) {
     e.problem =
         "cargo not found next to " + tc.rustc.path.string() + " or on PATH (install cargo-web)";
   } else {
     ProcessSpec spec;
     spec.argv = {cargo->string(),    "metadata", "--offline",       "--no-deps",
                  "--format-version", "1",        "--manifest-path", manifest.string()};
-    spec.env = {{"RUSTC", tc.rustc.path.string()}};
+    // A workspace's .cargo/config.toml may name a wrapper program: empty values switch it off.
+    spec.env = {
+        {"RUSTC", tc.rustc.path.string()}, {"RUSTC_WRAPPER", ""}, {"RUSTC_WORKSPACE_WRAPPER", ""}};
     spec.timeout = std::chrono::seconds(60);
     ProcessResult r = runProcess(spec);
     if (!r.ok())
@@ -337,28 +353,41 @@ class DependencyBuilder {
     for (const auto& dep : pkg->pathDependencies)
       keyParts.push_back(dep.externName + "=" + digests_[normalizePath(dep.path.string())]);
     const std::string digest = stableDigest({keyParts.begin(), keyParts.end()});
-    const fs::path entry = tc_.cacheDir / "rlibs" / (pkg->crateName + "-" + digest);
+    fs::path entry = tc_.cacheDir / "rlibs" / (pkg->crateName + "-" + digest);
     std::error_code ec;
     if (fs::is_regular_file(entry / rlibName, ec)) {
       ++unit_.dependenciesReused;
+      fs::last_write_time(entry, fs::file_time_type::clock::now(),
+                          ec);  // recently used (evictCache)
     } else {
       // Built in a private directory next to the entry and renamed into place: a
       // concurrent compile of the same dependency either sees the whole entry or none.
-      fs::path staging = entry.string() + ".tmp-" + std::to_string(::getpid()) + "-" +
-                         std::to_string(reinterpret_cast<uintptr_t>(this));
-      fs::create_directories(staging, ec);
-      if (ec) return fail("cannot write the dependency cache " + staging.string() + ": " + ec.message(), from.manifest);
-      bool ok = compile(*pkg, features, std::move(args), staging, from);
+      RemovedOnExit staging(entry.string() + ".tmp-" + std::to_string(::getpid()) + "-" +
+                            std::to_string(reinterpret_cast<uintptr_t>(this)));
+      fs::path buildDir = staging.path();
+      if (!fs::create_directories(buildDir, ec) || ec) {
+        // A read-only cache: built into this compile's own directory, not kept.
+        buildDir = entry = work_ / ("uncached-" + pkg->crateName + "-" + digest);
+        fs::create_directories(buildDir, ec);
+        if (ec)
+          return fail("cannot write " + buildDir.string() + ": " + ec.message(), from.manifest);
+      }
+      bool ok = compile(*pkg, features, std::move(args), buildDir, from);
       if (ok) {
         // Dep-info with the real paths (a shadow tree is gone after this compile).
-        std::ofstream depInfo(staging / (depInfoName + ".real"));
-        for (const auto& f : readDepInfo(staging / depInfoName, unit_.remaps)) depInfo << f.string() << ":\n";
+        std::ofstream depInfo(buildDir / (depInfoName + ".real"));
+        for (const auto& f : readDepInfo(buildDir / depInfoName, unit_.remaps))
+          depInfo << f.string() << ":\n";
         depInfo.close();
-        fs::rename(staging / (depInfoName + ".real"), staging / depInfoName, ec);
-        fs::rename(staging, entry, ec);  // fails when another compile placed it first: same content
+        fs::rename(buildDir / (depInfoName + ".real"), buildDir / depInfoName, ec);
+        if (buildDir == staging.path()) {
+          fs::rename(staging.path(), entry,
+                     ec);  // fails when another compile placed it first: same content
+          evictRlibCache(entry.parent_path(), rlibCacheBytes(),
+                         entry);  // each unsaved edit adds an entry
+        }
         ++unit_.dependenciesBuilt;
       }
-      fs::remove_all(staging, ec);
       if (!ok) return std::nullopt;
     }
     // Into this compile's deps directory, where -L dependency= finds it for dependents.
@@ -431,10 +460,7 @@ class DependencyBuilder {
         continue;
       }
       if (!it->is_regular_file(ec)) continue;
-      std::ifstream in(it->path(), std::ios::binary);
-      std::ostringstream text;
-      text << in.rdbuf();
-      files[fs::relative(it->path(), root).string()] = text.str();
+      files[fs::relative(it->path(), root).string()] = fileFingerprint(it->path());
     }
     for (const auto& [path, text] : overlaysUnder(overlays_, root)) files[fs::relative(path, root).string()] = text;
     std::vector<std::string_view> parts;
@@ -461,6 +487,37 @@ class DependencyBuilder {
 
 }  // namespace
 
+size_t evictRlibCache(const fs::path& dir, uintmax_t maxBytes, const fs::path& keep) {
+  struct Entry {
+    fs::path path;
+    fs::file_time_type used;
+    uintmax_t bytes = 0;
+  };
+  std::vector<Entry> entries;
+  uintmax_t total = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (!e.is_directory(ec) || e.path().filename().string().find(".tmp-") != std::string::npos)
+      continue;
+    Entry entry{e.path(), fs::last_write_time(e.path(), ec)};
+    for (const auto& f : fs::directory_iterator(e.path(), ec))
+      if (f.is_regular_file(ec)) entry.bytes += f.file_size(ec);
+    total += entry.bytes;
+    entries.push_back(std::move(entry));
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  const auto recent = fs::file_time_type::clock::now() - std::chrono::minutes(10);
+  size_t removed = 0;
+  for (const auto& e : entries) {
+    if (total <= maxBytes) break;
+    if (e.path == keep || e.used > recent) continue;
+    fs::remove_all(e.path, ec);
+    if (!ec) total -= e.bytes, ++removed;
+  }
+  return removed;
+}
+
 std::optional<fs::path> findCargo(const Toolchain& tc) {
   fs::path cargo = tc.rustc.path.parent_path() / "cargo";
   if (!tc.rustc.path.empty() && ::access(cargo.c_str(), X_OK) == 0) return cargo;
@@ -472,7 +529,7 @@ std::optional<CratePackage> findCrate(const Toolchain& tc, const fs::path& file,
   std::error_code ec;
   fs::path abs = normalizePath(fs::absolute(file).string());
   for (fs::path dir = abs.parent_path(); !dir.empty(); dir = dir.parent_path()) {
-    if (fs::is_regular_file(dir / "Cargo.toml", ec)) {
+    if (fs::exists(dir / "Cargo.toml", ec)) {  // loadPackage refuses one that is not a regular file
       auto pkg = loadPackage(tc, dir / "Cargo.toml", problem);
       // The library's module tree lives under its root's directory; other files next to
       // a Cargo.toml (examples, tests, build scripts) are compiled on their own.
@@ -529,6 +586,15 @@ RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input,
     for (const auto& p : pkg.settings.problems)
       unit.diagnostics.push_back(
           crateDiagnostic(Severity::Warning, "[package.metadata.kernelscope] " + p, pkg.manifest));
+    if (pkg.settings.profile && profileRunsCargo(*pkg.settings.profile) && !opts.profile &&
+        !opts.workspaceTrusted)
+      unit.diagnostics.push_back(crateDiagnostic(
+          Severity::Warning,
+          "[package.metadata.kernelscope] profile = \"" +
+              std::string(profileName(*pkg.settings.profile)) +
+              "\" not applied (it runs cargo and the crate's build scripts): " + kTrustHint +
+              "; compiled with rustc-nvptx",
+          pkg.manifest, kWorkspaceTrustCode));
     DependencyBuilder deps(tc, opts, workDir, overlays, cancel, unit);
     if (!deps.argsFor(pkg, unit.args)) {
       if (unit.failure.empty() && unit.cancelled) unit.failure = "cancelled";
@@ -541,14 +607,36 @@ RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input,
     unit.userDirs.push_back(normalizePath(pkg.root.string()) + "/");
     for (const auto& f : enabledFeatures(pkg, true, {}))
       unit.args.insert(unit.args.end(), {"--cfg", "feature=\"" + f + "\""});
-    unit.args.insert(unit.args.end(), pkg.settings.rustcFlags.begin(),
-                     pkg.settings.rustcFlags.end());
+    auto flags = crateRustcFlags(pkg, opts, unit.diagnostics);
+    unit.args.insert(unit.args.end(), flags.begin(), flags.end());
   }
   for (const auto& [shadow, real] : unit.remaps) {
     auto r = remapArgs(shadow, real);
     unit.args.insert(unit.args.end(), r.begin(), r.end());
   }
   return unit;
+}
+
+std::vector<std::string> crateRustcFlags(const CratePackage& pkg, const CompileOptions& opts,
+                                         std::vector<Diagnostic>& diagnostics) {
+  VettedFlags vetted = vetWorkspaceRustcFlags(pkg.settings.rustcFlags);
+  if (vetted.needTrust.empty()) return vetted.safe;
+  const std::string flags = joinFlags(vetted.needTrust);
+  if (opts.workspaceTrusted) {
+    diagnostics.push_back(crateDiagnostic(
+        Severity::Note,
+        "[package.metadata.kernelscope] rustc-flags applied because the workspace is trusted: " +
+            flags,
+        pkg.manifest, kWorkspaceTrustCode));
+    return pkg.settings.rustcFlags;
+  }
+  diagnostics.push_back(
+      crateDiagnostic(Severity::Warning,
+                      "[package.metadata.kernelscope] rustc-flags not applied (they may load "
+                      "code or write files): " +
+                          flags + "; " + kTrustHint,
+                      pkg.manifest, kWorkspaceTrustCode));
+  return vetted.safe;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -560,7 +648,10 @@ CompileOptions withCrateDefaults(const Toolchain& tc, const fs::path& file, Comp
     const CrateSettings& s = crate->settings;
     if (s.arch && !options.archChosen) options.arch = *s.arch;
     if (s.optLevel && !options.optLevelChosen) options.optLevel = *s.optLevel;
-    if (s.profile && !options.profile) options.profile = *s.profile;
+    // A profile that runs cargo runs the crate's build scripts: only for a trusted workspace.
+    if (s.profile && !options.profile &&
+        (options.workspaceTrusted || !profileRunsCargo(*s.profile)))
+      options.profile = *s.profile;
   }
   return options;
 }

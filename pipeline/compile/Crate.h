@@ -73,9 +73,23 @@ std::optional<CratePackage> findCrate(const Toolchain&, const std::filesystem::p
 
 /// `options` for compiling `file`, with the arch and opt-level the user did not choose
 /// (CompileOptions::archChosen, optLevelChosen) taken from the `[package.metadata.kernelscope]`
-/// of the file's crate. The CLI and the server both call this.
+/// of the file's crate, and its profile when the user chose none (a profile that runs
+/// cargo only for a trusted workspace). The CLI and the server both call this.
 CompileOptions withCrateDefaults(const Toolchain&, const std::filesystem::path& file,
                                  CompileOptions options);
+
+/// The crate's `rustc-flags` this compile may pass: all of them for a trusted workspace
+/// (with a note naming those that need trust), only the allow-listed ones otherwise (with
+/// a warning naming the rest). See Trust.h.
+std::vector<std::string> crateRustcFlags(const CratePackage&, const CompileOptions&,
+                                         std::vector<Diagnostic>& diagnostics);
+
+/// Keeps the rlib cache (`dir`, one directory per entry) within `maxBytes`: the entries
+/// used longest ago go first, never `keep` nor one used in the last ten minutes (a compile
+/// may be linking against it). Returns how many were removed. Called after each new entry,
+/// with $KERNELSCOPE_RLIB_CACHE_MB (default 2048).
+size_t evictRlibCache(const std::filesystem::path& dir, uintmax_t maxBytes,
+                      const std::filesystem::path& keep = {});
 
 /// cargo next to the toolchain's rustc, else on PATH.
 std::optional<std::filesystem::path> findCargo(const Toolchain&);

@@ -10,6 +10,7 @@
 #include "KernelScan.h"
 #include "Parsers.h"
 #include "PtxBackend.h"
+#include "Trust.h"
 
 namespace ks {
 
@@ -67,6 +68,11 @@ class ProfileFrontEnd final : public FrontEnd {
       failStages(opts, result, why);
       return std::nullopt;
     };
+    // cargo runs the crate's build scripts and proc macros: the workspace's own code.
+    if (!opts.workspaceTrusted)
+      return fail("the " + std::string(profileName(profile)) +
+                  " profile runs cargo, which runs the crate's build scripts; not run: " +
+                  kTrustHint);
     ProfileTools tools = discoverProfileTools(profile);
     if (!tools.ready()) return fail(tools.missingReport());
 
@@ -105,9 +111,10 @@ class ProfileFrontEnd final : public FrontEnd {
     b.optLevel = opts.optLevel;
     for (const auto& [shadow, real] : remaps)
       b.rustcArgs.push_back("--remap-path-prefix=" + shadow.string() + "=" + real.string());
-    if (pkg)
-      b.rustcArgs.insert(b.rustcArgs.end(), pkg->settings.rustcFlags.begin(),
-                         pkg->settings.rustcFlags.end());
+    if (pkg) {
+      auto flags = crateRustcFlags(*pkg, opts, result.diagnostics);
+      b.rustcArgs.insert(b.rustcArgs.end(), flags.begin(), flags.end());
+    }
     b.rustcArgs.insert(b.rustcArgs.end(), opts.extraRustcFlags.begin(), opts.extraRustcFlags.end());
     b.cudaRoot = tools.cudaRoot;
     if (const ToolInfo* llc = tools.find("llc")) b.llc = llc->path;

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "Crate.h"
+#include "Files.h"
 #include "FrontEnd.h"
 #include "Parsers.h"
 #include "PtxBackend.h"
@@ -51,8 +52,10 @@ class RustcFrontEnd final : public FrontEnd {
     }
     const fs::path file = fs::path(normalizePath(fs::absolute(input.path).string()));
     std::error_code ec;
-    if (!input.text && !fs::is_regular_file(file, ec))
-      return fail(opts, result, "cannot read " + file.string() + ": no such file");
+    if (!input.text && (!fs::exists(file, ec) || unreadableFileProblem(file)))
+      return fail(opts, result,
+                  "cannot read " + file.string() + ": " +
+                      unreadableFileProblem(file).value_or("no such file"));
 
     // The file's crate (its path dependencies built) or the file alone; see Crate.h.
     RustcUnit unit = prepareRustcUnit(tc, input, opts, work, cancel);
@@ -62,6 +65,7 @@ class RustcFrontEnd final : public FrontEnd {
     if (unit.cancelled) return cancelled(opts, result);
     if (!unit.failure.empty()) {
       failStages(opts, result, unit.failure);
+      result.failure = unit.failure;
       return std::nullopt;
     }
 
@@ -85,9 +89,11 @@ class RustcFrontEnd final : public FrontEnd {
       bool haveError =
           std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
                       [](const Diagnostic& d) { return d.severity == Severity::Error; });
-      if (!haveError)  // crashed, killed or timed out: say so, with what it printed
+      if (!haveError) {  // crashed, killed or timed out: say so, with what it printed
         result.diagnostics.push_back(
             toolError(why + (r.err.empty() ? "" : ":\n" + r.err.substr(0, 4000)), "rustc"));
+        result.failure = why;
+      }
       failStages(opts, result,
                  haveError ? "the kernel does not compile (see the diagnostics)" : why);
       return std::nullopt;

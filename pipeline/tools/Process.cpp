@@ -13,11 +13,16 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <random>
+#include <set>
+#include <stdexcept>
 #include <system_error>
+#include <thread>
 
 extern char** environ;
 
@@ -56,6 +61,17 @@ std::vector<std::string> buildEnvironment(const ProcessSpec& spec) {
   return out;
 }
 
+/// What a terminating signal must clean up: running tools' process groups and paths.
+struct CleanupRegistry {
+  std::mutex mutex;
+  std::set<pid_t> groups;
+  std::multiset<std::string> paths;
+};
+CleanupRegistry& registry() {
+  static auto* r = new CleanupRegistry;  // never destroyed: the signal thread may outlive main
+  return *r;
+}
+
 std::string signalName(int sig) {
   const char* abbrev = sigabbrev_np(sig);
   return abbrev ? std::string("SIG") + abbrev : std::to_string(sig);
@@ -66,7 +82,11 @@ std::string signalName(int sig) {
 std::string ProcessResult::describe() const {
   if (!started) return "could not start: " + error;
   if (cancelled) return "cancelled";
-  if (timedOut) return "timed out after " + std::to_string(elapsed.count() / 1000.0).substr(0, 4) + " s";
+  if (timedOut) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.1f", static_cast<double>(elapsed.count()) / 1000.0);
+    return std::string("timed out after ") + seconds + " s (its time limit)";
+  }
   if (signal) return "killed by signal " + std::to_string(signal) + " (" + signalName(signal) + ")";
   return "exit status " + std::to_string(exitCode);
 }
@@ -128,8 +148,12 @@ ProcessResult runProcess(const ProcessSpec& spec) {
     return result;
   }
   if (pid == 0) {
-    // Child: async-signal-safe calls only.
+    // Child: async-signal-safe calls only. The signals installTerminationCleanup blocks
+    // are unblocked again: the tool must die of them.
     ::setpgid(0, 0);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
     ::dup2(in.fd[0], 0);
     ::dup2(out.fd[1], 1);
     ::dup2(err.fd[1], 2);
@@ -145,6 +169,17 @@ ProcessResult runProcess(const ProcessSpec& spec) {
     ::_exit(127);
   }
   ::setpgid(pid, pid);  // also from the parent, so the group exists before we may kill it
+  {
+    std::lock_guard lock(registry().mutex);
+    registry().groups.insert(pid);
+  }
+  struct Unregister {
+    pid_t pid;
+    ~Unregister() {
+      std::lock_guard lock(registry().mutex);
+      registry().groups.erase(pid);
+    }
+  } unregister{pid};
   in.closeRead();
   out.closeWrite();
   err.closeWrite();
@@ -244,18 +279,63 @@ ProcessResult runProcess(const ProcessSpec& spec) {
   return result;
 }
 
-TempDir::TempDir(std::string_view prefix) {
-  std::filesystem::path base = std::filesystem::temp_directory_path();
-  std::string tmpl = (base / (std::string(prefix) + "-XXXXXX")).string();
-  if (!::mkdtemp(tmpl.data()))
-    throw std::system_error(errno, std::generic_category(), "mkdtemp " + tmpl);
-  ::chmod(tmpl.c_str(), 0700);
-  path_ = tmpl;
+RemovedOnExit::RemovedOnExit(std::filesystem::path path) : path_(std::move(path)) {
+  std::lock_guard lock(registry().mutex);
+  registry().paths.insert(path_.string());
 }
 
-TempDir::~TempDir() {
+RemovedOnExit::~RemovedOnExit() {
   std::error_code ec;
   std::filesystem::remove_all(path_, ec);
+  std::lock_guard lock(registry().mutex);
+  if (auto it = registry().paths.find(path_.string()); it != registry().paths.end()) registry().paths.erase(it);
+}
+
+TempDir::TempDir(std::string_view prefix) {
+  const char* tmpdir = std::getenv("TMPDIR");
+  std::string base = tmpdir && *tmpdir ? tmpdir : "/tmp";
+  std::string tmpl = base + "/" + std::string(prefix) + "-XXXXXX";
+  if (!::mkdtemp(tmpl.data()))
+    throw std::runtime_error("cannot make a temporary directory in " + base +
+                             (tmpdir && *tmpdir ? " (TMPDIR)" : "") + ": " + std::strerror(errno));
+  ::chmod(tmpl.c_str(), 0700);
+  dir_ = std::make_unique<RemovedOnExit>(tmpl);
+}
+
+void installTerminationCleanup() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, sig);
+  ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  std::thread([set] {
+    int sig = 0;
+    while (::sigwait(&set, &sig) != 0) {
+    }
+    {
+      std::lock_guard lock(registry().mutex);
+      for (pid_t group : registry().groups) ::kill(-group, SIGKILL);
+      // A killed tool may still be inside a write for a moment: remove until nothing
+      // comes back (at most a second).
+      for (int attempt = 0; attempt < 20; ++attempt) {
+        bool left = false;
+        std::error_code ec;
+        for (const auto& path : registry().paths) {
+          std::filesystem::remove_all(path, ec);
+          left |= std::filesystem::exists(path, ec);
+        }
+        if (attempt >= 2 && !left) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+    }
+    // Die of the signal, as without this handler (exit status 128 + sig in a shell).
+    ::signal(sig, SIG_DFL);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, sig);
+    ::pthread_sigmask(SIG_UNBLOCK, &only, nullptr);
+    ::raise(sig);
+    ::_exit(128 + sig);
+  }).detach();
 }
 
 }  // namespace ks

@@ -54,18 +54,38 @@ struct ProcessResult {
 
 ProcessResult runProcess(const ProcessSpec&);
 
-/// A private temporary directory (mode 0700), removed with its contents on destruction.
-class TempDir {
+/// A path removed with its contents when this goes out of scope, and also when SIGINT,
+/// SIGTERM or SIGHUP ends the process (installTerminationCleanup): staging directories,
+/// partial cache entries.
+class RemovedOnExit {
  public:
-  explicit TempDir(std::string_view prefix = "kernelscope");
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
+  explicit RemovedOnExit(std::filesystem::path);
+  ~RemovedOnExit();
+  RemovedOnExit(const RemovedOnExit&) = delete;
+  RemovedOnExit& operator=(const RemovedOnExit&) = delete;
   const std::filesystem::path& path() const { return path_; }
 
  private:
   std::filesystem::path path_;
 };
+
+/// A private temporary directory (mode 0700) in $TMPDIR (else /tmp), removed with its
+/// contents on destruction or termination (RemovedOnExit). Throws std::runtime_error
+/// with a message for the user when it cannot be made (TMPDIR missing or not writable).
+class TempDir {
+ public:
+  explicit TempDir(std::string_view prefix = "kernelscope");
+  const std::filesystem::path& path() const { return dir_->path(); }
+
+ private:
+  std::unique_ptr<RemovedOnExit> dir_;
+};
+
+/// Makes SIGINT, SIGTERM and SIGHUP end the process cleanly: the process groups of
+/// running tools are killed and every RemovedOnExit path is removed, then the process
+/// dies of the signal as it would have. Call once, first thing in main(), before any
+/// thread starts (the signals are blocked in every thread and taken by one of its own).
+void installTerminationCleanup();
 
 /// Looks `name` up on PATH; nullopt when not found or not executable.
 std::optional<std::filesystem::path> findOnPath(std::string_view name);

@@ -1,11 +1,18 @@
 // Toolchain discovery, the `core` sysroot cache and the doctor report.
 #include "Toolchain.h"
 
+#include <pwd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
+
+#include <llvm/Object/Archive.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
 
 #include "Artifact.h"
 #include "Process.h"
@@ -43,16 +50,44 @@ std::string field(std::string_view text, std::string_view key) {
   return {};
 }
 
-bool hasCoreFor(const fs::path& sysroot) {
+/// Why an rlib is not a whole archive (truncated, overwritten), or empty when it is:
+/// LLVM's archive reader walks every member header against the file's size.
+std::string archiveProblem(const fs::path& rlib) {
+  auto buffer = llvm::MemoryBuffer::getFile(rlib.string(), /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer) return buffer.getError().message();
+  auto archive = llvm::object::Archive::create((*buffer)->getMemBufferRef());
+  if (!archive) return llvm::toString(archive.takeError());
+  llvm::Error err = llvm::Error::success();
+  size_t members = 0;
+  for (const auto& child : (*archive)->children(err)) {
+    (void)child;
+    ++members;
+  }
+  if (err) return llvm::toString(std::move(err));
+  return members ? "" : "the archive has no members";
+}
+
+/// Empty when `sysroot` holds an intact nvptx64 `core` (and compiler_builtins, when built
+/// here); otherwise what is missing or damaged.
+std::string coreProblem(const fs::path& sysroot) {
   std::error_code ec;
   fs::path lib = sysroot / "lib/rustlib" / kTarget / "lib";
-  if (!fs::is_directory(lib, ec)) return false;
+  if (!fs::is_directory(lib, ec)) return "no " + lib.string();
+  bool haveCore = false;
   for (const auto& e : fs::directory_iterator(lib, ec)) {
     auto name = e.path().filename().string();
-    if (name.starts_with("libcore-") && name.ends_with(".rlib")) return true;
+    if (!name.ends_with(".rlib") ||
+        !(name.starts_with("libcore-") || name.starts_with("libcompiler_builtins-")))
+      continue;
+    if (auto why = archiveProblem(e.path()); !why.empty())
+      return e.path().string() + " is damaged: " + why;
+    haveCore |= name.starts_with("libcore-");
   }
-  return false;
+  return haveCore ? "" : "no libcore-*.rlib in " + lib.string();
 }
+
+bool hasCoreFor(const fs::path& sysroot) { return coreProblem(sysroot).empty(); }
 
 /// What one rustc candidate can do for nvptx64.
 struct RustcProbe {
@@ -125,12 +160,34 @@ std::string hex(uint64_t v, int digits = 16) {
   return s;
 }
 
+/// Without HOME, a directory only this user can write: tools are run from the cache
+/// (cuda-tools/ptxas), so a shared one would let another user plant them.
+fs::path privateCacheDir() {
+  const uid_t uid = ::getuid();
+  if (const passwd* pw = ::getpwuid(uid);
+      pw && pw->pw_dir && *pw->pw_dir && std::string(pw->pw_dir) != "/") {
+    std::error_code ec;
+    if (fs::is_directory(pw->pw_dir, ec) && ::access(pw->pw_dir, W_OK) == 0)
+      return fs::path(pw->pw_dir) / ".cache/kernelscope";
+  }
+  fs::path dir = "/tmp/kernelscope-cache-" + std::to_string(uid);
+  ::mkdir(dir.c_str(), 0700);  // fails harmlessly when it exists; then it is checked
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != uid ||
+      (st.st_mode & 077) != 0)
+    throw std::runtime_error("HOME is not set and " + dir.string() +
+                             " is not a private directory of this user (it must be owned by uid " +
+                             std::to_string(uid) +
+                             " with mode 0700); set HOME or KERNELSCOPE_CACHE_DIR");
+  return dir;
+}
+
 fs::path defaultCacheDir(const ToolchainSettings& s) {
   if (!s.cacheDir.empty()) return s.cacheDir;
   if (auto v = env("KERNELSCOPE_CACHE_DIR"); !v.empty()) return v;
   if (auto v = env("XDG_CACHE_HOME"); !v.empty()) return fs::path(v) / "kernelscope";
   if (auto v = env("HOME"); !v.empty()) return fs::path(v) / ".cache/kernelscope";
-  return fs::temp_directory_path() / "kernelscope-cache";
+  return privateCacheDir();
 }
 
 constexpr const char* kSetupFix = "run scripts/setup.sh (or: kernelscope setup)";
@@ -200,11 +257,14 @@ Toolchain discoverToolchain(const ToolchainSettings& settings) {
     } else if (best->rustSrc.empty()) {
       tc.rustc.problem = "has neither the nvptx64-nvidia-cuda target nor rust-src";
       tc.rustc.fix = "rustup +nightly component add rust-src (or target add nvptx64-nvidia-cuda), or install rustc-web rust-web-src";
-    } else if (hasCoreFor(tc.sysrootCacheDir())) {
+    } else if (std::string why = coreProblem(tc.sysrootCacheDir()); why.empty()) {
       tc.sysroot.path = tc.sysrootCacheDir();
       tc.sysroot.version = "core built by kernelscope for rustc " + tc.rustcRelease;
     } else {
-      tc.sysroot.problem = "nvptx64 core not built yet";
+      std::error_code ec;
+      // A damaged one (a truncated libcore) is rebuilt like a missing one.
+      tc.sysroot.problem =
+          fs::exists(tc.sysrootCacheDir(), ec) ? why : "nvptx64 core not built yet";
       tc.sysroot.fix = kSetupFix;
     }
   }
@@ -271,6 +331,11 @@ std::string ensureSysroot(Toolchain& tc, const std::function<void(const std::str
   fs::path libDir = fs::path("lib/rustlib") / kTarget / "lib";
   std::error_code ec;
   fs::create_directories(finalDir.parent_path(), ec);
+  // Checked before the ~40 s build: a cache that cannot be written fails now, and clearly.
+  if (ec || ::access(finalDir.parent_path().c_str(), W_OK) != 0)
+    return "cannot build the nvptx64 core: the cache directory " + finalDir.parent_path().string() +
+           " is not writable" + (ec ? " (" + ec.message() + ")" : "") +
+           "; make it writable or set KERNELSCOPE_CACHE_DIR to a directory that is";
   progress("Building nvptx64 core for rustc " + tc.rustcRelease + " into " + finalDir.string() + " (once, ~40 s)");
 
   TempDir work("kernelscope-core");
@@ -305,17 +370,30 @@ std::string ensureSysroot(Toolchain& tc, const std::function<void(const std::str
   if (!r.ok()) return "building core failed (" + r.describe() + "):\n" + r.err;
 
   // Stage next to the final place, then rename: a concurrent build never sees half a sysroot.
-  fs::path staging = finalDir.string() + ".tmp-" + std::to_string(::getpid());
-  fs::remove_all(staging, ec);
-  fs::create_directories(staging / libDir);
-  for (const auto& e : fs::directory_iterator(work.path() / "target" / kTarget / "release/deps")) {
+  // The staging directory goes on every path out (a full disk, a signal: RemovedOnExit).
+  RemovedOnExit staging(finalDir.string() + ".tmp-" + std::to_string(::getpid()));
+  fs::remove_all(staging.path(), ec);
+  fs::create_directories(staging.path() / libDir, ec);
+  for (const auto& e :
+       fs::directory_iterator(work.path() / "target" / kTarget / "release/deps", ec)) {
     auto name = e.path().filename().string();
     if (name.starts_with("libcore-") || name.starts_with("libcompiler_builtins-"))
-      fs::copy_file(e.path(), staging / libDir / name, fs::copy_options::overwrite_existing);
+      if (!fs::copy_file(e.path(), staging.path() / libDir / name,
+                         fs::copy_options::overwrite_existing, ec))
+        break;
   }
-  fs::rename(staging, finalDir, ec);
-  if (ec && !hasCoreFor(finalDir)) return "could not place the sysroot at " + finalDir.string() + ": " + ec.message();
-  fs::remove_all(staging, ec);
+  if (!ec) {
+    if (auto why = coreProblem(staging.path()); !why.empty())
+      ec = std::make_error_code(std::errc::io_error);
+  }
+  if (ec)
+    return "could not write the nvptx64 core into " + finalDir.parent_path().string() + ": " +
+           ec.message() + " (is the disk full?)";
+  // A damaged core from before (a truncated libcore) makes way for the new one.
+  if (!coreProblem(finalDir).empty()) fs::remove_all(finalDir, ec);
+  fs::rename(staging.path(), finalDir, ec);
+  if (ec && !hasCoreFor(finalDir))
+    return "could not place the sysroot at " + finalDir.string() + ": " + ec.message();
   tc.sysroot.path = finalDir;
   tc.sysroot.problem.clear();
   tc.sysroot.fix.clear();

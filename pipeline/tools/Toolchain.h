@@ -17,7 +17,9 @@ namespace ks {
 struct ToolchainSettings {
   std::string rustc;     // path to rustc; else $KERNELSCOPE_RUSTC, rustup nightly, /usr/bin/rustc
   std::string cudaHome;  // else $CUDA_HOME, /usr/local/cuda
-  std::string cacheDir;  // else $KERNELSCOPE_CACHE_DIR, $XDG_CACHE_HOME/kernelscope, ~/.cache/kernelscope
+  std::string
+      cacheDir;  // else $KERNELSCOPE_CACHE_DIR, $XDG_CACHE_HOME/kernelscope, ~/.cache/kernelscope
+                 // (without HOME: the passwd home, else a private /tmp/kernelscope-cache-UID)
 };
 
 /// One tool as found: where, which version, or why not.

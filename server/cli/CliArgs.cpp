@@ -1,10 +1,17 @@
 // Command-line arguments shared by the subcommands (see CliArgs.h).
 #include "CliArgs.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <iostream>
 
 #include "Cli.h"
+#include "Files.h"
 #include "TextUtil.h"
+#include "Trust.h"
 
 namespace ks {
 
@@ -12,7 +19,30 @@ CompileOptions cliCompileOptions() {
   CompileOptions options;
   options.archChosen = false;
   options.optLevelChosen = false;
+  // The user ran the command on purpose: the workspace's values apply, with a note on
+  // stderr for those that need trust (printWorkspaceTrustNotes).
+  options.workspaceTrusted = true;
   return options;
+}
+
+std::optional<std::string> inputFileProblem(const std::string& file) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) return "no such file";
+  if (auto bad = unreadableFileProblem(file)) return *bad;
+  if (::access(file.c_str(), R_OK) != 0) return std::strerror(errno);
+  return std::nullopt;
+}
+
+std::string failureText(const CompileResult& r) {
+  if (r.cancelled) return "cancelled";
+  return r.failure.empty() ? "does not compile" : r.failure;
+}
+
+void printWorkspaceTrustNotes(const std::vector<Diagnostic>& diagnostics) {
+  for (const auto& d : diagnostics)
+    if (d.code == kWorkspaceTrustCode)
+      std::cerr << (d.range ? d.range->file + ": " : "")
+                << (d.severity == Severity::Note ? "note: " : "warning: ") << d.message << "\n";
 }
 
 std::optional<int> parseOptLevel(std::string_view value) {
@@ -37,8 +67,15 @@ std::optional<std::string> readCompileOption(std::string_view arg, ArgReader& ar
     if (auto bad = parseProfileArg(args.value(), options.profile)) return *bad;
   } else if (arg == "--save-temps") {
     auto v = args.value();
-    if (!v) return "--save-temps needs a directory";
-    options.saveTempsDir = std::filesystem::absolute(*v);
+    if (!v || v->empty()) return "--save-temps needs a directory";
+    // Made now, so that a path that cannot be a directory is an error before any compile.
+    std::error_code ec;
+    std::filesystem::path dir = std::filesystem::absolute(*v, ec);
+    if (!ec) std::filesystem::create_directories(dir, ec);
+    if (ec || !std::filesystem::is_directory(dir))
+      return "--save-temps: cannot create the directory " + *v +
+             (ec ? ": " + ec.message() : ": a file is in the way");
+    options.saveTempsDir = dir;
   } else {
     return std::nullopt;
   }

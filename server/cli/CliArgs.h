@@ -36,7 +36,20 @@ class ArgReader {
 
 /// Options for a command whose arch and opt level yield to a crate's
 /// `[package.metadata.kernelscope]` until given on the command line (withCrateDefaults).
+/// The workspace is trusted: the user ran the command on purpose.
 CompileOptions cliCompileOptions();
+
+/// Why the kernel file a command was given cannot be compiled ("no such file", "is a FIFO,
+/// not a regular file", "is 1024 MiB, more than ..."), or nullopt. Never blocks on a FIFO.
+std::optional<std::string> inputFileProblem(const std::string& file);
+
+/// Why a compile produced no code, for the last line of a command's errors: the step
+/// that failed ("rustc timed out after 120.0 s (its time limit)") or "does not compile".
+std::string failureText(const CompileResult&);
+
+/// Prints, on stderr, the notes about workspace values applied because the workspace is
+/// trusted (rustc flags that load code or write files, a profile that runs cargo).
+void printWorkspaceTrustNotes(const std::vector<Diagnostic>&);
 
 /// Reads `arg` when it is one of the options for how to compile (--arch sm_XX, --opt N,
 /// --profile NAME, --save-temps DIR) into `options`, taking its value from `args`; an arch

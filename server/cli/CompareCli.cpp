@@ -26,7 +26,11 @@ namespace {
 struct CompareArgs {
   std::string rustFile, cudaFile, kernel;
   std::vector<Stage> stages{Stage::Ptx, Stage::Sass};
-  CompileOptions options = cliCompileOptions();
+  CompileOptions options = [] {
+    CompileOptions o = cliCompileOptions();
+    o.remarks = false;  // remarks are not shown
+    return o;
+  }();
   size_t context = 3;
 };
 
@@ -140,8 +144,8 @@ int compareMain(int argc, char** argv) {
     return 2;
   }
   for (const auto& f : {args.rustFile, args.cudaFile})
-    if (!std::filesystem::is_regular_file(f)) {
-      std::cerr << "kernelscope compare: cannot read " << f << ": no such file\n";
+    if (auto bad = inputFileProblem(f)) {
+      std::cerr << "kernelscope compare: cannot read " << f << ": " << *bad << "\n";
       return 2;
     }
   Toolchain tc = toolchainForCli();
@@ -160,8 +164,8 @@ int compareMain(int argc, char** argv) {
                               : d.source + ": ")
                   << (d.severity == Severity::Error ? "error: " : "note: ") << d.message << "\n";
   if (!rust.succeeded || !cuda.succeeded) {
-    std::cerr << "kernelscope compare: " << (rust.succeeded ? args.cudaFile : args.rustFile)
-              << " does not compile\n";
+    std::cerr << "kernelscope compare: " << (rust.succeeded ? args.cudaFile : args.rustFile) << ": "
+              << failureText(rust.succeeded ? cuda : rust) << "\n";
     return 1;
   }
 

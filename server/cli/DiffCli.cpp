@@ -90,8 +90,8 @@ int diffMain(int argc, char** argv) {
     return 2;
   }
   for (const auto& f : args.files)
-    if (!std::ifstream(f)) {
-      std::cerr << "kernelscope diff: cannot read " << f << ": no such file\n";
+    if (auto bad = inputFileProblem(f)) {
+      std::cerr << "kernelscope diff: cannot read " << f << ": " << *bad << "\n";
       return 2;
     }
   Toolchain tc = toolchainForCli();
@@ -106,14 +106,15 @@ int diffMain(int argc, char** argv) {
   CompileResult after =
       compileKernel(tc, {std::filesystem::absolute(afterFile), std::nullopt, {}}, args.after);
   for (const auto* r : {&before, &after}) {
+    printWorkspaceTrustNotes(r->diagnostics);
     if (r->succeeded) continue;
     for (const auto& d : r->diagnostics)
       if (d.severity == Severity::Error)
         std::cerr << (d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ": "
                               : "")
                   << "error: " << d.message << "\n";
-    std::cerr << "kernelscope diff: " << (r == &before ? beforeFile : afterFile)
-              << " does not compile\n";
+    std::cerr << "kernelscope diff: " << (r == &before ? beforeFile : afterFile) << ": "
+              << failureText(*r) << "\n";
     return 2;
   }
 

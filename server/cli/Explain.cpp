@@ -9,12 +9,13 @@
 
 #include "Cli.h"
 #include "CliArgs.h"
-#include "Features.h"
 #include "Compile.h"
-#include "InstructionDocs.h"
-#include "Remarks.h"
 #include "Crate.h"
 #include "Cuda.h"
+#include "Features.h"
+#include "Files.h"
+#include "InstructionDocs.h"
+#include "Remarks.h"
 #include "TextUtil.h"
 
 namespace ks {
@@ -47,6 +48,7 @@ std::optional<std::string> parseArgs(int argc, char** argv, ExplainArgs& a) {
       auto f = v ? RemarkFilter::named(*v) : std::nullopt;
       if (!f) return "--remarks needs all, missed, passed, analysis, none or default";
       a.remarks = *f;
+      a.options.remarks = f->showsAny();  // none: rustc runs without -C remark=all
     } else if (arg == "--block-size") {
       auto v = args.value();
       auto n = v ? text::parseUint(*v) : std::nullopt;
@@ -214,14 +216,14 @@ int explainMain(int argc, char** argv) {
     return 2;
   }
   std::filesystem::path path = std::filesystem::absolute(args.file);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::cerr << "kernelscope explain: cannot read " << args.file << ": no such file\n";
+  const auto bad = inputFileProblem(args.file);
+  const FileText input = bad ? FileText{} : readRegularFile(path);
+  if (bad || !input.ok()) {
+    std::cerr << "kernelscope explain: cannot read " << args.file << ": "
+              << (bad ? *bad : input.error) << "\n";
     return 2;
   }
-  std::stringstream buf;
-  buf << in.rdbuf();
-  const std::string source = buf.str();
+  const std::string source = input.text;
   const auto sourceLines = splitLines(source);
   if (args.line && *args.line > sourceLines.size()) {
     std::cerr << "kernelscope explain: --line " << *args.line << " is past the end of " << args.file << " ("
@@ -239,6 +241,7 @@ int explainMain(int argc, char** argv) {
 
   // Diagnostics first, compiler style, on stderr.
   bool errors = false;
+  if (args.json) printWorkspaceTrustNotes(r.diagnostics);
   for (const auto& d : r.diagnostics) {
     errors |= d.severity == Severity::Error;
     if (args.json) continue;
@@ -315,7 +318,8 @@ int explainMain(int argc, char** argv) {
     for (const auto& rem : r.remarks)
       if (args.remarks.accepts(rem)) remarks.push_back(remarkJson(rem));
     j["remarks"] = remarks;
-    std::cout << j.dump(2) << "\n";
+    // A file name need not be UTF-8: its bytes that are not print as U+FFFD.
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << file << "  (" << r.arch << ", opt-level " << r.optLevel << "; "
               << (r.profile == ToolchainProfile::RustcNvptx ? "rustc " + tc.rustcRelease
@@ -355,8 +359,8 @@ int explainMain(int argc, char** argv) {
     printKernelTable(std::cout, r);
   }
 
-  if (errors && !r.succeeded) {
-    std::cerr << "kernelscope explain: " << args.file << " does not compile\n";
+  if (!r.succeeded) {
+    std::cerr << "kernelscope explain: " << args.file << ": " << failureText(r) << "\n";
     return 1;
   }
   if (!r.succeeded) return 1;

@@ -89,8 +89,8 @@ int passesMain(int argc, char** argv) {
     std::cerr << "kernelscope passes: " << *err << "\n";
     return 2;
   }
-  if (!std::ifstream(args.file)) {
-    std::cerr << "kernelscope passes: cannot read " << args.file << ": no such file\n";
+  if (auto bad = inputFileProblem(args.file)) {
+    std::cerr << "kernelscope passes: cannot read " << args.file << ": " << *bad << "\n";
     return 2;
   }
   Toolchain tc = toolchainForCli();
@@ -99,6 +99,7 @@ int passesMain(int argc, char** argv) {
   args.compile = withCrateDefaults(tc, path, args.compile);
   PassesResult r = computePasses(tc, {path, std::nullopt, {}}, args.compile,
                                  args.kernel, args.passes);
+  printWorkspaceTrustNotes(r.diagnostics);
   if (!r.error.empty()) {
     for (const auto& d : r.diagnostics)
       if (d.severity == Severity::Error)
@@ -108,7 +109,7 @@ int passesMain(int argc, char** argv) {
     return 1;
   }
   if (args.json)
-    std::cout << toJson(r).dump(2) << "\n";
+    std::cout << toJson(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else
     std::cout << renderPasses(r, "Passes that changed " + r.demangled + " (" + args.file + ", " + args.compile.arch +
                                      ", opt-level " + std::to_string(args.compile.optLevel) + ")");

@@ -5,6 +5,7 @@
 
 #include "Cli.h"
 #include "LspMain.h"
+#include "Process.h"
 
 namespace {
 
@@ -72,9 +73,7 @@ usage:
   kernelscope --version
 )";
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   std::string_view cmd = argc > 1 ? argv[1] : "";
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     std::cout << kUsage;
@@ -105,4 +104,18 @@ int main(int argc, char** argv) {
   if (cmd.empty() || cmd.starts_with("--")) return ks::lspMain(argc - 1, argv + 1);
   std::cerr << "kernelscope: unknown command '" << cmd << "'\n\n" << kUsage;
   return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Ctrl-C, SIGTERM, SIGHUP: running tools are killed and temporary files removed.
+  ks::installTerminationCleanup();
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    // Caught so that the stack unwinds: every temporary directory is removed on the way.
+    std::cerr << "kernelscope: error: " << e.what() << "\n";
+    return 1;
+  }
 }

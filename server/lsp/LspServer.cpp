@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "Features.h"
+#include "Files.h"
+#include "Trust.h"
 #include "Uri.h"
 
 namespace ks::server {
@@ -43,12 +45,9 @@ bool isRust(const Document& d) {
 }
 
 /// A file's text on disk, empty when it cannot be read.
-std::string readFileText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return in ? s.str() : std::string();
-}
+/// A file's text; empty when it is missing, not a regular file (a FIFO never hangs the
+/// server) or too large.
+std::string readFileText(const std::string& path) { return readRegularFile(path).text; }
 
 std::string knownStages() { return "known: mir, llvm-ir, ptx, sass"; }
 
@@ -142,6 +141,11 @@ void LspServer::bindMethods() {
 // Messages in and out.
 
 void LspServer::onMessage(std::string_view body) {
+  if (lsp::nestsDeeperThan(body)) {
+    replyError(nullptr, ErrorCode::InvalidRequest,
+               "the message nests deeper than " + std::to_string(lsp::kMaxJsonDepth) + " levels");
+    return;
+  }
   json message = json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (message.is_discarded()) {
     replyError(nullptr, ErrorCode::ParseError, "the message is not valid JSON");
@@ -245,6 +249,23 @@ bool LspServer::idle() const { return scheduler_->idle(); }
 // Lifecycle.
 
 void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json> reply) {
+  if (options_.requiredToken) {
+    const json& options = params.initializationOptions;
+    const json* token =
+        options.is_object() && options.contains("token") ? &options["token"] : nullptr;
+    std::string given = token && token->is_string() ? token->get<std::string>() : "";
+    // Compared in constant time: the answer's timing says nothing about the token.
+    const std::string& wanted = *options_.requiredToken;
+    unsigned char diff = given.size() != wanted.size();
+    for (size_t i = 0; i < given.size() && i < wanted.size(); ++i) diff |= given[i] ^ wanted[i];
+    if (diff) {
+      reply(lsp::ResponseError{ErrorCode::InvalidRequest,
+                               "initialize: this server needs the token it was started with "
+                               "(initializationOptions.token)"});
+      exited_ = true;  // the connection is dropped
+      return;
+    }
+  }
   client_ = params.capabilities;
   std::string encoding = "utf-16";
   for (const auto& e : client_.positionEncodings) {
@@ -606,6 +627,12 @@ void LspServer::applySettingsJson(const json& j) {
   const json* values = &j;
   if (values->is_object() && values->contains("kernelscope")) values = &(*values)["kernelscope"];
   if (!values->is_object()) return;
+  if (values->contains("token")) {  // the connection's token (--port), not a setting
+    json rest = *values;
+    rest.erase("token");
+    applySettingsJson(rest);
+    return;
+  }
   // null (or "") takes a key back from the editor: kernelscope.toml's value, else the default.
   json given = json::object();
   for (const auto& [key, value] : values->items()) {
@@ -621,7 +648,10 @@ void LspServer::applySettingsJson(const json& j) {
 bool LspServer::loadSettingsFile() {
   if (settingsFile_.empty()) return false;
   std::vector<std::string> problems;
-  fileSettings_ = validSettings(parseSettingsFile(readFileText(settingsFile_), problems), problems);
+  FileText file = readRegularFile(settingsFile_);
+  if (!file.ok() && !file.missing)
+    problems.push_back("kernelscope.toml " + file.error + ": not read");
+  fileSettings_ = validSettings(parseSettingsFile(file.text, problems), problems);
   Settings before = settings_;
   rebuildSettings();
   return !(before == settings_);
@@ -629,7 +659,20 @@ bool LspServer::loadSettingsFile() {
 
 void LspServer::rebuildSettings() {
   std::vector<std::string> reported;  // each layer's problems were reported when it was read
-  Settings next = applySettings(applySettings(Settings{}, fileSettings_, reported), editorSettings_, reported);
+  // The workspace's own file may choose only safe values until the user trusts it.
+  const bool trusted = applySettings(Settings{}, editorSettings_, reported).workspaceTrusted;
+  json fileValues = fileSettings_;
+  std::vector<std::string> withheld = withholdUntrustedSettings(fileValues, trusted);
+  if (withheld != withheldSettings_ && !withheld.empty()) {
+    std::string message = "kernelscope.toml: not applied:";
+    for (const auto& w : withheld) message += " " + w + ";";
+    if (!trusted) message += std::string(" ") + kTrustHint;
+    log(kWarning, message);
+    notify("window/showMessage", {{"type", kWarning}, {"message", message}});
+  }
+  withheldSettings_ = std::move(withheld);
+  Settings next =
+      applySettings(applySettings(Settings{}, fileValues, reported), editorSettings_, reported);
   DebouncePolicy policy = options_.scheduler.debounce;
   if (next.debounce) policy.fixed = *next.debounce;
   scheduler_->setDebounce(policy);
@@ -682,7 +725,11 @@ void LspServer::onExecuteCommand(const lsp::ExecuteCommandParams& p, Callback<js
 
 void LspServer::sendStatus(const Document& d, int revision, std::string_view state, const Snapshot* attempt,
                            const Snapshot* base) {
-  notify("kernelscope/status", statusOf(d.uri, revision, state, attempt, !options_.deterministic, base));
+  lsp::StatusParams status =
+      statusOf(d.uri, revision, state, attempt, !options_.deterministic, base);
+  status.workspaceTrusted = settings_.workspaceTrusted;
+  for (const auto& w : withheldSettings_) status.withheld.push_back("kernelscope.toml: " + w);
+  notify("kernelscope/status", status);
 }
 
 void LspServer::onCompileStarted(const CompileRequest& r) {

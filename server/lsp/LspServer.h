@@ -41,6 +41,10 @@ struct ServerOptions {
   /// How often the server polls the files open kernels use, when the client cannot
   /// watch files for it.
   std::chrono::milliseconds watchInterval{1000};
+  /// When set (`kernelscope lsp --port`), `initialize` must carry it as
+  /// `initializationOptions.token`; a client without it is answered with an error and the
+  /// server stops, so another local process cannot take the server over.
+  std::optional<std::string> requiredToken;
 };
 
 class LspServer final : public MessageHandler {
@@ -170,6 +174,9 @@ class LspServer final : public MessageHandler {
   lsp::json editorSettings_ = lsp::json::object();  // the keys the editor set
   lsp::json fileSettings_ = lsp::json::object();    // the keys kernelscope.toml sets
   std::string settingsFile_;                         // <workspace root>/kernelscope.toml
+  /// kernelscope.toml's values not applied because the workspace is not trusted, in words
+  /// (reported when they change, and in every kernelscope/status).
+  std::vector<std::string> withheldSettings_;
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<PassesCache> passes_;  // made on the first kernelscope/passes
   std::map<std::string, RequestHandler, std::less<>> requests_;

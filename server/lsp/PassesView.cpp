@@ -69,21 +69,23 @@ void PassesCache::get(const std::shared_ptr<const Snapshot>& snapshot, const Com
   entry->waiting.emplace_back(requestId, std::move(reply));
   if (!start) return;  // a run for it is in flight already
   if (runInline_) {
-    finish(key, std::make_shared<const PassesResult>(compute_(input, options, kernel, entry->token)));
+    finish(key, entry,
+           std::make_shared<const PassesResult>(compute_(input, options, kernel, entry->token)));
     return;
   }
-  threads_.emplace_back([this, key, input, options, kernel, token = entry->token, shared = shared_,
-                         compute = compute_, post = post_] {
+  threads_.emplace_back([this, key, input, options, kernel, token = entry->token, run = entry,
+                         shared = shared_, compute = compute_, post = post_] {
     auto result = std::make_shared<const PassesResult>(compute(input, options, kernel, token));
-    post([this, key, result, shared] {
-      if (shared->alive) finish(key, result);
+    post([this, key, run, result, shared] {
+      if (shared->alive) finish(key, run, result);
     });
   });
 }
 
-void PassesCache::finish(const Key& key, std::shared_ptr<const PassesResult> result) {
+void PassesCache::finish(const Key& key, const std::shared_ptr<Entry>& run,
+                         std::shared_ptr<const PassesResult> result) {
   auto it = entries_.find(key);
-  if (it == entries_.end()) return;  // pruned meanwhile
+  if (it == entries_.end() || it->second != run) return;  // pruned, or cancelled and started again
   std::shared_ptr<Entry> e = it->second;
   auto waiting = std::move(e->waiting);
   e->waiting.clear();

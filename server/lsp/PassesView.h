@@ -57,7 +57,9 @@ class PassesCache {
   };
   struct Shared;  // what the posted completions need, alive as long as any of them
   using Key = std::pair<const Snapshot*, std::string>;
-  void finish(const Key&, std::shared_ptr<const PassesResult>);
+  /// The run of `entry` finished. A run cancelled and replaced by a newer request's run for
+  /// the same key finds another entry there and leaves it alone.
+  void finish(const Key&, const std::shared_ptr<Entry>& entry, std::shared_ptr<const PassesResult>);
   void prune();  // forgets the entries of Snapshots that are gone, cancelling their runs
 
   PassesFunction compute_;

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 
+#include "JsonRpc.h"
+#include "Trust.h"
+
 namespace ks::server {
 namespace {
 
@@ -38,6 +41,7 @@ CompileOptions Settings::compileOptions() const {
   o.stages = stages;
   o.extraRustcFlags = extraRustcFlags;
   o.remarks = remarks;
+  o.workspaceTrusted = workspaceTrusted;
   return o;
 }
 
@@ -68,6 +72,8 @@ Settings applySettings(const Settings& base, const nlohmann::json& input,
       else if (key == "extraRustcFlags") s.extraRustcFlags = defaults.extraRustcFlags;
       else if (key == "debounceMs") s.debounce = defaults.debounce;
       else if (key == "remarks") s.remarks = defaults.remarks;
+      else if (key == "workspaceTrusted")
+        s.workspaceTrusted = defaults.workspaceTrusted;
     } else if (key == "toolchainProfile") {
       auto p = value.is_string() ? profileFromName(value.get<std::string>()) : std::nullopt;
       if (p)
@@ -104,9 +110,42 @@ Settings applySettings(const Settings& base, const nlohmann::json& input,
         s.remarks = value.get<bool>();
       else
         problems.push_back("remarks must be true or false");
+    } else if (key == "workspaceTrusted") {
+      if (value.is_boolean())
+        s.workspaceTrusted = value.get<bool>();
+      else
+        problems.push_back("workspaceTrusted must be true or false");
     }
   }
   return s;
+}
+
+std::vector<std::string> withholdUntrustedSettings(nlohmann::json& values, bool trusted) {
+  std::vector<std::string> withheld;
+  if (!values.is_object()) return withheld;
+  if (values.erase("workspaceTrusted"))
+    withheld.push_back("workspaceTrusted (only the user can trust a workspace)");
+  if (trusted) return withheld;
+  if (values.contains("rustc")) {
+    withheld.push_back("rustc = " + values["rustc"].dump());
+    values.erase("rustc");
+  }
+  if (values.contains("toolchainProfile") && values["toolchainProfile"].is_string())
+    if (auto p = profileFromName(values["toolchainProfile"].get<std::string>());
+        p && profileRunsCargo(*p)) {
+      withheld.push_back("toolchainProfile = " + values["toolchainProfile"].dump() +
+                         " (it runs cargo)");
+      values.erase("toolchainProfile");
+    }
+  if (values.contains("extraRustcFlags") && values["extraRustcFlags"].is_array()) {
+    VettedFlags vetted =
+        vetWorkspaceRustcFlags(values["extraRustcFlags"].get<std::vector<std::string>>());
+    if (!vetted.needTrust.empty()) {
+      withheld.push_back("extraRustcFlags " + joinFlags(vetted.needTrust));
+      values["extraRustcFlags"] = vetted.safe;
+    }
+  }
+  return withheld;
 }
 
 nlohmann::json parseSettingsFile(const std::string& text, std::vector<std::string>& problems) {
@@ -134,8 +173,11 @@ nlohmann::json parseSettingsFile(const std::string& text, std::vector<std::strin
     if (line.empty()) continue;
     size_t eq = line.find('=');
     std::string key = eq == std::string::npos ? std::string() : trim(line.substr(0, eq));
-    auto value = key.empty() ? nlohmann::json(nlohmann::json::value_t::discarded)
-                             : nlohmann::json::parse(trim(line.substr(eq + 1)), nullptr, false);
+    const std::string valueText = key.empty() ? std::string() : trim(line.substr(eq + 1));
+    // Nesting is bounded before parsing, as for messages (copies of a value recurse).
+    auto value = key.empty() || lsp::nestsDeeperThan(valueText)
+                     ? nlohmann::json(nlohmann::json::value_t::discarded)
+                     : nlohmann::json::parse(valueText, nullptr, false);
     if (value.is_discarded() || value.is_null() || value.is_object()) {
       problems.push_back("kernelscope.toml:" + std::to_string(number) +
                          ": expected `key = value` with a string, integer, boolean or array value");

@@ -27,6 +27,9 @@ struct Settings {
   std::vector<std::string> extraRustcFlags;
   std::optional<std::chrono::milliseconds> debounce;  // empty: adaptive
   bool remarks = false;  // optimization remarks as hint diagnostics
+  /// The user trusts the workspace (Trust.h): VS Code's workspace trust, in other editors the
+  /// user's own `workspaceTrusted` setting. Never taken from the workspace's kernelscope.toml.
+  bool workspaceTrusted = false;
 
   /// The pipeline options these settings ask for.
   CompileOptions compileOptions() const;
@@ -38,6 +41,12 @@ struct Settings {
 /// A null value resets its key: to unset (arch, optLevel), or to the default.
 Settings applySettings(const Settings& base, const nlohmann::json& json,
                        std::vector<std::string>& problems);
+
+/// Removes from `fileValues` (a workspace's kernelscope.toml, as validated JSON) what the
+/// workspace may not choose for itself: `workspaceTrusted` always; unless `trusted`, also
+/// `rustc` (a program to run), a `toolchainProfile` that runs cargo and the
+/// `extraRustcFlags` off the allow-list. Returns what was removed, in words.
+std::vector<std::string> withholdUntrustedSettings(nlohmann::json& fileValues, bool trusted);
 
 /// The settings of a workspace's `kernelscope.toml` as the JSON applySettings takes. The
 /// file holds top-level `key = value` lines with the keys above, whose values are TOML

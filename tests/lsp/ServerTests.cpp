@@ -2,6 +2,8 @@
 // a fake compile function, covering lifecycle, documents, the scheduler and each feature.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <atomic>
 #include <fstream>
 #include <set>
@@ -415,6 +417,57 @@ TEST_CASE("settings: the workspace's kernelscope.toml applies under the editor's
   CHECK(client.server().settings().hoverStages == server::Settings().hoverStages);
 }
 
+TEST_CASE(
+    "trust: kernelscope.toml may not name a program or unsafe flags until the user trusts the "
+    "workspace") {
+  TempDir root("kernelscope-test");
+  const std::string file = (root.path() / "kernelscope.toml").string();
+  std::ofstream(file)
+      << "arch = \"sm_80\"\nrustc = \"/tmp/planted/rustc\"\ntoolchainProfile = \"cuda-oxide\"\n"
+         "extraRustcFlags = [\"-Zcodegen-backend=/tmp/evil.so\", \"--cfg\", \"fast\"]\n"
+         "workspaceTrusted = true\n";
+  server::ServerOptions options = TestClient::options();
+  std::vector<std::string> rustcs;
+  options.settingsChanged = [&](const server::Settings& s) { rustcs.push_back(s.rustc); };
+  TestClient client(options, false);
+  client.result("initialize", {{"rootUri", lsp::pathToFileUri(root.path().string())},
+                               {"capabilities", json::object()}});
+  client.notify("initialized", json::object());
+  // Safe values apply; the others are withheld and the user is told.
+  const server::Settings& s = client.server().settings();
+  CHECK(s.arch == "sm_80");
+  CHECK(s.rustc.empty());
+  CHECK_FALSE(s.toolchainProfile);
+  CHECK(s.extraRustcFlags == std::vector<std::string>{"--cfg", "fast"});
+  CHECK_FALSE(s.workspaceTrusted);  // a workspace cannot trust itself
+  std::string told;
+  for (const auto& m : client.notifications("window/showMessage"))
+    told += m["message"].get<std::string>() + "\n";
+  INFO(told);
+  CHECK(told.find("not applied") != std::string::npos);
+  CHECK(told.find("/tmp/planted/rustc") != std::string::npos);
+  CHECK(told.find("-Zcodegen-backend=/tmp/evil.so") != std::string::npos);
+  CHECK(told.find("cuda-oxide") != std::string::npos);
+  std::string uri = client.open(kPath, kSaxpy);
+  client.sync();
+  json status;
+  for (const auto& m : client.notifications("kernelscope/status")) status = m;
+  CHECK(status["workspaceTrusted"] == false);
+  CHECK(status["withheld"].size() == 4);  // rustc, the profile, the flag, and workspaceTrusted itself
+  CHECK_FALSE(client.server().settings().compileOptions().workspaceTrusted);
+
+  // The user grants trust (VS Code's trust API, or their own setting): everything applies.
+  client.notify("workspace/didChangeConfiguration",
+                {{"settings", {{"kernelscope", {{"workspaceTrusted", true}}}}}});
+  client.sync();
+  CHECK(s.rustc == "/tmp/planted/rustc");
+  CHECK(s.toolchainProfile == ToolchainProfile::CudaOxide);
+  CHECK(s.extraRustcFlags.size() == 3);
+  CHECK(s.compileOptions().workspaceTrusted);
+  REQUIRE_FALSE(rustcs.empty());
+  CHECK(rustcs.back() == "/tmp/planted/rustc");
+}
+
 TEST_CASE("a crate's open files share one compile, and diagnostics go to the file they name") {
   // A compile function standing in for the pipeline on a crate of lib.rs and math.rs: it
   // names the crate, lists its files, and reports an error in math.rs while it is broken
@@ -675,15 +728,20 @@ namespace {
 struct FakePasses {
   std::atomic<int> calls{0};
   std::atomic<bool> running{false}, sawCancel{false};
+  /// "slow" runs until cancelled only the first time; the cancelled run then returns only
+  /// after the next one started (the order that once cancelled the next request too).
+  std::atomic<bool> rerunSucceeds{false};
   PassesResult operator()(const CompileInput&, const CompileOptions&, const std::string& kernel,
                           const CancellationToken& cancel) {
-    ++calls;
+    const int call = ++calls;
     PassesResult r;
     r.kernel = r.demangled = kernel;
-    if (kernel == "slow") {
+    if (kernel == "slow" && (call == 1 || !rerunSucceeds)) {
       running = true;
       while (!cancel.cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
       sawCancel = true;
+      for (int i = 0; rerunSucceeds && calls < 2 && i < 5000; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
       r.cancelled = true;
       r.error = "cancelled";
       return r;
@@ -771,6 +829,96 @@ TEST_CASE("kernelscope/passes runs off the io thread and $/cancelRequest stops i
   CHECK(cancelled);
   for (int i = 0; i < 5000 && !passes->sawCancel; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   CHECK(passes->sawCancel);  // nobody waits any more: its rustc is stopped
+}
+
+TEST_CASE("kernelscope/passes right after a cancelled one is not itself cancelled") {
+  auto passes = std::make_shared<FakePasses>();
+  passes->rerunSucceeds = true;
+  auto options = TestClient::options(2, std::chrono::milliseconds(0));
+  options.passes = [passes](const CompileInput& i, const CompileOptions& o, const std::string& k,
+                            const CancellationToken& c) { return (*passes)(i, o, k, c); };
+  TestClient client(options);
+  std::string uri = client.open(kPath, kThreeKernels);
+  client.sync();
+  const json params = {{"textDocument", {{"uri", uri}}}, {"kernel", "slow"}};
+  client.server().onMessage(lsp::makeRequest("p1", "kernelscope/passes", params).dump());
+  while (!passes->running) std::this_thread::yield();
+  client.notify("$/cancelRequest", {{"id", "p1"}});
+  client.server().onMessage(lsp::makeRequest("p2", "kernelscope/passes", params).dump());
+  json answer;
+  client.syncUntil([&] {
+    for (const auto& m : client.messages())
+      if (m.value("id", json()) == "p2") answer = m;
+    return !answer.is_null();
+  });
+  INFO(answer.dump());
+  REQUIRE(answer.contains("result"));
+  CHECK(answer["result"]["kernel"] == "slow");
+  CHECK(passes->calls == 2);
+}
+
+TEST_CASE("--port's token: initialize without it is refused and the server stops") {
+  auto options = TestClient::options();
+  options.requiredToken = "0123456789abcdef-token";
+  TestClient stranger(options, false);
+  json refused = stranger.request("initialize", {{"capabilities", json::object()}});
+  CHECK(errorCode(refused) == int(lsp::ErrorCode::InvalidRequest));
+  CHECK(refused["error"]["message"].get<std::string>().find("token") != std::string::npos);
+  CHECK(stranger.server().finished());
+
+  TestClient wrong(options, false);
+  CHECK(errorCode(wrong.request(
+            "initialize", {{"capabilities", json::object()},
+                           {"initializationOptions", {{"token", "0123456789abcdef-wrong"}}}})) ==
+        int(lsp::ErrorCode::InvalidRequest));
+
+  TestClient editor(options, false);
+  json ok = editor.request(
+      "initialize",
+      {{"capabilities", json::object()},
+       {"initializationOptions", {{"token", "0123456789abcdef-token"}, {"arch", "sm_80"}}}});
+  CHECK(ok.contains("result"));
+  CHECK_FALSE(editor.server().finished());
+  CHECK(editor.server().settings().arch == "sm_80");
+}
+
+TEST_CASE("deeply nested JSON is refused unparsed, before initialize and after") {
+  TestClient client(TestClient::options(), false);
+  const std::string deep = std::string(300000, '[') + std::string(300000, ']');
+  for (int round = 0; round < 2; ++round) {
+    client.server().onMessage(deep);
+    client.server().onMessage(R"({"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":)" +
+                              std::string(100000, '[') + std::string(100000, ']') + "}}");
+    auto msgs = client.messages();
+    REQUIRE(msgs.size() == 2);
+    for (const auto& m : msgs) {
+      CHECK(errorCode(m) == int(lsp::ErrorCode::InvalidRequest));
+      CHECK(m["error"]["message"] == "the message nests deeper than 256 levels");
+    }
+    if (round == 0) client.result("initialize", {{"capabilities", json::object()}});
+  }
+  // Nesting inside a string is text, not depth.
+  CHECK(lsp::nestsDeeperThan("[\"" + std::string(1000, '[') + "\"]") == false);
+  CHECK(lsp::nestsDeeperThan(std::string(257, '{')));
+  CHECK_FALSE(lsp::nestsDeeperThan(std::string(256, '[')));
+}
+
+TEST_CASE("a kernelscope.toml that is a FIFO or deeply nested: initialize answers and says why") {
+  TempDir root("kernelscope-test");
+  REQUIRE(::mkfifo((root.path() / "kernelscope.toml").c_str(), 0600) == 0);
+  TestClient client(TestClient::options(), false);
+  json r = client.request("initialize", {{"rootUri", lsp::pathToFileUri(root.path().string())}, {"capabilities", json::object()}});
+  CHECK(r.contains("result"));
+  std::string told;
+  for (const auto& m : client.notifications("window/showMessage")) told += m["message"].get<std::string>();
+  CHECK(told.find("kernelscope.toml is a FIFO, not a regular file: not read") != std::string::npos);
+
+  TempDir nested("kernelscope-test");
+  std::ofstream(nested.path() / "kernelscope.toml") << "stages = " << std::string(200000, '[') << std::string(200000, ']') << "\n";
+  TestClient second(TestClient::options(), false);
+  CHECK(second.request("initialize", {{"rootUri", lsp::pathToFileUri(nested.path().string())}, {"capabilities", json::object()}})
+            .contains("result"));
+  CHECK(second.server().settings().stages == server::Settings().stages);
 }
 
 }  // namespace ks::test

@@ -1,5 +1,9 @@
 // `kernelscope explain`, `doctor` and their errors, run as a user would run them.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
@@ -99,4 +103,93 @@ TEST_CASE("a missing nvdisasm: the other stages are shown, and the exit says so"
 TEST_CASE("doctor names every tool") {
   auto r = test::runKernelscope({"doctor"});
   for (const char* tool : {"rustc", "sysroot", "ptxas", "nvdisasm", "nvcc"}) CHECK(r.out.find(tool) != std::string::npos);
+}
+
+TEST_CASE("inputs that are not regular files: exit 2 saying what they are, never a hang") {
+  TempDir dir("kernelscope-cli-inputs");
+  const std::string fifo = (dir.path() / "kernel.rs").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  for (auto [path, what] :
+       std::vector<std::pair<std::string, std::string>>{{"/dev/zero", "a character device"},
+                                                        {"/dev/null", "a character device"},
+                                                        {dir.path().string(), "a directory"},
+                                                        {fifo, "a FIFO"},
+                                                        {"no/such/kernel.rs", "no such file"}}) {
+    auto r = test::runKernelscope({"explain", path});
+    INFO(path << ": " << r.err);
+    CHECK(r.exitCode == 2);
+    CHECK(r.err.find(what) != std::string::npos);
+    CHECK(r.elapsed < std::chrono::seconds(20));
+  }
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"diff", fifo, "examples/saxpy.rs"},
+        std::vector<std::string>{"passes", fifo, "--kernel", "k"},
+        std::vector<std::string>{"compare", fifo, "examples/saxpy.rs"}}) {
+    auto r = test::runKernelscope(args);
+    INFO(args[0] << ": " << r.err);
+    CHECK(r.exitCode == 2);
+    CHECK(r.err.find("is a FIFO") != std::string::npos);
+  }
+}
+
+TEST_CASE("--save-temps: an empty path or one that cannot be made is an error") {
+  auto empty = test::runKernelscope({"explain", "examples/saxpy.rs", "--save-temps", ""});
+  CHECK(empty.exitCode == 2);
+  CHECK(empty.err.find("--save-temps needs a directory") != std::string::npos);
+  auto underFile = test::runKernelscope(
+      {"explain", "examples/saxpy.rs", "--save-temps", "examples/saxpy.rs/temps"});
+  CHECK(underFile.exitCode == 2);
+  CHECK(underFile.err.find("--save-temps: cannot create the directory examples/saxpy.rs/temps") !=
+        std::string::npos);
+}
+
+TEST_CASE("a TMPDIR that does not exist: a clear error and exit 1, no abort") {
+  if (!test::toolchainUsable()) return;
+  auto r = test::runKernelscope({"explain", "examples/saxpy.rs", "--stages", "ptx"},
+                                {{"TMPDIR", "/nonexistent/kernelscope-tmp"}});
+  INFO(r.err);
+  CHECK(r.exitCode == 1);
+  CHECK(r.err.find("cannot make a temporary directory in /nonexistent/kernelscope-tmp (TMPDIR)") !=
+        std::string::npos);
+}
+
+TEST_CASE("--remarks none: rustc is not asked for remarks; the default asks") {
+  if (!test::toolchainUsable()) return;
+  TempDir temps("kernelscope-remarks");
+  auto hasRemarks = [](const std::filesystem::path& dir) {
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      if (e.path().filename().string().starts_with("remarks.")) return true;
+    return false;
+  };
+  auto none = test::runKernelscope({"explain", "examples/saxpy.rs", "--stages", "ptx", "--remarks",
+                                    "none", "--save-temps", (temps.path() / "none").string()});
+  REQUIRE(none.exitCode == 0);
+  CHECK_FALSE(hasRemarks(temps.path() / "none"));
+  auto all = test::runKernelscope({"explain", "examples/saxpy.rs", "--stages", "ptx", "--remarks",
+                                   "all", "--save-temps", (temps.path() / "all").string()});
+  REQUIRE(all.exitCode == 0);
+  CHECK(hasRemarks(temps.path() / "all"));
+}
+
+TEST_CASE("HOME unset: a private per-user cache, never a shared /tmp one") {
+  auto r = test::runKernelscope(
+      {"doctor"}, {{"HOME", ""}, {"XDG_CACHE_HOME", ""}, {"KERNELSCOPE_CACHE_DIR", ""}});
+  INFO(r.out << r.err);
+  CHECK(r.out.find("cache: /tmp/kernelscope-cache,") == std::string::npos);
+  auto start = r.out.find("(cache: ");
+  REQUIRE(start != std::string::npos);
+  std::string dir = r.out.substr(start + 8, r.out.find(',', start) - start - 8);
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) == 0) CHECK(st.st_uid == ::getuid());
+  if (dir.starts_with("/tmp/")) CHECK((st.st_mode & 077) == 0);
+}
+
+TEST_CASE("lsp --port refuses to start without a token") {
+  auto r = test::runKernelscope({"lsp", "--port", "39127"}, {{"KERNELSCOPE_LSP_TOKEN", ""}});
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("--port needs a token") != std::string::npos);
+  auto shortToken =
+      test::runKernelscope({"lsp", "--port", "39127"}, {{"KERNELSCOPE_LSP_TOKEN", "short"}});
+  CHECK(shortToken.exitCode == 2);
+  CHECK(shortToken.err.find("at least 16 characters") != std::string::npos);
 }

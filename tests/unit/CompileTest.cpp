@@ -100,6 +100,9 @@ TEST_CASE("a compiler that crashes or hangs is reported, not waited for") {
   REQUIRE(firstError(hung));
   CHECK(firstError(hung)->message.find("timed out") != std::string::npos);
   CHECK(hung.totalTime < 10s);
+  // The failure names the step that timed out; it is not "does not compile".
+  CHECK(hung.failure.starts_with("rustc timed out after 0."));
+  CHECK(hung.failure.find("(its time limit)") != std::string::npos);
 
   CancellationToken cancelled;
   cancelled.cancel();

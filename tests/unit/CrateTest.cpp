@@ -8,6 +8,7 @@
 #include "Compile.h"
 #include "Crate.h"
 #include "TestSupport.h"
+#include "Trust.h"
 
 using namespace ks;
 namespace fs = std::filesystem;
@@ -314,4 +315,82 @@ TEST_CASE("withCrateDefaults: the crate's arch and opt-level fill only what the 
   // A kernel outside any crate keeps what it was given.
   CompileOptions alone = withCrateDefaults(test::toolchain(), test::sourceDir() / "examples/saxpy.rs", unset);
   CHECK(alone.arch == "sm_75");
+}
+
+TEST_CASE(
+    "an untrusted crate's rustc-flags and profile: withheld with a warning; trusted: applied with "
+    "a note") {
+  if (!test::toolchainUsable()) return;
+  CrateCopy copy;
+  const fs::path written = copy.file("written-by-the-crate.ll");
+  std::string toml = test::readFile(copy.file("crate/Cargo.toml"));
+  toml.replace(toml.find("rustc-flags = []"), 16,
+               "rustc-flags = [\"--emit=llvm-ir=" + written.string() +
+                   "\", \"--cfg\", \"kernelscope_test\"]\n"
+                   "profile = \"rust-cuda\"");
+  copy.write("crate/Cargo.toml", toml);
+  const fs::path lib = copy.file("crate/src/lib.rs");
+  auto trustDiagnostics = [](const CompileResult& r, Severity severity) {
+    std::vector<std::string> out;
+    for (const auto& d : r.diagnostics)
+      if (d.code == kWorkspaceTrustCode && d.severity == severity) out.push_back(d.message);
+    return out;
+  };
+
+  CompileOptions untrusted;
+  untrusted.stages = {Stage::Ptx};
+  untrusted.workspaceTrusted = false;
+  CompileOptions o = withCrateDefaults(test::toolchain(), lib, untrusted);
+  CHECK_FALSE(o.profile);  // rust-cuda would run cargo and the crate's build scripts
+  CompileResult r = compileKernel(test::toolchain(), {lib, std::nullopt, {}}, o);
+  CHECK(r.succeeded);
+  CHECK_FALSE(fs::exists(written));
+  auto warnings = trustDiagnostics(r, Severity::Warning);
+  REQUIRE(warnings.size() == 2);
+  CHECK(anyContains(warnings, "profile = \"rust-cuda\" not applied"));
+  CHECK(anyContains(
+      warnings, "rustc-flags not applied (they may load code or write files): --emit=llvm-ir="));
+
+  // The user's own choice of a cargo profile in an untrusted workspace is refused too.
+  CompileOptions chosen = untrusted;
+  chosen.profile = ToolchainProfile::CudaOxide;
+  CompileResult refused = compileKernel(test::toolchain(), {lib, std::nullopt, {}}, chosen);
+  CHECK_FALSE(refused.succeeded);
+  REQUIRE(refused.stage(Stage::Ptx));
+  CHECK(refused.stage(Stage::Ptx)->unavailableReason.find("not trusted") != std::string::npos);
+
+  CompileOptions trusted = untrusted;
+  trusted.workspaceTrusted = true;
+  trusted.profile = ToolchainProfile::RustcNvptx;  // the flags only: the profile needs a nightly
+  CompileResult applied = compileKernel(test::toolchain(), {lib, std::nullopt, {}}, trusted);
+  CHECK(applied.succeeded);
+  CHECK(fs::exists(written));
+  auto notes = trustDiagnostics(applied, Severity::Note);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].find("applied because the workspace is trusted: --emit=llvm-ir=") !=
+        std::string::npos);
+  CompileOptions unchosen;
+  unchosen.workspaceTrusted = true;
+  CHECK(withCrateDefaults(test::toolchain(), lib, unchosen).profile == ToolchainProfile::RustCuda);
+}
+
+TEST_CASE("the rlib cache stays within its bound: least recently used first, never a fresh entry") {
+  TempDir dir("kernelscope-rlib-evict");
+  auto entry = [&](const std::string& name, size_t bytes, std::chrono::minutes age) {
+    fs::create_directories(dir.path() / name);
+    std::ofstream(dir.path() / name / "libx.rlib", std::ios::binary) << std::string(bytes, 'x');
+    fs::last_write_time(dir.path() / name, fs::file_time_type::clock::now() - age);
+  };
+  entry("a-oldest", 4000, std::chrono::minutes(300));
+  entry("b-old", 4000, std::chrono::minutes(200));
+  entry("c-recent", 4000, std::chrono::minutes(1));       // a compile may be using it
+  entry("d-kept", 4000, std::chrono::minutes(400));       // the one just built
+  entry("e.tmp-123-4", 4000, std::chrono::minutes(500));  // another compile's staging
+  CHECK(evictRlibCache(dir.path(), 9000, dir.path() / "d-kept") == 2);
+  CHECK_FALSE(fs::exists(dir.path() / "a-oldest"));
+  CHECK_FALSE(fs::exists(dir.path() / "b-old"));
+  CHECK(fs::exists(dir.path() / "c-recent"));
+  CHECK(fs::exists(dir.path() / "d-kept"));
+  CHECK(fs::exists(dir.path() / "e.tmp-123-4"));
+  CHECK(evictRlibCache(dir.path(), 1u << 30) == 0);  // within the bound: nothing goes
 }

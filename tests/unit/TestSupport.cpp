@@ -149,10 +149,12 @@ std::vector<std::string> instructionsFor(const CompileResult& r, Stage s, const 
   return out;
 }
 
-ProcessResult runKernelscope(const std::vector<std::string>& args) {
+ProcessResult runKernelscope(const std::vector<std::string>& args,
+                             const std::vector<std::pair<std::string, std::string>>& env) {
   ProcessSpec spec;
   spec.argv = {KS_BINARY};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.env = env;
   spec.cwd = sourceDir();
   spec.timeout = std::chrono::seconds(120);
   return runProcess(spec);

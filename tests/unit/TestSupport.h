@@ -44,7 +44,9 @@ const CompileResult& compiled(const std::filesystem::path& file, const CompileOp
 std::vector<std::string> instructionsFor(const CompileResult&, Stage, const std::string& file, uint32_t line,
                                          bool includeInlined = false);
 
-/// Runs the kernelscope binary with `args` from the source directory, as a user would.
-ProcessResult runKernelscope(const std::vector<std::string>& args);
+/// Runs the kernelscope binary with `args` from the source directory, as a user would;
+/// `env` is added to (or replaces in) the environment.
+ProcessResult runKernelscope(const std::vector<std::string>& args,
+                             const std::vector<std::pair<std::string, std::string>>& env = {});
 
 }  // namespace ks::test

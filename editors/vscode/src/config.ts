@@ -30,6 +30,8 @@ export function serverOptions(): Record<string, unknown> {
     extraRustcFlags: s.get<string[]>("rustc.extraFlags"),
     debounceMs: s.get<number | null>("debounceMs") ?? null,
     remarks: s.get<boolean>("remarks"),
+    // VS Code's workspace trust decides what the workspace's own files may run.
+    workspaceTrusted: vscode.workspace.isTrusted,
   };
   return JSON.parse(JSON.stringify(options));
 }

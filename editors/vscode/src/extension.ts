@@ -91,6 +91,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...registerCommands(ctx),
     registerPassesCommand(() => client),
     vscode.workspace.onDidSaveTextDocument((doc) => preview.onSave(doc)),
+    // Trust granted: the server applies what it withheld (kernelscope.toml's rustc, a
+    // crate's profile and flags) and recompiles.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      void client?.sendNotification("workspace/didChangeConfiguration", {
+        settings: { kernelscope: serverOptions() },
+      });
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("kernelscope.server")) {
         void ctx.restart();

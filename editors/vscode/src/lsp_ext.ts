@@ -214,6 +214,9 @@ export interface StatusParams {
   durationMs?: number;
   message?: string;
   changes?: CompileChanges;
+  /** Whether the user trusts the workspace, and its values not applied because it is not. */
+  workspaceTrusted?: boolean;
+  withheld?: string[];
 }
 
 export const status = new lc.NotificationType<StatusParams>("kernelscope/status");

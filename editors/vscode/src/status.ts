@@ -154,6 +154,7 @@ export class StatusBar implements vscode.Disposable {
     const parts: string[] = [];
     if (status.state === "ready" && status.durationMs !== undefined) parts.push(`${status.durationMs} ms`);
     if (status.state === "failed") parts.push("failed");
+    if (status.withheld?.length) parts.push("$(shield) restricted");
     const kernel = this.kernelAt(kernels, source.line);
     if (kernel && kernel.registers !== undefined) {
       parts.push(`${kernel.name}: ${kernel.registers} regs`);
@@ -167,6 +168,10 @@ export class StatusBar implements vscode.Disposable {
     tooltip.appendMarkdown(`**kernelscope** — ${status.state} (revision ${status.revision})`);
     if (kernels?.arch) tooltip.appendMarkdown(` for \`${kernels.arch}\``);
     if (status.message) tooltip.appendMarkdown(`\n\n${status.message}`);
+    if (status.withheld?.length) {
+      tooltip.appendMarkdown("\n\nNot applied until you trust this workspace:");
+      for (const w of status.withheld) tooltip.appendMarkdown(`\n- ${w}`);
+    }
     if (entry.changes) tooltip.appendMarkdown(`\n\n${describeChanges(entry.changes.changes).join("\n")}`);
     if (kernel) {
       const name = `\`${kernel.demangled || kernel.name}\``;

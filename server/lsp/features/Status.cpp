@@ -1,6 +1,7 @@
 // kernelscope/status: the state of a document's compile, sent on every change of state,
 // with what a ready compile changed against the one before it.
 #include "Features.h"
+#include "Trust.h"
 
 namespace ks::server {
 
@@ -21,6 +22,9 @@ lsp::StatusParams statusOf(const std::string& uri, int revision, std::string_vie
       unavailable += std::string(stageName(stage)) + " unavailable: " + outcome.unavailableReason;
     }
   }
+  for (const Diagnostic& d : r.diagnostics)  // workspace values not applied for want of trust
+    if (d.code == kWorkspaceTrustCode && d.severity == Severity::Warning)
+      p.withheld.push_back(d.message);
   p.durationMs = reportDuration ? static_cast<int>(attempt->duration.count()) : 0;
   if (!r.succeeded) {
     for (const Diagnostic& d : r.diagnostics)

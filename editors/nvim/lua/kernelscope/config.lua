@@ -22,7 +22,9 @@ M.defaults = {
   attach = nil,
   -- Sent to the server as initializationOptions (for example arch = "sm_90",
   -- optLevel = 3, stages = { "mir", "llvm-ir", "ptx", "sass" }); see the server's
-  -- docs/lsp-extensions.md for the full list.
+  -- docs/lsp-extensions.md for the full list. `workspaceTrusted = true` trusts the
+  -- workspace: its kernelscope.toml and Cargo.toml may then name a rustc, rustc flags that
+  -- load code or write files, and a profile that runs cargo (README: Workspace trust).
   settings = {},
   -- Per-line instruction counts at the end of source lines (`4 ptx · 6 sass`).
   inlay_hints = true,

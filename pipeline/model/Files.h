@@ -1,0 +1,43 @@
+// Reading the user's files safely: only regular files, only up to a bound.
+//
+// Anything kernelscope reads because a path named it (the kernel given to the CLI, a
+// workspace's kernelscope.toml, a crate's Cargo.toml) may be a FIFO that never delivers, a
+// device that never ends (/dev/zero) or a directory. Those are refused with a message, and
+// a file larger than the bound is refused rather than read into memory.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace ks {
+
+/// The largest kernel source, kernelscope.toml or Cargo.toml read (16 MiB).
+inline constexpr uintmax_t kMaxInputFileBytes = uintmax_t{16} << 20;
+
+struct FileText {
+  std::string text;
+  std::string error;     // non-empty: why nothing was read ("is a FIFO, not a regular file", ...)
+  bool missing = false;  // the file does not exist
+  bool ok() const { return error.empty(); }
+};
+
+/// The text of `path` if it is a regular file of at most `maxBytes`; otherwise the
+/// reason. Never blocks: the file is opened non-blocking and checked before reading.
+FileText readRegularFile(const std::filesystem::path& path,
+                         uintmax_t maxBytes = kMaxInputFileBytes);
+
+/// What stands for a file when only a change of it matters (cache keys): the text of a
+/// regular file up to `readAtMost` bytes, and for a larger one its size, modification time
+/// and inode (a 1 GB data file in a path dependency is not read on every compile); a
+/// marker for what is missing or not a regular file.
+std::string fileFingerprint(const std::filesystem::path& path,
+                            uintmax_t readAtMost = uintmax_t{1} << 20);
+
+/// Why `path` (when it exists) is not something readRegularFile reads; nullopt when it is
+/// a regular file within the bound, or absent.
+std::optional<std::string> unreadableFileProblem(const std::filesystem::path& path,
+                                                 uintmax_t maxBytes = kMaxInputFileBytes);
+
+}  // namespace ks

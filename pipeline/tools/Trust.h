@@ -1,0 +1,49 @@
+// Workspace trust: what a workspace's own files may choose.
+//
+// A workspace is untrusted until the user says otherwise (CompileOptions::workspaceTrusted:
+// the CLI sets it, the language server takes it from the editor). Settings that come from
+// the workspace's files (`[package.metadata.kernelscope]` in Cargo.toml, kernelscope.toml)
+// may always choose safe values: the arch, the opt level, remarks, the block size and rustc
+// flags on the allow-list below. Anything that names a program, a library to load, a path to
+// write or a profile that runs cargo (and with it the crate's build scripts) is applied only
+// when the workspace is trusted; otherwise it is withheld and the user is told.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "Profile.h"
+
+namespace ks {
+
+/// Workspace rustc flags split into those any workspace may set and those that need trust.
+struct VettedFlags {
+  std::vector<std::string> safe;  // in their order, each option with its value
+  std::vector<std::string>
+      needTrust;  // likewise: -Zcodegen-backend, --emit=..=PATH, -o, -C linker, ...
+};
+
+/// Splits `flags` (rustc's command-line form: `-C key=value`, `-Ckey=value`, `--cfg X`, ...).
+/// The allow-list holds flags that only change code generation or lints: `-C` target-feature,
+/// target-cpu, opt-level, debuginfo, debug-assertions, overflow-checks, inline-threshold,
+/// codegen-units, panic, force-frame-pointers, relocation-model, code-model, remark; `-Z`
+/// mir-opt-level, inline-mir, inline-mir-threshold, inline-mir-hint-threshold,
+/// mir-enable-passes; `--cfg`, `--check-cfg`; the lint levels (-A/-W/-D/-F/--cap-lints).
+/// Anything else (unknown flags included) needs trust.
+VettedFlags vetWorkspaceRustcFlags(const std::vector<std::string>& flags);
+
+/// Whether compiling with `profile` runs cargo, and with it the crate's build scripts.
+bool profileRunsCargo(ToolchainProfile profile);
+
+/// "a" "b" "c" -> "a b c", for messages.
+std::string joinFlags(const std::vector<std::string>& flags);
+
+/// Diagnostic::code of the messages about workspace values applied or withheld for trust.
+inline constexpr const char* kWorkspaceTrustCode = "workspace-trust";
+
+/// The sentence every "withheld" message ends with.
+inline constexpr const char* kTrustHint =
+    "the workspace is not trusted (trust it in the editor, or set workspaceTrusted in your own "
+    "editor settings)";
+
+}  // namespace ks

@@ -1,0 +1,390 @@
+#!/usr/bin/env python3
+"""Adversarial probes against the kernelscope binary: bad files, bad arguments, hostile
+workspaces, abusive LSP traffic, signals, full and read-only disks.
+
+    tests/reliability/probes.py BUILD/server/kernelscope [SOURCE_DIR]
+
+Each probe runs the real binary with its own empty TMPDIR and checks what the user would
+see (exit status, message). Afterwards it counts what went wrong in the four ways that
+matter, and prints them:
+
+    probes tried, crashes, hangs, files left behind, user files lost
+
+A crash is death by a signal kernelscope did not receive from us (134 is abort); a hang
+is a probe that outlived its time limit; files left behind are entries in the probe's
+TMPDIR or stray staging entries in its cache afterwards; user files lost compares a
+checksum of every file of the example workspace before and after all probes. Probes that
+need root (mounting a read-only or full file system) are skipped, and say so, elsewhere.
+The exit status is non-zero when any of the four is non-zero or a probe's expectation
+fails; KS_RELIABILITY_QUICK=1 skips the two probes that build the nvptx64 core (minutes).
+"""
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+KS = os.path.abspath(sys.argv[1])
+SRC = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "../.."))
+QUICK = os.environ.get("KS_RELIABILITY_QUICK") == "1"
+WORK = tempfile.mkdtemp(prefix="ks-reliability-")
+HOME_CACHE = os.path.expanduser("~/.cache/kernelscope")
+
+tried = crashes = hangs = left_behind = 0
+failures, skipped = [], []
+
+
+def frame(body: bytes) -> bytes:
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def message(obj) -> bytes:
+    return frame(json.dumps(obj).encode())
+
+
+INITIALIZE = message({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})
+
+
+class Run:
+    def __init__(self, code, out, err, hung, seconds):
+        self.code, self.out, self.err, self.hung, self.seconds = code, out, err, hung, seconds
+
+
+def run(args, env=None, stdin=b"", timeout=60, cwd=SRC, on_start=None):
+    """Runs kernelscope ARGS in its own session; kills the whole group when it hangs."""
+    started = time.monotonic()
+    p = subprocess.Popen([KS] + args, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    if on_start:  # the input goes first, and stdin stays open until on_start is done
+        if stdin:
+            p.stdin.write(stdin)
+            p.stdin.flush()
+        on_start(p)
+        stdin = None
+    try:
+        out, err = p.communicate(stdin, timeout=timeout)
+        hung = False
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        hung = True
+    return Run(p.returncode, out, err, hung, time.monotonic() - started)
+
+
+def probe_env(name, **extra):
+    """An environment with a private, empty TMPDIR for the probe."""
+    tmp = os.path.join(WORK, "tmp-" + name)
+    os.makedirs(tmp, exist_ok=True)
+    env = dict(os.environ, TMPDIR=tmp)
+    for k, v in extra.items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v
+    return env, tmp
+
+
+def leftovers(*dirs):
+    found = []
+    for d in dirs:
+        if not os.path.isdir(d):
+            continue
+        for root, subdirs, files in os.walk(d):
+            for n in subdirs + files:
+                if root == d or ".tmp-" in n:
+                    found.append(os.path.join(root, n))
+            if root != d:
+                subdirs[:] = []
+    return found
+
+
+def probe(name, check, expected_signal=None, clean=(), **kwargs):
+    """Runs one probe: `kwargs` go to run(); `check(r)` returns what is wrong, or ''."""
+    global tried, crashes, hangs, left_behind
+    tried += 1
+    env, tmp = probe_env(name, **kwargs.pop("env_extra", {}))
+    r = run(env=env, **kwargs)
+    problems = []
+    if r.hung:
+        hangs += 1
+        problems.append("hung (killed after %.0f s)" % r.seconds)
+    elif r.code < 0 and -r.code != expected_signal or r.code == 134:
+        crashes += 1
+        problems.append("crashed (status %d)" % r.code)
+    else:
+        why = check(r)
+        if why:
+            problems.append(why)
+    left = leftovers(tmp, *clean)
+    if left:
+        left_behind += len(left)
+        problems.append("left behind: " + ", ".join(left[:5]))
+    status = "ok" if not problems else "FAIL: " + "; ".join(problems)
+    print("%-44s %s" % (name, status), flush=True)
+    if problems:
+        failures.append(name)
+        sys.stderr.write("  stderr: %s\n" % r.err.decode(errors="replace")[-800:])
+
+
+def expect(code, *texts, stream="err"):
+    def check(r):
+        if r.code != code:
+            return "exit %d, expected %d" % (r.code, code)
+        text = (r.err if stream == "err" else r.out).decode(errors="replace")
+        for t in texts:
+            if t not in text:
+                return "missing %r in %s" % (t, stream)
+        return ""
+    return check
+
+
+def replies(out: bytes):
+    msgs = []
+    while b"\r\n\r\n" in out:
+        head, rest = out.split(b"\r\n\r\n", 1)
+        n = int(head.split(b":")[1])
+        msgs.append(json.loads(rest[:n]))
+        out = rest[n:]
+    return msgs
+
+
+def lsp_expect(predicate, what):
+    def check(r):
+        msgs = replies(r.out)
+        return "" if any(predicate(m) for m in msgs) else "no reply with " + what
+    return check
+
+
+def checksum_tree(root):
+    h = {}
+    for d, _, files in os.walk(root):
+        for f in files:
+            p = os.path.join(d, f)
+            with open(p, "rb") as fh:
+                h[os.path.relpath(p, root)] = hashlib.sha256(fh.read()).hexdigest()
+    return h
+
+
+def can_mount():
+    d = tempfile.mkdtemp(dir=WORK)
+    ok = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", d], capture_output=True).returncode == 0
+    if ok:
+        subprocess.run(["umount", d])
+    return ok
+
+
+# --- A workspace of the user's, checked for losses at the end -------------------------
+ws = os.path.join(WORK, "workspace")
+shutil.copytree(os.path.join(SRC, "examples"), ws, symlinks=True)
+before = checksum_tree(ws)
+saxpy = os.path.join(ws, "saxpy.rs")
+
+# --- Inputs that are not regular files, and bad arguments ------------------------------
+fifo = os.path.join(WORK, "kernel-fifo.rs")
+os.mkfifo(fifo)
+for name, path, text in [("explain /dev/zero", "/dev/zero", "not a regular file"),
+                         ("explain /dev/null", "/dev/null", "not a regular file"),
+                         ("explain a directory", ws, "is a directory"),
+                         ("explain a FIFO", fifo, "is a FIFO"),
+                         ("explain a missing file", os.path.join(ws, "nope.rs"), "no such file")]:
+    probe(name, expect(2, text), args=["explain", path], timeout=20)
+for cmd in (["diff", fifo, saxpy], ["passes", fifo, "--kernel", "k"], ["compare", fifo, saxpy]):
+    probe(cmd[0] + " with a FIFO", expect(2, "is a FIFO"), args=cmd, timeout=20)
+probe("--save-temps \"\"", expect(2, "--save-temps needs a directory"), args=["explain", saxpy, "--save-temps", ""])
+probe("--save-temps under a file", expect(2, "--save-temps: cannot create"),
+      args=["explain", saxpy, "--save-temps", saxpy + "/temps"])
+probe("--remarks bogus", expect(2, "--remarks needs"), args=["explain", saxpy, "--remarks", "bogus"])
+probe("unknown command", expect(2, "unknown command"), args=["frobnicate"])
+probe("lsp --port without a token", expect(2, "--port needs a token"), args=["lsp", "--port", "39123"],
+      env_extra={"KERNELSCOPE_LSP_TOKEN": None})
+
+# A non-UTF-8 file name with --json.
+odd = os.path.join(ws.encode(), b"k\xff\xfe.rs")
+shutil.copy(saxpy, odd)
+probe("--json with a non-UTF-8 file name",
+      lambda r: "" if r.code == 0 and json.loads(r.out)["kernels"] else "exit %d" % r.code,
+      args=["explain", odd.decode(errors="surrogateescape"), "--json", "--stages", "ptx"], timeout=180)
+os.unlink(odd)
+
+probe("TMPDIR that does not exist", expect(1, "cannot make a temporary directory", "TMPDIR"),
+      args=["explain", saxpy, "--stages", "ptx"], env_extra={"TMPDIR": os.path.join(WORK, "no/such/dir")},
+      timeout=180)
+
+# HOME unset: never the shared /tmp/kernelscope-cache another user could plant tools in.
+probe("HOME unset", lambda r: "" if r.code in (0, 1) and b"/tmp/kernelscope-cache " not in r.out
+      and b"/tmp/kernelscope-cache," not in r.out else "shared cache: " + r.out.decode()[:200],
+      args=["doctor"], env_extra={"HOME": None, "XDG_CACHE_HOME": None, "KERNELSCOPE_CACHE_DIR": None})
+
+# Remarks: none means rustc is not asked for them (no remark files among the temps).
+temps_none = os.path.join(WORK, "temps-none")
+probe("--remarks none asks rustc for none",
+      lambda r: "remarks kept" if any(n.startswith("remarks.") for n in os.listdir(temps_none)) else
+      ("" if r.code == 0 else "exit %d" % r.code),
+      args=["explain", saxpy, "--remarks", "none", "--save-temps", temps_none, "--stages", "ptx"], timeout=180)
+
+# A crate whose metadata loads a library and writes a file: the CLI applies it, visibly.
+crate = os.path.join(ws, "crate")
+manifest = os.path.join(crate, "Cargo.toml")
+original_manifest = open(manifest).read()
+pwned = os.path.join(WORK, "written-by-crate.ll")
+open(manifest, "w").write(original_manifest.replace(
+    "rustc-flags = []", 'rustc-flags = ["--emit=llvm-ir=%s"]' % pwned))
+probe("CLI notes workspace values that need trust",
+      expect(0, "applied because the workspace is trusted", "--emit=llvm-ir="),
+      args=["explain", os.path.join(crate, "src/lib.rs"), "--stages", "ptx"], timeout=240)
+open(manifest, "w").write(original_manifest)
+
+# --- Signals mid-compile: the tool's process group dies, temp dirs go ------------------
+def children_of(pid, marker=""):
+    rows = subprocess.run(["ps", "-eo", "pid=,ppid=,args="], capture_output=True, text=True).stdout.split("\n")
+    return [r.split()[0] for r in rows
+            if len(r.split()) > 2 and r.split()[1] == str(pid) and marker in r]
+
+
+def kill_after_rustc(sig):
+    """Sends `sig` to kernelscope while it compiles (a child rustc with --emit), remembering its tools."""
+    def start(p):
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not children_of(p.pid, "--emit"):
+            time.sleep(0.02)
+        time.sleep(0.3)
+        start.children = children_of(p.pid)
+        os.kill(p.pid, sig)
+    start.children = []
+    return start
+
+
+def tools_gone(starter):
+    time.sleep(0.2)
+    alive = [c for c in starter.children if os.path.exists("/proc/" + c)]
+    return "tool processes left running: " + " ".join(alive) if alive else ""
+
+
+for sig in (signal.SIGINT, signal.SIGTERM):
+    starter = kill_after_rustc(sig)
+
+    def orphans_gone(r, starter=starter, sig=sig):
+        if not starter.children:
+            return "no tool was running when the signal came"
+        return tools_gone(starter) or ("" if r.code == -sig else "exit %d, expected death by signal %d" % (r.code, sig))
+    probe("%s to explain mid-compile" % signal.Signals(sig).name, orphans_gone, expected_signal=sig,
+          args=["explain", saxpy], on_start=starter, timeout=60)
+
+server_starter = kill_after_rustc(signal.SIGTERM)
+open_saxpy = message({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+    "uri": "file://" + saxpy, "languageId": "rust", "version": 1, "text": open(saxpy).read()}}})
+probe("SIGTERM to the server mid-compile",
+      lambda r: tools_gone(server_starter) if server_starter.children else "no tool was running",
+      expected_signal=signal.SIGTERM, args=["lsp"], on_start=server_starter,
+      stdin=INITIALIZE + message({"jsonrpc": "2.0", "method": "initialized", "params": {}}) + open_saxpy,
+      timeout=60)
+
+# --- Abusive LSP traffic -------------------------------------------------------------
+deep = b"[" * 2_000_000 + b"]" * 2_000_000
+probe("2 MB of nested arrays before initialize",
+      lsp_expect(lambda m: "nests deeper" in m.get("error", {}).get("message", ""), "a nesting error"),
+      args=["lsp"], stdin=frame(deep))
+cancel = b'{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":' + b"[" * 100_000 + b"]" * 100_000 + b"}}"
+probe("200 KB nested $/cancelRequest after initialize",
+      lsp_expect(lambda m: m.get("id") == 2 and "result" in m, "an answer to shutdown"),
+      args=["lsp"], stdin=INITIALIZE + frame(cancel) + message({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}))
+probe("a Content-Length of 100 GB",
+      lsp_expect(lambda m: m.get("id") == 1 and "result" in m, "an answer to initialize"),
+      args=["lsp"], stdin=b"Content-Length: 100000000000\r\n\r\n{}" + INITIALIZE)
+toml_ws = os.path.join(WORK, "toml-ws")
+os.makedirs(toml_ws)
+with open(os.path.join(toml_ws, "kernelscope.toml"), "w") as f:
+    f.write("stages = " + "[" * 500_000 + "]" * 500_000 + "\n")
+init_at = lambda root: message({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                                "params": {"rootUri": "file://" + root, "capabilities": {}}})
+probe("kernelscope.toml of deeply nested arrays",
+      lsp_expect(lambda m: m.get("id") == 1 and "result" in m, "an answer to initialize"), args=["lsp"],
+      stdin=init_at(toml_ws))
+fifo_ws = os.path.join(WORK, "fifo-ws")
+os.makedirs(fifo_ws)
+os.mkfifo(os.path.join(fifo_ws, "kernelscope.toml"))
+probe("kernelscope.toml that is a FIFO",
+      lsp_expect(lambda m: "is a FIFO" in m.get("params", {}).get("message", ""), "a message naming the FIFO"),
+      args=["lsp"], stdin=init_at(fifo_ws), timeout=20)
+hostile_ws = os.path.join(WORK, "hostile-ws")
+os.makedirs(hostile_ws)
+with open(os.path.join(hostile_ws, "kernelscope.toml"), "w") as f:
+    f.write('rustc = "%s/planted-rustc"\n' % hostile_ws)
+with open(os.path.join(hostile_ws, "planted-rustc"), "w") as f:
+    f.write("#!/bin/sh\ntouch %s/planted-ran\nexit 1\n" % hostile_ws)
+os.chmod(os.path.join(hostile_ws, "planted-rustc"), 0o755)
+shutil.copy(saxpy, os.path.join(hostile_ws, "k.rs"))
+open_k = message({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+    "uri": "file://" + hostile_ws + "/k.rs", "languageId": "rust", "version": 1, "text": open(saxpy).read()}}})
+probe("untrusted kernelscope.toml names the rustc",
+      lambda r: "the planted rustc ran" if os.path.exists(hostile_ws + "/planted-ran") else
+      ("" if b"not applied" in r.out else "no warning"),
+      args=["lsp"], timeout=240,
+      stdin=init_at(hostile_ws) + message({"jsonrpc": "2.0", "method": "initialized", "params": {}}) + open_k +
+      message({"jsonrpc": "2.0", "id": 3, "method": "kernelscope/sync"}) +
+      message({"jsonrpc": "2.0", "id": 4, "method": "shutdown"}) + message({"jsonrpc": "2.0", "method": "exit"}))
+
+# --- Caches: read-only, full, damaged ---------------------------------------------------
+if not can_mount():
+    skipped.append("read-only and full caches (mount needs root)")
+else:
+    ro = os.path.join(WORK, "ro-cache")
+    os.makedirs(ro)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", ro], check=True)
+    probe("read-only cache without the core", expect(1, "not writable"),
+          args=["explain", saxpy, "--stages", "ptx"], env_extra={"KERNELSCOPE_CACHE_DIR": ro}, timeout=120)
+    subprocess.run(["umount", ro])
+    # A read-only cache that has the core: crates with path dependencies still compile.
+    ro_full = os.path.join(WORK, "ro-cache-with-core")
+    os.makedirs(ro_full)
+    subprocess.run(["mount", "--bind", HOME_CACHE, ro_full], check=True)
+    subprocess.run(["mount", "-o", "remount,bind,ro", ro_full], check=True)
+    probe("read-only cache, crate with a path dependency", expect(0, stream="out"),
+          args=["explain", os.path.join(crate, "src/math.rs"), "--stages", "ptx"],
+          env_extra={"KERNELSCOPE_CACHE_DIR": ro_full}, timeout=240)
+    subprocess.run(["umount", ro_full])
+    if QUICK:
+        skipped.append("full disk during the core build, damaged core repaired (KS_RELIABILITY_QUICK)")
+    else:
+        full = os.path.join(WORK, "full-cache")
+        os.makedirs(full)
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", full], check=True)
+        probe("full disk during the core build", expect(1, "is the disk full"), clean=(full,),
+              args=["explain", saxpy, "--stages", "ptx"], env_extra={"KERNELSCOPE_CACHE_DIR": full}, timeout=900)
+        subprocess.run(["umount", full])
+
+if QUICK:
+    pass
+else:
+    damaged = os.path.join(WORK, "damaged-cache")
+    shutil.copytree(os.path.join(HOME_CACHE, "sysroot"), os.path.join(damaged, "sysroot"))
+    for root, _, files in os.walk(damaged):
+        for f in files:
+            if f.startswith("libcore-") and f.endswith(".rlib"):
+                os.truncate(os.path.join(root, f), os.path.getsize(os.path.join(root, f)) // 2)
+    probe("doctor on a truncated libcore", expect(1, "damaged", stream="out"), args=["doctor"],
+          env_extra={"KERNELSCOPE_CACHE_DIR": damaged})
+    probe("setup repairs a truncated libcore", expect(0, "nvptx64 core ready"), args=["setup"],
+          env_extra={"KERNELSCOPE_CACHE_DIR": damaged}, timeout=900)
+
+# --- The user's files -------------------------------------------------------------------
+after = checksum_tree(ws)
+lost = sorted(set(before) - set(after)) + sorted(k for k in before if k in after and before[k] != after[k])
+subprocess.run(["bash", "-c", "umount %s/* 2>/dev/null; true" % WORK])
+shutil.rmtree(WORK, ignore_errors=True)
+
+print()
+print("probes tried:      %d" % tried)
+print("crashes:           %d" % crashes)
+print("hangs:             %d" % hangs)
+print("files left behind: %d" % left_behind)
+print("user files lost:   %d" % len(lost))
+for s in skipped:
+    print("skipped:           " + s)
+if failures:
+    print("failed probes:     " + ", ".join(failures))
+sys.exit(1 if crashes or hangs or left_behind or lost or failures else 0)
