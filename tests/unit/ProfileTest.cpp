@@ -407,6 +407,7 @@ TEST_CASE("a profile whose tools are missing fails every stage with the report, 
   env.set("KERNELSCOPE_RUST_CUDA_TOOLCHAIN", "/nonexistent-toolchain");
   env.set("KERNELSCOPE_RUST_CUDA_BACKEND", "/nonexistent/librustc_codegen_nvvm.so");
   CompileOptions opts;
+  opts.workspaceTrusted = true;  // these profiles run cargo: only in a trusted workspace
   opts.profile = ToolchainProfile::RustCuda;
   Toolchain tc;  // rustc-nvptx's tools do not matter to this profile
   CompileResult r = compileKernel(tc, {test::sourceDir() / "examples/crate/src/lib.rs", std::nullopt, {}}, opts);
@@ -449,6 +450,7 @@ TEST_CASE("the rust-cuda profile's driver runs its command and reads what the ba
   Toolchain tc = test::toolchainUsable() ? test::toolchain() : Toolchain{};
   tc.cacheDir = dir.path() / "cache";
   CompileOptions opts;
+  opts.workspaceTrusted = true;  // these profiles run cargo: only in a trusted workspace
   opts.profile = ToolchainProfile::RustCuda;
   opts.stages = {Stage::Mir, Stage::LlvmIr, Stage::Ptx};
   CompileResult r = compileKernel(tc, {dir.path() / "k/src/lib.rs", std::nullopt, {}}, opts);
@@ -492,6 +494,7 @@ TEST_CASE("the cuda-oxide profile's driver builds a binary package and reads the
   Toolchain tc = test::toolchainUsable() ? test::toolchain() : Toolchain{};
   tc.cacheDir = dir.path() / "cache";
   CompileOptions opts;
+  opts.workspaceTrusted = true;  // these profiles run cargo: only in a trusted workspace
   opts.profile = ToolchainProfile::CudaOxide;
   opts.arch = "sm_80";
   opts.optLevel = 1;
@@ -512,4 +515,18 @@ TEST_CASE("the cuda-oxide profile's driver builds a binary package and reads the
   CHECK(r.kernels[0].symbol == "vecadd");
   CHECK(r.kernels[0].definition.file == (dir.path() / "vecadd/src/main.rs").string());
   CHECK(r.kernels[0].definition.line == lineOf(mainRs, "fn vecadd("));
+}
+
+TEST_CASE("the cargo profiles do not run in an untrusted workspace, and say so") {
+  CompileOptions opts;  // untrusted: the default
+  for (auto profile : {ToolchainProfile::RustCuda, ToolchainProfile::CudaOxide}) {
+    opts.profile = profile;
+    CompileResult r = compileKernel(
+        Toolchain{}, {test::sourceDir() / "examples/crate/src/lib.rs", std::nullopt, {}}, opts);
+    CHECK_FALSE(r.succeeded);
+    REQUIRE(r.stage(Stage::Ptx));
+    CHECK(r.stage(Stage::Ptx)
+              ->unavailableReason.find("runs cargo, which runs the crate's build scripts; not run: "
+                                       "the workspace is not trusted") != std::string::npos);
+  }
 }
