@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "Cli.h"
 #include "Files.h"
@@ -28,6 +29,11 @@ CompileOptions cliCompileOptions() {
 std::optional<std::string> inputFileProblem(const std::string& file) {
   std::error_code ec;
   if (!std::filesystem::exists(file, ec)) return "no such file";
+  try {  // rustc takes only UTF-8 paths; nlohmann/json's encoder is the UTF-8 check
+    (void)nlohmann::json(file).dump();
+  } catch (const nlohmann::json::exception&) {
+    return "the file name is not valid UTF-8, which rustc cannot compile; rename the file";
+  }
   if (auto bad = unreadableFileProblem(file)) return *bad;
   if (::access(file.c_str(), R_OK) != 0) return std::strerror(errno);
   return std::nullopt;

@@ -808,14 +808,31 @@ TEST_CASE("kernelscope/passes: computed once per revision and kernel, errors nam
         int(lsp::ErrorCode::InvalidParams));
 }
 
+namespace {
+
+/// A server on two workers whose kernelscope/passes runs `passes`, with kThreeKernels open.
+struct PassesSession {
+  static server::ServerOptions optionsFor(const std::shared_ptr<FakePasses>& passes) {
+    auto options = TestClient::options(2, std::chrono::milliseconds(0));
+    options.passes = [passes](const CompileInput& i, const CompileOptions& o, const std::string& k,
+                              const CancellationToken& c) { return (*passes)(i, o, k, c); };
+    return options;
+  }
+  explicit PassesSession(const std::shared_ptr<FakePasses>& passes) : client(optionsFor(passes)) {
+    uri = client.open(kPath, kThreeKernels);
+    client.sync();
+  }
+  TestClient client;
+  std::string uri;
+};
+
+}  // namespace
+
 TEST_CASE("kernelscope/passes runs off the io thread and $/cancelRequest stops it") {
   auto passes = std::make_shared<FakePasses>();
-  auto options = TestClient::options(2, std::chrono::milliseconds(0));
-  options.passes = [passes](const CompileInput& i, const CompileOptions& o, const std::string& k,
-                            const CancellationToken& c) { return (*passes)(i, o, k, c); };
-  TestClient client(options);
-  std::string uri = client.open(kPath, kThreeKernels);
-  client.sync();
+  PassesSession session(passes);
+  TestClient& client = session.client;
+  const std::string& uri = session.uri;
   client.server().onMessage(
       lsp::makeRequest("p1", "kernelscope/passes", {{"textDocument", {{"uri", uri}}}, {"kernel", "slow"}}).dump());
   while (!passes->running) std::this_thread::yield();
@@ -834,13 +851,9 @@ TEST_CASE("kernelscope/passes runs off the io thread and $/cancelRequest stops i
 TEST_CASE("kernelscope/passes right after a cancelled one is not itself cancelled") {
   auto passes = std::make_shared<FakePasses>();
   passes->rerunSucceeds = true;
-  auto options = TestClient::options(2, std::chrono::milliseconds(0));
-  options.passes = [passes](const CompileInput& i, const CompileOptions& o, const std::string& k,
-                            const CancellationToken& c) { return (*passes)(i, o, k, c); };
-  TestClient client(options);
-  std::string uri = client.open(kPath, kThreeKernels);
-  client.sync();
-  const json params = {{"textDocument", {{"uri", uri}}}, {"kernel", "slow"}};
+  PassesSession session(passes);
+  TestClient& client = session.client;
+  const json params = {{"textDocument", {{"uri", session.uri}}}, {"kernel", "slow"}};
   client.server().onMessage(lsp::makeRequest("p1", "kernelscope/passes", params).dump());
   while (!passes->running) std::this_thread::yield();
   client.notify("$/cancelRequest", {{"id", "p1"}});

@@ -205,8 +205,7 @@ probe("lsp --port without a token", expect(2, "--port needs a token"), args=["ls
 # A non-UTF-8 file name with --json.
 odd = os.path.join(ws.encode(), b"k\xff\xfe.rs")
 shutil.copy(saxpy, odd)
-probe("--json with a non-UTF-8 file name",
-      lambda r: "" if r.code == 0 and json.loads(r.out)["kernels"] else "exit %d" % r.code,
+probe("--json with a non-UTF-8 file name", expect(2, "not valid UTF-8"),
       args=["explain", odd.decode(errors="surrogateescape"), "--json", "--stages", "ptx"], timeout=180)
 os.unlink(odd)
 
@@ -292,8 +291,8 @@ cancel = b'{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":' + b"[" *
 probe("200 KB nested $/cancelRequest after initialize",
       lsp_expect(lambda m: m.get("id") == 2 and "result" in m, "an answer to shutdown"),
       args=["lsp"], stdin=INITIALIZE + frame(cancel) + message({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}))
-probe("a Content-Length of 100 GB",
-      lsp_expect(lambda m: m.get("id") == 1 and "result" in m, "an answer to initialize"),
+probe("a Content-Length of 100 GB, then the stream ends",
+      lambda r: "" if r.code == 1 and len(r.out) < 1000 else "exit %d" % r.code,
       args=["lsp"], stdin=b"Content-Length: 100000000000\r\n\r\n{}" + INITIALIZE)
 toml_ws = os.path.join(WORK, "toml-ws")
 os.makedirs(toml_ws)

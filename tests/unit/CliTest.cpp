@@ -132,6 +132,15 @@ TEST_CASE("inputs that are not regular files: exit 2 saying what they are, never
   }
 }
 
+TEST_CASE("a file name that is not UTF-8: exit 2 saying so, also with --json") {
+  TempDir dir("kernelscope-cli-names");
+  const std::filesystem::path odd = dir.path() / "k\xff\xfe.rs";
+  std::filesystem::copy_file(test::sourceDir() / "examples/saxpy.rs", odd);
+  auto r = test::runKernelscope({"explain", odd.string(), "--json"});
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("not valid UTF-8") != std::string::npos);
+}
+
 TEST_CASE("--save-temps: an empty path or one that cannot be made is an error") {
   auto empty = test::runKernelscope({"explain", "examples/saxpy.rs", "--save-temps", ""});
   CHECK(empty.exitCode == 2);
