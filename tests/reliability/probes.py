@@ -248,10 +248,9 @@ def kill_after_rustc(sig):
     """Sends `sig` to kernelscope while it compiles (a child rustc with --emit), remembering its tools."""
     def start(p):
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and not children_of(p.pid, "--emit"):
-            time.sleep(0.02)
-        time.sleep(0.3)
-        start.children = children_of(p.pid)
+        while time.monotonic() < deadline and not start.children:
+            start.children = children_of(p.pid, "--emit")
+            time.sleep(0.01)
         os.kill(p.pid, sig)
     start.children = []
     return start
