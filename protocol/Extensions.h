@@ -328,6 +328,9 @@ struct StatusParams {
   std::optional<CompileChanges> changes;  // `ready` after an earlier revision compiled
   bool workspaceTrusted = false;          // whether the user trusts the workspace
   std::vector<std::string> withheld;      // workspace values not applied for want of trust
+  /// With `ready`: what this compile still publishes ("resources", "sass"); another
+  /// `ready` follows. Absent when everything is there.
+  std::vector<std::string> pending;
 };
 inline void to_json(json& j, const StatusParams& s) {
   j = {{"uri", s.uri},
@@ -339,6 +342,7 @@ inline void to_json(json& j, const StatusParams& s) {
   detail::writeOptional(j, "durationMs", s.durationMs);
   detail::writeOptional(j, "message", s.message);
   detail::writeOptional(j, "changes", s.changes);
+  if (!s.pending.empty()) j["pending"] = s.pending;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -84,7 +84,24 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input,
       frontEnd->compile(tc, input, opts, cancel, work.path(), out, result);
   if (!code) return finish();
   kernelTable(*code, opts, result);
+  // What comes after the front end, published stage by stage: a user reads the PTX while
+  // ptxas and nvdisasm run.
+  const bool assembles = (opts.wants(Stage::Ptx) || opts.wants(Stage::Sass)) && tc.ptxas.found();
+  const bool disassembles = assembles && opts.wants(Stage::Sass) && tc.nvdisasm.found();
+  auto publish = [&](std::vector<std::string> pending) {
+    if (!opts.onStages || pending.empty() || cancel.cancelled()) return;
+    auto partial = std::make_shared<CompileResult>(result);
+    partial->pending = std::move(pending);
+    partial->totalTime = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - started);
+    opts.onStages(std::move(partial));
+  };
+  std::vector<std::string> coming;
+  if (assembles) coming.push_back("resources");
+  if (disassembles) coming.push_back("sass");
+  publish(coming);
   std::optional<fs::path> cubin = assemble(tc, opts, cancel, *code, out, result);
+  if (cubin && !cubin->empty() && disassembles) publish({"sass"});
   if (!cubin || !disassemble(tc, opts, cancel, *code, *cubin, result)) result.cancelled = true;
   frontEnd->complete(input, opts, result);
   return finish();

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -25,6 +26,14 @@
 #include "Toolchain.h"
 
 namespace ks {
+
+struct CompileResult;
+/// Receives a compile's result each time a group of its stages exists, before the compile
+/// ends: MIR, LLVM IR and PTX with their line map as soon as the front end is done, then
+/// the kernels' resources after ptxas; CompileResult::pending says what is still coming.
+/// The final result is compileKernel's return value, not passed here. Called on the
+/// compiling thread.
+using StageListener = std::function<void(std::shared_ptr<const CompileResult>)>;
 
 struct CompileOptions {
   bool wants(Stage s) const { return std::find(stages.begin(), stages.end(), s) != stages.end(); }
@@ -52,6 +61,9 @@ struct CompileOptions {
   /// remarks, ptxas's report, nvdisasm's SASS) are copied here, for bug reports and for
   /// recording golden test inputs.
   std::filesystem::path saveTempsDir;
+  /// Where stages are published as they come (not part of what is compiled: the cache key
+  /// ignores it); unset: only the final result.
+  StageListener onStages;
 };
 
 /// Checks an arch name ("sm_70" .. "sm_120a"); returns the reason when it is not one.
@@ -77,7 +89,7 @@ struct StageOutcome {
 struct KernelInfo {
   std::string symbol;
   std::string demangled;
-  Frame definition;                 // the `fn` line in the user's file, if known
+  Frame definition;  // the `fn` line in the user's file, if known
   std::optional<KernelResources> resources;
   size_t ptxInstructions = 0;
   size_t sassInstructions = 0;
@@ -87,7 +99,7 @@ struct KernelInfo {
 };
 
 struct CompileResult {
-  bool succeeded = false;           // rustc produced code
+  bool succeeded = false;  // rustc produced code
   std::vector<Diagnostic> diagnostics;
   std::vector<Remark> remarks;
   std::map<Stage, StageOutcome> stages;
@@ -106,6 +118,10 @@ struct CompileResult {
   /// Set when no code came out for a reason other than the kernel's own errors: which
   /// step failed and how ("rustc timed out after 120.0 s (its time limit)").
   std::string failure;
+  /// In a result published before the compile ended (StageListener): what is still coming,
+  /// "resources" (the kernels' resources, from ptxas) and stage names ("sass"). Empty in
+  /// the final result.
+  std::vector<std::string> pending;
 
   const StageOutcome* stage(Stage s) const;
   /// Records why a requested stage is unavailable (stages not requested stay absent).

@@ -50,7 +50,8 @@ std::string compileKey(const Toolchain& tc, const CompileInput& input, const Com
     << opts.toolTimeout.count() << '|' << (opts.profile ? profileName(*opts.profile) : "default");
   for (Stage s : opts.stages) o << '|' << stageName(s);
   for (const auto& f : opts.extraRustcFlags) o << '|' << f;
-  for (const auto& [path, overlay] : input.overlays) o << '|' << path.string() << '=' << contentHash(overlay);
+  for (const auto& [path, overlay] : input.overlays)
+    o << '|' << path.string() << '=' << contentHash(overlay);
   return stableDigest({o.str(), text});
 }
 
@@ -68,22 +69,61 @@ std::shared_ptr<const CompileResult> CompileCache::find(const std::string& key) 
   return it->second->second.result;
 }
 
+namespace {
+
+size_t stringBytes(const std::string& s) {
+  return sizeof s + (s.capacity() > 15 ? s.capacity() : 0);
+}
+
+size_t chainBytes(const std::vector<Frame>& chain) {
+  size_t n = chain.capacity() * sizeof(Frame);
+  for (const Frame& f : chain)
+    n += stringBytes(f.file) + stringBytes(f.function) - 2 * sizeof(std::string);
+  return n;
+}
+
+size_t chainsBytes(const Artifact& a) {
+  size_t n = 0;
+  for (const ArtifactLine& l : a.lines) n += chainBytes(l.location);
+  return n;
+}
+
+}  // namespace
+
+size_t footprint(const CompileResult& r) {
+  size_t n = sizeof r;
+  for (const auto& [stage, outcome] : r.stages) {
+    const Artifact& a = outcome.artifact;
+    n += stringBytes(a.text) + a.lines.capacity() * sizeof(ArtifactLine) +
+         a.lineStarts.capacity() * sizeof(uint32_t) +
+         a.functions.capacity() * sizeof(ArtifactFunction) + chainsBytes(a);
+    // The line map keeps an origin per line with its own copy of the chain.
+    if (outcome.available) n += a.lines.size() * sizeof(LineOrigin) + chainsBytes(a);
+  }
+  for (const Diagnostic& d : r.diagnostics) n += sizeof d + d.message.capacity();
+  for (const Remark& m : r.remarks) n += sizeof m + m.message.capacity();
+  return n;
+}
+
 void CompileCache::insert(const std::string& key, std::shared_ptr<const CompileResult> result) {
   // Only code is remembered: a failure may be a killed or timed-out tool, worth retrying.
-  if (!result || !result->succeeded || result->cancelled || capacity_ == 0) return;
+  if (!result || !result->succeeded || result->cancelled) return;
   Cached cached;
-  for (const auto& f : result->sourceFiles)
-    cached.files.emplace_back(f, contentHash(fileFingerprint(f)));
+  cached.bytes = footprint(*result);
+  if (cached.bytes > capacity_) return;
+  for (const auto& f : result->sourceFiles) cached.files.emplace_back(f, contentHash(fileFingerprint(f)));
   cached.result = std::move(result);
   std::lock_guard lock(mutex_);
   if (auto it = index_.find(key); it != index_.end()) {
-    it->second->second = std::move(cached);
-    lru_.splice(lru_.begin(), lru_, it->second);
-    return;
+    bytes_ -= it->second->second.bytes;
+    lru_.erase(it->second);
+    index_.erase(it);
   }
+  bytes_ += cached.bytes;
   lru_.emplace_front(key, std::move(cached));
   index_[key] = lru_.begin();
-  while (lru_.size() > capacity_) {
+  while (bytes_ > capacity_) {
+    bytes_ -= lru_.back().second.bytes;
     index_.erase(lru_.back().first);
     lru_.pop_back();
   }
@@ -92,6 +132,11 @@ void CompileCache::insert(const std::string& key, std::shared_ptr<const CompileR
 size_t CompileCache::size() const {
   std::lock_guard lock(mutex_);
   return lru_.size();
+}
+
+size_t CompileCache::bytes() const {
+  std::lock_guard lock(mutex_);
+  return bytes_;
 }
 
 }  // namespace ks

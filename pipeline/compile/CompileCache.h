@@ -26,22 +26,31 @@ std::string stableDigest(const std::vector<std::string_view>& parts);
 /// file when `input.text` is empty; an unreadable file gives a key of its own.
 std::string compileKey(const Toolchain&, const CompileInput&, const CompileOptions&);
 
+/// About how many bytes `result` holds (its artifacts, line map, diagnostics and remarks).
+size_t footprint(const CompileResult&);
+
+/// Keeps the most recently used results while their footprints add up to at most
+/// `capacityBytes` (a result larger than that is not kept), evicting the least recent.
 class CompileCache {
  public:
-  explicit CompileCache(size_t capacity = 32) : capacity_(capacity) {}
+  explicit CompileCache(size_t capacityBytes = size_t(64) << 20) : capacity_(capacityBytes) {}
 
   std::shared_ptr<const CompileResult> find(const std::string& key);
   void insert(const std::string& key, std::shared_ptr<const CompileResult>);
   size_t size() const;
+  /// The footprints of the results kept, added up.
+  size_t bytes() const;
 
  private:
   struct Cached {
     std::shared_ptr<const CompileResult> result;
+    size_t bytes = 0;
     std::vector<std::pair<std::filesystem::path, std::string>> files;  // path, content hash
   };
   using Entry = std::pair<std::string, Cached>;
   mutable std::mutex mutex_;
   size_t capacity_;
+  size_t bytes_ = 0;
   std::list<Entry> lru_;  // most recent first
   std::unordered_map<std::string, std::list<Entry>::iterator> index_;
 };

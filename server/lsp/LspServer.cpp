@@ -61,6 +61,8 @@ LspServer::LspServer(Transport& transport, ServerOptions options)
                              std::chrono::milliseconds elapsed) {
     onCompileFinished(r, std::move(result), elapsed);
   };
+  listener.published = [this](const CompileRequest& r, std::shared_ptr<const CompileResult> result,
+                              std::chrono::milliseconds elapsed) { serveResult(r, std::move(result), elapsed); };
   listener.cancelled = [this](const CompileRequest&) { postCheckSyncs(); };
   scheduler_ = std::make_unique<Scheduler>(
       options_.compile, [&transport](std::function<void()> fn) { transport.post(std::move(fn)); },
@@ -750,6 +752,22 @@ void LspServer::onCompileFinished(const CompileRequest& r, std::shared_ptr<const
     firstCompile_ = FirstCompile::Done;
     progress("kernelscope/firstCompile", "end", "first compile done in " + std::to_string(elapsed.count()) + " ms");
   }
+  std::vector<std::shared_ptr<const Snapshot>> served = serveResult(r, result, elapsed);
+  if (served.empty()) return;
+  updateWatchedFiles();
+  // An open file this compile read changed after it was scheduled, and its change did not
+  // reach this crate's compile (the crate was not known yet): compile again.
+  std::vector<Document*> stale;
+  for (Document* o : workspace_.documents())
+    if (o->generation > r.revision && !r.documents.count(o->path) && isRust(*o) &&
+        std::find(result->sourceFiles.begin(), result->sourceFiles.end(), o->path) != result->sourceFiles.end())
+      stale.push_back(o);
+  if (!stale.empty()) recompile({workspace_.findByPath(served.front()->path)}, /*immediate=*/true);
+}
+
+std::vector<std::shared_ptr<const Snapshot>> LspServer::serveResult(const CompileRequest& r,
+                                                                    std::shared_ptr<const CompileResult> result,
+                                                                    std::chrono::milliseconds elapsed) {
   // One Snapshot per open file the compile served, each with the text it compiled.
   std::vector<std::shared_ptr<const Snapshot>> served;
   for (const auto& [path, revision] : r.documents) {
@@ -767,14 +785,15 @@ void LspServer::onCompileFinished(const CompileRequest& r, std::shared_ptr<const
     snapshot->duration = elapsed;
     if (workspace_.record(path, snapshot)) served.push_back(std::move(snapshot));
   }
-  if (served.empty()) return;
+  if (served.empty()) return served;
   std::vector<const Snapshot*> views;
   for (const auto& s : served) views.push_back(s.get());
   publishDiagnostics(r, views);
   for (const auto& snapshot : served) {
     const Document& d = *workspace_.findByPath(snapshot->path);
-    // A ready status says what changed against the newest earlier revision that compiled.
-    auto base = result->succeeded ? Workspace::before(d, snapshot->revision) : nullptr;
+    // A ready status says what changed against the newest earlier revision that compiled
+    // (once every stage is there).
+    auto base = result->succeeded && result->pending.empty() ? Workspace::before(d, snapshot->revision) : nullptr;
     sendStatus(d, snapshot->revision, result->succeeded ? "ready" : "failed", snapshot.get(), base.get());
   }
   // Lenses (registers, occupancy) and hints (instruction counts) follow the new code;
@@ -783,15 +802,7 @@ void LspServer::onCompileFinished(const CompileRequest& r, std::shared_ptr<const
     if (client_.codeLensRefresh) request("workspace/codeLens/refresh", nullptr);
     if (client_.inlayHintRefresh) request("workspace/inlayHint/refresh", nullptr);
   }
-  updateWatchedFiles();
-  // An open file this compile read changed after it was scheduled, and its change did not
-  // reach this crate's compile (the crate was not known yet): compile again.
-  std::vector<Document*> stale;
-  for (Document* o : workspace_.documents())
-    if (o->generation > r.revision && !r.documents.count(o->path) && isRust(*o) &&
-        std::find(result->sourceFiles.begin(), result->sourceFiles.end(), o->path) != result->sourceFiles.end())
-      stale.push_back(o);
-  if (!stale.empty()) recompile({workspace_.findByPath(served.front()->path)}, /*immediate=*/true);
+  return served;
 }
 
 void LspServer::publishDiagnostics(const CompileRequest& r, const std::vector<const Snapshot*>& served) {

@@ -5,8 +5,8 @@
 
 #include <functional>
 #include <map>
-#include <set>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,8 +14,8 @@
 #include "Extensions.h"
 #include "FileWatcher.h"
 #include "JsonRpc.h"
-#include "Protocol.h"
 #include "PassesView.h"
+#include "Protocol.h"
 #include "Scheduler.h"
 #include "Settings.h"
 #include "SourceText.h"
@@ -143,6 +143,12 @@ class LspServer final : public MessageHandler {
   void onCompileStarted(const CompileRequest&);
   void onCompileFinished(const CompileRequest&, std::shared_ptr<const CompileResult>,
                          std::chrono::milliseconds);
+  /// Records a compile's result (final, or published early with stages still to come) as
+  /// the Snapshot of each open file it served and tells the client: diagnostics, status,
+  /// lens and hint refresh. Returns the Snapshots recorded.
+  std::vector<std::shared_ptr<const Snapshot>> serveResult(const CompileRequest&,
+                                                           std::shared_ptr<const CompileResult>,
+                                                           std::chrono::milliseconds);
   void sendStatus(const Document&, int revision, std::string_view state, const Snapshot* attempt,
                   const Snapshot* base = nullptr);
   void finishSyncsIfIdle();
@@ -154,11 +160,13 @@ class LspServer final : public MessageHandler {
   /// settings_ from its layers: the defaults, kernelscope.toml, the editor's.
   void rebuildSettings();
   /// The keys of `values` whose values are good; reports the others, and `fileProblems`.
-  lsp::json validSettings(const lsp::json& values, const std::vector<std::string>& fileProblems = {});
+  lsp::json validSettings(const lsp::json& values,
+                          const std::vector<std::string>& fileProblems = {});
 
   /// The source document and its newest Snapshot for a `file:` URI, or the error to
   /// answer with (unknown document, not compiled yet).
-  lsp::Expected<std::pair<Document*, std::shared_ptr<const Snapshot>>> snapshotFor(const std::string& uri);
+  lsp::Expected<std::pair<Document*, std::shared_ptr<const Snapshot>>> snapshotFor(
+      const std::string& uri);
   /// The same for a `kernelscope:` virtual document, with its stage.
   struct VirtualTarget {
     Document* document;

@@ -33,24 +33,25 @@ Toolchain PipelineCompiler::toolchain() {
   return *toolchain_;
 }
 
-CompileResult PipelineCompiler::compile(const CompileInput& input, const CompileOptions& options,
-                                        const CancellationToken& cancel) {
+std::shared_ptr<const CompileResult> PipelineCompiler::compile(const CompileInput& input,
+                                                               const CompileOptions& options,
+                                                               const CancellationToken& cancel) {
   Toolchain tc = toolchain();
   // Settings the user left unset come from the crate's Cargo.toml (cargo metadata, cached).
   const CompileOptions effective = withCrateDefaults(tc, input.path, options);
   std::string key = compileKey(tc, input, effective);
-  if (auto cached = cache_.find(key)) return *cached;
+  if (auto cached = cache_.find(key)) return cached;
   auto compiled = std::make_shared<CompileResult>(compileKernel(tc, input, effective, cancel));
   // The crate's Cargo.toml (its metadata and flags) is an input too: a change to it makes
   // the result stale for the cache and for the server's watching.
   if (!compiled->crateManifest.empty()) compiled->sourceFiles.push_back(compiled->crateManifest);
   std::shared_ptr<const CompileResult> result = std::move(compiled);
   cache_.insert(key, result);
-  return *result;
+  return result;
 }
 
 PassesResult PipelineCompiler::passes(const CompileInput& input, const CompileOptions& options,
-                                     const std::string& kernel, const CancellationToken& cancel) {
+                                      const std::string& kernel, const CancellationToken& cancel) {
   Toolchain tc = toolchain();
   return computePasses(tc, input, withCrateDefaults(tc, input.path, options), kernel, {}, cancel);
 }

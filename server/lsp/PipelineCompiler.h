@@ -25,7 +25,8 @@ class PipelineCompiler {
   using Progress = std::function<void(std::string_view kind, const std::string& message)>;
 
   PipelineCompiler(ToolchainSettings, Progress);
-  CompileResult compile(const CompileInput&, const CompileOptions&, const CancellationToken&);
+  std::shared_ptr<const CompileResult> compile(const CompileInput&, const CompileOptions&,
+                                               const CancellationToken&);
   /// The passes that changed `kernel` (Passes.h), compiled as compile() would compile it.
   PassesResult passes(const CompileInput&, const CompileOptions&, const std::string& kernel,
                       const CancellationToken&);

@@ -20,7 +20,8 @@ milliseconds DebouncePolicy::compute(const std::vector<milliseconds>& history) c
   std::vector<milliseconds> sorted = history;
   std::sort(sorted.begin(), sorted.end());
   auto median = sorted[sorted.size() / 2];
-  auto scaled = milliseconds(static_cast<long long>(static_cast<double>(median.count()) * rebuildRatio));
+  auto scaled =
+      milliseconds(static_cast<long long>(static_cast<double>(median.count()) * rebuildRatio));
   return std::clamp(scaled, min, max);
 }
 
@@ -171,16 +172,27 @@ void Scheduler::execute(CompileRequest request, CancellationToken token) {
   });
 
   auto start = Clock::now();
-  auto result = std::make_shared<CompileResult>();
+  CompileOptions options = req.options;
+  if (listener_.published)
+    options.onStages = [&](std::shared_ptr<const CompileResult> partial) {
+      if (token.cancelled()) return;
+      auto elapsed = std::chrono::duration_cast<milliseconds>(Clock::now() - start);
+      postTask([this, sharedRequest, partial = std::move(partial), elapsed, token] {
+        if (!token.cancelled()) listener_.published(*sharedRequest, partial, elapsed);
+      });
+    };
+  std::shared_ptr<const CompileResult> result;
   try {
-    *result = compile_(req.input, req.options, token);
+    result = compile_(req.input, options, token).result;
   } catch (const std::exception& e) {
-    result->succeeded = false;
+    auto failed = std::make_shared<CompileResult>();
     Diagnostic d;
     d.source = "kernelscope";
     d.message = std::string("internal error while compiling: ") + e.what();
-    result->diagnostics.push_back(std::move(d));
+    failed->diagnostics.push_back(std::move(d));
+    result = std::move(failed);
   }
+  if (!result) result = std::make_shared<const CompileResult>();
   auto elapsed = std::chrono::duration_cast<milliseconds>(Clock::now() - start);
   bool cancelled = token.cancelled();
 

@@ -24,8 +24,15 @@
 
 namespace ks::server {
 
-using CompileFunction = std::function<CompileResult(const CompileInput&, const CompileOptions&,
-                                                    const CancellationToken&)>;
+/// A compile's result as a compile function hands it over: shared with the compile cache
+/// and every Snapshot, never copied. Converts from a result made on the spot (tests).
+struct SharedResult {
+  SharedResult(CompileResult r) : result(std::make_shared<const CompileResult>(std::move(r))) {}
+  SharedResult(std::shared_ptr<const CompileResult> r) : result(std::move(r)) {}
+  std::shared_ptr<const CompileResult> result;
+};
+using CompileFunction = std::function<SharedResult(const CompileInput&, const CompileOptions&,
+                                                   const CancellationToken&)>;
 using PostFunction = std::function<void(std::function<void()>)>;
 
 /// How long to wait after an edit before compiling.
@@ -65,6 +72,11 @@ struct SchedulerListener {
   std::function<void(const CompileRequest&, std::shared_ptr<const CompileResult>,
                      std::chrono::milliseconds)>
       finished;
+  /// Stages a running compile published before it finished (StageListener in Compile.h):
+  /// the result so far, with CompileResult::pending. Not called once it was cancelled.
+  std::function<void(const CompileRequest&, std::shared_ptr<const CompileResult>,
+                     std::chrono::milliseconds)>
+      published;
   /// A compile that was cancelled (superseded or its document closed).
   std::function<void(const CompileRequest&)> cancelled;
 };

@@ -69,6 +69,39 @@ bool toolchainUsable() {
     }                                                                               \
   } while (false)
 
+TEST_CASE("real pipeline: a compile is published stage by stage, each ready saying what is still coming") {
+  SKIP_WITHOUT_TOOLCHAIN();
+  PipelineCompiler* compiler = nullptr;
+  TestClient client(realOptions(compiler));
+  const std::string path = KS_SOURCE_DIR "/examples/vector_add.rs";
+  std::string uri = client.open(path, readFile(path));
+  client.sync();
+  std::vector<json> ready;
+  for (const json& s : client.notifications("kernelscope/status"))
+    if (s["state"] == "ready") ready.push_back(s);
+  REQUIRE(ready.size() == 3);
+  for (const json& s : ready) CHECK(s["revision"] == 1);
+  CHECK(ready[0]["stages"] == json{"mir", "llvm-ir", "ptx"});
+  CHECK(ready[0]["pending"] == json{"resources", "sass"});
+  CHECK_FALSE(ready[0].contains("changes"));
+  CHECK(ready[1]["pending"] == json{"sass"});
+  CHECK(ready[2]["stages"] == json{"mir", "llvm-ir", "ptx", "sass"});
+  CHECK_FALSE(ready[2].contains("pending"));
+
+  // The next revision's partial readies carry no changes; its last one does.
+  std::string text = readFile(path);
+  client.change(uri, text + "\n// a comment\n", 2);
+  client.sync();
+  ready.clear();
+  for (const json& s : client.notifications("kernelscope/status"))
+    if (s["state"] == "ready") ready.push_back(s);
+  REQUIRE(ready.size() == 3);
+  CHECK_FALSE(ready[0].contains("changes"));
+  CHECK_FALSE(ready[1].contains("changes"));
+  REQUIRE(ready[2].contains("changes"));
+  CHECK(ready[2]["changes"]["baseRevision"] == 1);
+}
+
 TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers with it") {
   SKIP_WITHOUT_TOOLCHAIN();
   PipelineCompiler* compiler = nullptr;

@@ -87,7 +87,8 @@ TEST_CASE("a compiler that crashes or hangs is reported, not waited for") {
     return tc;
   };
   fs::path saxpy = test::sourceDir() / "examples/saxpy.rs";
-  CompileResult crashed = compileKernel(fake("crash", "echo 'internal error' >&2; kill -9 $$"), {saxpy, std::nullopt}, {});
+  CompileResult crashed = compileKernel(fake("crash", "echo 'internal error' >&2; kill -9 $$"),
+                                        {saxpy, std::nullopt}, {});
   CHECK_FALSE(crashed.succeeded);
   REQUIRE(firstError(crashed));
   CHECK(firstError(crashed)->message.find("signal 9") != std::string::npos);
@@ -108,6 +109,99 @@ TEST_CASE("a compiler that crashes or hangs is reported, not waited for") {
   cancelled.cancel();
   CompileResult c = compileKernel(fake("slow", "sleep 30"), {saxpy, std::nullopt}, {}, cancelled);
   CHECK(c.cancelled);
+}
+
+TEST_CASE(
+    "stages are published as they come: PTX with its line map first, then resources, then SASS") {
+  if (!test::toolchainUsable()) return;
+  test::Fixture f(test::sourceDir() / "examples/saxpy.rs");
+  uint32_t line = f.lineOf("*y.add(i) = a * *x.add(i) + *y.add(i);");
+  std::vector<std::shared_ptr<const CompileResult>> published;
+  CompileOptions opts;
+  opts.onStages = [&](std::shared_ptr<const CompileResult> r) {
+    published.push_back(std::move(r));
+  };
+  CompileResult final = compileKernel(test::toolchain(), {f.path, std::nullopt}, opts);
+  REQUIRE(final.succeeded);
+  CHECK(final.pending.empty());
+  REQUIRE(published.size() == 2);
+
+  const CompileResult& code = *published[0];
+  CHECK(code.pending == std::vector<std::string>{"resources", "sass"});
+  for (Stage s : {Stage::Mir, Stage::LlvmIr, Stage::Ptx}) {
+    REQUIRE(code.stage(s));
+    CHECK(code.stage(s)->available);
+  }
+  CHECK_FALSE(code.stage(Stage::Sass));
+  REQUIRE(code.lineMap);
+  CHECK_FALSE(code.lineMap->linesFor(Stage::Ptx, {f.path.string(), line}).direct.empty());
+  CHECK(code.lineMap->linesFor(Stage::Sass, {f.path.string(), line}).direct.empty());
+  REQUIRE(code.kernels.size() == 1);
+  CHECK(code.kernels[0].ptxInstructions > 0);
+  CHECK_FALSE(code.kernels[0].resources);
+
+  const CompileResult& resources = *published[1];
+  CHECK(resources.pending == std::vector<std::string>{"sass"});
+  REQUIRE(resources.kernels.size() == 1);
+  REQUIRE(resources.kernels[0].resources);
+  CHECK(resources.kernels[0].resources->registers > 0);
+  CHECK_FALSE(resources.stage(Stage::Sass));
+
+  // The last step adds SASS to a new line map: what was published stays as it was.
+  REQUIRE(final.stage(Stage::Sass));
+  CHECK(final.stage(Stage::Sass)->available);
+  CHECK_FALSE(final.lineMap->linesFor(Stage::Sass, {f.path.string(), line}).direct.empty());
+  CHECK(code.lineMap->linesFor(Stage::Sass, {f.path.string(), line}).direct.empty());
+  CHECK(final.kernels[0].sassInstructions > 0);
+
+  // Nothing comes after the front end when only MIR and PTX are asked for without ptxas.
+  Toolchain noPtxas = test::toolchain();
+  noPtxas.ptxas.path.clear();
+  noPtxas.ptxas.problem = "not found";
+  published.clear();
+  opts.stages = {Stage::Mir, Stage::Ptx};
+  CompileResult alone = compileKernel(noPtxas, {f.path, std::nullopt}, opts);
+  CHECK(alone.succeeded);
+  CHECK(published.empty());
+}
+
+TEST_CASE("ptxas runs once per compile, nvdisasm only when SASS is asked for") {
+  if (!test::toolchainUsable()) return;
+  TempDir dir("kernelscope-count-tools");
+  fs::path log = dir.path() / "runs";
+  // Wrappers that log each run and then run the real tool.
+  auto counted = [&](ToolInfo& tool) {
+    fs::path p = dir.path() / tool.path.filename();
+    std::ofstream(p) << "#!/bin/sh\necho " << tool.path.filename().string() << " >> '"
+                     << log.string() << "'\nexec '" << tool.path.string() << "' \"$@\"\n";
+    fs::permissions(p, fs::perms::owner_all);
+    tool.path = p;
+  };
+  Toolchain tc = test::toolchain();
+  counted(tc.ptxas);
+  counted(tc.nvdisasm);
+  auto runs = [&] {
+    std::ifstream in(log);
+    std::string all((std::istreambuf_iterator<char>(in)), {});
+    fs::remove(log);
+    return all;
+  };
+  // A kernel whose PTX calls into `core` (assembled relocatable) and one that does not.
+  for (fs::path file : {test::sourceDir() / "tests/fixtures/bounds_check.rs",
+                        test::sourceDir() / "examples/saxpy.rs"}) {
+    CAPTURE(file);
+    CompileResult all = compileKernel(tc, {file, std::nullopt, {}}, {});
+    REQUIRE(all.succeeded);
+    CHECK(all.stage(Stage::Sass)->available);
+    CHECK(runs() == "ptxas\nnvdisasm\n");
+    CompileOptions noSass;
+    noSass.stages = {Stage::Ptx};
+    CompileResult ptx = compileKernel(tc, {file, std::nullopt, {}}, noSass);
+    REQUIRE(ptx.succeeded);
+    REQUIRE_FALSE(ptx.kernels.empty());
+    CHECK(ptx.kernels[0].resources);
+    CHECK(runs() == "ptxas\n");
+  }
 }
 
 TEST_CASE("architectures: another target works, an unknown one is refused") {
@@ -177,12 +271,12 @@ TEST_CASE("the compile cache: one key per input, least recently used evicted fir
   other.ptxas.version = "13.0";
   CHECK(compileKey(tc, a, sm90) != compileKey(other, a, sm90));
 
-  CompileCache cache(2);
   auto result = [] {
     auto r = std::make_shared<CompileResult>();
     r->succeeded = true;
     return r;
   };
+  CompileCache cache(2 * footprint(*result()) + 1);  // room for two results
   cache.insert("one", result());
   cache.insert("two", result());
   CHECK(cache.find("one"));  // now the most recent
@@ -196,6 +290,35 @@ TEST_CASE("the compile cache: one key per input, least recently used evicted fir
   CHECK_FALSE(cache.find("four"));
   cache.insert("five", std::make_shared<CompileResult>());  // failed: may be worth a retry
   CHECK_FALSE(cache.find("five"));
+}
+
+TEST_CASE("the compile cache is bounded in bytes: real results are evicted, least recent first") {
+  if (!test::toolchainUsable()) return;
+  auto compiled = [](const char* example) {
+    return std::make_shared<const CompileResult>(compileKernel(
+        test::toolchain(), {test::sourceDir() / "examples" / example, std::nullopt}, {}));
+  };
+  auto saxpy = compiled("saxpy.rs"), matmul = compiled("matmul_tiled.rs"),
+       reduce = compiled("reduce_sum.rs");
+  size_t a = footprint(*saxpy), b = footprint(*matmul), c = footprint(*reduce);
+  // At least the texts and a line per artifact line: the estimate is not a constant.
+  CHECK(a > saxpy->stage(Stage::Ptx)->artifact.text.size() +
+                saxpy->stage(Stage::Sass)->artifact.text.size());
+  CHECK(b > a);
+  CompileCache cache(a + b + c - 1);  // not room for all three
+  cache.insert("saxpy", saxpy);
+  cache.insert("matmul", matmul);
+  CHECK(cache.bytes() == a + b);
+  cache.insert("reduce", reduce);
+  CHECK_FALSE(cache.find("saxpy"));
+  CHECK(cache.find("matmul"));
+  CHECK(cache.find("reduce"));
+  CHECK(cache.bytes() == b + c);
+  CHECK(cache.bytes() <= a + b + c - 1);
+  CompileCache tiny(a - 1);  // a result larger than the whole cache is not kept
+  tiny.insert("saxpy", saxpy);
+  CHECK(tiny.size() == 0);
+  CHECK(tiny.bytes() == 0);
 }
 
 TEST_CASE("a cached result built from a file that changed on disk is not served") {

@@ -57,7 +57,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     next.onNotification(ext.status, (params) => {
       status.update(params);
       if (params.state === "ready") {
-        views.refresh(vscode.Uri.parse(params.uri));
+        views.refresh(vscode.Uri.parse(params.uri), params.stages);
         void preview.onReady(params.uri);
       }
     });

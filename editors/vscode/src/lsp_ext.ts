@@ -211,6 +211,11 @@ export interface StatusParams {
   revision: number;
   state: CompileState;
   stages: Stage[];
+  /**
+   * With `ready`: what this compile will still publish ("resources": the kernels'
+   * registers and occupancy, after ptxas; "sass", after nvdisasm). Another `ready` follows.
+   */
+  pending?: Array<Stage | "resources">;
   durationMs?: number;
   message?: string;
   changes?: CompileChanges;

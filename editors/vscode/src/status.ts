@@ -152,7 +152,8 @@ export class StatusBar implements vscode.Disposable {
     }
     const { status, kernels } = entry;
     const parts: string[] = [];
-    if (status.state === "ready" && status.durationMs !== undefined) parts.push(`${status.durationMs} ms`);
+    if (status.state === "ready" && status.pending?.length) parts.push(`${status.pending.join(", ")} coming`);
+    else if (status.state === "ready" && status.durationMs !== undefined) parts.push(`${status.durationMs} ms`);
     if (status.state === "failed") parts.push("failed");
     if (status.withheld?.length) parts.push("$(shield) restricted");
     const kernel = this.kernelAt(kernels, source.line);

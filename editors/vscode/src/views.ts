@@ -2,8 +2,8 @@
 //
 // VS Code asks this provider for the text of a virtual URI; the provider asks the server
 // (`kernelscope/artifact`) and keeps the artifact with its segment index, which linked
-// highlighting reads. When the server reports a file `ready`, every view of it is
-// refreshed. A failed request keeps the last good text, so a kernel that stops compiling
+// highlighting reads. When the server reports a file `ready`, every view of a stage that
+// compile has is refreshed (stages come one after another: PTX before SASS). A failed request keeps the last good text, so a kernel that stops compiling
 // still shows what it was.
 
 import * as vscode from "vscode";
@@ -63,13 +63,18 @@ export class ArtifactViews implements vscode.TextDocumentContentProvider, vscode
     return [...this.states.values()].filter((s) => s.address.sourcePath === path);
   }
 
-  /** Re-reads every open view of a source file that follows the latest compile. */
-  refresh(sourceUri: vscode.Uri): void {
+  /**
+   * Re-reads every open view of a source file that follows the latest compile and whose
+   * stage it has (`stages`; all when not given): a stage still coming keeps its text until
+   * the `ready` that brings it.
+   */
+  refresh(sourceUri: vscode.Uri, stages?: readonly string[]): void {
     const path = sourceUri.fsPath;
     for (const doc of vscode.workspace.textDocuments) {
       if (doc.uri.scheme !== SCHEME) continue;
       const address = parseArtifactUri(doc.uri.toString());
-      if (address && address.sourcePath === path && address.revision === undefined) {
+      if (address && address.sourcePath === path && address.revision === undefined &&
+          (!stages || stages.includes(address.stage))) {
         this.changed.fire(doc.uri);
       }
     }

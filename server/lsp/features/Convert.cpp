@@ -1,6 +1,8 @@
 // Conversions between pipeline data and protocol data that several features share.
 #include "Features.h"
 
+#include <algorithm>
+
 #include "Uri.h"
 
 namespace ks::server {
@@ -22,8 +24,8 @@ std::string virtualUri(Stage stage, const std::string& path, std::optional<int> 
 
 lsp::ResourceUsage resourceUsageOf(const KernelResources& r) {
   auto n = [](auto v) { return static_cast<int>(v); };
-  return {n(r.registers),   n(r.barriers),     n(r.stackFrame),     n(r.spillStores),
-          n(r.spillLoads),  n(r.sharedMemory), n(r.constantMemory), n(r.localMemory)};
+  return {n(r.registers),  n(r.barriers),     n(r.stackFrame),     n(r.spillStores),
+          n(r.spillLoads), n(r.sharedMemory), n(r.constantMemory), n(r.localMemory)};
 }
 
 lsp::InlineFrame toInlineFrame(const Frame& f) {
@@ -37,13 +39,20 @@ lsp::InlineFrame toInlineFrame(const Frame& f) {
 
 lsp::Expected<const StageOutcome*> stageOf(const Snapshot& s, Stage stage) {
   const StageOutcome* outcome = s.result ? s.result->stage(stage) : nullptr;
+  if (!outcome && s.result &&
+      std::find(s.result->pending.begin(), s.result->pending.end(), stageName(stage)) !=
+          s.result->pending.end())
+    return lsp::ResponseError{
+        lsp::ErrorCode::RequestFailed,
+        std::string(stageName(stage)) + " is still coming (the compile has not finished it yet)"};
   if (!outcome)
-    return lsp::ResponseError{lsp::ErrorCode::RequestFailed,
-                              std::string(stageName(stage)) + " was not compiled (not in the stages setting)"};
+    return lsp::ResponseError{
+        lsp::ErrorCode::RequestFailed,
+        std::string(stageName(stage)) + " was not compiled (not in the stages setting)"};
   if (!outcome->available)
-    return lsp::ResponseError{lsp::ErrorCode::RequestFailed,
-                              std::string(stageName(stage)) + " unavailable: " +
-                                  outcome->unavailableReason};
+    return lsp::ResponseError{
+        lsp::ErrorCode::RequestFailed,
+        std::string(stageName(stage)) + " unavailable: " + outcome->unavailableReason};
   return outcome;
 }
 

@@ -25,6 +25,7 @@ lsp::StatusParams statusOf(const std::string& uri, int revision, std::string_vie
   for (const Diagnostic& d : r.diagnostics)  // workspace values not applied for want of trust
     if (d.code == kWorkspaceTrustCode && d.severity == Severity::Warning)
       p.withheld.push_back(d.message);
+  p.pending = r.pending;
   p.durationMs = reportDuration ? static_cast<int>(attempt->duration.count()) : 0;
   if (!r.succeeded) {
     for (const Diagnostic& d : r.diagnostics)

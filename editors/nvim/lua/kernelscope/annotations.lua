@@ -116,6 +116,9 @@ function M.statusline(bufnr)
     return ""
   end
   local c = M.changes[uri]
+  if st.state == "ready" and type(st.pending) == "table" and #st.pending > 0 then
+    return "kernelscope ready · " .. table.concat(st.pending, ", ") .. " coming"
+  end
   if st.state == "ready" and c and c.revision == st.revision then
     return "kernelscope ready · " .. c.summary
   end
