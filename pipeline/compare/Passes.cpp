@@ -404,8 +404,7 @@ PassesResult computePasses(const Toolchain& tc, const CompileInput& input, const
                                // nothing then, -print-after prints the module (see parsePrintChanged).
                                "-C", "llvm-args=-print-after=" + std::string(kLoopDeletingPasses)});
     if (popts.mir) args.insert(args.end(), {"-Zdump-mir=" + mirName, "-Zdump-mir-dir=" + mirDir.string()});
-    ProcessSpec spec = rustcCommand(tc, unit, opts, "llvm-ir", out, work.path(), args, cancel);
-    return std::tuple{runProcess(spec), out, mirDir};
+    return std::tuple{runRustcUnit(tc, unit, opts, "llvm-ir", out, work.path(), args, cancel), out, mirDir};
   };
 
   std::string symbol = lastSegment(kernel), mirName = symbol;

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "CargoBuild.h"
 #include "Compile.h"
 #include "CompileCache.h"
 #include "Files.h"
@@ -133,10 +134,16 @@ std::optional<CratePackage> packageFromMetadata(const std::string& json, const f
     pkg.name = p.value("name", "");
     pkg.manifest = manifest;
     pkg.root = manifest.parent_path();
+    if (j.contains("workspace_root") && j["workspace_root"].is_string())
+      pkg.workspaceRoot = normalizePath(j["workspace_root"].get<std::string>());
     for (const auto& t : p["targets"]) {
       auto kinds = t.value("kind", std::vector<std::string>{});
-      if (std::find(kinds.begin(), kinds.end(), "lib") == kinds.end() &&
-          std::find(kinds.begin(), kinds.end(), "rlib") == kinds.end())
+      auto has = [&](const char* kind) { return std::find(kinds.begin(), kinds.end(), kind) != kinds.end(); };
+      pkg.hasBuildScript |= has("custom-build");
+      pkg.isProcMacro |= has("proc-macro");
+      // A kernel crate's library is often a cdylib (the usual set-up for PTX); kernelscope
+      // compiles any library kind as an rlib.
+      if (!has("lib") && !has("rlib") && !has("cdylib") && !has("staticlib") && !has("dylib") && !has("proc-macro"))
         continue;
       pkg.crateName = identifierFor(t.value("name", pkg.name));
       pkg.libRoot = normalizePath(t.value("src_path", ""));
@@ -284,6 +291,49 @@ std::map<std::string, std::string> overlaysUnder(const std::map<std::string, std
   return out;
 }
 
+/// What of `pkg` and its path dependencies only cargo builds (build scripts, proc macros,
+/// registry dependencies), in words; empty when rustc alone builds it all.
+std::string needsCargo(const Toolchain& tc, const CratePackage& pkg) {
+  std::vector<std::string> parts;
+  std::set<std::string> seen;
+  std::function<void(const CratePackage&)> visit = [&](const CratePackage& p) {
+    if (!seen.insert(normalizePath(p.root.string())).second) return;
+    if (p.hasBuildScript) parts.push_back(p.name + "'s build script");
+    if (p.isProcMacro) parts.push_back("the proc macro " + p.name);
+    for (const auto& name : p.otherDependencies) parts.push_back("the registry dependency " + name + " of " + p.name);
+    for (const auto& d : p.pathDependencies)
+      if (auto dep = loadPackage(tc, d.path / "Cargo.toml", nullptr)) visit(*dep);
+  };
+  visit(pkg);
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+  return out.empty() ? out : out + (parts.size() == 1 ? " is" : " are") + " not built";
+}
+
+/// The directories of `pkg`, its workspace and its path dependencies, transitively.
+void packageDirs(const Toolchain& tc, const CratePackage& pkg, std::set<std::string>& dirs) {
+  if (!dirs.insert(normalizePath(pkg.root.string())).second) return;
+  if (!pkg.workspaceRoot.empty()) dirs.insert(normalizePath(pkg.workspaceRoot.string()));
+  for (const auto& d : pkg.pathDependencies)
+    if (auto dep = loadPackage(tc, d.path / "Cargo.toml", nullptr)) packageDirs(tc, *dep, dirs);
+}
+
+/// `pkg` as cargo builds it: its place in the cache (per workspace and toolchain) and the
+/// unsaved text of the files it may read.
+CargoUnit cargoUnit(const Toolchain& tc, const CratePackage& pkg, const std::map<std::string, std::string>& overlays) {
+  CargoUnit c;
+  c.manifest = pkg.manifest;
+  c.workspaceRoot = pkg.workspaceRoot.empty() ? pkg.root : pkg.workspaceRoot;
+  const std::string root = normalizePath(c.workspaceRoot.string());
+  c.base = tc.cacheDir / "cargo" /
+           (identifierFor(fs::path(root).filename().string()) + "-" + stableDigest({"cargo-v1", root, tc.fingerprint()}));
+  std::set<std::string> dirs;
+  packageDirs(tc, pkg, dirs);
+  for (const auto& dir : dirs)
+    for (auto& [path, text] : overlaysUnder(overlays, dir)) c.overlays[path] = text;
+  return c;
+}
+
 std::vector<std::string> remapArgs(const fs::path& shadow, const fs::path& real) {
   return {"--remap-path-prefix", shadow.string() + "=" + real.string()};
 }
@@ -313,13 +363,6 @@ class DependencyBuilder {
       if (!rlib) return false;
       args.insert(args.end(), {"--extern", d.externName + "=" + rlib->string()});
     }
-    for (const auto& name : pkg.otherDependencies)
-      unit_.diagnostics.push_back(
-          crateDiagnostic(Severity::Warning,
-                          "dependency '" + name + "' of " + pkg.name +
-                              " is not a path dependency: kernelscope builds kernel crates offline "
-                              "from path dependencies only",
-                          pkg.manifest));
     if (!pkg.pathDependencies.empty())
       args.insert(args.end(), {"-L", "dependency=" + deps_.string()});
     return true;
@@ -595,6 +638,22 @@ RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input,
               "\" not applied (it runs cargo and the crate's build scripts): " + kTrustHint +
               "; compiled with rustc-nvptx",
           pkg.manifest, kWorkspaceTrustCode));
+    if (opts.workspaceTrusted && findCargo(tc)) {
+      unit.cargo = cargoUnit(tc, pkg, overlays);
+      unit.crateName = pkg.crateName;
+      unit.edition = pkg.edition;
+      unit.userDirs.push_back(normalizePath(pkg.root.string()) + "/");
+      unit.remaps.emplace_back(unit.cargo->base / "root", "/");
+      unit.args = crateRustcFlags(pkg, opts, unit.diagnostics);
+      return unit;
+    }
+    if (auto off = needsCargo(tc, pkg); !off.empty())
+      unit.diagnostics.push_back(crateDiagnostic(
+          Severity::Warning,
+          "cargo not run for " + pkg.name + ": " + off +
+              ": cargo would run the workspace's code (build scripts, proc macros, programs its cargo "
+              "configuration names) and " + kTrustHint + ". Compiled with rustc alone, without them.",
+          pkg.manifest, kWorkspaceTrustCode));
     DependencyBuilder deps(tc, opts, workDir, overlays, cancel, unit);
     if (!deps.argsFor(pkg, unit.args)) {
       if (unit.failure.empty() && unit.cancelled) unit.failure = "cancelled";
@@ -656,18 +715,27 @@ CompileOptions withCrateDefaults(const Toolchain& tc, const fs::path& file, Comp
   return options;
 }
 
-std::vector<fs::path> readDepInfo(const fs::path& depFile, const Remaps& remaps) {
+ProcessResult runRustcUnit(const Toolchain& tc, RustcUnit& unit, const CompileOptions& opts, const std::string& emit,
+                           const fs::path& outDir, const fs::path& workDir, const std::vector<std::string>& extraArgs,
+                           const CancellationToken& cancel) {
+  if (unit.cargo) return runCargoRustc(tc, unit, opts, emit, outDir, extraArgs, cancel);
+  return runProcess(rustcCommand(tc, unit, opts, emit, outDir, workDir, extraArgs, cancel));
+}
+
+std::vector<fs::path> readDepInfo(const fs::path& depFile, const Remaps& remaps, const fs::path& base) {
   std::ifstream in(depFile);
   std::vector<fs::path> files;
   std::string line;
   while (std::getline(in, line)) {
     // Lines of the form "path:" (no targets after the colon) name one source file each.
     if (line.empty() || line.back() != ':' || line.find(": ") != std::string::npos) continue;
-    std::string path =
-        normalizePath(line.substr(0, line.size() - 1));  // absolute: we pass absolute roots
+    std::string path = line.substr(0, line.size() - 1);
+    // Absolute when rustc was given an absolute root; cargo names a workspace member's
+    // files relative to the workspace root.
+    path = normalizePath(path.starts_with('/') || base.empty() ? path : (base / path).string());
     for (const auto& [shadow, real] : remaps) {
       std::string s = normalizePath(shadow.string()) + "/";
-      if (path.starts_with(s)) path = normalizePath(real.string()) + "/" + path.substr(s.size());
+      if (path.starts_with(s)) path = normalizePath(real.string() + "/" + path.substr(s.size()));
     }
     files.push_back(path);
   }

@@ -60,7 +60,10 @@ struct CratePackage {
     std::vector<std::string> features;
   };
   std::vector<Dependency> pathDependencies;
-  std::vector<std::string> otherDependencies;  // registry/git dependencies: not built offline
+  std::vector<std::string> otherDependencies;  // registry/git dependencies (cargo builds them)
+  bool hasBuildScript = false;                 // a build.rs (cargo runs it)
+  bool isProcMacro = false;                    // a proc-macro library (cargo runs it in rustc)
+  std::filesystem::path workspaceRoot;         // the directory of the workspace's Cargo.toml
   CrateSettings settings;
 };
 
@@ -99,6 +102,14 @@ std::optional<std::filesystem::path> findCargo(const Toolchain&);
 /// units and line directives.
 std::vector<std::string> rustcTargetArgs(const Toolchain&, const CompileOptions&);
 
+/// A crate that cargo builds (CargoBuild.h): only in a trusted workspace.
+struct CargoUnit {
+  std::filesystem::path manifest;       // the package's real Cargo.toml
+  std::filesystem::path workspaceRoot;  // the real directory of the workspace's Cargo.toml
+  std::filesystem::path base;           // its place in the cache: shadow tree, target dirs, lock
+  std::map<std::string, std::string> overlays;  // unsaved text in the workspace: real path -> text
+};
+
 /// What the compile driver's rustc call compiles, prepared by prepareRustcUnit().
 struct RustcUnit {
   std::filesystem::path source;  // the root file to pass (in a shadow tree when unsaved)
@@ -111,6 +122,9 @@ struct RustcUnit {
       remaps;                                      // shadow tree -> real dir
   std::vector<std::filesystem::path> sourceFiles;  // dependencies' files (from dep-info)
   std::optional<CratePackage> crate;               // nullopt for a standalone file
+  /// Set when cargo builds the crate (a trusted workspace); otherwise rustc is run directly,
+  /// with path dependencies built as rlibs by kernelscope.
+  std::optional<CargoUnit> cargo;
   std::vector<Diagnostic> diagnostics;  // from reading Cargo.toml and building dependencies
   std::string failure;                  // non-empty: nothing can be compiled, and why
   bool cancelled = false;
@@ -120,10 +134,19 @@ struct RustcUnit {
   size_t dependenciesBuilt = 0, dependenciesReused = 0;
 };
 
-/// Finds the crate of `input.path`, builds its path dependencies into `workDir` and
-/// returns the unit to compile; for a file outside any crate, the file itself.
+/// Finds the crate of `input.path` and returns the unit to compile: for a trusted workspace
+/// the crate as cargo builds it; otherwise the crate with its path dependencies built into
+/// `workDir` by rustc alone (build scripts, proc macros and registry dependencies are then
+/// left out, and a warning says so); for a file outside any crate, the file itself.
 RustcUnit prepareRustcUnit(const Toolchain&, const CompileInput&, const CompileOptions&,
                            const std::filesystem::path& workDir, const CancellationToken&);
+
+/// Runs the compile driver's rustc call on `unit` (rustcCommand in Compile.h), or for a
+/// crate that cargo builds the same call through `cargo rustc` (CargoBuild.h): either way
+/// rustc's JSON diagnostics are in `err` and its outputs in `outDir` as `<crateName>.<ext>`.
+ProcessResult runRustcUnit(const Toolchain&, RustcUnit&, const CompileOptions&, const std::string& emit,
+                           const std::filesystem::path& outDir, const std::filesystem::path& workDir,
+                           const std::vector<std::string>& extraArgs, const CancellationToken&);
 
 /// The directory a compiler should read for `dir`: `dir` itself, or, when unsaved text
 /// (`overlays`: normalized path -> text) lies under it, a shadow tree in `workDir` with
@@ -133,10 +156,11 @@ std::filesystem::path sourceView(
     const std::filesystem::path& workDir,
     std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& remaps);
 
-/// The source files a rustc dep-info (`.d`) file lists, with shadow-tree prefixes
-/// mapped back to the real directories (`remaps`: shadow -> real).
+/// The source files a rustc dep-info (`.d`) file lists, relative ones taken from `base`,
+/// with shadow-tree prefixes mapped back to the real directories (`remaps`: shadow -> real).
 std::vector<std::filesystem::path> readDepInfo(
     const std::filesystem::path& depFile,
-    const std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& remaps = {});
+    const std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& remaps = {},
+    const std::filesystem::path& base = {});
 
 }  // namespace ks

@@ -79,13 +79,13 @@ class RustcFrontEnd final : public FrontEnd {
     std::vector<std::string> remarkArgs;
     if (opts.remarks)
       remarkArgs = {"-C", "remark=all", "-Zremark-dir=" + (work / "remarks").string()};
-    ProcessResult r = runProcess(rustcCommand(tc, unit, opts, emit, out, work, remarkArgs, cancel));
+    ProcessResult r = runRustcUnit(tc, unit, opts, emit, out, work, remarkArgs, cancel);
     result.toolTime += r.elapsed;
     if (r.cancelled) return cancelled(opts, result);
     saveTemp(opts, "rustc.stderr", r.err);
     for (auto& d : parseRustcDiagnostics(r.err)) result.diagnostics.push_back(std::move(d));
     if (!r.ok()) {
-      std::string why = "rustc " + r.describe();
+      std::string why = (unit.cargo ? "cargo " : "rustc ") + r.describe();
       bool haveError =
           std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
                       [](const Diagnostic& d) { return d.severity == Severity::Error; });

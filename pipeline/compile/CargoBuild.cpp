@@ -1,0 +1,358 @@
+// Kernel crates through cargo: the shadow tree, the workspace lock, the `cargo rustc` call
+// and what it left. See CargoBuild.h.
+#include "CargoBuild.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "Compile.h"
+#include "Crate.h"
+#include "TextUtil.h"
+
+namespace ks {
+
+namespace fs = std::filesystem;
+
+fs::path shadowPathOf(const fs::path& shadowRoot, const fs::path& p) {
+  return shadowRoot / fs::path(normalizePath(p.string())).relative_path();
+}
+
+namespace {
+
+std::optional<std::string> readRegular(const fs::path& p) {
+  std::error_code ec;
+  if (fs::is_symlink(p, ec) || !fs::is_regular_file(p, ec)) return std::nullopt;
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// Writes `text` to `p` unless `p` is already a regular file with that text: an unchanged
+/// file keeps its modification time, so cargo does not rebuild what did not change.
+void writeIfDifferent(const fs::path& p, const std::string& text) {
+  if (readRegular(p) == text) return;
+  std::error_code ec;
+  fs::remove(p, ec);
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+/// Holds an exclusive lock on a file (flock, so across processes too) while alive.
+class FileLock {
+ public:
+  /// Waits for the lock until `cancel` or `timeout`; locked() says whether it was taken.
+  FileLock(const fs::path& file, const CancellationToken& cancel,
+           std::chrono::milliseconds timeout) {
+    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd_ < 0) return;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      if (cancel.cancelled() || std::chrono::steady_clock::now() > deadline) {
+        ::close(fd_);
+        fd_ = -1;
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    locked_ = true;
+  }
+  ~FileLock() {
+    if (fd_ >= 0) ::close(fd_);  // releases the lock
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+  bool locked() const { return locked_; }
+
+ private:
+  int fd_ = -1;
+  bool locked_ = false;
+};
+
+/// Makes relative `file_name`s of a rustc JSON diagnostic absolute under `base`: cargo runs
+/// rustc in the workspace root and names a member's files relative to it.
+void absolutizeSpans(nlohmann::json& j, const fs::path& base) {
+  if (j.is_object()) {
+    if (j.contains("file_name") && j["file_name"].is_string()) {
+      std::string name = j["file_name"].get<std::string>();
+      if (!name.empty() && name.front() != '/' && name.front() != '<')
+        j["file_name"] = normalizePath((base / name).string());
+    }
+    for (auto& [key, value] : j.items()) absolutizeSpans(value, base);
+  } else if (j.is_array()) {
+    for (auto& v : j) absolutizeSpans(v, base);
+  }
+}
+
+/// The rustflags for every nvptx crate of the build, given as cargo config so that they join
+/// the user's own: cargo takes either the `target.*` rustflags or `build.rustflags` (never
+/// both), so ours go where the user's are. Environment RUSTFLAGS would override any config:
+/// when the user set them, ours are added to them instead.
+struct RustflagsPlacement {
+  std::vector<std::string> configArgs;
+  std::vector<std::pair<std::string, std::string>> env;
+};
+
+RustflagsPlacement placeRustflags(const fs::path& cargo, const fs::path& cwd,
+                                  const std::vector<std::string>& flags,
+                                  const CancellationToken& cancel) {
+  RustflagsPlacement p;
+  const char* encoded = std::getenv("CARGO_ENCODED_RUSTFLAGS");
+  const char* plain = std::getenv("RUSTFLAGS");
+  if ((encoded && *encoded) || (plain && *plain)) {
+    std::string value = encoded && *encoded ? encoded : "";
+    if (value.empty()) {  // RUSTFLAGS: words separated by spaces
+      std::istringstream words(plain);
+      for (std::string word; words >> word;) value += (value.empty() ? "" : "\x1f") + word;
+    }
+    for (const auto& f : flags) value += (value.empty() ? "" : "\x1f") + f;
+    p.env = {{"CARGO_ENCODED_RUSTFLAGS", value}};
+    return p;
+  }
+  // What the user's configuration (all of .cargo/config.toml upward, and ~/.cargo) says.
+  ProcessSpec spec;
+  spec.argv = {cargo.string(), "-Zunstable-options", "config", "get", "--format", "json"};
+  spec.env = {{"RUSTC_BOOTSTRAP", "1"}};
+  spec.cwd = cwd;
+  spec.timeout = std::chrono::seconds(30);
+  spec.cancel = cancel;
+  ProcessResult r = runProcess(spec);
+  auto config = nlohmann::json::parse(r.ok() ? r.out : "{}", nullptr, false);
+  bool targetFlags = false, buildFlags = false, buildFlagsString = false;
+  if (config.is_object() && config.contains("target") && config["target"].is_object())
+    for (const auto& [name, table] : config["target"].items())
+      targetFlags |= table.is_object() && table.contains("rustflags");
+  if (config.is_object() && config.contains("build") && config["build"].is_object() &&
+      config["build"].contains("rustflags")) {
+    buildFlags = true;
+    buildFlagsString = config["build"]["rustflags"].is_string();
+  }
+  const bool intoBuild = buildFlags && !targetFlags;
+  std::string value;
+  if (intoBuild && buildFlagsString) {  // a string joins a string (flags split at spaces)
+    std::string joined;
+    for (const auto& f : flags) joined += (joined.empty() ? "" : " ") + f;
+    value = nlohmann::json(joined).dump();
+  } else {
+    value = nlohmann::json(flags).dump();  // a TOML array of basic strings
+  }
+  p.configArgs = {"--config", std::string(intoBuild ? "build.rustflags"
+                                                    : "target.nvptx64-nvidia-cuda.rustflags") +
+                                  "=" + value};
+  return p;
+}
+
+/// Cargo's progress lines carry nothing the user needs in an error message.
+std::string cargoComplaints(std::string_view err) {
+  std::string out;
+  for (auto line : splitLines(err)) {
+    auto t = text::trim(line);
+    if (t.starts_with("Compiling ") || t.starts_with("Finished ") || t.starts_with("Locking ") ||
+        t.starts_with("Blocking waiting") || t.starts_with("Fresh ") || t.starts_with("Adding ") ||
+        t.starts_with("Building "))
+      continue;
+    out += std::string(line) + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+void syncShadowTree(const fs::path& shadowRoot, const std::map<std::string, std::string>& overlays,
+                    const std::set<std::string>& copies, const fs::path& record) {
+  std::error_code ec;
+  // Files that are files in the shadow: unsaved now, copied, or written by an earlier call.
+  std::set<std::string> files(copies.begin(), copies.end());
+  for (const auto& [path, text] : overlays) files.insert(path);
+  {
+    std::ifstream in(record);
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty()) files.insert(line);
+  }
+  // Their directories are real directories (parents sort before children).
+  std::set<std::string> dirs;
+  for (const auto& f : files)
+    for (fs::path d = fs::path(f).parent_path(); !d.empty(); d = d.parent_path()) {
+      dirs.insert(d.string());
+      if (d == d.root_path()) break;
+    }
+  std::set<std::string> kept;
+  for (const auto& dir : dirs) {
+    const fs::path shadowDir = shadowPathOf(shadowRoot, dir);
+    if (fs::is_symlink(shadowDir, ec) ||
+        (fs::exists(shadowDir, ec) && !fs::is_directory(shadowDir, ec)))
+      fs::remove(shadowDir, ec);
+    fs::create_directories(shadowDir, ec);
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      names.insert(e.path().filename().string());
+    for (const auto& f : files)
+      if (fs::path(f).parent_path() == dir) names.insert(fs::path(f).filename().string());
+    for (const auto& e : fs::directory_iterator(shadowDir, ec)) {
+      const std::string name = e.path().filename().string();
+      const std::string real = (fs::path(dir) / name).string();
+      if (!names.count(name) && !(copies.count(real) && e.is_regular_file(ec)))
+        fs::remove_all(e.path(), ec);
+    }
+    for (const auto& name : names) {
+      const fs::path real = fs::path(dir) / name, shadow = shadowDir / name;
+      const std::string key = real.string();
+      if (dirs.count(key)) continue;  // made in its own turn
+      if (auto it = overlays.find(key); it != overlays.end()) {
+        writeIfDifferent(shadow, it->second);
+        kept.insert(key);
+      } else if (files.count(key)) {
+        if (auto disk = readRegular(real)) {
+          writeIfDifferent(shadow, *disk);
+          kept.insert(key);
+        } else if (copies.count(key) && readRegular(shadow)) {
+          kept.insert(key);  // cargo's own Cargo.lock: the user has none
+        } else {
+          fs::remove_all(shadow, ec);  // gone from the disk and no longer unsaved
+        }
+      } else {
+        if (fs::is_symlink(shadow, ec) && fs::read_symlink(shadow, ec) == real) continue;
+        fs::remove_all(shadow, ec);
+        fs::create_symlink(real, shadow, ec);
+      }
+    }
+  }
+  std::ofstream out(record, std::ios::trunc);
+  for (const auto& f : kept)
+    if (!copies.count(f)) out << f << "\n";
+}
+
+ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const CompileOptions& opts,
+                            const std::string& emit, const fs::path& outDir,
+                            const std::vector<std::string>& extraArgs,
+                            const CancellationToken& cancel) {
+  const CargoUnit& c = *unit.cargo;
+  ProcessResult failed;
+  auto fail = [&](std::string why) {
+    failed.started = true;
+    failed.exitCode = 1;
+    failed.err = why;
+    return failed;
+  };
+  auto cargo = findCargo(tc);
+  if (!cargo)
+    return fail("cargo not found next to " + tc.rustc.path.string() +
+                " or on PATH (install cargo-web)");
+  std::error_code ec;
+  fs::create_directories(c.base, ec);
+  FileLock lock(c.base / "lock", cancel, opts.toolTimeout);
+  if (!lock.locked()) {
+    failed.cancelled = cancel.cancelled();
+    return fail(failed.cancelled
+                    ? "cancelled"
+                    : "another compile of " + c.workspaceRoot.string() + " held its lock too long");
+  }
+  const fs::path shadowRoot = c.base / "root";
+  syncShadowTree(shadowRoot, c.overlays, {(c.workspaceRoot / "Cargo.lock").string()},
+                 c.base / "shadow-files");
+  const fs::path manifest = shadowPathOf(shadowRoot, c.manifest);
+  const fs::path shadowWorkspace =
+      shadowPathOf(shadowRoot, c.workspaceRoot);  // rustc's working directory
+  // One target directory per arch: switching back and forth rebuilds nothing.
+  const fs::path targetDir = c.base / ("target-" + opts.arch);
+
+  // Every nvptx crate of the build (dependencies included) gets the sysroot, the arch and
+  // the path mapping; the kernel crate alone gets the emit flags, after `--`.
+  std::vector<std::string> allCrates = {"--sysroot", tc.sysroot.path.string(),
+                                        "-Ctarget-cpu=" + opts.arch,
+                                        "--remap-path-prefix=" + shadowRoot.string() + "=/"};
+  RustflagsPlacement flags = placeRustflags(*cargo, c.manifest.parent_path(), allCrates, cancel);
+  ProcessSpec spec;
+  spec.argv = {cargo->string(),
+               "rustc",
+               "--offline",
+               "--release",
+               "--lib",
+               "--manifest-path",
+               manifest.string(),
+               "--target",
+               "nvptx64-nvidia-cuda",
+               "--crate-type",
+               "rlib",
+               "--target-dir",
+               targetDir.string(),
+               "--message-format=json",
+               "--config",
+               "profile.release.opt-level=" + std::to_string(opts.optLevel)};
+  spec.argv.insert(spec.argv.end(), flags.configArgs.begin(), flags.configArgs.end());
+  spec.argv.insert(
+      spec.argv.end(),
+      {"--", "--emit=" + emit + ",metadata,link", "-Copt-level=" + std::to_string(opts.optLevel),
+       "-Ccodegen-units=1", "-Cdebuginfo=line-directives-only", "-Zmir-include-spans=on"});
+  spec.argv.insert(spec.argv.end(), unit.args.begin(), unit.args.end());
+  spec.argv.insert(spec.argv.end(), opts.extraRustcFlags.begin(), opts.extraRustcFlags.end());
+  spec.argv.insert(spec.argv.end(), extraArgs.begin(), extraArgs.end());
+  // Cargo finds the user's .cargo/config.toml from its working directory: the package's.
+  spec.cwd = c.manifest.parent_path();
+  spec.env = {{"RUSTC", tc.rustc.path.string()}, {"RUSTC_BOOTSTRAP", "1"}};
+  spec.env.insert(spec.env.end(), flags.env.begin(), flags.env.end());
+  spec.timeout = std::max<std::chrono::milliseconds>(opts.toolTimeout,
+                                                     std::chrono::minutes(5));  // a first build
+  spec.cancel = cancel;
+  ProcessResult r = runProcess(spec);
+
+  // rustc's messages, and the kernel crate's outputs and every path package's files.
+  std::string messages;
+  fs::path kernelStem;
+  for (auto line : splitLines(r.out)) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_object()) continue;
+    const std::string reason = j.value("reason", "");
+    const std::string packageId = j.value("package_id", "");
+    if (reason == "compiler-message" && j.contains("message")) {
+      absolutizeSpans(j["message"], c.workspaceRoot);
+      messages += j["message"].dump() + "\n";
+    } else if (reason == "compiler-artifact" && j.contains("filenames") &&
+               j["filenames"].is_array()) {
+      fs::path stem;  // deps/<crate>-<hash>: rustc's outputs of this unit
+      for (const auto& f : j["filenames"]) {
+        fs::path file = f.is_string() ? fs::path(f.get<std::string>()) : fs::path();
+        if (file.parent_path().filename() == "deps" && file.extension() == ".rmeta")
+          stem = file.parent_path() / file.stem().string().substr(3);  // without "lib"
+      }
+      if (stem.empty()) continue;
+      const bool pathPackage = packageId.starts_with("path+file://") ||
+                               packageId.find("(path+file://") != std::string::npos;
+      const std::string manifestPath = j.value("manifest_path", "");
+      if (normalizePath(manifestPath) == normalizePath(manifest.string())) kernelStem = stem;
+      if (pathPackage) {
+        const fs::path realRoot =
+            "/" + fs::relative(fs::path(manifestPath).parent_path(), shadowRoot).string();
+        unit.userDirs.push_back(normalizePath(realRoot.string()) + "/");
+        if (normalizePath(manifestPath) != normalizePath(manifest.string()))
+          for (auto& f : readDepInfo(stem.string() + ".d", unit.remaps, shadowWorkspace))
+            unit.sourceFiles.push_back(f);
+      }
+    }
+  }
+  if (!kernelStem.empty() && r.ok()) {
+    for (const std::string ext : {".mir", ".ll", ".s"}) {
+      fs::path from = kernelStem.string() + ext;
+      if (fs::exists(from, ec))
+        fs::copy_file(from, outDir / (unit.crateName + ext), fs::copy_options::overwrite_existing,
+                      ec);
+    }
+    // The dep-info with real, absolute paths (as the rustc front end's reads).
+    std::ofstream depInfo(outDir / (unit.crateName + ".d"));
+    for (const auto& f : readDepInfo(kernelStem.string() + ".d", unit.remaps, shadowWorkspace))
+      depInfo << f.string() << ":\n";
+  }
+  if (r.ok() && kernelStem.empty()) {
+    r.exitCode = 1;
+    r.err += "\ncargo built " + c.manifest.string() + " but reported no library of it";
+  }
+  r.err = messages + cargoComplaints(r.err);
+  return r;
+}
+
+}  // namespace ks

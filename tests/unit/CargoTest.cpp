@@ -1,0 +1,213 @@
+// Kernel crates through cargo: real cargo builds of tests/fixtures/cargo (a two-member
+// workspace: a cdylib with `[lib] path`, a build script setting a cfg, default features, a
+// path dependency and a registry dependency served offline, a .cargo/config.toml target
+// setting), unsaved text, build script failures, and what an untrusted workspace gets.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "CargoBuild.h"
+#include "Compile.h"
+#include "Crate.h"
+#include "TestSupport.h"
+
+using namespace ks;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path workspace() { return test::sourceDir() / "tests/fixtures/cargo"; }
+fs::path kernelsFile(const std::string& name) { return workspace() / "kernels/src" / name; }
+fs::path fastmathLib() { return workspace() / "fastmath/src/lib.rs"; }
+
+/// num-traits from Debian's librust-num-traits-dev (scripts/setup.sh installs it).
+bool registryCratesInstalled() {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/usr/share/cargo/registry", ec))
+    if (e.path().filename().string().starts_with("num-traits-")) return true;
+  MESSAGE(
+      "skipped: /usr/share/cargo/registry has no num-traits (install librust-num-traits-dev: "
+      "scripts/setup.sh)");
+  return false;
+}
+
+CompileOptions trusted() {
+  CompileOptions o;
+  o.workspaceTrusted = true;
+  return o;
+}
+
+std::vector<std::string> kernelNames(const CompileResult& r) {
+  std::vector<std::string> names;
+  for (const auto& k : r.kernels) names.push_back(k.demangled);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+bool anyContains(const std::vector<std::string>& lines, std::string_view what) {
+  return std::any_of(lines.begin(), lines.end(),
+                     [&](const std::string& l) { return l.find(what) != std::string::npos; });
+}
+
+bool contains(const std::vector<fs::path>& files, const fs::path& f) {
+  return std::find(files.begin(), files.end(), fs::path(normalizePath(f.string()))) != files.end();
+}
+
+std::string allMessages(const CompileResult& r) {
+  std::string out;
+  for (const auto& d : r.diagnostics) out += d.message + "\n";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "cargo builds a cdylib kernel crate: build script cfg, features, registry and path "
+    "dependencies, config") {
+  if (!test::toolchainUsable() || !registryCratesInstalled()) return;
+  test::Fixture shade(kernelsFile("shade.rs"));
+  const CompileResult& r = test::compiled(shade.path, trusted());
+  INFO(allMessages(r));
+  REQUIRE(r.succeeded);
+  CHECK(r.crateManifest == workspace() / "kernels/Cargo.toml");
+  // `root` exists only with build.rs's cfg, `configured` only with .cargo/config.toml's.
+  CHECK(kernelNames(r) == std::vector<std::string>{"configured", "root", "smooth"});
+  for (const auto& k : r.kernels) CHECK(k.definition.file == kernelsFile("kernels.rs").string());
+  // The default feature `scaled` is on: its multiply is there.
+  CHECK(anyContains(
+      test::instructionsFor(r, Stage::Ptx, shade.path.string(), shade.lineOf("s * 2.0")),
+      "add.rn.f32"));
+  // The path dependency's code is attributed to its own file, which the server watches.
+  test::Fixture fastmath(fastmathLib());
+  CHECK(r.lineMap->isUserFile(fastmathLib().string()));
+  CHECK(contains(r.sourceFiles, fastmathLib()));
+  CHECK(contains(r.sourceFiles, kernelsFile("kernels.rs")));
+  CHECK_FALSE(
+      test::instructionsFor(r, Stage::Ptx, fastmathLib().string(), fastmath.lineOf("t * t * (3.0"))
+          .empty());
+  CHECK_FALSE(
+      test::instructionsFor(r, Stage::Sass, fastmathLib().string(), fastmath.lineOf("t * t * (3.0"))
+          .empty());
+  // Registry crates are not the user's code.
+  for (const auto& f : r.lineMap->userFiles())
+    CHECK(f.find("/usr/share/cargo/registry") == std::string::npos);
+  // Nothing was written into the user's tree.
+  CHECK_FALSE(fs::exists(workspace() / "Cargo.lock"));
+  CHECK_FALSE(fs::exists(workspace() / "target"));
+  CHECK_FALSE(fs::exists(workspace() / "kernels/Cargo.lock"));
+}
+
+TEST_CASE("unsaved text reaches cargo's build, and a revert to the saved text is seen") {
+  if (!test::toolchainUsable() || !registryCratesInstalled()) return;
+  const fs::path shade = kernelsFile("shade.rs");
+  std::string text = test::readFile(shade);
+  std::string fiveTimes = text;
+  fiveTimes.replace(fiveTimes.find("s * 2.0"), 7, "s * 5.0");
+  auto ptxOf = [&](const CompileInput& in) {
+    CompileResult r = compileKernel(test::toolchain(), in, trusted());
+    INFO(allMessages(r));
+    REQUIRE(r.succeeded);
+    return r.stage(Stage::Ptx)->artifact.text;
+  };
+  CHECK(ptxOf({shade, fiveTimes, {}}).find("0f40A00000") != std::string::npos);  // 5.0
+  CHECK(ptxOf({shade, std::nullopt, {}}).find("0f40A00000") == std::string::npos);
+
+  // An error in the path dependency's unsaved text is reported at its line in its file.
+  std::string fastmath = test::readFile(fastmathLib());
+  std::string broken = fastmath;
+  broken.replace(broken.find("let t = clamp01"), 15, "let t = clamp02");
+  CompileResult r =
+      compileKernel(test::toolchain(), {shade, std::nullopt, {{fastmathLib(), broken}}}, trusted());
+  CHECK_FALSE(r.succeeded);
+  bool atItsLine = false;
+  test::Fixture f(fastmathLib());
+  for (const auto& d : r.diagnostics)
+    if (d.severity == Severity::Error && d.range && d.range->file == fastmathLib().string() &&
+        d.range->startLine == f.lineOf("let t = clamp01"))
+      atItsLine = true;
+  INFO(allMessages(r));
+  CHECK(atItsLine);
+}
+
+TEST_CASE("untrusted: cargo does not run, the user is told what is off, and the rest compiles") {
+  if (!test::toolchainUsable()) return;
+  CompileResult r =
+      compileKernel(test::toolchain(), {kernelsFile("kernels.rs"), std::nullopt, {}}, {});
+  INFO(allMessages(r));
+  REQUIRE(r.succeeded);  // without the build script's cfg and the config's, `smooth` alone
+  CHECK(kernelNames(r) == std::vector<std::string>{"smooth"});
+  bool told = false;
+  for (const auto& d : r.diagnostics)
+    if (d.code == "workspace-trust" && d.severity == Severity::Warning && d.range &&
+        d.range->file == (workspace() / "kernels/Cargo.toml").string()) {
+      told = true;
+      CHECK(d.message.find("gpu-kernels's build script") != std::string::npos);
+      CHECK(d.message.find("num-traits") != std::string::npos);
+      CHECK(d.message.find("not trusted") != std::string::npos);
+    }
+  CHECK(told);
+}
+
+TEST_CASE("a failing build script is reported with cargo's own words") {
+  if (!test::toolchainUsable()) return;
+  TempDir dir("kernelscope-cargo-test");
+  fs::create_directories(dir.path() / "k/src");
+  std::ofstream(dir.path() / "k/Cargo.toml")
+      << "[package]\nname = \"k\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"
+         "[lib]\ncrate-type = [\"cdylib\"]\n";
+  std::ofstream(dir.path() / "k/build.rs") << "fn main() { panic!(\"no CUDA here\"); }\n";
+  std::ofstream(dir.path() / "k/src/lib.rs")
+      << "#![no_std]\n#[panic_handler]\nfn p(_: &core::panic::PanicInfo) -> ! { loop {} }\n";
+  Toolchain tc = test::toolchain();
+  tc.cacheDir = dir.path() / "cache";
+  CompileResult r = compileKernel(tc, {dir.path() / "k/src/lib.rs", std::nullopt, {}}, trusted());
+  CHECK_FALSE(r.succeeded);
+  INFO(allMessages(r));
+  CHECK(allMessages(r).find("no CUDA here") != std::string::npos);
+  CHECK(allMessages(r).find("build") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path() / "k/Cargo.lock"));
+  CHECK_FALSE(fs::exists(dir.path() / "k/target"));
+}
+
+TEST_CASE(
+    "the shadow tree: unsaved files are files, the rest links, a reverted file follows the disk") {
+  TempDir dir("kernelscope-shadow-test");
+  const fs::path real = dir.path() / "real", shadow = dir.path() / "shadow",
+                 record = dir.path() / "record";
+  fs::create_directories(real / "src");
+  std::ofstream(real / "src/lib.rs") << "saved";
+  std::ofstream(real / "src/other.rs") << "other";
+  std::ofstream(real / "Cargo.toml") << "toml";
+  const std::string lib = (real / "src/lib.rs").string();
+  const std::string lock = (real / "Cargo.lock").string();
+
+  syncShadowTree(shadow, {{lib, "unsaved"}}, {lock}, record);
+  CHECK(test::readFile(shadowPathOf(shadow, lib)) == "unsaved");
+  CHECK_FALSE(fs::is_symlink(shadowPathOf(shadow, lib)));
+  CHECK(fs::is_symlink(shadowPathOf(shadow, real / "src/other.rs")));
+  CHECK(fs::is_symlink(shadowPathOf(shadow, real / "Cargo.toml")));
+
+  // Cargo writes a Cargo.lock the user does not have: it is kept.
+  std::ofstream(shadowPathOf(shadow, lock)) << "lock";
+  syncShadowTree(shadow, {}, {lock}, record);
+  CHECK(test::readFile(shadowPathOf(shadow, lib)) == "saved");  // back to the disk's text
+  CHECK(test::readFile(shadowPathOf(shadow, lock)) == "lock");
+  CHECK_FALSE(fs::exists(real / "Cargo.lock"));
+
+  // A file that disappears from the disk disappears from the shadow.
+  fs::remove(real / "src/lib.rs");
+  syncShadowTree(shadow, {}, {lock}, record);
+  CHECK_FALSE(fs::exists(shadowPathOf(shadow, lib)));
+  CHECK(fs::is_symlink(shadowPathOf(shadow, real / "src/other.rs")));
+}
+
+TEST_CASE("the CLI builds a crate through cargo") {
+  if (!test::toolchainUsable() || !registryCratesInstalled()) return;
+  ProcessResult r = test::runKernelscope(
+      {"explain", "tests/fixtures/cargo/kernels/src/kernels.rs", "--stages", "ptx"});
+  INFO(r.out << r.err);
+  CHECK(r.exitCode == 0);
+  CHECK(r.out.find("configured") != std::string::npos);
+  CHECK(r.out.find("root") != std::string::npos);
+  CHECK(r.out.find("smooth") != std::string::npos);
+}
