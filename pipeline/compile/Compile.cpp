@@ -5,6 +5,7 @@
 #include <set>
 
 #include "Cuda.h"
+#include "DependentCrates.h"
 #include "FrontEnd.h"
 #include "PtxBackend.h"
 #include "TextUtil.h"
@@ -58,6 +59,18 @@ std::unique_ptr<FrontEnd> frontEndFor(const CompileInput& input, const CompileOp
 
 CompileResult compileKernel(const Toolchain& tc, const CompileInput& input,
                             const CompileOptions& opts, const CancellationToken& cancel) {
+  // A file of a crate without kernels: what the kernel crates that use it made of it.
+  if (!opts.profile || *opts.profile == ToolchainProfile::RustcNvptx)
+    if (auto users = kernelCratesUsing(tc, input); !users.empty()) {
+      std::vector<CompileResult> results;
+      CompileInput viaUser{{}, std::nullopt, input.overlays};
+      if (input.text) viaUser.overlays[input.path] = *input.text;
+      for (const auto& root : users) {
+        viaUser.path = root;
+        results.push_back(compileKernel(tc, viaUser, opts, cancel));
+      }
+      return mergeCompileResults(std::move(results));
+    }
   auto started = std::chrono::steady_clock::now();
   CompileResult result;
   result.arch = opts.arch;

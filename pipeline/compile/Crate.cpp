@@ -136,6 +136,9 @@ std::optional<CratePackage> packageFromMetadata(const std::string& json, const f
     pkg.root = manifest.parent_path();
     if (j.contains("workspace_root") && j["workspace_root"].is_string())
       pkg.workspaceRoot = normalizePath(j["workspace_root"].get<std::string>());
+    for (const auto& member : j["packages"])  // with --no-deps: the workspace's members
+      if (member.contains("manifest_path") && member["manifest_path"].is_string())
+        pkg.workspaceMembers.push_back(normalizePath(member["manifest_path"].get<std::string>()));
     for (const auto& t : p["targets"]) {
       auto kinds = t.value("kind", std::vector<std::string>{});
       auto has = [&](const char* kind) { return std::find(kinds.begin(), kinds.end(), kind) != kinds.end(); };
@@ -183,7 +186,8 @@ std::optional<CratePackage> packageFromMetadata(const std::string& json, const f
   return std::nullopt;
 }
 
-/// `cargo metadata` for one manifest, cached by the manifest's modification time and size.
+}  // namespace
+
 std::optional<CratePackage> loadPackage(const Toolchain& tc, const fs::path& manifest,
                                         std::string* problem) {
   struct Entry {
@@ -232,6 +236,8 @@ std::optional<CratePackage> loadPackage(const Toolchain& tc, const fs::path& man
   cache[manifest.string()] = e;
   return e.package;
 }
+
+namespace {
 
 /// The features of `pkg` that are on: `default` (unless turned off) and `requested`,
 /// each expanded through the feature table. `dep:x` and `x/y` entries name dependencies'

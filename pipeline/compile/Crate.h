@@ -64,6 +64,8 @@ struct CratePackage {
   bool hasBuildScript = false;                 // a build.rs (cargo runs it)
   bool isProcMacro = false;                    // a proc-macro library (cargo runs it in rustc)
   std::filesystem::path workspaceRoot;         // the directory of the workspace's Cargo.toml
+  std::vector<std::filesystem::path>
+      workspaceMembers;  // their Cargo.toml files, this one's included
   CrateSettings settings;
 };
 
@@ -73,6 +75,11 @@ struct CratePackage {
 /// modification time.
 std::optional<CratePackage> findCrate(const Toolchain&, const std::filesystem::path& file,
                                       std::string* problem = nullptr);
+
+/// The package of one Cargo.toml (`cargo metadata --offline --no-deps`), cached by the
+/// manifest's modification time and size; nullopt with the reason in `problem`.
+std::optional<CratePackage> loadPackage(const Toolchain&, const std::filesystem::path& manifest,
+                                        std::string* problem = nullptr);
 
 /// `options` for compiling `file`, with the arch and opt-level the user did not choose
 /// (CompileOptions::archChosen, optLevelChosen) taken from the `[package.metadata.kernelscope]`

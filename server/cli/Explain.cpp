@@ -94,13 +94,42 @@ std::string frameText(const Frame& f) {
   return s + "(" + file + ":" + std::to_string(f.line) + ")";
 }
 
-/// "via core::ptr::add (ptr/mut_ptr.rs:1012)" for code inlined from the library, or
-/// "inlined from line 11" for code of the user's own function inlined into this line.
-std::string markerFor(const LineOrigin& o, const SourceLine& shownFor) {
-  if (o.user.line != shownFor.line || o.user.file != shownFor.file)
-    return "inlined from line " + std::to_string(o.user.line) + (o.user.function.empty() ? "" : " (" + o.user.function + ")");
-  if (o.viaLibrary) return "via " + frameText(o.chain.front());
-  return {};
+/// A file as a terminal user reads it: relative to the working directory when under it.
+std::string shownPath(const std::string& file) {
+  std::error_code ec;
+  std::string cwd = normalizePath(std::filesystem::current_path(ec).string()) + "/";
+  return !ec && file.starts_with(cwd) ? file.substr(cwd.size()) : file;
+}
+
+/// What an instruction shown under a source line is, when it is not simply that line's code:
+/// "inlined from line 11 (scale)" for the user's own function inlined into this line (with
+/// its file when it is another: "inlined from fastmath/src/lib.rs:7 (fastmath::smoothstep)"),
+/// "in smooth, inlined at kernels/src/shade.rs:5" for this line's code inlined into a kernel
+/// from another file, "via core::ptr::add (ptr/mut_ptr.rs:1012)" for library code.
+std::string markerFor(const LineOrigin& o, const SourceLine& shownFor,
+                      const std::string& function) {
+  if (o.user.line != shownFor.line || o.user.file != shownFor.file) {
+    std::string where = o.user.file == shownFor.file
+                            ? "line " + std::to_string(o.user.line)
+                            : shownPath(o.user.file) + ":" + std::to_string(o.user.line);
+    return "inlined from " + where + (o.user.function.empty() ? "" : " (" + o.user.function + ")");
+  }
+  std::string marker;
+  auto site = std::find_if(o.outerUserFrames.begin(), o.outerUserFrames.end(),
+                           [&](const Frame& f) { return f.file != shownFor.file; });
+  if (site != o.outerUserFrames.end()) {
+    marker = (function.empty() ? "" : "in " + function + ", ") + "inlined at " +
+             shownPath(site->file) + ":" + std::to_string(site->line);
+  }
+  if (o.viaLibrary) marker += (marker.empty() ? "" : "; ") + ("via " + frameText(o.chain.front()));
+  return marker;
+}
+
+/// The demangled name of the function that artifact line `line` belongs to ("" outside any).
+std::string functionOf(const Artifact& a, uint32_t line) {
+  const int32_t f = line < a.lines.size() ? a.lines[line].function : -1;
+  return f >= 0 && static_cast<size_t>(f) < a.functions.size() ? a.functions[f].demangled
+                                                               : std::string();
 }
 
 /// An artifact line as shown in a terminal: tabs folded, MIR's span comment dropped
@@ -334,7 +363,7 @@ int explainMain(int argc, char** argv) {
         const StageLines& sl = r.lineMap->linesFor(s, {file, ln});
         auto emit = [&](uint32_t al) {
           const LineOrigin& o = r.lineMap->origin(s, al);
-          std::string marker = markerFor(o, {file, ln});
+          std::string marker = markerFor(o, {file, ln}, functionOf(st->artifact, al));
           block << "      " << std::left << std::setw(8) << stageName(s) << std::right
                 << displayText(s, st->artifact.lineText(al));
           if (!marker.empty()) block << "   // " << marker;

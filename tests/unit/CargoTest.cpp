@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <set>
 
 #include "CargoBuild.h"
 #include "Compile.h"
@@ -210,4 +211,68 @@ TEST_CASE("the CLI builds a crate through cargo") {
   CHECK(r.out.find("configured") != std::string::npos);
   CHECK(r.out.find("root") != std::string::npos);
   CHECK(r.out.find("smooth") != std::string::npos);
+}
+
+TEST_CASE("a file of a crate without kernels shows what the kernels that use it made of it") {
+  if (!test::toolchainUsable() || !registryCratesInstalled()) return;
+  test::Fixture fastmath(fastmathLib());
+  const CompileResult& r = test::compiled(fastmath.path, trusted());
+  INFO(allMessages(r));
+  REQUIRE(r.succeeded);
+  CHECK(kernelNames(r) == std::vector<std::string>{"configured", "root", "smooth"});
+  const uint32_t cubic = fastmath.lineOf("t * t * (3.0");
+  auto ptx = test::instructionsFor(r, Stage::Ptx, fastmath.path.string(), cubic);
+  CHECK(anyContains(ptx, "mul.rn.f32"));
+  // Each instruction says which kernel it is in and where it was inlined.
+  const auto& lines = r.lineMap->linesFor(Stage::Ptx, {fastmath.path.string(), cubic}).direct;
+  REQUIRE_FALSE(lines.empty());
+  const LineOrigin& o = r.lineMap->origin(Stage::Ptx, lines.front());
+  REQUIRE_FALSE(o.outerUserFrames.empty());
+  CHECK(o.outerUserFrames.front().file == kernelsFile("shade.rs").string());
+  CHECK(o.outerUserFrames.front().line ==
+        test::Fixture(kernelsFile("shade.rs")).lineOf("fastmath::smoothstep"));
+
+  // The CLI names the kernel and the call site, and a file that is not the current one.
+  ProcessResult cli = test::runKernelscope(
+      {"explain", "tests/fixtures/cargo/fastmath/src/lib.rs", "--stages", "ptx"});
+  INFO(cli.out << cli.err);
+  CHECK(cli.exitCode == 0);
+  CHECK(cli.out.find("// in smooth, inlined at tests/fixtures/cargo/kernels/src/shade.rs:5") !=
+        std::string::npos);
+  ProcessResult caller = test::runKernelscope(
+      {"explain", "tests/fixtures/cargo/kernels/src/shade.rs", "--stages", "ptx"});
+  CHECK(caller.out.find(
+            "// inlined from tests/fixtures/cargo/fastmath/src/lib.rs:8 (fastmath::smoothstep)") !=
+        std::string::npos);
+}
+
+TEST_CASE("a helper crate used by two kernel crates shows the kernels of both") {
+  if (!test::toolchainUsable()) return;
+  TempDir dir("kernelscope-users-test");
+  auto write = [&](const std::string& rel, const std::string& text) {
+    fs::create_directories((dir.path() / rel).parent_path());
+    std::ofstream(dir.path() / rel) << text;
+  };
+  write("util/Cargo.toml", "[package]\nname = \"util\"\nversion = \"0.1.0\"\nedition = \"2021\"\n");
+  write("util/src/lib.rs", "#![no_std]\n#[inline]\npub fn twice(v: f32) -> f32 {\n    v + v\n}\n");
+  for (const std::string name : {"a", "b"}) {
+    write(name + "/Cargo.toml", "[package]\nname = \"" + name +
+                                    "\"\nversion = \"0.1.0\"\nedition = \"2021\"\n" +
+                                    "[dependencies]\nutil = { path = \"../util\" }\n");
+    write(name + "/src/lib.rs",
+          "#![no_std]\n#![feature(abi_ptx)]\n#[no_mangle]\npub unsafe extern \"ptx-kernel\" fn " +
+              name + "_twice(p: *mut f32) {\n    *p = util::twice(*p);\n}\n" +
+              "#[panic_handler]\nfn p(_: &core::panic::PanicInfo) -> ! { loop {} }\n");
+  }
+  const fs::path util = dir.path() / "util/src/lib.rs";
+  CompileResult r = compileKernel(test::toolchain(), {util, std::nullopt, {}}, {});
+  INFO(allMessages(r));
+  REQUIRE(r.succeeded);
+  CHECK(kernelNames(r) == std::vector<std::string>{"a_twice", "b_twice"});
+  const auto& ptx = r.stage(Stage::Ptx)->artifact;
+  std::set<std::string> kernels;
+  for (uint32_t l : r.lineMap->linesFor(Stage::Ptx, {util.string(), 4}).direct)
+    kernels.insert(ptx.functions[ptx.lines[l].function].demangled);
+  CHECK(kernels == std::set<std::string>{"a_twice", "b_twice"});
+  CHECK(r.stage(Stage::Sass)->available);
 }

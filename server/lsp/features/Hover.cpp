@@ -82,6 +82,20 @@ std::optional<lsp::Hover> sourceHover(const Snapshot& s, int line, const Setting
     }
     for (const auto& v : via) md += "- inlined from " + v + "\n";
     if (!lines.inlined.empty() && lines.direct.empty()) appendLines(md, outcome->artifact, lines.inlined);
+    // This file's code inlined into kernels elsewhere (a dependency's helper): which kernel,
+    // and the call site it was inlined at.
+    std::set<std::string> into;
+    for (uint32_t l : lines.direct) {
+      const LineOrigin& o = map.origin(stage, l);
+      auto site = std::find_if(o.outerUserFrames.begin(), o.outerUserFrames.end(),
+                               [&](const Frame& f) { return f.file != s.path; });
+      if (site == o.outerUserFrames.end()) continue;
+      const ArtifactLine& al = outcome->artifact.lines[l];
+      std::string function =
+          al.function >= 0 ? outcome->artifact.functions[al.function].demangled : "?";
+      into.insert("`" + function + "`, inlined at " + location(*site));
+    }
+    for (const auto& k : into) md += "- in " + k + "\n";
     md += "\n";
   }
   if (md.empty()) return std::nullopt;
