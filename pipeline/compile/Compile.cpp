@@ -63,11 +63,13 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input,
   if (!opts.profile || *opts.profile == ToolchainProfile::RustcNvptx)
     if (auto users = kernelCratesUsing(tc, input); !users.empty()) {
       std::vector<CompileResult> results;
+      CompileOptions each = opts;
+      if (users.size() > 1) each.onStages = nullptr;  // only the merged result is whole
       CompileInput viaUser{{}, std::nullopt, input.overlays};
       if (input.text) viaUser.overlays[input.path] = *input.text;
       for (const auto& root : users) {
         viaUser.path = root;
-        results.push_back(compileKernel(tc, viaUser, opts, cancel));
+        results.push_back(compileKernel(tc, viaUser, each, cancel));
       }
       return mergeCompileResults(std::move(results));
     }
