@@ -85,6 +85,22 @@ void kernelTable(const FrontEndOutput& in, const CompileOptions&, CompileResult&
   }
 }
 
+namespace {
+
+/// A ptxas message about PTX line `d.ptxLine` goes to the user's source line that the PTX
+/// line came from, and names the PTX line; one about compiler-generated code stays unplaced.
+void attachToSource(Diagnostic& d, const Artifact& ptx, const LineMap& lineMap) {
+  uint32_t index = *d.ptxLine - 1;
+  d.message += " (PTX line " + std::to_string(*d.ptxLine) + ")";
+  if (d.range || index >= ptx.lines.size()) return;
+  LineOrigin o = lineMap.attributeChain(ptx.lines[index].location);
+  if (o.attribution != Attribution::Direct) return;
+  d.range = SourceRange{o.user.file, o.user.line, std::max(o.user.column, 1u), o.user.line,
+                        std::max(o.user.column, 1u)};
+}
+
+}  // namespace
+
 std::optional<fs::path> assemble(const Toolchain& tc, const CompileOptions& opts,
                                  const CancellationToken& cancel, const FrontEndOutput& in,
                                  const fs::path& outDir, CompileResult& result) {
@@ -94,12 +110,16 @@ std::optional<fs::path> assemble(const Toolchain& tc, const CompileOptions& opts
                            "ptxas: " + tc.ptxas.problem + " (fix: " + tc.ptxas.fix + ")");
     return fs::path();
   }
-  // ptxas reads the PTX with chain-id `.loc` lines, so that SASS names exact inline chains
-  // (see ExactLocations.h); its code is the front end's, instruction for instruction.
+  // ptxas reads the PTX with chain-id `.loc` lines, so that every SASS instruction gets the
+  // chain of the PTX it came from (see ExactLocations.h); its code is the front end's,
+  // instruction for instruction.
   fs::path ptxFile = outDir / (in.stem + ".lineids.ptx"), cubin = outDir / (in.stem + ".cubin");
-  std::vector<uint32_t> ptxLineOf;
-  std::ofstream(ptxFile, std::ios::binary)
-      << (in.ptxasText ? *in.ptxasText : ptxWithChainIds(in.ptx, in.chains, &ptxLineOf));
+  ChainIdPtx chainIds;
+  if (!in.ptxasText && in.chainIds) chainIds = ptxWithChainIds(in.ptx);
+  std::ofstream(ptxFile, std::ios::binary) << (in.ptxasText  ? *in.ptxasText
+                                               : in.chainIds ? chainIds.text
+                                                             : in.ptx.text);
+  const std::vector<uint32_t>& ptxLineOf = chainIds.newToOld;
   auto runPtxas = [&](bool relocatable) {
     ProcessSpec p;
     p.argv = {tc.ptxas.path.string(), "-arch=" + opts.arch, "-v", "-lineinfo"};
@@ -120,9 +140,11 @@ std::optional<fs::path> assemble(const Toolchain& tc, const CompileOptions& opts
   if (pr.cancelled) return std::nullopt;
   saveTemp(opts, "ptxas.stderr", pr.err + pr.out);
   PtxasReport report = parsePtxasReport(pr.err + pr.out);
-  for (auto& d : report.diagnostics)  // name the front end's PTX lines, not our rewrite's
+  for (auto& d : report.diagnostics) {  // name the front end's PTX lines, not our rewrite's
     if (d.ptxLine && *d.ptxLine >= 1 && *d.ptxLine <= ptxLineOf.size())
       d.ptxLine = ptxLineOf[*d.ptxLine - 1] + 1;
+    if (d.ptxLine) attachToSource(d, in.ptx, *in.lineMap);
+  }
   if (!pr.ok()) {
     std::string why = "ptxas " + pr.describe();
     if (pr.err.find("not defined for option") != std::string::npos)
@@ -171,8 +193,9 @@ bool disassemble(const Toolchain& tc, const CompileOptions& opts, const Cancella
   saveTemp(opts, "k.sass", dr.out);
   auto& st = result.stages[Stage::Sass];
   st.artifact = parseSass(std::move(dr.out));
-  decodeSassChainIds(st.artifact, in.chains);
-  recoverInlineChains(st.artifact, in.ir, *in.lineMap);
+  // Decoded, SASS has its PTX's chains; without ids (nvcc's own `.loc`), complete them.
+  if (!in.chainIds || in.ptxasText || decodeSassChainIds(st.artifact, ptxWithChainIds(in.ptx)) == 0)
+    recoverInlineChains(st.artifact, in.ir, *in.lineMap);
   st.available = true;
   // A new map with SASS added: the one published before stays as it was.
   auto lineMap = std::make_shared<LineMap>(*result.lineMap);

@@ -133,7 +133,7 @@ class RustcFrontEnd final : public FrontEnd {
     }
     if (needPtx) {
       o.ptx = parsePtx(readFile(out / (crate + ".s")));
-      o.chains = assignExactChains(o.ptx, llvmIrText, opts.arch, opts.optLevel);
+      assignExactChains(o.ptx, llvmIrText, opts.arch, opts.optLevel);
       recoverInlineChains(o.ptx, o.ir, *o.lineMap);  // only what regeneration could not align
       if (opts.wants(Stage::Ptx)) {
         auto& st = result.stages[Stage::Ptx];

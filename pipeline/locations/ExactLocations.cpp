@@ -7,6 +7,7 @@
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -34,16 +35,26 @@ void initNvptxOnce() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // An instruction without a debug location inherits the previous `.loc` unless it
+    // starts a block; with this LLVM option every such instruction gets a line-0 `.loc`,
+    // so the regenerated PTX tells compiler-generated code apart. It changes no code.
+    auto& options = llvm::cl::getRegisteredOptions();
+    if (auto it = options.find("use-unknown-locations"); it != options.end())
+      it->second->addOccurrence(0, "use-unknown-locations", "Enable");
   });
 }
 
 llvm::CodeGenOptLevel codegenLevel(int optLevel) {
   // rustc maps -C opt-level to LLVM's codegen level the same way.
   switch (optLevel) {
-    case 0: return llvm::CodeGenOptLevel::None;
-    case 1: return llvm::CodeGenOptLevel::Less;
-    case 2: return llvm::CodeGenOptLevel::Default;
-    default: return llvm::CodeGenOptLevel::Aggressive;
+    case 0:
+      return llvm::CodeGenOptLevel::None;
+    case 1:
+      return llvm::CodeGenOptLevel::Less;
+    case 2:
+      return llvm::CodeGenOptLevel::Default;
+    default:
+      return llvm::CodeGenOptLevel::Aggressive;
   }
 }
 
@@ -59,7 +70,8 @@ std::string normalized(std::string_view line) {
     if (c == ' ' && !out.empty() && out.back() == ' ') continue;
     out += c;
     if (c == '%') {
-      while (i + 1 < line.size() && std::isalpha(static_cast<unsigned char>(line[i + 1]))) out += line[++i];
+      while (i + 1 < line.size() && std::isalpha(static_cast<unsigned char>(line[i + 1])))
+        out += line[++i];
       while (i + 1 < line.size() && std::isdigit(static_cast<unsigned char>(line[i + 1]))) ++i;
     }
   }
@@ -86,7 +98,8 @@ bool alignSequences(const std::vector<std::string>& a, const std::vector<std::st
   auto at = [&](size_t i, size_t j) -> uint16_t& { return dp[i * (m + 1) + j]; };
   for (size_t i = n; i-- > 0;)
     for (size_t j = m; j-- > 0;)
-      at(i, j) = a[i] == b[j] ? static_cast<uint16_t>(at(i + 1, j + 1) + 1) : std::max(at(i + 1, j), at(i, j + 1));
+      at(i, j) = a[i] == b[j] ? static_cast<uint16_t>(at(i + 1, j + 1) + 1)
+                              : std::max(at(i + 1, j), at(i, j + 1));
   std::vector<size_t> gapA, gapB;
   auto flushGap = [&] {
     // Within a gap, pair equal shapes in order: reordered instructions.
@@ -122,9 +135,9 @@ bool alignSequences(const std::vector<std::string>& a, const std::vector<std::st
 
 }  // namespace
 
-ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const std::string& arch, int optLevel) {
+ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const std::string& arch,
+                             int optLevel) {
   ChainTable table;
-  table.ptxLineChain.assign(ptx.lines.size(), -1);
   initNvptxOnce();
 
   llvm::LLVMContext ctx;
@@ -159,8 +172,9 @@ ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const
     return table;
   }
   llvm::TargetOptions options;
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      module->getTargetTriple(), arch, "", options, std::nullopt, std::nullopt, codegenLevel(optLevel)));
+  std::unique_ptr<llvm::TargetMachine> tm(
+      target->createTargetMachine(module->getTargetTriple(), arch, "", options, std::nullopt,
+                                  std::nullopt, codegenLevel(optLevel)));
   if (!tm) {
     table.error = "cannot create an NVPTX target machine for " + arch;
     return table;
@@ -207,7 +221,12 @@ ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const
       uint32_t ptxLine = lines[pairs[p].first];
       table.instructionsMatched += exact[p];
       std::vector<Frame> loc = regenerated.lines[it->second[pairs[p].second]].location;
-      if (loc.empty() || loc.front().line == 0) continue;  // the compiler made it up: keep rustc's own
+      ArtifactLine& target = ptx.lines[ptxLine];
+      target.source = exact[p] ? LocationSource::Regenerated : LocationSource::Guessed;
+      if (loc.empty() || loc.front().line == 0) {  // no debug location: compiler-generated
+        target.location.clear();
+        continue;
+      }
       uint32_t id;
       if (loc.front().line >= kChainIdBase) {
         id = loc.front().line - kChainIdBase;
@@ -220,16 +239,14 @@ ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const
         if (inserted) table.chains.push_back(loc);
         id = pos->second;
       }
-      ArtifactLine& target = ptx.lines[ptxLine];
       target.location = table.chains[id];
-      target.source = exact[p] ? LocationSource::Regenerated : LocationSource::Guessed;
-      table.ptxLineChain[ptxLine] = static_cast<int32_t>(id);
     }
   }
   return table;
 }
 
-std::string ptxWithChainIds(const Artifact& ptx, const ChainTable& table, std::vector<uint32_t>* newToOld) {
+ChainIdPtx ptxWithChainIds(const Artifact& ptx) {
+  ChainIdPtx out;
   // Any declared file will do for the id lines; take the first `.file` of the PTX.
   std::string fileId;
   for (size_t i = 0; i < ptx.lines.size() && fileId.empty(); ++i) {
@@ -239,64 +256,81 @@ std::string ptxWithChainIds(const Artifact& ptx, const ChainTable& table, std::v
       if (auto n = text::takeUint(t)) fileId = std::to_string(*n);
     }
   }
-  std::string out;
-  out.reserve(ptx.text.size() + ptx.text.size() / 2);
-  if (newToOld) newToOld->clear();
-  std::vector<bool> functionHasIds(ptx.functions.size(), false);
-  for (size_t i = 0; i < ptx.lines.size(); ++i)
-    if (i < table.ptxLineChain.size() && table.ptxLineChain[i] >= 0 && ptx.lines[i].function >= 0)
-      functionHasIds[ptx.lines[i].function] = true;
+  out.text.reserve(ptx.text.size() + ptx.text.size() / 2);
+  std::map<std::pair<std::vector<Frame>, LocationSource>, uint32_t> ids;
+  auto idOf = [&](const ArtifactLine& l) {
+    std::vector<Frame> chain =
+        l.location.empty() || l.location.front().line == 0 ? std::vector<Frame>{} : l.location;
+    auto [it, inserted] =
+        ids.emplace(std::pair{chain, l.source}, static_cast<uint32_t>(out.chains.size()));
+    if (inserted) {
+      out.chains.push_back(std::move(chain));
+      out.sources.push_back(l.source);
+    }
+    return static_cast<int64_t>(it->second);
+  };
 
-  int32_t last = -1;
+  int64_t last = -1;
   for (uint32_t i = 0; i < ptx.lines.size(); ++i) {
     std::string_view line = ptx.lineText(i);
     const ArtifactLine& l = ptx.lines[i];
-    bool inAligned = l.function >= 0 && functionHasIds[l.function];
-    if (inAligned && l.kind == LineKind::Directive && text::trim(line).starts_with(".loc")) continue;
-    if (!fileId.empty() && inAligned && l.kind == LineKind::Instruction) {
-      int32_t id = table.ptxLineChain[i];
+    bool inFunction = !fileId.empty() && l.function >= 0;
+    if (inFunction && l.kind == LineKind::Directive && isPtxLocDirective(text::trim(line)))
+      continue;
+    if (inFunction && l.kind == LineKind::Instruction) {
+      int64_t id = idOf(l);
       if (id != last) {
-        // Line 0 for instructions without a chain keeps them apart from their neighbours.
-        out += "\t.loc\t" + fileId + " " + std::to_string(id >= 0 ? kChainIdBase + id : 0) + " 0\n";
-        if (newToOld) newToOld->push_back(i);
+        out.text += "\t.loc\t" + fileId + " " + std::to_string(kChainIdBase + id) + " 0\n";
+        out.newToOld.push_back(i);
         last = id;
       }
     }
-    if (l.kind == LineKind::Label) last = -2;  // a branch target needs its own .loc
-    out.append(line);
-    out += '\n';
-    if (newToOld) newToOld->push_back(i);
+    if (l.kind == LineKind::Label || l.kind == LineKind::Header)
+      last = -1;  // a branch target needs its own .loc
+    out.text.append(line);
+    out.text += '\n';
+    out.newToOld.push_back(i);
   }
   return out;
 }
 
-void decodeSassChainIds(Artifact& sass, const ChainTable& table) {
-  auto chainOf = [&](const std::vector<Frame>& loc) -> const std::vector<Frame>* {
-    if (loc.empty() || loc.front().line < kChainIdBase) return nullptr;
-    uint32_t id = loc.front().line - kChainIdBase;
-    return id < table.chains.size() ? &table.chains[id] : nullptr;
+size_t decodeSassChainIds(Artifact& sass, const ChainIdPtx& ids) {
+  auto idOf = [&](const std::vector<Frame>& loc) -> std::optional<uint32_t> {
+    if (loc.empty() || loc.front().line < kChainIdBase ||
+        loc.front().line - kChainIdBase >= ids.chains.size())
+      return std::nullopt;
+    return loc.front().line - kChainIdBase;
   };
+  size_t decoded = 0;
   std::string text;
   text.reserve(sass.text.size());
   for (uint32_t i = 0; i < sass.lines.size(); ++i) {
     ArtifactLine& l = sass.lines[i];
     std::string_view line = sass.lineText(i);
-    if (const auto* chain = chainOf(l.location)) {
-      l.location = *chain;
-      l.source = LocationSource::Regenerated;
+    if (auto id = idOf(l.location); id && l.kind == LineKind::Instruction) {
+      l.location = ids.chains[*id];
+      l.source = ids.sources[*id];
+      ++decoded;
     }
     // Rewrite `//## File "...", line <id>` to the real place, in nvdisasm's notation.
     size_t at = line.find("//## File ");
     if (l.kind == LineKind::Directive && at != std::string_view::npos) {
       size_t comma = line.find("\", line ");
-      std::string_view num = comma == std::string_view::npos ? std::string_view{} : line.substr(comma + 8);
-      auto id = text::takeUint(num);
-      if (id && *id >= kChainIdBase && *id - kChainIdBase < table.chains.size()) {
-        const auto& chain = table.chains[*id - kChainIdBase];
+      std::string_view num =
+          comma == std::string_view::npos ? std::string_view{} : line.substr(comma + 8);
+      auto n = text::takeUint(num);
+      if (n && *n >= kChainIdBase && *n - kChainIdBase < ids.chains.size()) {
+        const auto& chain = ids.chains[*n - kChainIdBase];
         std::string rewritten(line.substr(0, at));
-        rewritten += "//## File \"" + chain.front().file + "\", line " + std::to_string(chain.front().line);
-        for (size_t k = 1; k < chain.size(); ++k)
-          rewritten += " inlined at \"" + chain[k].file + "\", line " + std::to_string(chain[k].line);
+        if (chain.empty()) {
+          rewritten += "//## compiler-generated (no source line)";
+        } else {
+          rewritten += "//## File \"" + chain.front().file + "\", line " +
+                       std::to_string(chain.front().line);
+          for (size_t k = 1; k < chain.size(); ++k)
+            rewritten +=
+                " inlined at \"" + chain[k].file + "\", line " + std::to_string(chain[k].line);
+        }
         text += rewritten;
         text += '\n';
         continue;
@@ -310,6 +344,7 @@ void decodeSassChainIds(Artifact& sass, const ChainTable& table) {
   sass.text = std::move(text);
   sass.indexLines();
   sass.lines = std::move(lines);
+  return decoded;
 }
 
 }  // namespace ks

@@ -7,8 +7,9 @@
 // locations do not change code generation, so the instruction streams match rustc's
 // one for one, and the id on each regenerated instruction gives its exact chain.
 //
-// For SASS, rustc's own PTX is given to ptxas with `.loc` lines that carry those ids;
-// nvdisasm then prints the id of every SASS instruction, which decodes the same way.
+// For SASS, rustc's own PTX is given to ptxas with `.loc` lines that carry an id per
+// distinct chain of the finished PTX map (exact, guessed, or none at all); nvdisasm then
+// prints the id of every SASS instruction, which decodes to the same chain as its PTX.
 #pragma once
 
 #include <string>
@@ -22,26 +23,41 @@ inline constexpr uint32_t kChainIdBase = 1000000;
 
 struct ChainTable {
   std::vector<std::vector<Frame>> chains;  // chain id -> frames, innermost first
-  std::vector<int32_t> ptxLineChain;       // per line of the PTX: its chain id, -1 if none
-  size_t functionsAligned = 0;     // instruction streams identical to rustc's
-  size_t functionsMisaligned = 0;  // paired by alignment (or not at all)
-  size_t instructionsMatched = 0;  // instructions of rustc's PTX paired exactly
+  size_t functionsAligned = 0;             // instruction streams identical to rustc's
+  size_t functionsMisaligned = 0;          // paired by alignment (or not at all)
+  size_t instructionsMatched = 0;          // instructions of rustc's PTX paired exactly
   std::string error;                       // why regeneration failed, if it did
 };
 
 /// Regenerates PTX from rustc's LLVM IR text with chain ids, aligns it with `ptx`
 /// (rustc's PTX) per function, and gives every aligned instruction of `ptx` its exact
-/// chain (`LocationSource::Regenerated`). Where the streams differ, instructions paired
-/// only by shape get `LocationSource::Guessed`, and unpaired ones are left as they are.
-ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const std::string& arch, int optLevel);
+/// chain (`LocationSource::Regenerated`), or no location at all where the compiler gave
+/// the instruction none (compiler-generated code; rustc's PTX shows it under the `.loc`
+/// before it). Where the streams differ, instructions paired only by shape get
+/// `LocationSource::Guessed`, and unpaired ones are left as they are.
+ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const std::string& arch,
+                             int optLevel);
 
-/// rustc's PTX text with a `.loc F <kChainIdBase + id> 0` before every instruction that
-/// has a chain id, for ptxas -lineinfo. `newToOld` maps each output line to its input line.
-std::string ptxWithChainIds(const Artifact& ptx, const ChainTable& table, std::vector<uint32_t>* newToOld = nullptr);
+/// The PTX given to ptxas, with one `.loc` per distinct chain of the finished PTX map.
+struct ChainIdPtx {
+  std::string text;                        // the PTX with its `.loc` lines replaced by ids
+  std::vector<std::vector<Frame>> chains;  // id -> the chain (empty: no location)
+  std::vector<LocationSource> sources;     // id -> how the PTX line got that chain
+  std::vector<uint32_t> newToOld;          // line of `text` -> line of the PTX it came from
+};
 
-/// Decodes the chain ids in SASS produced from ptxWithChainIds(): every instruction gets
-/// its exact chain, and each `//## File` comment is rewritten to the real location (in
-/// nvdisasm's own `inlined at` notation), so the text reads as nvdisasm would print it.
-void decodeSassChainIds(Artifact& sass, const ChainTable& table);
+/// Gives ptxas `ptx` with a `.loc F <kChainIdBase + id> 0` before every instruction whose
+/// chain differs from the previous one's, `id` naming its chain in the finished map,
+/// including the lines completed by recoverInlineChains and those with no location (which
+/// a plain line 0 would hide: nvdisasm prints nothing for it). Without a `.file` in the
+/// PTX there is nothing to name, and the text is returned as it is.
+ChainIdPtx ptxWithChainIds(const Artifact& ptx);
+
+/// Decodes the chain ids in SASS made from ptxWithChainIds(): every instruction gets the
+/// chain (and location source) of the PTX it came from, and each `//## File` comment is
+/// rewritten to the real location (in nvdisasm's own `inlined at` notation) or to
+/// `//## compiler-generated`, so the text reads as nvdisasm would print it. Returns the
+/// number of instructions decoded.
+size_t decodeSassChainIds(Artifact& sass, const ChainIdPtx& ids);
 
 }  // namespace ks

@@ -61,6 +61,8 @@ void LineMap::addArtifact(const Artifact& a) {
     if (o.attribution == Attribution::Direct) {
       s.bySource[sourceLineOf(o.user)].direct.push_back(i);
       for (const auto& f : o.outerUserFrames) s.bySource[sourceLineOf(f)].inlined.push_back(i);
+    } else if (o.attribution == Attribution::CompilerGenerated) {
+      s.compilerGenerated.push_back(i);
     }
     s.origins.push_back(std::move(o));
   }
@@ -83,6 +85,12 @@ const StageLines& LineMap::linesFor(Stage stage, const SourceLine& src) const {
   if (!s) return kNoLines;
   auto l = s->bySource.find(src);
   return l == s->bySource.end() ? kNoLines : l->second;
+}
+
+const std::vector<uint32_t>& LineMap::compilerGenerated(Stage stage) const {
+  static const std::vector<uint32_t> none;
+  const PerStage* s = find(stage);
+  return s ? s->compilerGenerated : none;
 }
 
 std::vector<SourceLine> LineMap::sourceLinesWithCode(Stage stage) const {

@@ -3,8 +3,8 @@
 // Attribution is inline-aware. An artifact line belongs to the innermost frame of its
 // inline chain that lies in one of the user's files (code inlined out of `core` belongs
 // to the user line that called it). User frames further out (the call sites of the
-// user's own inlined functions) also list the line, marked as inlined. Lines whose only
-// location is line 0 are compiler-generated and belong to no source line.
+// user's own inlined functions) also list the line, marked as inlined. Instructions with
+// no location (or line 0) are compiler-generated and belong to no source line.
 #pragma once
 
 #include <map>
@@ -19,7 +19,7 @@ namespace ks {
 enum class Attribution : uint8_t {
   None,               // not code (directive, label, blank), or no location at all
   Direct,             // written on the source line (possibly via inlined library code)
-  CompilerGenerated,  // code with line 0: prologue, spills, merged locations
+  CompilerGenerated,  // code with no location or line 0: copies, spills, merged locations, padding
   Unattributed,       // code whose chain has no user frame at all
 };
 
@@ -64,6 +64,8 @@ class LineMap {
   const StageLines& linesFor(Stage stage, const SourceLine& src) const;
   /// Every source line that produced code in `stage`.
   std::vector<SourceLine> sourceLinesWithCode(Stage stage) const;
+  /// The instructions of `stage` that the compiler gave no source line, in order.
+  const std::vector<uint32_t>& compilerGenerated(Stage stage) const;
 
   /// Contiguous runs of artifact lines with the same direct source line, for editors
   /// that colour source and artifact alike. `start`/`end` are inclusive, 0-based.
@@ -77,6 +79,7 @@ class LineMap {
   struct PerStage {
     std::vector<LineOrigin> origins;
     std::map<SourceLine, StageLines> bySource;
+    std::vector<uint32_t> compilerGenerated;
   };
   const PerStage* find(Stage) const;
 

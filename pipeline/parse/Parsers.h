@@ -24,6 +24,9 @@ Artifact parseLlvmIr(std::string text, std::string* error = nullptr);
 /// `.loc f l c, function_name X, inlined_at f l c` form of newer LLVM.
 Artifact parsePtx(std::string text);
 
+/// True for a PTX `.loc` line directive (and not `.local`, which shares its first letters).
+bool isPtxLocDirective(std::string_view trimmedLine);
+
 /// `nvdisasm -c -g -gi` output: `//## File "...", line N` groups (with `inlined at`).
 Artifact parseSass(std::string text);
 

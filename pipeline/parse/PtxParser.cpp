@@ -20,7 +20,8 @@ void readFileDirective(std::string_view t, std::map<uint32_t, std::string>& file
   auto id = text::takeUint(rest);
   size_t q1 = rest.find('"');
   size_t q2 = q1 == std::string_view::npos ? q1 : rest.find('"', q1 + 1);
-  if (id && q2 != std::string_view::npos) files[*id] = normalizePath(rest.substr(q1 + 1, q2 - q1 - 1));
+  if (id && q2 != std::string_view::npos)
+    files[*id] = normalizePath(rest.substr(q1 + 1, q2 - q1 - 1));
 }
 
 /// The strings of `.section .debug_str { LABEL: .b8 104,105,0 ... }`, by label.
@@ -45,8 +46,10 @@ std::map<std::string, std::string, std::less<>> readDebugStrings(const Artifact&
         text::skipBlanks(t);
         auto byte = text::takeUint(t);
         if (!byte) break;
-        if (*byte == 0) current = nullptr;
-        else if (current) current->push_back(static_cast<char>(*byte));
+        if (*byte == 0)
+          current = nullptr;
+        else if (current)
+          current->push_back(static_cast<char>(*byte));
         if (!current) break;
         text::skipBlanks(t);
         text::consume(t, ",");
@@ -61,7 +64,9 @@ std::optional<std::pair<std::string, bool>> functionHeader(std::string_view t) {
   bool entry = t.find(".entry ") != std::string_view::npos;
   bool func = t.find(".func ") != std::string_view::npos || t.ends_with(".func");
   if (!entry && !func) return std::nullopt;
-  if (t.starts_with("//") || t.starts_with(".extern") || t.find(".extern ") != std::string_view::npos) return std::nullopt;
+  if (t.starts_with("//") || t.starts_with(".extern") ||
+      t.find(".extern ") != std::string_view::npos)
+    return std::nullopt;
   std::string_view rest = t.substr(t.find(entry ? ".entry " : ".func") + (entry ? 7 : 5));
   text::skipBlanks(rest);
   if (rest.starts_with("(")) {  // return values: .func (.param .b32 r) NAME(
@@ -76,7 +81,26 @@ std::optional<std::pair<std::string, bool>> functionHeader(std::string_view t) {
   return std::make_pair(std::string(name), entry);
 }
 
+/// Whether a statement's text ends on this line (`;`), not on a later one.
+bool statementEnds(std::string_view t) {
+  std::string_view code = text::trim(t.substr(0, t.find("//")));
+  return code.empty() || code.ends_with(";") || code.ends_with("{") || code.ends_with("}");
+}
+
+/// `LABEL: .directive ...`: a label that names a directive, not an instruction.
+bool labelledDirective(std::string_view t) {
+  size_t colon = t.find(':');
+  if (colon == std::string_view::npos || t.find("//") < colon) return false;
+  std::string_view rest = t.substr(colon + 1);
+  text::skipBlanks(rest);
+  return rest.starts_with(".");
+}
+
 }  // namespace
+
+bool isPtxLocDirective(std::string_view t) {
+  return t.starts_with(".loc") && (t.size() == 4 || t[4] == ' ' || t[4] == '\t');
+}
 
 Artifact parsePtx(std::string input) {
   Artifact a;
@@ -99,6 +123,7 @@ Artifact parsePtx(std::string input) {
   int32_t fn = -1;
   int depth = 0;
   bool sawBody = false;
+  bool continued = false;  // the previous statement has not ended yet (no `;`)
   for (size_t i = 0; i < a.lines.size(); ++i) {
     std::string_view t = text::trim(a.lineText(i));
     ArtifactLine& line = a.lines[i];
@@ -117,6 +142,7 @@ Artifact parsePtx(std::string input) {
         line.kind = LineKind::Header;
         depth = 0;
         sawBody = false;
+        continued = false;
         current.clear();
         if (t.ends_with(";")) fn = -1;  // a prototype without a body
         continue;
@@ -143,7 +169,12 @@ Artifact parsePtx(std::string input) {
 
     if (t.empty() || t.starts_with("//") || t.starts_with("{") || t.starts_with("}")) {
       line.kind = LineKind::Other;  // blank, comment, or the braces of a call sequence
-    } else if (t.starts_with(".loc")) {
+    } else if (continued) {
+      // The rest of a statement begun on an earlier line: the targets of a multi-line
+      // `.branchtargets` list, the operands of a split call. Not an instruction of its own.
+      line.kind = LineKind::Other;
+      continued = !statementEnds(t);
+    } else if (isPtxLocDirective(t)) {
       line.kind = LineKind::Directive;
       std::string_view rest = t.substr(4);
       text::skipBlanks(rest);
@@ -173,11 +204,16 @@ Artifact parsePtx(std::string input) {
       }
     } else if (t.front() == '.' || t.starts_with("@@")) {
       line.kind = LineKind::Directive;  // .reg, .local, .shared, pragmas
-    } else if (text::trim(t.substr(0, t.find("//"))).ends_with(":")) {  // llc: "$L__BB2_2:  // %bb4"
+    } else if (text::trim(t.substr(0, t.find("//")))
+                   .ends_with(":")) {  // llc: "$L__BB2_2:  // %bb4"
       line.kind = LineKind::Label;
+    } else if (labelledDirective(t)) {  // "$L_brx_0: .branchtargets", its targets on the next lines
+      line.kind = LineKind::Directive;
+      continued = !statementEnds(t);
     } else {
       line.kind = LineKind::Instruction;
       line.location = current;
+      continued = !statementEnds(t);
     }
   }
   return a;

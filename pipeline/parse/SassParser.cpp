@@ -4,7 +4,8 @@
 // location of the instructions that follow; with `-gi` it may continue with
 // `inlined at "PATH", line M` (one or more times), giving the inline chain outward.
 // ptxas pads a function with a branch-to-self and NOPs after its last instruction:
-// those are marked as compiler-made (line 0).
+// those are marked as compiler-made (line 0). A branch-to-self earlier in the function is
+// the user's own (`loop {}` after a call that does not return) and keeps its line.
 #include "Parsers.h"
 #include "TextUtil.h"
 
@@ -37,7 +38,9 @@ std::string_view opcodeOf(std::string_view t) {
   std::string_view rest = close == std::string_view::npos ? t : t.substr(close + 2);
   text::skipBlanks(rest);
   if (rest.starts_with("@")) {  // predicate guard
-    rest = rest.substr(rest.find_first_of(" \t") == std::string_view::npos ? rest.size() : rest.find_first_of(" \t"));
+    rest = rest.substr(rest.find_first_of(" \t") == std::string_view::npos
+                           ? rest.size()
+                           : rest.find_first_of(" \t"));
     text::skipBlanks(rest);
   }
   return rest.substr(0, rest.find_first_of(" \t;"));
@@ -54,7 +57,7 @@ Artifact parseSass(std::string input) {
   std::vector<Frame> current;
   int32_t fn = -1;
   std::string labelJustBefore;  // the label on the line right before, if any
-  bool afterExitPadding = false;
+  std::vector<bool> selfBranch(a.lines.size(), false);
   for (size_t i = 0; i < a.lines.size(); ++i) {
     std::string_view t = text::trim(a.lineText(i));
     ArtifactLine& line = a.lines[i];
@@ -70,7 +73,6 @@ Artifact parseSass(std::string input) {
       fn = static_cast<int32_t>(a.functions.size());
       a.functions.push_back(std::move(f));
       current.clear();
-      afterExitPadding = false;
       line.function = fn;
       line.kind = LineKind::Header;
       continue;
@@ -101,14 +103,11 @@ Artifact parseSass(std::string input) {
     if (t.starts_with("/*") && t.find("*/") != std::string_view::npos && fn >= 0) {
       line.kind = LineKind::Instruction;
       std::string_view op = opcodeOf(t);
-      // `.L_x_1: BRA (.L_x_1)` (a branch to its own label) ends the code; NOPs pad it.
-      bool selfBranch = op == "BRA" && !labelJustBefore.empty() && t.find("(" + labelJustBefore + ")") != std::string_view::npos;
+      // `.L_x_1: BRA (.L_x_1)`: a branch to its own label.
+      selfBranch[i] = op == "BRA" && !labelJustBefore.empty() &&
+                      t.find("(" + labelJustBefore + ")") != std::string_view::npos;
       labelJustBefore.clear();
-      if (selfBranch || op == "NOP") afterExitPadding = true;
-      if (afterExitPadding)
-        line.location = {Frame{current.empty() ? std::string{} : current.front().file, 0, 0, {}}};
-      else
-        line.location = current;
+      line.location = current;
       continue;
     }
     if (t.ends_with(":") && !t.starts_with("//")) {  // ".L_x_0:", "NAME:", ".text.NAME:"
@@ -119,7 +118,19 @@ Artifact parseSass(std::string input) {
     line.kind = t.empty() || t.starts_with("//") ? LineKind::Other : LineKind::Directive;
   }
   if (fn >= 0) a.functions[fn].lastLine = static_cast<uint32_t>(a.lines.size() - 1);
-  for (auto& f : a.functions) f.isKernel = true;  // refined from PTX by the driver
+  for (auto& f : a.functions) {
+    f.isKernel = true;  // refined from PTX by the driver
+    // The padding: from the end, the NOPs and the one branch-to-self before them.
+    for (uint32_t i = f.lastLine + 1; i-- > f.firstLine;) {
+      ArtifactLine& line = a.lines[i];
+      if (line.kind != LineKind::Instruction) continue;
+      bool nop = opcodeOf(text::trim(a.lineText(i))) == "NOP";
+      if (!nop && !selfBranch[i]) break;
+      line.location = {
+          Frame{line.location.empty() ? std::string{} : line.location.front().file, 0, 0, {}}};
+      if (selfBranch[i]) break;
+    }
+  }
   return a;
 }
 

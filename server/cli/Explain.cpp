@@ -145,6 +145,28 @@ std::string displayText(Stage stage, std::string_view line) {
   return out;
 }
 
+/// The compiler-generated instructions of one stage as runs of the same text in one
+/// function (ptxas pads each function with a dozen NOPs): (first line, repeats).
+std::vector<std::pair<uint32_t, size_t>> compilerGeneratedRuns(const CompileResult& r, Stage s) {
+  std::vector<std::pair<uint32_t, size_t>> runs;
+  const Artifact& a = r.stage(s)->artifact;
+  auto shown = [&](uint32_t l) {
+    std::string t = displayText(s, a.lineText(l));
+    if (t.starts_with("/*") && t.find("*/") != std::string::npos)
+      t = std::string(text::trim(t.substr(t.find("*/") + 2)));
+    return t;
+  };
+  for (uint32_t l : r.lineMap->compilerGenerated(s)) {
+    if (!runs.empty() && a.lines[runs.back().first].function == a.lines[l].function &&
+        shown(runs.back().first) == shown(l)) {
+      ++runs.back().second;
+      continue;
+    }
+    runs.emplace_back(l, 1);
+  }
+  return runs;
+}
+
 nlohmann::json chainJson(const std::vector<Frame>& chain) {
   nlohmann::json j = nlohmann::json::array();
   for (const auto& f : chain)
@@ -194,6 +216,27 @@ nlohmann::json remarkJson(const Remark& rem) {
   if (rem.userLocation) j["file"] = rem.userLocation->file, j["line"] = rem.userLocation->line;
   if (rem.location) j["location"] = chainJson({*rem.location}).front();
   return j;
+}
+
+/// The code with no source line, after the source lines: copies and constants the backend
+/// made, ptxas's padding. Runs of one text are shown once with their count.
+void printCompilerGenerated(std::ostream& out, const CompileResult& r,
+                            const std::vector<Stage>& stages) {
+  std::ostringstream block;
+  for (Stage s : stages) {
+    const StageOutcome* st = r.stage(s);
+    if (!st || !st->available || !r.lineMap) continue;
+    for (auto [al, repeats] : compilerGeneratedRuns(r, s)) {
+      const ArtifactLine& l = st->artifact.lines[al];
+      block << "      " << std::left << std::setw(8) << stageName(s) << std::right
+            << displayText(s, st->artifact.lineText(al));
+      if (repeats > 1) block << "   (x" << repeats << ")";
+      if (l.function >= 0) block << "   // in " << st->artifact.functions[l.function].demangled;
+      block << "\n";
+    }
+  }
+  if (block.str().empty()) return;
+  out << "\n    - | compiler-generated (no source line)\n" << block.str();
 }
 
 void printKernelTable(std::ostream& out, const CompileResult& r) {
@@ -340,6 +383,22 @@ int explainMain(int argc, char** argv) {
       out.push_back(lj);
     }
     j["lines"] = out;
+    // Code the compiler gave no source line, per stage (whole-file runs only).
+    nlohmann::json generated = nlohmann::json::object();
+    for (Stage s : args.options.stages) {
+      const StageOutcome* st = r.stage(s);
+      if (args.line || !st || !st->available || !r.lineMap) continue;
+      nlohmann::json arr = nlohmann::json::array();
+      for (uint32_t al : r.lineMap->compilerGenerated(s)) {
+        const ArtifactLine& l = st->artifact.lines[al];
+        arr.push_back(
+            {{"line", al + 1},
+             {"text", displayText(s, st->artifact.lineText(al))},
+             {"function", l.function >= 0 ? st->artifact.functions[l.function].demangled : ""}});
+      }
+      if (!arr.empty()) generated[std::string(stageName(s))] = arr;
+    }
+    if (!args.line) j["compilerGenerated"] = generated;
     nlohmann::json kernels = nlohmann::json::array();
     for (const auto& k : r.kernels) kernels.push_back(kernelJson(k));
     j["kernels"] = kernels;
@@ -385,6 +444,7 @@ int explainMain(int argc, char** argv) {
       if (!any) std::cout << "      (no code in the requested stages)\n";
       std::cout << block.str();
     }
+    if (!args.line) printCompilerGenerated(std::cout, r, args.options.stages);
     printKernelTable(std::cout, r);
   }
 

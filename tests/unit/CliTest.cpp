@@ -47,6 +47,36 @@ TEST_CASE("explain --json gives the same data to scripts") {
   CHECK(sawAdd);
 }
 
+TEST_CASE("explain lists the code with no source line after the lines, in text and JSON") {
+  if (!test::toolchainUsable()) return;
+  auto text =
+      test::runKernelscope({"explain", "tests/fixtures/jump_table.rs", "--stages", "ptx,sass"});
+  REQUIRE(text.exitCode == 0);
+  INFO(text.out);
+  size_t section = text.out.find("- | compiler-generated (no source line)");
+  REQUIRE(section != std::string::npos);
+  CHECK(section < text.out.find("kernels (sm_90"));
+  CHECK(text.out.find("NOP;   (x", section) != std::string::npos);  // ptxas's padding, folded
+  CHECK(text.out.find("   // in dispatch", section) != std::string::npos);
+
+  auto json = test::runKernelscope(
+      {"explain", "tests/fixtures/jump_table.rs", "--json", "--stages", "ptx,sass"});
+  REQUIRE(json.exitCode == 0);
+  auto j = nlohmann::json::parse(json.out);
+  for (const char* s : {"ptx", "sass"}) {
+    CAPTURE(s);
+    REQUIRE(j["compilerGenerated"].contains(s));
+    for (const auto& ins : j["compilerGenerated"][s]) {
+      CHECK(ins["line"].get<int>() > 0);
+      CHECK(ins["function"] == "dispatch");
+    }
+  }
+  // Those instructions are under no source line.
+  for (const auto& line : j["lines"])
+    for (const auto& ins : line["stages"]["ptx"])
+      for (const auto& gen : j["compilerGenerated"]["ptx"]) CHECK(ins["line"] != gen["line"]);
+}
+
 TEST_CASE("bad input: clear message and a non-zero exit") {
   auto missing = test::runKernelscope({"explain", "no/such/kernel.rs"});
   CHECK(missing.exitCode == 2);

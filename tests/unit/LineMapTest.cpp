@@ -6,17 +6,26 @@
 #include <set>
 
 #include "LineMap.h"
+#include "Parsers.h"
 #include "TestSupport.h"
+#include "TextUtil.h"
 
 using namespace ks;
 namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kKernels = {
-    "examples/saxpy.rs",       "examples/vector_add.rs",   "examples/elementwise_mul.rs",
-    "examples/reduce_sum.rs",  "examples/matmul_naive.rs", "examples/matmul_tiled.rs",
-    "tests/fixtures/atomics.rs", "tests/fixtures/iterators.rs"};
+const std::vector<std::string> kKernels = {"examples/saxpy.rs",
+                                           "examples/vector_add.rs",
+                                           "examples/elementwise_mul.rs",
+                                           "examples/reduce_sum.rs",
+                                           "examples/matmul_naive.rs",
+                                           "examples/matmul_tiled.rs",
+                                           "tests/fixtures/atomics.rs",
+                                           "tests/fixtures/iterators.rs",
+                                           "tests/fixtures/local_array.rs",
+                                           "tests/fixtures/jump_table.rs",
+                                           "tests/fixtures/spin_after_panic.rs"};
 
 bool anyStartsWith(const std::vector<std::string>& lines, std::string_view prefix) {
   return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) {
@@ -141,19 +150,23 @@ TEST_CASE("every instruction of every kernel maps to a user line or is marked co
       const StageOutcome* st = r.stage(s);
       REQUIRE(st);
       REQUIRE_MESSAGE(st->available, k << " " << stageName(s) << ": " << st->unavailableReason);
-      size_t direct = 0, generated = 0, guessed = 0;
+      size_t direct = 0, guessed = 0;
       for (uint32_t l = 0; l < st->artifact.lines.size(); ++l) {
         if (st->artifact.lines[l].kind != LineKind::Instruction) continue;
         const LineOrigin& o = r.lineMap->origin(s, l);
         INFO(k << " " << stageName(s) << " line " << l + 1 << ": " << st->artifact.lineText(l));
         CHECK((o.attribution == Attribution::Direct || o.attribution == Attribution::CompilerGenerated));
         direct += o.attribution == Attribution::Direct;
-        generated += o.attribution == Attribution::CompilerGenerated;
         guessed += st->artifact.lines[l].source == LocationSource::Guessed;
       }
-      CHECK(direct > generated);  // most code has a line
-      // Exact chains for (nearly) everything: a few reordered instructions may be paired by shape.
-      CHECK_MESSAGE(guessed * 20 <= direct, k << " " << stageName(s) << ": " << guessed << " guessed of " << direct);
+      // How much is compiler-generated depends on the kernel (a zeroed local array is 64
+      // stores with no line); MapTruthTest checks each instruction's line or its absence
+      // against the compiler's debug info.
+      CHECK(direct > 0);
+      // Exact chains for (nearly) everything: a few reordered PTX instructions may be paired
+      // by shape, and the SASS made from them inherits that.
+      CHECK_MESSAGE(guessed * 10 <= direct,
+                    k << " " << stageName(s) << ": " << guessed << " guessed of " << direct);
     }
   }
 }
@@ -190,4 +203,83 @@ TEST_CASE("segments cover runs of one source line and nothing else") {
       CHECK((o.attribution == Attribution::None || o.user.line == first.user.line));
     }
   }
+}
+
+TEST_CASE("a kernel with local memory keeps its SASS and resources") {
+  // `.local` starts like `.loc`: the PTX given to ptxas must keep the depot declaration.
+  if (!test::toolchainUsable()) return;
+  test::Fixture f(test::sourceDir() / "tests/fixtures/local_array.rs");
+  const CompileResult& r = test::compiled(f.path);
+  REQUIRE(r.succeeded);
+  const StageOutcome* sass = r.stage(Stage::Sass);
+  REQUIRE(sass);
+  REQUIRE_MESSAGE(sass->available, sass->unavailableReason);
+  REQUIRE(r.kernels.size() == 1);
+  REQUIRE(r.kernels[0].resources);
+  CHECK(r.kernels[0].resources->stackFrame > 0);
+  CHECK(r.kernels[0].sassInstructions > 0);
+  auto file = f.path.string();
+  CHECK(anyStartsWith(test::instructionsFor(r, Stage::Ptx, file, f.line("update")), "st.local"));
+  CHECK(anyStartsWith(test::instructionsFor(r, Stage::Sass, file, f.line("read")), "LDL"));
+}
+
+TEST_CASE("a match compiled to a jump table: the target list is no instruction, SASS exists") {
+  if (!test::toolchainUsable()) return;
+  test::Fixture f(test::sourceDir() / "tests/fixtures/jump_table.rs");
+  const CompileResult& r = test::compiled(f.path);
+  REQUIRE(r.succeeded);
+  const Artifact& ptx = r.stage(Stage::Ptx)->artifact;
+  size_t targets = 0;
+  for (uint32_t l = 0; l < ptx.lines.size(); ++l) {
+    std::string_view t = ptx.lineText(l);
+    if (t.find("$L__BB") != std::string_view::npos && t.ends_with(",")) {
+      ++targets;
+      CHECK(ptx.lines[l].kind != LineKind::Instruction);
+    }
+  }
+  CHECK(targets >= 8);
+  REQUIRE_MESSAGE(r.stage(Stage::Sass)->available, r.stage(Stage::Sass)->unavailableReason);
+  auto file = f.path.string();
+  CHECK(anyStartsWith(test::instructionsFor(r, Stage::Ptx, file, f.line("match")), "brx.idx"));
+  CHECK_FALSE(test::instructionsFor(r, Stage::Sass, file, f.line("arm4")).empty());
+}
+
+TEST_CASE(
+    "loop {} after a call that does not return keeps its branch; only the padding is ptxas's") {
+  if (!test::toolchainUsable()) return;
+  test::Fixture f(test::sourceDir() / "tests/fixtures/spin_after_panic.rs");
+  const CompileResult& r = test::compiled(f.path);
+  REQUIRE(r.succeeded);
+  auto file = f.path.string();
+  CHECK(anyStartsWith(test::instructionsFor(r, Stage::Ptx, file, f.line("spin")), "bra.uni"));
+  CHECK(anyStartsWith(test::instructionsFor(r, Stage::Sass, file, f.line("spin")), "BRA"));
+  CHECK_FALSE(test::instructionsFor(r, Stage::Sass, file, f.line("store")).empty());
+  // Each function ends with ptxas's own branch-to-self and NOPs: compiler-generated.
+  const Artifact& sass = r.stage(Stage::Sass)->artifact;
+  for (const auto& fn : sass.functions) {
+    uint32_t last = fn.lastLine;
+    while (last > fn.firstLine && sass.lines[last].kind != LineKind::Instruction) --last;
+    CHECK(r.lineMap->origin(Stage::Sass, last).attribution == Attribution::CompilerGenerated);
+  }
+}
+
+TEST_CASE("instructions without a debug location are compiler-generated in PTX and SASS alike") {
+  // rustc's PTX shows them under the `.loc` before them, and nvdisasm prints nothing for
+  // line 0: both would pin them to a neighbour.
+  if (!test::toolchainUsable()) return;
+  const CompileResult& r = test::compiled(test::sourceDir() / "tests/fixtures/jump_table.rs");
+  const Artifact& ptx = r.stage(Stage::Ptx)->artifact;
+  const auto& generated = r.lineMap->compilerGenerated(Stage::Ptx);
+  size_t underALoc = 0;  // compiler-generated though rustc's PTX has a `.loc` line for it
+  for (uint32_t l : generated) {
+    CHECK(ptx.lines[l].location.empty());
+    CHECK(ptx.lines[l].source == LocationSource::Regenerated);
+    for (uint32_t k = l; k-- > 0 && ptx.lines[k].kind != LineKind::Label;)
+      if (isPtxLocDirective(text::trim(ptx.lineText(k)))) {
+        underALoc += ptx.lineText(k).find(" 0 ") == std::string_view::npos;
+        break;
+      }
+  }
+  CHECK(underALoc > 0);
+  CHECK_FALSE(r.lineMap->compilerGenerated(Stage::Sass).empty());
 }

@@ -7,6 +7,7 @@
 
 #include "Diagnostics.h"
 #include "ExactLocations.h"
+#include "LineMap.h"
 #include "Parsers.h"
 #include "TestSupport.h"
 
@@ -15,18 +16,27 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kCompiled = {"saxpy",        "vector_add",   "elementwise_mul", "reduce_sum",
-                                            "matmul_naive", "matmul_tiled", "atomics",         "iterators"};
+const std::vector<std::string> kCompiled = {
+    "saxpy",   "vector_add", "elementwise_mul", "reduce_sum", "matmul_naive",    "matmul_tiled",
+    "atomics", "iterators",  "local_array",     "jump_table", "spin_after_panic"};
 
 fs::path golden(const std::string& name) { return test::sourceDir() / "tests/golden" / name; }
+
+/// The recorded kernel's own file (`NAME.rs`) as the IR's debug info names it.
+std::string userFileOf(const Artifact& ir, const std::string& name) {
+  for (const auto& l : ir.lines)
+    for (const auto& f : l.location)
+      if (fs::path(f.file).filename() == name + ".rs") return f.file;
+  return {};
+}
 
 std::string dumpResources(const PtxasReport& r) {
   std::ostringstream out;
   for (const auto& k : r.functions)
     out << k.name << (k.isEntry ? " entry " + k.arch : " func") << ": regs=" << k.registers
-        << " barriers=" << k.barriers << " stack=" << k.stackFrame << " spill=" << k.spillStores << "/"
-        << k.spillLoads << " smem=" << k.sharedMemory << " cmem=" << k.constantMemory << " lmem=" << k.localMemory
-        << "\n";
+        << " barriers=" << k.barriers << " stack=" << k.stackFrame << " spill=" << k.spillStores
+        << "/" << k.spillLoads << " smem=" << k.sharedMemory << " cmem=" << k.constantMemory
+        << " lmem=" << k.localMemory << "\n";
   for (const auto& d : r.diagnostics) out << "diagnostic: " << d.message << "\n";
   return out.str();
 }
@@ -34,9 +44,12 @@ std::string dumpResources(const PtxasReport& r) {
 std::string dumpRemarks(const std::vector<Remark>& remarks) {
   std::ostringstream out;
   for (const auto& r : remarks) {
-    out << (r.kind == Remark::Kind::Passed ? "passed" : r.kind == Remark::Kind::Missed ? "missed" : "analysis") << " "
-        << r.pass << "/" << r.name << " in " << r.function;
-    if (r.location) out << " at " << fs::path(r.location->file).filename().string() << ":" << r.location->line;
+    out << (r.kind == Remark::Kind::Passed   ? "passed"
+            : r.kind == Remark::Kind::Missed ? "missed"
+                                             : "analysis")
+        << " " << r.pass << "/" << r.name << " in " << r.function;
+    if (r.location)
+      out << " at " << fs::path(r.location->file).filename().string() << ":" << r.location->line;
     out << ": " << r.message << "\n";
   }
   return out.str();
@@ -48,7 +61,8 @@ TEST_CASE("MIR, LLVM IR, PTX and SASS parsers on the recorded kernels") {
   for (const auto& name : kCompiled) {
     CAPTURE(name);
     fs::path dir = golden(name);
-    test::checkGolden(dir / "mir.expected", test::dumpArtifact(parseMir(test::readFile(dir / "k.mir"))));
+    test::checkGolden(dir / "mir.expected",
+                      test::dumpArtifact(parseMir(test::readFile(dir / "k.mir"))));
     std::string error;
     Artifact ir = parseLlvmIr(test::readFile(dir / "k.ll"), &error);
     CHECK(error.empty());
@@ -58,14 +72,17 @@ TEST_CASE("MIR, LLVM IR, PTX and SASS parsers on the recorded kernels") {
     ChainTable chains = assignExactChains(ptx, test::readFile(dir / "k.ll"), "sm_90", 3);
     CHECK(chains.error.empty());
     CHECK(chains.instructionsMatched * 20 >= ptx.instructionCount() * 19);
+    LineMap users({userFileOf(ir, name)});
+    recoverInlineChains(ptx, ir, users);  // as the pipeline does, before the chain ids
     test::checkGolden(dir / "ptx.expected", test::dumpArtifact(ptx));
 
-    // The recorded SASS came from PTX with chain-id lines; decoding needs the same table.
+    // The recorded SASS came from PTX with chain-id lines; decoding needs the same ids.
     Artifact sass = parseSass(test::readFile(dir / "k.sass"));
-    decodeSassChainIds(sass, chains);
+    CHECK(decodeSassChainIds(sass, ptxWithChainIds(ptx)) > 0);
     test::checkGolden(dir / "sass.expected", test::dumpArtifact(sass));
 
-    test::checkGolden(dir / "ptxas.expected", dumpResources(parsePtxasReport(test::readFile(dir / "ptxas.stderr"))));
+    test::checkGolden(dir / "ptxas.expected",
+                      dumpResources(parsePtxasReport(test::readFile(dir / "ptxas.stderr"))));
     std::vector<Remark> remarks;
     for (const auto& e : fs::directory_iterator(dir))
       if (e.path().filename().string().starts_with("remarks."))
@@ -94,7 +111,9 @@ TEST_CASE("rustc JSON diagnostics: exact spans, codes, no summaries") {
   for (const auto& d : diags) {
     CHECK(d.message.find("aborting due to") == std::string::npos);
     if (d.code == "E0308") typeError = &d;
-    if (d.severity == Severity::Warning && d.message.find("unnecessary parentheses") != std::string::npos) unused = &d;
+    if (d.severity == Severity::Warning &&
+        d.message.find("unnecessary parentheses") != std::string::npos)
+      unused = &d;
   }
   REQUIRE(typeError);
   REQUIRE(typeError->range);
@@ -106,7 +125,9 @@ TEST_CASE("rustc JSON diagnostics: exact spans, codes, no summaries") {
 }
 
 TEST_CASE("malformed input never crashes a parser") {
-  std::string garbage = "{\n}}}} .loc 9 x y\n.file \"unterminated\n//## File \"x\", line\n/*00*/ ;\nscope 3 (inlined {\n";
+  std::string garbage =
+      "{\n}}}} .loc 9 x y\n.file \"unterminated\n//## File \"x\", line\n/*00*/ ;\nscope 3 (inlined "
+      "{\n";
   CHECK_NOTHROW(parseMir(garbage));
   CHECK_NOTHROW(parsePtx(garbage));
   CHECK_NOTHROW(parseSass(garbage));
@@ -126,7 +147,8 @@ TEST_CASE("ptxas errors and the PTX lines they name") {
       "ptxas info    : Compiling entry function 'k' for 'sm_80'\n"
       "ptxas info    : Function properties for k\n"
       "    8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\n"
-      "ptxas info    : Used 255 registers, 1 barriers, 2048 bytes smem, 368 bytes cmem[0], 16 bytes lmem\n");
+      "ptxas info    : Used 255 registers, 1 barriers, 2048 bytes smem, 368 bytes cmem[0], 16 "
+      "bytes lmem\n");
   REQUIRE(r.diagnostics.size() == 2);
   CHECK(r.diagnostics[0].ptxLine == 12u);
   CHECK(r.diagnostics[1].message.find("Unresolved extern") != std::string::npos);
@@ -166,6 +188,7 @@ TEST_CASE("PTX .loc with function_name and inlined_at (newer LLVM)") {
 
 TEST_CASE("demangling Rust symbols") {
   CHECK(demangleSymbol("_RNvCs2zO1CNtWFRx_1k11grid_stride") == "k::grid_stride");
-  CHECK(demangleSymbol("_ZN4core3ptr7mut_ptr3add17h0123456789abcdefE") == "core::ptr::mut_ptr::add");
+  CHECK(demangleSymbol("_ZN4core3ptr7mut_ptr3add17h0123456789abcdefE") ==
+        "core::ptr::mut_ptr::add");
   CHECK(demangleSymbol("saxpy") == "saxpy");
 }

@@ -20,11 +20,13 @@ namespace ks {
 /// What a front end hands the back end: its PTX and what places the PTX's lines.
 struct FrontEndOutput {
   Artifact ptx;       // the PTX as the user sees it
-  ChainTable chains;  // exact chain ids per PTX line (empty: the `.loc` lines as printed)
   Artifact ir;        // the LLVM IR for inline-chain recovery (empty when there is none)
   std::shared_ptr<LineMap> lineMap;      // over the user's files, no stage added yet
   std::string stem;                      // file name stem for the PTX given to ptxas and the cubin
   std::optional<std::string> ptxasText;  // what ptxas assembles, when not `ptx` itself
+  /// Give ptxas the PTX with chain-id `.loc` lines (ptxWithChainIds), so that SASS takes the
+  /// PTX's chains; off where the front end's own `.loc` lines are exact (nvcc's `inlined_at`).
+  bool chainIds = true;
 };
 
 class FrontEnd {
