@@ -15,17 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kKernels = {"examples/saxpy.rs",
-                                           "examples/vector_add.rs",
-                                           "examples/elementwise_mul.rs",
-                                           "examples/reduce_sum.rs",
-                                           "examples/matmul_naive.rs",
-                                           "examples/matmul_tiled.rs",
-                                           "tests/fixtures/atomics.rs",
-                                           "tests/fixtures/iterators.rs",
-                                           "tests/fixtures/local_array.rs",
-                                           "tests/fixtures/jump_table.rs",
-                                           "tests/fixtures/spin_after_panic.rs"};
+const std::vector<std::string>& kKernels = test::compilingKernels();
 
 bool anyStartsWith(const std::vector<std::string>& lines, std::string_view prefix) {
   return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) {

@@ -396,17 +396,7 @@ TEST_CASE("the map equals the compiler's own debug info on every instruction (DW
     MESSAGE("skipped: the DWARF-truth check needs ptxas and nvdisasm");
     return;
   }
-  const std::vector<std::string> kernels = {"examples/saxpy.rs",
-                                            "examples/vector_add.rs",
-                                            "examples/elementwise_mul.rs",
-                                            "examples/reduce_sum.rs",
-                                            "examples/matmul_naive.rs",
-                                            "examples/matmul_tiled.rs",
-                                            "tests/fixtures/atomics.rs",
-                                            "tests/fixtures/iterators.rs",
-                                            "tests/fixtures/local_array.rs",
-                                            "tests/fixtures/jump_table.rs",
-                                            "tests/fixtures/spin_after_panic.rs"};
+  const std::vector<std::string>& kernels = test::compilingKernels();
   Figures total[2];
   for (const auto& k : kernels) {
     CAPTURE(k);
@@ -429,6 +419,8 @@ TEST_CASE("the map equals the compiler's own debug info on every instruction (DW
       Figures& t = total[s == Stage::Ptx ? 0 : 1];
       t.checked += f.checked, t.wrong += f.wrong, t.pinned += f.pinned, t.lost += f.lost;
       t.compilerGenerated += f.compilerGenerated, t.unaligned += f.unaligned;
+      std::cout << "DWARF truth, " << k << " " << stageName(s) << ": " << f.checked << " checked, " << f.wrong
+                << " wrong, " << f.pinned << " pinned, " << f.compilerGenerated << " compiler-generated\n";
     }
   }
   for (int s = 0; s < 2; ++s)

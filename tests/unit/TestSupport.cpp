@@ -90,6 +90,21 @@ std::once_flag toolchainOnce;
 Toolchain* theToolchain = nullptr;
 }  // namespace
 
+const std::vector<std::string>& compilingKernels() {
+  static const std::vector<std::string> kernels = {"examples/saxpy.rs",
+                                                   "examples/vector_add.rs",
+                                                   "examples/elementwise_mul.rs",
+                                                   "examples/reduce_sum.rs",
+                                                   "examples/matmul_naive.rs",
+                                                   "examples/matmul_tiled.rs",
+                                                   "tests/fixtures/atomics.rs",
+                                                   "tests/fixtures/iterators.rs",
+                                                   "tests/fixtures/local_array.rs",
+                                                   "tests/fixtures/jump_table.rs",
+                                                   "tests/fixtures/spin_after_panic.rs"};
+  return kernels;
+}
+
 const Toolchain& toolchain() {
   std::call_once(toolchainOnce, [] {
     theToolchain = new Toolchain(discoverToolchain());

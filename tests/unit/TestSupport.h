@@ -37,6 +37,10 @@ struct Fixture {
   uint32_t lineOf(std::string_view snippet) const;
 };
 
+/// The kernels that compile, relative to the source directory: the examples and the marked
+/// fixtures (every shape the line map has to get right).
+const std::vector<std::string>& compilingKernels();
+
 /// Compiles a file (cached per path and options within the test run).
 const CompileResult& compiled(const std::filesystem::path& file, const CompileOptions& = {});
 
