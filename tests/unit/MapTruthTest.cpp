@@ -301,7 +301,9 @@ TruthResult compilerTruth(const fs::path& file, const CompileOptions& opts) {
     p.argv.insert(p.argv.end(), {truthPtx.string(), "-o", cubin.string()});
     return runProcess(p);
   };
-  ProcessResult pr = ptxas(false);
+  // As the pipeline does: relocatable when the PTX calls functions it does not define.
+  bool relocatable = ptx.text.find(".extern .func") != std::string::npos;
+  ProcessResult pr = ptxas(relocatable);
   if (!pr.ok() && pr.err.find("Unresolved extern function") != std::string::npos) pr = ptxas(true);
   if (!pr.ok()) {
     result.error = "ptxas " + pr.describe() + ": " + pr.err.substr(0, 2000);
