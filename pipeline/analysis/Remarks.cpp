@@ -1,9 +1,9 @@
-// LLVM optimization remarks: the parser for the YAML that `-Zremark-dir` writes, and their
-// attribution to the user's lines (Remarks.h).
-//
-// The format is a stream of `--- !Passed|!Missed|!Analysis` documents with a fixed set
-// of keys; only the subset below is read, so a small line reader suffices.
+// LLVM optimization remarks: the YAML that `-Zremark-dir` writes, read with LLVM's own
+// remarks parser, and their attribution to the user's lines (Remarks.h).
 #include "Remarks.h"
+
+#include <llvm/Remarks/Remark.h>
+#include <llvm/Remarks/RemarkParser.h>
 
 #include <algorithm>
 #include <map>
@@ -17,38 +17,60 @@ namespace ks {
 
 namespace {
 
-/// Unquotes a YAML scalar: 'it''s' -> it's, "x" -> x, plain stays plain.
-std::string scalar(std::string_view v) {
-  v = text::trim(v);
-  if (v.size() >= 2 && v.front() == '\'' && v.back() == '\'') {
-    std::string out;
-    v = v.substr(1, v.size() - 2);
-    for (size_t i = 0; i < v.size(); ++i) {
-      out += v[i];
-      if (v[i] == '\'' && i + 1 < v.size() && v[i + 1] == '\'') ++i;
-    }
-    return out;
+Remark::Kind kindOf(llvm::remarks::Type type) {
+  switch (type) {
+    case llvm::remarks::Type::Missed:
+      return Remark::Kind::Missed;
+    case llvm::remarks::Type::Analysis:
+    case llvm::remarks::Type::AnalysisFPCommute:
+    case llvm::remarks::Type::AnalysisAliasing:
+      return Remark::Kind::Analysis;
+    default:
+      return Remark::Kind::Passed;
   }
-  if (v.size() >= 2 && v.front() == '"' && v.back() == '"') return std::string(v.substr(1, v.size() - 2));
-  return std::string(v);
 }
 
-/// Reads `{ File: 'x', Line: 3, Column: 4 }` (possibly spread over several lines).
-std::optional<Frame> debugLoc(std::string_view v) {
+/// LLVM's YAML remark parser hands back a scalar's raw text, less the quotes of a
+/// single-quoted one: undo YAML's quoting. `''` is a quote in a single-quoted scalar; a
+/// double-quoted one (still in its quotes) has backslash escapes. The message is one line,
+/// so a line break becomes "; ".
+std::string unquote(llvm::StringRef raw) {
+  std::string out;
+  if (raw.size() >= 2 && raw.front() == '"' && raw.back() == '"') {
+    raw = raw.drop_front().drop_back();
+    for (size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] != '\\' || i + 1 == raw.size()) {
+        out += raw[i];
+        continue;
+      }
+      switch (char c = raw[++i]) {
+        case 'n':
+          out += "; ";
+          break;
+        case 't':
+          out += ' ';
+          break;
+        case '0':
+          break;
+        default:
+          out += c;  // \\, \", \', \/
+      }
+    }
+  } else {
+    for (size_t i = 0; i < raw.size(); ++i) {
+      out += raw[i];
+      if (raw[i] == '\'' && i + 1 < raw.size() && raw[i + 1] == '\'') ++i;
+    }
+  }
+  return out;
+}
+
+std::optional<Frame> frameOf(const std::optional<llvm::remarks::RemarkLocation>& loc) {
+  if (!loc || loc->SourceFilePath.empty() || loc->SourceLine == 0) return std::nullopt;
   Frame f;
-  auto valueOf = [&](std::string_view key) -> std::string_view {
-    size_t p = v.find(key);
-    if (p == std::string_view::npos) return {};
-    std::string_view rest = v.substr(p + key.size());
-    size_t end = rest.front() == '\'' ? rest.find('\'', 1) + 1 : rest.find_first_of(",}");
-    return rest.substr(0, end);
-  };
-  f.file = normalizePath(scalar(valueOf("File: ")));
-  auto line = text::parseUint(valueOf("Line: "));
-  auto col = text::parseUint(valueOf("Column: "));
-  if (f.file.empty() || !line) return std::nullopt;
-  f.line = *line;
-  f.column = col.value_or(0);
+  f.file = normalizePath(unquote(loc->SourceFilePath));
+  f.line = loc->SourceLine;
+  f.column = loc->SourceColumn;
   return f;
 }
 
@@ -56,49 +78,34 @@ std::optional<Frame> debugLoc(std::string_view v) {
 
 std::vector<Remark> parseRemarksYaml(std::string_view yaml) {
   std::vector<Remark> out;
-  auto lines = splitLines(yaml);
-  Remark* r = nullptr;
-  bool inArgs = false;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    std::string_view line = lines[i];
-    if (line.starts_with("--- !")) {
-      out.emplace_back();
-      r = &out.back();
-      std::string_view kind = line.substr(5);
-      r->kind = kind.starts_with("Missed") ? Remark::Kind::Missed
-                : kind.starts_with("Analysis") ? Remark::Kind::Analysis : Remark::Kind::Passed;
-      inArgs = false;
-      continue;
+  auto parser = llvm::remarks::createRemarkParser(llvm::remarks::Format::YAML,
+                                                  llvm::StringRef(yaml.data(), yaml.size()));
+  if (!parser) {
+    llvm::consumeError(parser.takeError());
+    return out;
+  }
+  while (true) {
+    auto next = (*parser)->next();
+    if (!next) {
+      // The end of the stream, or a document LLVM cannot read: keep what was read.
+      llvm::consumeError(next.takeError());
+      break;
     }
-    if (!r || line == "...") continue;
-    // A flow mapping may continue on the following, more indented lines.
-    std::string joined(line);
-    while (joined.find('{') != std::string::npos && joined.find('}') == std::string::npos && i + 1 < lines.size())
-    {
-      joined.push_back(' ');
-      joined.append(text::trim(lines[++i]));
+    const llvm::remarks::Remark& in = **next;
+    Remark& r = out.emplace_back();
+    r.kind = kindOf(in.RemarkType);
+    r.pass = unquote(in.PassName);
+    r.name = unquote(in.RemarkName);
+    r.function = demangleSymbol(unquote(in.FunctionName));
+    r.location = frameOf(in.Loc);
+    for (const llvm::remarks::Argument& arg : in.Args) {
+      std::string value = unquote(arg.Val);
+      if (arg.Key == "Callee" || arg.Key == "Caller" || arg.Key == "Function")
+        value = demangleSymbol(value);
+      r.message += value;
     }
-    std::string_view t = joined;
-
-    if (!t.starts_with(" ")) {
-      inArgs = t.starts_with("Args:");
-      std::string_view rest = t;
-      if (text::consume(rest, "Pass:")) r->pass = scalar(rest);
-      else if (text::consume(rest, "Name:")) r->name = scalar(rest);
-      else if (text::consume(rest, "Function:")) r->function = demangleSymbol(scalar(rest));
-      else if (text::consume(rest, "DebugLoc:")) r->location = debugLoc(rest);
-      continue;
-    }
-    if (!inArgs) continue;
-    // "  - Key: value" starts an argument; "    DebugLoc: ..." belongs to the previous one.
-    std::string_view arg = text::trim(t);
-    if (!text::consume(arg, "- ")) continue;
-    size_t colon = arg.find(':');
-    if (colon == std::string_view::npos) continue;
-    std::string_view key = arg.substr(0, colon);
-    std::string value = scalar(arg.substr(colon + 1));
-    if (key == "Callee" || key == "Caller" || key == "Function") value = demangleSymbol(value);
-    r->message += value;
+    while (r.message.ends_with("; ")) r.message.resize(r.message.size() - 2);
+    while (r.message.starts_with("; ")) r.message.erase(0, 2);
   }
   return out;
 }
