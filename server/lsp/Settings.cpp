@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <toml++/toml.h>
+
 #include "JsonRpc.h"
 #include "Trust.h"
 
@@ -148,42 +150,66 @@ std::vector<std::string> withholdUntrustedSettings(nlohmann::json& values, bool 
   return withheld;
 }
 
+namespace {
+
+/// A TOML value as JSON: strings, integers, floats, booleans and arrays of them.
+std::optional<nlohmann::json> jsonOf(const toml::node& node) {
+  if (auto v = node.as_string()) return nlohmann::json(v->get());
+  if (auto v = node.as_integer()) return nlohmann::json(v->get());
+  if (auto v = node.as_floating_point()) return nlohmann::json(v->get());
+  if (auto v = node.as_boolean()) return nlohmann::json(v->get());
+  if (auto array = node.as_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const toml::node& element : *array) {
+      auto value = jsonOf(element);
+      if (!value) return std::nullopt;
+      out.push_back(std::move(*value));
+    }
+    return out;
+  }
+  return std::nullopt;  // tables, dates and times
+}
+
+std::string problemAt(size_t line, const std::string& what) {
+  return "kernelscope.toml:" + std::to_string(line) + ": " + what;
+}
+
+}  // namespace
+
+// Read with toml++ (Debian's libtomlplusplus-dev). A line TOML cannot read is reported and
+// left out, and the file is read again without it: one typo does not drop the workspace's
+// other settings.
 nlohmann::json parseSettingsFile(const std::string& text, std::vector<std::string>& problems) {
-  nlohmann::json out = nlohmann::json::object();
-  size_t number = 0, start = 0;
-  while (start <= text.size()) {
+  std::vector<std::string> lines;
+  for (size_t start = 0; start <= text.size();) {
     size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
-    std::string line = text.substr(start, end - start);
+    lines.push_back(text.substr(start, end - start));
     start = end + 1;
-    ++number;
-    // A comment starts at a '#' outside a string.
-    bool inString = false;
-    for (size_t i = 0; i < line.size(); ++i) {
-      if (inString && line[i] == '\\') ++i;
-      else if (line[i] == '"') inString = !inString;
-      else if (line[i] == '#' && !inString) line.resize(i);
+  }
+  toml::table table;
+  for (size_t attempt = 0;; ++attempt) {
+    std::string document;
+    for (const auto& line : lines) document += line + "\n";
+    try {
+      table = toml::parse(document, std::string_view("kernelscope.toml"));
+      break;
+    } catch (const toml::parse_error& e) {
+      const size_t line = e.source().begin.line;
+      problems.push_back(problemAt(line, std::string(e.description())));
+      if (line == 0 || line > lines.size() || lines[line - 1].empty() || attempt >= lines.size())
+        return nlohmann::json::object();
+      lines[line - 1].clear();
     }
-    auto trim = [](std::string s) {
-      s.erase(0, s.find_first_not_of(" \t\r"));
-      s.erase(s.find_last_not_of(" \t\r") + 1);
-      return s;
-    };
-    line = trim(line);
-    if (line.empty()) continue;
-    size_t eq = line.find('=');
-    std::string key = eq == std::string::npos ? std::string() : trim(line.substr(0, eq));
-    const std::string valueText = key.empty() ? std::string() : trim(line.substr(eq + 1));
-    // Nesting is bounded before parsing, as for messages (copies of a value recurse).
-    auto value = key.empty() || lsp::nestsDeeperThan(valueText)
-                     ? nlohmann::json(nlohmann::json::value_t::discarded)
-                     : nlohmann::json::parse(valueText, nullptr, false);
-    if (value.is_discarded() || value.is_null() || value.is_object()) {
-      problems.push_back("kernelscope.toml:" + std::to_string(number) +
-                         ": expected `key = value` with a string, integer, boolean or array value");
-      continue;
-    }
-    out[key] = value;
+  }
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [key, node] : table) {
+    const std::string name(key.str());
+    if (auto value = jsonOf(node))
+      out[name] = std::move(*value);
+    else
+      problems.push_back(problemAt(node.source().begin.line,
+                                   name + ": expected a string, integer, boolean or array value"));
   }
   return out;
 }

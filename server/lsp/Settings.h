@@ -49,9 +49,9 @@ Settings applySettings(const Settings& base, const nlohmann::json& json,
 std::vector<std::string> withholdUntrustedSettings(nlohmann::json& fileValues, bool trusted);
 
 /// The settings of a workspace's `kernelscope.toml` as the JSON applySettings takes. The
-/// file holds top-level `key = value` lines with the keys above, whose values are TOML
-/// strings, integers, booleans or arrays of them (the subset TOML shares with JSON); `#`
-/// starts a comment. Lines it cannot read are appended to `problems`, with their number.
+/// file is TOML with top-level keys (those above) whose values are strings, integers,
+/// booleans or arrays of them. Lines it cannot read, and values of other types, are
+/// appended to `problems` with their line number; the rest of the file still applies.
 nlohmann::json parseSettingsFile(const std::string& text, std::vector<std::string>& problems);
 
 }  // namespace ks::server

@@ -766,6 +766,26 @@ const std::string kThreeKernels = kSaxpy +
                                   "pub unsafe extern \"ptx-kernel\" fn broken(x: *mut f32) {\n    let y = 1;\n}\n"
                                   "pub unsafe extern \"ptx-kernel\" fn slow(x: *mut f32) {\n    let y = 1;\n}\n";
 
+TEST_CASE("kernelscope.toml is TOML: literal strings, multi-line arrays; bad lines are reported") {
+  std::vector<std::string> problems;
+  json s = server::parseSettingsFile(
+      "arch = 'sm_80'  # a literal string\n"
+      "hoverStages = [\n  \"ptx\",\n  \"sass\",\n]\n"
+      "[section]\n"
+      "debounceMs = 40\n",
+      problems);
+  CHECK(s["arch"] == "sm_80");
+  CHECK(s["hoverStages"] == json::array({"ptx", "sass"}));
+  REQUIRE(problems.size() == 1);  // the table: not a setting
+  CHECK(problems[0].find("kernelscope.toml:6: section:") == 0);
+
+  problems.clear();
+  s = server::parseSettingsFile("arch = \"sm_75\"\nnot a setting\noptLevel = 2\n", problems);
+  CHECK(s == json{{"arch", "sm_75"}, {"optLevel", 2}});  // the rest of the file still applies
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].starts_with("kernelscope.toml:2:"));
+}
+
 }  // namespace
 
 TEST_CASE("kernelscope/passes: computed once per revision and kernel, errors named") {
