@@ -204,6 +204,8 @@ std::string Toolchain::fingerprint() const {
   h = fnv1a(sysroot.path.string(), h);
   h = fnv1a(ptxas.version, h);
   h = fnv1a(nvdisasm.version, h);
+  h = fnv1a(nvcc.path.string(), h);
+  h = fnv1a(nvcc.version, h);
   return hex(h);
 }
 

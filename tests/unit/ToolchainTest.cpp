@@ -42,6 +42,13 @@ TEST_CASE("the fingerprint changes with any tool") {
   b = a;
   b.sysroot.path = "/elsewhere";
   CHECK(a.fingerprint() != b.fingerprint());
+  // nvcc makes the PTX of a .cu file: another nvcc must not be answered from the cache.
+  b = a;
+  b.nvcc.version = "Cuda compilation tools, release 12.4, V12.4.131";
+  CHECK(a.fingerprint() != b.fingerprint());
+  b = a;
+  b.nvcc.path = "/opt/cuda-12.4/bin/nvcc";
+  CHECK(a.fingerprint() != b.fingerprint());
 }
 
 TEST_CASE("the sysroot cache is keyed by the rustc version") {
