@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Sets everything up (idempotent, including what the editor tests need), builds, and runs
-# every test: pipeline unit and golden tests, LSP conversation tests, editor end-to-end
+# Checks the code first (scripts/check.sh: tsc + eslint on the VS Code extension), sets
+# everything up (idempotent, including what the editor tests need), builds with -Werror,
+# and runs every test: pipeline unit and golden tests, LSP conversation tests, editor end-to-end
 # tests (Neovim, Emacs, Vim, VS Code), the GPU tests (which skip without a GPU); then,
 # in a second build with clang, ASan and UBSan, the unit and LSP suites once more and the
 # libFuzzer target over framing + dispatch for a bounded time from its kept corpus.
@@ -8,7 +9,15 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${KERNELSCOPE_BUILD_DIR:-$ROOT/build}
 SANITIZE_DIR=${KERNELSCOPE_SANITIZE_BUILD_DIR:-$ROOT/build-sanitize}
-export KERNELSCOPE_EXTRA_APT="neovim emacs-nox elpa-eglot vim vim-ale clang libclang-rt-14-dev chromium build-essential pkg-config python3 libkrb5-dev ripgrep"
+export KERNELSCOPE_EXTRA_APT="neovim emacs-nox elpa-eglot vim vim-ale clang libclang-rt-14-dev chromium build-essential pkg-config python3 libkrb5-dev ripgrep clang-format clang-tidy"
+
+# The quick checks come first, so a slip is reported in seconds.
+"$ROOT/scripts/ensure-apt.sh" check nodejs
+"$ROOT/scripts/check.sh" || { echo "[test] code checks failed (see above)" >&2; exit 1; }
+
+# Warnings are errors in the test build (an existing build directory is switched over).
+export KERNELSCOPE_CMAKE_ARGS="-DKERNELSCOPE_WERROR=ON"
+if [ -f "$BUILD_DIR/CMakeCache.txt" ]; then cmake -DKERNELSCOPE_WERROR=ON "$BUILD_DIR" >/dev/null; fi
 "$ROOT/scripts/setup.sh"
 
 status=0

@@ -146,7 +146,7 @@ std::vector<IrDump> parsePrintChanged(std::string_view text) {
       body.remove_suffix(std::string_view(" (invalidated) ***").size());
       auto [pass, unit] = passAndUnit(body);
       if (pass == unprinted) unprinted.clear();
-      current = &dumps.emplace_back(IrDump{std::move(pass), std::move(unit), {}, true});
+      current = &dumps.emplace_back(IrDump{std::move(pass), std::move(unit), {}, true, {}});
       continue;
     }
     if (line.starts_with("*** ")) {

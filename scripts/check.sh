@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The code checks of the test command, each failing with a message that says how to fix it:
+#   scripts/check.sh               tsc --noEmit + eslint (VS Code extension)
+#   scripts/check.sh --tidy BUILD  clang-tidy (.clang-tidy's checks) over the C++ sources
+#                                  compiled in BUILD (needs its compile_commands.json)
+# (The -Werror build is the test command's own.)
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+say() { printf '[check] %s\n' "$*" >&2; }
+
+if [ "${1:-}" = "--tidy" ]; then
+  build=${2:?usage: check.sh --tidy BUILD_DIR}
+  tidy=$(command -v clang-tidy-14 || command -v clang-tidy || true)
+  [ -n "$tidy" ] || { say "clang-tidy not found (apt-get install clang-tidy)"; exit 2; }
+  [ -f "$build/compile_commands.json" ] || { say "no $build/compile_commands.json: configure the build first"; exit 2; }
+  cd "$ROOT"
+  mapfile -t sources < <(git ls-files -- 'pipeline/*.cpp' 'protocol/*.cpp' 'server/*.cpp')
+  say "clang-tidy: ${#sources[@]} files"
+  log=$(mktemp)
+  trap 'rm -f "$log"' EXIT
+  if ! printf '%s\n' "${sources[@]}" |
+       xargs -P "$(nproc)" -n 4 "$tidy" -p "$build" --quiet >"$log" 2>&1; then
+    grep -E "(error|warning):" "$log" | sort -u >&2 || tail -30 "$log" >&2
+    say "clang-tidy found problems (checks in .clang-tidy)"
+    exit 1
+  fi
+  say "clang-tidy: clean"
+  exit 0
+fi
+
+status=0
+
+ext=$ROOT/editors/vscode
+if [ ! -d "$ext/node_modules" ] || [ "$ext/package-lock.json" -nt "$ext/node_modules" ]; then
+  say "installing the extension's npm dependencies"
+  (cd "$ext" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || { say "npm ci failed"; exit 1; }
+fi
+if (cd "$ext" && npm run --silent lint); then
+  say "VS Code extension: tsc --noEmit and eslint clean"
+else
+  say "VS Code extension: tsc --noEmit or eslint failed (cd editors/vscode && npm run lint)"
+  status=1
+fi
+exit $status
