@@ -12,8 +12,8 @@ constexpr std::string_view kExamplePtxUri = "kernelscope:/ptx/home/me/k/src/lib.
 json textDocument() { return json{{"uri", kExampleUri}}; }
 
 InlineFrame exampleFrame() {
-  return InlineFrame{"file:///usr/lib/rustlib/src/rust/library/core/src/ptr/mut_ptr.rs", 1039,
-                     18, "core::ptr::mut_ptr::<impl *mut T>::add"};
+  return InlineFrame{"file:///usr/lib/rustlib/src/rust/library/core/src/ptr/mut_ptr.rs", 1039, 18,
+                     "core::ptr::mut_ptr::<impl *mut T>::add"};
 }
 
 json artifactResult() {
@@ -70,7 +70,9 @@ json diffResult() {
   r.revision = 3;
   r.baseUri = std::string(kExamplePtxUri) + "?rev=2";
   r.uri = std::string(kExamplePtxUri) + "?rev=3";
-  r.unified = "--- a\n+++ b\n@@ -30,1 +30,1 @@\n-\tmul.f32 %f3, %f1, %f2;\n+\tfma.rn.f32 %f3, %f1, %f2, %f4;\n";
+  r.unified =
+      "--- a\n+++ b\n@@ -30,1 +30,1 @@\n-\tmul.f32 %f3, %f1, %f2;\n+\tfma.rn.f32 %f3, %f1, %f2, "
+      "%f4;\n";
   return r;
 }
 
@@ -80,10 +82,11 @@ json passesResult() {
   r.kernel = "saxpy";
   r.revision = 3;
   r.text = "# Passes that changed saxpy\n...";
-  r.passes = {PassInfo{"llvm-ir", "TailCallElimPass", "saxpy", 17, 17,
-                       "--- before TailCallElimPass\n+++ after TailCallElimPass\n@@ -3,1 +3,1 @@ saxpy\n"
-                       "-  %_7 = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"
-                       "+  %_7 = tail call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"}};
+  r.passes = {
+      PassInfo{"llvm-ir", "TailCallElimPass", "saxpy", 17, 17,
+               "--- before TailCallElimPass\n+++ after TailCallElimPass\n@@ -3,1 +3,1 @@ saxpy\n"
+               "-  %_7 = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"
+               "+  %_7 = tail call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"}};
   return r;
 }
 
@@ -113,19 +116,39 @@ json statusParams() {
 
 const std::vector<ExtensionMethod>& extensionMethods() {
   static const std::vector<ExtensionMethod> table = {
-      {"kernelscope/artifact", "request", "client -> server",
-       {{"textDocument", textDocument()}, {"stage", "ptx"}, {"revision", 3}}, artifactResult()},
-      {"kernelscope/lineMap", "request", "client -> server",
-       {{"textDocument", textDocument()}, {"line", 11}}, lineMapResult()},
-      {"kernelscope/sourceLocation", "request", "client -> server",
-       {{"uri", kExamplePtxUri}, {"line", 31}}, sourceLocationResult()},
-      {"kernelscope/kernels", "request", "client -> server", {{"textDocument", textDocument()}},
+      {"kernelscope/artifact",
+       "request",
+       "client -> server",
+       {{"textDocument", textDocument()}, {"stage", "ptx"}, {"revision", 3}},
+       artifactResult()},
+      {"kernelscope/lineMap",
+       "request",
+       "client -> server",
+       {{"textDocument", textDocument()}, {"line", 11}},
+       lineMapResult()},
+      {"kernelscope/sourceLocation",
+       "request",
+       "client -> server",
+       {{"uri", kExamplePtxUri}, {"line", 31}},
+       sourceLocationResult()},
+      {"kernelscope/kernels",
+       "request",
+       "client -> server",
+       {{"textDocument", textDocument()}},
        kernelsResult()},
-      {"kernelscope/diff", "request", "client -> server",
-       {{"textDocument", textDocument()}, {"stage", "ptx"}, {"base", 2}}, diffResult()},
-      {"kernelscope/passes", "request", "client -> server",
-       {{"textDocument", textDocument()}, {"uri", "kernelscope:/passes/home/me/k/src/lib.rs.passes?kernel=saxpy"},
-        {"kernel", "saxpy"}, {"stage", "llvm-ir"}}, passesResult()},
+      {"kernelscope/diff",
+       "request",
+       "client -> server",
+       {{"textDocument", textDocument()}, {"stage", "ptx"}, {"base", 2}},
+       diffResult()},
+      {"kernelscope/passes",
+       "request",
+       "client -> server",
+       {{"textDocument", textDocument()},
+        {"uri", "kernelscope:/passes/home/me/k/src/lib.rs.passes?kernel=saxpy"},
+        {"kernel", "saxpy"},
+        {"stage", "llvm-ir"}},
+       passesResult()},
       {"kernelscope/status", "notification", "server -> client", statusParams(), nullptr},
       {"kernelscope/sync", "request", "client -> server", nullptr, nullptr},
   };

@@ -81,8 +81,9 @@ struct ArtifactResult {
   std::vector<ArtifactKernel> kernels;
 };
 inline void to_json(json& j, const ArtifactResult& r) {
-  j = {{"uri", r.uri},           {"stage", r.stage},       {"revision", r.revision},
-       {"languageId", r.languageId}, {"text", r.text}, {"segments", r.segments},
+  j = {{"uri", r.uri},           {"stage", r.stage},
+       {"revision", r.revision}, {"languageId", r.languageId},
+       {"text", r.text},         {"segments", r.segments},
        {"kernels", r.kernels}};
 }
 
@@ -110,8 +111,8 @@ struct LineMapResult {
   std::map<std::string, int> counts;                      // instructions in `stages`
 };
 inline void to_json(json& j, const LineMapResult& r) {
-  j = {{"revision", r.revision}, {"stages", r.stages}, {"inlined", r.inlined},
-       {"counts", r.counts}};
+  j = {
+      {"revision", r.revision}, {"stages", r.stages}, {"inlined", r.inlined}, {"counts", r.counts}};
 }
 
 // ---------------------------------------------------------------------------------------
@@ -148,9 +149,7 @@ inline void from_json(const json& j, KernelsParams& p) {
 struct InstructionCounts {
   int ptx = 0, sass = 0;
 };
-inline void to_json(json& j, const InstructionCounts& c) {
-  j = {{"ptx", c.ptx}, {"sass", c.sass}};
-}
+inline void to_json(json& j, const InstructionCounts& c) { j = {{"ptx", c.ptx}, {"sass", c.sass}}; }
 
 /// Theoretical occupancy at one block size.
 struct OccupancySummary {
@@ -161,8 +160,11 @@ struct OccupancySummary {
   std::string limiter;  // "registers", "shared memory", "warps", ...
 };
 inline void to_json(json& j, const OccupancySummary& o) {
-  j = {{"blockSize", o.blockSize}, {"activeWarpsPerSM", o.activeWarpsPerSM},
-       {"maxWarpsPerSM", o.maxWarpsPerSM}, {"percent", o.percent}, {"limiter", o.limiter}};
+  j = {{"blockSize", o.blockSize},
+       {"activeWarpsPerSM", o.activeWarpsPerSM},
+       {"maxWarpsPerSM", o.maxWarpsPerSM},
+       {"percent", o.percent},
+       {"limiter", o.limiter}};
 }
 
 /// What ptxas reported for a kernel. Written as fields of the kernel's own object, in the
@@ -172,8 +174,9 @@ struct ResourceUsage {
   int sharedMemory = 0, constantMemory = 0, localMemory = 0;
 };
 inline void to_json(json& j, const ResourceUsage& r) {
-  j = {{"registers", r.registers},     {"barriers", r.barriers},         {"stackFrame", r.stackFrame},
-       {"spillStores", r.spillStores}, {"spillLoads", r.spillLoads},     {"sharedMemory", r.sharedMemory},
+  j = {{"registers", r.registers},           {"barriers", r.barriers},
+       {"stackFrame", r.stackFrame},         {"spillStores", r.spillStores},
+       {"spillLoads", r.spillLoads},         {"sharedMemory", r.sharedMemory},
        {"constantMemory", r.constantMemory}, {"localMemory", r.localMemory}};
 }
 
@@ -186,7 +189,9 @@ struct KernelSummary {
   std::optional<OccupancySummary> occupancy;  // omitted for an architecture without known limits
 };
 inline void to_json(json& j, const KernelSummary& k) {
-  j = {{"name", k.name}, {"demangled", k.demangled}, {"range", k.range},
+  j = {{"name", k.name},
+       {"demangled", k.demangled},
+       {"range", k.range},
        {"instructions", k.instructions}};
   if (k.resources) j.update(json(*k.resources));
   detail::writeOptional(j, "occupancy", k.occupancy);
@@ -221,8 +226,11 @@ struct DiffResult {
   std::string unified;
 };
 inline void to_json(json& j, const DiffResult& r) {
-  j = {{"baseRevision", r.baseRevision}, {"revision", r.revision}, {"baseUri", r.baseUri},
-       {"uri", r.uri}, {"unified", r.unified}};
+  j = {{"baseRevision", r.baseRevision},
+       {"revision", r.revision},
+       {"baseUri", r.baseUri},
+       {"uri", r.uri},
+       {"unified", r.unified}};
 }
 
 // ---------------------------------------------------------------------------------------
@@ -249,24 +257,28 @@ inline void from_json(const json& j, PassesParams& p) {
 struct PassInfo {
   std::string stage;  // "llvm-ir" | "mir"
   std::string name;
-  std::string unit;   // LLVM: what it ran on ("saxpy", "loop %bb3 in function saxpy"); MIR: "3-2-004"
+  std::string
+      unit;  // LLVM: what it ran on ("saxpy", "loop %bb3 in function saxpy"); MIR: "3-2-004"
   int before = 0, after = 0;
   std::string diff;
 };
 inline void to_json(json& j, const PassInfo& p) {
-  j = {{"stage", p.stage}, {"name", p.name}, {"unit", p.unit}, {"before", p.before},
-       {"after", p.after}, {"diff", p.diff}};
+  j = {{"stage", p.stage},   {"name", p.name},   {"unit", p.unit},
+       {"before", p.before}, {"after", p.after}, {"diff", p.diff}};
 }
 
 struct PassesResult {
   std::string uri;     // the kernelscope:/passes/ document showing `text`
   std::string kernel;  // demangled
   int revision = 0;
-  std::string text;    // the whole pass-by-pass report, as `kernelscope passes` prints it
+  std::string text;  // the whole pass-by-pass report, as `kernelscope passes` prints it
   std::vector<PassInfo> passes;
 };
 inline void to_json(json& j, const PassesResult& r) {
-  j = {{"uri", r.uri}, {"kernel", r.kernel}, {"revision", r.revision}, {"text", r.text},
+  j = {{"uri", r.uri},
+       {"kernel", r.kernel},
+       {"revision", r.revision},
+       {"text", r.text},
        {"passes", r.passes}};
 }
 
@@ -314,7 +326,9 @@ struct CompileChanges {
   std::vector<KernelChangeSummary> kernels;
 };
 inline void to_json(json& j, const CompileChanges& c) {
-  j = {{"baseRevision", c.baseRevision}, {"summary", c.summary}, {"stages", c.stages},
+  j = {{"baseRevision", c.baseRevision},
+       {"summary", c.summary},
+       {"stages", c.stages},
        {"kernels", c.kernels}};
 }
 

@@ -62,8 +62,8 @@ class MessageReader {
       : maxMessageBytes_(maxMessageBytes) {}
 
   struct Item {
-    bool ok = true;      // false: `error` says what was wrong with the stream
-    std::string body;    // the message body when ok
+    bool ok = true;    // false: `error` says what was wrong with the stream
+    std::string body;  // the message body when ok
     std::string error;
   };
 

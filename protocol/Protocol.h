@@ -182,7 +182,8 @@ inline void from_json(const json& j, ClientCapabilities& c) {
     }
     return p;
   };
-  if (auto* v = at({"workspace", "didChangeWatchedFiles", "dynamicRegistration"}); v && v->is_boolean())
+  if (auto* v = at({"workspace", "didChangeWatchedFiles", "dynamicRegistration"});
+      v && v->is_boolean())
     c.watchedFilesDynamicRegistration = v->get<bool>();
   if (auto* v = at({"window", "workDoneProgress"}); v && v->is_boolean())
     c.workDoneProgress = v->get<bool>();
@@ -230,9 +231,7 @@ struct MarkupContent {
   std::string kind = "markdown";  // "markdown" or "plaintext"
   std::string value;
 };
-inline void to_json(json& j, const MarkupContent& m) {
-  j = {{"kind", m.kind}, {"value", m.value}};
-}
+inline void to_json(json& j, const MarkupContent& m) { j = {{"kind", m.kind}, {"value", m.value}}; }
 
 struct Hover {
   MarkupContent contents;

@@ -122,7 +122,8 @@ std::optional<VirtualUri> parseVirtualUri(std::string_view uri,
 std::string makePassesUri(std::string_view path, std::string_view kernel) {
   std::string uri = makeVirtualUri("passes", "passes", path) + "?kernel=";
   for (char c : kernel) {  // kernel names are identifiers and paths ("m::k"); encode the rest
-    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':' || c == '.' || c == '-') {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':' || c == '.' ||
+        c == '-') {
       uri += c;
     } else {
       static const char* hex = "0123456789ABCDEF";

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The code checks of the test command, each failing with a message that says how to fix it:
-#   scripts/check.sh               tsc --noEmit + eslint (VS Code extension)
+#   scripts/check.sh               clang-format (fix: scripts/format.sh), tsc --noEmit + eslint
 #   scripts/check.sh --tidy BUILD  clang-tidy (.clang-tidy's checks) over the C++ sources
 #                                  compiled in BUILD (needs its compile_commands.json)
 # (The -Werror build is the test command's own.)
@@ -29,6 +29,8 @@ if [ "${1:-}" = "--tidy" ]; then
 fi
 
 status=0
+"$ROOT/scripts/format.sh" --check || status=1
+[ $status -eq 0 ] && say "clang-format: clean"
 
 ext=$ROOT/editors/vscode
 if [ ! -d "$ext/node_modules" ] || [ "$ext/package-lock.json" -nt "$ext/node_modules" ]; then

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks the code first (scripts/check.sh: tsc + eslint on the VS Code extension), sets
+# Checks the code first (scripts/check.sh: clang-format, fixed by scripts/format.sh; tsc +
+# eslint on the VS Code extension), sets
 # everything up (idempotent, including what the editor tests need), builds with -Werror,
 # and runs every test: pipeline unit and golden tests, LSP conversation tests, editor end-to-end
 # tests (Neovim, Emacs, Vim, VS Code), the GPU tests (which skip without a GPU); then,
@@ -12,7 +13,7 @@ SANITIZE_DIR=${KERNELSCOPE_SANITIZE_BUILD_DIR:-$ROOT/build-sanitize}
 export KERNELSCOPE_EXTRA_APT="neovim emacs-nox elpa-eglot vim vim-ale clang libclang-rt-14-dev chromium build-essential pkg-config python3 libkrb5-dev ripgrep clang-format clang-tidy"
 
 # The quick checks come first, so a slip is reported in seconds.
-"$ROOT/scripts/ensure-apt.sh" check nodejs
+"$ROOT/scripts/ensure-apt.sh" check clang-format nodejs
 "$ROOT/scripts/check.sh" || { echo "[test] code checks failed (see above)" >&2; exit 1; }
 
 # Warnings are errors in the test build (an existing build directory is switched over).

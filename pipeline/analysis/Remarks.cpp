@@ -127,7 +127,8 @@ class IrLocations {
 
   /// The chains of the instructions at `at`: exact position first, then the line; in
   /// `function` when it has any there, else anywhere.
-  std::vector<const std::vector<Frame>*> chainsAt(const Frame& at, const std::string& function) const {
+  std::vector<const std::vector<Frame>*> chainsAt(const Frame& at,
+                                                  const std::string& function) const {
     for (const auto* lines : {find(byColumn_, std::tuple{at.file, at.line, at.column}),
                               find(byLine_, std::pair{at.file, at.line})}) {
       if (!lines) continue;
@@ -135,7 +136,8 @@ class IrLocations {
       for (uint32_t i : *lines) {
         const ArtifactLine& l = ir_.lines[i];
         anywhere.push_back(&l.location);
-        if (l.function >= 0 && ir_.functions[l.function].demangled == function) inFunction.push_back(&l.location);
+        if (l.function >= 0 && ir_.functions[l.function].demangled == function)
+          inFunction.push_back(&l.location);
       }
       return inFunction.empty() ? anywhere : inFunction;
     }
@@ -158,21 +160,32 @@ auto sortKey(const Remark& r) {
   const Frame& at = r.userLocation ? *r.userLocation : none;
   // Remarks on no user line are told apart by where they are.
   const Frame& where = r.userLocation || !r.location ? none : *r.location;
-  return std::tuple{!r.userLocation.has_value(), at.file, at.line, where, r.kind, r.pass, r.name, remarkMessage(r)};
+  return std::tuple{!r.userLocation.has_value(),
+                    at.file,
+                    at.line,
+                    where,
+                    r.kind,
+                    r.pass,
+                    r.name,
+                    remarkMessage(r)};
 }
 
 }  // namespace
 
 bool isBookkeepingRemark(const Remark& r) {
-  static const std::string_view kPasses[] = {"size-info", "stack-frame-layout", "prologepilog", "asm-printer"};
+  static const std::string_view kPasses[] = {"size-info", "stack-frame-layout", "prologepilog",
+                                             "asm-printer"};
   return std::find(std::begin(kPasses), std::end(kPasses), r.pass) != std::end(kPasses);
 }
 
 std::string_view remarkKindName(Remark::Kind k) {
   switch (k) {
-    case Remark::Kind::Passed: return "passed";
-    case Remark::Kind::Missed: return "missed";
-    case Remark::Kind::Analysis: return "analysis";
+    case Remark::Kind::Passed:
+      return "passed";
+    case Remark::Kind::Missed:
+      return "missed";
+    case Remark::Kind::Analysis:
+      return "analysis";
   }
   return "passed";
 }
@@ -184,7 +197,8 @@ std::string remarkMessage(const Remark& r) {
   return m;
 }
 
-std::vector<Remark> attributeRemarks(std::vector<Remark> remarks, const Artifact& llvmIr, const LineMap& users) {
+std::vector<Remark> attributeRemarks(std::vector<Remark> remarks, const Artifact& llvmIr,
+                                     const LineMap& users) {
   const IrLocations ir(llvmIr);
   std::vector<Remark> out;
   for (Remark& r : remarks) {
@@ -203,8 +217,9 @@ std::vector<Remark> attributeRemarks(std::vector<Remark> remarks, const Artifact
     for (const auto* chain : ir.chainsAt(*r.location, r.function)) {
       LineOrigin o = users.attributeChain(*chain);
       if (o.attribution != Attribution::Direct) continue;
-      if (std::none_of(lines.begin(), lines.end(),
-                       [&](const Frame& f) { return f.file == o.user.file && f.line == o.user.line; }))
+      if (std::none_of(lines.begin(), lines.end(), [&](const Frame& f) {
+            return f.file == o.user.file && f.line == o.user.line;
+          }))
         lines.push_back(o.user);
     }
     for (const Frame& line : lines) {
@@ -218,7 +233,8 @@ std::vector<Remark> attributeRemarks(std::vector<Remark> remarks, const Artifact
 
   // Fold identical remarks on the same line: loops unrolled or code inlined several times
   // repeat them word for word.
-  std::stable_sort(out.begin(), out.end(), [](const Remark& a, const Remark& b) { return sortKey(a) < sortKey(b); });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Remark& a, const Remark& b) { return sortKey(a) < sortKey(b); });
   std::vector<Remark> folded;
   for (Remark& r : out) {
     if (!folded.empty() && sortKey(folded.back()) == sortKey(r)) {
@@ -231,18 +247,26 @@ std::vector<Remark> attributeRemarks(std::vector<Remark> remarks, const Artifact
 }
 
 bool RemarkFilter::accepts(const Remark& r) const {
-  if (!passes.empty() && std::find(passes.begin(), passes.end(), r.pass) == passes.end()) return false;
-  const bool kindShown = r.kind == Remark::Kind::Passed ? passed : r.kind == Remark::Kind::Missed ? missed : analysis;
-  return kindShown || std::find(alsoShown.begin(), alsoShown.end(), std::pair{r.kind, r.pass}) != alsoShown.end();
+  if (!passes.empty() && std::find(passes.begin(), passes.end(), r.pass) == passes.end())
+    return false;
+  const bool kindShown = r.kind == Remark::Kind::Passed   ? passed
+                         : r.kind == Remark::Kind::Missed ? missed
+                                                          : analysis;
+  return kindShown || std::find(alsoShown.begin(), alsoShown.end(), std::pair{r.kind, r.pass}) !=
+                          alsoShown.end();
 }
 
 std::optional<RemarkFilter> RemarkFilter::named(std::string_view name) {
   RemarkFilter f;
   f.passed = f.missed = f.analysis = false;
-  if (name == "all") f.passed = f.missed = f.analysis = true;
-  else if (name == "missed") f.missed = true;
-  else if (name == "passed") f.passed = true;
-  else if (name == "analysis") f.analysis = true;
+  if (name == "all")
+    f.passed = f.missed = f.analysis = true;
+  else if (name == "missed")
+    f.missed = true;
+  else if (name == "passed")
+    f.passed = true;
+  else if (name == "analysis")
+    f.analysis = true;
   else if (name == "default") {
     f.missed = true;
     for (const char* pass : {"inline", "licm", "loop-unroll", "loop-vectorize", "slp-vectorizer"})

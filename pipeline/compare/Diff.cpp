@@ -447,7 +447,8 @@ CompileDiff diffCompiles(const CompileResult& before, const CompileResult& after
     d.stages.push_back(std::move(sd));
   }
 
-  for (const KernelInfo& k : before.kernels) d.kernels.push_back({k.demangled, k, std::nullopt, {}});
+  for (const KernelInfo& k : before.kernels)
+    d.kernels.push_back({k.demangled, k, std::nullopt, {}});
   for (const KernelInfo& k : after.kernels) {
     auto it = std::find_if(d.kernels.begin(), d.kernels.end(),
                            [&](const KernelChange& c) { return c.kernel == k.demangled; });

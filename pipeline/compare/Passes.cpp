@@ -28,7 +28,8 @@ std::string readFile(const fs::path& p) {
 
 constexpr std::string_view kDumpAfter = "*** IR Dump After ";
 constexpr std::string_view kDumpStart = "*** IR Dump At Start ***";
-constexpr std::string_view kLoopDeletingPasses = "loop-deletion,loop-unroll-full,simple-loop-unswitch";
+constexpr std::string_view kLoopDeletingPasses =
+    "loop-deletion,loop-unroll-full,simple-loop-unswitch";
 
 /// "P on U" (the text between "IR Dump After " and " ***"): the pass and its unit. A pass
 /// name can hold template arguments with spaces ("RequireAnalysisPass<llvm::GlobalsAA, ...>"),
@@ -38,7 +39,8 @@ std::pair<std::string, std::string> passAndUnit(std::string_view s) {
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '<') ++depth;
     if (s[i] == '>' && depth > 0) --depth;
-    if (depth == 0 && s.substr(i, 4) == " on ") return {std::string(s.substr(0, i)), std::string(s.substr(i + 4))};
+    if (depth == 0 && s.substr(i, 4) == " on ")
+      return {std::string(s.substr(0, i)), std::string(s.substr(i + 4))};
   }
   return {std::string(s), {}};
 }
@@ -90,7 +92,8 @@ Artifact irFunctionArtifact(std::string text, std::string_view symbol) {
 
 /// The diff of one pass, lines as printed: value names and metadata numbers are what
 /// passes change (SROA's `%sum.sroa.0`), so nothing is normalized away.
-std::string passDiff(const Artifact& before, const Artifact& after, const std::string& pass, int context) {
+std::string passDiff(const Artifact& before, const Artifact& after, const std::string& pass,
+                     int context) {
   DiffOptions opts;
   opts.context = context;
   opts.normalize = false;
@@ -110,8 +113,9 @@ std::string joined(const std::vector<std::string>& v) {
 
 /// With CompileOptions::saveTempsDir: rustc's stderr (the -print-changed dumps), its final
 /// IR and the MIR dumps of the bodies named like the kernel, as recorded for the golden tests.
-void saveTemps(const CompileOptions& opts, const std::string& stderrText, const std::string& finalIr,
-               const fs::path& mirDir, const std::string& crate, const std::string& mirName) {
+void saveTemps(const CompileOptions& opts, const std::string& stderrText,
+               const std::string& finalIr, const fs::path& mirDir, const std::string& crate,
+               const std::string& mirName) {
   if (opts.saveTempsDir.empty()) return;
   std::error_code ec;
   fs::create_directories(opts.saveTempsDir / "mir", ec);
@@ -119,7 +123,8 @@ void saveTemps(const CompileOptions& opts, const std::string& stderrText, const 
   std::ofstream(opts.saveTempsDir / "k.ll", std::ios::binary) << finalIr;
   for (const MirDumpFile& f : listMirDumps(mirDir, crate))
     if (f.item == mirName || f.item.ends_with("-" + mirName))
-      fs::copy_file(f.path, opts.saveTempsDir / "mir" / f.path.filename(), fs::copy_options::overwrite_existing, ec);
+      fs::copy_file(f.path, opts.saveTempsDir / "mir" / f.path.filename(),
+                    fs::copy_options::overwrite_existing, ec);
 }
 
 }  // namespace
@@ -156,16 +161,19 @@ std::vector<IrDump> parsePrintChanged(std::string_view text) {
       } else if (line.starts_with(kDumpAfter) && line.ends_with(" ***")) {
         std::string_view body = line.substr(kDumpAfter.size(), line.size() - kDumpAfter.size() - 4);
         // One-line notes: the pass changed nothing, or ran on a unit the filter left out.
-        if (body.ends_with(" omitted because no change") || body.ends_with(" filtered out")) continue;
+        if (body.ends_with(" omitted because no change") || body.ends_with(" filtered out"))
+          continue;
         auto [pass, unit] = passAndUnit(body);
-        current = &dumps.emplace_back(IrDump{std::move(pass), std::move(unit), {}, false, std::move(unprinted)});
+        current = &dumps.emplace_back(
+            IrDump{std::move(pass), std::move(unit), {}, false, std::move(unprinted)});
         unprinted.clear();
       } else if (line.starts_with("*** IR Pass ") && line.ends_with(" invalidated ***")) {
         // A pass deleted the unit it ran on; -print-changed prints nothing for it. Unless
         // -print-after printed it (above), its change shows in the next dump.
         std::string_view pass = line.substr(12, line.size() - 12 - 16);
         bool printed = !dumps.empty() && dumps.back().invalidated && dumps.back().pass == pass;
-        if (!printed && !pass.starts_with("PassManager<") && unprinted.empty()) unprinted = std::string(pass);
+        if (!printed && !pass.starts_with("PassManager<") && unprinted.empty())
+          unprinted = std::string(pass);
       }
       continue;  // "*** IR Pass ... ignored ***"
     }
@@ -188,7 +196,8 @@ size_t countPassesRun(std::string_view text, std::string_view symbol) {
     if (!line.starts_with(kDumpAfter) || !line.ends_with(" ***")) continue;
     std::string_view body = line.substr(kDumpAfter.size(), line.size() - kDumpAfter.size() - 4);
     if (body.ends_with(" filtered out")) continue;
-    if (body.ends_with(" omitted because no change")) body.remove_suffix(std::string_view(" omitted because no change").size());
+    if (body.ends_with(" omitted because no change"))
+      body.remove_suffix(std::string_view(" omitted because no change").size());
     if (unitInvolves(passAndUnit(body).second, symbol)) ++n;
   }
   return n;
@@ -212,7 +221,8 @@ size_t irInstructionCount(std::string_view functionText) {
   return irFunctionArtifact(std::string(functionText), "").instructionCount();
 }
 
-StagePasses llvmPassChanges(const std::vector<IrDump>& dumps, std::string_view symbol, int context) {
+StagePasses llvmPassChanges(const std::vector<IrDump>& dumps, std::string_view symbol,
+                            int context) {
   StagePasses sp;
   sp.stage = Stage::LlvmIr;
   std::string previous;
@@ -275,7 +285,9 @@ std::vector<MirDumpFile> listMirDumps(const fs::path& dir, std::string_view crat
     std::string_view number = rest.substr(dot + 1);
     // "3-2-004": numbered passes only ("-------" marks analyses such as borrowck's).
     if (number.size() != 7 || number[1] != '-' || number[3] != '-' ||
-        !std::all_of(number.begin(), number.end(), [](char c) { return c == '-' || std::isdigit(static_cast<unsigned char>(c)); }))
+        !std::all_of(number.begin(), number.end(), [](char c) {
+          return c == '-' || std::isdigit(static_cast<unsigned char>(c));
+        }))
       continue;
     f.number = std::string(number);
     f.item = std::string(rest.substr(0, dot));
@@ -288,7 +300,8 @@ std::vector<MirDumpFile> listMirDumps(const fs::path& dir, std::string_view crat
   return files;
 }
 
-std::optional<std::string> mirItemFor(const std::vector<MirDumpFile>& files, std::string_view name) {
+std::optional<std::string> mirItemFor(const std::vector<MirDumpFile>& files,
+                                      std::string_view name) {
   std::string path(name), last = lastSegment(name);
   // A crate-qualified path names the item without the crate ("k::m::f" is dumped as "m-f").
   std::vector<std::string> candidates;
@@ -296,7 +309,8 @@ std::optional<std::string> mirItemFor(const std::vector<MirDumpFile>& files, std
     if (!candidates.empty() && candidates.back() == f.item) continue;
     std::string_view item = f.item;
     size_t dash = item.rfind('-');
-    if ((dash == std::string_view::npos ? item : item.substr(dash + 1)) == last) candidates.push_back(f.item);
+    if ((dash == std::string_view::npos ? item : item.substr(dash + 1)) == last)
+      candidates.push_back(f.item);
   }
   if (candidates.size() == 1) return candidates.front();
   // Several: the longest item that `name` spells out ("c::m::k" is "m-k" rather than "k").
@@ -304,7 +318,8 @@ std::optional<std::string> mirItemFor(const std::vector<MirDumpFile>& files, std
   for (const auto& c : candidates) {
     std::string asPath = c;
     for (size_t p; (p = asPath.find('-')) != std::string::npos;) asPath.replace(p, 1, "::");
-    if ((path == asPath || path.ends_with("::" + asPath)) && (!best || c.size() > best->size())) best = c;
+    if ((path == asPath || path.ends_with("::" + asPath)) && (!best || c.size() > best->size()))
+      best = c;
   }
   return best;
 }
@@ -318,7 +333,8 @@ std::string mirBodyText(std::string_view dumped) {
   return std::string(dumped);
 }
 
-StagePasses mirPassChanges(const std::vector<MirDumpFile>& files, std::string_view item, int context) {
+StagePasses mirPassChanges(const std::vector<MirDumpFile>& files, std::string_view item,
+                           int context) {
   StagePasses sp;
   sp.stage = Stage::Mir;
   std::map<std::string, const MirDumpFile*> before;  // by pass number
@@ -360,13 +376,15 @@ StagePasses mirPassChanges(const std::vector<MirDumpFile>& files, std::string_vi
 
 // --- The run
 
-PassesResult computePasses(const Toolchain& tc, const CompileInput& input, const CompileOptions& opts,
-                           const std::string& kernel, const PassesOptions& popts,
-                           const CancellationToken& cancel) {
+PassesResult computePasses(const Toolchain& tc, const CompileInput& input,
+                           const CompileOptions& opts, const std::string& kernel,
+                           const PassesOptions& popts, const CancellationToken& cancel) {
   PassesResult result;
   // The passes are rustc's: a CUDA C++ twin or another profile's compiler has none to show.
   if (isCudaSource(input.path) || (opts.profile && *opts.profile != ToolchainProfile::RustcNvptx)) {
-    result.error = "pass by pass shows rustc's passes: it needs a Rust kernel compiled with rustc (the rustc-nvptx profile)";
+    result.error =
+        "pass by pass shows rustc's passes: it needs a Rust kernel compiled with rustc (the "
+        "rustc-nvptx profile)";
     return result;
   }
   if (auto bad = validateArch(opts.arch)) {
@@ -394,17 +412,21 @@ PassesResult computePasses(const Toolchain& tc, const CompileInput& input, const
   // LLVM's filter takes a symbol; a #[no_mangle] kernel's is its name. When the name turns
   // out to be another kernel's path (a mangled symbol), the run is repeated with its symbol.
   auto run = [&](const std::string& symbol, const std::string& mirName, int attempt) {
-    fs::path out = work.path() / ("out" + std::to_string(attempt)), mirDir = work.path() / ("mir" + std::to_string(attempt));
+    fs::path out = work.path() / ("out" + std::to_string(attempt)),
+             mirDir = work.path() / ("mir" + std::to_string(attempt));
     fs::create_directories(out);
     std::vector<std::string> args;
     if (popts.llvm)
-      args.insert(args.end(), {"-C", "llvm-args=-print-changed", "-C", "llvm-args=-print-module-scope",
-                               "-C", "llvm-args=-filter-print-funcs=" + symbol,
-                               // Loop passes that may delete their loop: -print-changed prints
-                               // nothing then, -print-after prints the module (see parsePrintChanged).
-                               "-C", "llvm-args=-print-after=" + std::string(kLoopDeletingPasses)});
-    if (popts.mir) args.insert(args.end(), {"-Zdump-mir=" + mirName, "-Zdump-mir-dir=" + mirDir.string()});
-    return std::tuple{runRustcUnit(tc, unit, opts, "llvm-ir", out, work.path(), args, cancel), out, mirDir};
+      args.insert(args.end(),
+                  {"-C", "llvm-args=-print-changed", "-C", "llvm-args=-print-module-scope", "-C",
+                   "llvm-args=-filter-print-funcs=" + symbol,
+                   // Loop passes that may delete their loop: -print-changed prints
+                   // nothing then, -print-after prints the module (see parsePrintChanged).
+                   "-C", "llvm-args=-print-after=" + std::string(kLoopDeletingPasses)});
+    if (popts.mir)
+      args.insert(args.end(), {"-Zdump-mir=" + mirName, "-Zdump-mir-dir=" + mirDir.string()});
+    return std::tuple{runRustcUnit(tc, unit, opts, "llvm-ir", out, work.path(), args, cancel), out,
+                      mirDir};
   };
 
   std::string symbol = lastSegment(kernel), mirName = symbol;
@@ -418,14 +440,17 @@ PassesResult computePasses(const Toolchain& tc, const CompileInput& input, const
     result.diagnostics = unit.diagnostics;  // this run's, not also a first attempt's
     for (auto& d : parseRustcDiagnostics(r.err)) result.diagnostics.push_back(std::move(d));
     if (r.truncated) {  // the dumps are cut: no pass list would be complete
-      result.error = "rustc's pass dumps exceeded " + std::to_string(ProcessSpec{}.outputCap >> 20) + " MiB";
+      result.error =
+          "rustc's pass dumps exceeded " + std::to_string(ProcessSpec{}.outputCap >> 20) + " MiB";
       return result;
     }
     if (!r.ok()) {
-      bool haveError = std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
-                                   [](const Diagnostic& d) { return d.severity == Severity::Error; });
-      result.error = haveError ? "the kernel does not compile (see the diagnostics)"
-                               : "rustc " + r.describe() + (r.err.empty() ? "" : ": " + r.err.substr(0, 2000));
+      bool haveError =
+          std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
+                      [](const Diagnostic& d) { return d.severity == Severity::Error; });
+      result.error =
+          haveError ? "the kernel does not compile (see the diagnostics)"
+                    : "rustc " + r.describe() + (r.err.empty() ? "" : ": " + r.err.substr(0, 2000));
       return result;
     }
     result.finalModuleIr = readFile(out / (unit.crateName + ".ll"));
@@ -442,7 +467,8 @@ PassesResult computePasses(const Toolchain& tc, const CompileInput& input, const
     }
     if (!found) {
       result.error = "unknown kernel '" + kernel + "'" +
-                     (result.kernels.empty() ? ": the file has no kernels" : " (kernels: " + joined(result.kernels) + ")");
+                     (result.kernels.empty() ? ": the file has no kernels"
+                                             : " (kernels: " + joined(result.kernels) + ")");
       return result;
     }
     result.kernel = found->symbol;
@@ -488,7 +514,8 @@ std::string renderPasses(const PassesResult& r, const std::string& title) {
     const std::string unitWord = sp.stage == Stage::Mir ? "statements" : "instructions";
     s += "\n## " + std::string(stageTitle(sp.stage)) + ": " + std::to_string(sp.changes.size()) +
          " of " + std::to_string(sp.passesRun) + " passes changed " + r.demangled + " (" +
-         std::to_string(sp.initialCount) + " → " + std::to_string(sp.finalCount) + " " + unitWord + ")\n";
+         std::to_string(sp.initialCount) + " → " + std::to_string(sp.finalCount) + " " + unitWord +
+         ")\n";
     for (size_t i = 0; i < sp.changes.size(); ++i) {
       const PassChange& c = sp.changes[i];
       // LLVM names the unit a pass ran on; MIR numbers its passes (phase-step-pass).

@@ -46,8 +46,8 @@ struct PassChange {
 struct StagePasses {
   Stage stage = Stage::LlvmIr;
   std::vector<PassChange> changes;
-  size_t passesRun = 0;          // every pass the dump names for the kernel, changed or not
-  std::string initial, final;    // the kernel's body before the first and after the last pass
+  size_t passesRun = 0;        // every pass the dump names for the kernel, changed or not
+  std::string initial, final;  // the kernel's body before the first and after the last pass
   size_t initialCount = 0, finalCount = 0;
 };
 
@@ -58,8 +58,8 @@ struct PassesOptions {
 };
 
 struct PassesResult {
-  std::string kernel;     // the kernel's symbol
-  std::string demangled;  // its name as the user writes it
+  std::string kernel;               // the kernel's symbol
+  std::string demangled;            // its name as the user writes it
   std::vector<StagePasses> stages;  // LLVM IR then MIR, as asked for
   /// rustc's `--emit=llvm-ir` of the same run: the final IR the passes lead to.
   std::string finalModuleIr;

@@ -111,7 +111,8 @@ void CompileCache::insert(const std::string& key, std::shared_ptr<const CompileR
   Cached cached;
   cached.bytes = footprint(*result);
   if (cached.bytes > capacity_) return;
-  for (const auto& f : result->sourceFiles) cached.files.emplace_back(f, contentHash(fileFingerprint(f)));
+  for (const auto& f : result->sourceFiles)
+    cached.files.emplace_back(f, contentHash(fileFingerprint(f)));
   cached.result = std::move(result);
   std::lock_guard lock(mutex_);
   if (auto it = index_.find(key); it != index_.end()) {

@@ -141,12 +141,15 @@ std::optional<CratePackage> packageFromMetadata(const std::string& json, const f
         pkg.workspaceMembers.push_back(normalizePath(member["manifest_path"].get<std::string>()));
     for (const auto& t : p["targets"]) {
       auto kinds = t.value("kind", std::vector<std::string>{});
-      auto has = [&](const char* kind) { return std::find(kinds.begin(), kinds.end(), kind) != kinds.end(); };
+      auto has = [&](const char* kind) {
+        return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+      };
       pkg.hasBuildScript |= has("custom-build");
       pkg.isProcMacro |= has("proc-macro");
       // A kernel crate's library is often a cdylib (the usual set-up for PTX); kernelscope
       // compiles any library kind as an rlib.
-      if (!has("lib") && !has("rlib") && !has("cdylib") && !has("staticlib") && !has("dylib") && !has("proc-macro"))
+      if (!has("lib") && !has("rlib") && !has("cdylib") && !has("staticlib") && !has("dylib") &&
+          !has("proc-macro"))
         continue;
       pkg.crateName = identifierFor(t.value("name", pkg.name));
       pkg.libRoot = normalizePath(t.value("src_path", ""));
@@ -306,13 +309,15 @@ std::string needsCargo(const Toolchain& tc, const CratePackage& pkg) {
     if (!seen.insert(normalizePath(p.root.string())).second) return;
     if (p.hasBuildScript) parts.push_back(p.name + "'s build script");
     if (p.isProcMacro) parts.push_back("the proc macro " + p.name);
-    for (const auto& name : p.otherDependencies) parts.push_back("the registry dependency " + name + " of " + p.name);
+    for (const auto& name : p.otherDependencies)
+      parts.push_back("the registry dependency " + name + " of " + p.name);
     for (const auto& d : p.pathDependencies)
       if (auto dep = loadPackage(tc, d.path / "Cargo.toml", nullptr)) visit(*dep);
   };
   visit(pkg);
   std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+  for (size_t i = 0; i < parts.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
   return out.empty() ? out : out + (parts.size() == 1 ? " is" : " are") + " not built";
 }
 
@@ -326,13 +331,15 @@ void packageDirs(const Toolchain& tc, const CratePackage& pkg, std::set<std::str
 
 /// `pkg` as cargo builds it: its place in the cache (per workspace and toolchain) and the
 /// unsaved text of the files it may read.
-CargoUnit cargoUnit(const Toolchain& tc, const CratePackage& pkg, const std::map<std::string, std::string>& overlays) {
+CargoUnit cargoUnit(const Toolchain& tc, const CratePackage& pkg,
+                    const std::map<std::string, std::string>& overlays) {
   CargoUnit c;
   c.manifest = pkg.manifest;
   c.workspaceRoot = pkg.workspaceRoot.empty() ? pkg.root : pkg.workspaceRoot;
   const std::string root = normalizePath(c.workspaceRoot.string());
   c.base = tc.cacheDir / "cargo" /
-           (identifierFor(fs::path(root).filename().string()) + "-" + stableDigest({"cargo-v1", root, tc.fingerprint()}));
+           (identifierFor(fs::path(root).filename().string()) + "-" +
+            stableDigest({"cargo-v1", root, tc.fingerprint()}));
   std::set<std::string> dirs;
   packageDirs(tc, pkg, dirs);
   for (const auto& dir : dirs)
@@ -395,8 +402,9 @@ class DependencyBuilder {
     // (where its sources are: their paths are in its debug info and dep-info; what they
     // say, unsaved text included; target flags, features, the rustc fingerprint and its
     // own dependencies' digests), so a hit needs no further check and an edit is a miss.
-    std::vector<std::string> keyParts = {"rlib-v1", tc_.fingerprint(), normalizePath(pkg->root.string()),
-                                         pkg->crateName, pkg->edition, sourceDigest(pkg->root)};
+    std::vector<std::string> keyParts = {
+        "rlib-v1",      tc_.fingerprint(), normalizePath(pkg->root.string()),
+        pkg->crateName, pkg->edition,      sourceDigest(pkg->root)};
     for (const auto& a : rustcTargetArgs(tc_, opts_)) keyParts.push_back(a);
     for (const auto& f : features) keyParts.push_back("feature=" + f);
     for (const auto& dep : pkg->pathDependencies)
@@ -454,8 +462,8 @@ class DependencyBuilder {
   }
 
   /// rustc on one dependency into `outDir`; false (the reason in the unit) when it fails.
-  bool compile(const CratePackage& pkg, const std::vector<std::string>& features, std::vector<std::string> args,
-               const fs::path& outDir, const CratePackage& from) {
+  bool compile(const CratePackage& pkg, const std::vector<std::string>& features,
+               std::vector<std::string> args, const fs::path& outDir, const CratePackage& from) {
     fs::path root = sourceView(pkg.root, overlays_, work_, unit_.remaps);
     fs::path libRoot = root / fs::relative(pkg.libRoot, pkg.root);
     if (root != pkg.root) {
@@ -488,7 +496,8 @@ class DependencyBuilder {
         unit_.diagnostics.push_back(std::move(dg));  // its warnings are its own business
     }
     if (!r.ok()) {
-      std::string why = "dependency '" + pkg.name + "' (" + pkg.root.string() + ") does not compile";
+      std::string why =
+          "dependency '" + pkg.name + "' (" + pkg.root.string() + ") does not compile";
       if (!errors) why += ": rustc " + r.describe() + "\n" + r.err.substr(0, 4000);
       fail(why, from.manifest);
       return false;
@@ -501,8 +510,8 @@ class DependencyBuilder {
   std::string sourceDigest(const fs::path& root) const {
     std::map<std::string, std::string> files;  // relative path -> content
     std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
+    for (auto it = fs::recursive_directory_iterator(root, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
       std::string name = it->path().filename().string();
       if (it->is_directory(ec) && (name == "target" || name.starts_with("."))) {
         it.disable_recursion_pending();
@@ -511,7 +520,8 @@ class DependencyBuilder {
       if (!it->is_regular_file(ec)) continue;
       files[fs::relative(it->path(), root).string()] = fileFingerprint(it->path());
     }
-    for (const auto& [path, text] : overlaysUnder(overlays_, root)) files[fs::relative(path, root).string()] = text;
+    for (const auto& [path, text] : overlaysUnder(overlays_, root))
+      files[fs::relative(path, root).string()] = text;
     std::vector<std::string_view> parts;
     for (const auto& [path, text] : files) parts.insert(parts.end(), {path, text});
     return stableDigest(parts);
@@ -654,12 +664,14 @@ RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input,
       return unit;
     }
     if (auto off = needsCargo(tc, pkg); !off.empty())
-      unit.diagnostics.push_back(crateDiagnostic(
-          Severity::Warning,
-          "cargo not run for " + pkg.name + ": " + off +
-              ": cargo would run the workspace's code (build scripts, proc macros, programs its cargo "
-              "configuration names) and " + kTrustHint + ". Compiled with rustc alone, without them.",
-          pkg.manifest, kWorkspaceTrustCode));
+      unit.diagnostics.push_back(
+          crateDiagnostic(Severity::Warning,
+                          "cargo not run for " + pkg.name + ": " + off +
+                              ": cargo would run the workspace's code (build scripts, proc macros, "
+                              "programs its cargo "
+                              "configuration names) and " +
+                              kTrustHint + ". Compiled with rustc alone, without them.",
+                          pkg.manifest, kWorkspaceTrustCode));
     DependencyBuilder deps(tc, opts, workDir, overlays, cancel, unit);
     if (!deps.argsFor(pkg, unit.args)) {
       if (unit.failure.empty() && unit.cancelled) unit.failure = "cancelled";
@@ -707,7 +719,8 @@ std::vector<std::string> crateRustcFlags(const CratePackage& pkg, const CompileO
 // ---------------------------------------------------------------------------------------
 // The crate's defaults for what the user left unset.
 
-CompileOptions withCrateDefaults(const Toolchain& tc, const fs::path& file, CompileOptions options) {
+CompileOptions withCrateDefaults(const Toolchain& tc, const fs::path& file,
+                                 CompileOptions options) {
   if (options.archChosen && options.optLevelChosen && options.profile) return options;
   if (auto crate = findCrate(tc, file)) {
     const CrateSettings& s = crate->settings;
@@ -721,14 +734,16 @@ CompileOptions withCrateDefaults(const Toolchain& tc, const fs::path& file, Comp
   return options;
 }
 
-ProcessResult runRustcUnit(const Toolchain& tc, RustcUnit& unit, const CompileOptions& opts, const std::string& emit,
-                           const fs::path& outDir, const fs::path& workDir, const std::vector<std::string>& extraArgs,
+ProcessResult runRustcUnit(const Toolchain& tc, RustcUnit& unit, const CompileOptions& opts,
+                           const std::string& emit, const fs::path& outDir, const fs::path& workDir,
+                           const std::vector<std::string>& extraArgs,
                            const CancellationToken& cancel) {
   if (unit.cargo) return runCargoRustc(tc, unit, opts, emit, outDir, extraArgs, cancel);
   return runProcess(rustcCommand(tc, unit, opts, emit, outDir, workDir, extraArgs, cancel));
 }
 
-std::vector<fs::path> readDepInfo(const fs::path& depFile, const Remaps& remaps, const fs::path& base) {
+std::vector<fs::path> readDepInfo(const fs::path& depFile, const Remaps& remaps,
+                                  const fs::path& base) {
   std::ifstream in(depFile);
   std::vector<fs::path> files;
   std::string line;

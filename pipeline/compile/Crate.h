@@ -28,8 +28,9 @@ struct CompileInput;
 struct CompileOptions;
 
 /// `[package.metadata.kernelscope]` of a crate's Cargo.toml:
-///   arch = "sm_80"   opt-level = 2   profile = "rust-cuda"   rustc-flags = ["-C", "target-feature=+ptx80"]
-///   [package.metadata.kernelscope.launch.saxpy]   n = 1048576   x = "f32[n] ones"   ...
+///   arch = "sm_80"   opt-level = 2   profile = "rust-cuda"   rustc-flags = ["-C",
+///   "target-feature=+ptx80"] [package.metadata.kernelscope.launch.saxpy]   n = 1048576   x =
+///   "f32[n] ones"   ...
 /// (a kernel's launch spec, gpu/LaunchSpec.h)
 /// The arch, opt-level and profile are the crate's defaults (a setting the user gives for the
 /// compile wins); the flags are added to the crate's rustc call.
@@ -151,8 +152,9 @@ RustcUnit prepareRustcUnit(const Toolchain&, const CompileInput&, const CompileO
 /// Runs the compile driver's rustc call on `unit` (rustcCommand in Compile.h), or for a
 /// crate that cargo builds the same call through `cargo rustc` (CargoBuild.h): either way
 /// rustc's JSON diagnostics are in `err` and its outputs in `outDir` as `<crateName>.<ext>`.
-ProcessResult runRustcUnit(const Toolchain&, RustcUnit&, const CompileOptions&, const std::string& emit,
-                           const std::filesystem::path& outDir, const std::filesystem::path& workDir,
+ProcessResult runRustcUnit(const Toolchain&, RustcUnit&, const CompileOptions&,
+                           const std::string& emit, const std::filesystem::path& outDir,
+                           const std::filesystem::path& workDir,
                            const std::vector<std::string>& extraArgs, const CancellationToken&);
 
 /// The directory a compiler should read for `dir`: `dir` itself, or, when unsaved text

@@ -70,9 +70,9 @@ class ProfileFrontEnd final : public FrontEnd {
     };
     // cargo runs the crate's build scripts and proc macros: the workspace's own code.
     if (!opts.workspaceTrusted)
-      return fail("the " + std::string(profileName(profile)) +
-                  " profile runs cargo, which runs the crate's build scripts; not run: " +
-                  kTrustHint);
+      return fail(
+          "the " + std::string(profileName(profile)) +
+          " profile runs cargo, which runs the crate's build scripts; not run: " + kTrustHint);
     ProfileTools tools = discoverProfileTools(profile);
     if (!tools.ready()) return fail(tools.missingReport());
 

@@ -27,7 +27,7 @@ std::string_view stageExtension(Stage);
 /// One frame of a debug location. Lines and columns are 1-based as compilers print them;
 /// line 0 means "no line" (code the compiler made up).
 struct Frame {
-  std::string file;      // normalized absolute path ("a/../b" resolved)
+  std::string file;  // normalized absolute path ("a/../b" resolved)
   uint32_t line = 0;
   uint32_t column = 0;
   std::string function;  // the function this frame's code belongs to, demangled; may be empty
@@ -36,7 +36,8 @@ struct Frame {
 };
 
 enum class LineKind : uint8_t {
-  Instruction,  // real code: a MIR statement or terminator, an IR instruction, a PTX/SASS instruction
+  Instruction,  // real code: a MIR statement or terminator, an IR instruction, a PTX/SASS
+                // instruction
   Label,        // a basic block or branch label
   Directive,    // declarations, .loc/.file, attributes, metadata
   Header,       // a function's signature line
@@ -46,7 +47,8 @@ enum class LineKind : uint8_t {
 /// How an artifact line's location was obtained.
 enum class LocationSource : uint8_t {
   Printed,      // read off the artifact as the tool printed it
-  Regenerated,  // exact chain, recovered by regenerating the code with chain ids (see ExactLocations.h)
+  Regenerated,  // exact chain, recovered by regenerating the code with chain ids (see
+                // ExactLocations.h)
   Guessed,      // completed by matching locations against the LLVM IR (may be wrong when
                 // one library function is inlined at several call sites)
 };

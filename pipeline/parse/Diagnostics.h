@@ -23,8 +23,8 @@ struct SourceRange {
 /// One compiler message (rustc, ptxas, nvdisasm) attached to a source range where known.
 struct Diagnostic {
   Severity severity = Severity::Error;
-  std::string source;                // "rustc", "ptxas", "kernelscope"
-  std::string code;                  // "E0308", "" when none
+  std::string source;  // "rustc", "ptxas", "kernelscope"
+  std::string code;    // "E0308", "" when none
   std::string message;
   std::optional<SourceRange> range;  // the primary span
   std::string rendered;              // the tool's own human rendering, if any

@@ -103,7 +103,8 @@ std::string demangleSymbol(std::string_view symbol) {
   if (!(s.starts_with("_R") || s.starts_with("_Z"))) return s;
   std::string d = llvm::demangle(s);
   // Legacy Rust symbols end in a hash segment "::h0123456789abcdef".
-  if (s.starts_with("_ZN") && d.size() > 19 && d.compare(d.size() - 19, 3, "::h") == 0) d.resize(d.size() - 19);
+  if (s.starts_with("_ZN") && d.size() > 19 && d.compare(d.size() - 19, 3, "::h") == 0)
+    d.resize(d.size() - 19);
   return d;
 }
 
@@ -113,7 +114,8 @@ Artifact parseLlvmIr(std::string input, std::string* error) {
 
   llvm::LLVMContext ctx;
   llvm::SMDiagnostic diag;
-  auto buffer = llvm::MemoryBuffer::getMemBuffer(input, "rustc.ll", /*RequiresNullTerminator=*/false);
+  auto buffer =
+      llvm::MemoryBuffer::getMemBuffer(input, "rustc.ll", /*RequiresNullTerminator=*/false);
   std::unique_ptr<llvm::Module> module = llvm::parseAssembly(*buffer, diag, ctx);
   if (!module) {
     if (error) {
@@ -150,7 +152,8 @@ Artifact parseLlvmIr(std::string input, std::string* error) {
       af.definition = Frame{filePathOf(sp), sp->getLine(), 0, af.demangled};
     af.firstLine = lineAt(a.lineStarts, offset);
     // The annotation is emitted before any comment lines LLVM prints above `define`.
-    while (af.firstLine + 1 < a.lines.size() && !a.lineText(af.firstLine).starts_with("define ")) ++af.firstLine;
+    while (af.firstLine + 1 < a.lines.size() && !a.lineText(af.firstLine).starts_with("define "))
+      ++af.firstLine;
     uint32_t last = af.firstLine;
     while (last + 1 < a.lines.size() && a.lineText(last) != "}") ++last;
     af.lastLine = last;

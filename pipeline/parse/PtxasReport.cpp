@@ -18,14 +18,22 @@ void readQuantities(std::string_view s, KernelResources& out) {
     if (!n) continue;
     item = text::trim(item);
     text::consume(item, "bytes ");
-    if (item == "registers") out.registers = *n;
-    else if (item == "barriers" || item == "barrier") out.barriers = *n;
-    else if (item == "stack frame") out.stackFrame = *n;
-    else if (item == "spill stores") out.spillStores = *n;
-    else if (item == "spill loads") out.spillLoads = *n;
-    else if (item == "smem") out.sharedMemory = *n;
-    else if (item == "lmem") out.localMemory = *n;
-    else if (item.starts_with("cmem[0]")) out.constantMemory = *n;
+    if (item == "registers")
+      out.registers = *n;
+    else if (item == "barriers" || item == "barrier")
+      out.barriers = *n;
+    else if (item == "stack frame")
+      out.stackFrame = *n;
+    else if (item == "spill stores")
+      out.spillStores = *n;
+    else if (item == "spill loads")
+      out.spillLoads = *n;
+    else if (item == "smem")
+      out.sharedMemory = *n;
+    else if (item == "lmem")
+      out.localMemory = *n;
+    else if (item.starts_with("cmem[0]"))
+      out.constantMemory = *n;
   }
 }
 
@@ -69,7 +77,8 @@ PtxasReport parsePtxasReport(std::string_view input) {
       if (text::consume(m, "Compiling entry function ")) {
         auto& k = function(quoted(m));
         k.isEntry = true;
-        if (size_t f = m.find("for '"); f != std::string_view::npos) k.arch = quoted(m.substr(f + 3));
+        if (size_t f = m.find("for '"); f != std::string_view::npos)
+          k.arch = quoted(m.substr(f + 3));
         current = &k;
       } else if (text::consume(m, "Compiling function ")) {
         current = &function(quoted(m));
@@ -83,7 +92,8 @@ PtxasReport parsePtxasReport(std::string_view input) {
 
     Diagnostic d;
     d.source = "ptxas";
-    d.severity = head.find("warning") != std::string_view::npos ? Severity::Warning : Severity::Error;
+    d.severity =
+        head.find("warning") != std::string_view::npos ? Severity::Warning : Severity::Error;
     d.message = std::string(msg);
     d.rendered = std::string(t);
     // "ptxas /path/k.ptx, line 12; error" names a line of the PTX, not of the source.

@@ -29,7 +29,8 @@ std::optional<SourceRange> primarySpan(const nlohmann::json& spans) {
   // A span inside a macro expansion points into the macro; the user's line is the
   // outermost expansion site.
   const nlohmann::json* s = best;
-  while (s->contains("expansion") && (*s)["expansion"].is_object() && (*s)["expansion"].contains("span"))
+  while (s->contains("expansion") && (*s)["expansion"].is_object() &&
+         (*s)["expansion"].contains("span"))
     s = &(*s)["expansion"]["span"];
   SourceRange r;
   r.file = normalizePath(s->value("file_name", ""));
@@ -42,7 +43,8 @@ std::optional<SourceRange> primarySpan(const nlohmann::json& spans) {
 
 bool isSummary(const Diagnostic& d) {
   // Summaries that repeat what the other messages say carry no span.
-  return !d.range && (d.message.starts_with("aborting due to") || d.message.starts_with("For more information") ||
+  return !d.range && (d.message.starts_with("aborting due to") ||
+                      d.message.starts_with("For more information") ||
                       d.message.find("warning emitted") != std::string::npos ||
                       d.message.find("warnings emitted") != std::string::npos);
 }

@@ -52,7 +52,8 @@ std::vector<std::string> buildEnvironment(const ProcessSpec& spec) {
   for (char** e = environ; e && *e; ++e) {
     std::string_view kv(*e);
     size_t eq = kv.find('=');
-    if (eq != std::string_view::npos) vars[std::string(kv.substr(0, eq))] = std::string(kv.substr(eq + 1));
+    if (eq != std::string_view::npos)
+      vars[std::string(kv.substr(0, eq))] = std::string(kv.substr(eq + 1));
   }
   for (const auto& [k, v] : spec.env) vars[k] = v;
   std::vector<std::string> out;
@@ -250,7 +251,8 @@ ProcessResult runProcess(const ProcessSpec& spec) {
     for (int k = 0; k < n; ++k) {
       if (!pfd[k].revents) continue;
       if (pfd[k].fd == stdinFd) {
-        ssize_t w = ::write(stdinFd, spec.stdinText.data() + stdinPos, spec.stdinText.size() - stdinPos);
+        ssize_t w =
+            ::write(stdinFd, spec.stdinText.data() + stdinPos, spec.stdinText.size() - stdinPos);
         if (w > 0) stdinPos += static_cast<size_t>(w);
         if (w < 0 && errno != EAGAIN) stdinPos = spec.stdinText.size();
         if (stdinPos >= spec.stdinText.size()) {
@@ -288,7 +290,8 @@ RemovedOnExit::~RemovedOnExit() {
   std::error_code ec;
   std::filesystem::remove_all(path_, ec);
   std::lock_guard lock(registry().mutex);
-  if (auto it = registry().paths.find(path_.string()); it != registry().paths.end()) registry().paths.erase(it);
+  if (auto it = registry().paths.find(path_.string()); it != registry().paths.end())
+    registry().paths.erase(it);
 }
 
 TempDir::TempDir(std::string_view prefix) {

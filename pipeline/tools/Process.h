@@ -28,23 +28,24 @@ class CancellationToken {
 
 struct ProcessSpec {
   std::vector<std::string> argv;  // argv[0] is the program: a path, or a name looked up on PATH
-  std::vector<std::pair<std::string, std::string>> env;  // added to (or replacing in) our environment
-  std::filesystem::path cwd;      // empty: inherit
+  std::vector<std::pair<std::string, std::string>>
+      env;                    // added to (or replacing in) our environment
+  std::filesystem::path cwd;  // empty: inherit
   std::string stdinText;
   std::chrono::milliseconds timeout{60000};
-  size_t outputCap = 64u << 20;   // bytes kept per stream; the rest is dropped and flagged
+  size_t outputCap = 64u << 20;  // bytes kept per stream; the rest is dropped and flagged
   CancellationToken cancel;
 };
 
 struct ProcessResult {
-  bool started = false;   // false: could not exec (see error)
-  int exitCode = -1;      // valid when the process exited normally
-  int signal = 0;         // non-zero when killed by a signal
+  bool started = false;  // false: could not exec (see error)
+  int exitCode = -1;     // valid when the process exited normally
+  int signal = 0;        // non-zero when killed by a signal
   bool timedOut = false;
   bool cancelled = false;
   bool truncated = false;  // output exceeded outputCap
   std::string out, err;
-  std::string error;      // why it did not start, in words
+  std::string error;  // why it did not start, in words
   std::chrono::milliseconds elapsed{0};
 
   bool ok() const { return started && signal == 0 && exitCode == 0 && !timedOut && !cancelled; }

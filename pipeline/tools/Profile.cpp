@@ -57,21 +57,25 @@ ToolInfo found(std::string name, fs::path path, std::string version = {}) {
 /// A rustup nightly with cargo, rustc and rust-src (-Zbuild-std needs the library sources).
 /// `envName` names an explicit toolchain directory.
 ToolInfo findNightly(const EnvLookup& env, const std::string& envName, const std::string& pinned) {
-  std::string fix = "rustup toolchain install " + pinned +
-                    " --component rust-src,rustc-dev,llvm-tools-preview (the channel the backend is "
-                    "built with), or set " + envName + " to that toolchain's directory";
+  std::string fix =
+      "rustup toolchain install " + pinned +
+      " --component rust-src,rustc-dev,llvm-tools-preview (the channel the backend is "
+      "built with), or set " +
+      envName + " to that toolchain's directory";
   std::vector<fs::path> dirs;
   if (auto explicitDir = env(envName); !explicitDir.empty()) {
     dirs.emplace_back(explicitDir);
   } else {
-    fs::path rustupHome = env("RUSTUP_HOME").empty() ? fs::path(env("HOME")) / ".rustup" : fs::path(env("RUSTUP_HOME"));
+    fs::path rustupHome = env("RUSTUP_HOME").empty() ? fs::path(env("HOME")) / ".rustup"
+                                                     : fs::path(env("RUSTUP_HOME"));
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(rustupHome / "toolchains", ec))
       if (e.path().filename().string().starts_with("nightly")) dirs.push_back(e.path());
     std::sort(dirs.begin(), dirs.end());
     // The pinned channel first: the backend only loads into the rustc it was built for.
-    std::stable_partition(dirs.begin(), dirs.end(),
-                          [&](const fs::path& d) { return d.filename().string().starts_with(pinned); });
+    std::stable_partition(dirs.begin(), dirs.end(), [&](const fs::path& d) {
+      return d.filename().string().starts_with(pinned);
+    });
   }
   std::string problems;
   for (const auto& d : dirs) {
@@ -93,13 +97,15 @@ ToolInfo findBackend(const EnvLookup& env, const std::string& envName, const std
                      const std::vector<fs::path>& fallbacks, const std::string& fallbackName,
                      const std::string& fix) {
   if (auto p = env(envName); !p.empty())
-    return isFile(p) ? found("backend", p) : missing("backend", envName + "=" + p + " is not a file", fix);
+    return isFile(p) ? found("backend", p)
+                     : missing("backend", envName + "=" + p + " is not a file", fix);
   std::vector<fs::path> dirs = splitPathList(env("LD_LIBRARY_PATH"));
   dirs.insert(dirs.end(), fallbacks.begin(), fallbacks.end());
   for (const auto& d : dirs)
     if (isFile(d / file)) return found("backend", d / file);
-  return missing("backend", file + " not found (looked in " + envName + ", LD_LIBRARY_PATH, " + fallbackName + ")",
-                 fix);
+  return missing(
+      "backend",
+      file + " not found (looked in " + envName + ", LD_LIBRARY_PATH, " + fallbackName + ")", fix);
 }
 
 /// "Debian LLVM version 22.1.8" -> 22
@@ -129,22 +135,27 @@ ToolInfo findLlc(const EnvLookup& env) {
     problems += (problems.empty() ? "" : "; ") + c.string() +
                 (major ? " is LLVM " + std::to_string(major) : " does not run");
   }
-  return missing("llc", problems.empty() ? "no llc on PATH" : problems + " (need 21+ with NVPTX)", fix);
+  return missing("llc", problems.empty() ? "no llc on PATH" : problems + " (need 21+ with NVPTX)",
+                 fix);
 }
 
 }  // namespace
 
 std::string_view profileName(ToolchainProfile p) {
   switch (p) {
-    case ToolchainProfile::RustcNvptx: return "rustc-nvptx";
-    case ToolchainProfile::RustCuda: return "rust-cuda";
-    case ToolchainProfile::CudaOxide: return "cuda-oxide";
+    case ToolchainProfile::RustcNvptx:
+      return "rustc-nvptx";
+    case ToolchainProfile::RustCuda:
+      return "rust-cuda";
+    case ToolchainProfile::CudaOxide:
+      return "cuda-oxide";
   }
   return "rustc-nvptx";
 }
 
 std::optional<ToolchainProfile> profileFromName(std::string_view name) {
-  for (auto p : {ToolchainProfile::RustcNvptx, ToolchainProfile::RustCuda, ToolchainProfile::CudaOxide})
+  for (auto p :
+       {ToolchainProfile::RustcNvptx, ToolchainProfile::RustCuda, ToolchainProfile::CudaOxide})
     if (profileName(p) == name) return p;
   return std::nullopt;
 }
@@ -182,17 +193,20 @@ ProfileTools discoverProfileTools(ToolchainProfile profile, const EnvLookup& env
   if (profile == ToolchainProfile::RustCuda) {
     pt.tools.push_back(findNightly(env, "KERNELSCOPE_RUST_CUDA_TOOLCHAIN", kRustCudaNightly));
     std::vector<fs::path> fallbacks;
-    if (auto root = env("RUST_CUDA_ROOT"); !root.empty()) fallbacks.push_back(fs::path(root) / "lib");
+    if (auto root = env("RUST_CUDA_ROOT"); !root.empty())
+      fallbacks.push_back(fs::path(root) / "lib");
     pt.tools.push_back(findBackend(
-        env, "KERNELSCOPE_RUST_CUDA_BACKEND", "librustc_codegen_nvvm.so", fallbacks, "$RUST_CUDA_ROOT/lib",
+        env, "KERNELSCOPE_RUST_CUDA_BACKEND", "librustc_codegen_nvvm.so", fallbacks,
+        "$RUST_CUDA_ROOT/lib",
         "build rustc_codegen_nvvm from github.com/Rust-GPU/rust-cuda (cargo build --release -p "
         "rustc_codegen_nvvm; it needs LLVM 7 via LLVM_CONFIG, or LLVM 19 via LLVM_CONFIG_19 with "
         "the llvm19 feature) and put its directory on LD_LIBRARY_PATH"));
     // libNVVM and libdevice: the CUDA toolkit, found the way Rust-CUDA's build finds it.
     std::vector<fs::path> roots;
-    for (std::string r : {env("CUDA_HOME"), env("CUDA_PATH"), env("CUDA_ROOT"), env("CUDA_TOOLKIT_ROOT_DIR"),
-                          std::string("/usr/local/cuda")})
-      if (!r.empty() && std::find(roots.begin(), roots.end(), fs::path(r)) == roots.end()) roots.emplace_back(r);
+    for (std::string r : {env("CUDA_HOME"), env("CUDA_PATH"), env("CUDA_ROOT"),
+                          env("CUDA_TOOLKIT_ROOT_DIR"), std::string("/usr/local/cuda")})
+      if (!r.empty() && std::find(roots.begin(), roots.end(), fs::path(r)) == roots.end())
+        roots.emplace_back(r);
     const std::string toolkitFix =
         "install the CUDA Toolkit with its NVVM component (nvvm/lib64/libnvvm.so, "
         "nvvm/libdevice) and set CUDA_HOME to it";
@@ -204,22 +218,24 @@ ProfileTools discoverProfileTools(ToolchainProfile profile, const EnvLookup& env
         pt.cudaRoot = r;
         break;
       }
-    fs::path libdevice = (pt.cudaRoot.empty() ? roots.front() : pt.cudaRoot) / "nvvm/libdevice/libdevice.10.bc";
+    fs::path libdevice =
+        (pt.cudaRoot.empty() ? roots.front() : pt.cudaRoot) / "nvvm/libdevice/libdevice.10.bc";
     pt.tools.push_back(libnvvm);
-    pt.tools.push_back(isFile(libdevice) ? found("libdevice", libdevice)
-                                         : missing("libdevice", libdevice.string() + " not found", toolkitFix));
+    pt.tools.push_back(isFile(libdevice)
+                           ? found("libdevice", libdevice)
+                           : missing("libdevice", libdevice.string() + " not found", toolkitFix));
   } else if (profile == ToolchainProfile::CudaOxide) {
     pt.tools.push_back(findNightly(env, "KERNELSCOPE_CUDA_OXIDE_TOOLCHAIN", kCudaOxideNightly));
     std::vector<fs::path> fallbacks;
     if (auto root = env("CUDA_OXIDE_ROOT"); !root.empty())
       for (const char* build : {"release", "debug"})
         fallbacks.push_back(fs::path(root) / "crates/rustc-codegen-cuda/target" / build);
-    pt.tools.push_back(findBackend(
-        env, "KERNELSCOPE_CUDA_OXIDE_BACKEND", "librustc_codegen_cuda.so", fallbacks,
-        "$CUDA_OXIDE_ROOT/crates/rustc-codegen-cuda/target/{release,debug}",
-        "build it from github.com/NVlabs/cuda-oxide (cargo build --release in "
-        "crates/rustc-codegen-cuda) and set CUDA_OXIDE_ROOT to the checkout, or set "
-        "KERNELSCOPE_CUDA_OXIDE_BACKEND to the library"));
+    pt.tools.push_back(
+        findBackend(env, "KERNELSCOPE_CUDA_OXIDE_BACKEND", "librustc_codegen_cuda.so", fallbacks,
+                    "$CUDA_OXIDE_ROOT/crates/rustc-codegen-cuda/target/{release,debug}",
+                    "build it from github.com/NVlabs/cuda-oxide (cargo build --release in "
+                    "crates/rustc-codegen-cuda) and set CUDA_OXIDE_ROOT to the checkout, or set "
+                    "KERNELSCOPE_CUDA_OXIDE_BACKEND to the library"));
     pt.tools.push_back(findLlc(env));
   }
   return pt;
@@ -240,8 +256,9 @@ ProfileCommand cargoRustc(const ProfileBuild& b, const std::vector<std::string>&
   ProfileCommand c;
   c.argv = {b.cargo.string(), "rustc"};
   c.argv.insert(c.argv.end(), b.cargoTarget.begin(), b.cargoTarget.end());
-  c.argv.insert(c.argv.end(), {"--manifest-path", b.manifest.string(), "--message-format=json-render-diagnostics",
-                               "--target-dir", b.targetDir.string()});
+  c.argv.insert(c.argv.end(),
+                {"--manifest-path", b.manifest.string(), "--message-format=json-render-diagnostics",
+                 "--target-dir", b.targetDir.string()});
   c.argv.insert(c.argv.end(), cargoArgs.begin(), cargoArgs.end());
   // MIR with spans and dep-info for the kernel crate only (rustflags reach every crate).
   c.argv.insert(c.argv.end(), {"--", "--emit=mir,link,dep-info", "-Zmir-include-spans=on"});
@@ -273,18 +290,18 @@ ProfileCommand rustCudaCommand(const ProfileBuild& b) {
   ProfileCommand c = cargoRustc(b, cargoArgs);
   // The backend dlopen()s libnvvm: its directory must be on the library path.
   fs::path backendDir = b.backend.parent_path();
-  c.env.insert(c.env.end(),
-               {{"CARGO_ENCODED_RUSTFLAGS", encodeRustflags(rustflags)},
-                {"CUDA_PATH", b.cudaRoot.string()},
-                {"LD_LIBRARY_PATH", backendDir.string() + ":" + (b.cudaRoot / "nvvm/lib64").string()}});
+  c.env.insert(c.env.end(), {{"CARGO_ENCODED_RUSTFLAGS", encodeRustflags(rustflags)},
+                             {"CUDA_PATH", b.cudaRoot.string()},
+                             {"LD_LIBRARY_PATH",
+                              backendDir.string() + ":" + (b.cudaRoot / "nvvm/lib64").string()}});
   return c;
 }
 
 ProfileCommand cudaOxideCommand(const ProfileBuild& b) {
   // The README's required flags; opt-level 3 is one of them (MIR inlining for device code).
-  std::vector<std::string> rustflags = {"-Zcodegen-backend=" + b.backend.string(), "-Copt-level=3",
-                                        "-Cdebug-assertions=off", "-Zmir-enable-passes=-JumpThreading",
-                                        "-Zalways-encode-mir"};
+  std::vector<std::string> rustflags = {
+      "-Zcodegen-backend=" + b.backend.string(), "-Copt-level=3", "-Cdebug-assertions=off",
+      "-Zmir-enable-passes=-JumpThreading", "-Zalways-encode-mir"};
   ProfileCommand c = cargoRustc(b, {"--release"});
   c.env.insert(c.env.end(), {{"CARGO_ENCODED_RUSTFLAGS", encodeRustflags(rustflags)},
                              {"CUDA_OXIDE_PTX_DIR", b.outDir.string()},
@@ -299,10 +316,12 @@ std::vector<fs::path> ptxArtifacts(std::string_view lines) {
   std::vector<fs::path> out;
   for (auto line : splitLines(lines)) {
     auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || j.value("reason", "") != "compiler-artifact") continue;
+    if (j.is_discarded() || !j.is_object() || j.value("reason", "") != "compiler-artifact")
+      continue;
     if (!j.contains("filenames") || !j["filenames"].is_array()) continue;
     for (const auto& f : j["filenames"])
-      if (f.is_string() && f.get<std::string>().ends_with(".ptx")) out.emplace_back(f.get<std::string>());
+      if (f.is_string() && f.get<std::string>().ends_with(".ptx"))
+        out.emplace_back(f.get<std::string>());
   }
   return out;
 }

@@ -54,9 +54,9 @@ struct ProfileBuild {
   std::filesystem::path backend;       // the codegen backend's shared library
   std::filesystem::path manifest;      // the package's Cargo.toml (a shadow copy when unsaved)
   std::vector<std::string> cargoTarget{"--lib"};  // which target `cargo rustc` builds
-  std::filesystem::path targetDir;     // cargo's --target-dir
-  std::filesystem::path outDir;        // where the backend writes PTX / its final IR
-  std::string crateName;               // the library's crate name
+  std::filesystem::path targetDir;                // cargo's --target-dir
+  std::filesystem::path outDir;                   // where the backend writes PTX / its final IR
+  std::string crateName;                          // the library's crate name
   std::string arch = "sm_90";
   int optLevel = 3;
   std::vector<std::string> rustcArgs;  // for the kernel crate only (after `--`)

@@ -195,7 +195,8 @@ constexpr const char* kSetupFix = "run scripts/setup.sh (or: kernelscope setup)"
 }  // namespace
 
 fs::path Toolchain::sysrootCacheDir() const {
-  return cacheDir / "sysroot" / (rustcRelease + "-" + hex(fnv1a(rustc.version + rustc.path.string()), 12));
+  return cacheDir / "sysroot" /
+         (rustcRelease + "-" + hex(fnv1a(rustc.version + rustc.path.string()), 12));
 }
 
 std::string Toolchain::fingerprint() const {
@@ -223,10 +224,12 @@ Toolchain discoverToolchain(const ToolchainSettings& settings) {
     candidates.push_back(chosen);
   } else {
     std::error_code ec;
-    fs::path rustupHome = env("RUSTUP_HOME").empty() ? fs::path(env("HOME")) / ".rustup" : fs::path(env("RUSTUP_HOME"));
+    fs::path rustupHome = env("RUSTUP_HOME").empty() ? fs::path(env("HOME")) / ".rustup"
+                                                     : fs::path(env("RUSTUP_HOME"));
     if (fs::is_directory(rustupHome / "toolchains", ec))
       for (const auto& e : fs::directory_iterator(rustupHome / "toolchains", ec))
-        if (e.path().filename().string().starts_with("nightly")) candidates.push_back(e.path() / "bin/rustc");
+        if (e.path().filename().string().starts_with("nightly"))
+          candidates.push_back(e.path() / "bin/rustc");
     candidates.push_back("/usr/bin/rustc");
     if (auto p = findOnPath("rustc")) candidates.push_back(*p);
   }
@@ -245,7 +248,8 @@ Toolchain discoverToolchain(const ToolchainSettings& settings) {
   }
   if (!best) {
     tc.rustc.problem = chosen.empty() ? "no rustc found" : "cannot run " + chosen;
-    tc.rustc.fix = "install Debian's rustc-web (" + std::string(kSetupFix) + ") or set kernelscope.rustc";
+    tc.rustc.fix =
+        "install Debian's rustc-web (" + std::string(kSetupFix) + ") or set kernelscope.rustc";
   } else {
     tc.rustc.path = best->path;
     tc.rustcRelease = field(best->verbose, "release");
@@ -258,7 +262,9 @@ Toolchain discoverToolchain(const ToolchainSettings& settings) {
       tc.sysrootFromRustup = true;
     } else if (best->rustSrc.empty()) {
       tc.rustc.problem = "has neither the nvptx64-nvidia-cuda target nor rust-src";
-      tc.rustc.fix = "rustup +nightly component add rust-src (or target add nvptx64-nvidia-cuda), or install rustc-web rust-web-src";
+      tc.rustc.fix =
+          "rustup +nightly component add rust-src (or target add nvptx64-nvidia-cuda), or install "
+          "rustc-web rust-web-src";
     } else if (std::string why = coreProblem(tc.sysrootCacheDir()); why.empty()) {
       tc.sysroot.path = tc.sysrootCacheDir();
       tc.sysroot.version = "core built by kernelscope for rustc " + tc.rustcRelease;
@@ -293,7 +299,8 @@ Toolchain discoverToolchain(const ToolchainSettings& settings) {
     tc.nvdisasm = probeCudaTool("nvdisasm", *pairDir / "nvdisasm");
   } else {
     tc.nvdisasm.name = "nvdisasm";
-    tc.nvdisasm.problem = "not found next to any ptxas (CUDA_HOME, PATH, " + (tc.cacheDir / "cuda-tools").string() + ")";
+    tc.nvdisasm.problem = "not found next to any ptxas (CUDA_HOME, PATH, " +
+                          (tc.cacheDir / "cuda-tools").string() + ")";
     tc.nvdisasm.fix = std::string(kSetupFix) + " fetches a matched ptxas + nvdisasm (CUDA 11.8)";
     if (lonePtxas) {
       tc.ptxas = probeCudaTool("ptxas", *lonePtxas);
@@ -305,15 +312,18 @@ Toolchain discoverToolchain(const ToolchainSettings& settings) {
   }
   tc.cudaRelease = cudaReleaseOf(tc.ptxas.version);
   if (tc.nvdisasm.found() && cudaReleaseOf(tc.nvdisasm.version) != tc.cudaRelease) {
-    tc.nvdisasm.problem = "release " + cudaReleaseOf(tc.nvdisasm.version) + " does not match ptxas " + tc.cudaRelease;
+    tc.nvdisasm.problem =
+        "release " + cudaReleaseOf(tc.nvdisasm.version) + " does not match ptxas " + tc.cudaRelease;
     tc.nvdisasm.fix = "use ptxas and nvdisasm from one CUDA release";
   }
 
   tc.nvcc.name = "nvcc";
   fs::path nvcc = fs::path(cudaHome) / "bin/nvcc";
   if (!exe(nvcc)) {
-    if (auto p = findOnPath("nvcc")) nvcc = *p;
-    else nvcc.clear();
+    if (auto p = findOnPath("nvcc"))
+      nvcc = *p;
+    else
+      nvcc.clear();
   }
   if (nvcc.empty()) {
     tc.nvcc.problem = "not found";
@@ -338,7 +348,8 @@ std::string ensureSysroot(Toolchain& tc, const std::function<void(const std::str
     return "cannot build the nvptx64 core: the cache directory " + finalDir.parent_path().string() +
            " is not writable" + (ec ? " (" + ec.message() + ")" : "") +
            "; make it writable or set KERNELSCOPE_CACHE_DIR to a directory that is";
-  progress("Building nvptx64 core for rustc " + tc.rustcRelease + " into " + finalDir.string() + " (once, ~40 s)");
+  progress("Building nvptx64 core for rustc " + tc.rustcRelease + " into " + finalDir.string() +
+           " (once, ~40 s)");
 
   TempDir work("kernelscope-core");
   fs::path shim = work.path() / "shim";
@@ -348,7 +359,8 @@ std::string ensureSysroot(Toolchain& tc, const std::function<void(const std::str
     toml << "[package]\nname = \"kernelscope-core-shim\"\nversion = \"0.0.0\"\nedition = \"2021\"\n"
          << "[dependencies]\n"
          << "core = { path = \"" << (tc.rustSrc / "core").string() << "\" }\n"
-         << "compiler_builtins = { path = \"" << (tc.rustSrc / "compiler-builtins/compiler-builtins").string()
+         << "compiler_builtins = { path = \""
+         << (tc.rustSrc / "compiler-builtins/compiler-builtins").string()
          << "\", features = [\"compiler-builtins\", \"mem\"] }\n"
          << "[profile.release]\ncodegen-units = 1\n";
     std::ofstream(shim / "src/lib.rs") << "#![no_std]\n";
@@ -356,11 +368,14 @@ std::string ensureSysroot(Toolchain& tc, const std::function<void(const std::str
   fs::path cargo = tc.rustc.path.parent_path() / "cargo";
   if (::access(cargo.c_str(), X_OK) != 0) {
     auto p = findOnPath("cargo");
-    if (!p) return "cargo not found next to " + tc.rustc.path.string() + " or on PATH (install cargo-web)";
+    if (!p)
+      return "cargo not found next to " + tc.rustc.path.string() +
+             " or on PATH (install cargo-web)";
     cargo = *p;
   }
   ProcessSpec spec;
-  spec.argv = {cargo.string(), "build", "--offline", "--release", "--quiet", "--target", std::string(kTarget)};
+  spec.argv = {cargo.string(), "build",    "--offline",         "--release",
+               "--quiet",      "--target", std::string(kTarget)};
   spec.cwd = shim;
   spec.timeout = std::chrono::minutes(15);
   spec.env = {{"RUSTC", tc.rustc.path.string()},
@@ -422,7 +437,8 @@ std::string doctorReport(const Toolchain& tc) {
     }
     out << "\n";
   };
-  out << "kernelscope toolchain (cache: " << tc.cacheDir.string() << ", fingerprint " << tc.fingerprint() << ")\n";
+  out << "kernelscope toolchain (cache: " << tc.cacheDir.string() << ", fingerprint "
+      << tc.fingerprint() << ")\n";
   row("MIR, LLVM IR, PTX", tc.rustc);
   row("", tc.sysroot);
   row("resources (ptxas -v)", tc.ptxas);

@@ -24,24 +24,24 @@ struct ToolchainSettings {
 
 /// One tool as found: where, which version, or why not.
 struct ToolInfo {
-  std::string name;                 // "rustc", "ptxas", ...
-  std::filesystem::path path;       // empty when missing
-  std::string version;              // first meaningful line of --version
-  std::string problem;              // why it is unusable, empty when fine
-  std::string fix;                  // what to do about it
+  std::string name;            // "rustc", "ptxas", ...
+  std::filesystem::path path;  // empty when missing
+  std::string version;         // first meaningful line of --version
+  std::string problem;         // why it is unusable, empty when fine
+  std::string fix;             // what to do about it
   bool found() const { return !path.empty() && problem.empty(); }
 };
 
 struct Toolchain {
   ToolInfo rustc;
-  std::string rustcRelease;     // "1.96.0"
-  std::string rustcLlvm;        // "22.1.8"
+  std::string rustcRelease;       // "1.96.0"
+  std::string rustcLlvm;          // "22.1.8"
   std::filesystem::path rustSrc;  // library sources for building `core`, empty if absent
-  ToolInfo sysroot;             // path = the --sysroot to pass
+  ToolInfo sysroot;               // path = the --sysroot to pass
   bool sysrootFromRustup = false;
   ToolInfo ptxas;
   ToolInfo nvdisasm;
-  std::string cudaRelease;      // "11.8" of the ptxas/nvdisasm pair
+  std::string cudaRelease;  // "11.8" of the ptxas/nvdisasm pair
   ToolInfo nvcc;
   std::filesystem::path cacheDir;
 

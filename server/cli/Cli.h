@@ -18,17 +18,21 @@ std::optional<std::string> parseProfileArg(const std::optional<std::string>& val
 /// missing (progress and problems on stderr).
 Toolchain toolchainForCli();
 
-/// `kernelscope explain FILE [--line N] [--stages ...] [--arch sm_XX] [--opt N] [--annotate] [--json]`
+/// `kernelscope explain FILE [--line N] [--stages ...] [--arch sm_XX] [--opt N] [--annotate]
+/// [--json]`
 int explainMain(int argc, char** argv);
-/// `kernelscope doctor [--profile NAME]`: which tool each stage uses, and what is missing with the fix.
+/// `kernelscope doctor [--profile NAME]`: which tool each stage uses, and what is missing with the
+/// fix.
 int doctorMain(int argc, char** argv);
 /// `kernelscope setup`: builds the nvptx64 `core` sysroot into the cache if needed.
 int setupMain(int argc, char** argv);
-/// `kernelscope compare RUST_FILE CUDA_FILE [--kernel NAME]`: a Rust kernel next to its CUDA C++ twin.
+/// `kernelscope compare RUST_FILE CUDA_FILE [--kernel NAME]`: a Rust kernel next to its CUDA C++
+/// twin.
 int compareMain(int argc, char** argv);
 /// `kernelscope diff A.rs B.rs` or `kernelscope diff FILE --vs-arch sm_XX | --vs-opt N`.
 int diffMain(int argc, char** argv);
-/// `kernelscope passes FILE --kernel NAME [--llvm|--mir] [--json]`: the passes that changed a kernel.
+/// `kernelscope passes FILE --kernel NAME [--llvm|--mir] [--json]`: the passes that changed a
+/// kernel.
 int passesMain(int argc, char** argv);
 
 /// `kernelscope run FILE [--kernel K] [--spec ITEMS] [--runs N] [--dump DIR] [--runner P]`:

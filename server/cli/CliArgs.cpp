@@ -56,7 +56,8 @@ std::optional<int> parseOptLevel(std::string_view value) {
   return n && *n <= 3 ? std::optional<int>(static_cast<int>(*n)) : std::nullopt;
 }
 
-std::optional<std::string> readCompileOption(std::string_view arg, ArgReader& args, CompileOptions& options) {
+std::optional<std::string> readCompileOption(std::string_view arg, ArgReader& args,
+                                             CompileOptions& options) {
   if (arg == "--arch") {
     auto v = args.value();
     if (!v) return "--arch needs an architecture such as sm_90";

@@ -55,7 +55,8 @@ void printWorkspaceTrustNotes(const std::vector<Diagnostic>&);
 /// --profile NAME, --save-temps DIR) into `options`, taking its value from `args`; an arch
 /// or opt level read so is marked chosen. Returns nullopt when `arg` is none of them, an
 /// empty string when it was read, otherwise what is wrong with its value.
-std::optional<std::string> readCompileOption(std::string_view arg, ArgReader& args, CompileOptions& options);
+std::optional<std::string> readCompileOption(std::string_view arg, ArgReader& args,
+                                             CompileOptions& options);
 
 /// Parses a stage list such as "ptx,sass" into `stages`; the problem when a name is unknown.
 std::optional<std::string> parseStageList(std::string_view list, std::vector<Stage>& stages);

@@ -78,17 +78,22 @@ std::optional<std::string> parseArgs(int argc, char** argv, ExplainArgs& a) {
 
 std::string_view severityName(Severity s) {
   switch (s) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    case Severity::Note: return "note";
-    case Severity::Help: return "help";
+    case Severity::Error:
+      return "error";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Note:
+      return "note";
+    case Severity::Help:
+      return "help";
   }
   return "error";
 }
 
 std::string frameText(const Frame& f) {
   std::string file = f.file;
-  if (auto slash = file.rfind("/src/"); slash != std::string::npos && file.find("/rustlib/") != std::string::npos)
+  if (auto slash = file.rfind("/src/");
+      slash != std::string::npos && file.find("/rustlib/") != std::string::npos)
     file = file.substr(slash + 5);  // core's files by their path inside the library
   std::string s = f.function.empty() ? "" : f.function + " ";
   return s + "(" + file + ":" + std::to_string(f.line) + ")";
@@ -170,20 +175,24 @@ std::vector<std::pair<uint32_t, size_t>> compilerGeneratedRuns(const CompileResu
 nlohmann::json chainJson(const std::vector<Frame>& chain) {
   nlohmann::json j = nlohmann::json::array();
   for (const auto& f : chain)
-    j.push_back({{"file", f.file}, {"line", f.line}, {"column", f.column}, {"function", f.function}});
+    j.push_back(
+        {{"file", f.file}, {"line", f.line}, {"column", f.column}, {"function", f.function}});
   return j;
 }
 
 nlohmann::json kernelJson(const KernelInfo& k) {
-  nlohmann::json j = {{"name", k.symbol}, {"demangled", k.demangled}, {"line", k.definition.line},
+  nlohmann::json j = {{"name", k.symbol},
+                      {"demangled", k.demangled},
+                      {"line", k.definition.line},
                       {"instructions", {{"ptx", k.ptxInstructions}, {"sass", k.sassInstructions}}}};
   if (k.resources) j.update(nlohmann::json(server::resourceUsageOf(*k.resources)));
   if (k.occupancy) {
     auto occ = [](const Occupancy& o) {
       nlohmann::json limits = nlohmann::json::array();
       for (OccupancyLimit l : o.limitedBy) limits.push_back(std::string(occupancyLimitName(l)));
-      return nlohmann::json{{"blockSize", o.blockSize}, {"blocksPerSm", o.blocksPerSm}, {"warpsPerSm", o.warpsPerSm},
-                            {"maxWarpsPerSm", o.maxWarpsPerSm}, {"occupancy", o.fraction()}, {"limitedBy", limits}};
+      return nlohmann::json{{"blockSize", o.blockSize},   {"blocksPerSm", o.blocksPerSm},
+                            {"warpsPerSm", o.warpsPerSm}, {"maxWarpsPerSm", o.maxWarpsPerSm},
+                            {"occupancy", o.fraction()},  {"limitedBy", limits}};
     };
     j["occupancy"] = occ(k.occupancy->atBlockSize);
     j["bestOccupancy"] = occ(k.occupancy->best);
@@ -192,26 +201,32 @@ nlohmann::json kernelJson(const KernelInfo& k) {
 }
 
 /// The remarks on a user line that the filter lets through.
-std::vector<const Remark*> remarksOn(const CompileResult& r, const RemarkFilter& filter, const std::string& file,
-                                     uint32_t line) {
+std::vector<const Remark*> remarksOn(const CompileResult& r, const RemarkFilter& filter,
+                                     const std::string& file, uint32_t line) {
   std::vector<const Remark*> out;
   for (const auto& rem : r.remarks)
-    if (rem.userLocation && rem.userLocation->file == file && rem.userLocation->line == line && filter.accepts(rem))
+    if (rem.userLocation && rem.userLocation->file == file && rem.userLocation->line == line &&
+        filter.accepts(rem))
       out.push_back(&rem);
   return out;
 }
 
 /// "missed loop-vectorize: loop not vectorized (3 times)"
 std::string remarkText(const Remark& rem) {
-  std::string s = std::string(remarkKindName(rem.kind)) + " " + rem.pass + ": " + remarkMessage(rem);
+  std::string s =
+      std::string(remarkKindName(rem.kind)) + " " + rem.pass + ": " + remarkMessage(rem);
   if (rem.count > 1) s += " (" + std::to_string(rem.count) + " times)";
   if (rem.viaLibrary && rem.location) s += "   // in " + frameText(*rem.location);
   return s;
 }
 
 nlohmann::json remarkJson(const Remark& rem) {
-  nlohmann::json j = {{"kind", remarkKindName(rem.kind)}, {"pass", rem.pass}, {"name", rem.name},
-                      {"function", rem.function}, {"message", remarkMessage(rem)}, {"count", rem.count},
+  nlohmann::json j = {{"kind", remarkKindName(rem.kind)},
+                      {"pass", rem.pass},
+                      {"name", rem.name},
+                      {"function", rem.function},
+                      {"message", remarkMessage(rem)},
+                      {"count", rem.count},
                       {"viaLibrary", rem.viaLibrary}};
   if (rem.userLocation) j["file"] = rem.userLocation->file, j["line"] = rem.userLocation->line;
   if (rem.location) j["location"] = chainJson({*rem.location}).front();
@@ -246,15 +261,18 @@ void printKernelTable(std::ostream& out, const CompileResult& r) {
   int nameWidth = 24, limitWidth = 15;
   for (const auto& k : r.kernels) {
     nameWidth = std::max(nameWidth, static_cast<int>(k.demangled.size()) + 2);
-    if (k.occupancy) limitWidth = std::max(limitWidth, static_cast<int>(k.occupancy->atBlockSize.limitText().size()) + 2);
+    if (k.occupancy)
+      limitWidth =
+          std::max(limitWidth, static_cast<int>(k.occupancy->atBlockSize.limitText().size()) + 2);
   }
-  out << "  " << std::left << std::setw(nameWidth) << "kernel" << std::right << std::setw(6) << "regs" << std::setw(12)
-      << "spill st/ld" << std::setw(7) << "stack" << std::setw(7) << "smem" << std::setw(7) << "cmem" << std::setw(7)
-      << "lmem" << std::setw(6) << "ptx" << std::setw(6) << "sass";
+  out << "  " << std::left << std::setw(nameWidth) << "kernel" << std::right << std::setw(6)
+      << "regs" << std::setw(12) << "spill st/ld" << std::setw(7) << "stack" << std::setw(7)
+      << "smem" << std::setw(7) << "cmem" << std::setw(7) << "lmem" << std::setw(6) << "ptx"
+      << std::setw(6) << "sass";
   for (const auto& k : r.kernels)
     if (k.occupancy) {
-      out << std::setw(10) << "occ@" + std::to_string(k.occupancy->atBlockSize.blockSize) << "  " << std::left
-          << std::setw(limitWidth) << "limited by" << std::right << "best";
+      out << std::setw(10) << "occ@" + std::to_string(k.occupancy->atBlockSize.blockSize) << "  "
+          << std::left << std::setw(limitWidth) << "limited by" << std::right << "best";
       break;
     }
   out << "\n";
@@ -263,17 +281,19 @@ void printKernelTable(std::ostream& out, const CompileResult& r) {
     if (k.resources) {
       const auto& x = *k.resources;
       out << std::setw(6) << x.registers << std::setw(12)
-          << (std::to_string(x.spillStores) + "/" + std::to_string(x.spillLoads)) << std::setw(7) << x.stackFrame
-          << std::setw(7) << x.sharedMemory << std::setw(7) << x.constantMemory << std::setw(7) << x.localMemory;
+          << (std::to_string(x.spillStores) + "/" + std::to_string(x.spillLoads)) << std::setw(7)
+          << x.stackFrame << std::setw(7) << x.sharedMemory << std::setw(7) << x.constantMemory
+          << std::setw(7) << x.localMemory;
     } else {
-      out << std::setw(6) << "-" << std::setw(12) << "-" << std::setw(7) << "-" << std::setw(7) << "-" << std::setw(7)
-          << "-" << std::setw(7) << "-";
+      out << std::setw(6) << "-" << std::setw(12) << "-" << std::setw(7) << "-" << std::setw(7)
+          << "-" << std::setw(7) << "-" << std::setw(7) << "-";
     }
     out << std::setw(6) << k.ptxInstructions << std::setw(6) << k.sassInstructions;
     if (k.occupancy) {
       const auto& o = *k.occupancy;
-      out << std::setw(10) << o.atBlockSize.percent() << "  " << std::left << std::setw(limitWidth) << o.atBlockSize.limitText()
-          << std::right << o.best.percent() << " @" << o.best.blockSize;
+      out << std::setw(10) << o.atBlockSize.percent() << "  " << std::left << std::setw(limitWidth)
+          << o.atBlockSize.limitText() << std::right << o.best.percent() << " @"
+          << o.best.blockSize;
     }
     out << "\n";
   }
@@ -298,8 +318,8 @@ int explainMain(int argc, char** argv) {
   const std::string source = input.text;
   const auto sourceLines = splitLines(source);
   if (args.line && *args.line > sourceLines.size()) {
-    std::cerr << "kernelscope explain: --line " << *args.line << " is past the end of " << args.file << " ("
-              << sourceLines.size() << " lines)\n";
+    std::cerr << "kernelscope explain: --line " << *args.line << " is past the end of " << args.file
+              << " (" << sourceLines.size() << " lines)\n";
     return 2;
   }
 
@@ -320,37 +340,50 @@ int explainMain(int argc, char** argv) {
     std::cerr << (d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ":" +
                                 std::to_string(d.range->startColumn) + ": "
                           : std::string(d.source) + ": ")
-              << severityName(d.severity) << (d.code.empty() ? "" : "[" + d.code + "]") << ": " << d.message << "\n";
+              << severityName(d.severity) << (d.code.empty() ? "" : "[" + d.code + "]") << ": "
+              << d.message << "\n";
   }
   std::vector<std::string> unavailable;
   for (Stage s : args.options.stages) {
     const StageOutcome* st = r.stage(s);
-    if (st && !st->available) unavailable.push_back(std::string(stageName(s)) + ": " + st->unavailableReason);
+    if (st && !st->available)
+      unavailable.push_back(std::string(stageName(s)) + ": " + st->unavailableReason);
   }
 
   std::vector<uint32_t> lines;
-  if (args.line) lines.push_back(*args.line);
+  if (args.line)
+    lines.push_back(*args.line);
   else
     for (uint32_t i = 1; i <= sourceLines.size(); ++i) lines.push_back(i);
 
   if (args.json) {
-    nlohmann::json j = {{"file", file}, {"arch", r.arch}, {"optLevel", r.optLevel}, {"compiled", r.succeeded},
+    nlohmann::json j = {{"file", file},
+                        {"arch", r.arch},
+                        {"optLevel", r.optLevel},
+                        {"compiled", r.succeeded},
                         {"profile", profileName(r.profile)}};
     nlohmann::json diags = nlohmann::json::array();
     for (const auto& d : r.diagnostics) {
-      nlohmann::json dj = {{"severity", severityName(d.severity)}, {"source", d.source}, {"message", d.message}};
+      nlohmann::json dj = {
+          {"severity", severityName(d.severity)}, {"source", d.source}, {"message", d.message}};
       if (!d.code.empty()) dj["code"] = d.code;
-      if (d.range) dj["range"] = {{"file", d.range->file}, {"line", d.range->startLine}, {"column", d.range->startColumn},
-                                  {"endLine", d.range->endLine}, {"endColumn", d.range->endColumn}};
+      if (d.range)
+        dj["range"] = {{"file", d.range->file},
+                       {"line", d.range->startLine},
+                       {"column", d.range->startColumn},
+                       {"endLine", d.range->endLine},
+                       {"endColumn", d.range->endColumn}};
       diags.push_back(dj);
     }
     j["diagnostics"] = diags;
     nlohmann::json stages = nlohmann::json::object();
     for (Stage s : args.options.stages) {
       const StageOutcome* st = r.stage(s);
-      stages[std::string(stageName(s))] = st && st->available
-          ? nlohmann::json{{"available", true}, {"instructions", st->artifact.instructionCount()}}
-          : nlohmann::json{{"available", false}, {"reason", st ? st->unavailableReason : "not run"}};
+      stages[std::string(stageName(s))] =
+          st && st->available ? nlohmann::json{{"available", true},
+                                               {"instructions", st->artifact.instructionCount()}}
+                              : nlohmann::json{{"available", false},
+                                               {"reason", st ? st->unavailableReason : "not run"}};
     }
     j["stages"] = stages;
     nlohmann::json out = nlohmann::json::array();
@@ -364,9 +397,12 @@ int explainMain(int argc, char** argv) {
         nlohmann::json arr = nlohmann::json::array();
         auto add = [&](uint32_t al, bool inlined) {
           const LineOrigin& o = r.lineMap->origin(s, al);
-          arr.push_back({{"line", al + 1}, {"text", displayText(s, st->artifact.lineText(al))},
-                         {"inlined", inlined}, {"viaLibrary", o.viaLibrary},
-                         {"guessed", st->artifact.lines[al].source == LocationSource::Guessed}, {"chain", chainJson(o.chain)}});
+          arr.push_back({{"line", al + 1},
+                         {"text", displayText(s, st->artifact.lineText(al))},
+                         {"inlined", inlined},
+                         {"viaLibrary", o.viaLibrary},
+                         {"guessed", st->artifact.lines[al].source == LocationSource::Guessed},
+                         {"chain", chainJson(o.chain)}});
           if (args.annotate)
             if (auto doc = describeInstruction(s, st->artifact.lineText(al)))
               arr.back()["explanation"] = renderOneLine(*doc);
@@ -377,9 +413,11 @@ int explainMain(int argc, char** argv) {
       }
       lj["stages"] = per;
       nlohmann::json remarks = nlohmann::json::array();
-      for (const Remark* rem : remarksOn(r, args.remarks, file, ln)) remarks.push_back(remarkJson(*rem));
+      for (const Remark* rem : remarksOn(r, args.remarks, file, ln))
+        remarks.push_back(remarkJson(*rem));
       if (!remarks.empty()) lj["remarks"] = remarks;
-      if (!args.line && per.empty() && remarks.empty()) continue;  // whole-file JSON lists lines with code only
+      if (!args.line && per.empty() && remarks.empty())
+        continue;  // whole-file JSON lists lines with code only
       out.push_back(lj);
     }
     j["lines"] = out;
@@ -410,8 +448,9 @@ int explainMain(int argc, char** argv) {
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << file << "  (" << r.arch << ", opt-level " << r.optLevel << "; "
-              << (r.profile == ToolchainProfile::RustcNvptx ? "rustc " + tc.rustcRelease
-                                                             : "profile " + std::string(profileName(r.profile)))
+              << (r.profile == ToolchainProfile::RustcNvptx
+                      ? "rustc " + tc.rustcRelease
+                      : "profile " + std::string(profileName(r.profile)))
               << (tc.ptxas.found() ? ", ptxas " + tc.cudaRelease : "") << ")\n";
     for (uint32_t ln : lines) {
       bool any = false;
@@ -436,7 +475,8 @@ int explainMain(int argc, char** argv) {
         any |= !sl.direct.empty() || !sl.inlined.empty();
       }
       for (const Remark* rem : remarksOn(r, args.remarks, file, ln)) {
-        block << "      " << std::left << std::setw(8) << "remark" << std::right << remarkText(*rem) << "\n";
+        block << "      " << std::left << std::setw(8) << "remark" << std::right << remarkText(*rem)
+              << "\n";
         any = true;
       }
       if (!any && !args.line) continue;  // the whole-file view shows lines that made code
@@ -454,7 +494,8 @@ int explainMain(int argc, char** argv) {
   }
   if (!r.succeeded) return 1;
   if (!unavailable.empty()) {
-    for (const auto& u : unavailable) std::cerr << "kernelscope explain: stage unavailable: " << u << "\n";
+    for (const auto& u : unavailable)
+      std::cerr << "kernelscope explain: stage unavailable: " << u << "\n";
     return 3;
   }
   return 0;

@@ -10,8 +10,8 @@
 
 #include "Cli.h"
 #include "CliArgs.h"
-#include "Crate.h"
 #include "Compile.h"
+#include "Crate.h"
 #include "Passes.h"
 #include "TextUtil.h"
 
@@ -71,7 +71,11 @@ nlohmann::json toJson(const PassesResult& r) {
   for (const StagePasses& sp : r.stages) {
     nlohmann::json passes = nlohmann::json::array();
     for (const PassChange& c : sp.changes)
-      passes.push_back({{"name", c.pass}, {"unit", c.unit}, {"before", c.before}, {"after", c.after}, {"diff", c.diff}});
+      passes.push_back({{"name", c.pass},
+                        {"unit", c.unit},
+                        {"before", c.before},
+                        {"after", c.after},
+                        {"diff", c.diff}});
     stages.push_back({{"stage", stageName(sp.stage)},
                       {"passesRun", sp.passesRun},
                       {"initialCount", sp.initialCount},
@@ -97,13 +101,14 @@ int passesMain(int argc, char** argv) {
   const std::filesystem::path path = std::filesystem::absolute(args.file);
   // What the command line left unset comes from [package.metadata.kernelscope].
   args.compile = withCrateDefaults(tc, path, args.compile);
-  PassesResult r = computePasses(tc, {path, std::nullopt, {}}, args.compile,
-                                 args.kernel, args.passes);
+  PassesResult r =
+      computePasses(tc, {path, std::nullopt, {}}, args.compile, args.kernel, args.passes);
   printWorkspaceTrustNotes(r.diagnostics);
   if (!r.error.empty()) {
     for (const auto& d : r.diagnostics)
       if (d.severity == Severity::Error)
-        std::cerr << (d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ": " : "")
+        std::cerr << (d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ": "
+                              : "")
                   << "error: " << d.message << "\n";
     std::cerr << "kernelscope passes: " << r.error << "\n";
     return 1;
@@ -111,8 +116,9 @@ int passesMain(int argc, char** argv) {
   if (args.json)
     std::cout << toJson(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else
-    std::cout << renderPasses(r, "Passes that changed " + r.demangled + " (" + args.file + ", " + args.compile.arch +
-                                     ", opt-level " + std::to_string(args.compile.optLevel) + ")");
+    std::cout << renderPasses(r, "Passes that changed " + r.demangled + " (" + args.file + ", " +
+                                     args.compile.arch + ", opt-level " +
+                                     std::to_string(args.compile.optLevel) + ")");
   return 0;
 }
 

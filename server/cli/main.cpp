@@ -9,7 +9,8 @@
 
 namespace {
 
-constexpr const char* kUsage = R"(kernelscope — what every line of a Rust GPU kernel became: MIR, LLVM IR, PTX, SASS.
+constexpr const char* kUsage =
+    R"(kernelscope — what every line of a Rust GPU kernel became: MIR, LLVM IR, PTX, SASS.
 
 usage:
   kernelscope [lsp] [--port N] [--lit-test]   run the language server (stdio, or loopback TCP)

@@ -21,7 +21,8 @@ namespace ks::server {
 class FileWatcher {
  public:
   /// `changed` is called on the watcher's thread with the paths that changed.
-  FileWatcher(std::function<void(std::vector<std::string>)> changed, std::chrono::milliseconds interval);
+  FileWatcher(std::function<void(std::vector<std::string>)> changed,
+              std::chrono::milliseconds interval);
   ~FileWatcher();
   FileWatcher(const FileWatcher&) = delete;
   FileWatcher& operator=(const FileWatcher&) = delete;

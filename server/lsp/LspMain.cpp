@@ -81,7 +81,8 @@ int lspMain(int argc, char** argv) {
     auto value = [&](long min, long max, std::optional<long>& out) {
       long v = 0;
       if (i + 1 >= argc || !parseInt(argv[i + 1], min, max, v)) {
-        std::cerr << "kernelscope lsp: " << arg << " needs a number from " << min << " to " << max << "\n";
+        std::cerr << "kernelscope lsp: " << arg << " needs a number from " << min << " to " << max
+                  << "\n";
         return false;
       }
       out = v;
@@ -145,12 +146,12 @@ int lspMain(int argc, char** argv) {
 
   server::LspServer* serverPtr = nullptr;
   server::Transport* transportPtr = transport.get();
-  server::PipelineCompiler compiler(toolchain, [transportPtr, &serverPtr](std::string_view kind,
-                                                                       const std::string& message) {
-    transportPtr->post([&serverPtr, kind = std::string(kind), message] {
-      if (serverPtr) serverPtr->progress("kernelscope/sysroot", kind, message);
-    });
-  });
+  server::PipelineCompiler compiler(
+      toolchain, [transportPtr, &serverPtr](std::string_view kind, const std::string& message) {
+        transportPtr->post([&serverPtr, kind = std::string(kind), message] {
+          if (serverPtr) serverPtr->progress("kernelscope/sysroot", kind, message);
+        });
+      });
 
   server::ServerOptions options;
   options.deterministic = litTest;
@@ -158,11 +159,12 @@ int lspMain(int argc, char** argv) {
   if (litTest) options.scheduler.workers = 0;
   if (workers) options.scheduler.workers = static_cast<unsigned>(*workers);
   if (debounceMs) options.scheduler.debounce.fixed = std::chrono::milliseconds(*debounceMs);
-  options.compile = [&compiler](const CompileInput& in, const CompileOptions& o, const CancellationToken& c) {
-    return compiler.compile(in, o, c);
+  options.compile = [&compiler](const CompileInput& in, const CompileOptions& o,
+                                const CancellationToken& c) { return compiler.compile(in, o, c); };
+  options.passes = [&compiler](const CompileInput& in, const CompileOptions& o,
+                               const std::string& kernel, const CancellationToken& c) {
+    return compiler.passes(in, o, kernel, c);
   };
-  options.passes = [&compiler](const CompileInput& in, const CompileOptions& o, const std::string& kernel,
-                                const CancellationToken& c) { return compiler.passes(in, o, kernel, c); };
   options.settingsChanged = [&compiler, cliRustc = toolchain.rustc](const server::Settings& s) {
     compiler.setRustc(s.rustc.empty() ? cliRustc : s.rustc);
   };

@@ -38,7 +38,9 @@ constexpr std::string_view kVirtualScheme = "kernelscope:";
 // Window message types of window/logMessage and window/showMessage.
 constexpr int kError = 1, kWarning = 2, kInfo = 3;
 
-bool isVirtual(std::string_view uri) { return uri.substr(0, kVirtualScheme.size()) == kVirtualScheme; }
+bool isVirtual(std::string_view uri) {
+  return uri.substr(0, kVirtualScheme.size()) == kVirtualScheme;
+}
 
 bool isRust(const Document& d) {
   return d.languageId == "rust" || (d.path.size() > 3 && d.path.ends_with(".rs"));
@@ -62,7 +64,9 @@ LspServer::LspServer(Transport& transport, ServerOptions options)
     onCompileFinished(r, std::move(result), elapsed);
   };
   listener.published = [this](const CompileRequest& r, std::shared_ptr<const CompileResult> result,
-                              std::chrono::milliseconds elapsed) { serveResult(r, std::move(result), elapsed); };
+                              std::chrono::milliseconds elapsed) {
+    serveResult(r, std::move(result), elapsed);
+  };
   listener.cancelled = [this](const CompileRequest&) { postCheckSyncs(); };
   scheduler_ = std::make_unique<Scheduler>(
       options_.compile, [&transport](std::function<void()> fn) { transport.post(std::move(fn)); },
@@ -80,7 +84,8 @@ LspServer::~LspServer() {
 // The method table.
 
 template <class Param, class Result>
-void LspServer::bind(std::string_view method, void (LspServer::*handler)(const Param&, Callback<Result>)) {
+void LspServer::bind(std::string_view method,
+                     void (LspServer::*handler)(const Param&, Callback<Result>)) {
   requests_[std::string(method)] = [this, handler, name = std::string(method)](const json& params,
                                                                                const json& id) {
     Param p;
@@ -102,7 +107,8 @@ void LspServer::bind(std::string_view method, void (LspServer::*handler)(const P
 
 template <class Param>
 void LspServer::bind(std::string_view method, void (LspServer::*handler)(const Param&)) {
-  notifications_[std::string(method)] = [this, handler, name = std::string(method)](const json& params) {
+  notifications_[std::string(method)] = [this, handler,
+                                         name = std::string(method)](const json& params) {
     Param p;
     try {
       p = params.get<Param>();
@@ -115,28 +121,28 @@ void LspServer::bind(std::string_view method, void (LspServer::*handler)(const P
 }
 
 void LspServer::bindMethods() {
-  bind("initialize",                       &LspServer::onInitialize);
-  bind("initialized",                      &LspServer::onInitialized);
-  bind("shutdown",                         &LspServer::onShutdown);
-  bind("exit",                             &LspServer::onExit);
-  bind("$/cancelRequest",                  &LspServer::onCancelRequest);
-  bind("textDocument/didOpen",             &LspServer::onDidOpen);
-  bind("textDocument/didChange",           &LspServer::onDidChange);
-  bind("textDocument/didSave",             &LspServer::onDidSave);
-  bind("textDocument/didClose",            &LspServer::onDidClose);
-  bind("workspace/didChangeWatchedFiles",  &LspServer::onDidChangeWatchedFiles);
+  bind("initialize", &LspServer::onInitialize);
+  bind("initialized", &LspServer::onInitialized);
+  bind("shutdown", &LspServer::onShutdown);
+  bind("exit", &LspServer::onExit);
+  bind("$/cancelRequest", &LspServer::onCancelRequest);
+  bind("textDocument/didOpen", &LspServer::onDidOpen);
+  bind("textDocument/didChange", &LspServer::onDidChange);
+  bind("textDocument/didSave", &LspServer::onDidSave);
+  bind("textDocument/didClose", &LspServer::onDidClose);
+  bind("workspace/didChangeWatchedFiles", &LspServer::onDidChangeWatchedFiles);
   bind("workspace/didChangeConfiguration", &LspServer::onDidChangeConfiguration);
-  bind("workspace/executeCommand",         &LspServer::onExecuteCommand);
-  bind("textDocument/hover",               &LspServer::onHover);
-  bind("textDocument/inlayHint",           &LspServer::onInlayHint);
-  bind("textDocument/codeLens",            &LspServer::onCodeLens);
-  bind("kernelscope/artifact",             &LspServer::onArtifact);
-  bind("kernelscope/lineMap",              &LspServer::onLineMap);
-  bind("kernelscope/sourceLocation",       &LspServer::onSourceLocation);
-  bind("kernelscope/kernels",              &LspServer::onKernels);
-  bind("kernelscope/diff",                 &LspServer::onDiff);
-  bind("kernelscope/passes",               &LspServer::onPasses);
-  bind("kernelscope/sync",                 &LspServer::onSync);
+  bind("workspace/executeCommand", &LspServer::onExecuteCommand);
+  bind("textDocument/hover", &LspServer::onHover);
+  bind("textDocument/inlayHint", &LspServer::onInlayHint);
+  bind("textDocument/codeLens", &LspServer::onCodeLens);
+  bind("kernelscope/artifact", &LspServer::onArtifact);
+  bind("kernelscope/lineMap", &LspServer::onLineMap);
+  bind("kernelscope/sourceLocation", &LspServer::onSourceLocation);
+  bind("kernelscope/kernels", &LspServer::onKernels);
+  bind("kernelscope/diff", &LspServer::onDiff);
+  bind("kernelscope/passes", &LspServer::onPasses);
+  bind("kernelscope/sync", &LspServer::onSync);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -156,9 +162,7 @@ void LspServer::onMessage(std::string_view body) {
   dispatch(message);
 }
 
-void LspServer::onStreamError(const std::string& what) {
-  log(kError, "malformed input: " + what);
-}
+void LspServer::onStreamError(const std::string& what) { log(kError, "malformed input: " + what); }
 
 void LspServer::dispatch(const json& message) {
   if (!message.is_object()) {
@@ -189,7 +193,8 @@ void LspServer::dispatch(const json& message) {
 
   if (hasId) {
     if (!initialized_ && method != "initialize") {
-      replyError(id, ErrorCode::ServerNotInitialized, method + ": the server is not initialized yet");
+      replyError(id, ErrorCode::ServerNotInitialized,
+                 method + ": the server is not initialized yet");
       return;
     }
     if (initialized_ && method == "initialize") {
@@ -227,7 +232,9 @@ void LspServer::dispatch(const json& message) {
   }
 }
 
-void LspServer::reply(const json& id, json result) { transport_.send(lsp::makeResponse(id, std::move(result))); }
+void LspServer::reply(const json& id, json result) {
+  transport_.send(lsp::makeResponse(id, std::move(result)));
+}
 
 void LspServer::replyError(const json& id, ErrorCode code, std::string_view message) {
   transport_.send(lsp::makeErrorResponse(id, code, message));
@@ -238,7 +245,8 @@ void LspServer::notify(std::string_view method, json params) {
 }
 
 void LspServer::request(std::string_view method, json params) {
-  transport_.send(lsp::makeRequest("kernelscope-" + std::to_string(++nextRequestId_), method, std::move(params)));
+  transport_.send(lsp::makeRequest("kernelscope-" + std::to_string(++nextRequestId_), method,
+                                   std::move(params)));
 }
 
 void LspServer::log(int type, const std::string& message) {
@@ -280,7 +288,8 @@ void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json>
   }
   // The workspace's kernelscope.toml, under the editor's settings.
   if (params.rootUri)
-    if (auto root = lsp::fileUriToPath(*params.rootUri)) settingsFile_ = normalizePath(*root) + "/kernelscope.toml";
+    if (auto root = lsp::fileUriToPath(*params.rootUri))
+      settingsFile_ = normalizePath(*root) + "/kernelscope.toml";
   loadSettingsFile();
   applySettingsJson(params.initializationOptions);
   initialized_ = true;
@@ -294,7 +303,8 @@ void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json>
       {"inlayHintProvider", true},
       {"codeLensProvider", {{"resolveProvider", false}}},
       {"executeCommandProvider", {{"commands", {"kernelscope.rebuild", "kernelscope.setArch"}}}},
-      {"experimental", {{"kernelscope", {{"methods", extensions}, {"stages", {"mir", "llvm-ir", "ptx", "sass"}}}}}},
+      {"experimental",
+       {{"kernelscope", {{"methods", extensions}, {"stages", {"mir", "llvm-ir", "ptx", "sass"}}}}}},
   };
   reply(json{{"capabilities", capabilities},
              {"serverInfo", {{"name", "kernelscope"}, {"version", "0.1.0"}}}});
@@ -313,7 +323,8 @@ void LspServer::onInitialized(const lsp::NoParams&) {
   } else {
     // Modules and path dependencies, the crates' manifests ([package.metadata.kernelscope])
     // and the workspace's settings.
-    json watchers = json::array({{{"globPattern", "**/*.rs"}}, {{"globPattern", "**/Cargo.toml"}},
+    json watchers = json::array({{{"globPattern", "**/*.rs"}},
+                                 {{"globPattern", "**/Cargo.toml"}},
                                  {{"globPattern", "**/kernelscope.toml"}}});
     request("client/registerCapability",
             {{"registrations", json::array({{{"id", "kernelscope-watch-rs"},
@@ -331,7 +342,8 @@ void LspServer::onShutdown(const lsp::NoParams&, Callback<json> reply) {
 void LspServer::onExit(const lsp::NoParams&) { exited_ = true; }
 
 void LspServer::onCancelRequest(const lsp::CancelParams& params) {
-  if (passes_ && passes_->cancel(params.id.dump())) return;  // a kernelscope/passes waiting for its run
+  if (passes_ && passes_->cancel(params.id.dump()))
+    return;  // a kernelscope/passes waiting for its run
   auto it = deferred_.find(params.id.dump());
   if (it == deferred_.end()) return;  // already answered: every other request answers at once
   Callback<json> cb = std::move(it->second);
@@ -361,7 +373,8 @@ void LspServer::postCheckSyncs() {
   });
 }
 
-void LspServer::progress(const std::string& token, std::string_view kind, const std::string& message) {
+void LspServer::progress(const std::string& token, std::string_view kind,
+                         const std::string& message) {
   if (!client_.workDoneProgress) {
     log(kInfo, message);
     return;
@@ -460,7 +473,8 @@ bool LspServer::reads(const Document& d, const std::string& file) const {
   for (const Snapshot* s : {d.lastAttempt.get(), Workspace::latest(d).get()}) {
     if (!s || !s->result) continue;
     const CompileResult& r = *s->result;
-    if (r.crateManifest == file || std::find(r.sourceFiles.begin(), r.sourceFiles.end(), file) != r.sourceFiles.end())
+    if (r.crateManifest == file ||
+        std::find(r.sourceFiles.begin(), r.sourceFiles.end(), file) != r.sourceFiles.end())
       return true;
     if (r.lineMap && r.lineMap->isUserFile(file)) return true;
   }
@@ -473,8 +487,9 @@ bool LspServer::uses(const Document& d, const std::string& file) const {
   // own) may be one of its modules.
   const Snapshot* last = d.lastAttempt.get();
   if (!last || !last->result || last->result->succeeded) return false;
-  std::filesystem::path home = last->result->crateManifest.empty() ? std::filesystem::path(d.path).parent_path()
-                                                                   : last->result->crateManifest.parent_path();
+  std::filesystem::path home = last->result->crateManifest.empty()
+                                   ? std::filesystem::path(d.path).parent_path()
+                                   : last->result->crateManifest.parent_path();
   return file.starts_with(home.string() + "/");
 }
 
@@ -493,7 +508,8 @@ void LspServer::onDidOpen(const lsp::DidOpenTextDocumentParams& p) {
     log(kWarning, "not compiling " + item.uri + ": kernelscope compiles file: documents only");
     return;
   }
-  Document& d = workspace_.open(item.uri, normalizePath(*path), item.languageId, item.version, item.text);
+  Document& d =
+      workspace_.open(item.uri, normalizePath(*path), item.languageId, item.version, item.text);
   if (!isRust(d)) return;
   // The other open files of its crate now compile with its text too.
   for (Document* m : membersOf(compileKeyOf(d)))
@@ -504,7 +520,8 @@ void LspServer::onDidOpen(const lsp::DidOpenTextDocumentParams& p) {
 void LspServer::onDidChange(const lsp::DidChangeTextDocumentParams& p) {
   Document* d = workspace_.find(p.textDocument.uri);
   if (!d) {
-    if (!isVirtual(p.textDocument.uri)) log(kWarning, "didChange for a document that is not open: " + p.textDocument.uri);
+    if (!isVirtual(p.textDocument.uri))
+      log(kWarning, "didChange for a document that is not open: " + p.textDocument.uri);
     return;
   }
   for (const auto& change : p.contentChanges) {
@@ -527,7 +544,8 @@ void LspServer::onDidChange(const lsp::DidChangeTextDocumentParams& p) {
 void LspServer::onDidSave(const lsp::DidSaveTextDocumentParams& p) {
   Document* d = workspace_.find(p.textDocument.uri);
   if (!d) {
-    if (!isVirtual(p.textDocument.uri)) log(kWarning, "didSave for a document that is not open: " + p.textDocument.uri);
+    if (!isVirtual(p.textDocument.uri))
+      log(kWarning, "didSave for a document that is not open: " + p.textDocument.uri);
     return;
   }
   if (p.text && *p.text != d->text && isRust(*d)) {
@@ -544,7 +562,8 @@ void LspServer::onDidSave(const lsp::DidSaveTextDocumentParams& p) {
 void LspServer::onDidClose(const lsp::DidCloseTextDocumentParams& p) {
   Document* d = workspace_.find(p.textDocument.uri);
   if (!d) {
-    if (!isVirtual(p.textDocument.uri)) log(kWarning, "didClose for a document that is not open: " + p.textDocument.uri);
+    if (!isVirtual(p.textDocument.uri))
+      log(kWarning, "didClose for a document that is not open: " + p.textDocument.uri);
     return;
   }
   const std::string path = d->path;
@@ -558,7 +577,8 @@ void LspServer::onDidClose(const lsp::DidCloseTextDocumentParams& p) {
   }
   // Its own compile's diagnostics go with it; a crate's about it (a Cargo.toml) stay.
   if (!diagnosedFiles_.count(path))
-    notify("textDocument/publishDiagnostics", lsp::PublishDiagnosticsParams{d->uri, std::nullopt, {}});
+    notify("textDocument/publishDiagnostics",
+           lsp::PublishDiagnosticsParams{d->uri, std::nullopt, {}});
   workspace_.close(p.textDocument.uri);
   if (membersOf(key).empty()) scheduler_->cancel(key);
   if (key != path) scheduler_->cancel(path);
@@ -620,7 +640,8 @@ json LspServer::validSettings(const json& values, const std::vector<std::string>
   }
   for (const auto& problem : problems) {
     log(kWarning, "settings: " + problem);
-    notify("window/showMessage", {{"type", kWarning}, {"message", "kernelscope settings: " + problem}});
+    notify("window/showMessage",
+           {{"type", kWarning}, {"message", "kernelscope settings: " + problem}});
   }
   return valid;
 }
@@ -696,8 +717,10 @@ void LspServer::onExecuteCommand(const lsp::ExecuteCommandParams& p, Callback<js
     std::optional<std::string> only;
     if (args.is_array() && !args.empty()) {
       const json& a = args[0];
-      if (a.is_string()) only = a.get<std::string>();
-      else if (a.is_object() && a.contains("uri") && a["uri"].is_string()) only = a["uri"].get<std::string>();
+      if (a.is_string())
+        only = a.get<std::string>();
+      else if (a.is_object() && a.contains("uri") && a["uri"].is_string())
+        only = a["uri"].get<std::string>();
     }
     std::vector<Document*> docs;
     for (Document* d : workspace_.documents())
@@ -708,7 +731,8 @@ void LspServer::onExecuteCommand(const lsp::ExecuteCommandParams& p, Callback<js
   }
   if (p.command == "kernelscope.setArch") {
     if (!args.is_array() || args.empty() || !args[0].is_string()) {
-      reply(lsp::ResponseError{ErrorCode::InvalidParams, "kernelscope.setArch takes one argument, such as \"sm_90\""});
+      reply(lsp::ResponseError{ErrorCode::InvalidParams,
+                               "kernelscope.setArch takes one argument, such as \"sm_90\""});
       return;
     }
     if (auto why = validateArch(args[0].get<std::string>())) {
@@ -725,8 +749,8 @@ void LspServer::onExecuteCommand(const lsp::ExecuteCommandParams& p, Callback<js
 // ---------------------------------------------------------------------------------------
 // Compiles.
 
-void LspServer::sendStatus(const Document& d, int revision, std::string_view state, const Snapshot* attempt,
-                           const Snapshot* base) {
+void LspServer::sendStatus(const Document& d, int revision, std::string_view state,
+                           const Snapshot* attempt, const Snapshot* base) {
   lsp::StatusParams status =
       statusOf(d.uri, revision, state, attempt, !options_.deterministic, base);
   status.workspaceTrusted = settings_.workspaceTrusted;
@@ -745,12 +769,14 @@ void LspServer::onCompileStarted(const CompileRequest& r) {
   postCheckSyncs();
 }
 
-void LspServer::onCompileFinished(const CompileRequest& r, std::shared_ptr<const CompileResult> result,
+void LspServer::onCompileFinished(const CompileRequest& r,
+                                  std::shared_ptr<const CompileResult> result,
                                   std::chrono::milliseconds elapsed) {
   postCheckSyncs();
   if (firstCompile_ == FirstCompile::Running) {
     firstCompile_ = FirstCompile::Done;
-    progress("kernelscope/firstCompile", "end", "first compile done in " + std::to_string(elapsed.count()) + " ms");
+    progress("kernelscope/firstCompile", "end",
+             "first compile done in " + std::to_string(elapsed.count()) + " ms");
   }
   std::vector<std::shared_ptr<const Snapshot>> served = serveResult(r, result, elapsed);
   if (served.empty()) return;
@@ -760,14 +786,15 @@ void LspServer::onCompileFinished(const CompileRequest& r, std::shared_ptr<const
   std::vector<Document*> stale;
   for (Document* o : workspace_.documents())
     if (o->generation > r.revision && !r.documents.count(o->path) && isRust(*o) &&
-        std::find(result->sourceFiles.begin(), result->sourceFiles.end(), o->path) != result->sourceFiles.end())
+        std::find(result->sourceFiles.begin(), result->sourceFiles.end(), o->path) !=
+            result->sourceFiles.end())
       stale.push_back(o);
   if (!stale.empty()) recompile({workspace_.findByPath(served.front()->path)}, /*immediate=*/true);
 }
 
-std::vector<std::shared_ptr<const Snapshot>> LspServer::serveResult(const CompileRequest& r,
-                                                                    std::shared_ptr<const CompileResult> result,
-                                                                    std::chrono::milliseconds elapsed) {
+std::vector<std::shared_ptr<const Snapshot>> LspServer::serveResult(
+    const CompileRequest& r, std::shared_ptr<const CompileResult> result,
+    std::chrono::milliseconds elapsed) {
   // One Snapshot per open file the compile served, each with the text it compiled.
   std::vector<std::shared_ptr<const Snapshot>> served;
   for (const auto& [path, revision] : r.documents) {
@@ -778,7 +805,7 @@ std::vector<std::shared_ptr<const Snapshot>> LspServer::serveResult(const Compil
     snapshot->path = path;
     snapshot->revision = revision;
     auto overlay = r.input.overlays.find(path);
-    snapshot->text = path == r.input.path.string() ? r.input.text.value_or(std::string())
+    snapshot->text = path == r.input.path.string()       ? r.input.text.value_or(std::string())
                      : overlay != r.input.overlays.end() ? overlay->second
                                                          : std::string();
     snapshot->result = result;
@@ -793,8 +820,11 @@ std::vector<std::shared_ptr<const Snapshot>> LspServer::serveResult(const Compil
     const Document& d = *workspace_.findByPath(snapshot->path);
     // A ready status says what changed against the newest earlier revision that compiled
     // (once every stage is there).
-    auto base = result->succeeded && result->pending.empty() ? Workspace::before(d, snapshot->revision) : nullptr;
-    sendStatus(d, snapshot->revision, result->succeeded ? "ready" : "failed", snapshot.get(), base.get());
+    auto base = result->succeeded && result->pending.empty()
+                    ? Workspace::before(d, snapshot->revision)
+                    : nullptr;
+    sendStatus(d, snapshot->revision, result->succeeded ? "ready" : "failed", snapshot.get(),
+               base.get());
   }
   // Lenses (registers, occupancy) and hints (instruction counts) follow the new code;
   // clients that cache them are asked to ask again.
@@ -805,7 +835,8 @@ std::vector<std::shared_ptr<const Snapshot>> LspServer::serveResult(const Compil
   return served;
 }
 
-void LspServer::publishDiagnostics(const CompileRequest& r, const std::vector<const Snapshot*>& served) {
+void LspServer::publishDiagnostics(const CompileRequest& r,
+                                   const std::vector<const Snapshot*>& served) {
   auto byFile = diagnosticsOf(served, settings_, encoding_, readFileText);
   for (auto& [path, params] : byFile) {
     Document* d = workspace_.findByPath(path);
@@ -850,14 +881,17 @@ void LspServer::clearOrphanDiagnostics() {
 // ---------------------------------------------------------------------------------------
 // Features.
 
-lsp::Expected<std::pair<Document*, std::shared_ptr<const Snapshot>>> LspServer::snapshotFor(const std::string& uri) {
+lsp::Expected<std::pair<Document*, std::shared_ptr<const Snapshot>>> LspServer::snapshotFor(
+    const std::string& uri) {
   Document* d = workspace_.find(uri);
   if (!d && isVirtual(uri)) {
     auto target = resolveVirtual(uri);
     if (!target) return target.error();
     return std::make_pair(target->document, target->snapshot);
   }
-  if (!d) return lsp::ResponseError{ErrorCode::InvalidParams, "unknown document " + uri + " (it is not open)"};
+  if (!d)
+    return lsp::ResponseError{ErrorCode::InvalidParams,
+                              "unknown document " + uri + " (it is not open)"};
   auto s = Workspace::latest(*d);
   if (!s) {
     bool failed = d->lastAttempt && !d->lastAttempt->result->succeeded;
@@ -870,28 +904,32 @@ lsp::Expected<std::pair<Document*, std::shared_ptr<const Snapshot>>> LspServer::
 
 lsp::Expected<LspServer::VirtualTarget> LspServer::resolveVirtual(const std::string& uri) {
   auto v = lsp::parseVirtualUri(uri, &extensionOfStageName);
-  if (!v) return lsp::ResponseError{ErrorCode::InvalidParams, "not a kernelscope document URI: " + uri};
+  if (!v)
+    return lsp::ResponseError{ErrorCode::InvalidParams, "not a kernelscope document URI: " + uri};
   auto stage = stageOfName(v->stage);
   // Only a document the server compiled can be named; the path is never opened.
   Document* d = workspace_.findByPath(normalizePath(v->path));
   if (!stage || !d)
-    return lsp::ResponseError{ErrorCode::InvalidParams,
-                              "no open kernel for " + uri + ": virtual documents name only what kernelscope compiled"};
+    return lsp::ResponseError{
+        ErrorCode::InvalidParams,
+        "no open kernel for " + uri + ": virtual documents name only what kernelscope compiled"};
   std::shared_ptr<const Snapshot> s;
   if (v->revision) {
     s = Workspace::at(*d, *v->revision);
     if (!s)
       return lsp::ResponseError{ErrorCode::ContentModified,
-                                "revision " + std::to_string(*v->revision) + " is gone; the newest is " +
-                                    std::to_string(d->revision)};
+                                "revision " + std::to_string(*v->revision) +
+                                    " is gone; the newest is " + std::to_string(d->revision)};
   } else {
     s = Workspace::latest(*d);
-    if (!s) return lsp::ResponseError{ErrorCode::RequestFailed, "the document has not compiled yet"};
+    if (!s)
+      return lsp::ResponseError{ErrorCode::RequestFailed, "the document has not compiled yet"};
   }
   return VirtualTarget{d, s, *stage};
 }
 
-void LspServer::onHover(const lsp::TextDocumentPositionParams& p, Callback<std::optional<lsp::Hover>> reply) {
+void LspServer::onHover(const lsp::TextDocumentPositionParams& p,
+                        Callback<std::optional<lsp::Hover>> reply) {
   if (isVirtual(p.textDocument.uri)) {
     // A pass-by-pass document is a report of diffs, not one artifact: nothing to explain.
     if (lsp::parsePassesUri(p.textDocument.uri)) return reply(std::optional<lsp::Hover>());
@@ -900,27 +938,37 @@ void LspServer::onHover(const lsp::TextDocumentPositionParams& p, Callback<std::
     return reply(artifactHover(*t->snapshot, t->stage, p.position.line));
   }
   auto s = snapshotFor(p.textDocument.uri);
-  if (!s) return s.error().code == ErrorCode::RequestFailed ? reply(std::optional<lsp::Hover>()) : reply(s.error());
+  if (!s)
+    return s.error().code == ErrorCode::RequestFailed ? reply(std::optional<lsp::Hover>())
+                                                      : reply(s.error());
   reply(sourceHover(*s->second, p.position.line, settings_));
 }
 
-void LspServer::onInlayHint(const lsp::InlayHintParams& p, Callback<std::vector<lsp::InlayHint>> reply) {
+void LspServer::onInlayHint(const lsp::InlayHintParams& p,
+                            Callback<std::vector<lsp::InlayHint>> reply) {
   if (isVirtual(p.textDocument.uri)) return reply(std::vector<lsp::InlayHint>{});
   auto s = snapshotFor(p.textDocument.uri);
-  if (!s) return s.error().code == ErrorCode::RequestFailed ? reply(std::vector<lsp::InlayHint>{}) : reply(s.error());
+  if (!s)
+    return s.error().code == ErrorCode::RequestFailed ? reply(std::vector<lsp::InlayHint>{})
+                                                      : reply(s.error());
   reply(inlayHints(*s->second, p.range, settings_, encoding_));
 }
 
-void LspServer::onCodeLens(const lsp::CodeLensParams& p, Callback<std::vector<lsp::CodeLens>> reply) {
+void LspServer::onCodeLens(const lsp::CodeLensParams& p,
+                           Callback<std::vector<lsp::CodeLens>> reply) {
   if (isVirtual(p.textDocument.uri)) return reply(std::vector<lsp::CodeLens>{});
   auto s = snapshotFor(p.textDocument.uri);
-  if (!s) return s.error().code == ErrorCode::RequestFailed ? reply(std::vector<lsp::CodeLens>{}) : reply(s.error());
+  if (!s)
+    return s.error().code == ErrorCode::RequestFailed ? reply(std::vector<lsp::CodeLens>{})
+                                                      : reply(s.error());
   reply(codeLenses(*s->second, encoding_));
 }
 
 void LspServer::onArtifact(const lsp::ArtifactParams& p, Callback<lsp::ArtifactResult> reply) {
   auto stage = stageOfName(p.stage);
-  if (!stage) return reply(lsp::ResponseError{ErrorCode::InvalidParams, "unknown stage '" + p.stage + "' (" + knownStages() + ")"});
+  if (!stage)
+    return reply(lsp::ResponseError{ErrorCode::InvalidParams,
+                                    "unknown stage '" + p.stage + "' (" + knownStages() + ")"});
   auto s = snapshotFor(p.textDocument.uri);
   if (!s) return reply(s.error());
   std::shared_ptr<const Snapshot> snapshot = s->second;
@@ -929,9 +977,12 @@ void LspServer::onArtifact(const lsp::ArtifactParams& p, Callback<lsp::ArtifactR
     snapshot = Workspace::at(d, *p.revision);
     if (!snapshot) {
       if (*p.revision > d.revision)
-        return reply(lsp::ResponseError{ErrorCode::InvalidParams, "there is no revision " + std::to_string(*p.revision) + " yet"});
+        return reply(
+            lsp::ResponseError{ErrorCode::InvalidParams,
+                               "there is no revision " + std::to_string(*p.revision) + " yet"});
       return reply(lsp::ResponseError{ErrorCode::ContentModified,
-                                      "revision " + std::to_string(*p.revision) + " was superseded and is gone; the newest is " +
+                                      "revision " + std::to_string(*p.revision) +
+                                          " was superseded and is gone; the newest is " +
                                           std::to_string(d.revision)});
     }
   }
@@ -944,7 +995,8 @@ void LspServer::onLineMap(const lsp::LineMapParams& p, Callback<lsp::LineMapResu
   reply(lineMapOf(*s->second, p.line));
 }
 
-void LspServer::onSourceLocation(const lsp::SourceLocationParams& p, Callback<lsp::SourceLocationResult> reply) {
+void LspServer::onSourceLocation(const lsp::SourceLocationParams& p,
+                                 Callback<lsp::SourceLocationResult> reply) {
   auto t = resolveVirtual(p.uri);
   if (!t) return reply(t.error());
   reply(sourceLocationOf(*t->snapshot, t->stage, p.line));
@@ -958,7 +1010,9 @@ void LspServer::onKernels(const lsp::KernelsParams& p, Callback<lsp::KernelsResu
 
 void LspServer::onDiff(const lsp::DiffParams& p, Callback<lsp::DiffResult> reply) {
   auto stage = stageOfName(p.stage);
-  if (!stage) return reply(lsp::ResponseError{ErrorCode::InvalidParams, "unknown stage '" + p.stage + "' (" + knownStages() + ")"});
+  if (!stage)
+    return reply(lsp::ResponseError{ErrorCode::InvalidParams,
+                                    "unknown stage '" + p.stage + "' (" + knownStages() + ")"});
   auto s = snapshotFor(p.textDocument.uri);
   if (!s) return reply(s.error());
   const Document& d = *s->first;
@@ -967,11 +1021,14 @@ void LspServer::onDiff(const lsp::DiffParams& p, Callback<lsp::DiffResult> reply
   if (p.base) {
     base = Workspace::at(d, *p.base);
     if (!base)
-      return reply(lsp::ResponseError{ErrorCode::ContentModified,
-                                      "revision " + std::to_string(*p.base) + " is gone or did not compile"});
+      return reply(lsp::ResponseError{
+          ErrorCode::ContentModified,
+          "revision " + std::to_string(*p.base) + " is gone or did not compile"});
   } else {
     base = Workspace::before(d, current->revision);
-    if (!base) return reply(lsp::ResponseError{ErrorCode::RequestFailed, "no earlier revision has compiled"});
+    if (!base)
+      return reply(
+          lsp::ResponseError{ErrorCode::RequestFailed, "no earlier revision has compiled"});
   }
   reply(diffOf(*base, *current, *stage));
 }

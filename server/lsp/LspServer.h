@@ -181,7 +181,7 @@ class LspServer final : public MessageHandler {
   Settings settings_;
   lsp::json editorSettings_ = lsp::json::object();  // the keys the editor set
   lsp::json fileSettings_ = lsp::json::object();    // the keys kernelscope.toml sets
-  std::string settingsFile_;                         // <workspace root>/kernelscope.toml
+  std::string settingsFile_;                        // <workspace root>/kernelscope.toml
   /// kernelscope.toml's values not applied because the workspace is not trusted, in words
   /// (reported when they change, and in every kernelscope/status).
   std::vector<std::string> withheldSettings_;

@@ -10,20 +10,22 @@ namespace ks::server {
 
 using lsp::ErrorCode;
 
-lsp::PassesResult passesReplyOf(const Snapshot& s, const PassesResult& r, std::optional<Stage> only) {
+lsp::PassesResult passesReplyOf(const Snapshot& s, const PassesResult& r,
+                                std::optional<Stage> only) {
   lsp::PassesResult out;
   out.uri = lsp::makePassesUri(s.path, r.demangled);
   out.kernel = r.demangled;
   out.revision = s.revision;
   PassesResult shown = r;
-  if (only)
-    std::erase_if(shown.stages, [&](const StagePasses& sp) { return sp.stage != *only; });
-  out.text = renderPasses(shown, "Passes that changed " + r.demangled + " (revision " + std::to_string(s.revision) +
-                                     ", " + s.result->arch + ", opt-level " + std::to_string(s.result->optLevel) + ")");
+  if (only) std::erase_if(shown.stages, [&](const StagePasses& sp) { return sp.stage != *only; });
+  out.text = renderPasses(shown, "Passes that changed " + r.demangled + " (revision " +
+                                     std::to_string(s.revision) + ", " + s.result->arch +
+                                     ", opt-level " + std::to_string(s.result->optLevel) + ")");
   for (const StagePasses& sp : shown.stages)
     for (const PassChange& c : sp.changes)
-      out.passes.push_back(lsp::PassInfo{std::string(stageName(sp.stage)), c.pass, c.unit, static_cast<int>(c.before),
-                                         static_cast<int>(c.after), c.diff});
+      out.passes.push_back(lsp::PassInfo{std::string(stageName(sp.stage)), c.pass, c.unit,
+                                         static_cast<int>(c.before), static_cast<int>(c.after),
+                                         c.diff});
   return out;
 }
 
@@ -34,7 +36,10 @@ struct PassesCache::Shared {
 };
 
 PassesCache::PassesCache(PassesFunction compute, PostFunction post, bool runInline)
-    : compute_(std::move(compute)), post_(std::move(post)), runInline_(runInline), shared_(std::make_shared<Shared>()) {}
+    : compute_(std::move(compute)),
+      post_(std::move(post)),
+      runInline_(runInline),
+      shared_(std::make_shared<Shared>()) {}
 
 PassesCache::~PassesCache() {
   shared_->alive = false;
@@ -55,8 +60,8 @@ void PassesCache::prune() {
 }
 
 void PassesCache::get(const std::shared_ptr<const Snapshot>& snapshot, const CompileInput& input,
-                      const CompileOptions& options, const std::string& kernel, const std::string& requestId,
-                      Reply reply) {
+                      const CompileOptions& options, const std::string& kernel,
+                      const std::string& requestId, Reply reply) {
   prune();
   const Key key{snapshot.get(), kernel};
   auto& entry = entries_[key];
@@ -119,27 +124,34 @@ bool PassesCache::cancel(const std::string& requestId) {
 
 void LspServer::onPasses(const lsp::PassesParams& p, Callback<lsp::PassesResult> reply) {
   if (!options_.passes)
-    return reply(lsp::ResponseError{ErrorCode::RequestFailed, "this server cannot run the compiler's passes"});
+    return reply(lsp::ResponseError{ErrorCode::RequestFailed,
+                                    "this server cannot run the compiler's passes"});
   std::optional<Stage> only;
   if (p.stage) {
     only = stageOfName(*p.stage);
     if (!only || (*only != Stage::LlvmIr && *only != Stage::Mir))
-      return reply(lsp::ResponseError{ErrorCode::InvalidParams, "passes are shown for llvm-ir or mir, not '" + *p.stage + "'"});
+      return reply(lsp::ResponseError{
+          ErrorCode::InvalidParams, "passes are shown for llvm-ir or mir, not '" + *p.stage + "'"});
   }
   const std::string uri = p.uri ? *p.uri : p.textDocument ? p.textDocument->uri : std::string();
-  if (uri.empty()) return reply(lsp::ResponseError{ErrorCode::InvalidParams, "kernelscope/passes needs textDocument or uri"});
+  if (uri.empty())
+    return reply(lsp::ResponseError{ErrorCode::InvalidParams,
+                                    "kernelscope/passes needs textDocument or uri"});
   std::optional<std::string> kernel = p.kernel;
   std::string sourceUri = uri;
-  if (uri.starts_with("kernelscope:")) {  // kernelscope:/passes/<path>.passes?kernel=NAME names both
+  if (uri.starts_with(
+          "kernelscope:")) {  // kernelscope:/passes/<path>.passes?kernel=NAME names both
     auto v = lsp::parsePassesUri(uri);
     Document* d = v ? workspace_.findByPath(normalizePath(v->path)) : nullptr;
     if (!d)
-      return reply(lsp::ResponseError{ErrorCode::InvalidParams,
-                                      "no open kernel for " + uri + ": virtual documents name only what kernelscope compiled"});
+      return reply(lsp::ResponseError{
+          ErrorCode::InvalidParams,
+          "no open kernel for " + uri + ": virtual documents name only what kernelscope compiled"});
     sourceUri = d->uri;
     if (!kernel) kernel = v->kernel;
   }
-  if (!kernel || kernel->empty()) return reply(lsp::ResponseError{ErrorCode::InvalidParams, "kernelscope/passes needs a kernel"});
+  if (!kernel || kernel->empty())
+    return reply(lsp::ResponseError{ErrorCode::InvalidParams, "kernelscope/passes needs a kernel"});
   auto s = snapshotFor(sourceUri);
   if (!s) return reply(s.error());
   std::shared_ptr<const Snapshot> snapshot = s->second;
@@ -153,9 +165,10 @@ void LspServer::onPasses(const lsp::PassesParams& p, Callback<lsp::PassesResult>
     if (!found && (k.symbol == *kernel || k.demangled == *kernel || lastSegment)) found = &k;
   }
   if (!found)
-    return reply(lsp::ResponseError{ErrorCode::InvalidParams,
-                                     "unknown kernel '" + *kernel + "'" +
-                                         (names.empty() ? ": the document has no kernels" : " (kernels: " + names + ")")});
+    return reply(lsp::ResponseError{
+        ErrorCode::InvalidParams,
+        "unknown kernel '" + *kernel + "'" +
+            (names.empty() ? ": the document has no kernels" : " (kernels: " + names + ")")});
 
   // What the document's compile compiled: its text, the other open files' unsaved text.
   CompileInput input;
@@ -167,14 +180,15 @@ void LspServer::onPasses(const lsp::PassesParams& p, Callback<lsp::PassesResult>
   options.remarks = false;
 
   if (!passes_)
-    passes_ = std::make_unique<PassesCache>(options_.passes,
-                                            [this](std::function<void()> fn) { transport_.post(std::move(fn)); },
-                                            options_.scheduler.workers == 0);
+    passes_ = std::make_unique<PassesCache>(
+        options_.passes, [this](std::function<void()> fn) { transport_.post(std::move(fn)); },
+        options_.scheduler.workers == 0);
   passes_->get(snapshot, input, options, found->symbol, currentId_.dump(),
                [reply, snapshot, only, alive = alive_](const PassesResult* r) {
                  if (!*alive) return;
                  if (!r) return reply(lsp::ResponseError{ErrorCode::RequestCancelled, "cancelled"});
-                 if (!r->error.empty()) return reply(lsp::ResponseError{ErrorCode::RequestFailed, r->error});
+                 if (!r->error.empty())
+                   return reply(lsp::ResponseError{ErrorCode::RequestFailed, r->error});
                  reply(passesReplyOf(*snapshot, *r, only));
                });
 }

@@ -23,8 +23,9 @@
 
 namespace ks::server {
 
-using PassesFunction = std::function<PassesResult(const CompileInput&, const CompileOptions&,
-                                                  const std::string& kernel, const CancellationToken&)>;
+using PassesFunction =
+    std::function<PassesResult(const CompileInput&, const CompileOptions&,
+                               const std::string& kernel, const CancellationToken&)>;
 
 /// The wire form of a kernel's passes in a Snapshot; `only` keeps one stage's.
 lsp::PassesResult passesReplyOf(const Snapshot&, const PassesResult&, std::optional<Stage> only);

@@ -12,8 +12,7 @@ namespace ks::server {
 namespace {
 
 std::optional<std::vector<Stage>> parseStages(const nlohmann::json& j,
-                                              std::vector<std::string>& problems,
-                                              const char* key) {
+                                              std::vector<std::string>& problems, const char* key) {
   if (!j.is_array()) {
     problems.push_back(std::string(key) + " must be an array of stage names");
     return std::nullopt;
@@ -66,14 +65,22 @@ Settings applySettings(const Settings& base, const nlohmann::json& input,
         s.arch = value.get<std::string>();
       }
     } else if (value.is_null()) {  // null resets a key to its default (optLevel: unset)
-      if (key == "optLevel") s.optLevel.reset();
-      else if (key == "toolchainProfile") s.toolchainProfile.reset();
-      else if (key == "stages") s.stages = defaults.stages;
-      else if (key == "hoverStages") s.hoverStages = defaults.hoverStages;
-      else if (key == "rustc") s.rustc = defaults.rustc;
-      else if (key == "extraRustcFlags") s.extraRustcFlags = defaults.extraRustcFlags;
-      else if (key == "debounceMs") s.debounce = defaults.debounce;
-      else if (key == "remarks") s.remarks = defaults.remarks;
+      if (key == "optLevel")
+        s.optLevel.reset();
+      else if (key == "toolchainProfile")
+        s.toolchainProfile.reset();
+      else if (key == "stages")
+        s.stages = defaults.stages;
+      else if (key == "hoverStages")
+        s.hoverStages = defaults.hoverStages;
+      else if (key == "rustc")
+        s.rustc = defaults.rustc;
+      else if (key == "extraRustcFlags")
+        s.extraRustcFlags = defaults.extraRustcFlags;
+      else if (key == "debounceMs")
+        s.debounce = defaults.debounce;
+      else if (key == "remarks")
+        s.remarks = defaults.remarks;
       else if (key == "workspaceTrusted")
         s.workspaceTrusted = defaults.workspaceTrusted;
     } else if (key == "toolchainProfile") {
@@ -97,8 +104,8 @@ Settings applySettings(const Settings& base, const nlohmann::json& input,
       else
         problems.push_back("rustc must be a path");
     } else if (key == "extraRustcFlags") {
-      if (value.is_array() && std::all_of(value.begin(), value.end(),
-                                          [](const auto& f) { return f.is_string(); }))
+      if (value.is_array() &&
+          std::all_of(value.begin(), value.end(), [](const auto& f) { return f.is_string(); }))
         s.extraRustcFlags = value.get<std::vector<std::string>>();
       else
         problems.push_back("extraRustcFlags must be an array of strings");

@@ -20,13 +20,14 @@ struct Settings {
   /// Unset: the crate's `[package.metadata.kernelscope]` value, else CompileOptions' default.
   std::optional<std::string> arch;
   std::optional<int> optLevel;
-  std::optional<ToolchainProfile> toolchainProfile;  // unset: the crate's `profile`, else rustc-nvptx
-  std::vector<Stage> stages{kAllStages, kAllStages + 4};  // which stages compile
+  std::optional<ToolchainProfile>
+      toolchainProfile;  // unset: the crate's `profile`, else rustc-nvptx
+  std::vector<Stage> stages{kAllStages, kAllStages + 4};    // which stages compile
   std::vector<Stage> hoverStages{Stage::Ptx, Stage::Sass};  // shown in hover and inlay hints
-  std::string rustc;  // empty: discover
+  std::string rustc;                                        // empty: discover
   std::vector<std::string> extraRustcFlags;
   std::optional<std::chrono::milliseconds> debounce;  // empty: adaptive
-  bool remarks = false;  // optimization remarks as hint diagnostics
+  bool remarks = false;                               // optimization remarks as hint diagnostics
   /// The user trusts the workspace (Trust.h): VS Code's workspace trust, in other editors the
   /// user's own `workspaceTrusted` setting. Never taken from the workspace's kernelscope.toml.
   bool workspaceTrusted = false;

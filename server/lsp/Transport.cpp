@@ -15,8 +15,8 @@
 #include <sstream>
 #include <thread>
 
-#include <asio.hpp>
 #include <unistd.h>
+#include <asio.hpp>
 
 #include "JsonRpc.h"
 
@@ -49,7 +49,8 @@ class FdTransport final : public Transport {
       : in_(in), out_(out), state_(std::move(state)) {}
 
   void send(const nlohmann::json& message) override {
-    writeAll(out_, lsp::frame(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+    writeAll(out_,
+             lsp::frame(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
   }
 
   void post(std::function<void()> fn) override {

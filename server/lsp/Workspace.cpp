@@ -3,8 +3,8 @@
 
 namespace ks::server {
 
-Document& Workspace::open(std::string uri, std::string path, std::string languageId,
-                          int version, std::string text) {
+Document& Workspace::open(std::string uri, std::string path, std::string languageId, int version,
+                          std::string text) {
   Document& d = documents_[uri];
   d.uri = std::move(uri);
   d.path = std::move(path);
@@ -51,7 +51,8 @@ bool Workspace::record(const std::string& path, std::shared_ptr<const Snapshot> 
   if (snapshot->result && snapshot->result->succeeded) {
     // The same revision compiled again (a crate compile that another file joined): the
     // newer outcome replaces it.
-    if (!d->snapshots.empty() && d->snapshots.back()->revision == snapshot->revision) d->snapshots.pop_back();
+    if (!d->snapshots.empty() && d->snapshots.back()->revision == snapshot->revision)
+      d->snapshots.pop_back();
     d->snapshots.push_back(std::move(snapshot));
     while (d->snapshots.size() > kKeptSnapshots) d->snapshots.pop_front();
   }

@@ -2,8 +2,8 @@
 //
 // A Document is the editor's current text and our revision of it. A Snapshot is the
 // immutable outcome of compiling one revision (a crate's compile gives each of its open
-// files a Snapshot of its own, all sharing the one CompileResult); readers (hover, artifacts, the CLI-like
-// requests) hold a shared_ptr to one and never see it change. The last few successful
+// files a Snapshot of its own, all sharing the one CompileResult); readers (hover, artifacts, the
+// CLI-like requests) hold a shared_ptr to one and never see it change. The last few successful
 // Snapshots of each document are kept so that a diff needs no recompile, and a failed
 // compile never replaces the Snapshot that is being served. Used on the io thread only.
 #pragma once
@@ -35,8 +35,8 @@ struct Document {
   std::string uri;
   std::string path;  // absolute; the key of its compiles
   std::string languageId;
-  int version = 0;   // the editor's version
-  int revision = 0;  // ours: bumped on every change of text or of what it compiles with
+  int version = 0;     // the editor's version
+  int revision = 0;    // ours: bumped on every change of text or of what it compiles with
   int generation = 0;  // the workspace's generation at its last open or bump
   std::string text;
 
@@ -77,7 +77,7 @@ class Workspace {
 
  private:
   std::map<std::string, Document> documents_;  // by uri
-  std::map<std::string, int> lastRevision_;     // by path, survives close/reopen
+  std::map<std::string, int> lastRevision_;    // by path, survives close/reopen
   int generation_ = 0;
 };
 

@@ -33,17 +33,44 @@ double median(std::vector<double> v) {
 bool rawTools(const Toolchain& tc, const fs::path& kernel) {
   TempDir dir("kernelscope-bench");
   ProcessSpec rustc;
-  rustc.argv = {tc.rustc.path.string(), "--sysroot", tc.sysroot.path.string(), "--edition", "2021",
-                "--crate-type", "rlib", "--crate-name", "k", "--target", "nvptx64-nvidia-cuda",
-                "-C", "opt-level=3", "-C", "target-cpu=sm_90", "-C", "codegen-units=1",
-                "-C", "debuginfo=line-directives-only", "-Zmir-include-spans=on", "--error-format=json",
-                "--emit=mir,llvm-ir,asm", "-C", "remark=all", "-Zremark-dir=" + (dir.path() / "r").string(),
-                "--out-dir", dir.path().string(), kernel.string()};
+  rustc.argv = {tc.rustc.path.string(),
+                "--sysroot",
+                tc.sysroot.path.string(),
+                "--edition",
+                "2021",
+                "--crate-type",
+                "rlib",
+                "--crate-name",
+                "k",
+                "--target",
+                "nvptx64-nvidia-cuda",
+                "-C",
+                "opt-level=3",
+                "-C",
+                "target-cpu=sm_90",
+                "-C",
+                "codegen-units=1",
+                "-C",
+                "debuginfo=line-directives-only",
+                "-Zmir-include-spans=on",
+                "--error-format=json",
+                "--emit=mir,llvm-ir,asm",
+                "-C",
+                "remark=all",
+                "-Zremark-dir=" + (dir.path() / "r").string(),
+                "--out-dir",
+                dir.path().string(),
+                kernel.string()};
   rustc.env = {{"RUSTC_BOOTSTRAP", "1"}};
   if (!runProcess(rustc).ok()) return false;
   ProcessSpec ptxas;
-  ptxas.argv = {tc.ptxas.path.string(), "-arch=sm_90", "-v", "-lineinfo", (dir.path() / "k.s").string(),
-                "-o", (dir.path() / "k.cubin").string()};
+  ptxas.argv = {tc.ptxas.path.string(),
+                "-arch=sm_90",
+                "-v",
+                "-lineinfo",
+                (dir.path() / "k.s").string(),
+                "-o",
+                (dir.path() / "k.cubin").string()};
   if (!runProcess(ptxas).ok()) return false;
   ProcessSpec nvdisasm;
   nvdisasm.argv = {tc.nvdisasm.path.string(), "-c", "-g", "-gi", (dir.path() / "k.cubin").string()};
@@ -57,7 +84,8 @@ int main(int argc, char** argv) {
   fs::path root = KS_SOURCE_DIR;
   Toolchain tc = discoverToolchain();
   if (!tc.rustc.found() || !tc.sysroot.found() || !tc.ptxas.found() || !tc.nvdisasm.found()) {
-    std::fprintf(stderr, "toolchain incomplete: run scripts/setup.sh\n%s", doctorReport(tc).c_str());
+    std::fprintf(stderr, "toolchain incomplete: run scripts/setup.sh\n%s",
+                 doctorReport(tc).c_str());
     return 1;
   }
   std::vector<fs::path> kernels;
@@ -65,7 +93,8 @@ int main(int argc, char** argv) {
     if (e.path().extension() == ".rs") kernels.push_back(e.path());
   std::sort(kernels.begin(), kernels.end());
 
-  std::printf("%-20s %10s %12s %8s %8s %8s\n", "kernel", "raw ms", "kernelscope", "ratio", "ptx", "sass");
+  std::printf("%-20s %10s %12s %8s %8s %8s\n", "kernel", "raw ms", "kernelscope", "ratio", "ptx",
+              "sass");
   double rawTotal = 0, ksTotal = 0;
   for (const auto& k : kernels) {
     std::vector<double> raw, ours;
@@ -94,7 +123,8 @@ int main(int argc, char** argv) {
     ksTotal += b;
     std::printf("%-20s %10.1f %12.1f %8.3f %8zu %8zu\n", k.stem().c_str(), a, b, b / a, ptx, sass);
   }
-  std::printf("%-20s %10.1f %12.1f %8.3f   (medians of %d rounds; ratio = kernelscope / raw tools)\n", "all",
-              rawTotal, ksTotal, ksTotal / rawTotal, rounds);
+  std::printf(
+      "%-20s %10.1f %12.1f %8.3f   (medians of %d rounds; ratio = kernelscope / raw tools)\n",
+      "all", rawTotal, ksTotal, ksTotal / rawTotal, rounds);
   return 0;
 }

@@ -5,10 +5,10 @@
 #include <atomic>
 #include <csignal>
 #include <filesystem>
-#include <regex>
-#include <thread>
 #include <fstream>
+#include <regex>
 #include <sstream>
+#include <thread>
 
 #include "Diff.h"
 #include "Features.h"
@@ -44,9 +44,8 @@ server::ServerOptions realOptions(PipelineCompiler*& out, ToolchainSettings sett
   auto* compiler = keep.back().get();
   out = compiler;
   server::ServerOptions o = TestClient::options(/*workers=*/1, std::chrono::milliseconds(0));
-  o.compile = [compiler](const CompileInput& in, const CompileOptions& opts, const CancellationToken& c) {
-    return compiler->compile(in, opts, c);
-  };
+  o.compile = [compiler](const CompileInput& in, const CompileOptions& opts,
+                         const CancellationToken& c) { return compiler->compile(in, opts, c); };
   return o;
 }
 
@@ -61,15 +60,17 @@ bool toolchainUsable() {
 }  // namespace
 
 // A test that needs the real rustc and nvptx64 sysroot says so and passes without them.
-#define SKIP_WITHOUT_TOOLCHAIN()                                                    \
-  do {                                                                              \
-    if (!toolchainUsable()) {                                                       \
+#define SKIP_WITHOUT_TOOLCHAIN()                                                      \
+  do {                                                                                \
+    if (!toolchainUsable()) {                                                         \
       MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)"); \
-      return;                                                                       \
-    }                                                                               \
+      return;                                                                         \
+    }                                                                                 \
   } while (false)
 
-TEST_CASE("real pipeline: a compile is published stage by stage, each ready saying what is still coming") {
+TEST_CASE(
+    "real pipeline: a compile is published stage by stage, each ready saying what is still "
+    "coming") {
   SKIP_WITHOUT_TOOLCHAIN();
   PipelineCompiler* compiler = nullptr;
   TestClient client(realOptions(compiler));
@@ -112,12 +113,15 @@ TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers 
   client.sync();
   auto statuses = client.notifications("kernelscope/status");
   REQUIRE(statuses.back()["state"] == "ready");
-  CHECK(std::find(statuses.back()["stages"].begin(), statuses.back()["stages"].end(), "ptx") != statuses.back()["stages"].end());
+  CHECK(std::find(statuses.back()["stages"].begin(), statuses.back()["stages"].end(), "ptx") !=
+        statuses.back()["stages"].end());
 
   int line = lineOf(text, "a * *x.add(i)");
-  json map = client.result("kernelscope/lineMap", {{"textDocument", {{"uri", uri}}}, {"line", line}});
+  json map =
+      client.result("kernelscope/lineMap", {{"textDocument", {{"uri", uri}}}, {"line", line}});
   CHECK(map["counts"]["ptx"].get<int>() > 0);
-  json artifact = client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
+  json artifact =
+      client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
   std::string ptx = artifact["text"];
   bool mapped = false;
   for (const auto& seg : artifact["segments"]) mapped |= seg["source"]["line"] == line;
@@ -126,9 +130,12 @@ TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers 
   bool arithmetic = false;
   for (const auto& r : map["stages"]["ptx"])
     for (int l = r["start"]; l <= r["end"].get<int>(); ++l)
-      arithmetic |= ptxLines[l].find("fma") != std::string_view::npos || ptxLines[l].find("mul") != std::string_view::npos;
+      arithmetic |= ptxLines[l].find("fma") != std::string_view::npos ||
+                    ptxLines[l].find("mul") != std::string_view::npos;
   CHECK(arithmetic);
-  json hover = client.result("textDocument/hover", {{"textDocument", {{"uri", uri}}}, {"position", {{"line", line}, {"character", 8}}}});
+  json hover = client.result(
+      "textDocument/hover",
+      {{"textDocument", {{"uri", uri}}}, {"position", {{"line", line}, {"character", 8}}}});
   CHECK(hover["contents"]["value"].get<std::string>().find("**ptx**") != std::string::npos);
   json kernels = client.result("kernelscope/kernels", {{"textDocument", {{"uri", uri}}}});
   REQUIRE(kernels["kernels"].size() == 1);
@@ -145,7 +152,8 @@ TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers 
   for (const auto& d : diagnostics.back()["diagnostics"])
     onLine |= d["severity"] == 1 && d["range"]["start"]["line"] == line;
   CHECK(onLine);
-  CHECK(client.result("kernelscope/lineMap", {{"textDocument", {{"uri", uri}}}, {"line", line}})["revision"] == 1);
+  CHECK(client.result("kernelscope/lineMap",
+                      {{"textDocument", {{"uri", uri}}}, {"line", line}})["revision"] == 1);
   client.change(uri, text, 3);
   client.sync();
   diagnostics = client.notifications("textDocument/publishDiagnostics");
@@ -199,10 +207,12 @@ TEST_CASE("real pipeline: a ready status after an edit says what the PTX and SAS
   status = client.notifications("kernelscope/status").back();
   REQUIRE(status.contains("changes"));
   CHECK(status["changes"]["baseRevision"] == 2);
-  CHECK(std::regex_search(status["changes"]["summary"].get<std::string>(), std::regex("(^|, )PTX −1(,|$)")));
+  CHECK(std::regex_search(status["changes"]["summary"].get<std::string>(),
+                          std::regex("(^|, )PTX −1(,|$)")));
 }
 
-TEST_CASE("a missing rustc fails the compile with a message naming it, and the server keeps serving") {
+TEST_CASE(
+    "a missing rustc fails the compile with a message naming it, and the server keeps serving") {
   PipelineCompiler* compiler = nullptr;
   ToolchainSettings settings;
   settings.rustc = "/nonexistent/kernelscope-test/rustc";
@@ -215,7 +225,9 @@ TEST_CASE("a missing rustc fails the compile with a message naming it, and the s
   CHECK(client.result("kernelscope/sync", nullptr).is_null());
 }
 
-TEST_CASE("a rustc that crashes fails the compile with a message naming it, and the server keeps serving") {
+TEST_CASE(
+    "a rustc that crashes fails the compile with a message naming it, and the server keeps "
+    "serving") {
   TempDir dir("kernelscope-test");
   const std::string rustc = (dir.path() / "rustc").string();
   std::ofstream(rustc) << "#!/bin/sh\nkill -SEGV $$\n";
@@ -240,7 +252,8 @@ TEST_CASE("cancellation kills the stale tool's process") {
   const std::string pidFile = (dir.path() / "pid").string();
   std::atomic<bool> started{false};
   server::ServerOptions options = TestClient::options(/*workers=*/2, std::chrono::milliseconds(0));
-  options.compile = [&](const CompileInput& in, const CompileOptions&, const CancellationToken& cancel) {
+  options.compile = [&](const CompileInput& in, const CompileOptions&,
+                        const CancellationToken& cancel) {
     CompileResult r;
     if (in.text && in.text->find("HANG") != std::string::npos) {
       ProcessSpec p;
@@ -285,8 +298,8 @@ class CrateCopy {
  public:
   CrateCopy() {
     for (const char* name : {"crate", "crate-util"})
-      std::filesystem::copy(std::filesystem::path(KS_SOURCE_DIR) / "examples" / name, dir_.path() / name,
-                            std::filesystem::copy_options::recursive);
+      std::filesystem::copy(std::filesystem::path(KS_SOURCE_DIR) / "examples" / name,
+                            dir_.path() / name, std::filesystem::copy_options::recursive);
   }
   /// The absolute path of `rel` in the copy of examples/crate.
   std::string file(const std::string& rel) const { return (dir_.path() / "crate" / rel).string(); }
@@ -317,12 +330,15 @@ std::vector<json> diagnosticsFor(const std::vector<json>& published, const std::
 
 }  // namespace
 
-TEST_CASE("real crate: its open files compile as one crate, and a line of a module maps to its instructions") {
+TEST_CASE(
+    "real crate: its open files compile as one crate, and a line of a module maps to its "
+    "instructions") {
   SKIP_WITHOUT_TOOLCHAIN();
   CrateCopy crate;
   PipelineCompiler* compiler = nullptr;
   TestClient client(realOptions(compiler));
-  const std::string libText = readFile(crate.file("src/lib.rs")), mathText = readFile(crate.file("src/math.rs"));
+  const std::string libText = readFile(crate.file("src/lib.rs")),
+                    mathText = readFile(crate.file("src/math.rs"));
   std::string lib = client.open(crate.file("src/lib.rs"), libText);
   client.sync();
   std::string math = client.open(crate.file("src/math.rs"), mathText);
@@ -332,22 +348,30 @@ TEST_CASE("real crate: its open files compile as one crate, and a line of a modu
 
   // `scaled * y` is inlined from math.rs into both kernels: its line in math.rs has PTX.
   int line = lineOf(mathText, "let scaled = a * x;");
-  json map = client.result("kernelscope/lineMap", {{"textDocument", {{"uri", math}}}, {"line", line}});
+  json map =
+      client.result("kernelscope/lineMap", {{"textDocument", {{"uri", math}}}, {"line", line}});
   REQUIRE(map["counts"]["ptx"].get<int>() > 0);
-  json artifact = client.result("kernelscope/artifact", {{"textDocument", {{"uri", math}}}, {"stage", "ptx"}});
+  json artifact =
+      client.result("kernelscope/artifact", {{"textDocument", {{"uri", math}}}, {"stage", "ptx"}});
   const std::string ptx = artifact["text"];  // splitLines gives views into it
   auto ptxLines = splitLines(ptx);
   bool multiply = false;
   for (const auto& r : map["stages"]["ptx"])
-    for (int l = r["start"]; l <= r["end"].get<int>(); ++l) multiply |= ptxLines[l].find("mul") != std::string_view::npos;
+    for (int l = r["start"]; l <= r["end"].get<int>(); ++l)
+      multiply |= ptxLines[l].find("mul") != std::string_view::npos;
   CHECK(multiply);
   bool segment = false;  // a segment without a uri is about the requested document
-  for (const auto& seg : artifact["segments"]) segment |= !seg["source"].contains("uri") && seg["source"]["line"] == line;
+  for (const auto& seg : artifact["segments"])
+    segment |= !seg["source"].contains("uri") && seg["source"]["line"] == line;
   CHECK(segment);
-  json hover = client.result("textDocument/hover", {{"textDocument", {{"uri", math}}}, {"position", {{"line", line}, {"character", 8}}}});
+  json hover = client.result(
+      "textDocument/hover",
+      {{"textDocument", {{"uri", math}}}, {"position", {{"line", line}, {"character", 8}}}});
   CHECK(hover["contents"]["value"].get<std::string>().find("**ptx**") != std::string::npos);
-  json range = {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 20}, {"character", 0}}}};
-  json hints = client.result("textDocument/inlayHint", {{"textDocument", {{"uri", math}}}, {"range", range}});
+  json range = {{"start", {{"line", 0}, {"character", 0}}},
+                {"end", {{"line", 20}, {"character", 0}}}};
+  json hints = client.result("textDocument/inlayHint",
+                             {{"textDocument", {{"uri", math}}}, {"range", range}});
   bool hinted = false;
   for (const auto& h : hints) hinted |= h["position"]["line"] == line;
   CHECK(hinted);
@@ -366,7 +390,8 @@ TEST_CASE("real crate: its open files compile as one crate, and a line of a modu
   json libKernels = client.result("kernelscope/kernels", {{"textDocument", {{"uri", lib}}}});
   CHECK(libKernels["revision"] == libStatus["revision"]);
   // lib.rs's own view now has the extra multiply, compiled from math.rs's unsaved text.
-  json libPtx = client.result("kernelscope/artifact", {{"textDocument", {{"uri", lib}}}, {"stage", "ptx"}});
+  json libPtx =
+      client.result("kernelscope/artifact", {{"textDocument", {{"uri", lib}}}, {"stage", "ptx"}});
   CHECK(libPtx["text"] != artifact["text"]);
   CHECK(readFile(crate.file("src/math.rs")) == mathText);  // the disk was never written
 }
@@ -383,7 +408,8 @@ TEST_CASE("real crate: two of its files opened at once end up served by one comp
   auto statuses = client.notifications("kernelscope/status");
   CHECK(lastStatusOf(statuses, lib)["state"] == "ready");
   CHECK(lastStatusOf(statuses, math)["state"] == "ready");
-  json map = client.result("kernelscope/lineMap", {{"textDocument", {{"uri", math}}}, {"line", lineOf(mathText, "v * v")}});
+  json map = client.result("kernelscope/lineMap", {{"textDocument", {{"uri", math}}},
+                                                   {"line", lineOf(mathText, "v * v")}});
   CHECK(map["counts"]["ptx"].get<int>() > 0);
   // From now on they are one crate: an edit of either compiles once.
   int started = client.server().scheduler().stats().started;
@@ -394,14 +420,17 @@ TEST_CASE("real crate: two of its files opened at once end up served by one comp
   CHECK(client.server().scheduler().stats().started == started + 1);
 }
 
-TEST_CASE("real crate: a module changed on disk updates the open views, and its errors go to its own URI") {
+TEST_CASE(
+    "real crate: a module changed on disk updates the open views, and its errors go to its own "
+    "URI") {
   SKIP_WITHOUT_TOOLCHAIN();
   CrateCopy crate;
   PipelineCompiler* compiler = nullptr;
   TestClient client(realOptions(compiler));
   std::string lib = client.open(crate.file("src/lib.rs"), readFile(crate.file("src/lib.rs")));
   client.sync();
-  json before = client.result("kernelscope/artifact", {{"textDocument", {{"uri", lib}}}, {"stage", "ptx"}});
+  json before =
+      client.result("kernelscope/artifact", {{"textDocument", {{"uri", lib}}}, {"stage", "ptx"}});
   client.messages();
 
   // math.rs is not open: the change on disk reaches the open lib.rs through its watcher.
@@ -413,7 +442,8 @@ TEST_CASE("real crate: a module changed on disk updates the open views, and its 
   json status = lastStatusOf(client.notifications("kernelscope/status"), lib);
   CHECK(status["state"] == "ready");
   CHECK(status["revision"].get<int>() > before["revision"].get<int>());
-  json after = client.result("kernelscope/artifact", {{"textDocument", {{"uri", lib}}}, {"stage", "ptx"}});
+  json after =
+      client.result("kernelscope/artifact", {{"textDocument", {{"uri", lib}}}, {"stage", "ptx"}});
   CHECK(after["revision"] == status["revision"]);
   CHECK(after["text"] != before["text"]);
 
@@ -428,7 +458,8 @@ TEST_CASE("real crate: a module changed on disk updates the open views, and its 
   REQUIRE(!forMath.empty());
   bool atLine = false;
   for (const auto& d : forMath.back()["diagnostics"])
-    atLine |= d["severity"] == 1 && d["range"]["start"]["line"] == lineOf(broken, "undefined_name") &&
+    atLine |= d["severity"] == 1 &&
+              d["range"]["start"]["line"] == lineOf(broken, "undefined_name") &&
               d["message"].get<std::string>().find("undefined_name") != std::string::npos;
   CHECK(atLine);
   REQUIRE(!forLib.empty());
@@ -443,7 +474,9 @@ TEST_CASE("real crate: a module changed on disk updates the open views, and its 
   CHECK(forMath.back()["diagnostics"].empty());
 }
 
-TEST_CASE("real crate: [package.metadata.kernelscope] applies where the editor sets nothing, and the editor wins") {
+TEST_CASE(
+    "real crate: [package.metadata.kernelscope] applies where the editor sets nothing, and the "
+    "editor wins") {
   SKIP_WITHOUT_TOOLCHAIN();
   CrateCopy crate;
   auto withArch = [&](const std::string& arch) {
@@ -458,14 +491,18 @@ TEST_CASE("real crate: [package.metadata.kernelscope] applies where the editor s
   TestClient client(realOptions(compiler));
   std::string lib = client.open(crate.file("src/lib.rs"), readFile(crate.file("src/lib.rs")));
   client.sync();
-  auto kernels = [&] { return client.result("kernelscope/kernels", {{"textDocument", {{"uri", lib}}}}); };
+  auto kernels = [&] {
+    return client.result("kernelscope/kernels", {{"textDocument", {{"uri", lib}}}});
+  };
   CHECK(kernels()["arch"] == "sm_80");
 
   // The editor's arch wins; unset again (null), the crate's applies.
-  client.notify("workspace/didChangeConfiguration", {{"settings", {{"kernelscope", {{"arch", "sm_75"}}}}}});
+  client.notify("workspace/didChangeConfiguration",
+                {{"settings", {{"kernelscope", {{"arch", "sm_75"}}}}}});
   client.sync();
   CHECK(kernels()["arch"] == "sm_75");
-  client.notify("workspace/didChangeConfiguration", {{"settings", {{"kernelscope", {{"arch", nullptr}}}}}});
+  client.notify("workspace/didChangeConfiguration",
+                {{"settings", {{"kernelscope", {{"arch", nullptr}}}}}});
   client.sync();
   CHECK(kernels()["arch"] == "sm_80");
 
@@ -483,12 +520,14 @@ TEST_CASE("real crate: switching the arch live from sm_75 to sm_90 recompiles th
   CrateCopy crate;
   PipelineCompiler* compiler = nullptr;
   TestClient client(realOptions(compiler), false);
-  client.result("initialize", {{"capabilities", json::object()}, {"initializationOptions", {{"arch", "sm_75"}}}});
+  client.result("initialize",
+                {{"capabilities", json::object()}, {"initializationOptions", {{"arch", "sm_75"}}}});
   client.notify("initialized", json::object());
   std::string lib = client.open(crate.file("src/lib.rs"), readFile(crate.file("src/lib.rs")));
   client.sync();
   auto sass = [&] {
-    json r = client.request("kernelscope/artifact", {{"textDocument", {{"uri", lib}}}, {"stage", "sass"}});
+    json r = client.request("kernelscope/artifact",
+                            {{"textDocument", {{"uri", lib}}}, {"stage", "sass"}});
     REQUIRE_MESSAGE(r.contains("result"), "no SASS: " << r.dump());
     return r["result"]["text"].get<std::string>();
   };
@@ -497,7 +536,10 @@ TEST_CASE("real crate: switching the arch live from sm_75 to sm_90 recompiles th
   const std::string sass75 = sass();
   CHECK(sass75.find("SM75") != std::string::npos);
 
-  CHECK(client.result("workspace/executeCommand", {{"command", "kernelscope.setArch"}, {"arguments", {"sm_90"}}}).is_null());
+  CHECK(client
+            .result("workspace/executeCommand",
+                    {{"command", "kernelscope.setArch"}, {"arguments", {"sm_90"}}})
+            .is_null());
   json after = client.result("kernelscope/kernels", {{"textDocument", {{"uri", lib}}}});
   CHECK(after["arch"] == "sm_90");
   CHECK(after["revision"].get<int>() > before["revision"].get<int>());

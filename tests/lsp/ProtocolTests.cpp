@@ -45,7 +45,8 @@ TEST_CASE("framing: whole messages, split reads, several per read") {
   CHECK(items[0].body == "{}");
 }
 
-TEST_CASE("framing: garbage, bad headers and oversized messages become errors, then it resynchronizes") {
+TEST_CASE(
+    "framing: garbage, bad headers and oversized messages become errors, then it resynchronizes") {
   lsp::MessageReader r(/*maxMessageBytes=*/100);
   r.feed("hello world " + lsp::frame("{}"));
   auto items = readAll(r);
@@ -112,10 +113,12 @@ TEST_CASE("virtual URIs round-trip and refuse what is not ours") {
   CHECK(v->stage == "llvm-ir");
   CHECK(v->path == "/home/me/k one/lib.rs");
   CHECK(v->revision == 4);
-  CHECK(lsp::parseVirtualUri("kernelscope:///ptx/a.rs.ptx", &server::extensionOfStageName)->path == "/a.rs");
-  for (const char* bad : {"kernelscope:/ptx/a.rs.sass", "kernelscope:/asm/a.rs.asm", "kernelscope:/ptx/.ptx",
-                          "kernelscope:/ptx/a.rs.ptx?rev=-1", "kernelscope:/ptx/a.rs.ptx?x=1", "file:///a.rs",
-                          "kernelscope:/ptx", "kernelscope:/ptx/a%ZZ.ptx"}) {
+  CHECK(lsp::parseVirtualUri("kernelscope:///ptx/a.rs.ptx", &server::extensionOfStageName)->path ==
+        "/a.rs");
+  for (const char* bad :
+       {"kernelscope:/ptx/a.rs.sass", "kernelscope:/asm/a.rs.asm", "kernelscope:/ptx/.ptx",
+        "kernelscope:/ptx/a.rs.ptx?rev=-1", "kernelscope:/ptx/a.rs.ptx?x=1", "file:///a.rs",
+        "kernelscope:/ptx", "kernelscope:/ptx/a%ZZ.ptx"}) {
     CAPTURE(bad);
     CHECK_FALSE(lsp::parseVirtualUri(bad, &server::extensionOfStageName));
   }
@@ -126,7 +129,7 @@ TEST_CASE("positions in UTF-16 and UTF-8") {
   CHECK(server::offsetOf(text, {0, 2}, PositionEncoding::Utf16) == 3);
   CHECK(server::offsetOf(text, {0, 4}, PositionEncoding::Utf16) == 7);
   CHECK(server::offsetOf(text, {0, 7}, PositionEncoding::Utf8) == 7);
-  CHECK(server::offsetOf(text, {0, 99}, PositionEncoding::Utf16) == 8);  // clamped to the line
+  CHECK(server::offsetOf(text, {0, 99}, PositionEncoding::Utf16) == 8);   // clamped to the line
   CHECK(server::offsetOf(text, {1, 99}, PositionEncoding::Utf16) == 15);  // before the \r
   CHECK(server::offsetOf(text, {9, 0}, PositionEncoding::Utf16) == text.size());
   CHECK(server::positionOf(text, 7, PositionEncoding::Utf16) == lsp::Position{0, 4});
@@ -200,7 +203,8 @@ std::string shapeDifference(const json& doc, const json& code, const std::string
     if (j.is_number()) return "number";
     return j.type_name();
   };
-  if (kind(doc) != kind(code)) return where + ": the doc has " + kind(doc) + ", the code " + kind(code);
+  if (kind(doc) != kind(code))
+    return where + ": the doc has " + kind(doc) + ", the code " + kind(code);
   if (doc.is_object()) {
     for (auto& [k, v] : code.items())
       if (!doc.contains(k)) return where + ": the doc lacks field '" + k + "'";
@@ -236,7 +240,8 @@ TEST_CASE("docs/lsp-extensions.md and the protocol code agree") {
     }
   }
   for (const auto& entry : doc)
-    CHECK_MESSAGE(inCode.count(entry.first), entry.first << " is documented but not in extensionMethods()");
+    CHECK_MESSAGE(inCode.count(entry.first),
+                  entry.first << " is documented but not in extensionMethods()");
 }
 
 TEST_CASE("the examples of the extension table decode with the protocol types") {
@@ -246,8 +251,11 @@ TEST_CASE("the examples of the extension table decode with the protocol types") 
   };
   CHECK(find("kernelscope/artifact").exampleParams.get<lsp::ArtifactParams>().revision == 3);
   CHECK(find("kernelscope/lineMap").exampleParams.get<lsp::LineMapParams>().line == 11);
-  CHECK(find("kernelscope/sourceLocation").exampleParams.get<lsp::SourceLocationParams>().line == 31);
-  CHECK(find("kernelscope/kernels").exampleParams.get<lsp::KernelsParams>().textDocument.uri.size() > 0);
+  CHECK(find("kernelscope/sourceLocation").exampleParams.get<lsp::SourceLocationParams>().line ==
+        31);
+  CHECK(
+      find("kernelscope/kernels").exampleParams.get<lsp::KernelsParams>().textDocument.uri.size() >
+      0);
   CHECK(find("kernelscope/diff").exampleParams.get<lsp::DiffParams>().base == 2);
 }
 

@@ -39,16 +39,19 @@ std::vector<std::string> states(const std::vector<json>& statuses, int revision)
 
 TEST_CASE("lifecycle: requests before initialize, shutdown and exit") {
   TestClient client(TestClient::options(), /*initialize=*/false);
-  CHECK(errorCode(client.request("textDocument/hover", {})) == int(lsp::ErrorCode::ServerNotInitialized));
+  CHECK(errorCode(client.request("textDocument/hover", {})) ==
+        int(lsp::ErrorCode::ServerNotInitialized));
   json init = client.result("initialize", {{"capabilities", json::object()}});
   CHECK(init["capabilities"]["positionEncoding"] == "utf-16");
   CHECK(init["capabilities"]["hoverProvider"] == true);
-  CHECK(init["capabilities"]["experimental"]["kernelscope"]["methods"].size() == lsp::extensionMethods().size());
+  CHECK(init["capabilities"]["experimental"]["kernelscope"]["methods"].size() ==
+        lsp::extensionMethods().size());
   CHECK(errorCode(client.request("initialize", {{"capabilities", json::object()}})) ==
         int(lsp::ErrorCode::InvalidRequest));
   CHECK(errorCode(client.request("no/suchMethod", {})) == int(lsp::ErrorCode::MethodNotFound));
   CHECK(client.result("shutdown", nullptr).is_null());
-  CHECK(errorCode(client.request("kernelscope/sync", nullptr)) == int(lsp::ErrorCode::InvalidRequest));
+  CHECK(errorCode(client.request("kernelscope/sync", nullptr)) ==
+        int(lsp::ErrorCode::InvalidRequest));
   CHECK_FALSE(client.server().finished());
   client.notify("exit", nullptr);
   CHECK(client.server().finished());
@@ -64,7 +67,9 @@ TEST_CASE("exit without shutdown exits with status 1") {
 
 TEST_CASE("utf-8 positions when the client prefers them") {
   TestClient client(TestClient::options(), false);
-  json init = client.result("initialize", {{"capabilities", {{"general", {{"positionEncodings", {"utf-8", "utf-16"}}}}}}});
+  json init = client.result(
+      "initialize",
+      {{"capabilities", {{"general", {{"positionEncodings", {"utf-8", "utf-16"}}}}}}});
   CHECK(init["capabilities"]["positionEncoding"] == "utf-8");
 }
 
@@ -76,7 +81,8 @@ TEST_CASE("edit -> status -> artifact -> lineMap") {
   CHECK(states(statuses, 1) == std::vector<std::string>{"queued", "compiling", "ready"});
   CHECK(statuses.back()["stages"] == json({"ptx", "sass"}));
 
-  json artifact = client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
+  json artifact =
+      client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
   CHECK(artifact["uri"] == "kernelscope:/ptx" + kPath + ".ptx");
   CHECK(artifact["revision"] == 1);
   CHECK(artifact["languageId"] == "ptx");
@@ -99,11 +105,14 @@ TEST_CASE("edit -> status -> artifact -> lineMap") {
   // Editing re-compiles and the new revision is served.
   client.change(uri, kSaxpy + "\n", 2);
   client.sync();
-  CHECK(states(client.notifications("kernelscope/status"), 2) == std::vector<std::string>{"queued", "compiling", "ready"});
-  CHECK(client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "sass"}})["revision"] == 2);
+  CHECK(states(client.notifications("kernelscope/status"), 2) ==
+        std::vector<std::string>{"queued", "compiling", "ready"});
+  CHECK(client.result("kernelscope/artifact",
+                      {{"textDocument", {{"uri", uri}}}, {"stage", "sass"}})["revision"] == 2);
 }
 
-TEST_CASE("a broken kernel: diagnostics at the line, the previous Snapshot still served, then cleared") {
+TEST_CASE(
+    "a broken kernel: diagnostics at the line, the previous Snapshot still served, then cleared") {
   TestClient client(TestClient::options());
   std::string uri = client.open(kPath, kSaxpy);
   client.sync();
@@ -117,16 +126,23 @@ TEST_CASE("a broken kernel: diagnostics at the line, the previous Snapshot still
   REQUIRE(diagnostics.size() == 1);
   REQUIRE(diagnostics[0]["diagnostics"].size() == 1);
   const json& d = diagnostics[0]["diagnostics"][0];
-  CHECK(d["range"] == json::parse(R"({"start":{"line":2,"character":12},"end":{"line":2,"character":17}})"));
+  CHECK(d["range"] ==
+        json::parse(R"({"start":{"line":2,"character":12},"end":{"line":2,"character":17}})"));
   CHECK(d["severity"] == 1);
   CHECK(d["code"] == "E0425");
   CHECK(diagnostics[0]["version"] == 2);
 
   // Features still answer from revision 1.
-  json artifact = client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
+  json artifact =
+      client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
   CHECK(artifact["revision"] == 1);
-  CHECK(!client.result("textDocument/hover", {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 3}, {"character", 0}}}}).is_null());
-  auto failed = client.request("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}, {"revision", 2}});
+  CHECK(!client
+             .result("textDocument/hover", {{"textDocument", {{"uri", uri}}},
+                                            {"position", {{"line", 3}, {"character", 0}}}})
+             .is_null());
+  auto failed =
+      client.request("kernelscope/artifact",
+                     {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}, {"revision", 2}});
   CHECK(errorCode(failed) == int(lsp::ErrorCode::ContentModified));
 
   client.change(uri, kSaxpy, 3);
@@ -159,7 +175,8 @@ TEST_CASE("a burst of 50 edits compiles once or twice and the last text wins") {
   auto statuses = client.notifications("kernelscope/status");
   CHECK(statuses.back()["revision"] == 51);
   CHECK(statuses.back()["state"] == "ready");
-  CHECK(client.result("kernelscope/lineMap", {{"textDocument", {{"uri", uri}}}, {"line", 3}})["revision"] == 51);
+  CHECK(client.result("kernelscope/lineMap",
+                      {{"textDocument", {{"uri", uri}}}, {"line", 3}})["revision"] == 51);
 }
 
 TEST_CASE("a newer revision cancels the running compile") {
@@ -186,7 +203,8 @@ TEST_CASE("closing a document cancels its compile and clears its diagnostics") {
   auto diagnostics = client.notifications("textDocument/publishDiagnostics");
   REQUIRE(diagnostics.size() == 1);
   CHECK(diagnostics[0]["diagnostics"].empty());
-  CHECK(errorCode(client.request("kernelscope/kernels", textDocument(uri))) == int(lsp::ErrorCode::InvalidParams));
+  CHECK(errorCode(client.request("kernelscope/kernels", textDocument(uri))) ==
+        int(lsp::ErrorCode::InvalidParams));
 }
 
 TEST_CASE("kernelscope/sync waits for compiles and can be cancelled") {
@@ -199,7 +217,8 @@ TEST_CASE("kernelscope/sync waits for compiles and can be cancelled") {
   auto sent = client.messages();
   bool cancelled = false;
   for (const auto& m : sent)
-    if (m.value("id", json()) == "s1") cancelled = errorCode(m) == int(lsp::ErrorCode::RequestCancelled);
+    if (m.value("id", json()) == "s1")
+      cancelled = errorCode(m) == int(lsp::ErrorCode::RequestCancelled);
   CHECK(cancelled);
   client.change(uri, kSaxpy, 2);
   CHECK(client.result("kernelscope/sync", nullptr).is_null());
@@ -210,44 +229,60 @@ TEST_CASE("hover on a source line and on a virtual document line") {
   TestClient client(TestClient::options());
   std::string uri = client.open(kPath, kSaxpy);
   client.sync();
-  json hover = client.result("textDocument/hover", {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 3}, {"character", 5}}}});
+  json hover = client.result("textDocument/hover", {{"textDocument", {{"uri", uri}}},
+                                                    {"position", {{"line", 3}, {"character", 5}}}});
   std::string md = hover["contents"]["value"];
   CHECK(md.find("**ptx** · 1 line") != std::string::npos);
   CHECK(md.find("add.s32 \t%r4, %r4, 1;") != std::string::npos);
   CHECK(md.find("**sass** · 2 lines") != std::string::npos);
-  CHECK(md.find("inlined from `core::ptr::mut_ptr::add` at mut_ptr.rs:1040:18") != std::string::npos);
-  CHECK(client.result("textDocument/hover", {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 0}, {"character", 0}}}}).is_null());
+  CHECK(md.find("inlined from `core::ptr::mut_ptr::add` at mut_ptr.rs:1040:18") !=
+        std::string::npos);
+  CHECK(client
+            .result("textDocument/hover", {{"textDocument", {{"uri", uri}}},
+                                           {"position", {{"line", 0}, {"character", 0}}}})
+            .is_null());
 
   std::string ptxUri = "kernelscope:/ptx" + kPath + ".ptx";
-  json vhover = client.result("textDocument/hover", {{"textDocument", {{"uri", ptxUri}}}, {"position", {{"line", 3}, {"character", 0}}}});
+  json vhover = client.result(
+      "textDocument/hover",
+      {{"textDocument", {{"uri", ptxUri}}}, {"position", {{"line", 3}, {"character", 0}}}});
   std::string vmd = vhover["contents"]["value"];
   CHECK(vmd.find("from saxpy.rs:4:5") != std::string::npos);
   CHECK(vmd.find("inline chain") != std::string::npos);
 }
 
-TEST_CASE("kernelscope/sourceLocation maps a virtual line back, and virtual URIs name only our documents") {
+TEST_CASE(
+    "kernelscope/sourceLocation maps a virtual line back, and virtual URIs name only our "
+    "documents") {
   TestClient client(TestClient::options());
   std::string uri = client.open(kPath, kSaxpy);
   client.sync();
-  json loc = client.result("kernelscope/sourceLocation", {{"uri", "kernelscope:/sass" + kPath + ".sass"}, {"line", 5}});
+  json loc = client.result("kernelscope/sourceLocation",
+                           {{"uri", "kernelscope:/sass" + kPath + ".sass"}, {"line", 5}});
   CHECK(loc["location"]["uri"] == uri);
   CHECK(loc["location"]["range"]["start"] == json::parse(R"({"line":3,"character":4})"));
   CHECK(loc["inlineChain"].size() == 2);
-  json header = client.result("kernelscope/sourceLocation", {{"uri", "kernelscope:/ptx" + kPath + ".ptx"}, {"line", 0}});
+  json header = client.result("kernelscope/sourceLocation",
+                              {{"uri", "kernelscope:/ptx" + kPath + ".ptx"}, {"line", 0}});
   CHECK(header["location"].is_null());
 
   // Paths that the server did not compile, unknown stages and malformed URIs are refused.
-  for (const std::string& bad : std::vector<std::string>{"kernelscope:/ptx/etc/passwd.ptx", "kernelscope:/ptx/etc/passwd",
-                          "kernelscope:/bin" + kPath + ".bin", "kernelscope:/ptx" + kPath + ".sass",
-                          "kernelscope:ptx", "kernelscope:/ptx/..%2F..%2Fetc%2Fpasswd.ptx",
-                          "kernelscope:/ptx" + kPath + ".ptx?rev=abc"}) {
+  for (const std::string& bad : std::vector<std::string>{
+           "kernelscope:/ptx/etc/passwd.ptx", "kernelscope:/ptx/etc/passwd",
+           "kernelscope:/bin" + kPath + ".bin", "kernelscope:/ptx" + kPath + ".sass",
+           "kernelscope:ptx", "kernelscope:/ptx/..%2F..%2Fetc%2Fpasswd.ptx",
+           "kernelscope:/ptx" + kPath + ".ptx?rev=abc"}) {
     CAPTURE(bad);
     CHECK(errorCode(client.request("kernelscope/sourceLocation", {{"uri", bad}, {"line", 0}})) ==
           int(lsp::ErrorCode::InvalidParams));
   }
   // didOpen of a virtual document is accepted and does not compile anything.
   int calls = client.compiler().calls;
-  client.notify("textDocument/didOpen", {{"textDocument", {{"uri", "kernelscope:/ptx/etc/passwd.ptx"}, {"languageId", "ptx"}, {"version", 1}, {"text", ""}}}});
+  client.notify("textDocument/didOpen", {{"textDocument",
+                                          {{"uri", "kernelscope:/ptx/etc/passwd.ptx"},
+                                           {"languageId", "ptx"},
+                                           {"version", 1},
+                                           {"text", ""}}}});
   client.sync();
   CHECK(client.compiler().calls == calls);
 }
@@ -260,15 +295,22 @@ TEST_CASE("artifact revisions: versioned URIs, ContentModified once gone") {
     client.change(uri, kSaxpy + std::string(v, '\n'), v);
     client.sync();
   }
-  json r6 = client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}, {"revision", 6}});
+  json r6 = client.result("kernelscope/artifact",
+                          {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}, {"revision", 6}});
   CHECK(r6["uri"] == "kernelscope:/ptx" + kPath + ".ptx?rev=6");
-  CHECK(errorCode(client.request("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}, {"revision", 1}})) ==
+  CHECK(errorCode(client.request(
+            "kernelscope/artifact",
+            {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}, {"revision", 1}})) ==
         int(lsp::ErrorCode::ContentModified));
-  CHECK(errorCode(client.request("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}, {"revision", 9}})) ==
+  CHECK(errorCode(client.request(
+            "kernelscope/artifact",
+            {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}, {"revision", 9}})) ==
         int(lsp::ErrorCode::InvalidParams));
-  CHECK(errorCode(client.request("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "asm"}})) ==
+  CHECK(errorCode(client.request("kernelscope/artifact",
+                                 {{"textDocument", {{"uri", uri}}}, {"stage", "asm"}})) ==
         int(lsp::ErrorCode::InvalidParams));
-  json mir = client.request("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "mir"}});
+  json mir =
+      client.request("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "mir"}});
   CHECK(errorCode(mir) == int(lsp::ErrorCode::RequestFailed));
   CHECK(mir["error"]["message"].get<std::string>().find("mir unavailable: the test compiler") == 0);
 }
@@ -277,7 +319,8 @@ TEST_CASE("kernelscope/diff against the previous revision that compiled") {
   TestClient client(TestClient::options());
   std::string uri = client.open(kPath, kSaxpy);
   client.sync();
-  CHECK(errorCode(client.request("kernelscope/diff", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}})) ==
+  CHECK(errorCode(client.request("kernelscope/diff",
+                                 {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}})) ==
         int(lsp::ErrorCode::RequestFailed));
   std::string more = kSaxpy;
   more.insert(more.find("}\n"), "    let j = i;\n");
@@ -285,7 +328,8 @@ TEST_CASE("kernelscope/diff against the previous revision that compiled") {
   client.sync();
   client.change(uri, "pub fn k() {\n ERROR\n}\n", 3);  // does not compile: not a diff base
   client.sync();
-  json diff = client.result("kernelscope/diff", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
+  json diff =
+      client.result("kernelscope/diff", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
   CHECK(diff["baseRevision"] == 1);
   CHECK(diff["revision"] == 2);
   CHECK(diff["baseUri"] == "kernelscope:/ptx" + kPath + ".ptx?rev=1");
@@ -301,18 +345,28 @@ TEST_CASE("kernelscope/diff against the previous revision that compiled") {
   CHECK(added == 1);
   CHECK(removed == 0);
   // The base's versioned virtual document stays readable while it is kept.
-  CHECK(client.result("kernelscope/sourceLocation", {{"uri", diff["baseUri"]}, {"line", 2}})["location"]["range"]["start"]["line"] == 2);
+  CHECK(client.result(
+            "kernelscope/sourceLocation",
+            {{"uri", diff["baseUri"]}, {"line", 2}})["location"]["range"]["start"]["line"] == 2);
 }
 
 TEST_CASE("inlay hints, code lens, kernels and the spill warning") {
   TestClient client(TestClient::options());
   std::string uri = client.open(kPath, kSaxpy + "// SPILL\n");
   client.sync();
-  json hints = client.result("textDocument/inlayHint", {{"textDocument", {{"uri", uri}}}, {"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 10}, {"character", 0}}}}}});
+  json hints = client.result(
+      "textDocument/inlayHint",
+      {{"textDocument", {{"uri", uri}}},
+       {"range",
+        {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 10}, {"character", 0}}}}}});
   REQUIRE(hints.size() == 2);
   CHECK(hints[0]["label"] == "1 ptx · 2 sass");
   CHECK(hints[0]["position"] == json::parse(R"({"line":2,"character":18})"));
-  json narrow = client.result("textDocument/inlayHint", {{"textDocument", {{"uri", uri}}}, {"range", {{"start", {{"line", 3}, {"character", 0}}}, {"end", {{"line", 3}, {"character", 0}}}}}});
+  json narrow = client.result(
+      "textDocument/inlayHint",
+      {{"textDocument", {{"uri", uri}}},
+       {"range",
+        {{"start", {{"line", 3}, {"character", 0}}}, {"end", {{"line", 3}, {"character", 0}}}}}});
   CHECK(narrow.size() == 1);
 
   json lenses = client.result("textDocument/codeLens", textDocument(uri));
@@ -336,18 +390,24 @@ TEST_CASE("inlay hints, code lens, kernels and the spill warning") {
   CHECK(diagnostics[0]["diagnostics"][0]["range"]["start"]["line"] == 1);
 }
 
-TEST_CASE("settings: initializationOptions, didChangeConfiguration recompiles, bad values are reported") {
+TEST_CASE(
+    "settings: initializationOptions, didChangeConfiguration recompiles, bad values are reported") {
   TestClient client(TestClient::options(), false);
-  client.result("initialize", {{"capabilities", json::object()}, {"initializationOptions", {{"arch", "sm_80"}, {"hoverStages", {"sass"}}}}});
+  client.result("initialize",
+                {{"capabilities", json::object()},
+                 {"initializationOptions", {{"arch", "sm_80"}, {"hoverStages", {"sass"}}}}});
   std::string uri = client.open(kPath, kSaxpy);
   client.sync();
   CHECK(client.result("kernelscope/kernels", textDocument(uri))["arch"] == "sm_80");
-  std::string md = client.result("textDocument/hover", {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 3}, {"character", 0}}}})["contents"]["value"];
+  std::string md = client.result(
+      "textDocument/hover", {{"textDocument", {{"uri", uri}}},
+                             {"position", {{"line", 3}, {"character", 0}}}})["contents"]["value"];
   CHECK(md.find("**ptx**") == std::string::npos);
   CHECK(md.find("**sass**") != std::string::npos);
   client.messages();
 
-  client.notify("workspace/didChangeConfiguration", {{"settings", {{"kernelscope", {{"arch", "sm_89"}, {"optLevel", 7}}}}}});
+  client.notify("workspace/didChangeConfiguration",
+                {{"settings", {{"kernelscope", {{"arch", "sm_89"}, {"optLevel", 7}}}}}});
   client.sync();
   auto sent = client.messages();
   bool warned = false;
@@ -359,19 +419,29 @@ TEST_CASE("settings: initializationOptions, didChangeConfiguration recompiles, b
   CHECK(kernels["arch"] == "sm_89");
   CHECK(kernels["revision"] == 2);
 
-  CHECK(errorCode(client.request("workspace/executeCommand", {{"command", "kernelscope.setArch"}, {"arguments", {"gfx90a"}}})) ==
+  CHECK(errorCode(client.request("workspace/executeCommand", {{"command", "kernelscope.setArch"},
+                                                              {"arguments", {"gfx90a"}}})) ==
         int(lsp::ErrorCode::InvalidParams));
-  CHECK(client.result("workspace/executeCommand", {{"command", "kernelscope.setArch"}, {"arguments", {"sm_70"}}}).is_null());
+  CHECK(client
+            .result("workspace/executeCommand",
+                    {{"command", "kernelscope.setArch"}, {"arguments", {"sm_70"}}})
+            .is_null());
   CHECK(client.result("kernelscope/kernels", textDocument(uri))["arch"] == "sm_70");
-  CHECK(client.result("workspace/executeCommand", {{"command", "kernelscope.rebuild"}, {"arguments", json::array()}}).is_null());
+  CHECK(client
+            .result("workspace/executeCommand",
+                    {{"command", "kernelscope.rebuild"}, {"arguments", json::array()}})
+            .is_null());
   CHECK(client.result("kernelscope/kernels", textDocument(uri))["revision"] == 4);
 }
 
-TEST_CASE("settings: arch and optLevel unset (null, or an empty arch) leave the choice to the crate") {
+TEST_CASE(
+    "settings: arch and optLevel unset (null, or an empty arch) leave the choice to the crate") {
   TestClient client(TestClient::options(), false);
-  client.result("initialize", {{"capabilities", json::object()}, {"initializationOptions", {{"arch", "sm_80"}, {"optLevel", 2}}}});
+  client.result("initialize", {{"capabilities", json::object()},
+                               {"initializationOptions", {{"arch", "sm_80"}, {"optLevel", 2}}}});
   CHECK(client.server().settings().compileOptions().archChosen);
-  client.notify("workspace/didChangeConfiguration", {{"settings", {{"arch", nullptr}, {"optLevel", nullptr}}}});
+  client.notify("workspace/didChangeConfiguration",
+                {{"settings", {{"arch", nullptr}, {"optLevel", nullptr}}}});
   CompileOptions o = client.server().settings().compileOptions();
   CHECK_FALSE(o.archChosen);
   CHECK_FALSE(o.optLevelChosen);
@@ -386,10 +456,13 @@ TEST_CASE("settings: arch and optLevel unset (null, or an empty arch) leave the 
 TEST_CASE("settings: the workspace's kernelscope.toml applies under the editor's settings") {
   TempDir root("kernelscope-test");
   const std::string file = (root.path() / "kernelscope.toml").string();
-  std::ofstream(file) << "# the workspace's choice\narch = \"sm_80\"  # an A100\nhoverStages = [\"sass\"]\nnot a setting\n";
+  std::ofstream(file) << "# the workspace's choice\narch = \"sm_80\"  # an A100\nhoverStages = "
+                         "[\"sass\"]\nnot a setting\n";
   TestClient client(TestClient::options(), false);
-  client.result("initialize", {{"rootUri", lsp::pathToFileUri(root.path().string())},
-                               {"capabilities", {{"workspace", {{"didChangeWatchedFiles", {{"dynamicRegistration", true}}}}}}}});
+  client.result("initialize",
+                {{"rootUri", lsp::pathToFileUri(root.path().string())},
+                 {"capabilities",
+                  {{"workspace", {{"didChangeWatchedFiles", {{"dynamicRegistration", true}}}}}}}});
   client.notify("initialized", json::object());
   bool reported = false;
   for (const auto& m : client.notifications("window/showMessage"))
@@ -411,7 +484,8 @@ TEST_CASE("settings: the workspace's kernelscope.toml applies under the editor's
 
   // A change of the file recompiles with its new values.
   std::ofstream(file, std::ios::trunc) << "arch = \"sm_86\"\n";
-  client.notify("workspace/didChangeWatchedFiles", {{"changes", {{{"uri", lsp::pathToFileUri(file)}, {"type", 2}}}}});
+  client.notify("workspace/didChangeWatchedFiles",
+                {{"changes", {{{"uri", lsp::pathToFileUri(file)}, {"type", 2}}}}});
   client.sync();
   CHECK(arch() == "sm_86");
   CHECK(client.server().settings().hoverStages == server::Settings().hoverStages);
@@ -453,7 +527,8 @@ TEST_CASE(
   json status;
   for (const auto& m : client.notifications("kernelscope/status")) status = m;
   CHECK(status["workspaceTrusted"] == false);
-  CHECK(status["withheld"].size() == 4);  // rustc, the profile, the flag, and workspaceTrusted itself
+  CHECK(status["withheld"].size() ==
+        4);  // rustc, the profile, the flag, and workspaceTrusted itself
   CHECK_FALSE(client.server().settings().compileOptions().workspaceTrusted);
 
   // The user grants trust (VS Code's trust API, or their own setting): everything applies.
@@ -483,7 +558,8 @@ TEST_CASE("a crate's open files share one compile, and diagnostics go to the fil
     r.arch = o.arch;
     r.crateManifest = manifest;
     auto overlay = in.overlays.find(mathPath);
-    bool broken = overlay != in.overlays.end() ? overlay->second.find("BROKEN") != std::string::npos : brokenOnDisk.load();
+    bool broken = overlay != in.overlays.end() ? overlay->second.find("BROKEN") != std::string::npos
+                                               : brokenOnDisk.load();
     if (broken) {
       Diagnostic d;
       d.source = "rustc";
@@ -526,7 +602,8 @@ TEST_CASE("a crate's open files share one compile, and diagnostics go to the fil
   client.notify("workspace/didChangeWatchedFiles", {{"changes", {{{"uri", math}, {"type", 2}}}}});
   client.sync();
   std::map<std::string, json> published;
-  for (const auto& p : client.notifications("textDocument/publishDiagnostics")) published[p["uri"]] = p["diagnostics"];
+  for (const auto& p : client.notifications("textDocument/publishDiagnostics"))
+    published[p["uri"]] = p["diagnostics"];
   REQUIRE(published.count(math));
   REQUIRE(published[math].size() == 1);
   CHECK(published[math][0]["range"]["start"]["line"] == 1);
@@ -537,7 +614,8 @@ TEST_CASE("a crate's open files share one compile, and diagnostics go to the fil
   client.notify("workspace/didChangeWatchedFiles", {{"changes", {{{"uri", math}, {"type", 2}}}}});
   client.sync();
   published.clear();
-  for (const auto& p : client.notifications("textDocument/publishDiagnostics")) published[p["uri"]] = p["diagnostics"];
+  for (const auto& p : client.notifications("textDocument/publishDiagnostics"))
+    published[p["uri"]] = p["diagnostics"];
   REQUIRE(published.count(math));
   CHECK(published[math].empty());
   brokenOnDisk = true;
@@ -547,30 +625,38 @@ TEST_CASE("a crate's open files share one compile, and diagnostics go to the fil
   client.notify("textDocument/didClose", {{"textDocument", {{"uri", lib}}}});
   client.sync();
   published.clear();
-  for (const auto& p : client.notifications("textDocument/publishDiagnostics")) published[p["uri"]] = p["diagnostics"];
+  for (const auto& p : client.notifications("textDocument/publishDiagnostics"))
+    published[p["uri"]] = p["diagnostics"];
   REQUIRE(published.count(math));
   CHECK(published[math].empty());
 }
 
 TEST_CASE("watched files: a change to a module an open kernel uses recompiles it") {
   TestClient client(TestClient::options(), false);
-  json init = client.result("initialize", {{"capabilities", {{"workspace", {{"didChangeWatchedFiles", {{"dynamicRegistration", true}}}}}}}});
+  json init = client.result(
+      "initialize",
+      {{"capabilities",
+        {{"workspace", {{"didChangeWatchedFiles", {{"dynamicRegistration", true}}}}}}}});
   client.notify("initialized", json::object());
   auto sent = client.messages();
   std::set<std::string> globs;
   for (const auto& m : sent)
     if (m.value("method", "") == "client/registerCapability")
-      for (const auto& w : m["params"]["registrations"][0]["registerOptions"]["watchers"]) globs.insert(w["globPattern"]);
+      for (const auto& w : m["params"]["registrations"][0]["registerOptions"]["watchers"])
+        globs.insert(w["globPattern"]);
   CHECK(globs == std::set<std::string>{"**/*.rs", "**/Cargo.toml", "**/kernelscope.toml"});
 
   std::string uri = client.open(kPath, "mod common;\n" + kSaxpy);
   client.sync();
   int calls = client.compiler().calls;
-  client.notify("workspace/didChangeWatchedFiles", {{"changes", {{{"uri", "file:///elsewhere/other.rs"}, {"type", 2}}}}});
+  client.notify("workspace/didChangeWatchedFiles",
+                {{"changes", {{{"uri", "file:///elsewhere/other.rs"}, {"type", 2}}}}});
   client.sync();
   CHECK(client.compiler().calls == calls);
-  client.notify("workspace/didChangeWatchedFiles",
-                {{"changes", {{{"uri", lsp::pathToFileUri("/tmp/kernelscope-test/src/common.rs")}, {"type", 2}}}}});
+  client.notify(
+      "workspace/didChangeWatchedFiles",
+      {{"changes",
+        {{{"uri", lsp::pathToFileUri("/tmp/kernelscope-test/src/common.rs")}, {"type", 2}}}}});
   client.sync();
   CHECK(client.compiler().calls == calls + 1);
 }
@@ -598,11 +684,15 @@ TEST_CASE("incremental edits in UTF-16 code units") {
   std::string uri = client.open(kPath, text);
   client.sync();
   // Replace `x` (after an emoji of two UTF-16 units) with `yy`: column 22, byte 24.
-  client.notify("textDocument/didChange",
-                {{"textDocument", {{"uri", uri}, {"version", 2}}},
-                 {"contentChanges", {{{"range", {{"start", {{"line", 1}, {"character", 22}}}, {"end", {{"line", 1}, {"character", 23}}}}}, {"text", "yy"}}}}});
+  client.notify("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", 2}}},
+                                           {"contentChanges",
+                                            {{{"range",
+                                               {{"start", {{"line", 1}, {"character", 22}}},
+                                                {"end", {{"line", 1}, {"character", 23}}}}},
+                                              {"text", "yy"}}}}});
   client.sync();
-  CHECK(client.compiler().texts.back() == "pub fn k() {\n    let s = \"\xF0\x9F\x98\x80\"; let yy = 1;\n}\n");
+  CHECK(client.compiler().texts.back() ==
+        "pub fn k() {\n    let s = \"\xF0\x9F\x98\x80\"; let yy = 1;\n}\n");
 }
 
 TEST_CASE("robustness: malformed input never stops the server") {
@@ -614,7 +704,9 @@ TEST_CASE("robustness: malformed input never stops the server") {
     return code;
   };
   auto answersHover = [&] {
-    return client.request("textDocument/hover", {{"textDocument", {{"uri", "file:///nope.rs"}}}, {"position", {{"line", 0}, {"character", 0}}}})
+    return client
+        .request("textDocument/hover", {{"textDocument", {{"uri", "file:///nope.rs"}}},
+                                        {"position", {{"line", 0}, {"character", 0}}}})
         .contains("error");
   };
 
@@ -652,21 +744,27 @@ TEST_CASE("robustness: malformed input never stops the server") {
     CHECK(lastError() == int(lsp::ErrorCode::InvalidRequest));
     client.sendBytes(lsp::frame(R"({"jsonrpc":"2.0","id":3,"method":42})"));
     CHECK(lastError() == int(lsp::ErrorCode::InvalidRequest));
-    client.sendBytes(lsp::frame(R"({"jsonrpc":"2.0","id":4,"method":"textDocument/hover","params":{"textDocument":7}})"));
+    client.sendBytes(lsp::frame(
+        R"({"jsonrpc":"2.0","id":4,"method":"textDocument/hover","params":{"textDocument":7}})"));
     CHECK(lastError() == int(lsp::ErrorCode::InvalidParams));
     CHECK(answersHover());
   }
   SUBCASE("a 50 MB message") {
     std::string big(50u << 20, 'x');
-    json note = lsp::makeNotification("textDocument/didOpen",
-                                      {{"textDocument", {{"uri", "file:///tmp/big.txt"}, {"languageId", "plaintext"}, {"version", 1}, {"text", big}}}});
+    json note = lsp::makeNotification("textDocument/didOpen", {{"textDocument",
+                                                                {{"uri", "file:///tmp/big.txt"},
+                                                                 {"languageId", "plaintext"},
+                                                                 {"version", 1},
+                                                                 {"text", big}}}});
     client.sendBytes(lsp::frame(note.dump()));
     client.sync();
     CHECK(client.compiler().calls == 0);  // plain text is not compiled
     CHECK(answersHover());
   }
   SUBCASE("notifications for unknown documents and unknown notifications") {
-    client.notify("textDocument/didChange", {{"textDocument", {{"uri", "file:///nope.rs"}, {"version", 2}}}, {"contentChanges", {{{"text", "x"}}}}});
+    client.notify("textDocument/didChange",
+                  {{"textDocument", {{"uri", "file:///nope.rs"}, {"version", 2}}},
+                   {"contentChanges", {{{"text", "x"}}}}});
     client.notify("textDocument/didSave", textDocument("file:///nope.rs"));
     client.notify("textDocument/didClose", textDocument("file:///nope.rs"));
     client.notify("textDocument/didOpen", {{"textDocument", 5}});
@@ -681,7 +779,8 @@ TEST_CASE("robustness: malformed input never stops the server") {
 
 TEST_CASE("a compile function that throws fails the compile, the server keeps serving") {
   server::ServerOptions options = TestClient::options();
-  options.compile = [](const CompileInput&, const CompileOptions&, const CancellationToken&) -> CompileResult {
+  options.compile = [](const CompileInput&, const CompileOptions&,
+                       const CancellationToken&) -> CompileResult {
     throw std::runtime_error("tool exploded");
   };
   TestClient client(options);
@@ -752,19 +851,22 @@ struct FakePasses {
     }
     StagePasses sp;
     sp.stage = Stage::LlvmIr;
-    sp.changes.push_back(PassChange{Stage::LlvmIr, "SROAPass", kernel, 5, 3, "--- before SROAPass\n+++ after SROAPass\n"});
+    sp.changes.push_back(PassChange{Stage::LlvmIr, "SROAPass", kernel, 5, 3,
+                                    "--- before SROAPass\n+++ after SROAPass\n"});
     r.stages.push_back(sp);
     StagePasses mir;
     mir.stage = Stage::Mir;
-    mir.changes.push_back(PassChange{Stage::Mir, "GVN", "3-2-016", 9, 7, "--- before GVN\n+++ after GVN\n"});
+    mir.changes.push_back(
+        PassChange{Stage::Mir, "GVN", "3-2-016", 9, 7, "--- before GVN\n+++ after GVN\n"});
     r.stages.push_back(mir);
     return r;
   }
 };
 
-const std::string kThreeKernels = kSaxpy +
-                                  "pub unsafe extern \"ptx-kernel\" fn broken(x: *mut f32) {\n    let y = 1;\n}\n"
-                                  "pub unsafe extern \"ptx-kernel\" fn slow(x: *mut f32) {\n    let y = 1;\n}\n";
+const std::string kThreeKernels =
+    kSaxpy +
+    "pub unsafe extern \"ptx-kernel\" fn broken(x: *mut f32) {\n    let y = 1;\n}\n"
+    "pub unsafe extern \"ptx-kernel\" fn slow(x: *mut f32) {\n    let y = 1;\n}\n";
 
 TEST_CASE("kernelscope.toml is TOML: literal strings, multi-line arrays; bad lines are reported") {
   std::vector<std::string> problems;
@@ -797,34 +899,45 @@ TEST_CASE("kernelscope/passes: computed once per revision and kernel, errors nam
   std::string uri = client.open(kPath, kThreeKernels);
   client.sync();
 
-  json r = client.result("kernelscope/passes", {{"textDocument", {{"uri", uri}}}, {"kernel", "saxpy"}});
+  json r =
+      client.result("kernelscope/passes", {{"textDocument", {{"uri", uri}}}, {"kernel", "saxpy"}});
   CHECK(r["uri"] == "kernelscope:/passes" + kPath + ".passes?kernel=saxpy");
   CHECK(r["revision"] == 1);
   REQUIRE(r["passes"].size() == 2);
-  CHECK(r["passes"][0] == json::parse(R"({"stage":"llvm-ir","name":"SROAPass","unit":"saxpy","before":5,"after":3,
+  CHECK(r["passes"][0] ==
+        json::parse(R"({"stage":"llvm-ir","name":"SROAPass","unit":"saxpy","before":5,"after":3,
                                           "diff":"--- before SROAPass\n+++ after SROAPass\n"})"));
-  CHECK(r["text"].get<std::string>().find("### 1. SROAPass on saxpy: 5 → 3 instructions") != std::string::npos);
+  CHECK(r["text"].get<std::string>().find("### 1. SROAPass on saxpy: 5 → 3 instructions") !=
+        std::string::npos);
   // The same revision and kernel again, by its pass-by-pass URI and for one stage: no new run.
   // (Parameters after `kernel`, such as a client's revision, are ignored.)
-  json mir = client.result("kernelscope/passes", {{"uri", r["uri"].get<std::string>() + "&rev=1"}, {"stage", "mir"}});
+  json mir = client.result("kernelscope/passes",
+                           {{"uri", r["uri"].get<std::string>() + "&rev=1"}, {"stage", "mir"}});
   REQUIRE(mir["passes"].size() == 1);
   CHECK(mir["passes"][0]["name"] == "GVN");
   CHECK(passes->calls == 1);
   // A new revision is a new run.
   client.change(uri, kThreeKernels + "\n", 2);
   client.sync();
-  CHECK(client.result("kernelscope/passes", {{"textDocument", {{"uri", uri}}}, {"kernel", "saxpy"}})["revision"] == 2);
+  CHECK(client.result("kernelscope/passes",
+                      {{"textDocument", {{"uri", uri}}}, {"kernel", "saxpy"}})["revision"] == 2);
   CHECK(passes->calls == 2);
 
-  json unknown = client.request("kernelscope/passes", {{"textDocument", {{"uri", uri}}}, {"kernel", "nosuch"}});
+  json unknown = client.request("kernelscope/passes",
+                                {{"textDocument", {{"uri", uri}}}, {"kernel", "nosuch"}});
   CHECK(errorCode(unknown) == int(lsp::ErrorCode::InvalidParams));
   CHECK(unknown["error"]["message"] == "unknown kernel 'nosuch' (kernels: saxpy, broken, slow)");
-  json failed = client.request("kernelscope/passes", {{"textDocument", {{"uri", uri}}}, {"kernel", "broken"}});
+  json failed = client.request("kernelscope/passes",
+                               {{"textDocument", {{"uri", uri}}}, {"kernel", "broken"}});
   CHECK(errorCode(failed) == int(lsp::ErrorCode::RequestFailed));
   CHECK(failed["error"]["message"] == "the kernel does not compile (see the diagnostics)");
-  CHECK(errorCode(client.request("kernelscope/passes", {{"textDocument", {{"uri", uri}}}, {"kernel", "saxpy"}, {"stage", "ptx"}})) ==
+  CHECK(errorCode(client.request(
+            "kernelscope/passes",
+            {{"textDocument", {{"uri", uri}}}, {"kernel", "saxpy"}, {"stage", "ptx"}})) ==
         int(lsp::ErrorCode::InvalidParams));
-  CHECK(errorCode(client.request("kernelscope/passes", {{"uri", "kernelscope:/passes/elsewhere/k.rs.passes?kernel=saxpy"}})) ==
+  CHECK(errorCode(
+            client.request("kernelscope/passes",
+                           {{"uri", "kernelscope:/passes/elsewhere/k.rs.passes?kernel=saxpy"}})) ==
         int(lsp::ErrorCode::InvalidParams));
 }
 
@@ -853,18 +966,23 @@ TEST_CASE("kernelscope/passes runs off the io thread and $/cancelRequest stops i
   PassesSession session(passes);
   TestClient& client = session.client;
   const std::string& uri = session.uri;
-  client.server().onMessage(
-      lsp::makeRequest("p1", "kernelscope/passes", {{"textDocument", {{"uri", uri}}}, {"kernel", "slow"}}).dump());
+  client.server().onMessage(lsp::makeRequest("p1", "kernelscope/passes",
+                                             {{"textDocument", {{"uri", uri}}}, {"kernel", "slow"}})
+                                .dump());
   while (!passes->running) std::this_thread::yield();
   // The server still answers while the run goes on.
-  CHECK(client.result("kernelscope/kernels", {{"textDocument", {{"uri", uri}}}})["kernels"].size() == 3);
+  CHECK(
+      client.result("kernelscope/kernels", {{"textDocument", {{"uri", uri}}}})["kernels"].size() ==
+      3);
   for (const auto& m : client.messages()) CHECK(m.value("id", json()) != "p1");
   client.notify("$/cancelRequest", {{"id", "p1"}});
   bool cancelled = false;
   for (const auto& m : client.messages())
-    if (m.value("id", json()) == "p1") cancelled = errorCode(m) == int(lsp::ErrorCode::RequestCancelled);
+    if (m.value("id", json()) == "p1")
+      cancelled = errorCode(m) == int(lsp::ErrorCode::RequestCancelled);
   CHECK(cancelled);
-  for (int i = 0; i < 5000 && !passes->sawCancel; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  for (int i = 0; i < 5000 && !passes->sawCancel; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   CHECK(passes->sawCancel);  // nobody waits any more: its rustc is stopped
 }
 
@@ -940,16 +1058,21 @@ TEST_CASE("a kernelscope.toml that is a FIFO or deeply nested: initialize answer
   TempDir root("kernelscope-test");
   REQUIRE(::mkfifo((root.path() / "kernelscope.toml").c_str(), 0600) == 0);
   TestClient client(TestClient::options(), false);
-  json r = client.request("initialize", {{"rootUri", lsp::pathToFileUri(root.path().string())}, {"capabilities", json::object()}});
+  json r = client.request("initialize", {{"rootUri", lsp::pathToFileUri(root.path().string())},
+                                         {"capabilities", json::object()}});
   CHECK(r.contains("result"));
   std::string told;
-  for (const auto& m : client.notifications("window/showMessage")) told += m["message"].get<std::string>();
+  for (const auto& m : client.notifications("window/showMessage"))
+    told += m["message"].get<std::string>();
   CHECK(told.find("kernelscope.toml is a FIFO, not a regular file: not read") != std::string::npos);
 
   TempDir nested("kernelscope-test");
-  std::ofstream(nested.path() / "kernelscope.toml") << "stages = " << std::string(200000, '[') << std::string(200000, ']') << "\n";
+  std::ofstream(nested.path() / "kernelscope.toml")
+      << "stages = " << std::string(200000, '[') << std::string(200000, ']') << "\n";
   TestClient second(TestClient::options(), false);
-  CHECK(second.request("initialize", {{"rootUri", lsp::pathToFileUri(nested.path().string())}, {"capabilities", json::object()}})
+  CHECK(second
+            .request("initialize", {{"rootUri", lsp::pathToFileUri(nested.path().string())},
+                                    {"capabilities", json::object()}})
             .contains("result"));
   CHECK(second.server().settings().stages == server::Settings().stages);
 }

@@ -82,26 +82,35 @@ CompileResult FakeCompiler::operator()(const CompileInput& in, const CompileOpti
       std::vector<Frame> location;
       int function;
     };
-    std::vector<Line> out{{stage == Stage::Ptx ? ".target sm_90" : "\t.headerflags\t@\"EF_CUDA_SM90\"",
-                           LineKind::Directive, {}, -1}};
+    std::vector<Line> out{
+        {stage == Stage::Ptx ? ".target sm_90" : "\t.headerflags\t@\"EF_CUDA_SM90\"",
+         LineKind::Directive,
+         {},
+         -1}};
     for (size_t k = 0; k < kernels.size(); ++k) {
       uint32_t first = static_cast<uint32_t>(out.size());
       out.push_back({(stage == Stage::Ptx ? ".visible .entry " : ".text.") + kernels[k].name + "(",
-                     LineKind::Header, {}, int(k)});
+                     LineKind::Header,
+                     {},
+                     int(k)});
       uint32_t end = k + 1 < kernels.size() ? kernels[k + 1].line : uint32_t(lines.size()) + 1;
       for (uint32_t l = kernels[k].line + 1; l < end; ++l) {
         size_t eq = lines[l - 1].find('=');
-        if (eq == std::string_view::npos || lines[l - 1].find("==") != std::string_view::npos) continue;
+        if (eq == std::string_view::npos || lines[l - 1].find("==") != std::string_view::npos)
+          continue;
         size_t col = lines[l - 1].find_first_not_of(' ') + 1;
         std::vector<Frame> loc{Frame{path, l, uint32_t(col), kernels[k].name}};
         if (lines[l - 1].find("add(") != std::string_view::npos)
-          loc.insert(loc.begin(), Frame{std::string(kCoreFile), 1040, 18, "core::ptr::mut_ptr::add"});
+          loc.insert(loc.begin(),
+                     Frame{std::string(kCoreFile), 1040, 18, "core::ptr::mut_ptr::add"});
         if (stage == Stage::Ptx) {
           out.push_back({"\tadd.s32 \t%r" + std::to_string(l) + ", %r" + std::to_string(l) + ", 1;",
                          LineKind::Instruction, loc, int(k)});
         } else {
-          out.push_back({"        /*0000*/ IADD3 R" + std::to_string(l) + ", R1, 0x1, RZ ;", LineKind::Instruction, loc, int(k)});
-          out.push_back({"        /*0010*/ MOV R2, R" + std::to_string(l) + " ;", LineKind::Instruction, loc, int(k)});
+          out.push_back({"        /*0000*/ IADD3 R" + std::to_string(l) + ", R1, 0x1, RZ ;",
+                         LineKind::Instruction, loc, int(k)});
+          out.push_back({"        /*0010*/ MOV R2, R" + std::to_string(l) + " ;",
+                         LineKind::Instruction, loc, int(k)});
         }
       }
       out.push_back({"}", LineKind::Other, {}, int(k)});
@@ -151,13 +160,15 @@ CompileResult FakeCompiler::operator()(const CompileInput& in, const CompileOpti
     }
     res.isEntry = true;
     info.resources = res;
-    if (const StageOutcome* ptx = r.stage(Stage::Ptx)) info.ptxInstructions = ptx->artifact.instructionCount();
+    if (const StageOutcome* ptx = r.stage(Stage::Ptx))
+      info.ptxInstructions = ptx->artifact.instructionCount();
     r.kernels.push_back(info);
   }
   return r;
 }
 
-server::ServerOptions TestClient::options(unsigned workers, std::optional<std::chrono::milliseconds> debounce) {
+server::ServerOptions TestClient::options(unsigned workers,
+                                          std::optional<std::chrono::milliseconds> debounce) {
   server::ServerOptions o;
   o.deterministic = true;
   o.scheduler.workers = workers;
@@ -168,9 +179,8 @@ server::ServerOptions TestClient::options(unsigned workers, std::optional<std::c
 TestClient::TestClient(server::ServerOptions options, bool initialize) {
   auto compiler = compiler_;
   if (!options.compile)
-    options.compile = [compiler](const CompileInput& in, const CompileOptions& o, const CancellationToken& c) {
-      return (*compiler)(in, o, c);
-    };
+    options.compile = [compiler](const CompileInput& in, const CompileOptions& o,
+                                 const CancellationToken& c) { return (*compiler)(in, o, c); };
   server_ = std::make_unique<server::LspServer>(transport_, std::move(options));
   if (initialize) {
     result("initialize", {{"processId", nullptr},
@@ -247,7 +257,8 @@ void TestClient::sendBytes(std::string_view bytes) {
 std::string TestClient::open(const std::string& path, const std::string& text, int version) {
   std::string uri = lsp::pathToFileUri(path);
   notify("textDocument/didOpen",
-         {{"textDocument", {{"uri", uri}, {"languageId", "rust"}, {"version", version}, {"text", text}}}});
+         {{"textDocument",
+           {{"uri", uri}, {"languageId", "rust"}, {"version", version}, {"text", text}}}});
   return uri;
 }
 

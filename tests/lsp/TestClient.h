@@ -21,7 +21,6 @@ namespace ks::test {
 
 using nlohmann::json;
 
-
 /// A compile function that needs no toolchain. Each source line holding an assignment
 /// (`=`) becomes one PTX and two SASS instructions attributed to it; a line containing
 /// `ERROR` fails the compile with an error on that line; `SLOW` blocks until cancelled;

@@ -12,7 +12,6 @@
 
 using namespace ks;
 
-
 TEST_CASE("explain --line shows the SAXPY line in every stage") {
   if (!test::toolchainUsable()) return;
   test::Fixture f(test::sourceDir() / "examples/saxpy.rs");
@@ -21,10 +20,12 @@ TEST_CASE("explain --line shows the SAXPY line in every stage") {
   CHECK(r.exitCode == 0);
   INFO(r.out << r.err);
   CHECK(r.out.find("*y.add(i) = a * *x.add(i) + *y.add(i);") != std::string::npos);
-  for (const char* s : {"mir ", "llvm-ir ", "ptx ", "sass "}) CHECK(r.out.find(s) != std::string::npos);
+  for (const char* s : {"mir ", "llvm-ir ", "ptx ", "sass "})
+    CHECK(r.out.find(s) != std::string::npos);
   CHECK(r.out.find("Mul(") != std::string::npos);
   CHECK(r.out.find("fmul float") != std::string::npos);
-  CHECK((r.out.find("fma.rn.f32") != std::string::npos || r.out.find("mul.rn.f32") != std::string::npos));
+  CHECK((r.out.find("fma.rn.f32") != std::string::npos ||
+         r.out.find("mul.rn.f32") != std::string::npos));
   CHECK((r.out.find("FFMA") != std::string::npos || r.out.find("FMUL") != std::string::npos));
   CHECK(r.out.find("via <*const f32>::add") != std::string::npos);
   CHECK(r.out.find("kernels (sm_90") != std::string::npos);
@@ -32,7 +33,8 @@ TEST_CASE("explain --line shows the SAXPY line in every stage") {
 
 TEST_CASE("explain --json gives the same data to scripts") {
   if (!test::toolchainUsable()) return;
-  auto r = test::runKernelscope({"explain", "examples/vector_add.rs", "--json", "--stages", "ptx,sass", "--arch", "sm_80"});
+  auto r = test::runKernelscope(
+      {"explain", "examples/vector_add.rs", "--json", "--stages", "ptx,sass", "--arch", "sm_80"});
   REQUIRE(r.exitCode == 0);
   auto j = nlohmann::json::parse(r.out);
   CHECK(j["arch"] == "sm_80");
@@ -43,7 +45,8 @@ TEST_CASE("explain --json gives the same data to scripts") {
   CHECK(j["kernels"][0]["registers"].get<int>() > 0);
   bool sawAdd = false;
   for (const auto& line : j["lines"])
-    for (const auto& ins : line["stages"]["ptx"]) sawAdd |= ins["text"].get<std::string>().starts_with("add.rn.f32");
+    for (const auto& ins : line["stages"]["ptx"])
+      sawAdd |= ins["text"].get<std::string>().starts_with("add.rn.f32");
   CHECK(sawAdd);
 }
 
@@ -106,8 +109,8 @@ TEST_CASE("a kernel that does not compile: file:line:col and exit 1") {
   test::Fixture f(test::sourceDir() / "tests/fixtures/broken.rs");
   auto r = test::runKernelscope({"explain", "tests/fixtures/broken.rs"});
   CHECK(r.exitCode == 1);
-  CHECK(r.err.find("broken.rs:" + std::to_string(f.line("type_error")) + ":18: error[E0308]: mismatched types") !=
-        std::string::npos);
+  CHECK(r.err.find("broken.rs:" + std::to_string(f.line("type_error")) +
+                   ":18: error[E0308]: mismatched types") != std::string::npos);
   CHECK(r.err.find("does not compile") != std::string::npos);
 }
 
@@ -118,11 +121,13 @@ TEST_CASE("a missing nvdisasm: the other stages are shown, and the exit says so"
   ProcessSpec spec;
   spec.argv = {KS_BINARY, "explain", "examples/saxpy.rs", "--stages", "ptx,sass"};
   spec.cwd = test::sourceDir();
-  spec.env = {{"CUDA_HOME", empty.path().string()}, {"PATH", "/usr/bin:/bin"},
+  spec.env = {{"CUDA_HOME", empty.path().string()},
+              {"PATH", "/usr/bin:/bin"},
               {"KERNELSCOPE_CACHE_DIR", (empty.path() / "cache").string()}};
   // The sysroot lives in the real cache: point at it through a symlink.
   std::filesystem::create_directories(empty.path() / "cache");
-  std::filesystem::create_symlink(test::toolchain().cacheDir / "sysroot", empty.path() / "cache/sysroot");
+  std::filesystem::create_symlink(test::toolchain().cacheDir / "sysroot",
+                                  empty.path() / "cache/sysroot");
   auto r = runProcess(spec);
   INFO(r.out << r.err);
   CHECK(r.exitCode == 3);
@@ -132,7 +137,8 @@ TEST_CASE("a missing nvdisasm: the other stages are shown, and the exit says so"
 
 TEST_CASE("doctor names every tool") {
   auto r = test::runKernelscope({"doctor"});
-  for (const char* tool : {"rustc", "sysroot", "ptxas", "nvdisasm", "nvcc"}) CHECK(r.out.find(tool) != std::string::npos);
+  for (const char* tool : {"rustc", "sysroot", "ptxas", "nvdisasm", "nvcc"})
+    CHECK(r.out.find(tool) != std::string::npos);
 }
 
 TEST_CASE("inputs that are not regular files: exit 2 saying what they are, never a hang") {

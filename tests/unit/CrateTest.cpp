@@ -242,7 +242,8 @@ TEST_CASE("path dependencies come from the rlib cache until their sources or fla
     size_t n = 0;
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(cache.path() / "rlibs", ec)) {
-      CHECK(e.path().filename().string().find(".tmp-") == std::string::npos);  // nothing half-written
+      CHECK(e.path().filename().string().find(".tmp-") ==
+            std::string::npos);  // nothing half-written
       n += e.path().filename().string().starts_with("crate_util-");
     }
     return n;
@@ -256,7 +257,8 @@ TEST_CASE("path dependencies come from the rlib cache until their sources or fla
   REQUIRE(r.succeeded);
   CHECK(contains(r.sourceFiles, util));
   test::Fixture u(util);
-  CHECK_FALSE(test::instructionsFor(r, Stage::Ptx, util.string(), u.lineOf("_block_idx_x()")).empty());
+  CHECK_FALSE(
+      test::instructionsFor(r, Stage::Ptx, util.string(), u.lineOf("_block_idx_x()")).empty());
 
   // An edit on disk is a new entry; unsaved text too, and it is reused while unchanged.
   std::string text = test::readFile(util);
@@ -284,7 +286,8 @@ TEST_CASE("concurrent compiles of one dependency leave one complete cache entry"
   for (size_t i = 0; i < failures.size(); ++i)
     threads.emplace_back([&, i] {
       TempDir work("kernelscope-rlib-race-work");
-      RustcUnit u = prepareRustcUnit(tc, onDisk(copy.file("crate/src/math.rs")), {}, work.path(), {});
+      RustcUnit u =
+          prepareRustcUnit(tc, onDisk(copy.file("crate/src/math.rs")), {}, work.path(), {});
       failures[i] = u.failure;
     });
   for (auto& t : threads) t.join();
@@ -302,7 +305,8 @@ TEST_CASE("withCrateDefaults: the crate's arch and opt-level fill only what the 
   unset.arch = "sm_75";
   unset.optLevel = 1;
   unset.archChosen = unset.optLevelChosen = false;
-  CompileOptions fromCrate = withCrateDefaults(test::toolchain(), crateDir() / "src/math.rs", unset);
+  CompileOptions fromCrate =
+      withCrateDefaults(test::toolchain(), crateDir() / "src/math.rs", unset);
   CHECK(fromCrate.arch == "sm_90");
   CHECK(fromCrate.optLevel == 3);
 
@@ -313,7 +317,8 @@ TEST_CASE("withCrateDefaults: the crate's arch and opt-level fill only what the 
   CHECK(kept.optLevel == 1);
 
   // A kernel outside any crate keeps what it was given.
-  CompileOptions alone = withCrateDefaults(test::toolchain(), test::sourceDir() / "examples/saxpy.rs", unset);
+  CompileOptions alone =
+      withCrateDefaults(test::toolchain(), test::sourceDir() / "examples/saxpy.rs", unset);
   CHECK(alone.arch == "sm_75");
 }
 

@@ -22,7 +22,6 @@ bool anyContains(const std::vector<std::string>& lines, std::string_view what) {
                      [&](const std::string& l) { return l.find(what) != std::string::npos; });
 }
 
-
 }  // namespace
 
 TEST_CASE("a .cu kernel maps its lines like a Rust one") {
@@ -113,8 +112,8 @@ TEST_CASE("compare pairs the SAXPY twins") {
   CHECK(diffLine('-', "add.rn.f32"));
   CHECK(diffLine(' ', "mov.u32"));  // the index computation is the same code
 
-  auto named =
-      test::runKernelscope({"compare", "examples/saxpy.rs", "examples/cuda/saxpy.cu", "--kernel", "nope"});
+  auto named = test::runKernelscope(
+      {"compare", "examples/saxpy.rs", "examples/cuda/saxpy.cu", "--kernel", "nope"});
   CHECK(named.exitCode == 2);
   CHECK(named.err.find("nope") != std::string::npos);
 }

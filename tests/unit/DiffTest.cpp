@@ -210,7 +210,8 @@ TEST_CASE("the summary of two compiles: changed stages, then each kernel's resou
   CHECK_FALSE(diffCompiles(before, before, "a", "b").changed());
 
   // One instruction replaced, one added; more registers cost occupancy at 256 threads.
-  const std::string ptx = replaceAll(replaceAll(kPtx, "setp.lt.u32", "setp.le.u32"), "ret;", "ret;\nexit;");
+  const std::string ptx =
+      replaceAll(replaceAll(kPtx, "setp.lt.u32", "setp.le.u32"), "ret;", "ret;\nexit;");
   const CompileResult after = compile(ptx, {kernel("k", 128, 8)});
   const auto occupancy = [](const CompileResult& c) {
     return std::to_string(std::lround(c.kernels[0].occupancy->atBlockSize.fraction() * 100));
@@ -226,8 +227,8 @@ TEST_CASE("the summary of two compiles: changed stages, then each kernel's resou
   CHECK(d.kernels[0].resources[1].after == 8);
 
   // Declarations alone read ±0; with two kernels each one is named; new and gone kernels.
-  const CompileResult declared =
-      compile(replaceAll(kPtx, "%r<12>", "%r<12>;\n.reg .b64 %rd<4>"), {kernel("k", 32, 0), kernel("m", 16, 0)});
+  const CompileResult declared = compile(replaceAll(kPtx, "%r<12>", "%r<12>;\n.reg .b64 %rd<4>"),
+                                         {kernel("k", 32, 0), kernel("m", 16, 0)});
   d = diffCompiles(before, declared, "a", "b");
   CHECK(d.summary == "PTX ±0, +kernel m");
   d = diffCompiles(declared, compile(kPtx, {kernel("k", 24, 0)}), "a", "b");

@@ -21,7 +21,8 @@ bool anyStartsWith(const std::vector<std::string>& lines, std::string_view prefi
   return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) {
     // SASS lines start with their address comment: look at the opcode after it.
     std::string_view t = l;
-    if (auto c = t.find("*/"); t.starts_with("/*") && c != std::string_view::npos) t = t.substr(c + 2);
+    if (auto c = t.find("*/"); t.starts_with("/*") && c != std::string_view::npos)
+      t = t.substr(c + 2);
     while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
     if (t.starts_with("@")) t = t.substr(t.find(' ') + 1);
     return t.starts_with(prefix);
@@ -45,14 +46,18 @@ TEST_CASE("saxpy: the a*x+y line becomes a multiply and an add in every stage") 
   auto file = f.path.string();
   CHECK(anyStartsWith(test::instructionsFor(r, Stage::Mir, file, line), "_12 = Mul("));
   auto ir = test::instructionsFor(r, Stage::LlvmIr, file, line);
-  CHECK(std::any_of(ir.begin(), ir.end(), [](auto& l) { return l.find("fmul float") != std::string::npos; }));
-  CHECK(std::any_of(ir.begin(), ir.end(), [](auto& l) { return l.find("fadd float") != std::string::npos; }));
+  CHECK(std::any_of(ir.begin(), ir.end(),
+                    [](auto& l) { return l.find("fmul float") != std::string::npos; }));
+  CHECK(std::any_of(ir.begin(), ir.end(),
+                    [](auto& l) { return l.find("fadd float") != std::string::npos; }));
   auto ptx = test::instructionsFor(r, Stage::Ptx, file, line);
-  CHECK((anyStartsWith(ptx, "fma.rn.f32") || (anyStartsWith(ptx, "mul.rn.f32") && anyStartsWith(ptx, "add.rn.f32"))));
+  CHECK((anyStartsWith(ptx, "fma.rn.f32") ||
+         (anyStartsWith(ptx, "mul.rn.f32") && anyStartsWith(ptx, "add.rn.f32"))));
   CHECK(anyStartsWith(ptx, "ld.global"));
   CHECK(anyStartsWith(ptx, "st.global"));
   auto sass = test::instructionsFor(r, Stage::Sass, file, line);
-  CHECK((anyStartsWith(sass, "FFMA") || (anyStartsWith(sass, "FMUL") && anyStartsWith(sass, "FADD"))));
+  CHECK((anyStartsWith(sass, "FFMA") ||
+         (anyStartsWith(sass, "FMUL") && anyStartsWith(sass, "FADD"))));
   CHECK(anyStartsWith(sass, "STG"));
 }
 
@@ -90,7 +95,8 @@ TEST_CASE("atomics: each ptr::add goes to its own call site, not the nearest one
   CHECK(anyStartsWith(ptx, "atom.global.add.u32"));
   CHECK(anyStartsWith(ptx, "add.s64"));  // &bins[bin]
   auto before = test::instructionsFor(r, Stage::Ptx, file, atomic - 1);
-  CHECK(std::count_if(before.begin(), before.end(), [](auto& l) { return l.starts_with("add.s64"); }) == 1);
+  CHECK(std::count_if(before.begin(), before.end(),
+                      [](auto& l) { return l.starts_with("add.s64"); }) == 1);
   auto sass = test::instructionsFor(r, Stage::Sass, file, atomic);
   CHECK((anyStartsWith(sass, "RED") || anyStartsWith(sass, "ATOMG")));
 }
@@ -145,7 +151,8 @@ TEST_CASE("every instruction of every kernel maps to a user line or is marked co
         if (st->artifact.lines[l].kind != LineKind::Instruction) continue;
         const LineOrigin& o = r.lineMap->origin(s, l);
         INFO(k << " " << stageName(s) << " line " << l + 1 << ": " << st->artifact.lineText(l));
-        CHECK((o.attribution == Attribution::Direct || o.attribution == Attribution::CompilerGenerated));
+        CHECK((o.attribution == Attribution::Direct ||
+               o.attribution == Attribution::CompilerGenerated));
         direct += o.attribution == Attribution::Direct;
         guessed += st->artifact.lines[l].source == LocationSource::Guessed;
       }

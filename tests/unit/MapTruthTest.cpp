@@ -421,8 +421,9 @@ TEST_CASE("the map equals the compiler's own debug info on every instruction (DW
       Figures& t = total[s == Stage::Ptx ? 0 : 1];
       t.checked += f.checked, t.wrong += f.wrong, t.pinned += f.pinned, t.lost += f.lost;
       t.compilerGenerated += f.compilerGenerated, t.unaligned += f.unaligned;
-      std::cout << "DWARF truth, " << k << " " << stageName(s) << ": " << f.checked << " checked, " << f.wrong
-                << " wrong, " << f.pinned << " pinned, " << f.compilerGenerated << " compiler-generated\n";
+      std::cout << "DWARF truth, " << k << " " << stageName(s) << ": " << f.checked << " checked, "
+                << f.wrong << " wrong, " << f.pinned << " pinned, " << f.compilerGenerated
+                << " compiler-generated\n";
     }
   }
   for (int s = 0; s < 2; ++s)

@@ -21,12 +21,12 @@ fs::path golden(const std::string& name) { return test::sourceDir() / "tests/gol
 
 /// Each pass with its counts and diff, then the totals: what the golden files hold.
 std::string dumpStage(const StagePasses& sp) {
-  std::string s = std::string(stageName(sp.stage)) + ": " + std::to_string(sp.changes.size()) + " changed of " +
-                  std::to_string(sp.passesRun) + ", " + std::to_string(sp.initialCount) + " -> " +
-                  std::to_string(sp.finalCount) + "\n";
+  std::string s = std::string(stageName(sp.stage)) + ": " + std::to_string(sp.changes.size()) +
+                  " changed of " + std::to_string(sp.passesRun) + ", " +
+                  std::to_string(sp.initialCount) + " -> " + std::to_string(sp.finalCount) + "\n";
   for (const PassChange& c : sp.changes)
-    s += "== " + c.pass + " [" + c.unit + "] " + std::to_string(c.before) + " -> " + std::to_string(c.after) + "\n" +
-         c.diff;
+    s += "== " + c.pass + " [" + c.unit + "] " + std::to_string(c.before) + " -> " +
+         std::to_string(c.after) + "\n" + c.diff;
   return s;
 }
 
@@ -70,8 +70,9 @@ TEST_CASE("LLVM passes from recorded -print-changed output, ending in rustc's fi
   }
   // reduce_sum's loops are rewritten by loop passes, which print only the loop unless the
   // module scope is asked for: they must be among the changes, with a whole function.
-  StagePasses rs = llvmPassChanges(parsePrintChanged(test::readFile(golden("passes-reduce_sum") / "print-changed.txt")),
-                                   "reduce_sum");
+  StagePasses rs = llvmPassChanges(
+      parsePrintChanged(test::readFile(golden("passes-reduce_sum") / "print-changed.txt")),
+      "reduce_sum");
   bool sawLoopPass = false;
   for (const PassChange& c : rs.changes) sawLoopPass |= c.unit.starts_with("loop ");
   CHECK(sawLoopPass);
@@ -85,7 +86,8 @@ TEST_CASE("MIR passes from a recorded -Zdump-mir directory, ending in rustc's fi
   CHECK(files.front().number == "1-1-000");
   CHECK(files.front().pass == "built");
   for (size_t i = 1; i < files.size(); ++i)  // pass order, the before of a pass ahead of its after
-    CHECK(std::tie(files[i - 1].number, files[i - 1].after) < std::tie(files[i].number, files[i].after));
+    CHECK(std::tie(files[i - 1].number, files[i - 1].after) <
+          std::tie(files[i].number, files[i].after));
   auto item = mirItemFor(files, "saxpy");
   REQUIRE(item);
   CHECK(*item == "saxpy");
@@ -94,7 +96,8 @@ TEST_CASE("MIR passes from a recorded -Zdump-mir directory, ending in rustc's fi
   CHECK(sp.passesRun > sp.changes.size());
   CHECK(sp.initialCount > sp.finalCount);
   // Counts chain: each pass starts where the one before it ended.
-  for (size_t i = 1; i < sp.changes.size(); ++i) CHECK(sp.changes[i].before == sp.changes[i - 1].after);
+  for (size_t i = 1; i < sp.changes.size(); ++i)
+    CHECK(sp.changes[i].before == sp.changes[i - 1].after);
   CHECK(sp.changes.front().before == sp.initialCount);
   CHECK(sp.changes.back().after == sp.finalCount);
   bool sawInline = false;
@@ -114,7 +117,8 @@ TEST_CASE("-print-changed parsing: notes, diagnostics, pass names with spaces, u
       "*** IR Dump After NVVMReflectPass on [module] omitted because no change ***\n"
       "*** IR Dump After SROAPass on other filtered out ***\n"
       "*** IR Pass PassManager<Function> on k ignored ***\n"
-      "*** IR Dump After RequireAnalysisPass<llvm::GlobalsAA, llvm::Module, llvm::AnalysisManager<Module>> on [module] ***\n"
+      "*** IR Dump After RequireAnalysisPass<llvm::GlobalsAA, llvm::Module, "
+      "llvm::AnalysisManager<Module>> on [module] ***\n"
       "{\"$message_type\":\"diagnostic\",\"message\":\"unused\"}\n"
       "define void @k(ptr %p) {\nstart:\n  store i32 0, ptr %p\n  ret void\n}\n"
       "*** IR Dump After LICMPass on loop %bb3 in function k ***\n"
@@ -126,7 +130,8 @@ TEST_CASE("-print-changed parsing: notes, diagnostics, pass names with spaces, u
   std::vector<IrDump> dumps = parsePrintChanged(out);
   REQUIRE(dumps.size() == 4);
   CHECK(!dumps[3].invalidated);
-  CHECK(dumps[1].pass == "RequireAnalysisPass<llvm::GlobalsAA, llvm::Module, llvm::AnalysisManager<Module>>");
+  CHECK(dumps[1].pass ==
+        "RequireAnalysisPass<llvm::GlobalsAA, llvm::Module, llvm::AnalysisManager<Module>>");
   CHECK(dumps[1].unit == "[module]");
   CHECK(dumps[1].module.find("message_type") == std::string::npos);
   CHECK(dumps[2].unit == "loop %bb3 in function k");
@@ -148,15 +153,18 @@ TEST_CASE("-print-changed parsing: notes, diagnostics, pass names with spaces, u
 }
 
 TEST_CASE("-print-changed parsing: a pass that deletes its loop") {
-  const std::string fnWith = "define void @k() {\nstart:\n  br label %bb1\nbb1:\n  br label %bb1\n}\n";
+  const std::string fnWith =
+      "define void @k() {\nstart:\n  br label %bb1\nbb1:\n  br label %bb1\n}\n";
   const std::string fnWithout = "define void @k() {\nstart:\n  ret void\n}\n";
   // -print-after printed the module after the loop was deleted: that is the pass's dump.
-  std::string printed = "*** IR Dump At Start ***\n" + fnWith +
-                        "; *** IR Dump After LoopDeletionPass on loop %bb1 in function k ***\n" + fnWith +
-                        "; *** IR Dump After LoopFullUnrollPass on loop %bb1 in function k (invalidated) ***\n" + fnWithout +
-                        "*** IR Pass LoopFullUnrollPass invalidated ***\n"
-                        "*** IR Pass PassManager<Loop, LoopAnalysisManager> invalidated ***\n"
-                        "*** IR Dump After SROAPass on k omitted because no change ***\n";
+  std::string printed =
+      "*** IR Dump At Start ***\n" + fnWith +
+      "; *** IR Dump After LoopDeletionPass on loop %bb1 in function k ***\n" + fnWith +
+      "; *** IR Dump After LoopFullUnrollPass on loop %bb1 in function k (invalidated) ***\n" +
+      fnWithout +
+      "*** IR Pass LoopFullUnrollPass invalidated ***\n"
+      "*** IR Pass PassManager<Loop, LoopAnalysisManager> invalidated ***\n"
+      "*** IR Dump After SROAPass on k omitted because no change ***\n";
   StagePasses sp = llvmPassChanges(parsePrintChanged(printed), "k");
   REQUIRE(sp.changes.size() == 1);
   CHECK(sp.changes[0].pass == "LoopFullUnrollPass");
@@ -167,7 +175,8 @@ TEST_CASE("-print-changed parsing: a pass that deletes its loop") {
   // Without -print-after, the deleting pass's change shows in the next dump: both are named.
   std::string unprinted = "*** IR Dump At Start ***\n" + fnWith +
                           "*** IR Pass LoopFullUnrollPass invalidated ***\n"
-                          "*** IR Dump After GVNPass on k ***\n" + fnWithout;
+                          "*** IR Dump After GVNPass on k ***\n" +
+                          fnWithout;
   sp = llvmPassChanges(parsePrintChanged(unprinted), "k");
   REQUIRE(sp.changes.size() == 1);
   CHECK(sp.changes[0].pass == "LoopFullUnrollPass + GVNPass");
@@ -203,14 +212,21 @@ TEST_CASE("-Zdump-mir directories: file names, items, bodies") {
   TempDir tmp("kernelscope-passes-test");
   const fs::path d = tmp.path();
   auto body = [](const std::string& pass, const std::string& when, const std::string& stmts) {
-    return "// MIR for `k` " + when + " " + pass + "\n\nfn k() -> () {\n    bb0: {\n" + stmts + "        return;\n    }\n}\n";
+    return "// MIR for `k` " + when + " " + pass + "\n\nfn k() -> () {\n    bb0: {\n" + stmts +
+           "        return;\n    }\n}\n";
   };
-  write(d / "c.k.1-1-000.built.after.mir", body("built", "after", "        _1 = const 1_i32;\n        _2 = copy _1;\n"));
-  write(d / "c.k.2-1-001.Nop.before.mir", body("Nop", "before", "        _1 = const 1_i32;\n        _2 = copy _1;\n"));
-  write(d / "c.k.2-1-001.Nop.after.mir", body("Nop", "after", "        _1 = const 1_i32;\n        _2 = copy _1;\n"));
-  write(d / "c.k.2-2-000.analysis.after.mir", body("analysis", "after", "        _1 = const 1_i32;\n        _2 = copy _1;\n"));
-  write(d / "c.k.3-2-004.CopyProp.before.mir", body("CopyProp", "before", "        _1 = const 1_i32;\n        _2 = copy _1;\n"));
-  write(d / "c.k.3-2-004.CopyProp.after.mir", body("CopyProp", "after", "        _2 = const 1_i32;\n"));
+  write(d / "c.k.1-1-000.built.after.mir",
+        body("built", "after", "        _1 = const 1_i32;\n        _2 = copy _1;\n"));
+  write(d / "c.k.2-1-001.Nop.before.mir",
+        body("Nop", "before", "        _1 = const 1_i32;\n        _2 = copy _1;\n"));
+  write(d / "c.k.2-1-001.Nop.after.mir",
+        body("Nop", "after", "        _1 = const 1_i32;\n        _2 = copy _1;\n"));
+  write(d / "c.k.2-2-000.analysis.after.mir",
+        body("analysis", "after", "        _1 = const 1_i32;\n        _2 = copy _1;\n"));
+  write(d / "c.k.3-2-004.CopyProp.before.mir",
+        body("CopyProp", "before", "        _1 = const 1_i32;\n        _2 = copy _1;\n"));
+  write(d / "c.k.3-2-004.CopyProp.after.mir",
+        body("CopyProp", "after", "        _2 = const 1_i32;\n"));
   write(d / "c.k.-------.nll.0.mir", "not a pass\n");
   write(d / "c.m-k.1-1-000.built.after.mir", body("built", "after", ""));
   write(d / "c.k-{constant#0}.1-1-000.built.after.mir", body("built", "after", ""));
@@ -265,16 +281,20 @@ TEST_CASE("computePasses reproduces the compile's final IR and MIR") {
 
 TEST_CASE("computePasses: an unknown kernel and a kernel that does not compile are clear errors") {
   if (!test::toolchainUsable()) return;
-  PassesResult r = computePasses(test::toolchain(), {test::sourceDir() / "examples/saxpy.rs", std::nullopt}, {}, "nosuch");
+  PassesResult r = computePasses(
+      test::toolchain(), {test::sourceDir() / "examples/saxpy.rs", std::nullopt}, {}, "nosuch");
   CHECK(r.error == "unknown kernel 'nosuch' (kernels: saxpy)");
   CHECK(r.stages.empty());
-  PassesResult b = computePasses(test::toolchain(), {test::sourceDir() / "tests/fixtures/broken.rs", std::nullopt}, {}, "broken");
+  PassesResult b =
+      computePasses(test::toolchain(),
+                    {test::sourceDir() / "tests/fixtures/broken.rs", std::nullopt}, {}, "broken");
   CHECK(b.error.find("does not compile") != std::string::npos);
   bool sawError = false;
   for (const auto& d : b.diagnostics) sawError |= d.severity == Severity::Error;
   CHECK(sawError);
-  PassesResult llvmOnly = computePasses(test::toolchain(), {test::sourceDir() / "examples/saxpy.rs", std::nullopt}, {},
-                                        "saxpy", PassesOptions{true, false});
+  PassesResult llvmOnly =
+      computePasses(test::toolchain(), {test::sourceDir() / "examples/saxpy.rs", std::nullopt}, {},
+                    "saxpy", PassesOptions{true, false});
   CHECK(llvmOnly.stages.size() == 1);
   CHECK(llvmOnly.stage(Stage::LlvmIr));
 }
@@ -284,12 +304,14 @@ TEST_CASE("kernelscope passes: text, --json, --llvm, and its errors") {
   auto text = test::runKernelscope({"passes", "examples/saxpy.rs", "--kernel", "saxpy"});
   INFO(text.out << text.err);
   REQUIRE(text.exitCode == 0);
-  CHECK(text.out.starts_with("# Passes that changed saxpy (examples/saxpy.rs, sm_90, opt-level 3)\n"));
+  CHECK(text.out.starts_with(
+      "# Passes that changed saxpy (examples/saxpy.rs, sm_90, opt-level 3)\n"));
   CHECK(text.out.find("\n## LLVM IR: ") != std::string::npos);
   CHECK(text.out.find("\n## MIR: ") != std::string::npos);
   CHECK(text.out.find("### 1. ") != std::string::npos);
 
-  auto json = test::runKernelscope({"passes", "examples/reduce_sum.rs", "--kernel", "reduce_sum", "--llvm", "--json"});
+  auto json = test::runKernelscope(
+      {"passes", "examples/reduce_sum.rs", "--kernel", "reduce_sum", "--llvm", "--json"});
   REQUIRE(json.exitCode == 0);
   auto j = nlohmann::json::parse(json.out);
   CHECK(j["kernel"] == "reduce_sum");

@@ -13,7 +13,8 @@ using namespace ks;
 using namespace std::chrono_literals;
 
 namespace {
-ProcessResult sh(const std::string& script, std::chrono::milliseconds timeout = 10s, CancellationToken cancel = {}) {
+ProcessResult sh(const std::string& script, std::chrono::milliseconds timeout = 10s,
+                 CancellationToken cancel = {}) {
   ProcessSpec spec;
   spec.argv = {"/bin/sh", "-c", script};
   spec.timeout = timeout;
@@ -104,7 +105,7 @@ TEST_CASE("temp dirs are private and removed") {
   {
     TempDir t("kernelscope-test");
     p = t.path();
-    struct stat st{};
+    struct stat st {};
     REQUIRE(::stat(p.c_str(), &st) == 0);
     CHECK((st.st_mode & 0777) == 0700);
     std::ofstream(p / "f") << "x";

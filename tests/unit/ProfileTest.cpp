@@ -53,16 +53,21 @@ struct ScopedEnv {
   }
   ~ScopedEnv() {
     for (auto it = saved.rbegin(); it != saved.rend(); ++it)
-      if (it->second) ::setenv(it->first.c_str(), it->second->c_str(), 1);
-      else ::unsetenv(it->first.c_str());
+      if (it->second)
+        ::setenv(it->first.c_str(), it->second->c_str(), 1);
+      else
+        ::unsetenv(it->first.c_str());
   }
 };
 
 /// A cargo that records its arguments and rustflags in `log`, then runs `then`.
 std::string recordingCargo(const fs::path& log, const std::string& then) {
   return "#!/bin/sh\n"
-         "printf '%s\\n' \"$@\" > '" + log.string() + "'\n"
-         "printf '%s\\n' \"$CARGO_ENCODED_RUSTFLAGS\" \"CUDA_OXIDE_TARGET=$CUDA_OXIDE_TARGET\" >> '" +
+         "printf '%s\\n' \"$@\" > '" +
+         log.string() +
+         "'\n"
+         "printf '%s\\n' \"$CARGO_ENCODED_RUSTFLAGS\" \"CUDA_OXIDE_TARGET=$CUDA_OXIDE_TARGET\" >> "
+         "'" +
          log.string() + "'\n" + then;
 }
 
@@ -125,40 +130,45 @@ const ArtifactFunction& function(const Artifact& a, std::string_view symbol) {
 }  // namespace
 
 TEST_CASE("profile names") {
-  for (auto p : {ToolchainProfile::RustcNvptx, ToolchainProfile::RustCuda, ToolchainProfile::CudaOxide})
+  for (auto p :
+       {ToolchainProfile::RustcNvptx, ToolchainProfile::RustCuda, ToolchainProfile::CudaOxide})
     CHECK(profileFromName(profileName(p)) == p);
   CHECK(profileName(ToolchainProfile::RustCuda) == "rust-cuda");
   CHECK_FALSE(profileFromName("rust_cuda"));
   CHECK_FALSE(profileFromName(""));
 }
 
-TEST_CASE("rust-cuda command: cuda_builder's rustflags, cargo -Zbuild-std, MIR for the kernel crate") {
+TEST_CASE(
+    "rust-cuda command: cuda_builder's rustflags, cargo -Zbuild-std, MIR for the kernel crate") {
   ProfileBuild b = sampleBuild();
   ProfileCommand c = rustCudaCommand(b);
   CHECK(c.argv == std::vector<std::string>{
                       "/tc/bin/cargo", "rustc", "--lib", "--manifest-path", "/k/Cargo.toml",
                       "--message-format=json-render-diagnostics", "--target-dir", "/cache/t",
                       "-Zbuild-std=core,alloc", "--target=nvptx64-nvidia-cuda", "--release",
-                      "-Zbuild-std-features=panic_immediate_abort", "--", "--emit=mir,link,dep-info",
-                      "-Zmir-include-spans=on", "--remap-path-prefix=/tmp/s=/k"});
+                      "-Zbuild-std-features=panic_immediate_abort", "--",
+                      "--emit=mir,link,dep-info", "-Zmir-include-spans=on",
+                      "--remap-path-prefix=/tmp/s=/k"});
   CHECK(c.cwd == "/k");
   using Env = std::vector<std::pair<std::string, std::string>>;
-  CHECK(c.env == Env{{"RUSTC", "/tc/bin/rustc"},
-                     {"CARGO_ENCODED_RUSTFLAGS",
-                      "-Zcodegen-backend=/be/librustc_codegen_nvvm.so\x1f"
-                      "-Zcrate-attr=feature(register_tool)\x1f-Zcrate-attr=register_tool(nvvm_internal)\x1f"
-                      "-Zcrate-attr=no_std\x1f-Zsaturating_float_casts=false\x1f-Cdebuginfo=1\x1f"
-                      "-Cllvm-args=-arch=compute_80 --override-libm --final-module-path "
-                      "/tmp/out/final-module.ll -generate-line-info"},
-                     {"CUDA_PATH", "/usr/local/cuda"},
-                     {"LD_LIBRARY_PATH", "/be:/usr/local/cuda/nvvm/lib64"}});
+  CHECK(c.env ==
+        Env{{"RUSTC", "/tc/bin/rustc"},
+            {"CARGO_ENCODED_RUSTFLAGS",
+             "-Zcodegen-backend=/be/librustc_codegen_nvvm.so\x1f"
+             "-Zcrate-attr=feature(register_tool)\x1f-Zcrate-attr=register_tool(nvvm_internal)\x1f"
+             "-Zcrate-attr=no_std\x1f-Zsaturating_float_casts=false\x1f-Cdebuginfo=1\x1f"
+             "-Cllvm-args=-arch=compute_80 --override-libm --final-module-path "
+             "/tmp/out/final-module.ll -generate-line-info"},
+            {"CUDA_PATH", "/usr/local/cuda"},
+            {"LD_LIBRARY_PATH", "/be:/usr/local/cuda/nvvm/lib64"}});
 
   // A debug build: no --release, and libNVVM's optimizer off (cuda_builder's release(false)).
   b.optLevel = 0;
   b.arch = "sm_120";
   c = rustCudaCommand(b);
   CHECK(std::find(c.argv.begin(), c.argv.end(), "--release") == c.argv.end());
-  CHECK(c.env[1].second.find("-Cllvm-args=-arch=compute_120 -opt=0 --override-libm") != std::string::npos);
+  CHECK(c.env[1].second.find("-Cllvm-args=-arch=compute_120 -opt=0 --override-libm") !=
+        std::string::npos);
 }
 
 TEST_CASE("cuda-oxide command: the backend, its four required flags and its environment") {
@@ -167,14 +177,16 @@ TEST_CASE("cuda-oxide command: the backend, its four required flags and its envi
   b.cargoTarget = {"--bins"};
   b.optLevel = 1;  // the backend needs opt-level 3 for device code; the flag does not follow
   ProfileCommand c = cudaOxideCommand(b);
-  CHECK(c.argv == std::vector<std::string>{"/tc/bin/cargo", "rustc", "--bins", "--manifest-path", "/k/Cargo.toml",
-                                           "--message-format=json-render-diagnostics", "--target-dir", "/cache/t",
-                                           "--release", "--", "--emit=mir,link,dep-info", "-Zmir-include-spans=on",
-                                           "--remap-path-prefix=/tmp/s=/k"});
+  CHECK(c.argv == std::vector<std::string>{
+                      "/tc/bin/cargo", "rustc", "--bins", "--manifest-path", "/k/Cargo.toml",
+                      "--message-format=json-render-diagnostics", "--target-dir", "/cache/t",
+                      "--release", "--", "--emit=mir,link,dep-info", "-Zmir-include-spans=on",
+                      "--remap-path-prefix=/tmp/s=/k"});
   using Env = std::vector<std::pair<std::string, std::string>>;
   CHECK(c.env == Env{{"RUSTC", "/tc/bin/rustc"},
                      {"CARGO_ENCODED_RUSTFLAGS",
-                      "-Zcodegen-backend=/be/librustc_codegen_cuda.so\x1f-Copt-level=3\x1f-Cdebug-assertions=off\x1f"
+                      "-Zcodegen-backend=/be/"
+                      "librustc_codegen_cuda.so\x1f-Copt-level=3\x1f-Cdebug-assertions=off\x1f"
                       "-Zmir-enable-passes=-JumpThreading\x1f-Zalways-encode-mir"},
                      {"CUDA_OXIDE_PTX_DIR", "/tmp/out"},
                      {"CUDA_OXIDE_TARGET", "sm_80"},
@@ -208,7 +220,8 @@ TEST_CASE("missing profile tools: each one named, with where it was looked for a
 
 TEST_CASE("profile tools are found where cuda_builder and cuda-oxide look for them") {
   TempDir dir("kernelscope-profile-tools");
-  fs::path nightly = fakeNightly(dir.path() / "toolchains/nightly-2025-03-02-x86_64-unknown-linux-gnu");
+  fs::path nightly =
+      fakeNightly(dir.path() / "toolchains/nightly-2025-03-02-x86_64-unknown-linux-gnu");
   writeFile(dir.path() / "cg/librustc_codegen_nvvm.so", "");
   writeFile(dir.path() / "cuda/nvvm/lib64/libnvvm.so", "");
   writeFile(dir.path() / "cuda/nvvm/libdevice/libdevice.10.bc", "");
@@ -225,13 +238,19 @@ TEST_CASE("profile tools are found where cuda_builder and cuda-oxide look for th
 
   // A toolchain without rust-src cannot -Zbuild-std: said so.
   fs::remove_all(nightly / "lib/rustlib/src");
-  rc = discoverProfileTools(ToolchainProfile::RustCuda, envOf({{"RUSTUP_HOME", dir.path().string()}}));
+  rc = discoverProfileTools(ToolchainProfile::RustCuda,
+                            envOf({{"RUSTUP_HOME", dir.path().string()}}));
   CHECK(rc.find("nightly")->problem.find("lacks rust-src") != std::string::npos);
 
   // cuda-oxide: its backend under CUDA_OXIDE_ROOT, an llc that is LLVM 21+ with NVPTX.
-  writeFile(dir.path() / "oxide/crates/rustc-codegen-cuda/target/release/librustc_codegen_cuda.so", "");
-  writeFile(dir.path() / "llc22", "#!/bin/sh\necho 'LLVM version 22.1.8'\necho '    nvptx64    - NVIDIA PTX 64-bit'\n", true);
-  writeFile(dir.path() / "llc14", "#!/bin/sh\necho 'LLVM version 14.0.6'\necho '    nvptx64    - NVIDIA PTX 64-bit'\n", true);
+  writeFile(dir.path() / "oxide/crates/rustc-codegen-cuda/target/release/librustc_codegen_cuda.so",
+            "");
+  writeFile(dir.path() / "llc22",
+            "#!/bin/sh\necho 'LLVM version 22.1.8'\necho '    nvptx64    - NVIDIA PTX 64-bit'\n",
+            true);
+  writeFile(dir.path() / "llc14",
+            "#!/bin/sh\necho 'LLVM version 14.0.6'\necho '    nvptx64    - NVIDIA PTX 64-bit'\n",
+            true);
   fakeNightly(dir.path() / "toolchains/nightly-2026-04-03-x86_64-unknown-linux-gnu");
   auto oxideEnv = [&](const std::string& llc) {
     return envOf({{"RUSTUP_HOME", dir.path().string()},
@@ -267,7 +286,9 @@ TEST_CASE("cargo's JSON messages: the PTX artifact and rustc's diagnostics") {
   CHECK(ptxArtifacts("not json\n{}\n").empty());
 }
 
-TEST_CASE("rust-cuda profile, recorded libNVVM PTX (stand-in): NVVM header, the extern \"C\" entry, .loc lines") {
+TEST_CASE(
+    "rust-cuda profile, recorded libNVVM PTX (stand-in): NVVM header, the extern \"C\" entry, .loc "
+    "lines") {
   // nvcc's libNVVM on rust-cuda/add.cu, a kernel with the ABI rust-cuda gives
   // `#[kernel] pub unsafe fn add(a: &[f32], b: &[f32], c: *mut f32)` (README.md there).
   const std::string cu = test::readFile(goldenDir() / "rust-cuda/add.cu");
@@ -288,9 +309,10 @@ TEST_CASE("rust-cuda profile, recorded libNVVM PTX (stand-in): NVVM header, the 
   CHECK(add.symbol == "add");
   CHECK(add.demangled == "add");
   CHECK(add.isKernel);
-  CHECK(params(ptx, add) == std::vector<std::string>{".param .u64 add_param_0,", ".param .u64 add_param_1,",
-                                                     ".param .u64 add_param_2,", ".param .u64 add_param_3,",
-                                                     ".param .u64 add_param_4"});
+  CHECK(params(ptx, add) ==
+        std::vector<std::string>{".param .u64 add_param_0,", ".param .u64 add_param_1,",
+                                 ".param .u64 add_param_2,", ".param .u64 add_param_3,",
+                                 ".param .u64 add_param_4"});
   CHECK(ptx.instructionCount() > 20);
 
   // Every instruction maps, through `.loc 1 L C` and `.file 1 ".../add.cu"`, to its line of add.cu.
@@ -323,7 +345,9 @@ TEST_CASE("rust-cuda profile, recorded libNVVM PTX (stand-in): NVVM header, the 
   CHECK_FALSE(kernelEntryFor(test::readFile(goldenDir() / "rust-cuda/add.rs"), "add2"));
 }
 
-TEST_CASE("cuda-oxide profile, recorded LLVM NVPTX PTX (stand-in): .ptr params, a kernel and device functions, .loc lines") {
+TEST_CASE(
+    "cuda-oxide profile, recorded LLVM NVPTX PTX (stand-in): .ptr params, a kernel and device "
+    "functions, .loc lines") {
   // rustc's LLVM IR of cuda-oxide/vecadd.rs through llc-22 for sm_80 (README.md there).
   const std::string rs = test::readFile(goldenDir() / "cuda-oxide/vecadd.rs");
   Artifact ptx = parsePtx(test::readFile(goldenDir() / "cuda-oxide/vecadd.sm_80.ptx"));
@@ -344,12 +368,14 @@ TEST_CASE("cuda-oxide profile, recorded LLVM NVPTX PTX (stand-in): .ptr params, 
   CHECK(ptx.instructionCount() > 20);
 
   // Pointer + length pairs; `.param .u64 .ptr .align 1 vecadd_param_0,` belongs to the header.
-  CHECK(params(ptx, vecadd) == std::vector<std::string>{
-                                   ".param .u64 .ptr .align 1 vecadd_param_0,", ".param .u64 vecadd_param_1,",
-                                   ".param .u64 .ptr .align 1 vecadd_param_2,", ".param .u64 vecadd_param_3,",
-                                   ".param .u64 .ptr .align 1 vecadd_param_4,", ".param .u64 vecadd_param_5"});
+  CHECK(params(ptx, vecadd) ==
+        std::vector<std::string>{
+            ".param .u64 .ptr .align 1 vecadd_param_0,", ".param .u64 vecadd_param_1,",
+            ".param .u64 .ptr .align 1 vecadd_param_2,", ".param .u64 vecadd_param_3,",
+            ".param .u64 .ptr .align 1 vecadd_param_4,", ".param .u64 vecadd_param_5"});
   for (uint32_t l = vecadd.firstLine; l <= vecadd.lastLine; ++l)
-    if (ptx.lineText(l).find(".ptr .align 1") != std::string_view::npos) CHECK(ptx.lines[l].kind == LineKind::Header);
+    if (ptx.lineText(l).find(".ptr .align 1") != std::string_view::npos)
+      CHECK(ptx.lines[l].kind == LineKind::Header);
 
   // `.loc` lines (with LLVM's `// file:line:col` comments) map to vecadd.rs, and the
   // core::arch::nvptx intrinsics inlined into index_1d to their own file (`.file 2`).
@@ -391,7 +417,8 @@ TEST_CASE("cuda-oxide profile, recorded LLVM NVPTX PTX (stand-in): .ptr params, 
 
 // llc's verbose output puts a comment after a label (`$L__BB2_2:   // %bb4`); rustc's and
 // nvcc's PTX have none.
-TEST_CASE("cuda-oxide profile, recorded LLVM NVPTX PTX: labels with llc's trailing comment are labels") {
+TEST_CASE(
+    "cuda-oxide profile, recorded LLVM NVPTX PTX: labels with llc's trailing comment are labels") {
   Artifact ptx = parsePtx(test::readFile(goldenDir() / "cuda-oxide/vecadd.sm_80.ptx"));
   for (const char* label : {"$L__BB0_1:", "$L__BB2_2:", "$L__BB2_1:"}) {
     const size_t l = lineWith(ptx, label);
@@ -410,11 +437,13 @@ TEST_CASE("a profile whose tools are missing fails every stage with the report, 
   opts.workspaceTrusted = true;  // these profiles run cargo: only in a trusted workspace
   opts.profile = ToolchainProfile::RustCuda;
   Toolchain tc;  // rustc-nvptx's tools do not matter to this profile
-  CompileResult r = compileKernel(tc, {test::sourceDir() / "examples/crate/src/lib.rs", std::nullopt, {}}, opts);
+  CompileResult r =
+      compileKernel(tc, {test::sourceDir() / "examples/crate/src/lib.rs", std::nullopt, {}}, opts);
   CHECK_FALSE(r.succeeded);
   CHECK(r.profile == ToolchainProfile::RustCuda);
   REQUIRE_FALSE(r.diagnostics.empty());
-  CHECK(r.diagnostics[0].message.find("KERNELSCOPE_RUST_CUDA_BACKEND=/nonexistent") != std::string::npos);
+  CHECK(r.diagnostics[0].message.find("KERNELSCOPE_RUST_CUDA_BACKEND=/nonexistent") !=
+        std::string::npos);
   for (Stage s : kAllStages) {
     const StageOutcome* st = r.stage(s);
     REQUIRE(st);
@@ -428,11 +457,16 @@ TEST_CASE("the rust-cuda profile's driver runs its command and reads what the ba
   // real one would, announcing it in a compiler-artifact message.
   TempDir dir("kernelscope-rust-cuda");
   fs::path log = dir.path() / "cargo.log";
-  std::string script = recordingCargo(log,
-                       "while [ $# -gt 0 ]; do [ \"$1\" = --target-dir ] && T=$2; shift; done\n"
-                       "mkdir -p \"$T/nvptx64-nvidia-cuda/release\"\n"
-                       "cp '" + (goldenDir() / "rust-cuda/add.ptx").string() + "' \"$T/nvptx64-nvidia-cuda/release/kernels.ptx\"\n"
-                       "echo '{\"reason\":\"compiler-artifact\",\"filenames\":[\"'\"$T\"'/nvptx64-nvidia-cuda/release/kernels.ptx\"]}'\n");
+  std::string script =
+      recordingCargo(log,
+                     "while [ $# -gt 0 ]; do [ \"$1\" = --target-dir ] && T=$2; shift; done\n"
+                     "mkdir -p \"$T/nvptx64-nvidia-cuda/release\"\n"
+                     "cp '" +
+                         (goldenDir() / "rust-cuda/add.ptx").string() +
+                         "' \"$T/nvptx64-nvidia-cuda/release/kernels.ptx\"\n"
+                         "echo "
+                         "'{\"reason\":\"compiler-artifact\",\"filenames\":[\"'\"$T\"'/"
+                         "nvptx64-nvidia-cuda/release/kernels.ptx\"]}'\n");
   fs::path nightly = fakeNightly(dir.path() / "nightly", script);
   writeFile(dir.path() / "cg/librustc_codegen_nvvm.so", "");
   writeFile(dir.path() / "cuda/nvvm/lib64/libnvvm.so", "");
@@ -459,9 +493,11 @@ TEST_CASE("the rust-cuda profile's driver runs its command and reads what the ba
   INFO(messages);
   REQUIRE(r.succeeded);
   const std::string logged = test::readFile(log);
-  CHECK(logged.starts_with("rustc\n--lib\n--manifest-path\n" + (dir.path() / "k/Cargo.toml").string() + "\n"));
+  CHECK(logged.starts_with("rustc\n--lib\n--manifest-path\n" +
+                           (dir.path() / "k/Cargo.toml").string() + "\n"));
   CHECK(logged.find("-Zbuild-std=core,alloc\n") != std::string::npos);
-  CHECK(logged.find("-Zcodegen-backend=" + (dir.path() / "cg/librustc_codegen_nvvm.so").string()) != std::string::npos);
+  CHECK(logged.find("-Zcodegen-backend=" + (dir.path() / "cg/librustc_codegen_nvvm.so").string()) !=
+        std::string::npos);
   REQUIRE(r.stage(Stage::Ptx));
   CHECK(r.stage(Stage::Ptx)->available);
   CHECK(r.stage(Stage::Mir)->unavailableReason.find("no MIR") != std::string::npos);
@@ -473,7 +509,9 @@ TEST_CASE("the rust-cuda profile's driver runs its command and reads what the ba
   CHECK(r.kernels[0].definition.line == lineOf(libRs, "fn add("));
 }
 
-TEST_CASE("the cuda-oxide profile's driver builds a binary package and reads the backend's PTX directory") {
+TEST_CASE(
+    "the cuda-oxide profile's driver builds a binary package and reads the backend's PTX "
+    "directory") {
   TempDir dir("kernelscope-cuda-oxide");
   fs::path log = dir.path() / "cargo.log";
   fs::path nightly = fakeNightly(
@@ -481,9 +519,12 @@ TEST_CASE("the cuda-oxide profile's driver builds a binary package and reads the
       recordingCargo(log, "cp '" + (goldenDir() / "cuda-oxide/vecadd.sm_80.ptx").string() +
                               "' \"$CUDA_OXIDE_PTX_DIR/vecadd.ptx\"\n"));
   writeFile(dir.path() / "be/librustc_codegen_cuda.so", "");
-  writeFile(dir.path() / "llc22", "#!/bin/sh\necho 'LLVM version 22.1.8'\necho '    nvptx64    - NVIDIA PTX 64-bit'\n", true);
+  writeFile(dir.path() / "llc22",
+            "#!/bin/sh\necho 'LLVM version 22.1.8'\necho '    nvptx64    - NVIDIA PTX 64-bit'\n",
+            true);
   // cuda-oxide's examples are binaries: no library target.
-  writeFile(dir.path() / "vecadd/Cargo.toml", "[package]\nname = \"vecadd\"\nversion = \"0.1.0\"\nedition = \"2021\"\n");
+  writeFile(dir.path() / "vecadd/Cargo.toml",
+            "[package]\nname = \"vecadd\"\nversion = \"0.1.0\"\nedition = \"2021\"\n");
   const std::string mainRs = test::readFile(goldenDir() / "cuda-oxide/vecadd.rs");
   writeFile(dir.path() / "vecadd/src/main.rs", mainRs);
   ScopedEnv env;

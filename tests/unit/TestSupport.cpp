@@ -38,18 +38,24 @@ void checkGolden(const fs::path& golden, const std::string& actual) {
   auto e = splitLines(expected), a = splitLines(actual);
   size_t i = 0;
   while (i < e.size() && i < a.size() && e[i] == a[i]) ++i;
-  FAIL("differs at line " << i + 1 << "\n  expected: " << (i < e.size() ? std::string(e[i]) : "<end>")
+  FAIL("differs at line " << i + 1
+                          << "\n  expected: " << (i < e.size() ? std::string(e[i]) : "<end>")
                           << "\n  actual:   " << (i < a.size() ? std::string(a[i]) : "<end>"));
 }
 
 namespace {
 char kindLetter(LineKind k) {
   switch (k) {
-    case LineKind::Instruction: return 'I';
-    case LineKind::Label: return 'L';
-    case LineKind::Directive: return 'D';
-    case LineKind::Header: return 'H';
-    case LineKind::Other: return ' ';
+    case LineKind::Instruction:
+      return 'I';
+    case LineKind::Label:
+      return 'L';
+    case LineKind::Directive:
+      return 'D';
+    case LineKind::Header:
+      return 'H';
+    case LineKind::Other:
+      return ' ';
   }
   return '?';
 }
@@ -64,8 +70,8 @@ std::string dumpArtifact(const Artifact& a) {
   std::ostringstream out;
   out << "# functions\n";
   for (const auto& f : a.functions)
-    out << "#  " << f.symbol << " = " << f.demangled << " [" << f.firstLine + 1 << "-" << f.lastLine + 1 << "]"
-        << (f.isKernel ? " kernel" : "") << "\n";
+    out << "#  " << f.symbol << " = " << f.demangled << " [" << f.firstLine + 1 << "-"
+        << f.lastLine + 1 << "]" << (f.isKernel ? " kernel" : "") << "\n";
   for (size_t i = 0; i < a.lines.size(); ++i) {
     const auto& l = a.lines[i];
     out << i + 1 << " " << kindLetter(l.kind);
@@ -117,7 +123,8 @@ const Toolchain& toolchain() {
 bool toolchainUsable() {
   const Toolchain& tc = toolchain();
   bool ok = tc.rustc.found() && tc.sysroot.found() && tc.ptxas.found() && tc.nvdisasm.found();
-  if (!ok) FAIL("the kernelscope toolchain is incomplete (run scripts/setup.sh):\n" << doctorReport(tc));
+  if (!ok)
+    FAIL("the kernelscope toolchain is incomplete (run scripts/setup.sh):\n" << doctorReport(tc));
   return ok;
 }
 
@@ -126,7 +133,8 @@ Fixture::Fixture(const fs::path& p) : path(fs::absolute(p)), text(readFile(p)) {
   auto lines = splitLines(text);
   for (uint32_t i = 0; i < lines.size(); ++i) {
     auto pos = lines[i].find("// <- ");
-    if (pos != std::string_view::npos) markers[std::string(text::trim(lines[i].substr(pos + 6)))] = i + 1;
+    if (pos != std::string_view::npos)
+      markers[std::string(text::trim(lines[i].substr(pos + 6)))] = i + 1;
   }
 }
 
@@ -146,14 +154,17 @@ uint32_t Fixture::lineOf(std::string_view snippet) const {
 
 const CompileResult& compiled(const fs::path& file, const CompileOptions& opts) {
   static std::map<std::string, CompileResult> cache;
-  std::string key = fs::absolute(file).string() + "|" + opts.arch + "|" + std::to_string(opts.optLevel);
+  std::string key =
+      fs::absolute(file).string() + "|" + opts.arch + "|" + std::to_string(opts.optLevel);
   auto it = cache.find(key);
-  if (it == cache.end()) it = cache.emplace(key, compileKernel(toolchain(), {fs::absolute(file), std::nullopt}, opts)).first;
+  if (it == cache.end())
+    it = cache.emplace(key, compileKernel(toolchain(), {fs::absolute(file), std::nullopt}, opts))
+             .first;
   return it->second;
 }
 
-std::vector<std::string> instructionsFor(const CompileResult& r, Stage s, const std::string& file, uint32_t line,
-                                         bool includeInlined) {
+std::vector<std::string> instructionsFor(const CompileResult& r, Stage s, const std::string& file,
+                                         uint32_t line, bool includeInlined) {
   std::vector<std::string> out;
   const StageOutcome* st = r.stage(s);
   if (!st || !st->available || !r.lineMap) return out;

@@ -45,8 +45,8 @@ const std::vector<std::string>& compilingKernels();
 const CompileResult& compiled(const std::filesystem::path& file, const CompileOptions& = {});
 
 /// The trimmed text of the artifact lines that `line` of `file` became (direct ones).
-std::vector<std::string> instructionsFor(const CompileResult&, Stage, const std::string& file, uint32_t line,
-                                         bool includeInlined = false);
+std::vector<std::string> instructionsFor(const CompileResult&, Stage, const std::string& file,
+                                         uint32_t line, bool includeInlined = false);
 
 /// Runs the kernelscope binary with `args` from the source directory, as a user would;
 /// `env` is added to (or replaces in) the environment.

@@ -19,8 +19,8 @@ namespace ks {
 
 /// What a front end hands the back end: its PTX and what places the PTX's lines.
 struct FrontEndOutput {
-  Artifact ptx;       // the PTX as the user sees it
-  Artifact ir;        // the LLVM IR for inline-chain recovery (empty when there is none)
+  Artifact ptx;  // the PTX as the user sees it
+  Artifact ir;   // the LLVM IR for inline-chain recovery (empty when there is none)
   std::shared_ptr<LineMap> lineMap;      // over the user's files, no stage added yet
   std::string stem;                      // file name stem for the PTX given to ptxas and the cubin
   std::optional<std::string> ptxasText;  // what ptxas assembles, when not `ptx` itself

@@ -34,7 +34,8 @@ std::vector<lsp::CodeLens> codeLenses(const Snapshot& s, PositionEncoding enc) {
   if (!s.result) return lenses;
   std::string uri = lsp::pathToFileUri(s.path);
   for (const KernelInfo& k : s.result->kernels) {
-    if (k.definition.line == 0 || (!k.definition.file.empty() && k.definition.file != s.path)) continue;
+    if (k.definition.line == 0 || (!k.definition.file.empty() && k.definition.file != s.path))
+      continue;
     lsp::Range range;
     range.start = positionOfCharColumn(s.text, k.definition.line, 1, enc);
     range.end = range.start;

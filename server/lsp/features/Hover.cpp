@@ -71,7 +71,8 @@ std::optional<lsp::Hover> sourceHover(const Snapshot& s, int line, const Setting
     const StageLines& lines = map.linesFor(stage, src);
     if (lines.direct.empty() && lines.inlined.empty()) continue;
     md += title + " · " + plural(lines.direct.size(), "line");
-    if (!lines.inlined.empty()) md += " (+" + std::to_string(lines.inlined.size()) + " inlined through this line)";
+    if (!lines.inlined.empty())
+      md += " (+" + std::to_string(lines.inlined.size()) + " inlined through this line)";
     md += "\n";
     if (!lines.direct.empty()) appendLines(md, outcome->artifact, lines.direct);
     // Library code inlined into this line, named once per function.
@@ -81,7 +82,8 @@ std::optional<lsp::Hover> sourceHover(const Snapshot& s, int line, const Setting
       if (o.viaLibrary && !o.chain.empty()) via.insert(describeFrame(o.chain.front()));
     }
     for (const auto& v : via) md += "- inlined from " + v + "\n";
-    if (!lines.inlined.empty() && lines.direct.empty()) appendLines(md, outcome->artifact, lines.inlined);
+    if (!lines.inlined.empty() && lines.direct.empty())
+      appendLines(md, outcome->artifact, lines.inlined);
     // This file's code inlined into kernels elsewhere (a dependency's helper): which kernel,
     // and the call site it was inlined at.
     std::set<std::string> into;
@@ -99,7 +101,8 @@ std::optional<lsp::Hover> sourceHover(const Snapshot& s, int line, const Setting
     md += "\n";
   }
   if (md.empty()) return std::nullopt;
-  if (s.result->arch.size()) md += "*" + s.result->arch + " · revision " + std::to_string(s.revision) + "*";
+  if (s.result->arch.size())
+    md += "*" + s.result->arch + " · revision " + std::to_string(s.revision) + "*";
   lsp::Hover h;
   h.contents.value = std::move(md);
   return h;
@@ -108,7 +111,8 @@ std::optional<lsp::Hover> sourceHover(const Snapshot& s, int line, const Setting
 std::optional<lsp::Hover> artifactHover(const Snapshot& s, Stage stage, int line) {
   if (!s.result || !s.result->lineMap || line < 0) return std::nullopt;
   const StageOutcome* outcome = s.result->stage(stage);
-  if (!outcome || !outcome->available || static_cast<size_t>(line) >= outcome->artifact.lines.size())
+  if (!outcome || !outcome->available ||
+      static_cast<size_t>(line) >= outcome->artifact.lines.size())
     return std::nullopt;
   const LineOrigin& o = s.result->lineMap->origin(stage, static_cast<uint32_t>(line));
   const std::string_view text = outcome->artifact.lineText(line);

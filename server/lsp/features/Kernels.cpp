@@ -23,9 +23,10 @@ lsp::KernelsResult kernelsOf(const Snapshot& s, PositionEncoding enc) {
     out.instructions.sass = static_cast<int>(k.sassInstructions);
     if (k.occupancy) {
       const Occupancy& o = k.occupancy->atBlockSize;
-      out.occupancy = lsp::OccupancySummary{static_cast<int>(o.blockSize), static_cast<int>(o.warpsPerSm),
-                                            static_cast<int>(o.maxWarpsPerSm),
-                                            static_cast<int>(o.fraction() * 100.0 + 0.5), o.limitText()};
+      out.occupancy =
+          lsp::OccupancySummary{static_cast<int>(o.blockSize), static_cast<int>(o.warpsPerSm),
+                                static_cast<int>(o.maxWarpsPerSm),
+                                static_cast<int>(o.fraction() * 100.0 + 0.5), o.limitText()};
     }
     r.kernels.push_back(std::move(out));
   }

@@ -9,10 +9,14 @@ namespace {
 
 lsp::DiagnosticSeverity severityOf(Severity s) {
   switch (s) {
-    case Severity::Error: return lsp::DiagnosticSeverity::Error;
-    case Severity::Warning: return lsp::DiagnosticSeverity::Warning;
-    case Severity::Note: return lsp::DiagnosticSeverity::Information;
-    case Severity::Help: return lsp::DiagnosticSeverity::Hint;
+    case Severity::Error:
+      return lsp::DiagnosticSeverity::Error;
+    case Severity::Warning:
+      return lsp::DiagnosticSeverity::Warning;
+    case Severity::Note:
+      return lsp::DiagnosticSeverity::Information;
+    case Severity::Help:
+      return lsp::DiagnosticSeverity::Hint;
   }
   return lsp::DiagnosticSeverity::Error;
 }
@@ -36,7 +40,8 @@ bool isUnder(const std::string& file, const std::filesystem::path& dir) {
 /// crate's other files.
 class Files {
  public:
-  Files(const std::vector<const Snapshot*>& served, const std::function<std::string(const std::string&)>& textOf)
+  Files(const std::vector<const Snapshot*>& served,
+        const std::function<std::string(const std::string&)>& textOf)
       : served_(served), textOf_(textOf), result_(*served.front()->result) {
     for (const Snapshot* s : served) texts_[s->path] = s->text;
   }
@@ -93,7 +98,8 @@ std::map<std::string, lsp::PublishDiagnosticsParams> diagnosticsOf(
     diag.source = d.source;
     diag.code = d.code;
     diag.message = d.message;
-    const std::string* text = d.range && !d.range->file.empty() ? files.textOf(d.range->file) : nullptr;
+    const std::string* text =
+        d.range && !d.range->file.empty() ? files.textOf(d.range->file) : nullptr;
     if (text) {
       diag.range = rangeOf(*text, *d.range, enc);
       add(d.range->file, std::move(diag));
@@ -110,9 +116,10 @@ std::map<std::string, lsp::PublishDiagnosticsParams> diagnosticsOf(
     lsp::Diagnostic diag;
     diag.severity = lsp::DiagnosticSeverity::Warning;
     diag.source = "kernelscope";
-    diag.message = "kernel `" + (k.demangled.empty() ? k.symbol : k.demangled) + "` on " + result.arch +
-                   ": " + std::to_string(r.spillStores) + " B spill stores, " + std::to_string(r.spillLoads) +
-                   " B spill loads, " + std::to_string(r.localMemory) + " B local memory";
+    diag.message = "kernel `" + (k.demangled.empty() ? k.symbol : k.demangled) + "` on " +
+                   result.arch + ": " + std::to_string(r.spillStores) + " B spill stores, " +
+                   std::to_string(r.spillLoads) + " B spill loads, " +
+                   std::to_string(r.localMemory) + " B local memory";
     const std::string& file = k.definition.file.empty() ? served.front()->path : k.definition.file;
     const std::string* text = k.definition.line ? files.textOf(file) : nullptr;
     if (!text) {
@@ -131,7 +138,8 @@ std::map<std::string, lsp::PublishDiagnosticsParams> diagnosticsOf(
       diag.severity = lsp::DiagnosticSeverity::Hint;
       diag.source = "llvm " + r.pass;
       diag.message = r.message;
-      diag.range.start = diag.range.end = positionOfCharColumn(*text, r.location->line, r.location->column, enc);
+      diag.range.start = diag.range.end =
+          positionOfCharColumn(*text, r.location->line, r.location->column, enc);
       add(r.location->file, std::move(diag));
     }
   }

@@ -17,21 +17,23 @@ lsp::Expected<lsp::DiffResult> diffOf(const Snapshot& base, const Snapshot& curr
   r.revision = current.revision;
   r.baseUri = virtualUri(stage, base.path, base.revision);
   r.uri = virtualUri(stage, current.path, current.revision);
-  r.unified = diffArtifacts((*before)->artifact, (*after)->artifact, "revision " + std::to_string(base.revision),
+  r.unified = diffArtifacts((*before)->artifact, (*after)->artifact,
+                            "revision " + std::to_string(base.revision),
                             "revision " + std::to_string(current.revision))
                   .unified;
   return r;
 }
 
 lsp::CompileChanges changesOf(const Snapshot& base, const Snapshot& current) {
-  const CompileDiff d = diffCompiles(*base.result, *current.result, "revision " + std::to_string(base.revision),
-                                     "revision " + std::to_string(current.revision));
+  const CompileDiff d =
+      diffCompiles(*base.result, *current.result, "revision " + std::to_string(base.revision),
+                   "revision " + std::to_string(current.revision));
   lsp::CompileChanges c;
   c.baseRevision = base.revision;
   c.summary = d.summary;
   for (const StageDiff& s : d.stages)
-    c.stages.push_back({std::string(stageName(s.stage)), static_cast<int>(s.added), static_cast<int>(s.removed),
-                        s.changed()});
+    c.stages.push_back({std::string(stageName(s.stage)), static_cast<int>(s.added),
+                        static_cast<int>(s.removed), s.changed()});
   for (const KernelChange& k : d.kernels) {
     if (!k.changed()) continue;
     lsp::KernelChangeSummary out;
@@ -40,11 +42,21 @@ lsp::CompileChanges changesOf(const Snapshot& base, const Snapshot& current) {
     for (const ResourceChange& r : k.resources) {
       const lsp::ResourceDelta delta{static_cast<int>(r.before), static_cast<int>(r.after)};
       switch (r.resource) {
-        case Resource::Registers: out.registers = delta; break;
-        case Resource::Spills: out.spills = delta; break;
-        case Resource::SharedMemory: out.sharedMemory = delta; break;
-        case Resource::StackFrame: out.stackFrame = delta; break;
-        case Resource::Occupancy: out.occupancy = delta; break;
+        case Resource::Registers:
+          out.registers = delta;
+          break;
+        case Resource::Spills:
+          out.spills = delta;
+          break;
+        case Resource::SharedMemory:
+          out.sharedMemory = delta;
+          break;
+        case Resource::StackFrame:
+          out.stackFrame = delta;
+          break;
+        case Resource::Occupancy:
+          out.occupancy = delta;
+          break;
       }
     }
     c.kernels.push_back(std::move(out));

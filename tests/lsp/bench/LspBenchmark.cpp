@@ -18,8 +18,8 @@
 #include <sstream>
 
 #include "Diff.h"
-#include "JsonRpc.h"
 #include "FakeTransport.h"
+#include "JsonRpc.h"
 #include "LspServer.h"
 #include "PipelineCompiler.h"
 #include "Uri.h"
@@ -31,7 +31,6 @@ using nlohmann::json;
 using namespace ks;
 
 double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
-
 
 std::string readFile(const std::string& path) {
   std::ifstream in(path);
@@ -55,12 +54,15 @@ double percentile(std::vector<double> v, double p) {
 
 /// A kernel with `n` independent statements: thousands of PTX lines for large `n`.
 std::string largeKernel(int n) {
-  std::string k = "#![no_std]\n#![feature(abi_ptx, stdarch_nvptx)]\nuse core::arch::nvptx;\n\n"
-                  "#[no_mangle]\npub unsafe extern \"ptx-kernel\" fn large(x: *const f32, y: *mut f32) {\n"
-                  "    let i = nvptx::_thread_idx_x() as usize;\n    let mut acc = *x.add(i);\n";
+  std::string k =
+      "#![no_std]\n#![feature(abi_ptx, stdarch_nvptx)]\nuse core::arch::nvptx;\n\n"
+      "#[no_mangle]\npub unsafe extern \"ptx-kernel\" fn large(x: *const f32, y: *mut f32) {\n"
+      "    let i = nvptx::_thread_idx_x() as usize;\n    let mut acc = *x.add(i);\n";
   for (int s = 0; s < n; ++s)
-    k += "    acc = acc * *x.add(i + " + std::to_string(s + 1) + ") + " + std::to_string(s % 7) + ".5;\n"
-         "    *y.add(i + " + std::to_string(s) + ") = acc;\n";
+    k += "    acc = acc * *x.add(i + " + std::to_string(s + 1) + ") + " + std::to_string(s % 7) +
+         ".5;\n"
+         "    *y.add(i + " +
+         std::to_string(s) + ") = acc;\n";
   k += "}\n\n#[panic_handler]\nfn panic(_: &core::panic::PanicInfo) -> ! {\n    loop {}\n}\n";
   return k;
 }
@@ -75,9 +77,8 @@ struct Bench {
     server::ServerOptions o;
     o.scheduler.workers = 1;
     o.scheduler.debounce.fixed = std::chrono::milliseconds(0);
-    o.compile = [this](const CompileInput& in, const CompileOptions& opts, const CancellationToken& c) {
-      return compiler.compile(in, opts, c);
-    };
+    o.compile = [this](const CompileInput& in, const CompileOptions& opts,
+                       const CancellationToken& c) { return compiler.compile(in, opts, c); };
     server = std::make_unique<server::LspServer>(transport, std::move(o));
     request("initialize", {{"capabilities", json::object()}});
     notify("initialized", json::object());
@@ -98,7 +99,8 @@ struct Bench {
     transport.drainUntil([&] {
       for (auto& m : transport.take())
         if (m.value("method", "") == "kernelscope/status" && m["params"]["uri"] == uri &&
-            m["params"]["revision"] == revision && (m["params"]["state"] == "ready" || m["params"]["state"] == "failed")) {
+            m["params"]["revision"] == revision &&
+            (m["params"]["state"] == "ready" || m["params"]["state"] == "failed")) {
           done = true;
           ok = m["params"]["state"] == "ready";
         }
@@ -130,12 +132,16 @@ int main(int argc, char** argv) {
     std::string text = readFile(path);
     if (text.empty()) continue;
     std::string uri = lsp::pathToFileUri(path);
-    bench.notify("textDocument/didOpen", {{"textDocument", {{"uri", uri}, {"languageId", "rust"}, {"version", 1}, {"text", text}}}});
+    bench.notify(
+        "textDocument/didOpen",
+        {{"textDocument", {{"uri", uri}, {"languageId", "rust"}, {"version", 1}, {"text", text}}}});
     bench.waitReady(uri, 1);
     for (int round = 0; round < kRounds; ++round) {
       std::string edited = text + "// server round " + std::to_string(round) + "\n";
       auto start = Clock::now();
-      bench.notify("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", round + 2}}}, {"contentChanges", {{{"text", edited}}}}});
+      bench.notify("textDocument/didChange",
+                   {{"textDocument", {{"uri", uri}, {"version", round + 2}}},
+                    {"contentChanges", {{{"text", edited}}}}});
       bench.notify("textDocument/didSave", {{"textDocument", {{"uri", uri}}}});
       if (!bench.waitReady(uri, round + 2)) std::cerr << name << ": compile failed\n";
       server += ms(Clock::now() - start);
@@ -147,8 +153,10 @@ int main(int argc, char** argv) {
     }
     bench.notify("textDocument/didClose", {{"textDocument", {{"uri", uri}}}});
   }
-  std::printf("save -> ready: %.1f ms per compile through the server, %.1f ms raw pipeline, ratio %.3f (%d compiles)\n",
-              server / compiles, raw / compiles, server / raw, compiles);
+  std::printf(
+      "save -> ready: %.1f ms per compile through the server, %.1f ms raw pipeline, ratio %.3f (%d "
+      "compiles)\n",
+      server / compiles, raw / compiles, server / raw, compiles);
 
   // 2. peak RSS with 20 kernels open (each example several times, under different names),
   //    measured before the large kernel below raises it.
@@ -160,7 +168,9 @@ int main(int argc, char** argv) {
       std::string text = readFile(root + "/examples/" + name + ".rs");
       std::ofstream(path) << text;
       std::string uri = lsp::pathToFileUri(path);
-      bench.notify("textDocument/didOpen", {{"textDocument", {{"uri", uri}, {"languageId", "rust"}, {"version", 1}, {"text", text}}}});
+      bench.notify("textDocument/didOpen",
+                   {{"textDocument",
+                     {{"uri", uri}, {"languageId", "rust"}, {"version", 1}, {"text", text}}}});
       bench.waitReady(uri, 1);
     }
     std::printf("peak RSS with 20 open kernels: %.1f MiB (%.1f MiB before opening them)\n",
@@ -172,26 +182,33 @@ int main(int argc, char** argv) {
     std::string text = largeKernel(600);
     std::ofstream(path) << text;
     std::string uri = lsp::pathToFileUri(path);
-    bench.notify("textDocument/didOpen", {{"textDocument", {{"uri", uri}, {"languageId", "rust"}, {"version", 1}, {"text", text}}}});
+    bench.notify(
+        "textDocument/didOpen",
+        {{"textDocument", {{"uri", uri}, {"languageId", "rust"}, {"version", 1}, {"text", text}}}});
     bench.waitReady(uri, 1);
-    json artifact = bench.request("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
+    json artifact =
+        bench.request("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
     size_t ptxLines = 0;
-    if (artifact.contains("result")) ptxLines = splitLines(artifact["result"]["text"].get<std::string>()).size();
+    if (artifact.contains("result"))
+      ptxLines = splitLines(artifact["result"]["text"].get<std::string>()).size();
     int sourceLines = static_cast<int>(splitLines(text).size());
     std::mt19937 rng(1);
     std::vector<double> hover, lineMap;
     for (int i = 0; i < 2000; ++i) {
       int line = static_cast<int>(rng() % sourceLines);
       auto start = Clock::now();
-      bench.request("textDocument/hover", {{"textDocument", {{"uri", uri}}}, {"position", {{"line", line}, {"character", 4}}}});
+      bench.request("textDocument/hover", {{"textDocument", {{"uri", uri}}},
+                                           {"position", {{"line", line}, {"character", 4}}}});
       hover.push_back(ms(Clock::now() - start));
       start = Clock::now();
       bench.request("kernelscope/lineMap", {{"textDocument", {{"uri", uri}}}, {"line", line}});
       lineMap.push_back(ms(Clock::now() - start));
     }
     std::printf("large kernel: %d source lines, %zu PTX lines\n", sourceLines, ptxLines);
-    std::printf("hover:   p50 %.3f ms, p99 %.3f ms\n", percentile(hover, 0.5), percentile(hover, 0.99));
-    std::printf("lineMap: p50 %.3f ms, p99 %.3f ms\n", percentile(lineMap, 0.5), percentile(lineMap, 0.99));
+    std::printf("hover:   p50 %.3f ms, p99 %.3f ms\n", percentile(hover, 0.5),
+                percentile(hover, 0.99));
+    std::printf("lineMap: p50 %.3f ms, p99 %.3f ms\n", percentile(lineMap, 0.5),
+                percentile(lineMap, 0.99));
     bench.notify("textDocument/didClose", {{"textDocument", {{"uri", uri}}}});
 
     // 4. The `changes` diff of a save that edits one line of the large kernel.

@@ -68,7 +68,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ks::server::ServerOptions options;
   options.scheduler.workers = 0;  // compiles run inline from the queue
   options.deterministic = true;
-  options.compile = [](const ks::CompileInput&, const ks::CompileOptions& o, const ks::CancellationToken&) {
+  options.compile = [](const ks::CompileInput&, const ks::CompileOptions& o,
+                       const ks::CancellationToken&) {
     ks::CompileResult r;
     r.succeeded = true;
     r.arch = o.arch;
@@ -76,7 +77,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   };
   ks::server::LspServer server(transport, options);
   // Most inputs should reach dispatch, so start initialized.
-  server.onMessage(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}})");
+  server.onMessage(
+      R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}})");
   ks::lsp::MessageReader reader(1 << 20);
   reader.feed(std::string_view(reinterpret_cast<const char*>(data), size));
   while (auto item = reader.next()) {
