@@ -9,6 +9,7 @@
 
 #include "ExactLocations.h"
 #include "LaunchSpec.h"
+#include "LineMap.h"
 #include "LineProfile.h"
 #include "Ncu.h"
 #include "Parsers.h"
@@ -329,9 +330,18 @@ namespace {
 Artifact goldenSass(const std::string& name) {
   fs::path dir = test::sourceDir() / "tests/golden" / name;
   Artifact ptx = parsePtx(test::readFile(dir / "k.ptx"));
-  ChainTable chains = assignExactChains(ptx, test::readFile(dir / "k.ll"), "sm_90", 3);
+  std::string irText = test::readFile(dir / "k.ll");
+  assignExactChains(ptx, irText, "sm_90", 3);
+  // As the pipeline does: complete the chains, then decode the ids ptxas was given.
+  Artifact ir = parseLlvmIr(irText, nullptr);
+  std::string userFile;
+  for (const auto& l : ir.lines)
+    for (const auto& f : l.location)
+      if (fs::path(f.file).filename() == name + ".rs") userFile = f.file;
+  LineMap users({userFile});
+  recoverInlineChains(ptx, ir, users);
   Artifact sass = parseSass(test::readFile(dir / "k.sass"));
-  decodeSassChainIds(sass, chains);
+  decodeSassChainIds(sass, ptxWithChainIds(ptx));
   return sass;
 }
 
