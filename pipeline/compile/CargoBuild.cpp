@@ -8,6 +8,7 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -244,22 +245,30 @@ ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const CompileO
     return fail("cargo not found next to " + tc.rustc.path.string() +
                 " or on PATH (install cargo-web)");
   std::error_code ec;
-  fs::create_directories(c.base, ec);
-  FileLock lock(c.base / "lock", cancel, opts.toolTimeout);
+  // A read-only cache still compiles: the mirror and target dir then live in a private
+  // temporary folder for this compile alone (slower, since cargo's own cache is lost).
+  fs::path base = c.base;
+  std::optional<TempDir> privateBase;
+  fs::create_directories(base, ec);
+  if (ec || ::access(base.c_str(), W_OK) != 0) {
+    privateBase.emplace("kernelscope-cargo");
+    base = privateBase->path();
+  }
+  FileLock lock(base / "lock", cancel, opts.toolTimeout);
   if (!lock.locked()) {
     failed.cancelled = cancel.cancelled();
     return fail(failed.cancelled
                     ? "cancelled"
                     : "another compile of " + c.workspaceRoot.string() + " held its lock too long");
   }
-  const fs::path shadowRoot = c.base / "root";
+  const fs::path shadowRoot = base / "root";
   syncShadowTree(shadowRoot, c.overlays, {(c.workspaceRoot / "Cargo.lock").string()},
-                 c.base / "shadow-files");
+                 base / "shadow-files");
   const fs::path manifest = shadowPathOf(shadowRoot, c.manifest);
   const fs::path shadowWorkspace =
       shadowPathOf(shadowRoot, c.workspaceRoot);  // rustc's working directory
   // One target directory per arch: switching back and forth rebuilds nothing.
-  const fs::path targetDir = c.base / ("target-" + opts.arch);
+  const fs::path targetDir = base / ("target-" + opts.arch);
 
   // Every nvptx crate of the build (dependencies included) gets the sysroot, the arch and
   // the path mapping; the kernel crate alone gets the emit flags, after `--`.

@@ -403,9 +403,16 @@ std::string ensureSysroot(Toolchain& tc, const std::function<void(const std::str
     if (auto why = coreProblem(staging.path()); !why.empty())
       ec = std::make_error_code(std::errc::io_error);
   }
-  if (ec)
-    return "could not write the nvptx64 core into " + finalDir.parent_path().string() + ": " +
-           ec.message() + " (is the disk full?)";
+  if (ec) {
+    std::string why = "could not write the nvptx64 core into " + finalDir.parent_path().string() +
+                      ": " + ec.message() + " (is the disk full?)";
+    // Nothing of ours stays on a full disk: the staging goes now, then the folder made for
+    // it if nothing else is in it (fs::remove leaves a non-empty folder alone).
+    std::error_code ignored;
+    fs::remove_all(staging.path(), ignored);
+    fs::remove(finalDir.parent_path(), ignored);
+    return why;
+  }
   // A damaged core from before (a truncated libcore) makes way for the new one.
   if (!coreProblem(finalDir).empty()) fs::remove_all(finalDir, ec);
   fs::rename(staging.path(), finalDir, ec);
