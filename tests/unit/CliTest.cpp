@@ -145,12 +145,16 @@ TEST_CASE("inputs that are not regular files: exit 2 saying what they are, never
   TempDir dir("kernelscope-cli-inputs");
   const std::string fifo = (dir.path() / "kernel.rs").string();
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-  for (auto [path, what] :
+  // A plain loop variable: doctest's INFO captures it in a lambda, which clang 14 does not
+  // allow for structured bindings.
+  for (const auto& input :
        std::vector<std::pair<std::string, std::string>>{{"/dev/zero", "a character device"},
                                                         {"/dev/null", "a character device"},
                                                         {dir.path().string(), "a directory"},
                                                         {fifo, "a FIFO"},
                                                         {"no/such/kernel.rs", "no such file"}}) {
+    const std::string& path = input.first;
+    const std::string& what = input.second;
     auto r = test::runKernelscope({"explain", path});
     INFO(path << ": " << r.err);
     CHECK(r.exitCode == 2);

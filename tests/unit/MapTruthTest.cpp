@@ -359,7 +359,9 @@ Figures compare(Stage stage, const Artifact& a, const Truth& truth) {
   for (uint32_t i = 0; i < a.lines.size(); ++i)
     if (a.lines[i].kind == LineKind::Instruction && a.lines[i].function >= 0)
       lines[a.functions[a.lines[i].function].symbol].push_back(i);
-  for (const auto& [symbol, ours] : lines) {
+  for (const auto& entry : lines) {  // not a structured binding: CAPTURE needs a variable
+    const std::string& symbol = entry.first;
+    const std::vector<uint32_t>& ours = entry.second;
     CAPTURE(symbol);
     auto it = truth.find(symbol);
     bool aligned = it != truth.end() && it->second.opcodes.size() == ours.size();
