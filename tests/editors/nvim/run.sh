@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# End-to-end test of the Neovim plugin (editors/nvim) against the kernelscope server.
+# End-to-end tests of the Neovim plugin (editors/nvim) against the kernelscope server.
 #
-# Installs Neovim if it is missing, runs tests/editors/nvim/test_plugin.lua in a headless
-# Neovim whose config, data, state and cache live in a temp dir, on a writable copy of
-# examples/saxpy.rs, and prints `N passed, N failed`. Exits non-zero on any failure.
+# Installs Neovim if it is missing and runs, each in a headless Neovim whose config, data,
+# state and cache live in a temp dir:
+#   test_plugin.lua   the plugin driven as a user does, on a writable copy of examples/saxpy.rs;
+#   test_setup.lua    `setup{}` from a clean config, once per case: the server on PATH only
+#                     (the plugin copied out of the checkout), no server at all, and the
+#                     server built in the plugin's checkout;
+#   test_stages.lua   the tiled stage windows that follow the current buffer.
+# Prints one line per check and `N passed, N failed`; exits non-zero on any failure.
 # The server comes from $KERNELSCOPE_BIN (default: build/server/kernelscope); another
-# Neovim than the one on PATH from $KS_NVIM (for checking newer releases).
+# Neovim than the one on PATH from $KS_NVIM (for checking newer releases);
+# KS_NVIM_TESTS="setup stages" runs only some of the files.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -14,20 +20,64 @@ source "$HERE/../common.sh"
 NVIM=${KS_NVIM:-nvim}
 # With KS_NVIM the Neovim under test is given; otherwise Debian's is installed.
 if [ -n "${KS_NVIM:-}" ]; then editor_test_setup nvim; else editor_test_setup nvim neovim; fi
-mkdir -p "$TMP/src"
+TESTS=${KS_NVIM_TESTS:-plugin setup stages}
+mkdir -p "$TMP/src" "$TMP/examples"
 cp "$ROOT/examples/saxpy.rs" "$TMP/src/saxpy.rs"
-export KERNELSCOPE_BIN KS_SOURCE=$TMP/src/saxpy.rs KS_RESULTS=$TMP/results
+cp -r "$ROOT/examples/crate" "$ROOT/examples/crate-util" "$TMP/examples/"
+export KERNELSCOPE_BIN KS_SOURCE=$TMP/src/saxpy.rs KS_RESULTS=$TMP/results KS_CRATE=$TMP/examples/crate
+: >"$KS_RESULTS"
+PASSED=0 FAILED=0
 
-status=0
-timeout "${KS_TEST_TIMEOUT:-600}" "$NVIM" --headless --clean \
-  --cmd "set runtimepath^=$ROOT/editors/nvim" \
-  -c "luafile $HERE/test_plugin.lua" >"$TMP/nvim.out" 2>&1 || status=$?
-touch "$TMP/results"
-cat "$TMP/results"
-if ! grep -qE '^[0-9]+ passed, [0-9]+ failed' "$TMP/results"; then
-  echo "--- nvim output (exit status $status) ---"
-  cat "$TMP/nvim.out"
-  echo "$(grep -c '^ok' "$TMP/results") passed, 1 failed (the test did not finish)"
-  exit 1
-fi
-grep -qE '^[0-9]+ passed, 0 failed' "$TMP/results" && [ "$status" = 0 ]
+# run_nvim NAME RUNTIMEPATH SCRIPT [ENV=VALUE...]: one headless Neovim; adds its counts.
+run_nvim() {
+  local name=$1 rtp=$2 script=$3
+  shift 3
+  local status=0 before
+  before=$(wc -l <"$KS_RESULTS")
+  env "$@" timeout "${KS_TEST_TIMEOUT:-600}" "$NVIM" --headless --clean \
+    --cmd "set runtimepath^=$rtp" -c "luafile $HERE/$script" >"$TMP/nvim-$name.out" 2>&1 || status=$?
+  local summary
+  summary=$(tail -n +"$((before + 1))" "$KS_RESULTS" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1 || true)
+  if [ -z "$summary" ]; then
+    echo "--- nvim output of $name (exit status $status) ---" >>"$KS_RESULTS"
+    cat "$TMP/nvim-$name.out" >>"$KS_RESULTS"
+    FAILED=$((FAILED + 1))
+    return
+  fi
+  PASSED=$((PASSED + ${summary%% passed*}))
+  local f=${summary#*, }
+  FAILED=$((FAILED + ${f%% failed*}))
+  if [ "$status" != 0 ] && [ "${f%% failed*}" = 0 ]; then FAILED=$((FAILED + 1)); fi
+}
+
+for t in $TESTS; do
+  case $t in
+  plugin) run_nvim plugin "$ROOT/editors/nvim" test_plugin.lua ;;
+  stages)
+    # Fresh copies: test_plugin edits its saxpy.rs.
+    mkdir -p "$TMP/stages"
+    cp "$ROOT/examples/saxpy.rs" "$ROOT/examples/vector_add.rs" "$TMP/stages/"
+    run_nvim stages "$ROOT/editors/nvim" test_stages.lua KS_SOURCE="$TMP/stages/saxpy.rs"
+    ;;
+  setup)
+    # A copy of the plugin outside the checkout, and a PATH whose only kernelscope is the
+    # server under test.
+    cp -r "$ROOT/editors/nvim" "$TMP/plugin"
+    mkdir -p "$TMP/bin"
+    ln -s "$KERNELSCOPE_BIN" "$TMP/bin/kernelscope"
+    NO_SERVER_PATH=$(printf '%s' "$PATH" | tr ':' '\n' | while read -r d; do
+      [ -n "$d" ] && [ ! -e "$d/kernelscope" ] && printf '%s:' "$d"; done)
+    run_nvim setup-path "$TMP/plugin" test_setup.lua KS_CASE=path PATH="$TMP/bin:$NO_SERVER_PATH"
+    run_nvim setup-missing "$TMP/plugin" test_setup.lua KS_CASE=missing PATH="$NO_SERVER_PATH"
+    if [ "$KERNELSCOPE_BIN" = "$ROOT/build/server/kernelscope" ]; then
+      run_nvim setup-checkout "$ROOT/editors/nvim" test_setup.lua KS_CASE=checkout PATH="$NO_SERVER_PATH"
+    else
+      echo "skip - [checkout] the server under test is not $ROOT/build/server/kernelscope" >>"$KS_RESULTS"
+    fi
+    ;;
+  *) echo "unknown test '$t' in KS_NVIM_TESTS" >>"$KS_RESULTS"; FAILED=$((FAILED + 1)) ;;
+  esac
+done
+grep -vE '^[0-9]+ passed, [0-9]+ failed' "$KS_RESULTS" || true
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" = 0 ]

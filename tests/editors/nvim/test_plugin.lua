@@ -25,48 +25,9 @@ local HOVERS = {
   { stage = "mir", line = "= Mul%(", says = { "Mul", "Multiplication" } },
 }
 
--- Results go to their own file: headless Neovim writes its messages to stdout too.
-local results = assert(io.open(assert(os.getenv("KS_RESULTS"), "KS_RESULTS is not set"), "w"))
-local passed, failed = 0, 0
-local function out(s)
-  results:write(s .. "\n")
-  results:flush()
-end
-local function check(name, ok, detail)
-  if ok then
-    passed = passed + 1
-    out("ok - " .. name)
-  else
-    failed = failed + 1
-    out("not ok - " .. name .. (detail and (": " .. tostring(detail)) or ""))
-  end
-  return ok
-end
-
--- Coroutine plumbing: yield to the main loop for `ms`, or until `cond()` holds.
-local co
-local function sleep(ms)
-  vim.defer_fn(function()
-    local ok, err = coroutine.resume(co)
-    if not ok then
-      out("not ok - test script error: " .. tostring(err))
-      vim.cmd("cquit! 2")
-    end
-  end, ms)
-  coroutine.yield()
-end
-local uv = vim.uv or vim.loop
-local function wait_for(cond, timeout_ms)
-  local deadline = uv.now() + (timeout_ms or 10000)
-  while uv.now() < deadline do
-    local ok, value = pcall(cond)
-    if ok and value then
-      return value
-    end
-    sleep(50)
-  end
-  return nil
-end
+local harness = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/harness.lua")
+local t = harness()
+local out, check, sleep, wait_for = t.out, t.check, t.sleep, t.wait_for
 local function feed(keys)
   vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), "m", false)
 end
@@ -490,18 +451,4 @@ local function run()
   check(":checkhealth kernelscope reports the server and doctor", health:find("kernelscope doctor", 1, true) ~= nil and health:find(server, 1, true) ~= nil, health:sub(1, 400))
 end
 
-co = coroutine.create(function()
-  local ok, err = pcall(run)
-  if not ok then
-    check("test script ran to the end", false, err)
-  end
-  out(string.format("%d passed, %d failed", passed, failed))
-  if failed > 0 then
-    vim.cmd("cquit! 1")
-  else
-    vim.cmd("qall!")
-  end
-end)
-vim.schedule(function()
-  coroutine.resume(co)
-end)
+t.run(run)

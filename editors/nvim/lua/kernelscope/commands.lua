@@ -224,6 +224,13 @@ M.subcommands = {
   diff = { run = diff, complete = { "ptx", "sass", "llvm", "mir" } },
   kernels = { run = kernels },
   arch = { run = arch, complete = { "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90" } },
+  -- Source | PTX | SASS (or the stages given) tiled, following the current buffer.
+  stages = {
+    run = function(args)
+      return require("kernelscope.stages").open(args)
+    end,
+    complete = { "mir", "llvm", "ptx", "sass" },
+  },
   status = { run = status },
   rebuild = { run = rebuild },
   -- The passes that changed a kernel (kernelscope.passes; also `:KernelscopePasses`).

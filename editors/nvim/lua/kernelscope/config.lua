@@ -7,8 +7,9 @@
 local M = {}
 
 M.defaults = {
-  -- The server command. `kernelscope` on PATH unless a path is given.
-  cmd = { "kernelscope" },
+  -- The server command, e.g. { "/path/to/kernelscope", "lsp" }. Empty: found as
+  -- kernelscope.server says (shipped with the plugin, built in its checkout, PATH).
+  cmd = nil,
   -- Extra environment for the server process.
   cmd_env = nil,
   -- Filetypes whose buffers may be attached.
@@ -16,9 +17,10 @@ M.defaults = {
   -- Files that mark a project root, searched upwards from the buffer; the buffer's own
   -- directory when none is found.
   root_markers = { "kernelscope.toml", "Cargo.toml", ".git" },
-  -- Decides whether a buffer of one of `filetypes` is a kernel source. The default looks
-  -- for a GPU kernel ABI in the file (see kernelscope.is_kernel_source); set it to
-  -- `function() return true end` to attach to every Rust buffer.
+  -- Decides whether a buffer of one of `filetypes` is attached. The default attaches every
+  -- Rust file of a kernel crate: a file that declares a GPU kernel, a module of a crate
+  -- that has one, and a path dependency of such a crate (see kernelscope.crate); set it
+  -- to `function() return true end` to attach to every Rust buffer.
   attach = nil,
   -- Sent to the server as initializationOptions (for example arch = "sm_90",
   -- optLevel = 3, stages = { "mir", "llvm-ir", "ptx", "sass" }); see the server's
@@ -35,6 +37,8 @@ M.defaults = {
   notify_changes = true,
   -- How a stage view opens: "vsplit", "split", "tab" or "current".
   split = "vsplit",
+  -- The stages `:Kernelscope stages` tiles beside the source, left to right.
+  tile_stages = { "ptx", "sass" },
   -- Buffer-local keys in attached source buffers; set one to false to leave it unmapped.
   -- Stage views always map `q` (close) and the hover key.
   keys = {
@@ -57,7 +61,7 @@ M.options = vim.deepcopy(M.defaults)
 function M.set(user)
   M.options = vim.tbl_deep_extend("force", vim.deepcopy(M.defaults), user or {})
   -- Lists are replaced, never merged element by element.
-  for _, key in ipairs({ "cmd", "filetypes", "root_markers" }) do
+  for _, key in ipairs({ "cmd", "filetypes", "root_markers", "tile_stages" }) do
     if user and user[key] then
       M.options[key] = user[key]
     end

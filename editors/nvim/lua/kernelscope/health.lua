@@ -1,4 +1,5 @@
--- kernelscope.health: `:checkhealth kernelscope`, the Neovim version, the server binary,
+-- kernelscope.health: `:checkhealth kernelscope`, the Neovim version, the server binary
+-- (where it was found, or what to do),
 -- the attached client, and the toolchain as `kernelscope doctor` reports it.
 local M = {}
 
@@ -23,13 +24,14 @@ function M.check()
   end
 
   report.start("kernelscope: server")
-  local exe = config.options.cmd[1]
-  local path = vim.fn.exepath(exe)
-  if path == "" then
-    report.error("`" .. exe .. "` not found", { "Install kernelscope or set `cmd` in setup{}" })
+  local found, tried = require("kernelscope.server").find(config.options.cmd)
+  if not found then
+    report.error("the kernelscope server was not found; looked at: " .. table.concat(tried, ", "),
+      require("kernelscope.server").advice())
     return
   end
-  report.ok("server: " .. path)
+  local path = found.path
+  report.ok("server: " .. path .. " (" .. found.from .. ")")
   local clients = lsp.clients()
   if #clients > 0 then
     for _, client in ipairs(clients) do

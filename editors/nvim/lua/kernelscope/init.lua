@@ -1,6 +1,6 @@
 -- kernelscope: the Neovim client of the kernelscope language server.
 --
--- `require("kernelscope").setup{...}` starts the server for Rust kernel buffers on the
+-- `require("kernelscope").setup{...}` starts the server for the Rust files of kernel crates on the
 -- built-in LSP client, so diagnostics, hover, inlay hints and code lenses work as for any
 -- server. On top of that the plugin adds what LSP has no UI for: `:Kernelscope ptx|sass|
 -- llvm|mir` opens what the buffer became in a scratch split, linked to the source line by
@@ -10,22 +10,19 @@ local config = require("kernelscope.config")
 local lsp = require("kernelscope.lsp")
 local views = require("kernelscope.views")
 local annotations = require("kernelscope.annotations")
+local crate = require("kernelscope.crate")
+local server = require("kernelscope.server")
 
 local M = {}
 
 -- root dir -> client id, for Neovim versions without vim.lsp.start.
 local clients_by_root = {}
+-- Whether the user has been told that no server was found (once per session).
+local told_missing = false
 
---- True when `bufnr` looks like a GPU kernel source: it declares a kernel ABI, or targets
---- nvptx. Only the first few hundred lines are read.
+--- True when `bufnr` declares a GPU kernel itself (a kernel ABI, or nvptx).
 function M.is_kernel_source(bufnr)
-  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, 400, false)
-  for _, line in ipairs(lines) do
-    if line:find('"ptx%-kernel"') or line:find('"gpu%-kernel"') or line:find("nvptx") then
-      return true
-    end
-  end
-  return false
+  return crate.buffer_has_kernel(bufnr)
 end
 
 local function exists(path)
@@ -58,17 +55,20 @@ local function on_attach(client, bufnr)
     vim.keymap.set("n", key, vim.lsp.buf.hover, { buffer = bufnr, desc = "kernelscope: hover" })
   end
   annotations.refresh(bufnr)
+  if bufnr == vim.api.nvim_get_current_buf() then
+    require("kernelscope.stages").follow(bufnr)
+  end
   if config.options.on_attach then
     config.options.on_attach(client, bufnr)
   end
 end
 
-local function client_config(root)
+local function client_config(root, cmd)
   local opts = config.options
   local settings = opts.settings or {}
   return {
     name = lsp.name,
-    cmd = opts.cmd,
+    cmd = cmd,
     cmd_env = opts.cmd_env,
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
@@ -89,15 +89,23 @@ end
 --- Starts (or reuses) the server for `bufnr` and attaches it. Returns the client id.
 function M.attach(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local found = server.find(config.options.cmd)
+  if not found then
+    if not told_missing then
+      told_missing = true
+      lsp.notify("the kernelscope server was not found: see :checkhealth kernelscope", vim.log.levels.ERROR)
+    end
+    return nil
+  end
   local root = M.root_dir(bufnr)
   if vim.lsp.start then
-    return vim.lsp.start(client_config(root), { bufnr = bufnr })
+    return vim.lsp.start(client_config(root, found.cmd), { bufnr = bufnr })
   end
   local id = clients_by_root[root]
   if not (id and vim.lsp.get_client_by_id(id)) then
-    id = vim.lsp.start_client(client_config(root))
+    id = vim.lsp.start_client(client_config(root, found.cmd))
     if not id then
-      lsp.notify("could not start " .. table.concat(config.options.cmd, " "), vim.log.levels.ERROR)
+      lsp.notify("could not start " .. table.concat(found.cmd, " "), vim.log.levels.ERROR)
       return nil
     end
     clients_by_root[root] = id
@@ -110,7 +118,7 @@ local function maybe_attach(bufnr)
   if vim.bo[bufnr].buftype ~= "" then
     return
   end
-  local wants = config.options.attach or M.is_kernel_source
+  local wants = config.options.attach or crate.wants
   if wants(bufnr) then
     M.attach(bufnr)
   end
@@ -132,6 +140,7 @@ function M.setup(user)
   config.set(user)
   views.setup_highlights()
   annotations.setup()
+  require("kernelscope.stages").setup()
   require("kernelscope.commands").register()
 
   local group = vim.api.nvim_create_augroup("kernelscope", { clear = true })

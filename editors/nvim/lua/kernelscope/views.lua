@@ -135,7 +135,7 @@ function M.highlight_source_line(src, line)
   for _, vbuf in pairs(stages) do
     local view = views[vbuf]
     clear(vbuf)
-    if view and line then
+    if view and line and valid(vbuf) then
       local ranges = view.by_source[line] or {}
       for _, r in ipairs(ranges) do
         for l = r[1], r[2] do
@@ -262,7 +262,8 @@ function M.refresh(vbuf, on_done)
   end, view.source)
 end
 
-local function forget(vbuf)
+--- Drops what is known of view buffer `vbuf` (it was wiped).
+function M.forget(vbuf)
   local view = views[vbuf]
   if not view then
     return
@@ -307,7 +308,7 @@ local function new_view(src, stage)
     group = group,
     buffer = buf,
     callback = function()
-      forget(buf)
+      M.forget(buf)
     end,
   })
   if not vim.b[src].kernelscope_tracked then
@@ -336,6 +337,9 @@ local function new_view(src, stage)
   return view
 end
 
+--- A new (empty) view of `stage` for source buffer `src`, not yet shown nor requested.
+M.create = new_view
+
 --- The source buffer behind `buf`: itself, or the source of the view it is.
 function M.source_of(buf)
   local view = views[buf]
@@ -349,6 +353,10 @@ end
 --- The open view of `stage` for source `src`, if any.
 function M.find(src, stage)
   local vbuf = (by_source[src] or {})[stage]
+  if vbuf and not valid(vbuf) then
+    M.forget(vbuf)
+    return nil
+  end
   return vbuf and views[vbuf] or nil
 end
 
