@@ -166,7 +166,9 @@ inline void from_json(const json& j, DidChangeConfigurationParams& p) {
 struct ClientCapabilities {
   bool watchedFilesDynamicRegistration = false;
   bool workDoneProgress = false;
-  bool hoverMarkdown = false;
+  /// textDocument.hover.contentFormat, in the client's order of preference: markdown
+  /// unless it lists formats and prefers (or accepts only) plaintext.
+  bool hoverMarkdown = true;
   bool codeLensRefresh = false;   // workspace.codeLens.refreshSupport
   bool inlayHintRefresh = false;  // workspace.inlayHint.refreshSupport
   std::vector<std::string> positionEncodings;
@@ -191,19 +193,21 @@ inline void from_json(const json& j, ClientCapabilities& c) {
     c.codeLensRefresh = v->get<bool>();
   if (auto* v = at({"workspace", "inlayHint", "refreshSupport"}); v && v->is_boolean())
     c.inlayHintRefresh = v->get<bool>();
-  if (auto* v = at({"textDocument", "hover", "contentFormat"}); v && v->is_array())
-    for (const json& f : *v) c.hoverMarkdown |= f == "markdown";
+  if (auto* v = at({"textDocument", "hover", "contentFormat"}); v && v->is_array() && !v->empty())
+    c.hoverMarkdown = v->front() == "markdown";
   if (auto* v = at({"general", "positionEncodings"}); v && v->is_array())
     for (const json& e : *v)
       if (e.is_string()) c.positionEncodings.push_back(e.get<std::string>());
 }
 
 struct InitializeParams {
+  std::optional<int> processId;  // the editor's process; null when it has none to name
   std::optional<std::string> rootUri;
   json initializationOptions;
   ClientCapabilities capabilities;
 };
 inline void from_json(const json& j, InitializeParams& p) {
+  detail::readOptional(j, "processId", p.processId);
   detail::readOptional(j, "rootUri", p.rootUri);
   detail::readOr(j, "initializationOptions", p.initializationOptions);
   detail::readOr(j, "capabilities", p.capabilities);

@@ -84,6 +84,11 @@ class RustcFrontEnd final : public FrontEnd {
     if (r.cancelled) return cancelled(opts, result);
     saveTemp(opts, "rustc.stderr", r.err);
     for (auto& d : parseRustcDiagnostics(r.err)) result.diagnostics.push_back(std::move(d));
+    // rustc writes dep-info once the crate's modules are read, before type checking, so a
+    // compile with errors still lists its files: an edit elsewhere does not recompile it.
+    result.sourceFiles = readDepInfo(out / (crate + ".d"), unit.remaps);
+    result.sourceFiles.insert(result.sourceFiles.end(), unit.sourceFiles.begin(),
+                              unit.sourceFiles.end());
     if (!r.ok()) {
       std::string why = (unit.cargo ? "cargo " : "rustc ") + r.describe();
       bool haveError =
@@ -107,9 +112,6 @@ class RustcFrontEnd final : public FrontEnd {
     o.stem = crate;
     const std::string llvmIrText = readFile(out / (crate + ".ll"));
     o.ir = parseLlvmIr(llvmIrText);
-    result.sourceFiles = readDepInfo(out / (crate + ".d"), unit.remaps);
-    result.sourceFiles.insert(result.sourceFiles.end(), unit.sourceFiles.begin(),
-                              unit.sourceFiles.end());
     // The crate's files and its path dependencies' (or the modules next to a standalone
     // kernel) are the user's too.
     std::set<std::string> userFiles = {file.string()};

@@ -76,6 +76,7 @@ LspServer::LspServer(Transport& transport, ServerOptions options)
 
 LspServer::~LspServer() {
   watcher_.reset();  // its thread posts to us
+  editorWatch_.reset();
   *alive_ = false;
   scheduler_.reset();  // joins the workers before the members they report to go away
 }
@@ -277,6 +278,17 @@ void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json>
     }
   }
   client_ = params.capabilities;
+  if (params.processId && *params.processId > 0)
+    editorWatch_ = std::make_unique<EditorProcessWatch>(
+        *params.processId, options_.editorPollInterval,
+        [this, alive = alive_, pid = *params.processId] {
+          transport_.post([this, alive, pid] {
+            if (!*alive) return;
+            log(kInfo, "the editor (process " + std::to_string(pid) + ") is gone: exiting");
+            for (Document* d : workspace_.documents()) scheduler_->cancel(d->path);
+            exited_ = true;
+          });
+        });
   std::string encoding = "utf-16";
   for (const auto& e : client_.positionEncodings) {
     if (e == "utf-16") break;
@@ -419,6 +431,7 @@ std::vector<Document*> LspServer::membersOf(const std::string& key) {
 }
 
 void LspServer::compile(Document& d, bool immediate) {
+  if (shutdownRequested_) return;  // after `shutdown`, nothing new starts
   const std::string key = compileKeyOf(d);
   std::vector<Document*> members = membersOf(key);
   // The file handed to the pipeline is a member whose last compile named the crate, so
@@ -483,10 +496,15 @@ bool LspServer::reads(const Document& d, const std::string& file) const {
 
 bool LspServer::uses(const Document& d, const std::string& file) const {
   if (reads(d, file)) return true;
-  // A failed compile lists no files: any file of the crate (or next to a kernel on its
-  // own) may be one of its modules.
+  // A compile that failed before rustc read the crate's modules (a syntax error) lists no
+  // files: any file of the crate (or next to a kernel on its own) may be one of its modules.
+  // One that got further lists them, and only those recompile it.
   const Snapshot* last = d.lastAttempt.get();
   if (!last || !last->result || last->result->succeeded) return false;
+  const CompileResult& failed = *last->result;
+  if (std::any_of(failed.sourceFiles.begin(), failed.sourceFiles.end(),
+                  [&](const std::filesystem::path& f) { return f != failed.crateManifest; }))
+    return false;
   std::filesystem::path home = last->result->crateManifest.empty()
                                    ? std::filesystem::path(d.path).parent_path()
                                    : last->result->crateManifest.parent_path();
@@ -840,6 +858,7 @@ void LspServer::publishDiagnostics(const CompileRequest& r,
   auto byFile = diagnosticsOf(served, settings_, encoding_, readFileText);
   for (auto& [path, params] : byFile) {
     Document* d = workspace_.findByPath(path);
+    if (d) params.uri = d->uri;  // the client's spelling of it
     auto member = r.documents.find(path);
     if (member != r.documents.end()) {
       if (d && member->second == d->revision) params.version = d->version;
@@ -928,6 +947,13 @@ lsp::Expected<LspServer::VirtualTarget> LspServer::resolveVirtual(const std::str
   return VirtualTarget{d, s, *stage};
 }
 
+std::function<std::string(const std::string&)> LspServer::uriOf() {
+  return [this](const std::string& path) {
+    const Document* open = workspace_.findByPath(path);
+    return open ? open->uri : lsp::pathToFileUri(path);
+  };
+}
+
 void LspServer::onHover(const lsp::TextDocumentPositionParams& p,
                         Callback<std::optional<lsp::Hover>> reply) {
   if (isVirtual(p.textDocument.uri)) {
@@ -935,13 +961,13 @@ void LspServer::onHover(const lsp::TextDocumentPositionParams& p,
     if (lsp::parsePassesUri(p.textDocument.uri)) return reply(std::optional<lsp::Hover>());
     auto t = resolveVirtual(p.textDocument.uri);
     if (!t) return reply(t.error());
-    return reply(artifactHover(*t->snapshot, t->stage, p.position.line));
+    return reply(artifactHover(*t->snapshot, t->stage, p.position.line, client_.hoverMarkdown));
   }
   auto s = snapshotFor(p.textDocument.uri);
   if (!s)
     return s.error().code == ErrorCode::RequestFailed ? reply(std::optional<lsp::Hover>())
                                                       : reply(s.error());
-  reply(sourceHover(*s->second, p.position.line, settings_));
+  reply(sourceHover(*s->second, p.position.line, settings_, client_.hoverMarkdown));
 }
 
 void LspServer::onInlayHint(const lsp::InlayHintParams& p,
@@ -986,7 +1012,7 @@ void LspServer::onArtifact(const lsp::ArtifactParams& p, Callback<lsp::ArtifactR
                                           std::to_string(d.revision)});
     }
   }
-  reply(artifactOf(*snapshot, *stage, p.revision.has_value()));
+  reply(artifactOf(*snapshot, *stage, p.revision.has_value(), uriOf()));
 }
 
 void LspServer::onLineMap(const lsp::LineMapParams& p, Callback<lsp::LineMapResult> reply) {
@@ -999,7 +1025,7 @@ void LspServer::onSourceLocation(const lsp::SourceLocationParams& p,
                                  Callback<lsp::SourceLocationResult> reply) {
   auto t = resolveVirtual(p.uri);
   if (!t) return reply(t.error());
-  reply(sourceLocationOf(*t->snapshot, t->stage, p.line));
+  reply(sourceLocationOf(*t->snapshot, t->stage, p.line, uriOf()));
 }
 
 void LspServer::onKernels(const lsp::KernelsParams& p, Callback<lsp::KernelsResult> reply) {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "EditorProcessWatch.h"
 #include "Extensions.h"
 #include "FileWatcher.h"
 #include "JsonRpc.h"
@@ -41,6 +42,9 @@ struct ServerOptions {
   /// How often the server polls the files open kernels use, when the client cannot
   /// watch files for it.
   std::chrono::milliseconds watchInterval{1000};
+  /// How often the server checks that the editor named by `initialize`'s `processId` is
+  /// still running; it exits when it is not.
+  std::chrono::milliseconds editorPollInterval{1000};
   /// When set (`kernelscope lsp --port`), `initialize` must carry it as
   /// `initializationOptions.token`; a client without it is answered with an error and the
   /// server stops, so another local process cannot take the server over.
@@ -174,6 +178,8 @@ class LspServer final : public MessageHandler {
     Stage stage;
   };
   lsp::Expected<VirtualTarget> resolveVirtual(const std::string& uri);
+  /// The client's own URI for an open document's path, else a `file:` URI of it.
+  std::function<std::string(const std::string& path)> uriOf();
 
   Transport& transport_;
   ServerOptions options_;
@@ -206,6 +212,8 @@ class LspServer final : public MessageHandler {
   std::map<std::string, Callback<lsp::json>> deferred_;
   /// The server's own file watching, when the client does not watch for it.
   std::unique_ptr<FileWatcher> watcher_;
+  /// Watches the editor's process (`processId`), when it named one.
+  std::unique_ptr<EditorProcessWatch> editorWatch_;
   std::set<std::string> watched_;
   /// Files that are not open and have diagnostics published, with the key of the compile
   /// that published them.

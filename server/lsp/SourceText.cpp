@@ -87,11 +87,37 @@ lsp::Position positionOfCharColumn(std::string_view text, uint32_t line1, uint32
   return pos;
 }
 
-lsp::Position endOfLine(std::string_view text, int line, PositionEncoding enc) {
-  size_t start = lineStart(text, line);
-  lsp::Position pos = positionOf(text, lineEnd(text, start), enc);
-  pos.line = line;  // a line past the end of the text keeps its number
+namespace {
+
+/// The end of the line that starts at byte `start`, as an LSP position on line `line`
+/// (a line past the end of the text keeps its number).
+lsp::Position endOfLineAt(std::string_view text, size_t start, int line, PositionEncoding enc) {
+  lsp::Position pos;
+  pos.line = line;
+  for (size_t off = start, end = lineEnd(text, start); off < end;) {
+    size_t n = std::min(sequenceLength(static_cast<unsigned char>(text[off])), end - off);
+    pos.character += unitsOf(n, enc);
+    off += n;
+  }
   return pos;
+}
+
+}  // namespace
+
+lsp::Position endOfLine(std::string_view text, int line, PositionEncoding enc) {
+  return endOfLineAt(text, lineStart(text, line), line, enc);
+}
+
+LineIndex::LineIndex(std::string_view text) : text_(text), starts_{0} {
+  for (size_t nl = text.find('\n'); nl != std::string_view::npos; nl = text.find('\n', nl + 1))
+    starts_.push_back(nl + 1);
+}
+
+lsp::Position LineIndex::endOfLine(int line, PositionEncoding enc) const {
+  size_t start = line >= 0 && static_cast<size_t>(line) < starts_.size() ? starts_[line]
+                 : line < 0                                              ? 0
+                                                                         : text_.size();
+  return endOfLineAt(text_, start, line, enc);
 }
 
 bool applyEdit(std::string& text, const lsp::Range& range, std::string_view replacement,

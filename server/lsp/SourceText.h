@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "Protocol.h"
 
@@ -25,6 +26,19 @@ lsp::Position positionOfCharColumn(std::string_view text, uint32_t line1, uint32
                                    PositionEncoding);
 /// The end of line `line` (0-based) as an LSP position.
 lsp::Position endOfLine(std::string_view text, int line, PositionEncoding);
+
+/// Where each line of a text starts, found in one pass, so that a feature asking about
+/// every line (inlay hints) costs the length of the text, not its square.
+class LineIndex {
+ public:
+  explicit LineIndex(std::string_view text);
+  /// The end of line `line` (0-based) as endOfLine() gives it.
+  lsp::Position endOfLine(int line, PositionEncoding) const;
+
+ private:
+  std::string_view text_;
+  std::vector<size_t> starts_;
+};
 /// Replaces `range` in `text` with `replacement`. Returns false on a range that starts
 /// after it ends.
 bool applyEdit(std::string& text, const lsp::Range& range, std::string_view replacement,

@@ -16,13 +16,7 @@ namespace ks::test {
 namespace {
 
 const std::string kPath = "/tmp/kernelscope-test/src/saxpy.rs";
-// 0-based lines: 1 is the kernel, 2 and 3 produce code (3 through core's ptr::add).
-const std::string kSaxpy =
-    "#![no_std]\n"
-    "pub unsafe extern \"ptx-kernel\" fn saxpy(n: u32, a: f32, x: *const f32, y: *mut f32) {\n"
-    "    let i = idx();\n"
-    "    *y.add(i) = a * *x.add(i) + *y.add(i);\n"
-    "}\n";
+const std::string& kSaxpy = kFakeSaxpy;
 
 json textDocument(const std::string& uri) { return {{"textDocument", {{"uri", uri}}}}; }
 

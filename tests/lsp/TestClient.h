@@ -21,6 +21,15 @@ namespace ks::test {
 
 using nlohmann::json;
 
+/// A kernel for FakeCompiler. 0-based lines: 1 is the kernel, 2 and 3 produce code (3
+/// through core's ptr::add).
+inline const std::string kFakeSaxpy =
+    "#![no_std]\n"
+    "pub unsafe extern \"ptx-kernel\" fn saxpy(n: u32, a: f32, x: *const f32, y: *mut f32) {\n"
+    "    let i = idx();\n"
+    "    *y.add(i) = a * *x.add(i) + *y.add(i);\n"
+    "}\n";
+
 /// A compile function that needs no toolchain. Each source line holding an assignment
 /// (`=`) becomes one PTX and two SASS instructions attributed to it; a line containing
 /// `ERROR` fails the compile with an error on that line; `SLOW` blocks until cancelled;

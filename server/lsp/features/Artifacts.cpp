@@ -6,7 +6,8 @@
 
 namespace ks::server {
 
-lsp::Expected<lsp::ArtifactResult> artifactOf(const Snapshot& s, Stage stage, bool versionedUri) {
+lsp::Expected<lsp::ArtifactResult> artifactOf(const Snapshot& s, Stage stage, bool versionedUri,
+                                              const UriOf& uriOf) {
   auto outcome = stageOf(s, stage);
   if (!outcome) return outcome.error();
   const Artifact& a = (*outcome)->artifact;
@@ -22,11 +23,11 @@ lsp::Expected<lsp::ArtifactResult> artifactOf(const Snapshot& s, Stage stage, bo
       lsp::ArtifactSegment out;
       out.start = static_cast<int>(seg.start);
       out.end = static_cast<int>(seg.end);
-      if (o.user.file != s.path) out.source.uri = lsp::pathToFileUri(o.user.file);
+      if (o.user.file != s.path) out.source.uri = uriOf(o.user.file);
       out.source.line = o.user.line > 0 ? static_cast<int>(o.user.line) - 1 : 0;
       out.source.character = o.user.column > 0 ? static_cast<int>(o.user.column) - 1 : 0;
       if (o.chain.size() > 1 || o.viaLibrary)
-        for (const Frame& f : o.chain) out.inlinedFrom.push_back(toInlineFrame(f));
+        for (const Frame& f : o.chain) out.inlinedFrom.push_back(toInlineFrame(f, uriOf));
       r.segments.push_back(std::move(out));
     }
   }

@@ -32,7 +32,7 @@ std::string summary(const KernelInfo& k, const std::string& arch) {
 std::vector<lsp::CodeLens> codeLenses(const Snapshot& s, PositionEncoding enc) {
   std::vector<lsp::CodeLens> lenses;
   if (!s.result) return lenses;
-  std::string uri = lsp::pathToFileUri(s.path);
+  const std::string& uri = s.uri;  // the client's own spelling
   for (const KernelInfo& k : s.result->kernels) {
     if (k.definition.line == 0 || (!k.definition.file.empty() && k.definition.file != s.path))
       continue;

@@ -28,9 +28,9 @@ lsp::ResourceUsage resourceUsageOf(const KernelResources& r) {
           n(r.spillLoads), n(r.sharedMemory), n(r.constantMemory), n(r.localMemory)};
 }
 
-lsp::InlineFrame toInlineFrame(const Frame& f) {
+lsp::InlineFrame toInlineFrame(const Frame& f, const UriOf& uriOf) {
   lsp::InlineFrame out;
-  out.uri = lsp::pathToFileUri(f.file);
+  out.uri = uriOf(f.file);
   out.line = f.line > 0 ? static_cast<int>(f.line) - 1 : 0;
   out.character = f.column > 0 ? static_cast<int>(f.column) - 1 : 0;
   out.function = f.function;

@@ -22,6 +22,11 @@ namespace ks::server {
 
 // Conversions shared by the features (Convert.cpp).
 
+/// The URI that names the file at `path` for the client: the client's own spelling for a
+/// document it opened (`%3a` or `%3A`, its encoding of non-ASCII characters), so that it
+/// can compare what the server sends with the URIs it holds; otherwise a `file:` URI.
+using UriOf = std::function<std::string(const std::string& path)>;
+
 /// The stage named on the wire, strictly ("mir", "llvm-ir", "ptx", "sass").
 std::optional<Stage> stageOfName(std::string_view name);
 /// The extension of a stage named on the wire, empty for unknown names.
@@ -29,7 +34,7 @@ std::string_view extensionOfStageName(std::string_view name);
 /// The virtual document of `stage` for the source at `path`.
 std::string virtualUri(Stage stage, const std::string& path, std::optional<int> revision = {});
 /// An inline frame for the wire (1-based compiler positions to 0-based LSP ones).
-lsp::InlineFrame toInlineFrame(const Frame&);
+lsp::InlineFrame toInlineFrame(const Frame&, const UriOf&);
 /// A stage's outcome in a Snapshot, or an error naming why it is not there.
 lsp::Expected<const StageOutcome*> stageOf(const Snapshot&, Stage);
 /// ptxas's resource report as the wire (and `explain --json`) spells it.
@@ -37,9 +42,10 @@ lsp::ResourceUsage resourceUsageOf(const KernelResources&);
 
 // Hover.cpp
 /// What source line `line` (0-based) became in the hover stages; nullopt when nothing.
-std::optional<lsp::Hover> sourceHover(const Snapshot&, int line, const Settings&);
+/// `markdown` false: plain text, for a client that accepts only plaintext.
+std::optional<lsp::Hover> sourceHover(const Snapshot&, int line, const Settings&, bool markdown);
 /// Where line `line` of a stage's artifact came from.
-std::optional<lsp::Hover> artifactHover(const Snapshot&, Stage, int line);
+std::optional<lsp::Hover> artifactHover(const Snapshot&, Stage, int line, bool markdown);
 
 // InlayHints.cpp
 /// `4 ptx · 6 sass` at the end of each line of `range` that produced code.
@@ -62,11 +68,12 @@ std::map<std::string, lsp::PublishDiagnosticsParams> diagnosticsOf(
 
 // Artifacts.cpp
 /// The kernelscope/artifact result for one stage of a Snapshot.
-lsp::Expected<lsp::ArtifactResult> artifactOf(const Snapshot&, Stage, bool versionedUri);
+lsp::Expected<lsp::ArtifactResult> artifactOf(const Snapshot&, Stage, bool versionedUri,
+                                              const UriOf&);
 
 // SourceMap.cpp
 lsp::LineMapResult lineMapOf(const Snapshot&, int line);
-lsp::SourceLocationResult sourceLocationOf(const Snapshot&, Stage, int line);
+lsp::SourceLocationResult sourceLocationOf(const Snapshot&, Stage, int line, const UriOf&);
 
 // Kernels.cpp
 lsp::KernelsResult kernelsOf(const Snapshot&, PositionEncoding);

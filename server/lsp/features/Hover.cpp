@@ -28,11 +28,44 @@ std::string location(const Frame& f) {
   return s;
 }
 
-std::string describeFrame(const Frame& f) {
-  std::string s = "`";
-  s += f.function.empty() ? std::string("?") : f.function;
-  s += "` at " + location(f);
-  return s;
+/// Hover text in the format the client reads: markdown, or plain text for a client that
+/// accepts only plaintext (LSP's hover.contentFormat). The same words either way; only the
+/// markup differs.
+class HoverText {
+ public:
+  explicit HoverText(bool markdown) : markdown_(markdown) {}
+  /// A name, function or symbol: `code` in markdown, as is in plain text.
+  std::string code(std::string_view s) const {
+    return markdown_ ? "`" + std::string(s) + "`" : std::string(s);
+  }
+  std::string bold(std::string_view s) const {
+    return markdown_ ? "**" + std::string(s) + "**" : std::string(s);
+  }
+  std::string italic(std::string_view s) const {
+    return markdown_ ? "*" + std::string(s) + "*" : std::string(s);
+  }
+  void text(std::string_view s) { out_ += s; }
+  /// A block of code in `language` (a fenced block in markdown, indented in plain text).
+  void block(std::string_view language, const std::vector<std::string_view>& lines) {
+    if (markdown_) out_ += "```" + std::string(language) + "\n";
+    for (std::string_view l : lines) out_ += (markdown_ ? "" : "    ") + std::string(l) + "\n";
+    if (markdown_) out_ += "```\n";
+  }
+  bool empty() const { return out_.empty(); }
+  lsp::Hover hover() && {
+    lsp::Hover h;
+    h.contents.kind = markdown_ ? "markdown" : "plaintext";
+    h.contents.value = std::move(out_);
+    return h;
+  }
+
+ private:
+  bool markdown_;
+  std::string out_;
+};
+
+std::string describeFrame(const Frame& f, const HoverText& t) {
+  return t.code(f.function.empty() ? std::string("?") : f.function) + " at " + location(f);
 }
 
 std::string_view trimLeft(std::string_view s) {
@@ -40,13 +73,13 @@ std::string_view trimLeft(std::string_view s) {
   return s;
 }
 
-void appendLines(std::string& md, const Artifact& a, const std::vector<uint32_t>& lines) {
-  md += "```" + std::string(stageLanguage(a.stage)) + "\n";
+void appendLines(HoverText& out, const Artifact& a, const std::vector<uint32_t>& lines) {
+  std::vector<std::string_view> shown;
   for (size_t i = 0; i < lines.size() && i < kMaxLinesShown; ++i)
-    md += std::string(trimLeft(a.lineText(lines[i]))) + "\n";
-  md += "```\n";
+    shown.push_back(trimLeft(a.lineText(lines[i])));
+  out.block(stageLanguage(a.stage), shown);
   if (lines.size() > kMaxLinesShown)
-    md += "… " + std::to_string(lines.size() - kMaxLinesShown) + " more\n";
+    out.text("… " + std::to_string(lines.size() - kMaxLinesShown) + " more\n");
 }
 
 std::string plural(size_t n, std::string_view word) {
@@ -55,33 +88,34 @@ std::string plural(size_t n, std::string_view word) {
 
 }  // namespace
 
-std::optional<lsp::Hover> sourceHover(const Snapshot& s, int line, const Settings& settings) {
+std::optional<lsp::Hover> sourceHover(const Snapshot& s, int line, const Settings& settings,
+                                      bool markdown) {
   if (!s.result || !s.result->lineMap || line < 0) return std::nullopt;
   const LineMap& map = *s.result->lineMap;
   SourceLine src{s.path, static_cast<uint32_t>(line) + 1};
-  std::string md;
+  HoverText md(markdown);
   for (Stage stage : settings.hoverStages) {
     const StageOutcome* outcome = s.result->stage(stage);
     if (!outcome) continue;
-    std::string title = "**" + std::string(stageName(stage)) + "**";
+    std::string title = md.bold(stageName(stage));
     if (!outcome->available) {
-      md += title + ": unavailable (" + outcome->unavailableReason + ")\n\n";
+      md.text(title + ": unavailable (" + outcome->unavailableReason + ")\n\n");
       continue;
     }
     const StageLines& lines = map.linesFor(stage, src);
     if (lines.direct.empty() && lines.inlined.empty()) continue;
-    md += title + " · " + plural(lines.direct.size(), "line");
+    md.text(title + " · " + plural(lines.direct.size(), "line"));
     if (!lines.inlined.empty())
-      md += " (+" + std::to_string(lines.inlined.size()) + " inlined through this line)";
-    md += "\n";
+      md.text(" (+" + std::to_string(lines.inlined.size()) + " inlined through this line)");
+    md.text("\n");
     if (!lines.direct.empty()) appendLines(md, outcome->artifact, lines.direct);
     // Library code inlined into this line, named once per function.
     std::set<std::string> via;
     for (uint32_t l : lines.direct) {
       const LineOrigin& o = map.origin(stage, l);
-      if (o.viaLibrary && !o.chain.empty()) via.insert(describeFrame(o.chain.front()));
+      if (o.viaLibrary && !o.chain.empty()) via.insert(describeFrame(o.chain.front(), md));
     }
-    for (const auto& v : via) md += "- inlined from " + v + "\n";
+    for (const auto& v : via) md.text("- inlined from " + v + "\n");
     if (!lines.inlined.empty() && lines.direct.empty())
       appendLines(md, outcome->artifact, lines.inlined);
     // This file's code inlined into kernels elsewhere (a dependency's helper): which kernel,
@@ -95,20 +129,17 @@ std::optional<lsp::Hover> sourceHover(const Snapshot& s, int line, const Setting
       const ArtifactLine& al = outcome->artifact.lines[l];
       std::string function =
           al.function >= 0 ? outcome->artifact.functions[al.function].demangled : "?";
-      into.insert("`" + function + "`, inlined at " + location(*site));
+      into.insert(md.code(function) + ", inlined at " + location(*site));
     }
-    for (const auto& k : into) md += "- in " + k + "\n";
-    md += "\n";
+    for (const auto& k : into) md.text("- in " + k + "\n");
+    md.text("\n");
   }
   if (md.empty()) return std::nullopt;
-  if (s.result->arch.size())
-    md += "*" + s.result->arch + " · revision " + std::to_string(s.revision) + "*";
-  lsp::Hover h;
-  h.contents.value = std::move(md);
-  return h;
+  if (s.result->arch.size()) md.text(md.italic(s.result->arch));
+  return std::move(md).hover();
 }
 
-std::optional<lsp::Hover> artifactHover(const Snapshot& s, Stage stage, int line) {
+std::optional<lsp::Hover> artifactHover(const Snapshot& s, Stage stage, int line, bool markdown) {
   if (!s.result || !s.result->lineMap || line < 0) return std::nullopt;
   const StageOutcome* outcome = s.result->stage(stage);
   if (!outcome || !outcome->available ||
@@ -119,32 +150,30 @@ std::optional<lsp::Hover> artifactHover(const Snapshot& s, Stage stage, int line
   // What the instruction (or directive) means, from the instruction reference.
   const std::optional<InstructionDoc> doc = describeInstruction(stage, text);
   if (o.attribution == Attribution::None && !doc) return std::nullopt;
-  std::string md = "```";
-  md += stageLanguage(stage);
-  md += "\n";
-  md += trimLeft(text);
-  md += "\n```\n";
-  if (doc) md += "```text\n" + renderPlain(*doc) + "```\n";
+  HoverText md(markdown);
+  md.block(stageLanguage(stage), {trimLeft(text)});
+  if (doc) {
+    const std::string plain = renderPlain(*doc);
+    md.block("text", splitLines(plain));
+  }
   switch (o.attribution) {
     case Attribution::None:
       break;
     case Attribution::CompilerGenerated:
-      md += "compiler-generated: no source line\n";
+      md.text("compiler-generated: no source line\n");
       break;
     case Attribution::Unattributed:
-      md += "from library code only\n";
+      md.text("from library code only\n");
       break;
     case Attribution::Direct:
-      md += "from " + location(o.user) + "\n";
+      md.text("from " + location(o.user) + "\n");
       break;
   }
   if (o.chain.size() > 1 || o.viaLibrary) {
-    md += "\ninline chain (innermost first):\n";
-    for (const Frame& f : o.chain) md += "- " + describeFrame(f) + "\n";
+    md.text("\ninline chain (innermost first):\n");
+    for (const Frame& f : o.chain) md.text("- " + describeFrame(f, md) + "\n");
   }
-  lsp::Hover h;
-  h.contents.value = std::move(md);
-  return h;
+  return std::move(md).hover();
 }
 
 }  // namespace ks::server

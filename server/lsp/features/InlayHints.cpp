@@ -22,9 +22,10 @@ std::vector<lsp::InlayHint> inlayHints(const Snapshot& s, const lsp::Range& rang
       counts[line].emplace_back(stage, map.linesFor(stage, src).direct.size());
     }
   }
+  const LineIndex index(s.text);
   for (const auto& [line, perStage] : counts) {
     lsp::InlayHint h;
-    h.position = endOfLine(s.text, line, enc);
+    h.position = index.endOfLine(line, enc);
     for (const auto& [stage, n] : perStage) {
       if (!h.label.empty()) h.label += " · ";
       h.label += std::to_string(n) + " " + std::string(stageName(stage));

@@ -40,19 +40,20 @@ lsp::LineMapResult lineMapOf(const Snapshot& s, int line) {
   return r;
 }
 
-lsp::SourceLocationResult sourceLocationOf(const Snapshot& s, Stage stage, int line) {
+lsp::SourceLocationResult sourceLocationOf(const Snapshot& s, Stage stage, int line,
+                                           const UriOf& uriOf) {
   lsp::SourceLocationResult r;
   if (!s.result || !s.result->lineMap || line < 0) return r;
   const LineOrigin& o = s.result->lineMap->origin(stage, static_cast<uint32_t>(line));
   if (o.attribution == Attribution::Direct) {
     lsp::Location loc;
-    loc.uri = lsp::pathToFileUri(o.user.file);
+    loc.uri = uriOf(o.user.file);
     loc.range.start.line = o.user.line > 0 ? static_cast<int>(o.user.line) - 1 : 0;
     loc.range.start.character = o.user.column > 0 ? static_cast<int>(o.user.column) - 1 : 0;
     loc.range.end = loc.range.start;
     r.location = loc;
   }
-  for (const Frame& f : o.chain) r.inlineChain.push_back(toInlineFrame(f));
+  for (const Frame& f : o.chain) r.inlineChain.push_back(toInlineFrame(f, uriOf));
   return r;
 }
 
