@@ -13,68 +13,17 @@
 #include <vector>
 
 #include "Compile.h"
-#include "Process.h"
-#include "Toolchain.h"
+#include "RawTools.h"
 
 using namespace ks;
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
+using namespace ks::bench;
 
 namespace {
-
-double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
-}
-
-/// The tool calls of one compile, by hand: what a user would type.
-bool rawTools(const Toolchain& tc, const fs::path& kernel) {
-  TempDir dir("kernelscope-bench");
-  ProcessSpec rustc;
-  rustc.argv = {tc.rustc.path.string(),
-                "--sysroot",
-                tc.sysroot.path.string(),
-                "--edition",
-                "2021",
-                "--crate-type",
-                "rlib",
-                "--crate-name",
-                "k",
-                "--target",
-                "nvptx64-nvidia-cuda",
-                "-C",
-                "opt-level=3",
-                "-C",
-                "target-cpu=sm_90",
-                "-C",
-                "codegen-units=1",
-                "-C",
-                "debuginfo=line-directives-only",
-                "-Zmir-include-spans=on",
-                "--error-format=json",
-                "--emit=mir,llvm-ir,asm",
-                "-C",
-                "remark=all",
-                "-Zremark-dir=" + (dir.path() / "r").string(),
-                "--out-dir",
-                dir.path().string(),
-                kernel.string()};
-  rustc.env = {{"RUSTC_BOOTSTRAP", "1"}};
-  if (!runProcess(rustc).ok()) return false;
-  ProcessSpec ptxas;
-  ptxas.argv = {tc.ptxas.path.string(),
-                "-arch=sm_90",
-                "-v",
-                "-lineinfo",
-                (dir.path() / "k.s").string(),
-                "-o",
-                (dir.path() / "k.cubin").string()};
-  if (!runProcess(ptxas).ok()) return false;
-  ProcessSpec nvdisasm;
-  nvdisasm.argv = {tc.nvdisasm.path.string(), "-c", "-g", "-gi", (dir.path() / "k.cubin").string()};
-  return runProcess(nvdisasm).ok();
 }
 
 }  // namespace
@@ -102,7 +51,7 @@ int main(int argc, char** argv) {
     rawTools(tc, k);  // warm the page cache for both
     for (int i = 0; i < rounds; ++i) {
       auto t0 = Clock::now();
-      if (!rawTools(tc, k)) {
+      if (!rawTools(tc, k).ok) {
         std::fprintf(stderr, "raw tools failed on %s\n", k.c_str());
         return 1;
       }

@@ -1,0 +1,83 @@
+// The tool calls of one compile, made by hand with the arguments kernelscope uses and
+// nothing parsed: what the benchmarks compare kernelscope against.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+
+#include "Process.h"
+#include "Toolchain.h"
+
+namespace ks::bench {
+
+using Clock = std::chrono::steady_clock;
+
+inline double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+/// Milliseconds each tool took; ok is false when one failed.
+struct ToolTimes {
+  double rustc = 0, ptxas = 0, nvdisasm = 0;
+  bool ok = false;
+  double total() const { return rustc + ptxas + nvdisasm; }
+};
+
+/// rustc (MIR, LLVM IR, PTX and remarks in one call), ptxas, nvdisasm, one after another.
+inline ToolTimes rawTools(const Toolchain& tc, const std::filesystem::path& kernel) {
+  ToolTimes t;
+  TempDir dir("kernelscope-bench");
+  ProcessSpec rustc;
+  rustc.argv = {tc.rustc.path.string(),
+                "--sysroot",
+                tc.sysroot.path.string(),
+                "--edition",
+                "2021",
+                "--crate-type",
+                "rlib",
+                "--crate-name",
+                "k",
+                "--target",
+                "nvptx64-nvidia-cuda",
+                "-C",
+                "opt-level=3",
+                "-C",
+                "target-cpu=sm_90",
+                "-C",
+                "codegen-units=1",
+                "-C",
+                "debuginfo=line-directives-only",
+                "-Zmir-include-spans=on",
+                "--error-format=json",
+                "--emit=mir,llvm-ir,asm",
+                "-C",
+                "remark=all",
+                "-Zremark-dir=" + (dir.path() / "r").string(),
+                "--out-dir",
+                dir.path().string(),
+                kernel.string()};
+  rustc.env = {{"RUSTC_BOOTSTRAP", "1"}};
+  auto t0 = Clock::now();
+  if (!runProcess(rustc).ok()) return t;
+  auto t1 = Clock::now();
+  ProcessSpec ptxas;
+  ptxas.argv = {tc.ptxas.path.string(),
+                "-arch=sm_90",
+                "-v",
+                "-lineinfo",
+                (dir.path() / "k.s").string(),
+                "-o",
+                (dir.path() / "k.cubin").string()};
+  if (!runProcess(ptxas).ok()) return t;
+  auto t2 = Clock::now();
+  ProcessSpec nvdisasm;
+  nvdisasm.argv = {tc.nvdisasm.path.string(), "-c", "-g", "-gi", (dir.path() / "k.cubin").string()};
+  if (!runProcess(nvdisasm).ok()) return t;
+  auto t3 = Clock::now();
+  t.rustc = ms(t1 - t0);
+  t.ptxas = ms(t2 - t1);
+  t.nvdisasm = ms(t3 - t2);
+  t.ok = true;
+  return t;
+}
+
+}  // namespace ks::bench

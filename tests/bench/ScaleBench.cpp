@@ -1,0 +1,211 @@
+// Benchmark at the size of real kernel files (run by hand, not a test; see README
+// "Performance"). In one run, against the raw tools measured in the same run:
+//  1. per generated file of 1, 5, 10, 20, 40, 80 kernels: the tools' time (rustc, ptxas,
+//     nvdisasm by hand), kernelscope's whole compile, its own time (the difference), and
+//     the first view (MIR, LLVM IR, PTX and the line map published) against rustc alone;
+//  2. the language server's resident memory with 20 files open, and over many
+//     edit/compile cycles of the 40-kernel file;
+//  3. the bytes of a PTX `kernelscope/artifact` reply of the 40-kernel file.
+// Usage: ks_bench_scale [ROUNDS [CYCLES]]   (defaults 3 and 200)
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "Compile.h"
+#include "FakeTransport.h"
+#include "GeneratedKernels.h"
+#include "JsonRpc.h"
+#include "LspServer.h"
+#include "PipelineCompiler.h"
+#include "RawTools.h"
+#include "Uri.h"
+
+using namespace ks;
+using namespace ks::bench;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+/// The resident set now (VmRSS), in MiB.
+double rssMiB() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6)) / 1024.0;
+  return -1;
+}
+
+/// 1. Compile time and first view by file size.
+void compileScale(const Toolchain& tc, const fs::path& dir, int rounds) {
+  std::printf("%8s %6s %9s %9s %9s %9s %9s %8s %9s %7s\n", "kernels", "lines", "rustc", "tools",
+              "ks", "own", "own/tools", "first", "first/rc", "ptx");
+  for (int n : {1, 5, 10, 20, 40, 80}) {
+    fs::path file = dir / ("k" + std::to_string(n) + ".rs");
+    std::string text = generatedKernels(n);
+    std::ofstream(file) << text;
+    rawTools(tc, file);  // warm the page cache for both
+    std::vector<double> rustc, tools, ours, first;
+    size_t ptxLines = 0;
+    for (int r = 0; r < rounds; ++r) {
+      ToolTimes t = rawTools(tc, file);
+      if (!t.ok) {
+        std::fprintf(stderr, "the raw tools failed on %d kernels\n", n);
+        return;
+      }
+      std::atomic<bool> seen = false;
+      Clock::time_point firstView;
+      CompileOptions opts;
+      opts.onStages = [&](std::shared_ptr<const CompileResult>) {
+        if (!seen.exchange(true)) firstView = Clock::now();
+      };
+      auto start = Clock::now();
+      // A comment per round, so that nothing is answered from a cache.
+      CompileResult res =
+          compileKernel(tc, {file, text + "// round " + std::to_string(r) + "\n"}, opts);
+      auto end = Clock::now();
+      if (!res.succeeded) {
+        std::fprintf(stderr, "kernelscope failed on %d kernels\n", n);
+        return;
+      }
+      if (const auto* ptx = res.stage(Stage::Ptx)) ptxLines = ptx->artifact.lines.size();
+      rustc.push_back(t.rustc);
+      tools.push_back(t.total());
+      ours.push_back(ms(end - start));
+      first.push_back(seen ? ms(firstView - start) : ms(end - start));
+    }
+    double rc = median(rustc), tl = median(tools), ks = median(ours), fv = median(first);
+    std::printf("%8d %6zu %9.0f %9.0f %9.0f %9.0f %9.3f %8.0f %9.3f %7zu\n", n,
+                splitLines(text).size(), rc, tl, ks, ks - tl, (ks - tl) / tl, fv, fv / rc,
+                ptxLines);
+  }
+  std::printf("(ms, medians of %d rounds; own = ks - tools; first = first view published)\n",
+              rounds);
+}
+
+struct Server {
+  test::FakeTransport transport;
+  server::PipelineCompiler compiler{ToolchainSettings{}, nullptr};
+  std::unique_ptr<server::LspServer> lsp;
+  int nextId = 0;
+
+  Server() {
+    server::ServerOptions o;
+    o.scheduler.workers = 1;
+    o.scheduler.debounce.fixed = std::chrono::milliseconds(0);
+    o.compile = [this](const CompileInput& in, const CompileOptions& opts,
+                       const CancellationToken& c) { return compiler.compile(in, opts, c); };
+    lsp = std::make_unique<server::LspServer>(transport, std::move(o));
+    request("initialize", {{"capabilities", json::object()}});
+    notify("initialized", json::object());
+  }
+  void notify(const std::string& method, json params) {
+    lsp->onMessage(lsp::makeNotification(method, std::move(params)).dump());
+  }
+  std::string request(const std::string& method, json params) {
+    int id = ++nextId;
+    lsp->onMessage(lsp::makeRequest(id, method, std::move(params)).dump());
+    for (auto& m : transport.take())
+      if (m.contains("id") && m["id"] == id) return m.dump();
+    return {};
+  }
+  /// Waits until `revision` of `uri` is ready with nothing pending (or failed).
+  bool waitDone(const std::string& uri, int revision) {
+    bool done = false, ok = false;
+    transport.drainUntil([&] {
+      for (auto& m : transport.take()) {
+        if (m.value("method", "") != "kernelscope/status") continue;
+        const json& p = m["params"];
+        if (p["uri"] != uri || p["revision"] != revision) continue;
+        if (p["state"] == "failed" ||
+            (p["state"] == "ready" && p.value("pending", json::array()).empty())) {
+          done = true;
+          ok = p["state"] == "ready";
+        }
+      }
+      return done;
+    });
+    return ok;
+  }
+  void open(const std::string& uri, const std::string& text) {
+    notify(
+        "textDocument/didOpen",
+        {{"textDocument", {{"uri", uri}, {"languageId", "rust"}, {"version", 1}, {"text", text}}}});
+  }
+  void edit(const std::string& uri, int version, const std::string& text) {
+    notify("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", version}}},
+                                      {"contentChanges", {{{"text", text}}}}});
+    notify("textDocument/didSave", {{"textDocument", {{"uri", uri}}}});
+  }
+};
+
+/// 2 and 3. The server's memory and the artifact reply.
+void serverMemory(const fs::path& dir, int cycles) {
+  Server s;
+  std::printf("server RSS at start: %.1f MiB\n", rssMiB());
+  // 20 files: the examples and generated files of 1 to 10 kernels.
+  std::vector<std::string> texts;
+  for (const auto& e : fs::directory_iterator(fs::path(KS_SOURCE_DIR) / "examples"))
+    if (e.path().extension() == ".rs") {
+      std::ifstream in(e.path());
+      texts.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+  for (int n = 1; texts.size() < 20; n = n % 10 + 1) texts.push_back(generatedKernels(n));
+  size_t sourceLines = 0;
+  for (size_t f = 0; f < texts.size(); ++f) {
+    fs::path path = dir / ("open" + std::to_string(f) + ".rs");
+    std::ofstream(path) << texts[f];
+    sourceLines += splitLines(texts[f]).size();
+    std::string uri = lsp::pathToFileUri(path.string());
+    s.open(uri, texts[f]);
+    if (!s.waitDone(uri, 1)) std::fprintf(stderr, "%s: compile failed\n", path.c_str());
+  }
+  std::printf("server RSS with 20 files open (%zu source lines): %.1f MiB\n", sourceLines,
+              rssMiB());
+
+  // Edit/compile cycles of the 40-kernel file, each edit a different constant.
+  fs::path path = dir / "cycles.rs";
+  std::string text = generatedKernels(40);
+  std::ofstream(path) << text;
+  std::string uri = lsp::pathToFileUri(path.string());
+  s.open(uri, text);
+  s.waitDone(uri, 1);
+  std::string reply =
+      s.request("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
+  std::printf("kernelscope/artifact (PTX, 40 kernels): %zu bytes\n", reply.size());
+  for (int c = 1; c <= cycles; ++c) {
+    std::string edited = text;
+    edited.replace(edited.find("0.75"), 4, "0." + std::to_string(100 + c));
+    s.edit(uri, c + 1, edited);
+    if (!s.waitDone(uri, c + 1)) std::fprintf(stderr, "cycle %d: compile failed\n", c);
+    if (c % 10 == 0 || c == 1) std::printf("  after %3d cycles: RSS %.1f MiB\n", c, rssMiB());
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int rounds = argc > 1 ? std::max(0, std::atoi(argv[1])) : 3;
+  int cycles = argc > 2 ? std::max(0, std::atoi(argv[2])) : 200;
+  Toolchain tc = discoverToolchain();
+  if (tc.rustc.found() && !tc.sysroot.found())
+    ensureSysroot(tc, [](const std::string& m) { std::fprintf(stderr, "%s\n", m.c_str()); });
+  if (!tc.rustc.found() || !tc.sysroot.found() || !tc.ptxas.found() || !tc.nvdisasm.found()) {
+    std::fprintf(stderr, "toolchain incomplete: run scripts/setup.sh\n%s",
+                 doctorReport(tc).c_str());
+    return 1;
+  }
+  TempDir dir("kernelscope-scale");
+  if (rounds > 0) compileScale(tc, dir.path(), rounds);
+  serverMemory(dir.path(), cycles);
+  return 0;
+}
