@@ -127,12 +127,11 @@ class IrLocations {
 
   /// The chains of the instructions at `at`: exact position first, then the line; in
   /// `function` when it has any there, else anywhere.
-  std::vector<const std::vector<Frame>*> chainsAt(const Frame& at,
-                                                  const std::string& function) const {
+  std::vector<const Chain*> chainsAt(const Frame& at, const std::string& function) const {
     for (const auto* lines : {find(byColumn_, std::tuple{at.file, at.line, at.column}),
                               find(byLine_, std::pair{at.file, at.line})}) {
       if (!lines) continue;
-      std::vector<const std::vector<Frame>*> inFunction, anywhere;
+      std::vector<const Chain*> inFunction, anywhere;
       for (uint32_t i : *lines) {
         const ArtifactLine& l = ir_.lines[i];
         anywhere.push_back(&l.location);

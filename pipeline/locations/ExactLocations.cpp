@@ -160,7 +160,7 @@ ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const
         if (!loc || loc->getLine() == 0) continue;
         std::vector<Frame> chain = inlineChainOf(loc);
         auto [it, inserted] = ids.emplace(chain, static_cast<uint32_t>(table.chains.size()));
-        if (inserted) table.chains.push_back(std::move(chain));
+        if (inserted) table.chains.emplace_back(std::move(chain));
         inst.setDebugLoc(llvm::DILocation::get(ctx, kChainIdBase + it->second, 0, sp));
       }
   }
@@ -220,13 +220,14 @@ ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const
     for (size_t p = 0; p < pairs.size(); ++p) {
       uint32_t ptxLine = lines[pairs[p].first];
       table.instructionsMatched += exact[p];
-      std::vector<Frame> loc = regenerated.lines[it->second[pairs[p].second]].location;
+      const Chain& regen = regenerated.lines[it->second[pairs[p].second]].location;
       ArtifactLine& target = ptx.lines[ptxLine];
       target.source = exact[p] ? LocationSource::Regenerated : LocationSource::Guessed;
-      if (loc.empty() || loc.front().line == 0) {  // no debug location: compiler-generated
-        target.location.clear();
+      if (regen.empty() || regen.front().line == 0) {  // no debug location: compiler-generated
+        target.location = {};
         continue;
       }
+      std::vector<Frame> loc = regen;
       uint32_t id;
       if (loc.front().line >= kChainIdBase) {
         id = loc.front().line - kChainIdBase;
@@ -236,7 +237,7 @@ ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const
         // and give it an id too so that SASS can name it.
         loc.front().function = ptx.functions[ptx.lines[ptxLine].function].demangled;
         auto [pos, inserted] = ids.emplace(loc, static_cast<uint32_t>(table.chains.size()));
-        if (inserted) table.chains.push_back(loc);
+        if (inserted) table.chains.emplace_back(loc);
         id = pos->second;
       }
       target.location = table.chains[id];
@@ -257,12 +258,12 @@ ChainIdPtx ptxWithChainIds(const Artifact& ptx) {
     }
   }
   out.text.reserve(ptx.text.size() + ptx.text.size() / 2);
-  std::map<std::pair<std::vector<Frame>, LocationSource>, uint32_t> ids;
+  // Lines share their chains (interned), so the chain's identity tells them apart.
+  std::map<std::pair<const void*, LocationSource>, uint32_t> ids;
   auto idOf = [&](const ArtifactLine& l) {
-    std::vector<Frame> chain =
-        l.location.empty() || l.location.front().line == 0 ? std::vector<Frame>{} : l.location;
+    Chain chain = l.location.empty() || l.location.front().line == 0 ? Chain{} : l.location;
     auto [it, inserted] =
-        ids.emplace(std::pair{chain, l.source}, static_cast<uint32_t>(out.chains.size()));
+        ids.emplace(std::pair{chain.id(), l.source}, static_cast<uint32_t>(out.chains.size()));
     if (inserted) {
       out.chains.push_back(std::move(chain));
       out.sources.push_back(l.source);
@@ -295,12 +296,18 @@ ChainIdPtx ptxWithChainIds(const Artifact& ptx) {
 }
 
 size_t decodeSassChainIds(Artifact& sass, const ChainIdPtx& ids) {
-  auto idOf = [&](const std::vector<Frame>& loc) -> std::optional<uint32_t> {
+  auto idOf = [&](const Chain& loc) -> std::optional<uint32_t> {
     if (loc.empty() || loc.front().line < kChainIdBase ||
         loc.front().line - kChainIdBase >= ids.chains.size())
       return std::nullopt;
     return loc.front().line - kChainIdBase;
   };
+  // The PTX's chains (equal ones made one), which the decoded lines share; a line left as
+  // nvdisasm printed it shares an equal one too.
+  ChainInterner chains;
+  std::vector<Chain> chainOfId;
+  chainOfId.reserve(ids.chains.size());
+  for (const Chain& c : ids.chains) chainOfId.push_back(chains.intern(c));
   size_t decoded = 0;
   std::string text;
   text.reserve(sass.text.size());
@@ -308,9 +315,11 @@ size_t decodeSassChainIds(Artifact& sass, const ChainIdPtx& ids) {
     ArtifactLine& l = sass.lines[i];
     std::string_view line = sass.lineText(i);
     if (auto id = idOf(l.location); id && l.kind == LineKind::Instruction) {
-      l.location = ids.chains[*id];
+      l.location = chainOfId[*id];
       l.source = ids.sources[*id];
       ++decoded;
+    } else {
+      l.location = chains.intern(l.location);
     }
     // Rewrite `//## File "...", line <id>` to the real place, in nvdisasm's notation.
     size_t at = line.find("//## File ");

@@ -22,11 +22,11 @@ namespace ks {
 inline constexpr uint32_t kChainIdBase = 1000000;
 
 struct ChainTable {
-  std::vector<std::vector<Frame>> chains;  // chain id -> frames, innermost first
-  size_t functionsAligned = 0;             // instruction streams identical to rustc's
-  size_t functionsMisaligned = 0;          // paired by alignment (or not at all)
-  size_t instructionsMatched = 0;          // instructions of rustc's PTX paired exactly
-  std::string error;                       // why regeneration failed, if it did
+  std::vector<Chain> chains;       // chain id -> frames, innermost first
+  size_t functionsAligned = 0;     // instruction streams identical to rustc's
+  size_t functionsMisaligned = 0;  // paired by alignment (or not at all)
+  size_t instructionsMatched = 0;  // instructions of rustc's PTX paired exactly
+  std::string error;               // why regeneration failed, if it did
 };
 
 /// Regenerates PTX from rustc's LLVM IR text with chain ids, aligns it with `ptx`
@@ -40,10 +40,10 @@ ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const
 
 /// The PTX given to ptxas, with one `.loc` per distinct chain of the finished PTX map.
 struct ChainIdPtx {
-  std::string text;                        // the PTX with its `.loc` lines replaced by ids
-  std::vector<std::vector<Frame>> chains;  // id -> the chain (empty: no location)
-  std::vector<LocationSource> sources;     // id -> how the PTX line got that chain
-  std::vector<uint32_t> newToOld;          // line of `text` -> line of the PTX it came from
+  std::string text;                     // the PTX with its `.loc` lines replaced by ids
+  std::vector<Chain> chains;            // id -> the chain (empty: no location)
+  std::vector<LocationSource> sources;  // id -> how the PTX line got that chain
+  std::vector<uint32_t> newToOld;       // line of `text` -> line of the PTX it came from
 };
 
 /// Gives ptxas `ptx` with a `.loc F <kChainIdBase + id> 0` before every instruction whose

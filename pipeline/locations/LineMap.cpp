@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <tuple>
+#include <unordered_map>
 
 namespace ks {
 
@@ -17,14 +18,9 @@ const StageLines kNoLines{};
 
 SourceLine sourceLineOf(const Frame& f) { return {f.file, f.line}; }
 
-LineOrigin attribute(const ArtifactLine& line, const LineMap& map) {
-  if (line.kind != LineKind::Instruction) return {};
-  return map.attributeChain(line.location);
-}
-
 }  // namespace
 
-LineOrigin LineMap::attributeChain(const std::vector<Frame>& chain) const {
+LineOrigin LineMap::attributeChain(const Chain& chain) const {
   LineOrigin o;
   o.chain = chain;
   if (chain.empty() || chain.front().line == 0) {
@@ -55,16 +51,27 @@ bool LineMap::isUserFile(std::string_view file) const {
 void LineMap::addArtifact(const Artifact& a) {
   auto added = std::make_shared<PerStage>();
   PerStage& s = *added;
-  s.origins.reserve(a.lines.size());
+  // One origin per distinct chain (lines share interned chains): origin 0 is "not code".
+  s.origins.emplace_back();
+  std::unordered_map<const void*, uint32_t> originOfChain;
+  s.originOfLine.reserve(a.lines.size());
   for (uint32_t i = 0; i < a.lines.size(); ++i) {
-    LineOrigin o = attribute(a.lines[i], *this);
+    const ArtifactLine& line = a.lines[i];
+    if (line.kind != LineKind::Instruction) {
+      s.originOfLine.push_back(0);
+      continue;
+    }
+    auto [it, added] =
+        originOfChain.try_emplace(line.location.id(), static_cast<uint32_t>(s.origins.size()));
+    if (added) s.origins.push_back(attributeChain(line.location));
+    s.originOfLine.push_back(it->second);
+    const LineOrigin& o = s.origins[it->second];
     if (o.attribution == Attribution::Direct) {
       s.bySource[sourceLineOf(o.user)].direct.push_back(i);
       for (const auto& f : o.outerUserFrames) s.bySource[sourceLineOf(f)].inlined.push_back(i);
     } else if (o.attribution == Attribution::CompilerGenerated) {
       s.compilerGenerated.push_back(i);
     }
-    s.origins.push_back(std::move(o));
   }
   stages_[a.stage] = std::move(added);
 }
@@ -76,8 +83,8 @@ const LineMap::PerStage* LineMap::find(Stage stage) const {
 
 const LineOrigin& LineMap::origin(Stage stage, uint32_t line) const {
   const PerStage* s = find(stage);
-  if (!s || line >= s->origins.size()) return kNoOrigin;
-  return s->origins[line];
+  if (!s || line >= s->originOfLine.size()) return kNoOrigin;
+  return s->origins[s->originOfLine[line]];
 }
 
 const StageLines& LineMap::linesFor(Stage stage, const SourceLine& src) const {
@@ -106,12 +113,14 @@ std::vector<LineMap::Segment> LineMap::segments(Stage stage) const {
   std::vector<Segment> out;
   const PerStage* s = find(stage);
   if (!s) return out;
-  const auto& origins = s->origins;
+  auto originAt = [s](uint32_t line) -> const LineOrigin& {
+    return s->origins[s->originOfLine[line]];
+  };
   // A run continues across non-code lines (.loc, labels) between two instructions of
   // the same source line.
   std::optional<Segment> run;
-  for (uint32_t i = 0; i < origins.size(); ++i) {
-    const LineOrigin& o = origins[i];
+  for (uint32_t i = 0; i < s->originOfLine.size(); ++i) {
+    const LineOrigin& o = originAt(i);
     if (o.attribution != Attribution::Direct) {
       if (o.attribution != Attribution::None && run) {
         out.push_back(*run);
@@ -119,7 +128,7 @@ std::vector<LineMap::Segment> LineMap::segments(Stage stage) const {
       }
       continue;
     }
-    if (run && sourceLineOf(origins[run->origin].user) == sourceLineOf(o.user)) {
+    if (run && sourceLineOf(originAt(run->origin).user) == sourceLineOf(o.user)) {
       run->end = i;
       continue;
     }
@@ -134,7 +143,7 @@ void recoverInlineChains(Artifact& target, const Artifact& ir, const LineMap& us
   // Every IR chain, keyed by function and innermost location (with and without column:
   // SASS gives no column).
   using Key = std::tuple<std::string, std::string, uint32_t, uint32_t>;
-  std::map<Key, std::vector<const std::vector<Frame>*>> index;
+  std::map<Key, std::vector<const Chain*>> index;
   for (const auto& line : ir.lines) {
     if (line.kind != LineKind::Instruction || line.location.empty() || line.function < 0) continue;
     const Frame& f = line.location.front();
@@ -152,12 +161,13 @@ void recoverInlineChains(Artifact& target, const Artifact& ir, const LineMap& us
     return nullptr;
   };
 
+  ChainInterner completed;  // chains made here, shared by the lines that get them
   int32_t fn = -2;
-  std::vector<Frame> context;  // the last chain in this function that reached user code
+  Chain context;  // the last chain in this function that reached user code
   for (auto& line : target.lines) {
     if (line.function != fn) {
       fn = line.function;
-      context.clear();
+      context = {};
     }
     if (line.kind != LineKind::Instruction || line.location.empty() || fn < 0) continue;
     const Frame here = line.location.front();
@@ -170,7 +180,7 @@ void recoverInlineChains(Artifact& target, const Artifact& ir, const LineMap& us
     auto it = index.find({symbol, here.file, here.line, here.column});
     if (it == index.end()) it = index.find({symbol, here.file, here.line, 0u});
 
-    const std::vector<Frame>* chosen = nullptr;
+    const Chain* chosen = nullptr;
     if (it != index.end()) {
       // Prefer the candidate that shares a user frame with the code just before it, then
       // the one whose user line is nearest to it.
@@ -192,13 +202,16 @@ void recoverInlineChains(Artifact& target, const Artifact& ir, const LineMap& us
       }
     }
     if (chosen && chosen->size() > 1) {
-      line.location = *chosen;
-      line.location.front().column = here.column;
+      std::vector<Frame> chain = *chosen;
+      chain.front().column = here.column;
+      line.location = completed.intern(std::move(chain));
       line.source = LocationSource::Guessed;
     } else if (!chosen && !users.isUserFile(here.file) && innermostUser(context)) {
       // The IR has no such location (the backend moved or merged it): the nearest user
       // code before it in the same function is the best remaining guess.
-      line.location.push_back(*innermostUser(context));
+      std::vector<Frame> chain = line.location;
+      chain.push_back(*innermostUser(context));
+      line.location = completed.intern(std::move(chain));
       line.source = LocationSource::Guessed;
     }
     if (innermostUser(line.location)) context = line.location;

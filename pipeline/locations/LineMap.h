@@ -27,7 +27,7 @@ enum class Attribution : uint8_t {
 struct LineOrigin {
   Attribution attribution = Attribution::None;
   Frame user;                          // the innermost user frame (valid when Direct)
-  std::vector<Frame> chain;            // the full inline chain, innermost first, for display
+  Chain chain;                         // the full inline chain, innermost first, for display
   std::vector<Frame> outerUserFrames;  // user call sites further out (inlined through them)
   bool viaLibrary = false;             // the innermost frame is outside the user's files
 };
@@ -55,7 +55,7 @@ class LineMap {
 
   bool isUserFile(std::string_view file) const;
   /// The origin of code with this inline chain (innermost frame first), by the rules above.
-  LineOrigin attributeChain(const std::vector<Frame>& chain) const;
+  LineOrigin attributeChain(const Chain& chain) const;
   const std::vector<std::string>& userFiles() const { return userFiles_; }
 
   /// The origin of artifact line `line` of `stage` (None if out of range).
@@ -77,7 +77,8 @@ class LineMap {
 
  private:
   struct PerStage {
-    std::vector<LineOrigin> origins;
+    std::vector<LineOrigin> origins;     // one per distinct chain; 0: not code
+    std::vector<uint32_t> originOfLine;  // artifact line -> index into origins
     std::map<SourceLine, StageLines> bySource;
     std::vector<uint32_t> compilerGenerated;
   };

@@ -22,6 +22,42 @@ const StageNames& namesOf(Stage s) {
 }
 }  // namespace
 
+Chain::Chain(std::vector<Frame> frames) {
+  if (!frames.empty()) frames_ = std::make_shared<const std::vector<Frame>>(std::move(frames));
+}
+
+const std::vector<Frame>& Chain::frames() const {
+  static const std::vector<Frame> kNone;
+  return frames_ ? *frames_ : kNone;
+}
+
+size_t ChainInterner::Hash::operator()(const std::vector<Frame>& chain) const {
+  size_t h = chain.size();
+  auto mix = [&h](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+  for (const Frame& f : chain) {
+    mix(std::hash<std::string>{}(f.file));
+    mix(f.line);
+    mix(f.column);
+    mix(std::hash<std::string>{}(f.function));
+  }
+  return h;
+}
+
+Chain ChainInterner::intern(std::vector<Frame> frames) {
+  if (frames.empty()) return {};
+  auto it = chains_.find(frames);
+  if (it != chains_.end()) return it->second;
+  Chain chain(frames);
+  chains_.emplace(std::move(frames), chain);
+  return chain;
+}
+
+Chain ChainInterner::intern(const Chain& chain) {
+  if (chain.empty()) return chain;
+  auto [it, added] = chains_.try_emplace(chain.frames(), chain);
+  return it->second;
+}
+
 std::string_view stageName(Stage s) { return namesOf(s).name; }
 std::string_view stageLanguage(Stage s) { return namesOf(s).language; }
 std::string_view stageExtension(Stage s) { return namesOf(s).extension; }

@@ -5,9 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ks {
@@ -35,6 +38,51 @@ struct Frame {
   auto operator<=>(const Frame&) const = default;
 };
 
+/// An inline chain, innermost frame first: chain[0] is where the code is written,
+/// chain[k+1] the call site that inlined chain[k]'s function. Immutable and shared: copying
+/// a Chain copies a pointer, so the lines, line-map origins, cached results and snapshots
+/// that have one chain hold one copy of its frames (a ChainInterner makes equal chains one).
+class Chain {
+ public:
+  Chain() = default;
+  Chain(std::vector<Frame> frames);  // NOLINT(google-explicit-constructor): a chain is its frames
+  Chain(std::initializer_list<Frame> frames) : Chain(std::vector<Frame>(frames)) {}
+
+  const std::vector<Frame>& frames() const;
+  operator const std::vector<Frame>&() const { return frames(); }  // NOLINT
+  bool empty() const { return frames().empty(); }
+  size_t size() const { return frames().size(); }
+  std::vector<Frame>::const_iterator begin() const { return frames().begin(); }
+  std::vector<Frame>::const_iterator end() const { return frames().end(); }
+  const Frame& operator[](size_t i) const { return frames()[i]; }
+  const Frame& front() const { return frames().front(); }
+  const Frame& back() const { return frames().back(); }
+  /// The shared frames' address: equal ids mean equal chains (not the reverse, unless both
+  /// come from one ChainInterner). nullptr for the empty chain.
+  const void* id() const { return frames_.get(); }
+
+  bool operator==(const Chain& o) const { return id() == o.id() || frames() == o.frames(); }
+  bool operator==(const std::vector<Frame>& o) const { return frames() == o; }
+
+ private:
+  std::shared_ptr<const std::vector<Frame>> frames_;
+};
+
+/// Interns chains: equal frames give one shared Chain. The parsers keep one per artifact,
+/// so a chain that thousands of instructions share is stored once.
+class ChainInterner {
+ public:
+  Chain intern(std::vector<Frame> frames);
+  Chain intern(const Chain& chain);
+  size_t size() const { return chains_.size(); }
+
+ private:
+  struct Hash {
+    size_t operator()(const std::vector<Frame>&) const;
+  };
+  std::unordered_map<std::vector<Frame>, Chain, Hash> chains_;
+};
+
 enum class LineKind : uint8_t {
   Instruction,  // real code: a MIR statement or terminator, an IR instruction, a PTX/SASS
                 // instruction
@@ -53,13 +101,12 @@ enum class LocationSource : uint8_t {
                 // one library function is inlined at several call sites)
 };
 
-/// A line of an artifact. `location` is the inline chain, innermost first: location[0]
-/// is where the code is written, location[k+1] is the call site that inlined
-/// location[k]'s function. Empty when the compiler gave no location.
+/// A line of an artifact. `location` is its inline chain (see Chain); empty when the
+/// compiler gave no location.
 struct ArtifactLine {
   LineKind kind = LineKind::Other;
   int32_t function = -1;  // index into Artifact::functions, -1 outside any function
-  std::vector<Frame> location;
+  Chain location;
   LocationSource source = LocationSource::Printed;
 };
 

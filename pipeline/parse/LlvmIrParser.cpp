@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "Parsers.h"
 #include "TextUtil.h"
@@ -162,11 +163,18 @@ Artifact parseLlvmIr(std::string input, std::string* error) {
     a.functions.push_back(std::move(af));
   }
 
+  // LLVM uniques debug locations, so one chain per DILocation (interned across them).
+  ChainInterner chains;
+  std::unordered_map<const llvm::DILocation*, Chain> chainOf;
   for (auto [offset, inst] : recorder.instructions) {
     uint32_t l = lineAt(a.lineStarts, offset);
     auto& line = a.lines[l];
     line.kind = LineKind::Instruction;
-    if (const llvm::DILocation* loc = inst->getDebugLoc().get()) line.location = inlineChainOf(loc);
+    if (const llvm::DILocation* loc = inst->getDebugLoc().get()) {
+      auto [it, added] = chainOf.try_emplace(loc);
+      if (added) it->second = chains.intern(inlineChainOf(loc));
+      line.location = it->second;
+    }
   }
   return a;
 }

@@ -62,6 +62,7 @@ Artifact parseMir(std::string input) {
   a.text = std::move(input);
   a.indexLines();
 
+  ChainInterner chains;
   std::map<uint32_t, Scope> scopes;  // per function
   std::vector<int> openScopes;       // scope declarations whose bodies we are in
   std::vector<char> braces;          // 's' scope, 'b' block, 'o' other
@@ -168,13 +169,14 @@ Artifact parseMir(std::string input) {
     if (!span) continue;
     int s = static_cast<int>(*scopeId);
     span->function = functionOfScope(s);
-    line.location.push_back(*span);
+    std::vector<Frame> chain{*span};
     for (; s > 0 && scopes.count(s); s = scopes[s].parent) {
       if (!scopes[s].inlined) continue;
       Frame site = scopes[s].callSite;
       site.function = functionOfScope(scopes[s].parent);
-      line.location.push_back(site);
+      chain.push_back(site);
     }
+    line.location = chains.intern(std::move(chain));
   }
   return a;
 }

@@ -120,6 +120,7 @@ Artifact parsePtx(std::string input) {
   };
 
   std::vector<Frame> current;
+  ChainInterner chains;
   int32_t fn = -1;
   int depth = 0;
   bool sawBody = false;
@@ -212,7 +213,7 @@ Artifact parsePtx(std::string input) {
       continued = !statementEnds(t);
     } else {
       line.kind = LineKind::Instruction;
-      line.location = current;
+      line.location = chains.intern(current);
       continued = !statementEnds(t);
     }
   }

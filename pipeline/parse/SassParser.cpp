@@ -55,6 +55,7 @@ Artifact parseSass(std::string input) {
   a.indexLines();
 
   std::vector<Frame> current;
+  ChainInterner chains;
   int32_t fn = -1;
   std::string labelJustBefore;  // the label on the line right before, if any
   std::vector<bool> selfBranch(a.lines.size(), false);
@@ -107,7 +108,7 @@ Artifact parseSass(std::string input) {
       selfBranch[i] = op == "BRA" && !labelJustBefore.empty() &&
                       t.find("(" + labelJustBefore + ")") != std::string_view::npos;
       labelJustBefore.clear();
-      line.location = current;
+      line.location = chains.intern(current);
       continue;
     }
     if (t.ends_with(":") && !t.starts_with("//")) {  // ".L_x_0:", "NAME:", ".text.NAME:"
@@ -126,8 +127,8 @@ Artifact parseSass(std::string input) {
       if (line.kind != LineKind::Instruction) continue;
       bool nop = opcodeOf(text::trim(a.lineText(i))) == "NOP";
       if (!nop && !selfBranch[i]) break;
-      line.location = {
-          Frame{line.location.empty() ? std::string{} : line.location.front().file, 0, 0, {}}};
+      line.location = chains.intern(std::vector<Frame>{
+          Frame{line.location.empty() ? std::string{} : line.location.front().file, 0, 0, {}}});
       if (selfBranch[i]) break;
     }
   }

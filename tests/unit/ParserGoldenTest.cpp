@@ -3,6 +3,7 @@
 // text and compares it with the `.expected` file beside the input.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <sstream>
 
 #include "Diagnostics.h"
@@ -191,4 +192,45 @@ TEST_CASE("demangling Rust symbols") {
   CHECK(demangleSymbol("_ZN4core3ptr7mut_ptr3add17h0123456789abcdefE") ==
         "core::ptr::mut_ptr::add");
   CHECK(demangleSymbol("saxpy") == "saxpy");
+}
+
+TEST_CASE("lines with one inline chain share one copy of its frames, and one line-map origin") {
+  // Held once: a chain as an instruction's location, in the line map, in every snapshot.
+  auto checkShared = [](const Artifact& a) {
+    std::map<std::vector<Frame>, const void*> byFrames;
+    size_t located = 0;
+    for (const auto& l : a.lines) {
+      if (l.location.empty()) continue;
+      ++located;
+      auto [it, added] = byFrames.try_emplace(l.location.frames(), l.location.id());
+      CHECK(it->second == l.location.id());
+    }
+    CHECK(byFrames.size() < located);  // real code repeats its chains
+  };
+  for (const auto& name : kCompiled) {
+    CAPTURE(name);
+    fs::path dir = golden(name);
+    checkShared(parseMir(test::readFile(dir / "k.mir")));
+    Artifact ir = parseLlvmIr(test::readFile(dir / "k.ll"));
+    checkShared(ir);
+    Artifact ptx = parsePtx(test::readFile(dir / "k.ptx"));
+    checkShared(ptx);
+    assignExactChains(ptx, test::readFile(dir / "k.ll"), "sm_90", 3);
+    LineMap map({userFileOf(ir, name)});
+    recoverInlineChains(ptx, ir, map);
+    map.addArtifact(ptx);
+    // The map's origin of two lines with the same chain is one object.
+    std::map<const void*, const LineOrigin*> originOf;
+    for (uint32_t i = 0; i < ptx.lines.size(); ++i) {
+      if (ptx.lines[i].kind != LineKind::Instruction) continue;
+      auto [it, added] =
+          originOf.try_emplace(ptx.lines[i].location.id(), &map.origin(Stage::Ptx, i));
+      CHECK(it->second == &map.origin(Stage::Ptx, i));
+      CHECK(map.origin(Stage::Ptx, i).chain.id() == ptx.lines[i].location.id());
+    }
+    Artifact sass = parseSass(test::readFile(dir / "k.sass"));
+    ChainIdPtx ids = ptxWithChainIds(ptx);
+    decodeSassChainIds(sass, ids);
+    checkShared(sass);
+  }
 }
