@@ -9,6 +9,7 @@ import type { LanguageClient } from "vscode-languageclient/node";
 import { ExecuteCommandRequest } from "vscode-languageclient/node";
 import * as ext from "./lsp_ext";
 import { ArtifactViews } from "./views";
+import type { StagePanes } from "./tiles";
 import { isStage, parseArtifactUri, SCHEME, stageTitle } from "./uri";
 
 /** What commands may use. */
@@ -16,6 +17,7 @@ export interface Ctx {
   client(): LanguageClient | undefined;
   views: ArtifactViews;
   output: vscode.OutputChannel;
+  panes: StagePanes;
   restart(): Promise<void>;
 }
 
@@ -61,17 +63,20 @@ function showStage(stage: ext.Stage): Command {
   };
 }
 
-/** The server's code lenses: `{ uri, stage, kernel? }`, the kernel's body scrolled into view. */
+/**
+ * The server's code lenses: `{ uri, stage, kernel? }`, the kernel's body scrolled to the
+ * top of the view.
+ */
 const openArtifact: Command = (ctx) => async (arg?: unknown) => {
   const args = arg as Partial<ext.OpenArtifactArgs> | undefined;
   const source = needSource(args?.uri);
   if (!source) return;
   const stage = args?.stage && isStage(args.stage) ? args.stage : "ptx";
   const editor = await openStage(source, stage);
+  // The kernel's body; the top of the file for a stage that lists no kernels (MIR).
   const span = ctx.views.state(editor.document.uri)?.artifact.kernels.find((k) => k.name === args?.kernel);
-  if (span) {
-    editor.revealRange(new vscode.Range(span.start, 0, span.start, 0), vscode.TextEditorRevealType.AtTop);
-  }
+  const line = span?.start ?? 0;
+  editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.AtTop);
 };
 
 const showAllStages: Command = () => async (arg?: unknown) => {
@@ -150,6 +155,10 @@ export const COMMANDS: Record<string, Command> = {
   showPtx: showStage("ptx"),
   showSass: showStage("sass"),
   showAllStages,
+  openStagesSideBySide: (ctx) => async (arg?: unknown) => {
+    const source = needSource(arg);
+    if (source) await ctx.panes.open(source);
+  },
   openArtifact,
   diffWithPrevious,
   selectArch,

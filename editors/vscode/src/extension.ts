@@ -14,6 +14,7 @@ import { Ctx, openStage, registerCommands } from "./commands";
 import { LinkedHighlighter } from "./linking";
 import { StatusBar } from "./status";
 import { ArtifactViews } from "./views";
+import { StagePanes } from "./tiles";
 import { registerPassesCommand } from "./passes";
 import { artifactUri, parseArtifactUri, SCHEME } from "./uri";
 
@@ -24,7 +25,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const views = new ArtifactViews(() => client);
   const status = new StatusBar(() => client);
   const preview = new OnSavePreview(() => client);
-  context.subscriptions.push(output, views, status, new LinkedHighlighter(views));
+  const highlighter = new LinkedHighlighter(views);
+  const panes = new StagePanes(
+    () => highlighter.repaint(),
+    (line) => output.appendLine(line),
+  );
+  context.subscriptions.push(output, views, status, highlighter, panes);
 
   const start = async (): Promise<void> => {
     const found = resolveServerPath(context.extensionPath);
@@ -80,6 +86,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     client: () => client,
     views,
     output,
+    panes,
     restart: async () => {
       const old = client;
       client = undefined;

@@ -11,7 +11,7 @@ import type { LanguageClient } from "vscode-languageclient/node";
 import * as ext from "./lsp_ext";
 import { SegmentIndex } from "./highlight";
 import { parsePassesUri, passesText } from "./passes";
-import { ArtifactAddress, artifactUri, parseArtifactUri, SCHEME, stageTitle } from "./uri";
+import { ArtifactAddress, parseArtifactUri, SCHEME, stageTitle, viewTitle, viewUriParts } from "./uri";
 
 /** A view's latest content. */
 export interface ViewState {
@@ -47,9 +47,13 @@ export class ArtifactViews implements vscode.TextDocumentContentProvider, vscode
     this.updated.dispose();
   }
 
-  /** The virtual URI of a stage of a source document, following its latest compile. */
+  /**
+   * The virtual URI of a stage of a source document, following its latest compile; its
+   * tab reads `kern/src/lib.rs · PTX` (the path relative to the workspace folder).
+   */
   static uriFor(source: vscode.Uri, stage: ext.Stage): vscode.Uri {
-    return vscode.Uri.parse(artifactUri({ stage, sourcePath: source.fsPath }));
+    const title = viewTitle(vscode.workspace.asRelativePath(source, false), stage);
+    return vscode.Uri.from(viewUriParts({ stage, sourcePath: source.fsPath }, title));
   }
 
   /** The content of a view, if it has been loaded. */

@@ -3,7 +3,17 @@
 
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
-import { artifactUri, fileUri, filePath, parseArtifactUri, sameUri, type ArtifactAddress } from "../src/uri";
+import {
+  artifactUri,
+  fileUri,
+  filePath,
+  parseArtifactUri,
+  sameUri,
+  VIEW_AUTHORITY,
+  viewTitle,
+  viewUriParts,
+  type ArtifactAddress,
+} from "../src/uri";
 
 function checkRoundTrip(address: ArtifactAddress, expected: string): void {
   const uri = artifactUri(address);
@@ -60,4 +70,16 @@ test("file URIs convert both ways", () => {
 test("URIs compare equal whatever side encoded what", () => {
   assert.ok(sameUri("file:///k/a%3Ab.rs", "file:///k/a:b.rs"));
   assert.ok(!sameUri("file:///k/a.rs", "file:///k/b.rs"));
+});
+
+test("a view's URI names its stage and source, and its query only its title", () => {
+  const parts = viewUriParts({ stage: "ptx", sourcePath: "/w/kern/src/lib.rs" }, viewTitle("kern/src/lib.rs", "ptx"));
+  assert.equal(parts.authority, VIEW_AUTHORITY);
+  assert.equal(parts.path, "/ptx/w/kern/src/lib.rs.ptx");
+  assert.deepEqual(JSON.parse(parts.query), { title: "kern/src/lib.rs · PTX" });
+  // As VS Code prints it: the query percent-encoded.
+  const printed = `kernelscope://view${parts.path}?${encodeURIComponent(parts.query)}`;
+  assert.deepEqual(parseArtifactUri(printed), { stage: "ptx", sourcePath: "/w/kern/src/lib.rs" });
+  const tricky = `kernelscope://view/ptx/w/a.rs.ptx?${encodeURIComponent(JSON.stringify({ title: "rev=3/a.rs · PTX" }))}`;
+  assert.equal(parseArtifactUri(tricky)?.revision, undefined, "a title is no revision");
 });

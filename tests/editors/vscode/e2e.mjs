@@ -13,20 +13,29 @@
 // KERNELSCOPE_BIN, KS_ARTIFACTS (screenshots), KS_USER_DATA (code-server's user data, for
 // the extension host log), KS_CHROMIUM, KS_TIMEOUT_MS (first compile, default 240000).
 
-import { chromium } from "playwright-core";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { LspClient } from "./lsp-client.mjs";
+import {
+  focusEditor,
+  goToLine,
+  group,
+  noExtensionHostErrors,
+  renderedLines,
+  runCommand,
+  runSteps,
+  statusText,
+  step,
+  STEP_MS,
+  waitUntil,
+} from "./page.mjs";
 
 const URL = process.env.KS_URL;
 const WORKSPACE = process.env.KS_WORKSPACE;
 const BIN = process.env.KERNELSCOPE_BIN;
 const ARTIFACTS = process.env.KS_ARTIFACTS;
 const USER_DATA = process.env.KS_USER_DATA;
-const CHROMIUM = process.env.KS_CHROMIUM ?? "/usr/lib/chromium/chromium";
 const FIRST_COMPILE_MS = Number(process.env.KS_TIMEOUT_MS ?? 240000);
-const STEP_MS = 60000;
 /** The target the settings start the session at (run.sh); the test switches to sm_90 live. */
 const FIRST_ARCH = process.env.KS_FIRST_ARCH;
 
@@ -40,103 +49,20 @@ const FLOAT_ARITH = /^\s*(@!?%p\d+\s+)?(fma|mad|mul|add)\.(rn\.)?f32\b/;
 const FLOAT_SUB = /^\s*sub\.(rn\.)?f32\b/;
 /** PTX lines that are not instructions: directives such as `.loc`, labels, comments, blanks. */
 const NOT_AN_INSTRUCTION = /^\s*(\.\w+|\/\/.*|[$\w.]+:|[{}()]?)\s*$|^\s*\.loc\b/;
-const PTX_TAB = "saxpy.rs.ptx";
+const PTX_TAB = "saxpy.rs · PTX";
 /**
  * An instruction of each stage view of saxpy (text to find in the view) and what the hover
  * on it must say: the opcode and its meaning, modifiers decoded. `open` is the command
  * that shows the view when no tab of it is open yet.
  */
 const HOVERS = [
-  { tab: "saxpy.rs.ptx", open: "kernelscope: Show PTX", find: "ld.global.", says: ["ld", ".global", "global memory"] },
-  { tab: "saxpy.rs.sass", open: "kernelscope: Show SASS", find: "LDG.", says: ["LDG", "Load from global memory"] },
-  { tab: "saxpy.rs.ll", open: "kernelscope: Show LLVM IR", find: "= fmul ", says: ["fmul", "Floating-point multiplication"] },
-  { tab: "saxpy.rs.mir", open: "kernelscope: Show MIR", find: "= Mul(", says: ["Mul", "Multiplication"] },
+  { tab: "saxpy.rs · PTX", open: "kernelscope: Show PTX", find: "ld.global.", says: ["ld", ".global", "global memory"] },
+  { tab: "saxpy.rs · SASS", open: "kernelscope: Show SASS", find: "LDG.", says: ["LDG", "Load from global memory"] },
+  { tab: "saxpy.rs · LLVM IR", open: "kernelscope: Show LLVM IR", find: "= fmul ", says: ["fmul", "Floating-point multiplication"] },
+  { tab: "saxpy.rs · MIR", open: "kernelscope: Show MIR", find: "= Mul(", says: ["Mul", "Multiplication"] },
 ];
 /** The transient status bar message that tells what a save changed in the PTX. */
 const PTX_CHANGED = /kernelscope saxpy\.rs: .*PTX \+(\d+) −(\d+)/;
-
-// ---------------------------------------------------------------------------------------
-// Reading VS Code's DOM.
-
-/** The editor group whose active tab is `title`. */
-function group(page, title) {
-  return page.locator(".part.editor .editor-group-container").filter({
-    has: page.locator(".tab.active", { hasText: title }),
-  });
-}
-
-/**
- * The rendered lines of the editor in a group: number, text, and whether an extension
- * decoration paints its background (linked highlighting).
- */
-async function renderedLines(page, title) {
-  const editor = group(page, title).locator(".monaco-editor").first();
-  return editor.evaluate((root) => {
-    const byTop = new Map();
-    for (const el of root.querySelectorAll(".margin-view-overlays > div")) {
-      const number = el.querySelector(".line-numbers");
-      if (number) byTop.set(el.style.top, { number: Number(number.textContent), text: "", highlighted: false });
-    }
-    for (const el of root.querySelectorAll(".view-lines > .view-line")) {
-      const line = byTop.get(el.style.top);
-      if (line) line.text = el.textContent.replace(/\u00a0/g, " ");
-    }
-    for (const el of root.querySelectorAll(".view-overlays > div")) {
-      const line = byTop.get(el.style.top);
-      if (!line) continue;
-      for (const deco of el.querySelectorAll("[class*='ced-']")) {
-        const bg = getComputedStyle(deco).backgroundColor;
-        if (bg && bg !== "transparent" && bg !== "rgba(0, 0, 0, 0)") line.highlighted = true;
-      }
-    }
-    return [...byTop.values()].sort((a, b) => a.number - b.number);
-  });
-}
-
-async function waitUntil(what, fn, timeoutMs = STEP_MS) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    try {
-      const value = await fn();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last.message}` : ""}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function runCommand(page, title) {
-  await page.keyboard.press("F1");
-  const input = page.locator(".quick-input-widget .quick-input-box input");
-  await input.waitFor({ state: "visible" });
-  await input.fill(`>${title}`);
-  await page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first().waitFor();
-  await page.keyboard.press("Enter");
-}
-
-/**
- * Focuses the editor in a group by clicking near the right end of its first visible line
- * (the text layer itself may be scrolled far out of the viewport).
- */
-async function focusEditor(page, title) {
-  const viewport = group(page, title).locator(".editor-instance .monaco-editor .overflow-guard").first();
-  const box = await viewport.boundingBox();
-  if (!box) throw new Error(`no visible editor for ${title}`);
-  await page.mouse.click(box.x + box.width - 40, box.y + 8);
-}
-
-async function goToLine(page, title, line1) {
-  await focusEditor(page, title);
-  await page.keyboard.press("Control+G");
-  const input = page.locator(".quick-input-widget .quick-input-box input");
-  await input.waitFor({ state: "visible" });
-  await input.fill(`:${line1}`);
-  await page.keyboard.press("Enter");
-  await input.waitFor({ state: "hidden" });
-}
 
 /**
  * Puts the cursor of the editor `title` on the first occurrence of `needle` (with the find
@@ -180,10 +106,6 @@ async function hoverOnText(page, title, needle) {
   }
 }
 
-async function statusText(page) {
-  return (await page.locator(".statusbar-item", { hasText: "kernelscope" }).first().textContent()) ?? "";
-}
-
 // ---------------------------------------------------------------------------------------
 // The server's own answers, over a separate connection.
 
@@ -207,294 +129,230 @@ async function serverLineMap(sourceLine) {
 // ---------------------------------------------------------------------------------------
 // The steps.
 
-const results = [];
-
-async function step(page, name, fn) {
-  const started = Date.now();
-  try {
-    await fn();
-    results.push({ name, ok: true, ms: Date.now() - started });
-    console.log(`ok   ${name} (${Date.now() - started} ms)`);
-  } catch (error) {
-    results.push({ name, ok: false, ms: Date.now() - started });
-    console.log(`FAIL ${name} (${Date.now() - started} ms)\n     ${error.message.split("\n").join("\n     ")}`);
-    const file = path.join(ARTIFACTS, `fail-${results.length}-${name.replace(/\W+/g, "-")}.png`);
-    await page.screenshot({ path: file }).catch(() => undefined);
-  }
-}
-
 function sourceLineOf(text) {
   const line = fs.readFileSync(SOURCE, "utf8").split("\n").findIndex((l) => l.includes(text));
   if (line < 0) throw new Error(`no line "${text}" in ${SOURCE}`);
   return line;
 }
 
-async function main() {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "kernelscope-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1600, height: 1000 },
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
+runSteps(async (page) => {
   const saxpyLine = sourceLineOf(SAXPY_LINE_TEXT);
   let ptxBefore = [];
 
-  try {
-    await step(page, "VS Code loads with the extension", async () => {
-      await page.goto(URL);
-      await page.locator(".monaco-workbench").waitFor({ timeout: STEP_MS });
-    });
+  await step(page, "VS Code loads with the extension", async () => {
+    await page.goto(URL);
+    await page.locator(".monaco-workbench").waitFor({ timeout: STEP_MS });
+  });
 
-    await step(page, "open saxpy.rs and the server compiles it", async () => {
-      await page.locator(".explorer-folders-view .monaco-list-row", { hasText: "saxpy.rs" }).first().click();
-      await page.locator(".tab.active", { hasText: "saxpy.rs" }).waitFor({ timeout: STEP_MS });
-      await waitUntil("the status bar to say the file compiled", async () => /kernelscope\s*\d+\s*ms/.test(await statusText(page)), FIRST_COMPILE_MS);
-    });
+  await step(page, "open saxpy.rs and the server compiles it", async () => {
+    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: "saxpy.rs" }).first().click();
+    await page.locator(".tab.active", { hasText: "saxpy.rs" }).waitFor({ timeout: STEP_MS });
+    await waitUntil("the status bar to say the file compiled", async () => /kernelscope\s*\d+\s*ms/.test(await statusText(page)), FIRST_COMPILE_MS);
+  });
 
-    await step(page, "Show PTX opens the kernel's PTX beside the source", async () => {
-      await focusEditor(page, "saxpy.rs");
-      await runCommand(page, "kernelscope: Show PTX");
-      await group(page, PTX_TAB).waitFor({ timeout: STEP_MS });
-      const lines = await waitUntil("the PTX view to hold `.entry saxpy`", async () => {
-        const ls = await renderedLines(page, PTX_TAB);
-        return ls.some((l) => /\.entry\s+saxpy\b/.test(l.text)) && ls;
-      });
-      ptxBefore = lines.map((l) => l.text);
-      const focused = await page.locator(".editor-group-container.active .tab.active").textContent();
-      if (!focused?.includes("saxpy.rs") || focused.includes(".ptx")) throw new Error(`the view took the focus: ${focused}`);
+  await step(page, "Show PTX opens the kernel's PTX beside the source", async () => {
+    await focusEditor(page, "saxpy.rs");
+    await runCommand(page, "kernelscope: Show PTX");
+    await group(page, PTX_TAB).waitFor({ timeout: STEP_MS });
+    const lines = await waitUntil("the PTX view to hold `.entry saxpy`", async () => {
+      const ls = await renderedLines(page, PTX_TAB);
+      return ls.some((l) => /\.entry\s+saxpy\b/.test(l.text)) && ls;
     });
+    ptxBefore = lines.map((l) => l.text);
+    const focused = await page.locator(".editor-group-container.active .tab.active").textContent();
+    if (!focused?.includes("saxpy.rs") || focused.includes(".ptx")) throw new Error(`the view took the focus: ${focused}`);
+  });
 
-    await step(page, "the cursor on the SAXPY line highlights that line's instructions", async () => {
-      await goToLine(page, "saxpy.rs", saxpyLine + 1);
-      const highlighted = await waitUntil("highlighted PTX lines", async () => {
-        const hs = (await renderedLines(page, PTX_TAB)).filter((l) => l.highlighted);
-        return hs.length > 0 && hs;
-      });
-      const texts = highlighted.map((l) => l.text.trim());
-      console.log(`     highlighted PTX lines ${highlighted.map((l) => l.number).join(",")}:\n       ${texts.join("\n       ")}`);
-      if (!texts.some((t) => FLOAT_ARITH.test(t))) throw new Error("no fma/mul/add.f32 among the highlighted lines");
-      if (texts.some((t) => /^\.entry|^\.visible|^\/\/|^\.version|^\.target/.test(t))) {
-        throw new Error("directives are highlighted as the line's instructions");
-      }
-      const map = await serverLineMap(saxpyLine);
-      const expected = new Set((map?.stages?.ptx ?? []).flatMap((r) => Array.from({ length: r.end - r.start + 1 }, (_, i) => r.start + i + 1)));
-      const shown = new Set(highlighted.map((l) => l.number));
-      const rendered = new Set((await renderedLines(page, PTX_TAB)).map((l) => l.number));
-      const missing = [...expected].filter((n) => rendered.has(n) && !shown.has(n));
-      // Directives and labels between a line's instructions may share its highlight.
-      const extra = highlighted.filter((l) => !expected.has(l.number) && !NOT_AN_INSTRUCTION.test(l.text)).map((l) => l.number);
-      if (expected.size === 0) throw new Error("kernelscope/lineMap gave no PTX lines for the SAXPY line");
-      if (missing.length || extra.length) {
-        throw new Error(`highlight differs from kernelscope/lineMap: missing ${missing.join(",") || "-"}, extra ${extra.join(",") || "-"}`);
-      }
-      await page.screenshot({ path: path.join(ARTIFACTS, "side-by-side.png") });
+  await step(page, "the cursor on the SAXPY line highlights that line's instructions", async () => {
+    await goToLine(page, "saxpy.rs", saxpyLine + 1);
+    const highlighted = await waitUntil("highlighted PTX lines", async () => {
+      const hs = (await renderedLines(page, PTX_TAB)).filter((l) => l.highlighted);
+      return hs.length > 0 && hs;
     });
-
-    await step(page, "the cursor on a PTX line highlights its source line", async () => {
-      // First a source line that became nothing, so that no source line is lit.
-      await goToLine(page, "saxpy.rs", 1);
-      await waitUntil("the source highlight to clear", async () =>
-        (await renderedLines(page, "saxpy.rs")).every((l) => !l.highlighted),
-      );
-      const arith = (await renderedLines(page, PTX_TAB)).find((l) => FLOAT_ARITH.test(l.text));
-      if (!arith) throw new Error("no float arithmetic line rendered in the PTX view");
-      await goToLine(page, PTX_TAB, arith.number);
-      await waitUntil("the SAXPY source line to be highlighted", async () => {
-        const hs = (await renderedLines(page, "saxpy.rs")).filter((l) => l.highlighted);
-        return hs.length === 1 && hs[0].number === saxpyLine + 1;
-      });
-    });
-
-    await step(page, "hovering a PTX instruction shows the source line it came from", async () => {
-      const arith = (await renderedLines(page, PTX_TAB)).find((l) => FLOAT_ARITH.test(l.text));
-      if (!arith) throw new Error("no float arithmetic line rendered in the PTX view");
-      // The mouse this time, as a user reading the PTX would.
-      const arithLine = group(page, PTX_TAB).locator(".view-lines > .view-line", { hasText: arith.text.trim() }).first();
-      await arithLine.locator("span span").first().hover();
-      const where = new RegExp(`saxpy\\.rs:${saxpyLine + 1}\\b`);
-      const text = await waitUntil(`the hover to name saxpy.rs:${saxpyLine + 1}`, async () => {
-        const t = (await page.locator(".monaco-editor .monaco-hover:visible").allTextContents()).join("\n");
-        return where.test(t) && t;
-      });
-      console.log(`     hover: ${text.replace(/\s+/g, " ").slice(0, 200)}`);
-      await page.keyboard.press("Escape");
-    });
-
-    await step(page, "hovering the SAXPY line shows its instructions", async () => {
-      await goToLine(page, "saxpy.rs", saxpyLine + 1);
-      await page.keyboard.press("End");
-      await page.keyboard.press("Control+K");
-      await page.keyboard.press("Control+I");
-      const hover = page.locator(".monaco-editor .monaco-hover .rendered-markdown").first();
-      await hover.waitFor({ state: "visible", timeout: STEP_MS });
-      const text = await waitUntil("the hover to list instructions", async () => {
-        const t = (await page.locator(".monaco-editor .monaco-hover:visible").allTextContents()).join("\n");
-        return /\b(fma|mad|mul|add)\.(rn\.)?f32\b|ld\.global|st\.global/.test(t) && t;
-      });
-      console.log(`     hover: ${text.replace(/\s+/g, " ").slice(0, 200)}`);
-      await page.screenshot({ path: path.join(ARTIFACTS, "hover.png") });
-      await page.keyboard.press("Escape");
-    });
-
-    await step(page, "the kernel's SASS code lens opens the SASS view", async () => {
-      const lens = group(page, "saxpy.rs").locator(".codelens-decoration a", { hasText: /^SASS$/ }).first();
-      await lens.waitFor({ timeout: STEP_MS });
-      await lens.click();
-      await group(page, "saxpy.rs.sass").waitFor({ timeout: STEP_MS });
-      await waitUntil("SASS instructions in the view", async () =>
-        (await renderedLines(page, "saxpy.rs.sass")).some((l) => /\b(FFMA|FMUL|FADD|LDG|STG|IMAD)\b/.test(l.text)),
-      );
-      await page.screenshot({ path: path.join(ARTIFACTS, "sass.png") });
-      await page.locator(".tab", { hasText: PTX_TAB }).first().click();
-      await group(page, PTX_TAB).waitFor({ timeout: STEP_MS });
-    });
-
-    for (const h of HOVERS) {
-      await step(page, `Show Hover on \`${h.find.trim()}\` in the ${h.tab} view explains the instruction`, async () => {
-        if ((await page.locator(".tab", { hasText: h.tab }).count()) > 0) {
-          await page.locator(".tab", { hasText: h.tab }).first().click();
-        } else {
-          await focusEditor(page, "saxpy.rs");
-          await runCommand(page, h.open);
-        }
-        await group(page, h.tab).waitFor({ timeout: STEP_MS });
-        await waitUntil(`text in ${h.tab}`, async () => (await renderedLines(page, h.tab)).some((l) => l.text.trim()));
-        const { line, text } = await hoverOnText(page, h.tab, h.find);
-        console.log(`     ${line}: ${text.replace(/\s+/g, " ").slice(0, 160)}`);
-        const missing = h.says.filter((w) => !text.includes(w));
-        if (missing.length) throw new Error(`the hover lacks ${missing.join(", ")}: ${text.slice(0, 400)}`);
-      });
+    const texts = highlighted.map((l) => l.text.trim());
+    console.log(`     highlighted PTX lines ${highlighted.map((l) => l.number).join(",")}:\n       ${texts.join("\n       ")}`);
+    if (!texts.some((t) => FLOAT_ARITH.test(t))) throw new Error("no fma/mul/add.f32 among the highlighted lines");
+    if (texts.some((t) => /^\.entry|^\.visible|^\/\/|^\.version|^\.target/.test(t))) {
+      throw new Error("directives are highlighted as the line's instructions");
     }
-    await step(page, "back to the PTX view", async () => {
-      await page.locator(".tab", { hasText: PTX_TAB }).first().click();
-      await group(page, PTX_TAB).waitFor({ timeout: STEP_MS });
-    });
+    const map = await serverLineMap(saxpyLine);
+    const expected = new Set((map?.stages?.ptx ?? []).flatMap((r) => Array.from({ length: r.end - r.start + 1 }, (_, i) => r.start + i + 1)));
+    const shown = new Set(highlighted.map((l) => l.number));
+    const rendered = new Set((await renderedLines(page, PTX_TAB)).map((l) => l.number));
+    const missing = [...expected].filter((n) => rendered.has(n) && !shown.has(n));
+    // Directives and labels between a line's instructions may share its highlight.
+    const extra = highlighted.filter((l) => !expected.has(l.number) && !NOT_AN_INSTRUCTION.test(l.text)).map((l) => l.number);
+    if (expected.size === 0) throw new Error("kernelscope/lineMap gave no PTX lines for the SAXPY line");
+    if (missing.length || extra.length) {
+      throw new Error(`highlight differs from kernelscope/lineMap: missing ${missing.join(",") || "-"}, extra ${extra.join(",") || "-"}`);
+    }
+    await page.screenshot({ path: path.join(ARTIFACTS, "side-by-side.png") });
+  });
 
-    await step(page, `Select Target GPU Architecture recompiles for it (${FIRST_ARCH} -> sm_90)`, async () => {
-      await focusEditor(page, PTX_TAB);
-      await page.keyboard.press("Control+Home");
-      await waitUntil(`the PTX view to target ${FIRST_ARCH}, from the settings`, async () =>
-        (await renderedLines(page, PTX_TAB)).some((l) => new RegExp(`^\\s*\\.target\\s+${FIRST_ARCH}\\b`).test(l.text)),
-      STEP_MS);
-      await focusEditor(page, "saxpy.rs");
-      await runCommand(page, "kernelscope: Select Target GPU Architecture");
-      const input = page.locator(".quick-input-widget .quick-input-box input");
-      await input.fill("sm_90");
-      await page.locator(".quick-input-widget .monaco-list-row", { hasText: "sm_90" }).first().waitFor();
-      await page.keyboard.press("Enter");
-      await focusEditor(page, PTX_TAB);
-      await page.keyboard.press("Control+Home");
-      await waitUntil("the PTX view to target sm_90", async () =>
-        (await renderedLines(page, PTX_TAB)).some((l) => /^\s*\.target\s+sm_90\b/.test(l.text)),
-      FIRST_COMPILE_MS);
+  await step(page, "the cursor on a PTX line highlights its source line", async () => {
+    // First a source line that became nothing, so that no source line is lit.
+    await goToLine(page, "saxpy.rs", 1);
+    await waitUntil("the source highlight to clear", async () =>
+      (await renderedLines(page, "saxpy.rs")).every((l) => !l.highlighted),
+    );
+    const arith = (await renderedLines(page, PTX_TAB)).find((l) => FLOAT_ARITH.test(l.text));
+    if (!arith) throw new Error("no float arithmetic line rendered in the PTX view");
+    await goToLine(page, PTX_TAB, arith.number);
+    await waitUntil("the SAXPY source line to be highlighted", async () => {
+      const hs = (await renderedLines(page, "saxpy.rs")).filter((l) => l.highlighted);
+      return hs.length === 1 && hs[0].number === saxpyLine + 1;
     });
+  });
 
-    let toldBefore = "";
-    await step(page, "editing and saving updates the PTX view", async () => {
-      toldBefore = (await page.locator(".statusbar-item", { hasText: PTX_CHANGED }).allTextContents()).join("\n");
-      await goToLine(page, "saxpy.rs", saxpyLine + 1);
-      await page.keyboard.press("End");
-      await page.keyboard.press("Shift+Home");
-      await page.keyboard.insertText(EDITED_LINE_TEXT);
-      await page.keyboard.press("Control+S");
-      if (ptxBefore.some((t) => FLOAT_SUB.test(t))) throw new Error("the PTX held a sub.f32 before the edit");
-      await waitUntil("the PTX view to show the new subtraction", async () => {
-        const now = (await renderedLines(page, PTX_TAB)).map((l) => l.text);
-        return now.some((t) => FLOAT_SUB.test(t));
-      }, FIRST_COMPILE_MS);
-      await page.screenshot({ path: path.join(ARTIFACTS, "after-save.png") });
+  await step(page, "hovering a PTX instruction shows the source line it came from", async () => {
+    const arith = (await renderedLines(page, PTX_TAB)).find((l) => FLOAT_ARITH.test(l.text));
+    if (!arith) throw new Error("no float arithmetic line rendered in the PTX view");
+    // The mouse this time, as a user reading the PTX would.
+    const arithLine = group(page, PTX_TAB).locator(".view-lines > .view-line", { hasText: arith.text.trim() }).first();
+    await arithLine.locator("span span").first().hover();
+    const where = new RegExp(`saxpy\\.rs:${saxpyLine + 1}\\b`);
+    const text = await waitUntil(`the hover to name saxpy.rs:${saxpyLine + 1}`, async () => {
+      const t = (await page.locator(".monaco-editor .monaco-hover:visible").allTextContents()).join("\n");
+      return where.test(t) && t;
     });
+    console.log(`     hover: ${text.replace(/\s+/g, " ").slice(0, 200)}`);
+    await page.keyboard.press("Escape");
+  });
 
-    await step(page, "the status bar tells what the save changed in the PTX", async () => {
-      // `+ y` became `- y`: an add replaced by a subtraction.
-      const told = await waitUntil("a status bar message with the PTX's changes", async () => {
-        const t = (await page.locator(".statusbar-item", { hasText: PTX_CHANGED }).allTextContents()).join("\n");
-        return t && t !== toldBefore && t;
-      });
-      const [, added, removed] = told.match(PTX_CHANGED);
-      console.log(`     ${told.trim()}`);
-      if (Number(added) < 1 || Number(removed) < 1) throw new Error(`expected an instruction added and one removed: ${told}`);
+  await step(page, "hovering the SAXPY line shows its instructions", async () => {
+    await goToLine(page, "saxpy.rs", saxpyLine + 1);
+    await page.keyboard.press("End");
+    await page.keyboard.press("Control+K");
+    await page.keyboard.press("Control+I");
+    const hover = page.locator(".monaco-editor .monaco-hover .rendered-markdown").first();
+    await hover.waitFor({ state: "visible", timeout: STEP_MS });
+    const text = await waitUntil("the hover to list instructions", async () => {
+      const t = (await page.locator(".monaco-editor .monaco-hover:visible").allTextContents()).join("\n");
+      return /\b(fma|mad|mul|add)\.(rn\.)?f32\b|ld\.global|st\.global/.test(t) && t;
     });
+    console.log(`     hover: ${text.replace(/\s+/g, " ").slice(0, 200)}`);
+    await page.screenshot({ path: path.join(ARTIFACTS, "hover.png") });
+    await page.keyboard.press("Escape");
+  });
 
-    await step(page, "Diff with Previous Save shows the change in VS Code's diff editor", async () => {
-      await focusEditor(page, "saxpy.rs");
-      await runCommand(page, "kernelscope: Diff with Previous Save");
-      const diff = page.locator(".monaco-diff-editor").first();
-      await diff.waitFor({ state: "visible", timeout: STEP_MS });
-      await waitUntil("an inserted line in the diff", async () => (await diff.locator(".line-insert, .char-insert").count()) > 0);
-      await page.screenshot({ path: path.join(ARTIFACTS, "diff.png") });
-      const tab = page.locator(".tab", { hasText: "↔" }).first();
-      await tab.hover();
-      await tab.locator(".tab-actions .action-label").first().click();
-      await diff.waitFor({ state: "detached", timeout: STEP_MS });
-    });
+  await step(page, "the kernel's SASS code lens opens the SASS view", async () => {
+    const lens = group(page, "saxpy.rs").locator(".codelens-decoration a", { hasText: /^SASS$/ }).first();
+    await lens.waitFor({ timeout: STEP_MS });
+    await lens.click();
+    await group(page, "saxpy.rs · SASS").waitFor({ timeout: STEP_MS });
+    await waitUntil("SASS instructions in the view", async () =>
+      (await renderedLines(page, "saxpy.rs · SASS")).some((l) => /\b(FFMA|FMUL|FADD|LDG|STG|IMAD)\b/.test(l.text)),
+    );
+    await page.screenshot({ path: path.join(ARTIFACTS, "sass.png") });
+    await page.locator(".tab", { hasText: PTX_TAB }).first().click();
+    await group(page, PTX_TAB).waitFor({ timeout: STEP_MS });
+  });
 
-    await step(page, "a kernel that stops compiling shows diagnostics and keeps the last PTX", async () => {
-      await focusEditor(page, "saxpy.rs");
-      await page.keyboard.press("Control+End");
-      await page.keyboard.insertText("\ngarbage\n");
-      await page.keyboard.press("Control+S");
-      await waitUntil("an error squiggle in the source", async () => (await group(page, "saxpy.rs").locator(".squiggly-error").count()) > 0, FIRST_COMPILE_MS);
-      const lines = await renderedLines(page, PTX_TAB);
-      if (!lines.some((l) => FLOAT_SUB.test(l.text)) || lines.some((l) => /^\/\/ kernelscope:/.test(l.text))) {
-        throw new Error("the PTX view lost the last good PTX");
+  for (const h of HOVERS) {
+    await step(page, `Show Hover on \`${h.find.trim()}\` in the ${h.tab} view explains the instruction`, async () => {
+      if ((await page.locator(".tab", { hasText: h.tab }).count()) > 0) {
+        await page.locator(".tab", { hasText: h.tab }).first().click();
+      } else {
+        await focusEditor(page, "saxpy.rs");
+        await runCommand(page, h.open);
       }
-      await page.screenshot({ path: path.join(ARTIFACTS, "failed-compile.png") });
+      await group(page, h.tab).waitFor({ timeout: STEP_MS });
+      await waitUntil(`text in ${h.tab}`, async () => (await renderedLines(page, h.tab)).some((l) => l.text.trim()));
+      const { line, text } = await hoverOnText(page, h.tab, h.find);
+      console.log(`     ${line}: ${text.replace(/\s+/g, " ").slice(0, 160)}`);
+      const missing = h.says.filter((w) => !text.includes(w));
+      if (missing.length) throw new Error(`the hover lacks ${missing.join(", ")}: ${text.slice(0, 400)}`);
     });
-
-    await step(page, "the first save of another kernel opens its PTX beside it", async () => {
-      await page.locator(".explorer-folders-view .monaco-list-row", { hasText: "vector_add.rs" }).first().click();
-      await page.locator(".tab.active", { hasText: "vector_add.rs" }).waitFor({ timeout: STEP_MS });
-      await focusEditor(page, "vector_add.rs");
-      await page.keyboard.press("Control+End");
-      await page.keyboard.insertText("\n");
-      await page.keyboard.press("Control+S");
-      await group(page, "vector_add.rs.ptx").waitFor({ timeout: FIRST_COMPILE_MS });
-      await waitUntil("the view to hold PTX", async () =>
-        (await renderedLines(page, "vector_add.rs.ptx")).some((l) => /^\s*\.(version|target|visible|entry)\b/.test(l.text)),
-      );
-    });
-
-    await step(page, "the extension host log shows no kernelscope errors", async () => {
-      const logs = [];
-      const walk = (dir) => {
-        for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-          const p = path.join(dir, entry.name);
-          if (entry.isDirectory()) walk(p);
-          else if (/exthost.*\.log$|remoteexthost\.log$/.test(entry.name)) logs.push(p);
-        }
-      };
-      walk(path.join(USER_DATA, "logs"));
-      if (logs.length === 0) throw new Error(`no extension host log under ${USER_DATA}/logs`);
-      // An entry is a timestamped line and its continuation lines (a stack trace).
-      const entries = logs.flatMap((f) => fs.readFileSync(f, "utf8").split(/\n(?=\d{4}-\d\d-\d\d )/));
-      const errors = entries.filter((e) => /^\S+ \S+ \[error\]/.test(e) && /kernelscope/i.test(e));
-      if (errors.length) throw new Error(errors.slice(0, 5).join("\n"));
-    });
-  } finally {
-    await context.close();
-    fs.rmSync(profile, { recursive: true, force: true });
   }
+  await step(page, "back to the PTX view", async () => {
+    await page.locator(".tab", { hasText: PTX_TAB }).first().click();
+    await group(page, PTX_TAB).waitFor({ timeout: STEP_MS });
+  });
 
-  const passed = results.filter((r) => r.ok).length;
-  const failed = results.length - passed;
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed === 0 ? 0 : 1);
-}
+  await step(page, `Select Target GPU Architecture recompiles for it (${FIRST_ARCH} -> sm_90)`, async () => {
+    await focusEditor(page, PTX_TAB);
+    await page.keyboard.press("Control+Home");
+    await waitUntil(`the PTX view to target ${FIRST_ARCH}, from the settings`, async () =>
+      (await renderedLines(page, PTX_TAB)).some((l) => new RegExp(`^\\s*\\.target\\s+${FIRST_ARCH}\\b`).test(l.text)),
+    STEP_MS);
+    await focusEditor(page, "saxpy.rs");
+    await runCommand(page, "kernelscope: Select Target GPU Architecture");
+    const input = page.locator(".quick-input-widget .quick-input-box input");
+    await input.fill("sm_90");
+    await page.locator(".quick-input-widget .monaco-list-row", { hasText: "sm_90" }).first().waitFor();
+    await page.keyboard.press("Enter");
+    await focusEditor(page, PTX_TAB);
+    await page.keyboard.press("Control+Home");
+    await waitUntil("the PTX view to target sm_90", async () =>
+      (await renderedLines(page, PTX_TAB)).some((l) => /^\s*\.target\s+sm_90\b/.test(l.text)),
+    FIRST_COMPILE_MS);
+  });
 
-main().catch((error) => {
-  console.error(error);
-  console.log(`${results.filter((r) => r.ok).length} passed, ${results.filter((r) => !r.ok).length + 1} failed`);
-  process.exit(1);
+  let toldBefore = "";
+  await step(page, "editing and saving updates the PTX view", async () => {
+    toldBefore = (await page.locator(".statusbar-item", { hasText: PTX_CHANGED }).allTextContents()).join("\n");
+    await goToLine(page, "saxpy.rs", saxpyLine + 1);
+    await page.keyboard.press("End");
+    await page.keyboard.press("Shift+Home");
+    await page.keyboard.insertText(EDITED_LINE_TEXT);
+    await page.keyboard.press("Control+S");
+    if (ptxBefore.some((t) => FLOAT_SUB.test(t))) throw new Error("the PTX held a sub.f32 before the edit");
+    await waitUntil("the PTX view to show the new subtraction", async () => {
+      const now = (await renderedLines(page, PTX_TAB)).map((l) => l.text);
+      return now.some((t) => FLOAT_SUB.test(t));
+    }, FIRST_COMPILE_MS);
+    await page.screenshot({ path: path.join(ARTIFACTS, "after-save.png") });
+  });
+
+  await step(page, "the status bar tells what the save changed in the PTX", async () => {
+    // `+ y` became `- y`: an add replaced by a subtraction.
+    const told = await waitUntil("a status bar message with the PTX's changes", async () => {
+      const t = (await page.locator(".statusbar-item", { hasText: PTX_CHANGED }).allTextContents()).join("\n");
+      return t && t !== toldBefore && t;
+    });
+    const [, added, removed] = told.match(PTX_CHANGED);
+    console.log(`     ${told.trim()}`);
+    if (Number(added) < 1 || Number(removed) < 1) throw new Error(`expected an instruction added and one removed: ${told}`);
+  });
+
+  await step(page, "Diff with Previous Save shows the change in VS Code's diff editor", async () => {
+    await focusEditor(page, "saxpy.rs");
+    await runCommand(page, "kernelscope: Diff with Previous Save");
+    const diff = page.locator(".monaco-diff-editor").first();
+    await diff.waitFor({ state: "visible", timeout: STEP_MS });
+    await waitUntil("an inserted line in the diff", async () => (await diff.locator(".line-insert, .char-insert").count()) > 0);
+    await page.screenshot({ path: path.join(ARTIFACTS, "diff.png") });
+    const tab = page.locator(".tab", { hasText: "↔" }).first();
+    await tab.hover();
+    await tab.locator(".tab-actions .action-label").first().click();
+    await diff.waitFor({ state: "detached", timeout: STEP_MS });
+  });
+
+  await step(page, "a kernel that stops compiling shows diagnostics and keeps the last PTX", async () => {
+    await focusEditor(page, "saxpy.rs");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.insertText("\ngarbage\n");
+    await page.keyboard.press("Control+S");
+    await waitUntil("an error squiggle in the source", async () => (await group(page, "saxpy.rs").locator(".squiggly-error").count()) > 0, FIRST_COMPILE_MS);
+    const lines = await renderedLines(page, PTX_TAB);
+    if (!lines.some((l) => FLOAT_SUB.test(l.text)) || lines.some((l) => /^\/\/ kernelscope:/.test(l.text))) {
+      throw new Error("the PTX view lost the last good PTX");
+    }
+    await page.screenshot({ path: path.join(ARTIFACTS, "failed-compile.png") });
+  });
+
+  await step(page, "the first save of another kernel opens its PTX beside it", async () => {
+    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: "vector_add.rs" }).first().click();
+    await page.locator(".tab.active", { hasText: "vector_add.rs" }).waitFor({ timeout: STEP_MS });
+    await focusEditor(page, "vector_add.rs");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.insertText("\n");
+    await page.keyboard.press("Control+S");
+    await group(page, "vector_add.rs · PTX").waitFor({ timeout: FIRST_COMPILE_MS });
+    await waitUntil("the view to hold PTX", async () =>
+      (await renderedLines(page, "vector_add.rs · PTX")).some((l) => /^\s*\.(version|target|visible|entry)\b/.test(l.text)),
+    );
+  });
+
+  await step(page, "the extension host log shows no kernelscope errors", () => noExtensionHostErrors(USER_DATA));
 });

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# End-to-end test of the kernelscope VS Code extension in a real VS Code.
+# End-to-end tests of the kernelscope VS Code extension in a real VS Code.
 #
 # Installs what it needs (idempotent: each step checks first), runs the extension's unit
-# tests, packages the .vsix, starts code-server on 127.0.0.1 in its own process group
-# with the .vsix installed and a copy of examples/ open, and drives it from headless
-# Chromium with e2e.mjs. Prints `N passed, N failed` and exits non-zero on any failure.
-# Screenshots and logs go to tests/e2e-artifacts/vscode/.
+# tests, packages the .vsix, and then for each test script starts code-server on
+# 127.0.0.1 in its own process group, with a fresh profile holding only the .vsix and a
+# copy of examples/ open, and drives it from headless Chromium:
+#   e2e.mjs          a session as a user has it: views, highlighting, hovers, arch, saves;
+#   stages.e2e.mjs   Open Stages Side by Side: tiled groups that follow the active file.
+# Prints `N passed, N failed` and exits non-zero on any failure. Screenshots and logs go
+# to tests/e2e-artifacts/vscode/<script>/.
 #
 # Environment:
 #   KERNELSCOPE_BIN   the server (default: build/server/kernelscope in the repository)
+#   KS_E2E            the scripts to run (default: all, as listed above)
 #   KS_TIMEOUT_MS     how long the first compile may take (default 240000)
-#   KS_KEEP=1         keep the temporary workspace and code-server profile
+#   KS_KEEP=1         keep the temporary workspaces and code-server profiles
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
@@ -71,10 +75,18 @@ rm -rf "$ARTIFACTS"
 mkdir -p "$ARTIFACTS"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kernelscope-vscode-e2e.XXXXXX")
 CS_PID=
+# stop_code_server DIR: ends the running code-server's process group and keeps its logs.
+stop_code_server() {
+  if [ -n "$CS_PID" ]; then kill -TERM -- "-$CS_PID" 2>/dev/null || true; fi
+  CS_PID=
+  local name
+  name=$(basename "$1")
+  mkdir -p "$ARTIFACTS/$name"
+  if [ -f "$1/code-server.log" ]; then cp "$1/code-server.log" "$ARTIFACTS/$name/" 2>/dev/null || true; fi
+  if [ -d "$1/user-data/logs" ]; then cp -r "$1/user-data/logs" "$ARTIFACTS/$name/vscode-logs" 2>/dev/null || true; fi
+}
 cleanup() {
   if [ -n "$CS_PID" ]; then kill -TERM -- "-$CS_PID" 2>/dev/null || true; fi
-  if [ -f "$WORK/code-server.log" ]; then cp "$WORK/code-server.log" "$ARTIFACTS/" 2>/dev/null || true; fi
-  if [ -d "$WORK/user-data/logs" ]; then cp -r "$WORK/user-data/logs" "$ARTIFACTS/vscode-logs" 2>/dev/null || true; fi
   if [ "${KS_KEEP:-0}" = 1 ]; then say "kept $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -98,14 +110,23 @@ say "packaging the extension"
 VSIX=$WORK/kernelscope.vsix
 (cd "$EXT" && npx vsce package --skip-license --allow-missing-repository -o "$VSIX" >/dev/null)
 
-# --- code-server ---------------------------------------------------------------------
+# --- code-server, once per script ---------------------------------------------------
 
 CODE_SERVER=$HERE/node_modules/.bin/code-server
-# The session starts at this target (the settings); the test switches to sm_90 live.
+# e2e.mjs starts at this target (its settings) and switches to sm_90 live.
 FIRST_ARCH=sm_75
-mkdir -p "$WORK/workspace" "$WORK/user-data/User" "$WORK/extensions"
-cp "$ROOT"/examples/*.rs "$WORK/workspace/"
-cat >"$WORK/user-data/User/settings.json" <<JSON
+E2E_PASS=0 E2E_FAIL=0
+
+# run_script SCRIPT VSIX SETTINGS: a fresh code-server profile with only VSIX installed and
+# SETTINGS (JSON members, may be empty) added to the quiet defaults, on a fresh copy of
+# examples/, driven by SCRIPT; adds its counts to E2E_PASS/E2E_FAIL.
+run_script() {
+  local script=$1 vsix=$2 extra=$3
+  local dir=$WORK/${script%.mjs}
+  mkdir -p "$dir/workspace" "$dir/user-data/User" "$dir/extensions"
+  cp "$ROOT"/examples/*.rs "$dir/workspace/"
+  cp -r "$ROOT/examples/crate" "$ROOT/examples/crate-util" "$dir/workspace/"
+  cat >"$dir/user-data/User/settings.json" <<JSON
 {
   "workbench.startupEditor": "none",
   "telemetry.telemetryLevel": "off",
@@ -114,42 +135,53 @@ cat >"$WORK/user-data/User/settings.json" <<JSON
   "update.mode": "none",
   "security.workspace.trust.enabled": false,
   "workbench.tips.enabled": false,
-  "editor.minimap.enabled": false,
-  "kernelscope.server.path": "$KERNELSCOPE_BIN",
-  "kernelscope.arch": "$FIRST_ARCH"
+  "editor.minimap.enabled": false${extra:+,
+  $extra}
 }
 JSON
-: >"$WORK/config.yaml"
-COMMON=(--user-data-dir "$WORK/user-data" --extensions-dir "$WORK/extensions" --config "$WORK/config.yaml")
-"$CODE_SERVER" "${COMMON[@]}" --install-extension "$VSIX" >"$WORK/install.log" 2>&1 ||
-  { cat "$WORK/install.log" >&2; echo "$UNIT_PASS passed, $((UNIT_FAIL + 1)) failed"; exit 1; }
+  : >"$dir/config.yaml"
+  local common=(--user-data-dir "$dir/user-data" --extensions-dir "$dir/extensions" --config "$dir/config.yaml")
+  if ! "$CODE_SERVER" "${common[@]}" --install-extension "$vsix" >"$dir/install.log" 2>&1; then
+    cat "$dir/install.log" >&2
+    E2E_FAIL=$((E2E_FAIL + 1))
+    return
+  fi
+  local port
+  port=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+  # A background job of a non-interactive shell is no group leader, so setsid makes it one
+  # without forking: $! is the group to kill, taking the extension host and server along.
+  setsid "$CODE_SERVER" "${common[@]}" --auth none --disable-telemetry --disable-update-check \
+    --disable-workspace-trust --bind-addr "127.0.0.1:$port" "$dir/workspace" >"$dir/code-server.log" 2>&1 &
+  CS_PID=$!
+  for _ in $(seq 1 120); do
+    if node -e "fetch('http://127.0.0.1:$port/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"; then break; fi
+    kill -0 "$CS_PID" 2>/dev/null || { cat "$dir/code-server.log" >&2; break; }
+    sleep 0.5
+  done
+  say "$script: driving code-server on 127.0.0.1:$port"
+  set +e
+  KS_URL="http://127.0.0.1:$port/?folder=$dir/workspace" KS_WORKSPACE="$dir/workspace" \
+    KS_ARTIFACTS="$ARTIFACTS/${script%.mjs}" KS_USER_DATA="$dir/user-data" KS_CHROMIUM="$CHROMIUM" \
+    KERNELSCOPE_BIN="$KERNELSCOPE_BIN" KS_FIRST_ARCH="$FIRST_ARCH" node "$HERE/$script" | tee "$dir/e2e.log"
+  local rc=${PIPESTATUS[0]}
+  set -e
+  stop_code_server "$dir"
+  local pass fail
+  pass=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$dir/e2e.log" | tail -1)
+  fail=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$dir/e2e.log" | tail -1)
+  pass=${pass:-0}
+  fail=${fail:-1}
+  if [ "$rc" != 0 ] && [ "$fail" = 0 ]; then fail=1; fi
+  E2E_PASS=$((E2E_PASS + pass))
+  E2E_FAIL=$((E2E_FAIL + fail))
+}
 
-PORT=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-# A background job of a non-interactive shell is no group leader, so setsid makes it one
-# without forking: $! is the group to kill, taking the extension host and server along.
-setsid "$CODE_SERVER" "${COMMON[@]}" --auth none --disable-telemetry --disable-update-check \
-  --disable-workspace-trust --bind-addr "127.0.0.1:$PORT" "$WORK/workspace" >"$WORK/code-server.log" 2>&1 &
-CS_PID=$!
-for _ in $(seq 1 120); do
-  if node -e "fetch('http://127.0.0.1:$PORT/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"; then break; fi
-  kill -0 "$CS_PID" 2>/dev/null || { cat "$WORK/code-server.log" >&2; break; }
-  sleep 0.5
+for script in ${KS_E2E:-e2e.mjs stages.e2e.mjs}; do
+  case $script in
+  e2e.mjs) run_script "$script" "$VSIX" "\"kernelscope.server.path\": \"$KERNELSCOPE_BIN\", \"kernelscope.arch\": \"$FIRST_ARCH\"" ;;
+  *) run_script "$script" "$VSIX" "\"kernelscope.server.path\": \"$KERNELSCOPE_BIN\"" ;;
+  esac
 done
-
-# --- The browser ---------------------------------------------------------------------
-
-say "driving code-server on 127.0.0.1:$PORT with $KERNELSCOPE_BIN"
-set +e
-KS_URL="http://127.0.0.1:$PORT/?folder=$WORK/workspace" KS_WORKSPACE="$WORK/workspace" \
-  KS_ARTIFACTS="$ARTIFACTS" KS_USER_DATA="$WORK/user-data" KS_CHROMIUM="$CHROMIUM" \
-  KERNELSCOPE_BIN="$KERNELSCOPE_BIN" KS_FIRST_ARCH="$FIRST_ARCH" node "$HERE/e2e.mjs" | tee "$WORK/e2e.log"
-E2E_RC=${PIPESTATUS[0]}
-set -e
-E2E_PASS=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$WORK/e2e.log" | tail -1)
-E2E_FAIL=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$WORK/e2e.log" | tail -1)
-E2E_PASS=${E2E_PASS:-0}
-E2E_FAIL=${E2E_FAIL:-1}
-if [ "$E2E_RC" != 0 ] && [ "$E2E_FAIL" = 0 ]; then E2E_FAIL=1; fi
 
 say "unit $UNIT_PASS/$((UNIT_PASS + UNIT_FAIL)), end to end $E2E_PASS/$((E2E_PASS + E2E_FAIL)), $(($(date +%s) - STARTED)) s; screenshots in ${ARTIFACTS#"$ROOT"/}"
 echo "$((UNIT_PASS + E2E_PASS)) passed, $((UNIT_FAIL + E2E_FAIL)) failed"

@@ -1,0 +1,173 @@
+// What the VS Code end-to-end tests share: reading code-server's DOM as a user sees it,
+// typing commands, and running named steps that each leave a screenshot when they fail.
+//
+// Environment: KS_ARTIFACTS (screenshots), KS_CHROMIUM.
+
+import { chromium } from "playwright-core";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+const ARTIFACTS = process.env.KS_ARTIFACTS;
+const CHROMIUM = process.env.KS_CHROMIUM ?? "/usr/lib/chromium/chromium";
+export const STEP_MS = 60000;
+
+// ---------------------------------------------------------------------------------------
+// Reading VS Code's DOM.
+
+/** The editor group whose active tab is `title`. */
+export function group(page, title) {
+  return page.locator(".part.editor .editor-group-container").filter({
+    has: page.locator(".tab.active", { hasText: title }),
+  });
+}
+
+/**
+ * The rendered lines of the editor in a group: number, text, and whether an extension
+ * decoration paints its background (linked highlighting).
+ */
+export async function renderedLines(page, title) {
+  const editor = group(page, title).locator(".monaco-editor").first();
+  return editor.evaluate((root) => {
+    const byTop = new Map();
+    for (const el of root.querySelectorAll(".margin-view-overlays > div")) {
+      const number = el.querySelector(".line-numbers");
+      if (number) byTop.set(el.style.top, { number: Number(number.textContent), text: "", highlighted: false });
+    }
+    for (const el of root.querySelectorAll(".view-lines > .view-line")) {
+      const line = byTop.get(el.style.top);
+      if (line) line.text = el.textContent.replace(/\u00a0/g, " ");
+    }
+    for (const el of root.querySelectorAll(".view-overlays > div")) {
+      const line = byTop.get(el.style.top);
+      if (!line) continue;
+      for (const deco of el.querySelectorAll("[class*='ced-']")) {
+        const bg = getComputedStyle(deco).backgroundColor;
+        if (bg && bg !== "transparent" && bg !== "rgba(0, 0, 0, 0)") line.highlighted = true;
+      }
+    }
+    return [...byTop.values()].sort((a, b) => a.number - b.number);
+  });
+}
+
+export async function waitUntil(what, fn, timeoutMs = STEP_MS) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    try {
+      const value = await fn();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last.message}` : ""}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export async function runCommand(page, title) {
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget .quick-input-box input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(`>${title}`);
+  await page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first().waitFor();
+  await page.keyboard.press("Enter");
+}
+
+/**
+ * Focuses the editor in a group by clicking near the right end of its first visible line
+ * (the text layer itself may be scrolled far out of the viewport).
+ */
+export async function focusEditor(page, title) {
+  const viewport = group(page, title).locator(".editor-instance .monaco-editor .overflow-guard").first();
+  const box = await viewport.boundingBox();
+  if (!box) throw new Error(`no visible editor for ${title}`);
+  await page.mouse.click(box.x + box.width - 40, box.y + 8);
+}
+
+export async function goToLine(page, title, line1) {
+  await focusEditor(page, title);
+  await page.keyboard.press("Control+G");
+  const input = page.locator(".quick-input-widget .quick-input-box input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(`:${line1}`);
+  await page.keyboard.press("Enter");
+  await input.waitFor({ state: "hidden" });
+}
+
+export async function statusText(page) {
+  return (await page.locator(".statusbar-item", { hasText: "kernelscope" }).first().textContent()) ?? "";
+}
+
+// ---------------------------------------------------------------------------------------
+// Steps and the browser.
+
+export const results = [];
+
+export async function step(page, name, fn) {
+  const started = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true, ms: Date.now() - started });
+    console.log(`ok   ${name} (${Date.now() - started} ms)`);
+  } catch (error) {
+    results.push({ name, ok: false, ms: Date.now() - started });
+    console.log(`FAIL ${name} (${Date.now() - started} ms)\n     ${error.message.split("\n").join("\n     ")}`);
+    const file = path.join(ARTIFACTS, `fail-${results.length}-${name.replace(/\W+/g, "-")}.png`);
+    await page.screenshot({ path: file }).catch(() => undefined);
+  }
+}
+
+/** Throws the kernelscope errors of the extension host logs under `userData`, if any. */
+export function noExtensionHostErrors(userData) {
+  const logs = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (/exthost.*\.log$|remoteexthost\.log$/.test(entry.name)) logs.push(p);
+    }
+  };
+  walk(path.join(userData, "logs"));
+  if (logs.length === 0) throw new Error(`no extension host log under ${userData}/logs`);
+  // An entry is a timestamped line and its continuation lines (a stack trace).
+  const entries = logs.flatMap((f) => fs.readFileSync(f, "utf8").split(/\n(?=\d{4}-\d\d-\d\d )/));
+  const errors = entries.filter((e) => /^\S+ \S+ \[error\]/.test(e) && /kernelscope/i.test(e));
+  if (errors.length) throw new Error(errors.slice(0, 5).join("\n"));
+}
+
+/**
+ * Opens headless Chromium on a fresh profile, runs `body(page)`, closes it, prints
+ * `N passed, N failed` and exits with the verdict.
+ */
+export async function runSteps(body) {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "kernelscope-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1600, height: 1000 },
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  try {
+    await body(page);
+  } catch (error) {
+    console.error(error);
+    results.push({ name: "the steps ran to the end", ok: false });
+  } finally {
+    await context.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+  const passed = results.filter((r) => r.ok).length;
+  console.log(`${passed} passed, ${results.length - passed} failed`);
+  process.exit(passed === results.length ? 0 : 1);
+}
