@@ -1,4 +1,4 @@
-// Diffs of generated code: normalized line comparison (Myers' O(ND) shortest edit script),
+// Diffs of generated code: normalized line comparison (the shortest edit script, EditScript.h),
 // unified diff text, and the per-stage summary of two compiles.
 #include "Diff.h"
 
@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "EditScript.h"
 #include "TextUtil.h"
 
 namespace ks {
@@ -167,76 +168,9 @@ std::string normalizeMir(std::string_view s) {
   return out;
 }
 
-// --- The shortest edit script (Myers 1986), on the comparable lines.
-
-enum class Op : uint8_t { Equal, Delete, Insert };
-struct Edit {
-  Op op;
-  size_t a, b;  // indices into the before and after sequences (the one that applies)
-};
-
 // Beyond this many differences the change is given as "everything replaced": a bound on
 // time and memory for artifacts that changed wholesale.
 constexpr int kMaxEditDistance = 3000;
-
-std::vector<Edit> shortestEdit(const std::vector<std::string>& a,
-                               const std::vector<std::string>& b) {
-  const int n = static_cast<int>(a.size()), m = static_cast<int>(b.size());
-  int pre = 0;
-  while (pre < n && pre < m && a[pre] == b[pre]) ++pre;
-  int suf = 0;
-  while (suf < n - pre && suf < m - pre && a[n - 1 - suf] == b[m - 1 - suf]) ++suf;
-  const int an = n - pre - suf, bm = m - pre - suf;
-  auto same = [&](int x, int y) { return a[pre + x] == b[pre + y]; };
-
-  std::vector<Edit> middle;
-  const int maxD = std::min(an + bm, kMaxEditDistance);
-  const int off = maxD + 1;
-  std::vector<int> v(2 * maxD + 3, 0);
-  std::vector<std::vector<int>> trace;  // trace[d][k + d]: furthest x on diagonal k after d edits
-  int found = an == 0 && bm == 0 ? 0 : -1;
-  for (int d = 0; d <= maxD && found < 0; ++d) {
-    for (int k = -d; k <= d; k += 2) {
-      int x = (k == -d || (k != d && v[off + k - 1] < v[off + k + 1])) ? v[off + k + 1]
-                                                                       : v[off + k - 1] + 1;
-      int y = x - k;
-      while (x < an && y < bm && same(x, y)) ++x, ++y;
-      v[off + k] = x;
-      if (x >= an && y >= bm && found < 0) found = d;
-    }
-    trace.emplace_back(v.begin() + off - d, v.begin() + off + d + 1);
-  }
-  if (found < 0) {
-    for (int i = 0; i < an; ++i) middle.push_back({Op::Delete, size_t(pre + i), 0});
-    for (int j = 0; j < bm; ++j) middle.push_back({Op::Insert, 0, size_t(pre + j)});
-  } else {
-    int x = an, y = bm;
-    for (int d = found; d > 0; --d) {
-      const std::vector<int>& prev = trace[d - 1];  // indexed by k + d - 1
-      const int k = x - y;
-      auto at = [&](int kk) { return prev[kk + d - 1]; };
-      const bool down = k == -d || (k != d && at(k - 1) < at(k + 1));
-      const int prevK = down ? k + 1 : k - 1;
-      const int prevX = at(prevK), prevY = prevX - prevK;
-      while (x > prevX && y > prevY)
-        --x, --y, middle.push_back({Op::Equal, size_t(pre + x), size_t(pre + y)});
-      if (down)
-        middle.push_back({Op::Insert, 0, size_t(pre + prevY)});
-      else
-        middle.push_back({Op::Delete, size_t(pre + prevX), 0});
-      x = prevX, y = prevY;
-    }
-    while (x > 0 && y > 0)
-      --x, --y, middle.push_back({Op::Equal, size_t(pre + x), size_t(pre + y)});
-    std::reverse(middle.begin(), middle.end());
-  }
-  std::vector<Edit> edits;
-  for (int i = 0; i < pre; ++i) edits.push_back({Op::Equal, size_t(i), size_t(i)});
-  edits.insert(edits.end(), middle.begin(), middle.end());
-  for (int i = 0; i < suf; ++i)
-    edits.push_back({Op::Equal, size_t(n - suf + i), size_t(m - suf + i)});
-  return edits;
-}
 
 /// The lines of an artifact that take part in a comparison.
 struct Compared {
@@ -358,22 +292,24 @@ StageDiff diffArtifacts(const Artifact& before, const Artifact& after,
   d.stage = after.stage;
   const Compared a = comparedLines(before, options.normalize),
                  b = comparedLines(after, options.normalize);
-  const std::vector<Edit> edits = shortestEdit(a.keys, b.keys);
+  const std::vector<Edit> edits = shortestEdit(a.keys, b.keys, kMaxEditDistance).edits;
   for (const Edit& e : edits) {
-    if (e.op == Op::Delete && before.lines[a.lines[e.a]].kind == LineKind::Instruction) ++d.removed;
-    if (e.op == Op::Insert && after.lines[b.lines[e.b]].kind == LineKind::Instruction) ++d.added;
+    if (e.op == EditOp::Delete && before.lines[a.lines[e.a]].kind == LineKind::Instruction)
+      ++d.removed;
+    if (e.op == EditOp::Insert && after.lines[b.lines[e.b]].kind == LineKind::Instruction)
+      ++d.added;
   }
 
   const size_t ctx = static_cast<size_t>(std::max(options.context, 0));
   size_t i = 0;
   while (i < edits.size()) {
     size_t first = i;
-    while (first < edits.size() && edits[first].op == Op::Equal) ++first;
+    while (first < edits.size() && edits[first].op == EditOp::Equal) ++first;
     if (first == edits.size()) break;
     // The hunk runs until more than 2 * ctx equal lines separate two changes.
     size_t last = first, equalRun = 0;
     for (size_t j = first; j < edits.size(); ++j) {
-      if (edits[j].op != Op::Equal)
+      if (edits[j].op != EditOp::Equal)
         last = j, equalRun = 0;
       else if (++equalRun > 2 * ctx)
         break;
@@ -386,17 +322,17 @@ StageDiff diffArtifacts(const Artifact& before, const Artifact& after,
     std::optional<uint32_t> aFirst, bFirst;
     for (size_t j = start; j < stop; ++j) {
       const Edit& e = edits[j];
-      if (e.op != Op::Insert) {
+      if (e.op != EditOp::Insert) {
         ++aCount;
         if (!aFirst) aFirst = a.lines[e.a];
       }
-      if (e.op != Op::Delete) {
+      if (e.op != EditOp::Delete) {
         ++bCount;
         if (!bFirst) bFirst = b.lines[e.b];
       }
-      body += e.op == Op::Equal ? ' ' : e.op == Op::Delete ? '-' : '+';
-      body += e.op == Op::Delete ? rtrim(before.lineText(a.lines[e.a]))
-                                 : rtrim(after.lineText(b.lines[e.b]));
+      body += e.op == EditOp::Equal ? ' ' : e.op == EditOp::Delete ? '-' : '+';
+      body += e.op == EditOp::Delete ? rtrim(before.lineText(a.lines[e.a]))
+                                     : rtrim(after.lineText(b.lines[e.b]));
       body += '\n';
     }
     // An empty side is numbered by the line before it, as diff(1) does.
@@ -404,8 +340,8 @@ StageDiff diffArtifacts(const Artifact& before, const Artifact& after,
       if (firstLine) return *firstLine + 1;
       for (size_t j = start; j-- > 0;) {
         const Edit& e = edits[j];
-        if (isBefore && e.op != Op::Insert) return a.lines[e.a] + 1;
-        if (!isBefore && e.op != Op::Delete) return b.lines[e.b] + 1;
+        if (isBefore && e.op != EditOp::Insert) return a.lines[e.a] + 1;
+        if (!isBefore && e.op != EditOp::Delete) return b.lines[e.b] + 1;
       }
       return 0;
     };

@@ -17,7 +17,10 @@
 #include <cctype>
 #include <map>
 #include <mutex>
+#include <string_view>
+#include <unordered_map>
 
+#include "EditScript.h"
 #include "Parsers.h"
 #include "TextUtil.h"
 
@@ -89,46 +92,38 @@ std::map<std::string, std::vector<uint32_t>> instructionsByFunction(const Artifa
 
 /// Pairs the elements of `a` and `b`: those of a longest common subsequence (exact), then
 /// equal elements left over between two consecutive common ones (reordered, inexact).
-/// Returns false when the sequences are too long to align cheaply.
+/// Returns false when the sequences differ in too many places to align cheaply.
 bool alignSequences(const std::vector<std::string>& a, const std::vector<std::string>& b,
                     std::vector<std::pair<size_t, size_t>>& pairs, std::vector<bool>& exact) {
-  const size_t n = a.size(), m = b.size();
-  if (n * m > 64u * 1024 * 1024) return false;
-  std::vector<uint16_t> dp((n + 1) * (m + 1), 0);  // dp[i][j]: LCS of a[i..], b[j..]
-  auto at = [&](size_t i, size_t j) -> uint16_t& { return dp[i * (m + 1) + j]; };
-  for (size_t i = n; i-- > 0;)
-    for (size_t j = m; j-- > 0;)
-      at(i, j) = a[i] == b[j] ? static_cast<uint16_t>(at(i + 1, j + 1) + 1)
-                              : std::max(at(i + 1, j), at(i, j + 1));
+  // A few reordered instructions are a few edits; beyond this the streams are unrelated.
+  constexpr int kMaxEdits = 4000;
+  EditScript script = shortestEdit(a, b, kMaxEdits);
+  if (!script.complete) return false;
   std::vector<size_t> gapA, gapB;
   auto flushGap = [&] {
     // Within a gap, pair equal shapes in order: reordered instructions.
-    std::vector<bool> used(gapB.size(), false);
+    std::unordered_map<std::string_view, std::vector<size_t>> unused;  // shape -> gapB, reversed
+    for (size_t k = gapB.size(); k-- > 0;) unused[b[gapB[k]]].push_back(gapB[k]);
     for (size_t x : gapA)
-      for (size_t k = 0; k < gapB.size(); ++k)
-        if (!used[k] && a[x] == b[gapB[k]]) {
-          used[k] = true;
-          pairs.emplace_back(x, gapB[k]);
-          exact.push_back(false);
-          break;
-        }
+      if (auto it = unused.find(a[x]); it != unused.end() && !it->second.empty()) {
+        pairs.emplace_back(x, it->second.back());
+        it->second.pop_back();
+        exact.push_back(false);
+      }
     gapA.clear();
     gapB.clear();
   };
-  size_t i = 0, j = 0;
-  while (i < n && j < m) {
-    if (a[i] == b[j]) {
+  for (const Edit& e : script.edits) {
+    if (e.op == EditOp::Equal) {
       flushGap();
-      pairs.emplace_back(i++, j++);
+      pairs.emplace_back(e.a, e.b);
       exact.push_back(true);
-    } else if (at(i + 1, j) >= at(i, j + 1)) {
-      gapA.push_back(i++);
+    } else if (e.op == EditOp::Delete) {
+      gapA.push_back(e.a);
     } else {
-      gapB.push_back(j++);
+      gapB.push_back(e.b);
     }
   }
-  while (i < n) gapA.push_back(i++);
-  while (j < m) gapB.push_back(j++);
   flushGap();
   return true;
 }
@@ -194,7 +189,7 @@ ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const
 
   // Align instruction for instruction, per function. The streams are usually identical;
   // when they are not (the reparsed IR's use-lists differ from rustc's in-memory module,
-  // which can reorder a few independent instructions), the longest common subsequence
+  // which can reorder a few independent instructions), the shortest edit script
   // still pairs almost all of them, and the rest pair up by shape within their gap.
   auto ours = instructionsByFunction(regenerated);
   for (const auto& [symbol, lines] : instructionsByFunction(ptx)) {

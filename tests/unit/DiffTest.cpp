@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "Diff.h"
+#include "EditScript.h"
 #include "Parsers.h"
 #include "Process.h"
 #include "TestSupport.h"
@@ -233,4 +234,38 @@ TEST_CASE("the summary of two compiles: changed stages, then each kernel's resou
   CHECK(d.summary == "PTX ±0, +kernel m");
   d = diffCompiles(declared, compile(kPtx, {kernel("k", 24, 0)}), "a", "b");
   CHECK(d.summary == "PTX ±0, k regs 32→24, −kernel m");
+}
+
+TEST_CASE("the shortest edit script: a few changes in long sequences, and its bound") {
+  // 40,000 lines with two changed, one inserted and two swapped: the script has every line
+  // once, and the lines it keeps are a longest common subsequence.
+  std::vector<std::string> a, b;
+  for (int i = 0; i < 40000; ++i) a.push_back("add.s32 %r" + std::to_string(i) + ";");
+  b = a;
+  b[100] = "mul.lo.s32 %r100;";
+  b[30000] = "sub.s32 %r30000;";
+  std::swap(b[20000], b[20001]);
+  b.insert(b.begin() + 35000, "bar.sync 0;");
+  EditScript s = shortestEdit(a, b, 3000);
+  CHECK(s.complete);
+  size_t equal = 0, deleted = 0, inserted = 0;
+  for (const Edit& e : s.edits) {
+    equal += e.op == EditOp::Equal;
+    deleted += e.op == EditOp::Delete;
+    inserted += e.op == EditOp::Insert;
+    if (e.op == EditOp::Equal) CHECK(a[e.a] == b[e.b]);
+  }
+  CHECK(equal == 40000 - 3);  // two replaced, one of the swapped pair
+  CHECK(deleted == 3);
+  CHECK(inserted == 4);
+
+  // Beyond the bound: everything between the common prefix and suffix is replaced.
+  std::vector<std::string> c = {"same", "x1", "x2", "x3", "end"}, d = {"same", "y1", "y2", "end"};
+  EditScript bounded = shortestEdit(c, d, 2);
+  CHECK_FALSE(bounded.complete);
+  REQUIRE(bounded.edits.size() == 2 + 3 + 2);
+  CHECK(bounded.edits.front().op == EditOp::Equal);
+  CHECK(bounded.edits[1].op == EditOp::Delete);
+  CHECK(bounded.edits[4].op == EditOp::Insert);
+  CHECK(bounded.edits.back().op == EditOp::Equal);
 }
