@@ -231,16 +231,21 @@ std::vector<Remark> attributeRemarks(std::vector<Remark> remarks, const Artifact
   }
 
   // Fold identical remarks on the same line: loops unrolled or code inlined several times
-  // repeat them word for word.
-  std::stable_sort(out.begin(), out.end(),
-                   [](const Remark& a, const Remark& b) { return sortKey(a) < sortKey(b); });
+  // repeat them word for word. Each key is made once (it holds the remark's message as
+  // shown), then the remarks are sorted by it.
+  using Key = decltype(sortKey(out.front()));
+  std::vector<std::pair<Key, size_t>> keys;
+  keys.reserve(out.size());
+  for (size_t i = 0; i < out.size(); ++i) keys.emplace_back(sortKey(out[i]), i);
+  std::stable_sort(keys.begin(), keys.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<Remark> folded;
-  for (Remark& r : out) {
-    if (!folded.empty() && sortKey(folded.back()) == sortKey(r)) {
-      folded.back().count += r.count;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    if (k > 0 && keys[k - 1].first == keys[k].first) {
+      folded.back().count += out[keys[k].second].count;
       continue;
     }
-    folded.push_back(std::move(r));
+    folded.push_back(std::move(out[keys[k].second]));
   }
   return folded;
 }

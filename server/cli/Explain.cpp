@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -200,16 +201,24 @@ nlohmann::json kernelJson(const KernelInfo& k) {
   return j;
 }
 
-/// The remarks on a user line that the filter lets through.
-std::vector<const Remark*> remarksOn(const CompileResult& r, const RemarkFilter& filter,
-                                     const std::string& file, uint32_t line) {
-  std::vector<const Remark*> out;
-  for (const auto& rem : r.remarks)
-    if (rem.userLocation && rem.userLocation->file == file && rem.userLocation->line == line &&
-        filter.accepts(rem))
-      out.push_back(&rem);
-  return out;
-}
+/// The remarks that the filter lets through, by the user line they are on: made once, so
+/// that each line's lookup does not go through every remark of the file.
+class RemarksByLine {
+ public:
+  RemarksByLine(const CompileResult& r, const RemarkFilter& filter) {
+    for (const auto& rem : r.remarks)
+      if (rem.userLocation && filter.accepts(rem))
+        byLine_[{rem.userLocation->file, rem.userLocation->line}].push_back(&rem);
+  }
+  const std::vector<const Remark*>& on(const std::string& file, uint32_t line) const {
+    static const std::vector<const Remark*> kNone;
+    auto it = byLine_.find({file, line});
+    return it == byLine_.end() ? kNone : it->second;
+  }
+
+ private:
+  std::map<std::pair<std::string, uint32_t>, std::vector<const Remark*>> byLine_;
+};
 
 /// "missed loop-vectorize: loop not vectorized (3 times)"
 std::string remarkText(const Remark& rem) {
@@ -350,6 +359,7 @@ int explainMain(int argc, char** argv) {
       unavailable.push_back(std::string(stageName(s)) + ": " + st->unavailableReason);
   }
 
+  const RemarksByLine remarksOn(r, args.remarks);
   std::vector<uint32_t> lines;
   if (args.line)
     lines.push_back(*args.line);
@@ -413,8 +423,7 @@ int explainMain(int argc, char** argv) {
       }
       lj["stages"] = per;
       nlohmann::json remarks = nlohmann::json::array();
-      for (const Remark* rem : remarksOn(r, args.remarks, file, ln))
-        remarks.push_back(remarkJson(*rem));
+      for (const Remark* rem : remarksOn.on(file, ln)) remarks.push_back(remarkJson(*rem));
       if (!remarks.empty()) lj["remarks"] = remarks;
       if (!args.line && per.empty() && remarks.empty())
         continue;  // whole-file JSON lists lines with code only
@@ -474,7 +483,7 @@ int explainMain(int argc, char** argv) {
         for (uint32_t al : sl.inlined) emit(al);
         any |= !sl.direct.empty() || !sl.inlined.empty();
       }
-      for (const Remark* rem : remarksOn(r, args.remarks, file, ln)) {
+      for (const Remark* rem : remarksOn.on(file, ln)) {
         block << "      " << std::left << std::setw(8) << "remark" << std::right << remarkText(*rem)
               << "\n";
         any = true;

@@ -23,9 +23,9 @@ namespace {
 const std::string& kSaxpy = kFakeSaxpy;
 
 json openAs(TestClient& client, const std::string& uri, const std::string& text) {
-  client.notify("textDocument/didOpen",
-                {{"textDocument",
-                  {{"uri", uri}, {"languageId", "rust"}, {"version", 1}, {"text", text}}}});
+  client.notify(
+      "textDocument/didOpen",
+      {{"textDocument", {{"uri", uri}, {"languageId", "rust"}, {"version", 1}, {"text", text}}}});
   client.sync();
   return client.messages();
 }
@@ -36,7 +36,8 @@ TEST_CASE("the client's spelling of a URI (%3a, non-ASCII) comes back as it was 
   TestClient client(TestClient::options());
   // `:` as lower-case %3a and `ü` percent-encoded, as some clients write them.
   const std::string uri = "file:///tmp/kernelscope-test/%C3%BC%3adir/src/saxpy.rs";
-  REQUIRE(lsp::fileUriToPath(uri) == std::optional<std::string>("/tmp/kernelscope-test/ü:dir/src/saxpy.rs"));
+  REQUIRE(lsp::fileUriToPath(uri) ==
+          std::optional<std::string>("/tmp/kernelscope-test/ü:dir/src/saxpy.rs"));
   REQUIRE(lsp::pathToFileUri("/tmp/kernelscope-test/ü:dir/src/saxpy.rs") != uri);
   openAs(client, uri, kSaxpy);
 
@@ -49,8 +50,8 @@ TEST_CASE("the client's spelling of a URI (%3a, non-ASCII) comes back as it was 
   CHECK(chain[1]["uri"] == uri);
   CHECK(chain[0]["uri"] != uri);  // core's file is not open: a plain file: URI
 
-  json location = client.result("kernelscope/sourceLocation",
-                                {{"uri", artifact["uri"]}, {"line", 3}});
+  json location =
+      client.result("kernelscope/sourceLocation", {{"uri", artifact["uri"]}, {"line", 3}});
   CHECK(location["location"]["uri"] == uri);
   CHECK(location["inlineChain"][1]["uri"] == uri);
 
@@ -65,8 +66,7 @@ TEST_CASE("the client's spelling of a URI (%3a, non-ASCII) comes back as it was 
   auto diagnostics = client.notifications("textDocument/publishDiagnostics");
   REQUIRE(diagnostics.size() == 1);
   CHECK(diagnostics[0]["uri"] == uri);
-  for (const json& status : client.notifications("kernelscope/status"))
-    CHECK(status["uri"] == uri);
+  for (const json& status : client.notifications("kernelscope/status")) CHECK(status["uri"] == uri);
 }
 
 TEST_CASE("hover answers in plain text to a client that accepts only plaintext") {
@@ -74,13 +74,14 @@ TEST_CASE("hover answers in plain text to a client that accepts only plaintext")
     CAPTURE(plain);
     TestClient client(TestClient::options(), /*initialize=*/false);
     json formats = plain ? json{"plaintext"} : json{"markdown", "plaintext"};
-    client.result("initialize",
-                  {{"capabilities", {{"textDocument", {{"hover", {{"contentFormat", formats}}}}}}}});
+    client.result("initialize", {{"capabilities",
+                                  {{"textDocument", {{"hover", {{"contentFormat", formats}}}}}}}});
     client.notify("initialized", json::object());
     std::string uri = client.open("/tmp/kernelscope-test/src/saxpy.rs", kSaxpy);
     client.sync();
-    json hover = client.result("textDocument/hover", {{"textDocument", {{"uri", uri}}},
-                                                      {"position", {{"line", 3}, {"character", 4}}}});
+    json hover = client.result(
+        "textDocument/hover",
+        {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 3}, {"character", 4}}}});
     const std::string value = hover["contents"]["value"];
     CHECK(hover["contents"]["kind"] == (plain ? "plaintext" : "markdown"));
     CHECK((value.find("```") == std::string::npos) == plain);
@@ -92,8 +93,9 @@ TEST_CASE("hover answers in plain text to a client that accepts only plaintext")
 
     json artifact =
         client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
-    json onPtx = client.result("textDocument/hover", {{"textDocument", {{"uri", artifact["uri"]}}},
-                                                      {"position", {{"line", 3}, {"character", 0}}}});
+    json onPtx =
+        client.result("textDocument/hover", {{"textDocument", {{"uri", artifact["uri"]}}},
+                                             {"position", {{"line", 3}, {"character", 0}}}});
     CHECK(onPtx["contents"]["kind"] == (plain ? "plaintext" : "markdown"));
     CHECK((onPtx["contents"]["value"].get<std::string>().find("```") == std::string::npos) ==
           plain);
@@ -111,10 +113,11 @@ TEST_CASE("inlay hints on a 10,000-line file take time linear in its length") {
   auto start = std::chrono::steady_clock::now();
   json hints = client.result("textDocument/inlayHint",
                              {{"textDocument", {{"uri", uri}}},
-                              {"range", {{"start", {{"line", 0}, {"character", 0}}},
-                                         {"end", {{"line", kLines + 3}, {"character", 0}}}}}});
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                  .count();
+                              {"range",
+                               {{"start", {{"line", 0}, {"character", 0}}},
+                                {"end", {{"line", kLines + 3}, {"character", 0}}}}}});
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   MESSAGE("inlay hints for " << kLines << " lines: " << ms << " ms");
   REQUIRE(hints.size() == kLines);
   // Each hint sits at the end of its own line.
