@@ -36,18 +36,21 @@ export function serverOptions(): Record<string, unknown> {
   return JSON.parse(JSON.stringify(options));
 }
 
-/** Where the server binary is: the setting, one shipped with the extension, or PATH. */
+/**
+ * Where the server binary is: the one shipped inside the platform .vsix (server/kernelscope,
+ * scripts/package-vsix.sh), then the setting, then PATH.
+ */
 export function resolveServerPath(extensionPath: string): { path?: string; tried: string[] } {
   const tried: string[] = [];
+  const bundled = path.join(extensionPath, "server", "kernelscope");
+  tried.push(bundled);
+  if (isExecutable(bundled)) return { path: bundled, tried };
   const configured = settings().get<string>("server.path");
   if (configured) {
     const expanded = configured.replace(/^~(?=\/|$)/, process.env.HOME ?? "~");
     tried.push(expanded);
     return isExecutable(expanded) ? { path: expanded, tried } : { tried };
   }
-  const bundled = path.join(extensionPath, "server", "kernelscope");
-  tried.push(bundled);
-  if (isExecutable(bundled)) return { path: bundled, tried };
   for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
     if (!dir) continue;
     const candidate = path.join(dir, "kernelscope");
@@ -55,6 +58,16 @@ export function resolveServerPath(extensionPath: string): { path?: string; tried
   }
   tried.push("kernelscope on PATH");
   return { tried };
+}
+
+/**
+ * Opens the settings at `kernelscope.server.path`. The setting is machine-scoped, so in a
+ * remote window (code-server, SSH, WSL) it lives in the remote settings: the user settings
+ * there would answer "No Settings Found".
+ */
+export function openServerPathSetting(): Thenable<unknown> {
+  const command = vscode.env.remoteName ? "workbench.action.openRemoteSettings" : "workbench.action.openSettings";
+  return vscode.commands.executeCommand(command, { query: "kernelscope.server.path" });
 }
 
 function isExecutable(file: string): boolean {

@@ -9,7 +9,8 @@
 import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
 import * as ext from "./lsp_ext";
-import { resolveServerPath, serverOptions, settings } from "./config";
+import { openServerPathSetting, resolveServerPath, serverOptions, settings } from "./config";
+import { checkToolchain } from "./doctor";
 import { Ctx, openStage, registerCommands } from "./commands";
 import { LinkedHighlighter } from "./linking";
 import { StatusBar } from "./status";
@@ -19,6 +20,8 @@ import { registerPassesCommand } from "./passes";
 import { artifactUri, parseArtifactUri, SCHEME } from "./uri";
 
 let client: LanguageClient | undefined;
+/** `kernelscope doctor` runs once per window, at the first start of the server. */
+let toolchainChecked = false;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel("kernelscope");
@@ -37,13 +40,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     if (!found.path) {
       const message =
         `kernelscope: the language server was not found (looked at ${found.tried.join(", ")}). ` +
-        "Build it (`cmake --build build --target kernelscope`) and set `kernelscope.server.path`, " +
-        "or put `kernelscope` on PATH.";
+        "Install the linux-x64 .vsix that carries it, or build it (`cmake --build build --target kernelscope`) " +
+        "and set `kernelscope.server.path`, or put `kernelscope` on PATH.";
       status.setServerProblem(message);
       output.appendLine(message);
       const choice = await vscode.window.showErrorMessage(message, "Open Settings");
-      if (choice) void vscode.commands.executeCommand("workbench.action.openSettings", "kernelscope.server.path");
+      if (choice) void openServerPathSetting();
       return;
+    }
+    if (!toolchainChecked) {
+      toolchainChecked = true;
+      void checkToolchain(found.path, output, () => void ctx.restart());
     }
     const server: ServerOptions = {
       command: found.path,

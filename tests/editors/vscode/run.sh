@@ -6,7 +6,10 @@
 # 127.0.0.1 in its own process group, with a fresh profile holding only the .vsix and a
 # copy of examples/ open, and drives it from headless Chromium:
 #   e2e.mjs          a session as a user has it: views, highlighting, hovers, arch, saves;
-#   stages.e2e.mjs   Open Stages Side by Side: tiled groups that follow the active file.
+#   stages.e2e.mjs   Open Stages Side by Side: tiled groups that follow the active file;
+#   install.e2e.mjs  the linux-x64 .vsix with the server inside (scripts/package-vsix.sh)
+#                    alone, no setting, an empty kernelscope cache: doctor, setup, a compile;
+#   settings.e2e.mjs no server anywhere: Open Settings lands on kernelscope.server.path.
 # Prints `N passed, N failed` and exits non-zero on any failure. Screenshots and logs go
 # to tests/e2e-artifacts/vscode/<script>/.
 #
@@ -176,9 +179,24 @@ JSON
   E2E_FAIL=$((E2E_FAIL + fail))
 }
 
-for script in ${KS_E2E:-e2e.mjs stages.e2e.mjs}; do
+# PATH without any kernelscope on it.
+NO_SERVER_PATH=$(printf '%s' "$PATH" | tr ':' '\n' | while read -r d; do
+  [ -n "$d" ] && [ ! -e "$d/kernelscope" ] && printf '%s:' "$d"; done)
+for script in ${KS_E2E:-e2e.mjs stages.e2e.mjs install.e2e.mjs settings.e2e.mjs}; do
   case $script in
   e2e.mjs) run_script "$script" "$VSIX" "\"kernelscope.server.path\": \"$KERNELSCOPE_BIN\", \"kernelscope.arch\": \"$FIRST_ARCH\"" ;;
+  install.e2e.mjs)
+    # The .vsix with the server inside, on a machine whose kernelscope cache is empty.
+    say "packaging the linux-x64 .vsix with the server (scripts/package-vsix.sh)"
+    if "$ROOT/scripts/package-vsix.sh" "$WORK/kernelscope-linux-x64.vsix"; then
+      mkdir -p "$WORK/empty-cache"
+      KERNELSCOPE_CACHE_DIR=$WORK/empty-cache PATH=$NO_SERVER_PATH \
+        run_script "$script" "$WORK/kernelscope-linux-x64.vsix" ""
+    else
+      E2E_FAIL=$((E2E_FAIL + 1))
+    fi
+    ;;
+  settings.e2e.mjs) PATH=$NO_SERVER_PATH run_script "$script" "$VSIX" "" ;;
   *) run_script "$script" "$VSIX" "\"kernelscope.server.path\": \"$KERNELSCOPE_BIN\"" ;;
   esac
 done
