@@ -33,16 +33,21 @@ struct SourceDeclaration {
   std::string text;
   KernelEntry entry;
 };
-std::optional<SourceDeclaration> declaration(const CompileResult& result,
-                                             const std::string& kernel) {
+std::optional<SourceDeclaration> declaration(const CompileResult& result, const std::string& kernel,
+                                             const std::map<fs::path, std::string>& unsaved = {}) {
   const KernelInfo* k = findKernel(result, kernel);
   std::vector<fs::path> candidates;
   if (k && !k->definition.file.empty()) candidates.push_back(k->definition.file);
   for (const auto& f : result.sourceFiles) candidates.push_back(f);
   for (const auto& file : candidates) {
     std::error_code ec;
-    if (!fs::is_regular_file(file, ec) || fs::file_size(file, ec) > (16u << 20)) continue;
-    std::string text = readText(file);
+    std::string text;
+    if (auto it = unsaved.find(file); it != unsaved.end())
+      text = it->second;
+    else if (!fs::is_regular_file(file, ec) || fs::file_size(file, ec) > (16u << 20))
+      continue;
+    else
+      text = readText(file);
     bool cuda = isCudaSource(file);
     std::optional<KernelEntry> entry;
     for (const auto& e : scanKernelEntries(text, cuda))
@@ -78,9 +83,10 @@ std::vector<std::string> kernelNames(const CompileResult& result) {
 }
 
 LaunchSpec writtenSpec(const Toolchain& tc, const CompileResult& result, const std::string& kernel,
-                       std::vector<SpecError>& errors) {
+                       std::vector<SpecError>& errors,
+                       const std::map<fs::path, std::string>& unsaved) {
   LaunchSpec spec;
-  if (auto decl = declaration(result, kernel))
+  if (auto decl = declaration(result, kernel, unsaved))
     spec = specFromComments(decl->text, decl->entry.line, decl->file.string(), errors);
   if (!result.crateManifest.empty()) {
     if (auto crate = findCrate(tc, result.crateManifest.parent_path() / "Cargo.toml")) {
@@ -94,6 +100,28 @@ LaunchSpec writtenSpec(const Toolchain& tc, const CompileResult& result, const s
     }
   }
   return spec;
+}
+
+std::optional<KernelSignature> kernelSignature(const CompileResult& result,
+                                               const std::string& kernel,
+                                               const std::map<fs::path, std::string>& unsaved,
+                                               std::string& note) {
+  const StageOutcome* ptx = result.stage(Stage::Ptx);
+  if (!ptx || !ptx->available) return std::nullopt;
+  std::optional<KernelSignature> signature;
+  for (auto& sig : ptxKernelSignatures(ptx->artifact.text))
+    if (sig.name == kernel) signature = std::move(sig);
+  if (!signature) return std::nullopt;
+  if (auto decl = declaration(result, kernel, unsaved)) {
+    size_t offset = offsetOf(decl->text, decl->entry.line, decl->entry.column);
+    if (std::string why =
+            addSourceSignature(*signature, decl->text, offset, isCudaSource(decl->file));
+        !why.empty())
+      note = "parameters checked against the PTX only: " + why;
+  } else {
+    note = "the kernel's source declaration was not found: parameters checked against the PTX only";
+  }
+  return signature;
 }
 
 PreparedLaunch prepareLaunch(const Toolchain& tc, const CompileResult& result,
@@ -113,9 +141,9 @@ PreparedLaunch prepareLaunch(const Toolchain& tc, const CompileResult& result,
     out.errors.push_back("no PTX: the kernel's parameters are unknown");
     return out;
   }
-  std::optional<KernelSignature> signature;
-  for (auto& sig : ptxKernelSignatures(ptx->artifact.text))
-    if (sig.name == kernel) signature = std::move(sig);
+  std::string note;
+  std::optional<KernelSignature> signature =
+      kernelSignature(result, kernel, settings.unsavedText, note);
   if (!signature) {
     std::string known;
     for (const auto& n : kernelNames(result)) known += (known.empty() ? "" : ", ") + n;
@@ -123,21 +151,12 @@ PreparedLaunch prepareLaunch(const Toolchain& tc, const CompileResult& result,
                          "' (kernels: " + (known.empty() ? "none" : known) + ")");
     return out;
   }
-  auto decl = declaration(result, kernel);
-  if (decl) {
-    size_t offset = offsetOf(decl->text, decl->entry.line, decl->entry.column);
-    if (std::string why =
-            addSourceSignature(*signature, decl->text, offset, isCudaSource(decl->file));
-        !why.empty())
-      out.notes.push_back("parameters checked against the PTX only: " + why);
-  } else {
-    out.notes.push_back(
-        "the kernel's source declaration was not found: parameters checked against the PTX only");
-  }
+  if (!note.empty()) out.notes.push_back(note);
+  auto decl = declaration(result, kernel, settings.unsavedText);
   out.signature = *signature;
 
   std::vector<SpecError> errors;
-  out.spec = writtenSpec(tc, result, kernel, errors);
+  out.spec = writtenSpec(tc, result, kernel, errors, settings.unsavedText);
   for (const auto& items : settings.specItems) parseSpecItems(items, "--spec", 0, out.spec, errors);
   if (out.spec.empty() && errors.empty()) {
     out.errors.push_back(
@@ -179,6 +198,70 @@ PreparedLaunch prepareLaunch(const Toolchain& tc, const CompileResult& result,
   if (!out.errors.empty()) return out;
   out.request = std::move(request);
   return out;
+}
+
+const KernelInfo* findKernelByName(const CompileResult& result, const std::string& name) {
+  for (const auto& k : result.kernels)
+    if (k.symbol == name || k.demangled == name || k.demangled.ends_with("::" + name)) return &k;
+  return nullptr;
+}
+
+LaunchCompile compileForLaunch(const Toolchain& tc, const CompileInput& input,
+                               CompileOptions options, const std::string& kernel,
+                               const CancellationToken& cancel) {
+  LaunchCompile c;
+  options.stages = isCudaSource(input.path)
+                       ? std::vector<Stage>{Stage::Ptx, Stage::Sass}
+                       : std::vector<Stage>{Stage::LlvmIr, Stage::Ptx, Stage::Sass};
+  options.remarks = false;
+  options.onStages = nullptr;
+  options = withCrateDefaults(tc, input.path, options);
+  // The cubin comes with the compile's saved tool outputs (in the caller's folder, or here).
+  std::optional<TempDir> temps;
+  if (options.saveTempsDir.empty()) {
+    temps.emplace("kernelscope-run");
+    options.saveTempsDir = temps->path();
+  }
+  c.result = compileKernel(tc, input, options, cancel);
+  c.cubin = readText(options.saveTempsDir / "k.cubin");
+  for (const auto& d : c.result.diagnostics)
+    if (d.severity == Severity::Error)
+      c.errors.push_back((d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ": "
+                                  : std::string()) +
+                         "error: " + d.message);
+  if (c.result.cancelled) {
+    c.problem = "cancelled";
+    return c;
+  }
+  const std::string file = input.path.filename().string();
+  if (c.result.kernels.empty()) {
+    c.problem = file + " has no kernels" + (c.result.succeeded ? "" : " (it did not compile)");
+    return c;
+  }
+  if (!kernel.empty()) {
+    const KernelInfo* k = findKernelByName(c.result, kernel);
+    c.kernel = k ? k->symbol : kernel;  // an unknown name is reported by prepareLaunch
+    return c;
+  }
+  // The only kernel, else the only one with a spec.
+  std::map<fs::path, std::string> unsaved = input.overlays;
+  if (input.text) unsaved[input.path] = *input.text;
+  std::vector<std::string> withSpec;
+  for (const auto& k : c.result.kernels) {
+    std::vector<SpecError> ignored;
+    if (!writtenSpec(tc, c.result, k.symbol, ignored, unsaved).empty())
+      withSpec.push_back(k.symbol);
+  }
+  if (c.result.kernels.size() == 1) {
+    c.kernel = c.result.kernels[0].symbol;
+  } else if (withSpec.size() == 1) {
+    c.kernel = withSpec[0];
+  } else {
+    std::string names;
+    for (const auto& k : c.result.kernels) names += " " + k.symbol;
+    c.problem = file + " has several kernels; choose one with --kernel:" + names;
+  }
+  return c;
 }
 
 std::string splitRunner(const std::string& text, std::vector<std::string>& argv) {

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,8 @@ struct LaunchSettings {
   int runs = 20;
   bool dump = false;
   std::chrono::seconds timeout{300};
+  /// The editor's unsaved text of open files: specs are read from it before the disk.
+  std::map<std::filesystem::path, std::string> unsavedText;
 };
 
 /// A kernel made ready to launch, or why not.
@@ -47,8 +50,36 @@ struct PreparedLaunch {
 std::vector<std::string> kernelNames(const CompileResult&);
 
 /// The launch spec written for `kernel` in its source and crate (without the caller's items).
+/// `unsaved`: text of files that differs from the disk (LaunchSettings::unsavedText).
 LaunchSpec writtenSpec(const Toolchain&, const CompileResult&, const std::string& kernel,
-                       std::vector<SpecError>& errors);
+                       std::vector<SpecError>& errors,
+                       const std::map<std::filesystem::path, std::string>& unsaved = {});
+
+/// `kernel`'s parameters: sizes from the PTX `.param`s, names and types from its source
+/// declaration when found (else `note` says why they are the PTX's alone). nullopt: no such
+/// kernel in the PTX.
+std::optional<KernelSignature> kernelSignature(
+    const CompileResult&, const std::string& kernel,
+    const std::map<std::filesystem::path, std::string>& unsaved, std::string& note);
+
+/// A kernel compiled for a launch: the compile (whose SASS listing profiles are attributed
+/// to) and the loadable cubin ptxas made in it, or why there is nothing to launch.
+struct LaunchCompile {
+  CompileResult result;
+  std::string cubin;
+  std::string kernel;               // the kernel's symbol
+  std::vector<std::string> errors;  // the compile's errors, "FILE:LINE: error: MESSAGE"
+  std::string problem;              // empty when ready to launch
+};
+
+/// Compiles `input` with the stages a launch needs (LLVM IR for Rust's line map, PTX, SASS)
+/// and keeps the cubin. `kernel` names the kernel by symbol, demangled path or its last
+/// segment; empty: the only kernel, else the only one with a launch spec.
+LaunchCompile compileForLaunch(const Toolchain&, const CompileInput& input, CompileOptions options,
+                               const std::string& kernel, const CancellationToken& = {});
+
+/// The kernel of `result` that `name` names (symbol, demangled path or its last segment).
+const KernelInfo* findKernelByName(const CompileResult& result, const std::string& name);
 
 /// `cubin`: the loadable cubin ptxas made in that compile (CompileOptions::saveTempsDir's
 /// `k.cubin`), the code the SASS view shows.

@@ -897,4 +897,40 @@ std::string readBufferFile(const ArgPlan& arg, const fs::path& specDir, const fs
   return {};
 }
 
+std::string specSkeleton(const KernelSignature& sig) {
+  std::string size;  // the first integer parameter
+  for (const auto& p : sig.params)
+    if (p.kind == KernelParam::Kind::Integer) {
+      size = p.name;
+      break;
+    }
+  std::string items, count = size.empty() ? "1 << 20" : size;
+  int seed = 1;
+  for (const auto& p : sig.params) {
+    std::string value;
+    switch (p.kind) {
+      case KernelParam::Kind::Integer:
+        value = p.name == size ? "1 << 20" : "1024";
+        break;
+      case KernelParam::Kind::Float:
+        value = "1.0";
+        break;
+      case KernelParam::Kind::Pointer: {
+        std::string elem(elemTypeName(p.pointee.value_or(ElemType::F32)));
+        const bool floats = !p.pointee || isFloat(*p.pointee);
+        value = elem + "[" + count + "] " +
+                (p.pointeeMutable ? std::string("zeros")
+                 : floats         ? "uniform(-1, 1, seed = " + std::to_string(seed++) + ")"
+                                  : std::string("iota"));
+        break;
+      }
+      case KernelParam::Kind::Unknown:
+        value = p.bytes == 8 ? "f32[" + count + "] zeros" : "0";  // the PTX's size alone
+        break;
+    }
+    items += p.name + " = " + value + "; ";
+  }
+  return items + "grid = ceil(" + count + " / 256); block = 256";
+}
+
 }  // namespace ks::gpu

@@ -99,6 +99,13 @@ void parseSpecItems(std::string_view text, const std::string& origin, uint32_t l
 LaunchSpec specFromComments(std::string_view source, uint32_t kernelLine, const std::string& origin,
                             std::vector<SpecError>& errors);
 
+/// A first spec for a kernel that has none, from its parameters, as the items of one
+/// `// kernelscope:` line: the first integer parameter is the problem size (1 << 20, other
+/// integers 1024, floats 1.0), inputs are buffers of that size (floats uniform(-1, 1), integers
+/// iota), outputs zeros,
+/// one thread per element in blocks of 256. Meant to be edited.
+std::string specSkeleton(const KernelSignature&);
+
 /// How a buffer is filled before the launch.
 struct Fill {
   enum class Kind : uint8_t { Zeros, Ones, Constant, Iota, Uniform, File };

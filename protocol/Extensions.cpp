@@ -112,6 +112,82 @@ json statusParams() {
   return s;
 }
 
+json gpuRunParams() {
+  return {{"textDocument", textDocument()},
+          {"kernel", "saxpy"},
+          {"spec", {"n = 1 << 20"}},
+          {"runs", 20},
+          {"workDoneToken", "kernelscope-run-1"}};
+}
+
+// The results are gpu/Report.h's JSON (what `kernelscope run/profile --json` print); these
+// examples are checked against the server's real answers (tests/lsp PipelineTests).
+json device() {
+  return {{"name", "NVIDIA H200"},   {"arch", "sm_90"},      {"multiprocessors", 132},
+          {"peakBandwidth", 4.8e12}, {"peakFlops", 6.69e13}, {"driverVersion", 13000}};
+}
+json launch() {
+  return {{"kernel", "saxpy"}, {"grid", {4096, 1, 1}}, {"block", {256, 1, 1}}, {"sharedBytes", 0}};
+}
+
+json runResult() {
+  return {{"file", "/home/me/k/src/lib.rs"},
+          {"device", device()},
+          {"launch", launch()},
+          {"runs", 20},
+          {"timesMs", {0.0123, 0.0121}},
+          {"timeMs", {{"min", 0.0121}, {"median", 0.0122}, {"max", 0.0123}}},
+          {"bytes", 12582912},
+          {"bandwidth", 1.03e12},
+          {"buffers",
+           {{{"name", "y"},
+             {"type", "f32"},
+             {"length", 1048576},
+             {"output", true},
+             {"checksum", -6044.25},
+             {"first", {0.758, 0.863}}}}},
+          {"execMs", 412.5},
+          {"flops", 2097152},
+          {"throughput", 1.72e11}};
+}
+
+json profileResult() {
+  json line = {{"file", "/home/me/k/src/lib.rs"},
+               {"line", 12},
+               {"text", "*y.add(i) = a * *x.add(i) + *y.add(i);"},
+               {"share", 0.7},
+               {"headline", "70% stalls · long scoreboard"},
+               {"stallSamples", 1400},
+               {"stalls",
+                {{{"reason", "long_sb"}, {"samples", 1100}}, {{"reason", "lg"}, {"samples", 300}}}},
+               {"instructions", 12},
+               {"executed", 393216},
+               {"threadsActive", 32.0},
+               {"l2Sectors", 393216},
+               {"l2SectorsIdeal", 393216},
+               {"sharedBankConflictWays", 0}};
+  return {
+      {"file", "/home/me/k/src/lib.rs"},
+      {"device", device()},
+      {"launch", launch()},
+      {"kernel",
+       {{"name", "saxpy"},
+        {"stallSamples", 2000},
+        {"durationNs", 11872},
+        {"achievedOccupancyPct", 86.3},
+        {"dramThroughputPct", 74.1},
+        {"dramBytes", 12582912}}},
+      {"lines", {line}},
+      {"editor",
+       {{"uri", kExampleUri},
+        {"current", true},
+        {"kernel", "saxpy"},
+        {"lines", {{{"line", 11}, {"share", 0.7}, {"headline", "70% stalls · long scoreboard"}}}},
+        {"views",
+         {{"ptx", {{{"start", 30}, {"end", 33}, {"share", 0.7}}}},
+          {"sass", {{{"start", 41}, {"end", 48}, {"share", 0.7}}}}}}}}};
+}
+
 }  // namespace
 
 const std::vector<ExtensionMethod>& extensionMethods() {
@@ -149,6 +225,8 @@ const std::vector<ExtensionMethod>& extensionMethods() {
         {"kernel", "saxpy"},
         {"stage", "llvm-ir"}},
        passesResult()},
+      {"kernelscope/run", "request", "client -> server", gpuRunParams(), runResult()},
+      {"kernelscope/profile", "request", "client -> server", gpuRunParams(), profileResult()},
       {"kernelscope/status", "notification", "server -> client", statusParams(), nullptr},
       {"kernelscope/sync", "request", "client -> server", nullptr, nullptr},
   };

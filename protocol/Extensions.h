@@ -283,6 +283,32 @@ inline void to_json(json& j, const PassesResult& r) {
 }
 
 // ---------------------------------------------------------------------------------------
+// kernelscope/run and kernelscope/profile: these requests are kernelscope extensions.
+
+/// A kernel of an open document to run or profile on a GPU. `spec`: launch spec items on top
+/// of those written for the kernel (`"n = 4096; block = 128"`, as the CLI's --spec); `runs`:
+/// timed launches (run only). `workDoneToken`: LSP work-done progress.
+struct GpuRunParams {
+  TextDocumentIdentifier textDocument;
+  std::string kernel;
+  std::vector<std::string> spec;
+  std::optional<int> runs;
+  json workDoneToken;  // string, integer or null
+};
+inline void from_json(const json& j, GpuRunParams& p) {
+  j.at("textDocument").get_to(p.textDocument);
+  j.at("kernel").get_to(p.kernel);
+  if (j.contains("spec")) {
+    if (j["spec"].is_string())
+      p.spec = {j["spec"].get<std::string>()};
+    else
+      j["spec"].get_to(p.spec);
+  }
+  detail::readOptional(j, "runs", p.runs);
+  if (j.contains("workDoneToken")) p.workDoneToken = j["workDoneToken"];
+}
+
+// ---------------------------------------------------------------------------------------
 // kernelscope/status: this notification (server -> client) is a kernelscope extension.
 
 /// What one stage's code became against the base revision: instructions added and

@@ -20,6 +20,7 @@
 #include "Cuda.h"
 #include "GpuExec.h"
 #include "KernelLaunch.h"
+#include "Report.h"
 #include "Runner.h"
 #include "TextUtil.h"
 #include "Toolchain.h"
@@ -119,16 +120,6 @@ std::string si(double v, const char* unit) {
   return out.str();
 }
 
-/// A count in few characters: 950, 12.3k, 4.56M.
-std::string count(double v) {
-  const char* suffixes[] = {"", "k", "M", "G", "T"};
-  int i = 0;
-  while (std::fabs(v) >= 1000 && i < 4) v /= 1000, ++i;
-  std::ostringstream out;
-  out << std::setprecision(i == 0 ? 4 : 3) << v << suffixes[i];
-  return out.str();
-}
-
 std::string time(double ms) {
   std::ostringstream out;
   out << std::fixed << std::setprecision(ms < 0.1 ? 2 : ms < 10 ? 3 : 1);
@@ -166,14 +157,13 @@ void writeNpy(const fs::path& path, gpu::ElemType elem, uint64_t count, const st
   out << header << data;
 }
 
+/// Compiles the file and picks the kernel; prints the problem and returns nullopt on failure.
 struct Compiled {
   Toolchain tc;
-  CompileResult result;
-  std::string cubin;  // the loadable cubin ptxas made (saved with the compile's temps)
-  std::string kernel;
+  gpu::LaunchCompile launch;
+  const CompileResult& result() const { return launch.result; }
+  const std::string& kernel() const { return launch.kernel; }
 };
-
-/// Compiles the file and picks the kernel; prints the problem and returns nullopt on failure.
 std::optional<Compiled> compileForLaunch(const char* command, RunArgs& args) {
   fs::path path = fs::absolute(args.file);
   std::error_code ec;
@@ -181,53 +171,12 @@ std::optional<Compiled> compileForLaunch(const char* command, RunArgs& args) {
     std::cerr << "kernelscope " << command << ": cannot read " << args.file << ": no such file\n";
     return std::nullopt;
   }
-  Compiled c{toolchainForCli(), {}, {}, args.kernel};
-  args.options.stages = isCudaSource(path)
-                            ? std::vector<Stage>{Stage::Ptx, Stage::Sass}
-                            : std::vector<Stage>{Stage::LlvmIr, Stage::Ptx, Stage::Sass};
-  args.options.remarks = false;
-  args.options = withCrateDefaults(c.tc, path, args.options);
-  // The cubin comes with the compile's saved tool outputs (in the user's --save-temps, or here).
-  std::optional<TempDir> temps;
-  if (args.options.saveTempsDir.empty()) {
-    temps.emplace("kernelscope-run");
-    args.options.saveTempsDir = temps->path();
-  }
-  c.result = compileKernel(c.tc, {path, std::nullopt, {}}, args.options);
-  {
-    std::ifstream in(args.options.saveTempsDir / "k.cubin", std::ios::binary);
-    c.cubin.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  if (temps) args.options.saveTempsDir.clear();
-  for (const auto& d : c.result.diagnostics)
-    if (d.severity == Severity::Error)
-      std::cerr << (d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ": "
-                            : std::string())
-                << "error: " << d.message << "\n";
-  if (c.result.kernels.empty()) {
-    std::cerr << "kernelscope " << command << ": " << args.file << " has no kernels"
-              << (c.result.succeeded ? "" : " (it did not compile)") << "\n";
+  Compiled c{toolchainForCli(), {}};
+  c.launch = gpu::compileForLaunch(c.tc, {path, std::nullopt, {}}, args.options, args.kernel);
+  for (const auto& e : c.launch.errors) std::cerr << e << "\n";
+  if (!c.launch.problem.empty()) {
+    std::cerr << "kernelscope " << command << ": " << c.launch.problem << "\n";
     return std::nullopt;
-  }
-  if (c.kernel.empty()) {
-    // The only kernel, else the only one with a spec.
-    std::vector<std::string> withSpec;
-    for (const auto& k : c.result.kernels) {
-      std::vector<gpu::SpecError> ignored;
-      if (!gpu::writtenSpec(c.tc, c.result, k.symbol, ignored).empty())
-        withSpec.push_back(k.symbol);
-    }
-    if (c.result.kernels.size() == 1)
-      c.kernel = c.result.kernels[0].symbol;
-    else if (withSpec.size() == 1)
-      c.kernel = withSpec[0];
-    else {
-      std::string names;
-      for (const auto& k : c.result.kernels) names += " " + k.symbol;
-      std::cerr << "kernelscope " << command << ": " << args.file
-                << " has several kernels; choose one with --kernel:" << names << "\n";
-      return std::nullopt;
-    }
   }
   return c;
 }
@@ -238,7 +187,7 @@ std::optional<gpu::RunResult> launch(const char* command, const Compiled& c, con
                                      gpu::ExecRequest::Mode mode, gpu::PreparedLaunch& prepared,
                                      int& status) {
   status = 1;
-  prepared = gpu::prepareLaunch(c.tc, c.result, c.cubin, c.kernel, args.launch, mode);
+  prepared = gpu::prepareLaunch(c.tc, c.result(), c.launch.cubin, c.kernel(), args.launch, mode);
   for (const auto& n : prepared.notes)
     std::cerr << "kernelscope " << command << ": note: " << n << "\n";
   if (!prepared.request) {
@@ -248,7 +197,7 @@ std::optional<gpu::RunResult> launch(const char* command, const Compiled& c, con
   gpu::RunResult r;
   if (!args.saveRequest.empty()) {
     std::ofstream(args.saveRequest, std::ios::binary) << gpu::encodeRequest(*prepared.request);
-    std::cout << "wrote the gpu-exec request for " << c.kernel << " to " << args.saveRequest
+    std::cout << "wrote the gpu-exec request for " << c.kernel() << " to " << args.saveRequest
               << " (run it: kernelscope gpu-exec < FILE)\n";
     status = 0;
     return std::nullopt;
@@ -270,20 +219,6 @@ std::optional<gpu::RunResult> launch(const char* command, const Compiled& c, con
   return r;
 }
 
-json deviceJson(const gpu::DeviceInfo& d) {
-  return {{"name", d.name},
-          {"arch", "sm_" + std::to_string(d.major) + std::to_string(d.minor)},
-          {"multiprocessors", d.smCount},
-          {"peakBandwidth", d.peakBandwidth()},
-          {"peakFlops", d.peakFlops()},
-          {"driverVersion", d.driverVersion}};
-}
-
-json launchJson(const gpu::LaunchPlan& p) {
-  return {
-      {"kernel", p.kernel}, {"grid", p.grid}, {"block", p.block}, {"sharedBytes", p.sharedBytes}};
-}
-
 }  // namespace
 
 int printLineProfile(const gpu::KernelLineProfile&, const gpu::DeviceInfo&, const gpu::LaunchPlan&,
@@ -302,11 +237,9 @@ int runMain(int argc, char** argv) {
   auto r = launch("run", *c, args, gpu::ExecRequest::Mode::Run, prepared, status);
   if (!r) return status;
   const gpu::LaunchPlan& plan = prepared.request->plan;
-  gpu::TimeStats t = gpu::timeStats(r->timesMs);
-  double bytes = plan.bytes.value_or(static_cast<double>(plan.bufferBytes()));
-  double seconds = t.median / 1000;
-  double bandwidth = seconds > 0 ? bytes / seconds : 0;
-  double flops = plan.flops && seconds > 0 ? *plan.flops / seconds : 0;
+  gpu::RunFigures f = gpu::runFigures(plan, *r);
+  const gpu::TimeStats& t = f.time;
+  const double bytes = f.bytes, bandwidth = f.bandwidth, flops = f.throughput;
 
   if (!args.dumpDir.empty()) {
     std::error_code ec;
@@ -316,26 +249,7 @@ int runMain(int argc, char** argv) {
         writeNpy(fs::path(args.dumpDir) / (b.name + ".npy"), b.elem, b.count, r->blobs[b.blob]);
   }
   if (args.json) {
-    json buffers = json::array();
-    for (const auto& b : r->buffers)
-      buffers.push_back({{"name", b.name},
-                         {"type", gpu::elemTypeName(b.elem)},
-                         {"length", b.count},
-                         {"output", b.output},
-                         {"checksum", b.checksum},
-                         {"first", b.first}});
-    json j = {{"file", fs::absolute(args.file).string()},
-              {"device", deviceJson(r->device)},
-              {"launch", launchJson(plan)},
-              {"runs", r->timesMs.size()},
-              {"timesMs", r->timesMs},
-              {"timeMs", {{"min", t.min}, {"median", t.median}, {"max", t.max}}},
-              {"bytes", bytes},
-              {"bandwidth", bandwidth},
-              {"buffers", buffers},
-              {"execMs", r->execMs}};
-    if (plan.flops) j["flops"] = *plan.flops, j["throughput"] = flops;
-    std::cout << j.dump(2) << "\n";
+    std::cout << gpu::runJson(fs::absolute(args.file), plan, *r).dump(2) << "\n";
     return 0;
   }
   std::cout << plan.kernel << " on " << r->device.describe() << "\n";
@@ -388,7 +302,7 @@ int profileMain(int argc, char** argv) {
   auto r = launch("profile", *c, args, gpu::ExecRequest::Mode::Profile, prepared, status);
   if (!r) return status;
   std::string problem;
-  auto lp = gpu::lineProfile(c->result, c->kernel, *r, problem);
+  auto lp = gpu::lineProfile(c->result(), c->kernel(), *r, problem);
   if (!lp) {
     std::cerr << "kernelscope profile: " << problem << "\n";
     return 1;
@@ -411,42 +325,12 @@ int printLineProfile(const gpu::KernelLineProfile& lp, const gpu::DeviceInfo& de
     }
     return l.line <= lines.size() ? std::string(text::trim(lines[l.line - 1])) : "";
   };
-  std::vector<const gpu::LineCounters*> order;
-  for (const auto& l : lp.lines) order.push_back(&l);
-  std::stable_sort(order.begin(), order.end(),
-                   [](const auto* a, const auto* b) { return a->stallSamples > b->stallSamples; });
-  if (top > 0 && order.size() > static_cast<size_t>(top)) order.resize(top);
+  std::vector<const gpu::LineCounters*> order = gpu::hottestLines(lp, static_cast<size_t>(top));
   const auto& m = lp.metrics;
   if (asJson) {
-    json lines = json::array();
-    for (const auto* l : order) {
-      json stalls = json::object();
-      for (const auto& [reason, v] : l->stalls) stalls[reason] = v;
-      lines.push_back({{"file", l->file},
-                       {"line", l->line},
-                       {"text", sourceLine(*l)},
-                       {"share", lp.share(*l)},
-                       {"stallSamples", l->stallSamples},
-                       {"stalls", stalls},
-                       {"instructions", l->instructions},
-                       {"executed", l->executed},
-                       {"threadsActive", l->threadsActive()},
-                       {"l2Sectors", l->l2Sectors},
-                       {"l2SectorsIdeal", l->l2SectorsIdeal},
-                       {"sharedBankConflictWays", l->sharedConflictWays}});
-    }
-    json kernel = {{"name", lp.kernel}, {"stallSamples", lp.totalSamples}};
-    if (m.durationNs) kernel["durationNs"] = *m.durationNs;
-    if (m.achievedOccupancyPct) kernel["achievedOccupancyPct"] = *m.achievedOccupancyPct;
-    if (m.dramThroughputPct) kernel["dramThroughputPct"] = *m.dramThroughputPct;
-    if (m.dramBytes) kernel["dramBytes"] = *m.dramBytes;
-    std::cout << json{{"file", file.string()},
-                      {"device", deviceJson(device)},
-                      {"launch", launchJson(plan)},
-                      {"kernel", kernel},
-                      {"lines", lines}}
-                     .dump(2)
-              << "\n";
+    std::cout
+        << gpu::profileJson(file, lp, device, plan, static_cast<size_t>(top), sourceLine).dump(2)
+        << "\n";
     return 0;
   }
   std::cout << lp.kernel << " on " << device.describe() << ", grid " << dims(plan.grid)
@@ -469,7 +353,7 @@ int printLineProfile(const gpu::KernelLineProfile& lp, const gpu::DeviceInfo& de
           "%";
     std::ostringstream l2;
     if (l->l2SectorsIdeal > 0)
-      l2 << count(l->l2Sectors) << " (" << std::fixed << std::setprecision(2)
+      l2 << gpu::compactCount(l->l2Sectors) << " (" << std::fixed << std::setprecision(2)
          << l->sectorsPerIdeal() << "x)";
     else
       l2 << "-";
@@ -481,7 +365,7 @@ int printLineProfile(const gpu::KernelLineProfile& lp, const gpu::DeviceInfo& de
     std::cout << "  " << std::setw(4) << (l->line ? std::to_string(l->line) : "?") << " "
               << std::setw(6) << std::fixed << std::setprecision(1) << 100 * lp.share(*l) << "%  "
               << std::left << std::setw(30) << reasons << std::right << std::setw(7)
-              << l->instructions << std::setw(10) << count(l->executed) << std::setw(9)
+              << l->instructions << std::setw(10) << gpu::compactCount(l->executed) << std::setw(9)
               << std::setprecision(1) << l->threadsActive() << std::setw(22) << l2.str()
               << std::setw(11) << ways.str() << "  "
               << (l->line ? sourceLine(*l) : "(no source line)") << "\n";
@@ -546,7 +430,7 @@ int compareLaunchMain(int argc, char** argv) {
       // The twin runs on the Rust kernel's spec unless it has one of its own.
       std::vector<gpu::SpecError> ignored;
       const Compiled& cuda = *sides[1].compiled;
-      if (gpu::writtenSpec(cuda.tc, cuda.result, cuda.kernel, ignored).empty()) {
+      if (gpu::writtenSpec(cuda.tc, cuda.result(), cuda.kernel(), ignored).empty()) {
         std::string items;
         for (const auto& item : sides[0].prepared.spec.items)
           items += item.key + " = " + item.value + "; ";
@@ -559,7 +443,7 @@ int compareLaunchMain(int argc, char** argv) {
     if (!sides[i].result) return status;
     if (profile) {
       std::string problem;
-      sides[i].lines = gpu::lineProfile(sides[i].compiled->result, sides[i].compiled->kernel,
+      sides[i].lines = gpu::lineProfile(sides[i].compiled->result(), sides[i].compiled->kernel(),
                                         *sides[i].result, problem);
       if (!sides[i].lines) {
         std::cerr << "kernelscope " << command << ": " << files[i] << ": " << problem << "\n";
@@ -569,7 +453,7 @@ int compareLaunchMain(int argc, char** argv) {
   }
   const auto& rust = sides[0];
   const auto& cuda = sides[1];
-  std::cout << rust.compiled->kernel << ": Rust (" << files[0] << ") and CUDA C++ (" << files[1]
+  std::cout << rust.compiled->kernel() << ": Rust (" << files[0] << ") and CUDA C++ (" << files[1]
             << ") on " << rust.result->device.describe() << "\n";
   auto row = [](const std::string& label, const std::string& a, const std::string& b) {
     std::cout << "  " << std::left << std::setw(24) << label << std::setw(26) << a << b
@@ -605,14 +489,7 @@ int compareLaunchMain(int argc, char** argv) {
       metric(cuda.lines->metrics.achievedOccupancyPct, 1, "%"));
   row("DRAM throughput", metric(rust.lines->metrics.dramThroughputPct, 1, "% of peak"),
       metric(cuda.lines->metrics.dramThroughputPct, 1, "% of peak"));
-  auto hot = [](const Side& s) {
-    std::vector<const gpu::LineCounters*> v;
-    for (const auto& l : s.lines->lines) v.push_back(&l);
-    std::stable_sort(v.begin(), v.end(),
-                     [](auto* a, auto* b) { return a->stallSamples > b->stallSamples; });
-    if (v.size() > 3) v.resize(3);
-    return v;
-  };
+  auto hot = [](const Side& s) { return gpu::hottestLines(*s.lines, 3); };
   auto label = [](const Side& s, const gpu::LineCounters* l) {
     std::ostringstream out;
     out << "line " << (l->line ? std::to_string(l->line) : "?") << " " << std::fixed

@@ -165,6 +165,10 @@ int lspMain(int argc, char** argv) {
                                const std::string& kernel, const CancellationToken& c) {
     return compiler.passes(in, o, kernel, c);
   };
+  options.gpu = [&compiler](const server::GpuJob& job, const server::GpuProgress& progress,
+                            const CancellationToken& c) {
+    return server::runGpuJob(compiler.toolchain(), job, progress, c);
+  };
   options.settingsChanged = [&compiler, cliRustc = toolchain.rustc](const server::Settings& s) {
     compiler.setRustc(s.rustc.empty() ? cliRustc : s.rustc);
   };

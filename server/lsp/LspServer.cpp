@@ -9,6 +9,7 @@
 
 #include "Features.h"
 #include "Files.h"
+#include "GpuFeatures.h"
 #include "Trust.h"
 #include "Uri.h"
 
@@ -143,6 +144,8 @@ void LspServer::bindMethods() {
   bind("kernelscope/kernels", &LspServer::onKernels);
   bind("kernelscope/diff", &LspServer::onDiff);
   bind("kernelscope/passes", &LspServer::onPasses);
+  bind("kernelscope/run", &LspServer::onRun);
+  bind("kernelscope/profile", &LspServer::onProfile);
   bind("kernelscope/sync", &LspServer::onSync);
 }
 
@@ -254,7 +257,7 @@ void LspServer::log(int type, const std::string& message) {
   notify("window/logMessage", {{"type", type}, {"message", message}});
 }
 
-bool LspServer::idle() const { return scheduler_->idle(); }
+bool LspServer::idle() const { return scheduler_->idle() && !(gpu_ && gpu_->running()); }
 
 // ---------------------------------------------------------------------------------------
 // Lifecycle.
@@ -314,7 +317,9 @@ void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json>
       {"hoverProvider", true},
       {"inlayHintProvider", true},
       {"codeLensProvider", {{"resolveProvider", false}}},
-      {"executeCommandProvider", {{"commands", {"kernelscope.rebuild", "kernelscope.setArch"}}}},
+      {"executeCommandProvider",
+       {{"commands",
+         {"kernelscope.rebuild", "kernelscope.setArch", "kernelscope.insertLaunchSpec"}}}},
       {"experimental",
        {{"kernelscope", {{"methods", extensions}, {"stages", {"mir", "llvm-ir", "ptx", "sass"}}}}}},
   };
@@ -355,7 +360,8 @@ void LspServer::onExit(const lsp::NoParams&) { exited_ = true; }
 
 void LspServer::onCancelRequest(const lsp::CancelParams& params) {
   if (passes_ && passes_->cancel(params.id.dump()))
-    return;  // a kernelscope/passes waiting for its run
+    return;                                            // a kernelscope/passes waiting for its run
+  if (gpu_ && gpu_->cancel(params.id.dump())) return;  // answered once its processes are gone
   auto it = deferred_.find(params.id.dump());
   if (it == deferred_.end()) return;  // already answered: every other request answers at once
   Callback<json> cb = std::move(it->second);
@@ -549,6 +555,9 @@ void LspServer::onDidChange(const lsp::DidChangeTextDocumentParams& p) {
       log(kError, "didChange: an edit's range ends before it starts; edit ignored");
   }
   if (p.textDocument.version) d->version = *p.textDocument.version;
+  // A profile describes the text that ran: the first edit takes its hints away.
+  if (gpu_ && gpu_->dropIfStale(d->uri, d->text) && client_.inlayHintRefresh)
+    request("workspace/inlayHint/refresh", nullptr);
   if (!isRust(*d)) {
     workspace_.bump(*d);  // compiles read it from disk once saved (a Cargo.toml)
     return;
@@ -747,6 +756,7 @@ void LspServer::onExecuteCommand(const lsp::ExecuteCommandParams& p, Callback<js
     reply(json(nullptr));
     return;
   }
+  if (p.command == "kernelscope.insertLaunchSpec") return insertLaunchSpec(args, reply);
   if (p.command == "kernelscope.setArch") {
     if (!args.is_array() || args.empty() || !args[0].is_string()) {
       reply(lsp::ResponseError{ErrorCode::InvalidParams,
@@ -967,7 +977,15 @@ void LspServer::onHover(const lsp::TextDocumentPositionParams& p,
   if (!s)
     return s.error().code == ErrorCode::RequestFailed ? reply(std::optional<lsp::Hover>())
                                                       : reply(s.error());
-  reply(sourceHover(*s->second, p.position.line, settings_, client_.hoverMarkdown));
+  auto hover = sourceHover(*s->second, p.position.line, settings_, client_.hoverMarkdown);
+  if (auto profile = shownProfile(*s->first)) {
+    std::string counters = profileHoverText(*profile, p.position.line);
+    if (!counters.empty() && hover)
+      hover->contents.value += "\n\n" + counters;
+    else if (!counters.empty())
+      hover = lsp::Hover{lsp::MarkupContent{"plaintext", counters}, std::nullopt};
+  }
+  reply(hover);
 }
 
 void LspServer::onInlayHint(const lsp::InlayHintParams& p,
@@ -977,7 +995,12 @@ void LspServer::onInlayHint(const lsp::InlayHintParams& p,
   if (!s)
     return s.error().code == ErrorCode::RequestFailed ? reply(std::vector<lsp::InlayHint>{})
                                                       : reply(s.error());
-  reply(inlayHints(*s->second, p.range, settings_, encoding_));
+  auto hints = inlayHints(*s->second, p.range, settings_, encoding_);
+  if (auto profile = shownProfile(*s->first)) {
+    auto hot = profileHints(*profile, p.range, encoding_);
+    hints.insert(hints.end(), hot.begin(), hot.end());
+  }
+  reply(hints);
 }
 
 void LspServer::onCodeLens(const lsp::CodeLensParams& p,
@@ -987,7 +1010,10 @@ void LspServer::onCodeLens(const lsp::CodeLensParams& p,
   if (!s)
     return s.error().code == ErrorCode::RequestFailed ? reply(std::vector<lsp::CodeLens>{})
                                                       : reply(s.error());
-  reply(codeLenses(*s->second, encoding_));
+  auto lenses = codeLenses(*s->second, encoding_);
+  auto gpu = gpuLenses(*s->second, encoding_);
+  lenses.insert(lenses.end(), gpu.begin(), gpu.end());
+  reply(lenses);
 }
 
 void LspServer::onArtifact(const lsp::ArtifactParams& p, Callback<lsp::ArtifactResult> reply) {

@@ -14,6 +14,7 @@
 #include "EditorProcessWatch.h"
 #include "Extensions.h"
 #include "FileWatcher.h"
+#include "GpuRuns.h"
 #include "JsonRpc.h"
 #include "PassesView.h"
 #include "Protocol.h"
@@ -45,6 +46,8 @@ struct ServerOptions {
   /// How often the server checks that the editor named by `initialize`'s `processId` is
   /// still running; it exits when it is not.
   std::chrono::milliseconds editorPollInterval{1000};
+  /// Runs kernels on a GPU (kernelscope/run, kernelscope/profile); unset: those requests fail.
+  GpuFunction gpu;
   /// When set (`kernelscope lsp --port`), `initialize` must carry it as
   /// `initializationOptions.token`; a client without it is answered with an error and the
   /// server stops, so another local process cannot take the server over.
@@ -108,6 +111,14 @@ class LspServer final : public MessageHandler {
   void onKernels(const lsp::KernelsParams&, Callback<lsp::KernelsResult>);
   void onDiff(const lsp::DiffParams&, Callback<lsp::DiffResult>);
   void onPasses(const lsp::PassesParams&, Callback<lsp::PassesResult>);  // PassesView.cpp
+  // GpuRuns.cpp
+  void onRun(const lsp::GpuRunParams&, Callback<lsp::json>);
+  void onProfile(const lsp::GpuRunParams&, Callback<lsp::json>);
+  void startGpuJob(const lsp::GpuRunParams&, bool profile, Callback<lsp::json>);
+  /// kernelscope.insertLaunchSpec: a spec skeleton above a kernel (workspace/applyEdit).
+  void insertLaunchSpec(const lsp::json& args, Callback<lsp::json>);
+  /// The profile shown on `d`, while its text is the one profiled.
+  std::shared_ptr<const ShownProfile> shownProfile(const Document& d) const;
 
   // The method table.
   using RequestHandler = std::function<void(const lsp::json& params, const lsp::json& id)>;
@@ -193,6 +204,7 @@ class LspServer final : public MessageHandler {
   std::vector<std::string> withheldSettings_;
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<PassesCache> passes_;  // made on the first kernelscope/passes
+  std::unique_ptr<GpuRuns> gpu_;         // made on the first kernelscope/run or /profile
   std::map<std::string, RequestHandler, std::less<>> requests_;
   std::map<std::string, NotificationHandler, std::less<>> notifications_;
   PositionEncoding encoding_ = PositionEncoding::Utf16;

@@ -32,10 +32,10 @@ class PipelineCompiler {
                       const CancellationToken&);
   /// Uses another rustc from the next compile on (empty: discover).
   void setRustc(const std::string& path);
-
- private:
+  /// The toolchain, discovered (and its sysroot set up) on first use. Any thread.
   Toolchain toolchain();
 
+ private:
   std::mutex mutex_;
   ToolchainSettings settings_;
   Progress progress_;

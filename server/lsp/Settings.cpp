@@ -6,6 +6,7 @@
 #include <toml++/toml.h>
 
 #include "JsonRpc.h"
+#include "KernelLaunch.h"
 #include "Trust.h"
 
 namespace ks::server {
@@ -83,6 +84,10 @@ Settings applySettings(const Settings& base, const nlohmann::json& input,
         s.remarks = defaults.remarks;
       else if (key == "workspaceTrusted")
         s.workspaceTrusted = defaults.workspaceTrusted;
+      else if (key == "gpuRunner")
+        s.gpuRunner = defaults.gpuRunner;
+      else if (key == "ncu")
+        s.ncu = defaults.ncu;
     } else if (key == "toolchainProfile") {
       auto p = value.is_string() ? profileFromName(value.get<std::string>()) : std::nullopt;
       if (p)
@@ -119,6 +124,19 @@ Settings applySettings(const Settings& base, const nlohmann::json& input,
         s.remarks = value.get<bool>();
       else
         problems.push_back("remarks must be true or false");
+    } else if (key == "gpuRunner") {
+      std::vector<std::string> argv;
+      if (!value.is_string())
+        problems.push_back("gpuRunner must be a command prefix such as \"ssh gpu-box\"");
+      else if (std::string why = gpu::splitRunner(value.get<std::string>(), argv); !why.empty())
+        problems.push_back("gpuRunner: " + why);
+      else
+        s.gpuRunner = value.get<std::string>();
+    } else if (key == "ncu") {
+      if (value.is_string())
+        s.ncu = value.get<std::string>();
+      else
+        problems.push_back("ncu must be a path");
     } else if (key == "workspaceTrusted") {
       if (value.is_boolean())
         s.workspaceTrusted = value.get<bool>();
@@ -135,10 +153,11 @@ std::vector<std::string> withholdUntrustedSettings(nlohmann::json& values, bool 
   if (values.erase("workspaceTrusted"))
     withheld.push_back("workspaceTrusted (only the user can trust a workspace)");
   if (trusted) return withheld;
-  if (values.contains("rustc")) {
-    withheld.push_back("rustc = " + values["rustc"].dump());
-    values.erase("rustc");
-  }
+  for (const char* program : {"rustc", "gpuRunner", "ncu"})
+    if (values.contains(program)) {
+      withheld.push_back(std::string(program) + " = " + values[program].dump());
+      values.erase(program);
+    }
   if (values.contains("toolchainProfile") && values["toolchainProfile"].is_string())
     if (auto p = profileFromName(values["toolchainProfile"].get<std::string>());
         p && profileRunsCargo(*p)) {

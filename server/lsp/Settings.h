@@ -31,6 +31,11 @@ struct Settings {
   /// The user trusts the workspace (Trust.h): VS Code's workspace trust, in other editors the
   /// user's own `workspaceTrusted` setting. Never taken from the workspace's kernelscope.toml.
   bool workspaceTrusted = false;
+  /// The command prefix that reaches a GPU machine (`ssh gpu-box`), like Cargo's
+  /// target.runner; empty: this machine. A program to run: from kernelscope.toml only when
+  /// the workspace is trusted.
+  std::string gpuRunner;
+  std::string ncu;  // Nsight Compute's CLI (on the GPU machine); empty: found there
 
   /// The pipeline options these settings ask for.
   CompileOptions compileOptions() const;
@@ -45,7 +50,7 @@ Settings applySettings(const Settings& base, const nlohmann::json& json,
 
 /// Removes from `fileValues` (a workspace's kernelscope.toml, as validated JSON) what the
 /// workspace may not choose for itself: `workspaceTrusted` always; unless `trusted`, also
-/// `rustc` (a program to run), a `toolchainProfile` that runs cargo and the
+/// `rustc`, `gpuRunner` and `ncu` (programs to run), a `toolchainProfile` that runs cargo and the
 /// `extraRustcFlags` off the allow-list. Returns what was removed, in words.
 std::vector<std::string> withholdUntrustedSettings(nlohmann::json& fileValues, bool trusted);
 

@@ -13,60 +13,13 @@
 #include "Diff.h"
 #include "Features.h"
 #include "PipelineCompiler.h"
+#include "RealPipeline.h"
 #include "TestClient.h"
 #include "Uri.h"
 
 namespace ks::test {
 
 using server::PipelineCompiler;
-
-namespace {
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-/// The 0-based line of `text` that contains `needle`.
-int lineOf(const std::string& text, std::string_view needle) {
-  auto lines = splitLines(text);
-  for (size_t i = 0; i < lines.size(); ++i)
-    if (lines[i].find(needle) != std::string_view::npos) return static_cast<int>(i);
-  FAIL("no line contains " << needle);
-  return -1;
-}
-
-server::ServerOptions realOptions(PipelineCompiler*& out, ToolchainSettings settings = {}) {
-  static std::vector<std::unique_ptr<PipelineCompiler>> keep;
-  keep.push_back(std::make_unique<PipelineCompiler>(settings, nullptr));
-  auto* compiler = keep.back().get();
-  out = compiler;
-  server::ServerOptions o = TestClient::options(/*workers=*/1, std::chrono::milliseconds(0));
-  o.compile = [compiler](const CompileInput& in, const CompileOptions& opts,
-                         const CancellationToken& c) { return compiler->compile(in, opts, c); };
-  return o;
-}
-
-bool toolchainUsable() {
-  static const bool usable = [] {
-    Toolchain tc = discoverToolchain();
-    return tc.rustc.found() && tc.sysroot.found();
-  }();
-  return usable;
-}
-
-}  // namespace
-
-// A test that needs the real rustc and nvptx64 sysroot says so and passes without them.
-#define SKIP_WITHOUT_TOOLCHAIN()                                                      \
-  do {                                                                                \
-    if (!toolchainUsable()) {                                                         \
-      MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)"); \
-      return;                                                                         \
-    }                                                                                 \
-  } while (false)
 
 TEST_CASE(
     "real pipeline: a compile is published stage by stage, each ready saying what is still "

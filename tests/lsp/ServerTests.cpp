@@ -364,10 +364,12 @@ TEST_CASE("inlay hints, code lens, kernels and the spill warning") {
   CHECK(narrow.size() == 1);
 
   json lenses = client.result("textDocument/codeLens", textDocument(uri));
-  REQUIRE(lenses.size() == 3);  // the summary, PTX and SASS
+  REQUIRE(lenses.size() == 4);  // the summary, PTX and SASS, and a launch spec to add
   CHECK(lenses[0]["command"]["title"] == "sm_90 · 10 regs · 16 B spill · 16 B local");
   CHECK(lenses[0]["range"]["start"]["line"] == 1);
   CHECK(lenses[2]["command"]["arguments"][0]["stage"] == "sass");
+  CHECK(lenses[3]["command"]["title"] == "Add launch spec");
+  CHECK(lenses[3]["command"]["command"] == "kernelscope.insertLaunchSpec");
 
   json kernels = client.result("kernelscope/kernels", textDocument(uri));
   CHECK(kernels["arch"] == "sm_90");
@@ -493,7 +495,7 @@ TEST_CASE(
   std::ofstream(file)
       << "arch = \"sm_80\"\nrustc = \"/tmp/planted/rustc\"\ntoolchainProfile = \"cuda-oxide\"\n"
          "extraRustcFlags = [\"-Zcodegen-backend=/tmp/evil.so\", \"--cfg\", \"fast\"]\n"
-         "workspaceTrusted = true\n";
+         "workspaceTrusted = true\ngpuRunner = \"ssh planted-box\"\nncu = \"/tmp/planted/ncu\"\n";
   server::ServerOptions options = TestClient::options();
   std::vector<std::string> rustcs;
   options.settingsChanged = [&](const server::Settings& s) { rustcs.push_back(s.rustc); };
@@ -505,6 +507,8 @@ TEST_CASE(
   const server::Settings& s = client.server().settings();
   CHECK(s.arch == "sm_80");
   CHECK(s.rustc.empty());
+  CHECK(s.gpuRunner.empty());  // a runner is a program to run, like rustc
+  CHECK(s.ncu.empty());
   CHECK_FALSE(s.toolchainProfile);
   CHECK(s.extraRustcFlags == std::vector<std::string>{"--cfg", "fast"});
   CHECK_FALSE(s.workspaceTrusted);  // a workspace cannot trust itself
@@ -516,13 +520,15 @@ TEST_CASE(
   CHECK(told.find("/tmp/planted/rustc") != std::string::npos);
   CHECK(told.find("-Zcodegen-backend=/tmp/evil.so") != std::string::npos);
   CHECK(told.find("cuda-oxide") != std::string::npos);
+  CHECK(told.find("gpuRunner = \"ssh planted-box\"") != std::string::npos);
+  CHECK(told.find("ncu = \"/tmp/planted/ncu\"") != std::string::npos);
   std::string uri = client.open(kPath, kSaxpy);
   client.sync();
   json status;
   for (const auto& m : client.notifications("kernelscope/status")) status = m;
   CHECK(status["workspaceTrusted"] == false);
   CHECK(status["withheld"].size() ==
-        4);  // rustc, the profile, the flag, and workspaceTrusted itself
+        6);  // rustc, the runner, ncu, the profile, the flag, and workspaceTrusted itself
   CHECK_FALSE(client.server().settings().compileOptions().workspaceTrusted);
 
   // The user grants trust (VS Code's trust API, or their own setting): everything applies.
@@ -530,6 +536,8 @@ TEST_CASE(
                 {{"settings", {{"kernelscope", {{"workspaceTrusted", true}}}}}});
   client.sync();
   CHECK(s.rustc == "/tmp/planted/rustc");
+  CHECK(s.gpuRunner == "ssh planted-box");
+  CHECK(s.ncu == "/tmp/planted/ncu");
   CHECK(s.toolchainProfile == ToolchainProfile::CudaOxide);
   CHECK(s.extraRustcFlags.size() == 3);
   CHECK(s.compileOptions().workspaceTrusted);

@@ -202,6 +202,10 @@ bool TestClient::syncUntil(const std::function<bool()>& condition) {
   return transport_.drainUntil([&] { return condition() && server_->idle(); });
 }
 
+bool TestClient::drainUntil(const std::function<bool()>& condition) {
+  return transport_.drainUntil([&] { return condition(); });
+}
+
 std::vector<json> TestClient::messages() {
   auto sent = transport_.take();
   unread_.insert(unread_.end(), sent.begin(), sent.end());

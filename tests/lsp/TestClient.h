@@ -62,6 +62,8 @@ class TestClient {
   void sync();
   /// Waits as sync() does until `condition` also holds; false after 60 s.
   bool syncUntil(const std::function<bool()>& condition);
+  /// Runs what the server posted until `condition` holds, busy or not; false after 60 s.
+  bool drainUntil(const std::function<bool()>& condition);
 
   /// Everything the server sent since the last call.
   std::vector<json> messages();

@@ -1,0 +1,305 @@
+// kernelscope/run and kernelscope/profile: the jobs, the real job and the requests. See
+// GpuRuns.h.
+#include "GpuRuns.h"
+
+#include <fstream>
+
+#include "GpuFeatures.h"
+#include "LspServer.h"
+#include "Report.h"
+#include "Runner.h"
+#include "TextUtil.h"
+#include "Trust.h"
+#include "Uri.h"
+
+namespace ks::server {
+
+using lsp::ErrorCode;
+using nlohmann::json;
+
+const gpu::LineCounters* ShownProfile::at(uint32_t line) const {
+  for (const auto& l : lines.lines)
+    if (l.line == line && l.file == path) return &l;
+  return nullptr;
+}
+
+// --- The real job
+
+namespace {
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string s;
+  for (const auto& l : lines) s += (s.empty() ? "" : "\n") + l;
+  return s;
+}
+
+/// The text of 1-based `line` of `file`: the job's unsaved text, else the disk.
+std::string sourceLineOf(const GpuJob& job, const std::string& file, uint32_t line) {
+  std::string text;
+  if (file == job.input.path.string() && job.input.text) {
+    text = *job.input.text;
+  } else if (auto it = job.input.overlays.find(file); it != job.input.overlays.end()) {
+    text = it->second;
+  } else {
+    std::ifstream in(file);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  auto lines = splitLines(text);
+  return line >= 1 && line <= lines.size() ? std::string(text::trim(lines[line - 1])) : "";
+}
+
+GpuOutcome cancelledOutcome() {
+  GpuOutcome out;
+  out.cancelled = true;
+  return out;
+}
+
+}  // namespace
+
+GpuOutcome runGpuJob(const Toolchain& tc, const GpuJob& job, const GpuProgress& progress,
+                     const CancellationToken& cancel) {
+  GpuOutcome out;
+  progress("compiling " + job.input.path.filename().string());
+  gpu::LaunchCompile c = gpu::compileForLaunch(tc, job.input, job.options, job.kernel, cancel);
+  if (cancel.cancelled()) return cancelledOutcome();
+  if (!c.problem.empty()) {
+    out.error = joined(c.errors);
+    out.error += (out.error.empty() ? "" : "\n") + c.problem;
+    return out;
+  }
+  const auto mode = job.profile ? gpu::ExecRequest::Mode::Profile : gpu::ExecRequest::Mode::Run;
+  gpu::PreparedLaunch prepared =
+      gpu::prepareLaunch(tc, c.result, c.cubin, c.kernel, job.launch, mode);
+  if (!prepared.request) {
+    out.error = joined(prepared.errors);
+    return out;
+  }
+  std::string where = "this machine";
+  if (!job.launch.runner.empty()) where = "'" + joinFlags(job.launch.runner) + "'";
+  progress(job.profile ? "profiling " + c.kernel + " with ncu on " + where
+                       : "launching " + c.kernel + " on " + where);
+  gpu::RunResult r = gpu::runGpuExec(*prepared.request, job.launch, cancel);
+  if (cancel.cancelled() || r.errorKind == "cancelled") return cancelledOutcome();
+  if (!r.ok) {
+    out.error = r.error;
+    // gpu-exec says what to do in the CLI's words; the editor's is a setting.
+    if (size_t at = out.error.find(gpu::kNoDriverHint); at != std::string::npos)
+      out.error.replace(at, std::string_view(gpu::kNoDriverHint).size(),
+                        "set kernelscope.gpu.runner to use a GPU elsewhere");
+    return out;
+  }
+  const gpu::LaunchPlan& plan = prepared.request->plan;
+  if (!job.profile) {
+    out.result = gpu::runJson(job.input.path, plan, r);
+    return out;
+  }
+  progress("attributing the counters to source lines");
+  std::string problem;
+  auto lines = gpu::lineProfile(c.result, c.kernel, r, problem);
+  if (!lines) {
+    out.error = problem;
+    return out;
+  }
+  out.result = gpu::profileJson(
+      job.input.path, *lines, r.device, plan, 0,
+      [&](const gpu::LineCounters& l) { return l.line ? sourceLineOf(job, l.file, l.line) : ""; });
+  auto shown = std::make_shared<ShownProfile>();
+  shown->path = job.input.path.string();
+  shown->text = job.input.text.value_or("");
+  shown->lines = std::move(*lines);
+  shown->compile = std::make_shared<const CompileResult>(std::move(c.result));
+  shown->device = r.device.describe();
+  out.shown = std::move(shown);
+  return out;
+}
+
+// --- The jobs
+
+struct GpuRuns::Shared {
+  bool alive = true;  // read and written on the io thread only
+};
+
+GpuRuns::GpuRuns(GpuFunction run, PostFunction post, bool runInline)
+    : run_(std::move(run)),
+      post_(std::move(post)),
+      runInline_(runInline),
+      shared_(std::make_shared<Shared>()) {}
+
+GpuRuns::~GpuRuns() {
+  shared_->alive = false;
+  for (auto& [id, job] : jobs_) job.token.cancel();
+  for (auto& t : threads_) t.join();
+}
+
+void GpuRuns::start(const std::string& requestId, GpuJob job, GpuProgress progress, Reply reply) {
+  Job& j = jobs_[requestId];
+  j.reply = std::move(reply);
+  if (runInline_) {
+    finish(requestId, run_(job, progress, j.token));
+    return;
+  }
+  // Progress and the outcome travel to the io thread; after the server is gone they are
+  // dropped.
+  auto shared = shared_;
+  auto post = post_;
+  GpuProgress posted = [post, shared, progress](const std::string& message) {
+    post([shared, progress, message] {
+      if (shared->alive) progress(message);
+    });
+  };
+  threads_.emplace_back(
+      [this, requestId, job = std::move(job), posted, token = j.token, shared, post, run = run_] {
+        auto outcome = std::make_shared<GpuOutcome>(run(job, posted, token));
+        post([this, requestId, outcome, shared] {
+          if (shared->alive) finish(requestId, std::move(*outcome));
+        });
+      });
+}
+
+void GpuRuns::finish(const std::string& requestId, GpuOutcome outcome) {
+  auto it = jobs_.find(requestId);
+  if (it == jobs_.end()) return;  // cancelled and answered already
+  Reply reply = std::move(it->second.reply);
+  jobs_.erase(it);
+  reply(std::move(outcome));
+}
+
+bool GpuRuns::cancel(const std::string& requestId) {
+  auto it = jobs_.find(requestId);
+  if (it == jobs_.end()) return false;
+  // The reply waits for the job to end: its processes are dead and its folders removed
+  // before the client hears "cancelled".
+  it->second.token.cancel();
+  return true;
+}
+
+std::shared_ptr<const ShownProfile> GpuRuns::shown(const std::string& uri,
+                                                   const std::string& text) const {
+  auto it = shown_.find(uri);
+  if (it == shown_.end() || it->second->text != text) return nullptr;
+  return it->second;
+}
+
+void GpuRuns::show(const std::string& uri, std::shared_ptr<const ShownProfile> profile) {
+  shown_[uri] = std::move(profile);
+}
+
+bool GpuRuns::dropIfStale(const std::string& uri, const std::string& text) {
+  auto it = shown_.find(uri);
+  if (it == shown_.end() || it->second->text == text) return false;
+  shown_.erase(it);
+  return true;
+}
+
+// --- The requests
+
+void LspServer::onRun(const lsp::GpuRunParams& p, Callback<json> reply) {
+  startGpuJob(p, /*profile=*/false, std::move(reply));
+}
+
+void LspServer::onProfile(const lsp::GpuRunParams& p, Callback<json> reply) {
+  startGpuJob(p, /*profile=*/true, std::move(reply));
+}
+
+void LspServer::startGpuJob(const lsp::GpuRunParams& p, bool profile, Callback<json> reply) {
+  const char* method = profile ? "kernelscope/profile" : "kernelscope/run";
+  if (!options_.gpu)
+    return reply(lsp::ResponseError{
+        ErrorCode::RequestFailed, std::string("this server cannot run kernels (") + method + ")"});
+  if (p.kernel.empty())
+    return reply(
+        lsp::ResponseError{ErrorCode::InvalidParams, std::string(method) + " needs a kernel"});
+  Document* d = workspace_.find(p.textDocument.uri);
+  if (!d)
+    return reply(lsp::ResponseError{ErrorCode::InvalidParams,
+                                    "unknown document " + p.textDocument.uri + " (open it first)"});
+  GpuJob job;
+  job.profile = profile;
+  job.kernel = p.kernel;
+  job.input.path = d->path;
+  job.input.text = d->text;
+  for (Document* o : workspace_.documents())
+    if (o->path != d->path && o->path.ends_with(".rs")) {
+      job.input.overlays[o->path] = o->text;
+      job.launch.unsavedText[o->path] = o->text;
+    }
+  job.launch.unsavedText[d->path] = d->text;
+  job.options = settings_.compileOptions();
+  job.launch.specItems = p.spec;
+  if (p.runs) job.launch.runs = *p.runs;
+  job.launch.ncu = settings_.ncu;
+  if (std::string why = gpu::splitRunner(settings_.gpuRunner, job.launch.runner); !why.empty())
+    return reply(lsp::ResponseError{ErrorCode::InvalidParams, "gpuRunner: " + why});
+
+  // Progress goes to the client's token, else to one of ours when the client takes them.
+  const bool clientToken = !p.workDoneToken.is_null();
+  const std::string token = clientToken
+                                ? (p.workDoneToken.is_string() ? p.workDoneToken.get<std::string>()
+                                                               : p.workDoneToken.dump())
+                                : std::string(method) + "/" + currentId_.dump();
+  auto report = [this, clientToken, token, tokenJson = p.workDoneToken](
+                    std::string_view kind, const std::string& message) {
+    if (!clientToken) return progress(token, kind, message);
+    json value = {{"kind", kind}, {"message", message}};
+    if (kind == "begin") value["title"] = "kernelscope", value["cancellable"] = true;
+    notify("$/progress", {{"token", tokenJson}, {"value", value}});
+  };
+  report("begin", profile ? "profiling " + p.kernel : "running " + p.kernel);
+  if (!gpu_)
+    gpu_ = std::make_unique<GpuRuns>(
+        options_.gpu, [this](std::function<void()> fn) { transport_.post(std::move(fn)); },
+        options_.scheduler.workers == 0);
+  const std::string uri = d->uri;
+  gpu_->start(
+      currentId_.dump(), std::move(job),
+      [report](const std::string& message) { report("report", message); },
+      [this, report, reply, uri, alive = alive_](GpuOutcome outcome) {
+        if (!*alive) return;
+        if (outcome.cancelled) {
+          report("end", "cancelled");
+          return reply(lsp::ResponseError{ErrorCode::RequestCancelled, "cancelled"});
+        }
+        if (!outcome.error.empty()) {
+          report("end", "failed");
+          return reply(lsp::ResponseError{ErrorCode::RequestFailed, outcome.error});
+        }
+        report("end", "done");
+        if (outcome.shown) {
+          Document* doc = workspace_.find(uri);
+          const bool current = doc && doc->text == outcome.shown->text;
+          outcome.result["editor"] = profileEditorJson(*outcome.shown, uri, current, encoding_);
+          if (current) {
+            gpu_->show(uri, outcome.shown);
+            if (client_.inlayHintRefresh) request("workspace/inlayHint/refresh", nullptr);
+          }
+        }
+        reply(std::move(outcome.result));
+      });
+}
+
+std::shared_ptr<const ShownProfile> LspServer::shownProfile(const Document& d) const {
+  return gpu_ ? gpu_->shown(d.uri, d.text) : nullptr;
+}
+
+void LspServer::insertLaunchSpec(const json& args, Callback<json> reply) {
+  const json a = args.is_array() && !args.empty() ? args[0] : json();
+  if (!a.is_object() || !a.contains("uri") || !a["uri"].is_string() || !a.contains("kernel") ||
+      !a["kernel"].is_string())
+    return reply(lsp::ResponseError{ErrorCode::InvalidParams,
+                                    "kernelscope.insertLaunchSpec takes {uri, kernel}"});
+  const std::string uri = a["uri"].get<std::string>();
+  auto s = snapshotFor(uri);
+  if (!s) return reply(s.error());
+  if (s->second->text != s->first->text)
+    return reply(lsp::ResponseError{ErrorCode::ContentModified,
+                                    "the document changed since it compiled; try again"});
+  std::string problem;
+  auto ins = specInsertion(*s->second, a["kernel"].get<std::string>(), encoding_, problem);
+  if (!ins) return reply(lsp::ResponseError{ErrorCode::InvalidParams, problem});
+  json edit = {{"range", {{"start", ins->at}, {"end", ins->at}}}, {"newText", ins->text}};
+  request("workspace/applyEdit",
+          {{"label", "Add launch spec"}, {"edit", {{"changes", {{uri, json::array({edit})}}}}}});
+  reply(json(nullptr));
+}
+
+}  // namespace ks::server

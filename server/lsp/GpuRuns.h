@@ -1,0 +1,105 @@
+// kernelscope/run and kernelscope/profile: a kernel on a real GPU from the editor.
+//
+// A job compiles the document as it is (its cubin and SASS listing), launches it through a
+// `gpu-exec` child (gpu/KernelLaunch.h; through the gpuRunner setting on another machine) and,
+// for a profile, attributes Nsight Compute's counters to the source lines. Each job runs on
+// its own thread (inline in the deterministic test mode); its progress and outcome are posted
+// to the io thread, which keeps answering hovers meanwhile. $/cancelRequest cancels the job's
+// token, which kills the compile's or gpu-exec's whole process group (and with it ncu); the
+// job's temporary folders go with it.
+//
+// The newest profile of each document stays shown (hints, hover, heat) while the document's
+// text is the text that was profiled; the first edit drops it.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "Compile.h"
+#include "KernelLaunch.h"
+#include "Scheduler.h"
+
+namespace ks::server {
+
+/// What a kernelscope/run or kernelscope/profile asks for.
+struct GpuJob {
+  bool profile = false;
+  CompileInput input;
+  CompileOptions options;
+  std::string kernel;  // as the request named it
+  gpu::LaunchSettings launch;
+};
+
+/// A profile of a document's kernel, shown while the document's text is `text`.
+struct ShownProfile {
+  std::string path;
+  std::string text;
+  gpu::KernelLineProfile lines;
+  std::shared_ptr<const CompileResult> compile;  // the compile that was profiled
+  std::string device;                            // "NVIDIA H200 (sm_90, 132 SMs), driver 13.0"
+  /// The counters of 1-based line `line` of `path`, or null.
+  const gpu::LineCounters* at(uint32_t line) const;
+};
+
+struct GpuOutcome {
+  bool cancelled = false;
+  std::string error;  // empty: done
+  nlohmann::json result;
+  std::shared_ptr<const ShownProfile> shown;  // a profile's, for the editor
+};
+
+/// Says what the job is doing ("compiling", "launching", "profiling with ncu").
+using GpuProgress = std::function<void(const std::string& message)>;
+using GpuFunction =
+    std::function<GpuOutcome(const GpuJob&, const GpuProgress&, const CancellationToken&)>;
+
+/// The real job on `tc`: compile, launch through gpu-exec, attribute a profile.
+GpuOutcome runGpuJob(const Toolchain& tc, const GpuJob&, const GpuProgress&,
+                     const CancellationToken&);
+
+/// The jobs in flight and the profiles shown. Used on the io thread.
+class GpuRuns {
+ public:
+  using Reply = std::function<void(GpuOutcome)>;
+  /// `runInline`: run each job on the calling thread (tests and the lit-test mode).
+  GpuRuns(GpuFunction, PostFunction, bool runInline);
+  ~GpuRuns();  // cancels the jobs in flight and waits for their threads
+  GpuRuns(const GpuRuns&) = delete;
+  GpuRuns& operator=(const GpuRuns&) = delete;
+
+  /// Runs `job`; `progress` and `reply` are called on the io thread (reply once).
+  void start(const std::string& requestId, GpuJob job, GpuProgress progress, Reply reply);
+  /// Cancels a job in flight (its reply says cancelled); false when there is none.
+  bool cancel(const std::string& requestId);
+  bool running() const { return !jobs_.empty(); }
+
+  /// The profile shown for `uri`, while the document's text is still `text`.
+  std::shared_ptr<const ShownProfile> shown(const std::string& uri, const std::string& text) const;
+  void show(const std::string& uri, std::shared_ptr<const ShownProfile>);
+  /// Drops `uri`'s profile unless `text` is its text; true when one was dropped.
+  bool dropIfStale(const std::string& uri, const std::string& text);
+
+ private:
+  struct Job {
+    CancellationToken token;
+    Reply reply;
+  };
+  struct Shared;  // what posted completions need; outlives this
+  void finish(const std::string& requestId, GpuOutcome);
+
+  GpuFunction run_;
+  PostFunction post_;
+  bool runInline_;
+  std::shared_ptr<Shared> shared_;
+  std::map<std::string, Job> jobs_;
+  std::vector<std::thread> threads_;
+  std::map<std::string, std::shared_ptr<const ShownProfile>> shown_;  // by uri
+};
+
+}  // namespace ks::server

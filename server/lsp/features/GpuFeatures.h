@@ -1,0 +1,48 @@
+// The editor's side of a GPU profile and of launch specs, computed from a ShownProfile or a
+// Snapshot (GpuProfile.cpp): the hot lines' inlay hints and hover counters, the heat of the
+// source lines and of the PTX/SASS views' lines, and the Run / Profile / launch spec lenses.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "GpuRuns.h"
+#include "JsonRpc.h"
+#include "Protocol.h"
+#include "SourceText.h"
+#include "Workspace.h"
+
+namespace ks::server {
+
+/// A profile's result for the editor: the document's hot lines (0-based) with their share
+/// and headline, and per view stage the runs of artifact lines with the share of the source
+/// line each maps to (through the line map, inline-aware). `current`: the document's text
+/// is still the text profiled (else nothing is shown).
+nlohmann::json profileEditorJson(const ShownProfile&, const std::string& uri, bool current,
+                                 PositionEncoding);
+
+/// "38% stalls · long scoreboard" at the end of each line of `range` with at least 1% of the
+/// kernel's stall samples.
+std::vector<lsp::InlayHint> profileHints(const ShownProfile&, const lsp::Range&, PositionEncoding);
+
+/// The counters of 0-based `line` in words, for its hover; empty when it has none.
+std::string profileHoverText(const ShownProfile&, int line);
+
+/// On each kernel of the document with a launch spec (in its comments or its crate's
+/// Cargo.toml) "▶ Run" and "Profile" (the client commands kernelscope.run and
+/// kernelscope.profile); on the others "Add launch spec" (kernelscope.insertLaunchSpec).
+std::vector<lsp::CodeLens> gpuLenses(const Snapshot&, PositionEncoding);
+
+/// The `// kernelscope:` line to insert above `kernel` in `s` (a spec skeleton from its real
+/// parameters) and where; nullopt with `problem` when the kernel is unknown.
+struct SpecInsertion {
+  lsp::Position at;
+  std::string text;
+};
+std::optional<SpecInsertion> specInsertion(const Snapshot& s, const std::string& kernel,
+                                           PositionEncoding, std::string& problem);
+
+}  // namespace ks::server

@@ -1,0 +1,179 @@
+// A GPU profile where the user looks (hints, hover, heat) and the Run / Profile / launch spec
+// lenses. See GpuFeatures.h.
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "GpuFeatures.h"
+#include "LaunchSpec.h"
+#include "Report.h"
+#include "Uri.h"
+
+namespace ks::server {
+
+using nlohmann::json;
+
+namespace {
+
+/// Lines below this share of the stall samples get no hint (they are not hot).
+constexpr double kHintShare = 0.01;
+
+std::string fixed(double v, int digits) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(digits) << v;
+  return out.str();
+}
+
+/// Whether `manifest` (a Cargo.toml) has `[package.metadata.kernelscope.launch.KERNEL]`.
+bool crateHasSpec(const std::filesystem::path& manifest, const std::string& kernel) {
+  if (manifest.empty()) return false;
+  try {
+    toml::table t = toml::parse_file(manifest.string());
+    return t["package"]["metadata"]["kernelscope"]["launch"][kernel].is_table();
+  } catch (const toml::parse_error&) {
+    return false;  // the compile reports an unreadable Cargo.toml
+  }
+}
+
+/// The kernels of `s` defined in its own file.
+std::vector<const KernelInfo*> ownKernels(const Snapshot& s) {
+  std::vector<const KernelInfo*> out;
+  if (!s.result) return out;
+  for (const KernelInfo& k : s.result->kernels)
+    if (k.definition.line != 0 && (k.definition.file.empty() || k.definition.file == s.path))
+      out.push_back(&k);
+  return out;
+}
+
+}  // namespace
+
+json profileEditorJson(const ShownProfile& p, const std::string& uri, bool current,
+                       PositionEncoding) {
+  json lines = json::array();
+  json views = json::object();
+  if (current) {
+    for (const auto* l : gpu::hottestLines(p.lines))
+      if (l->line != 0 && l->file == p.path && l->stallSamples > 0)
+        lines.push_back({{"line", static_cast<int>(l->line) - 1},
+                         {"share", p.lines.share(*l)},
+                         {"headline", gpu::lineHeadline(p.lines, *l)}});
+    // Each view line has the heat of the source line it maps to (its innermost user frame).
+    for (Stage stage : {Stage::Ptx, Stage::Sass}) {
+      const StageOutcome* o = p.compile->stage(stage);
+      json runs = json::array();
+      if (o && o->available && p.compile->lineMap) {
+        const LineMap& map = *p.compile->lineMap;
+        for (uint32_t i = 0; i < o->artifact.lines.size(); ++i) {
+          const LineOrigin& origin = map.origin(stage, i);
+          if (origin.attribution != Attribution::Direct) continue;
+          const gpu::LineCounters* c = nullptr;
+          for (const auto& l : p.lines.lines)
+            if (l.line == origin.user.line && l.file == origin.user.file) c = &l;
+          if (!c || c->stallSamples <= 0) continue;
+          double share = p.lines.share(*c);
+          if (!runs.empty() && runs.back()["end"] == i - 1 && runs.back()["share"] == share)
+            runs.back()["end"] = i;
+          else
+            runs.push_back({{"start", i}, {"end", i}, {"share", share}});
+        }
+      }
+      views[std::string(stageName(stage))] = runs;
+    }
+  }
+  return {{"uri", uri},
+          {"current", current},
+          {"kernel", p.lines.kernel},
+          {"lines", lines},
+          {"views", views}};
+}
+
+std::vector<lsp::InlayHint> profileHints(const ShownProfile& p, const lsp::Range& range,
+                                         PositionEncoding enc) {
+  std::vector<lsp::InlayHint> hints;
+  for (const auto& l : p.lines.lines) {
+    int line = static_cast<int>(l.line) - 1;
+    if (l.line == 0 || l.file != p.path || line < range.start.line || line > range.end.line)
+      continue;
+    if (p.lines.share(l) < kHintShare) continue;
+    lsp::InlayHint h;
+    h.position = endOfLine(p.text, line, enc);
+    h.label = gpu::lineHeadline(p.lines, l);
+    h.tooltip = profileHoverText(p, line);
+    hints.push_back(std::move(h));
+  }
+  return hints;
+}
+
+std::string profileHoverText(const ShownProfile& p, int line) {
+  const gpu::LineCounters* l = p.at(static_cast<uint32_t>(line + 1));
+  if (!l) return "";
+  std::string s = "GPU profile of " + p.lines.kernel + " (" + p.device +
+                  "): " + fixed(100 * p.lines.share(*l), 1) + "% of the stall samples";
+  std::string reasons;
+  for (const auto& [reason, v] : l->topStalls(3))
+    reasons += (reasons.empty() ? "" : ", ") + gpu::stallReasonWords(reason) + " " +
+               fixed(100 * v / std::max(1.0, l->stallSamples), 0) + "%";
+  if (!reasons.empty()) s += " (" + reasons + ")";
+  s += "; " + std::to_string(l->instructions) + " instructions, " + gpu::compactCount(l->executed) +
+       " executed, " + fixed(l->threadsActive(), 1) + " threads active";
+  if (l->l2SectorsIdeal > 0)
+    s += "; L2 sectors " + gpu::compactCount(l->l2Sectors) + " (" + fixed(l->sectorsPerIdeal(), 2) +
+         "x ideal)";
+  if (l->sharedConflictWays > 0)
+    s += "; shared memory " + fixed(l->sharedConflictWays, 0) + "-way bank conflicts";
+  return s;
+}
+
+std::vector<lsp::CodeLens> gpuLenses(const Snapshot& s, PositionEncoding enc) {
+  std::vector<lsp::CodeLens> lenses;
+  const std::string uri = lsp::pathToFileUri(s.path);
+  for (const KernelInfo* k : ownKernels(s)) {
+    lsp::Range range;
+    range.start = positionOfCharColumn(s.text, k->definition.line, 1, enc);
+    range.end = range.start;
+    auto lens = [&](std::string title, std::string command) {
+      lsp::Command c{std::move(title), std::move(command),
+                     json::array({{{"uri", uri}, {"kernel", k->symbol}}})};
+      lenses.push_back(lsp::CodeLens{range, std::move(c)});
+    };
+    std::vector<gpu::SpecError> errors;  // reported when it runs
+    if (!gpu::specFromComments(s.text, k->definition.line, s.path, errors).empty() ||
+        !errors.empty() || crateHasSpec(s.result->crateManifest, k->symbol)) {
+      lens("▶ Run", "kernelscope.run");
+      lens("Profile", "kernelscope.profile");
+    } else {
+      lens("Add launch spec", "kernelscope.insertLaunchSpec");
+    }
+  }
+  return lenses;
+}
+
+std::optional<SpecInsertion> specInsertion(const Snapshot& s, const std::string& kernel,
+                                           PositionEncoding enc, std::string& problem) {
+  const KernelInfo* found = nullptr;
+  for (const KernelInfo* k : ownKernels(s))
+    if (k->symbol == kernel || k->demangled == kernel) found = k;
+  if (!found) {
+    problem = "no kernel '" + kernel + "' in " + s.path;
+    return std::nullopt;
+  }
+  std::string note;
+  auto sig = gpu::kernelSignature(*s.result, found->symbol, {{s.path, s.text}}, note);
+  if (!sig) {
+    problem = "the parameters of " + kernel + " are unknown (no PTX)";
+    return std::nullopt;
+  }
+  // Right above the kernel's name line, indented like it: inside its attribute block.
+  auto lines = splitLines(s.text);
+  std::string_view nameLine =
+      found->definition.line <= lines.size() ? lines[found->definition.line - 1] : "";
+  std::string indent(nameLine.substr(0, nameLine.find_first_not_of(" \t")));
+  SpecInsertion ins;
+  ins.at = positionOfCharColumn(s.text, found->definition.line, 1, enc);
+  ins.text = indent + "// kernelscope: " + gpu::specSkeleton(*sig) + "\n";
+  return ins;
+}
+
+}  // namespace ks::server
