@@ -128,7 +128,7 @@ std::string profileHoverText(const ShownProfile& p, int line) {
 
 std::vector<lsp::CodeLens> gpuLenses(const Snapshot& s, PositionEncoding enc) {
   std::vector<lsp::CodeLens> lenses;
-  const std::string uri = lsp::pathToFileUri(s.path);
+  const std::string& uri = s.uri;  // the client's own spelling
   for (const KernelInfo* k : ownKernels(s)) {
     lsp::Range range;
     range.start = positionOfCharColumn(s.text, k->definition.line, 1, enc);
