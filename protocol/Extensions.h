@@ -41,15 +41,47 @@ inline void to_json(json& j, const InlineFrame& f) {
 // ---------------------------------------------------------------------------------------
 // kernelscope/artifact: this request is a kernelscope extension.
 
+/// What a view of an artifact leaves out (see docs/lsp-extensions.md, Filters). Every key
+/// is off unless the client turns it on.
+struct ArtifactFilters {
+  bool directives = false;
+  bool debugLocations = false;
+  bool unusedLabels = false;
+  bool comments = false;
+  bool libraryFunctions = false;
+  bool padding = false;
+  bool compactSass = false;  // not a filter of lines: SASS without nvdisasm's column padding
+  bool operator==(const ArtifactFilters&) const = default;
+};
+inline void from_json(const json& j, ArtifactFilters& f) {
+  if (!j.is_object()) throw json::type_error::create(302, "filters must be an object", &j);
+  auto read = [&](const char* key, bool& out) {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return;
+    if (!it->is_boolean())
+      throw json::type_error::create(302, std::string("filters.") + key + " must be a boolean", &j);
+    out = it->get<bool>();
+  };
+  read("directives", f.directives);
+  read("debugLocations", f.debugLocations);
+  read("unusedLabels", f.unusedLabels);
+  read("comments", f.comments);
+  read("libraryFunctions", f.libraryFunctions);
+  read("padding", f.padding);
+  read("compactSass", f.compactSass);
+}
+
 struct ArtifactParams {
   TextDocumentIdentifier textDocument;
   std::string stage;
   std::optional<int> revision;
+  std::optional<ArtifactFilters> filters;  // omitted: the whole text
 };
 inline void from_json(const json& j, ArtifactParams& p) {
   j.at("textDocument").get_to(p.textDocument);
   j.at("stage").get_to(p.stage);
   detail::readOptional(j, "revision", p.revision);
+  detail::readOptional(j, "filters", p.filters);
 }
 
 /// A run of artifact lines (inclusive, 0-based) that came from one source position.
@@ -93,10 +125,12 @@ inline void to_json(json& j, const ArtifactResult& r) {
 struct LineMapParams {
   TextDocumentIdentifier textDocument;
   int line = 0;
+  std::optional<ArtifactFilters> filters;  // the lines of the views with these filters
 };
 inline void from_json(const json& j, LineMapParams& p) {
   j.at("textDocument").get_to(p.textDocument);
   j.at("line").get_to(p.line);
+  detail::readOptional(j, "filters", p.filters);
 }
 
 struct LineRange {
@@ -121,10 +155,12 @@ inline void to_json(json& j, const LineMapResult& r) {
 struct SourceLocationParams {
   std::string uri;  // a kernelscope: virtual document
   int line = 0;
+  std::optional<ArtifactFilters> filters;  // `line` is a line of the view with these filters
 };
 inline void from_json(const json& j, SourceLocationParams& p) {
   j.at("uri").get_to(p.uri);
   j.at("line").get_to(p.line);
+  detail::readOptional(j, "filters", p.filters);
 }
 
 struct SourceLocationResult {

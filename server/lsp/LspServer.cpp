@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "ArtifactFilters.h"
 #include "Features.h"
 #include "Files.h"
 #include "GpuFeatures.h"
@@ -957,6 +958,14 @@ lsp::Expected<LspServer::VirtualTarget> LspServer::resolveVirtual(const std::str
   return VirtualTarget{d, s, *stage};
 }
 
+int LspServer::artifactLineOf(const VirtualTarget& t, int line,
+                              const std::optional<lsp::ArtifactFilters>& filters) {
+  if (!filters) return line;
+  const StageOutcome* outcome = t.snapshot->result ? t.snapshot->result->stage(t.stage) : nullptr;
+  if (!outcome || !outcome->available) return line;
+  return ArtifactView(outcome->artifact, *filters).artifactLine(line);
+}
+
 std::function<std::string(const std::string&)> LspServer::uriOf() {
   return [this](const std::string& path) {
     const Document* open = workspace_.findByPath(path);
@@ -971,7 +980,11 @@ void LspServer::onHover(const lsp::TextDocumentPositionParams& p,
     if (lsp::parsePassesUri(p.textDocument.uri)) return reply(std::optional<lsp::Hover>());
     auto t = resolveVirtual(p.textDocument.uri);
     if (!t) return reply(t.error());
-    return reply(artifactHover(*t->snapshot, t->stage, p.position.line, client_.hoverMarkdown));
+    auto view = viewFilters_.find(p.textDocument.uri.substr(0, p.textDocument.uri.find('?')));
+    const int line =
+        artifactLineOf(*t, p.position.line,
+                       view == viewFilters_.end() ? std::nullopt : std::optional(view->second));
+    return reply(artifactHover(*t->snapshot, t->stage, line, client_.hoverMarkdown));
   }
   auto s = snapshotFor(p.textDocument.uri);
   if (!s)
@@ -1038,20 +1051,31 @@ void LspServer::onArtifact(const lsp::ArtifactParams& p, Callback<lsp::ArtifactR
                                           std::to_string(d.revision)});
     }
   }
-  reply(artifactOf(*snapshot, *stage, p.revision.has_value(), uriOf()));
+  auto result = artifactOf(*snapshot, *stage, p.revision.has_value(), uriOf());
+  if (!result) return reply(result);
+  // Hovers on the view speak of its lines: they use the filters it was last asked with.
+  const std::string view = result->uri.substr(0, result->uri.find('?'));
+  if (!p.filters) {
+    viewFilters_.erase(view);
+    return reply(result);
+  }
+  viewFilters_[view] = *p.filters;
+  reply(filterArtifact(std::move(*result),
+                       ArtifactView((*stageOf(*snapshot, *stage))->artifact, *p.filters)));
 }
 
 void LspServer::onLineMap(const lsp::LineMapParams& p, Callback<lsp::LineMapResult> reply) {
   auto s = snapshotFor(p.textDocument.uri);
   if (!s) return reply(s.error());
-  reply(lineMapOf(*s->second, p.line));
+  lsp::LineMapResult map = lineMapOf(*s->second, p.line);
+  reply(p.filters ? filterLineMap(std::move(map), *s->second, *p.filters) : map);
 }
 
 void LspServer::onSourceLocation(const lsp::SourceLocationParams& p,
                                  Callback<lsp::SourceLocationResult> reply) {
   auto t = resolveVirtual(p.uri);
   if (!t) return reply(t.error());
-  reply(sourceLocationOf(*t->snapshot, t->stage, p.line, uriOf()));
+  reply(sourceLocationOf(*t->snapshot, t->stage, artifactLineOf(*t, p.line, p.filters), uriOf()));
 }
 
 void LspServer::onKernels(const lsp::KernelsParams& p, Callback<lsp::KernelsResult> reply) {

@@ -189,6 +189,9 @@ class LspServer final : public MessageHandler {
     Stage stage;
   };
   lsp::Expected<VirtualTarget> resolveVirtual(const std::string& uri);
+  /// The artifact line that line `line` of the view with `filters` shows (-1: none).
+  static int artifactLineOf(const VirtualTarget&, int line,
+                            const std::optional<lsp::ArtifactFilters>& filters);
   /// The client's own URI for an open document's path, else a `file:` URI of it.
   std::function<std::string(const std::string& path)> uriOf();
 
@@ -224,6 +227,9 @@ class LspServer final : public MessageHandler {
   std::map<std::string, Callback<lsp::json>> deferred_;
   /// The server's own file watching, when the client does not watch for it.
   std::unique_ptr<FileWatcher> watcher_;
+  /// The filters of the newest kernelscope/artifact request per virtual document (its URI
+  /// without `?rev=`), so that hovers on the view find the line it shows.
+  std::map<std::string, lsp::ArtifactFilters> viewFilters_;
   /// Watches the editor's process (`processId`), when it named one.
   std::unique_ptr<EditorProcessWatch> editorWatch_;
   std::set<std::string> watched_;

@@ -1,0 +1,45 @@
+// Filtered views of an artifact: the text without the noise a user turned off (directives,
+// debug locations, unused labels, comments, library functions, SASS padding), and the
+// mapping between the view's lines and the artifact's, so that every feature speaking of
+// artifact lines (segments, kernels, lineMap, sourceLocation, hover) stays exact on it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "Extensions.h"
+#include "Features.h"
+
+namespace ks::server {
+
+/// Which lines of an artifact a view shows, and its text. A pure function of the
+/// artifact's lines (their text, kind and function) and the filters.
+class ArtifactView {
+ public:
+  ArtifactView(const Artifact&, const lsp::ArtifactFilters&);
+
+  /// The view's text: the shown lines, SASS compacted when asked.
+  const std::string& text() const { return text_; }
+  size_t size() const { return shown_.size(); }
+  /// The artifact line that view line `line` shows; -1 past the view's end.
+  int artifactLine(int line) const;
+  /// The view line showing artifact line `line`; -1 when it is filtered out.
+  int viewLine(int line) const;
+  /// Artifact lines `start`..`end` (inclusive) as view lines; false when none is shown.
+  bool viewRange(int start, int end, int& viewStart, int& viewEnd) const;
+
+ private:
+  std::string text_;
+  std::vector<uint32_t> shown_;    // view line -> artifact line
+  std::vector<int32_t> viewOf_;    // artifact line -> view line, -1 when hidden
+  std::vector<int32_t> nextShown_;  // artifact line -> first view line at or after it
+};
+
+/// kernelscope/artifact's reply as `view` shows it: its text, and segments and kernels in
+/// view lines (segments whose lines are all filtered out are dropped).
+lsp::ArtifactResult filterArtifact(lsp::ArtifactResult, const ArtifactView&);
+/// kernelscope/lineMap's reply in the lines of each stage's view with `filters`.
+lsp::LineMapResult filterLineMap(lsp::LineMapResult, const Snapshot&, const lsp::ArtifactFilters&);
+
+}  // namespace ks::server
