@@ -25,9 +25,7 @@ std::string readText(const fs::path& path) {
   return s.str();
 }
 
-lsp::ArtifactFilters allFilters() {
-  return {true, true, true, true, true, true, true};
-}
+lsp::ArtifactFilters allFilters() { return {true, true, true, true, true, true, true}; }
 
 Artifact goldenArtifact(const std::string& example, Stage stage) {
   const fs::path dir = fs::path(KS_SOURCE_DIR) / "tests/golden" / example;
@@ -119,7 +117,8 @@ TEST_CASE("filters: each one hides what it names, and nothing else") {
   CHECK(labels.find("$L__func_begin") == std::string::npos);
   CHECK(labels.find("$L__BB1_2:") != std::string::npos);  // a loop's head: a branch takes it
 
-  std::string directives = server::ArtifactView(ptx, only(&lsp::ArtifactFilters::directives)).text();
+  std::string directives =
+      server::ArtifactView(ptx, only(&lsp::ArtifactFilters::directives)).text();
   CHECK(directives.find(".version") == std::string::npos);
   CHECK(directives.find(".reg") == std::string::npos);
   CHECK(directives.find(".loc") != std::string::npos);
@@ -186,9 +185,9 @@ TEST_CASE("filters: bad filters are refused, naming the key") {
   TestClient client(TestClient::options());
   std::string uri = client.open("/tmp/kernelscope-test/src/saxpy.rs", kFakeSaxpy);
   client.sync();
-  json r = client.request("kernelscope/artifact", {{"textDocument", {{"uri", uri}}},
-                                                   {"stage", "ptx"},
-                                                   {"filters", {{"comments", "yes"}}}});
+  json r = client.request(
+      "kernelscope/artifact",
+      {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}, {"filters", {{"comments", "yes"}}}});
   CHECK(r["error"]["code"] == int(lsp::ErrorCode::InvalidParams));
   CHECK(r["error"]["message"].get<std::string>().find("filters.comments") != std::string::npos);
 }
@@ -208,16 +207,16 @@ TEST_CASE("real pipeline: linked highlighting is exact with filters on and off")
   const std::string source = readText(path);
   std::string uri = client.open(path, source);
   client.sync();
-  const json filters = {{"directives", true},   {"debugLocations", true}, {"unusedLabels", true},
-                        {"comments", true},     {"libraryFunctions", true}, {"padding", true},
+  const json filters = {{"directives", true},  {"debugLocations", true},   {"unusedLabels", true},
+                        {"comments", true},    {"libraryFunctions", true}, {"padding", true},
                         {"compactSass", false}};
   for (const char* stage : {"ptx", "sass"}) {
     CAPTURE(stage);
-    json whole = client.result("kernelscope/artifact",
-                               {{"textDocument", {{"uri", uri}}}, {"stage", stage}});
-    json view = client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}},
-                                                       {"stage", stage},
-                                                       {"filters", filters}});
+    json whole =
+        client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", stage}});
+    json view =
+        client.result("kernelscope/artifact",
+                      {{"textDocument", {{"uri", uri}}}, {"stage", stage}, {"filters", filters}});
     const std::string wholeText = whole["text"], viewText = view["text"];
     auto wholeLines = splitLines(wholeText);
     auto viewLines = splitLines(viewText);
@@ -225,10 +224,11 @@ TEST_CASE("real pipeline: linked highlighting is exact with filters on and off")
     int lines = static_cast<int>(splitLines(source).size());
     int highlighted = 0;
     for (int line = 0; line < lines; ++line) {
-      json a = client.result("kernelscope/lineMap", {{"textDocument", {{"uri", uri}}}, {"line", line}});
-      json b = client.result("kernelscope/lineMap", {{"textDocument", {{"uri", uri}}},
-                                                     {"line", line},
-                                                     {"filters", filters}});
+      json a =
+          client.result("kernelscope/lineMap", {{"textDocument", {{"uri", uri}}}, {"line", line}});
+      json b =
+          client.result("kernelscope/lineMap",
+                        {{"textDocument", {{"uri", uri}}}, {"line", line}, {"filters", filters}});
       // The same instructions of the kernels light up, in either view (the panic handler,
       // which no kernel calls, is a library function the view leaves out).
       auto inKernel = [&](int l) {
@@ -249,9 +249,9 @@ TEST_CASE("real pipeline: linked highlighting is exact with filters on and off")
       highlighted += !inView.empty();
       // Back from the view's lines: the same source line and chain as the whole text's.
       for (const json& r : b["stages"][stage]) {
-        json fromView = client.result(
-            "kernelscope/sourceLocation",
-            {{"uri", view["uri"]}, {"line", r["start"]}, {"filters", filters}});
+        json fromView =
+            client.result("kernelscope/sourceLocation",
+                          {{"uri", view["uri"]}, {"line", r["start"]}, {"filters", filters}});
         REQUIRE(!fromView["location"].is_null());
         CHECK(fromView["location"]["range"]["start"]["line"] == line);
       }
@@ -260,8 +260,9 @@ TEST_CASE("real pipeline: linked highlighting is exact with filters on and off")
     // Segments of the view point at the view's lines: each names the source line that
     // lineMap (with the same filters) maps to it.
     for (const json& seg : view["segments"]) {
-      json loc = client.result("kernelscope/sourceLocation",
-                               {{"uri", view["uri"]}, {"line", seg["start"]}, {"filters", filters}});
+      json loc =
+          client.result("kernelscope/sourceLocation",
+                        {{"uri", view["uri"]}, {"line", seg["start"]}, {"filters", filters}});
       if (loc["location"].is_null()) continue;
       CHECK(loc["location"]["range"]["start"]["line"] == seg["source"]["line"]);
     }

@@ -76,11 +76,14 @@ std::string_view sassOpcode(std::string_view t) {
 std::string_view sassBranchTarget(std::string_view t) {
   size_t open = t.find("`(");
   size_t close = open == std::string_view::npos ? open : t.find(')', open);
-  return close == std::string_view::npos ? std::string_view{} : t.substr(open + 2, close - open - 2);
+  return close == std::string_view::npos ? std::string_view{}
+                                         : t.substr(open + 2, close - open - 2);
 }
 
 /// `name:` -> `name`, also with LLVM IR's `; preds = …` after it.
-std::string_view labelName(std::string_view t) { return t.substr(0, std::min(t.find(':'), t.size())); }
+std::string_view labelName(std::string_view t) {
+  return t.substr(0, std::min(t.find(':'), t.size()));
+}
 
 /// The functions that are kept by the library-functions filter: the kernels and what they
 /// call, directly or through other kept functions (named in their lines). MIR lists no
@@ -92,8 +95,9 @@ std::vector<bool> reachableFunctions(const Artifact& a) {
   std::vector<size_t> work;
   for (size_t f = 0; f < n; ++f) {
     const ArtifactFunction& fn = a.functions[f];
-    bool root = a.stage == Stage::Mir ? !(fn.demangled.starts_with('<') || fn.symbol.starts_with('<'))
-                                      : fn.isKernel;
+    bool root = a.stage == Stage::Mir
+                    ? !(fn.demangled.starts_with('<') || fn.symbol.starts_with('<'))
+                    : fn.isKernel;
     if (root) {
       reached[f] = true;
       work.push_back(f);
@@ -107,7 +111,8 @@ std::vector<bool> reachableFunctions(const Artifact& a) {
     for (uint32_t l = fn.firstLine; l <= fn.lastLine && l < a.lines.size(); ++l)
       if (a.lines[l].kind != LineKind::Header || l != fn.firstLine) addNames(a.lineText(l), names);
     for (size_t g = 0; g < n; ++g)
-      if (!reached[g] && (names.count(a.functions[g].symbol) || names.count(a.functions[g].demangled))) {
+      if (!reached[g] &&
+          (names.count(a.functions[g].symbol) || names.count(a.functions[g].demangled))) {
         reached[g] = true;
         work.push_back(g);
       }
@@ -132,8 +137,8 @@ void hidePadding(const Artifact& a, std::vector<bool>& hidden) {
       std::string_view op = sassOpcode(t);
       if (op == "NOP") {
         hidden[l] = true;
-      } else if (op == "BRA" && loopTarget.empty() && !sassBranchTarget(t).empty() &&
-                 l > 0 && labelName(trim(a.lineText(l - 1))) == sassBranchTarget(t)) {
+      } else if (op == "BRA" && loopTarget.empty() && !sassBranchTarget(t).empty() && l > 0 &&
+                 labelName(trim(a.lineText(l - 1))) == sassBranchTarget(t)) {
         loopTarget = sassBranchTarget(t);  // `.L_x_1: BRA `(.L_x_1)`: the branch to itself
         hidden[l] = true;
       } else {
@@ -207,7 +212,7 @@ ArtifactView::ArtifactView(const Artifact& a, const lsp::ArtifactFilters& filter
     shown_.push_back(static_cast<uint32_t>(l));
     std::string_view line = a.lineText(l);
     text_ += compact && a.lines[l].kind == LineKind::Instruction ? compactSassLine(line)
-                                                                  : std::string(line);
+                                                                 : std::string(line);
     text_ += '\n';
   }
   if (!a.text.ends_with('\n') && !text_.empty()) text_.pop_back();
@@ -221,7 +226,7 @@ ArtifactView::ArtifactView(const Artifact& a, const lsp::ArtifactFilters& filter
 
 int ArtifactView::artifactLine(int line) const {
   return line >= 0 && static_cast<size_t>(line) < shown_.size() ? static_cast<int>(shown_[line])
-                                                                 : -1;
+                                                                : -1;
 }
 
 int ArtifactView::viewLine(int line) const {

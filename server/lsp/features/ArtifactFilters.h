@@ -31,8 +31,8 @@ class ArtifactView {
 
  private:
   std::string text_;
-  std::vector<uint32_t> shown_;    // view line -> artifact line
-  std::vector<int32_t> viewOf_;    // artifact line -> view line, -1 when hidden
+  std::vector<uint32_t> shown_;     // view line -> artifact line
+  std::vector<int32_t> viewOf_;     // artifact line -> view line, -1 when hidden
   std::vector<int32_t> nextShown_;  // artifact line -> first view line at or after it
 };
 
