@@ -6,7 +6,10 @@
 //  2. the language server's resident memory with 20 files open, and over many
 //     edit/compile cycles of the 40-kernel file;
 //  3. the bytes of a PTX `kernelscope/artifact` reply of the 40-kernel file.
-// Usage: ks_bench_scale [ROUNDS [CYCLES]]   (defaults 3 and 200)
+// Usage: ks_bench_scale [ROUNDS [CYCLES]]   (defaults 3 and 200; ROUNDS 0: no compiles,
+// CYCLES -1: no server)
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -44,19 +47,32 @@ double rssMiB() {
   return -1;
 }
 
+/// CPU seconds used so far by this process (`who` = RUSAGE_SELF) or by its waited-for
+/// children (RUSAGE_CHILDREN: the tools). On a loaded machine these are steadier than
+/// wall time.
+double cpuSeconds(int who) {
+  rusage u{};
+  getrusage(who, &u);
+  auto s = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return s(u.ru_utime) + s(u.ru_stime);
+}
+
 /// 1. Compile time and first view by file size.
 void compileScale(const Toolchain& tc, const fs::path& dir, int rounds) {
-  std::printf("%8s %6s %9s %9s %9s %9s %9s %8s %9s %7s\n", "kernels", "lines", "rustc", "tools",
-              "ks", "own", "own/tools", "first", "first/rc", "ptx");
+  std::printf("%8s %6s %9s %9s %9s %9s %9s %8s %9s %9s %9s %7s\n", "kernels", "lines", "rustc",
+              "tools", "ks", "own", "own/tools", "first", "first/rc", "own cpu", "tools cpu",
+              "ptx");
   for (int n : {1, 5, 10, 20, 40, 80}) {
     fs::path file = dir / ("k" + std::to_string(n) + ".rs");
     std::string text = generatedKernels(n);
     std::ofstream(file) << text;
     rawTools(tc, file);  // warm the page cache for both
-    std::vector<double> rustc, tools, ours, first;
+    std::vector<double> rustc, tools, ours, first, ownCpu, toolsCpu;
     size_t ptxLines = 0;
     for (int r = 0; r < rounds; ++r) {
+      const double rawChildren = cpuSeconds(RUSAGE_CHILDREN);
       ToolTimes t = rawTools(tc, file);
+      toolsCpu.push_back(cpuSeconds(RUSAGE_CHILDREN) - rawChildren);
       if (!t.ok) {
         std::fprintf(stderr, "the raw tools failed on %d kernels\n", n);
         return;
@@ -67,11 +83,13 @@ void compileScale(const Toolchain& tc, const fs::path& dir, int rounds) {
       opts.onStages = [&](std::shared_ptr<const CompileResult>) {
         if (!seen.exchange(true)) firstView = Clock::now();
       };
+      const double self = cpuSeconds(RUSAGE_SELF);
       auto start = Clock::now();
       // A comment per round, so that nothing is answered from a cache.
       CompileResult res =
           compileKernel(tc, {file, text + "// round " + std::to_string(r) + "\n"}, opts);
       auto end = Clock::now();
+      ownCpu.push_back(cpuSeconds(RUSAGE_SELF) - self);
       if (!res.succeeded) {
         std::fprintf(stderr, "kernelscope failed on %d kernels\n", n);
         return;
@@ -83,12 +101,15 @@ void compileScale(const Toolchain& tc, const fs::path& dir, int rounds) {
       first.push_back(seen ? ms(firstView - start) : ms(end - start));
     }
     double rc = median(rustc), tl = median(tools), ks = median(ours), fv = median(first);
-    std::printf("%8d %6zu %9.0f %9.0f %9.0f %9.0f %9.3f %8.0f %9.3f %7zu\n", n,
+    std::printf("%8d %6zu %9.0f %9.0f %9.0f %9.0f %9.3f %8.0f %9.3f %9.2f %9.2f %7zu\n", n,
                 splitLines(text).size(), rc, tl, ks, ks - tl, (ks - tl) / tl, fv, fv / rc,
-                ptxLines);
+                median(ownCpu), median(toolsCpu), ptxLines);
   }
-  std::printf("(ms, medians of %d rounds; own = ks - tools; first = first view published)\n",
-              rounds);
+  std::printf(
+      "(ms, medians of %d rounds; own = ks - tools; first = first view published;\n"
+      " own cpu = CPU seconds of kernelscope's own code in the compile, tools cpu = CPU seconds\n"
+      " of rustc + ptxas + nvdisasm by hand)\n",
+      rounds);
 }
 
 struct Server {
@@ -195,7 +216,7 @@ void serverMemory(const fs::path& dir, int cycles) {
 
 int main(int argc, char** argv) {
   int rounds = argc > 1 ? std::max(0, std::atoi(argv[1])) : 3;
-  int cycles = argc > 2 ? std::max(0, std::atoi(argv[2])) : 200;
+  int cycles = argc > 2 ? std::atoi(argv[2]) : 200;  // < 0: no server
   Toolchain tc = discoverToolchain();
   if (tc.rustc.found() && !tc.sysroot.found())
     ensureSysroot(tc, [](const std::string& m) { std::fprintf(stderr, "%s\n", m.c_str()); });
@@ -206,6 +227,6 @@ int main(int argc, char** argv) {
   }
   TempDir dir("kernelscope-scale");
   if (rounds > 0) compileScale(tc, dir.path(), rounds);
-  serverMemory(dir.path(), cycles);
+  if (cycles >= 0) serverMemory(dir.path(), cycles);
   return 0;
 }
