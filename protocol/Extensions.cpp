@@ -27,8 +27,9 @@ json artifactResult() {
   s.start = 30;
   s.end = 33;
   s.source = SourcePosition{std::string(kExampleUri), 11, 8};
-  s.inlinedFrom = {exampleFrame()};
+  s.chain = 0;
   r.segments = {s};
+  r.chains = {{exampleFrame(), InlineFrame{std::string(kExampleUri), 11, 8, "saxpy"}}};
   r.kernels = {ArtifactKernel{"saxpy", 12, 40}};
   return r;
 }

@@ -88,11 +88,11 @@ inline void from_json(const json& j, ArtifactParams& p) {
 struct ArtifactSegment {
   int start = 0, end = 0;
   SourcePosition source;
-  std::vector<InlineFrame> inlinedFrom;  // omitted when empty
+  std::optional<int> chain;  // index into ArtifactResult::chains when the code was inlined
 };
 inline void to_json(json& j, const ArtifactSegment& s) {
   j = {{"start", s.start}, {"end", s.end}, {"source", s.source}};
-  if (!s.inlinedFrom.empty()) j["inlinedFrom"] = s.inlinedFrom;
+  detail::writeOptional(j, "chain", s.chain);
 }
 
 struct ArtifactKernel {
@@ -110,13 +110,15 @@ struct ArtifactResult {
   std::string languageId;
   std::string text;
   std::vector<ArtifactSegment> segments;
+  /// Each inline chain once (innermost frame first); segments refer to them by index.
+  std::vector<std::vector<InlineFrame>> chains;
   std::vector<ArtifactKernel> kernels;
 };
 inline void to_json(json& j, const ArtifactResult& r) {
   j = {{"uri", r.uri},           {"stage", r.stage},
        {"revision", r.revision}, {"languageId", r.languageId},
        {"text", r.text},         {"segments", r.segments},
-       {"kernels", r.kernels}};
+       {"chains", r.chains},     {"kernels", r.kernels}};
 }
 
 // ---------------------------------------------------------------------------------------

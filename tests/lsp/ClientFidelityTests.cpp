@@ -45,7 +45,7 @@ TEST_CASE("the client's spelling of a URI (%3a, non-ASCII) comes back as it was 
       client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
   REQUIRE(artifact["segments"].size() == 2);
   // The user's call site in the inline chain names the open document.
-  const json& chain = artifact["segments"][1]["inlinedFrom"];
+  const json& chain = artifact["chains"][artifact["segments"][1]["chain"].get<int>()];
   REQUIRE(chain.size() == 2);
   CHECK(chain[1]["uri"] == uri);
   CHECK(chain[0]["uri"] != uri);  // core's file is not open: a plain file: URI

@@ -65,9 +65,13 @@ export class SegmentIndex {
   private readonly byLine = new Map<string, LinkedLines>();
   private readonly colours = new Map<string, number>();
 
-  constructor(artifact: Pick<Artifact, "segments">, sourceUri: string) {
+  constructor(artifact: Pick<Artifact, "segments" | "chains">, sourceUri: string) {
     this.sourceUri = sourceUri;
-    this.segments = [...(artifact.segments ?? [])].sort((a, b) => a.start - b.start);
+    // A segment names its inline chain by index into the reply's `chains` (sent once).
+    const chains = artifact.chains ?? [];
+    this.segments = (artifact.segments ?? [])
+      .map((seg) => (seg.chain === undefined ? seg : { ...seg, inlinedFrom: chains[seg.chain] ?? [] }))
+      .sort((a, b) => a.start - b.start);
     for (const seg of this.segments) {
       const range = { start: seg.start, end: seg.end };
       this.entry(seg.source.uri ?? sourceUri, seg.source.line).direct.push(range);

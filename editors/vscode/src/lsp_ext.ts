@@ -40,6 +40,9 @@ export interface InlineFrame {
 /** Artifact lines [start, end] that came from `source`. */
 export interface Segment extends LineRange {
   source: SourcePosition;
+  /** On the wire: the index of the segment's inline chain in `Artifact.chains`. */
+  chain?: number;
+  /** The inline chain itself, innermost first, once the reply is decoded (SegmentIndex). */
   inlinedFrom?: InlineFrame[];
 }
 
@@ -64,6 +67,8 @@ export interface Artifact {
   languageId: "mir" | "llvm" | "ptx" | "sass";
   text: string;
   segments: Segment[];
+  /** Each inline chain once; segments refer to them by index (`Segment.chain`). */
+  chains?: InlineFrame[][];
   kernels: KernelSpan[];
 }
 

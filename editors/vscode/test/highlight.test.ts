@@ -88,6 +88,33 @@ c // <- 6`;
   check(fixture, 5, [], [{ start: 0, end: 1 }]);
 });
 
+test("segments refer to the reply's chains by index, each chain sent once", () => {
+  const chain = [
+    { uri: SRC, line: 20, character: 0, function: "lerp" },
+    { uri: SRC, line: 5, character: 4, function: "saxpy" },
+  ];
+  const index = new SegmentIndex(
+    {
+      segments: [
+        { start: 0, end: 1, source: { line: 20, character: 0 }, chain: 0 },
+        { start: 2, end: 2, source: { line: 6, character: 0 } },
+        { start: 3, end: 3, source: { line: 20, character: 0 }, chain: 0 },
+      ],
+      chains: [chain],
+    },
+    SRC,
+  );
+  assert.deepEqual(index.linesFor(SRC, 5), {
+    direct: [],
+    inlined: [
+      { start: 0, end: 1 },
+      { start: 3, end: 3 },
+    ],
+  });
+  assert.deepEqual(index.sourceOf(3)?.inlinedFrom, chain);
+  assert.deepEqual(index.sourceOf(2)?.inlinedFrom, []);
+});
+
 test("an artifact line leads back to its source line and its group", () => {
   const index = new SegmentIndex({ segments: segmentsOf(SAXPY) }, SRC);
   assert.equal(index.sourceOf(9)?.line, 11);

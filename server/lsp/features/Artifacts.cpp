@@ -2,6 +2,8 @@
 // that map its lines to source positions and where each kernel's body is.
 #include "Features.h"
 
+#include <unordered_map>
+
 #include "Uri.h"
 
 namespace ks::server {
@@ -18,6 +20,8 @@ lsp::Expected<lsp::ArtifactResult> artifactOf(const Snapshot& s, Stage stage, bo
   r.languageId = std::string(stageLanguage(stage));
   r.text = a.text;
   if (const LineMap* map = s.result->lineMap.get()) {
+    // Each chain goes into the reply once, however many segments share it.
+    std::unordered_map<const void*, int> chainIndex;
     for (const LineMap::Segment& seg : map->segments(stage)) {
       const LineOrigin& o = map->origin(stage, seg.origin);
       lsp::ArtifactSegment out;
@@ -26,8 +30,14 @@ lsp::Expected<lsp::ArtifactResult> artifactOf(const Snapshot& s, Stage stage, bo
       if (o.user.file != s.path) out.source.uri = uriOf(o.user.file);
       out.source.line = o.user.line > 0 ? static_cast<int>(o.user.line) - 1 : 0;
       out.source.character = o.user.column > 0 ? static_cast<int>(o.user.column) - 1 : 0;
-      if (o.chain.size() > 1 || o.viaLibrary)
-        for (const Frame& f : o.chain) out.inlinedFrom.push_back(toInlineFrame(f, uriOf));
+      if (o.chain.size() > 1 || o.viaLibrary) {
+        auto [it, added] = chainIndex.try_emplace(o.chain.id(), static_cast<int>(r.chains.size()));
+        if (added) {
+          std::vector<lsp::InlineFrame>& frames = r.chains.emplace_back();
+          for (const Frame& f : o.chain) frames.push_back(toInlineFrame(f, uriOf));
+        }
+        out.chain = it->second;
+      }
       r.segments.push_back(std::move(out));
     }
   }

@@ -199,7 +199,9 @@ local function index(view, artifact)
       end
     end
     local seen = {}
-    for _, frame in ipairs(seg.inlinedFrom or {}) do
+    -- `chain` indexes (from 0) the reply's `chains`, where each inline chain comes once.
+    local chain = seg.chain and (artifact.chains or {})[seg.chain + 1] or {}
+    for _, frame in ipairs(chain) do
       if frame.uri == own and frame.line ~= src.line and not seen[frame.line] then
         seen[frame.line] = true
         add_range(view.inlined, frame.line, seg)
