@@ -7,7 +7,7 @@
 // rest it gives doctor's own fix. The whole report goes to the output channel. The `run` and
 // `profile` section (a CUDA driver, ncu) is not needed to compile and is left out.
 
-import { execFile, spawn } from "child_process";
+import { ChildProcess, execFile, spawn } from "child_process";
 import * as vscode from "vscode";
 import { missingTools, type MissingTool } from "./doctor_report";
 
@@ -46,6 +46,13 @@ export async function checkToolchain(
   return missing;
 }
 
+/** The `kernelscope setup` running, if any: it ends with the extension. */
+let setupChild: ChildProcess | undefined;
+
+export function stopSetup(): void {
+  setupChild?.kill();
+}
+
 /** `kernelscope setup` under a progress notification; true when it succeeded. */
 async function runSetup(server: string, output: vscode.OutputChannel): Promise<boolean> {
   const ok = await vscode.window.withProgress(
@@ -53,6 +60,7 @@ async function runSetup(server: string, output: vscode.OutputChannel): Promise<b
     (progress, token) =>
       new Promise<boolean>((resolve) => {
         const child = spawn(server, ["setup"], { stdio: ["ignore", "pipe", "pipe"] });
+        setupChild = child;
         token.onCancellationRequested(() => child.kill());
         const onText = (chunk: Buffer) => {
           for (const line of chunk.toString().split("\n").filter((l) => l.trim())) {
@@ -66,7 +74,10 @@ async function runSetup(server: string, output: vscode.OutputChannel): Promise<b
           output.appendLine(`kernelscope setup: ${error.message}`);
           resolve(false);
         });
-        child.on("close", (code) => resolve(code === 0));
+        child.on("close", (code) => {
+          setupChild = undefined;
+          resolve(code === 0);
+        });
       }),
   );
   if (ok) {

@@ -10,7 +10,7 @@ import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
 import * as ext from "./lsp_ext";
 import { openServerPathSetting, resolveServerPath, serverOptions, settings } from "./config";
-import { checkToolchain } from "./doctor";
+import { checkToolchain, stopSetup } from "./doctor";
 import { Ctx, openStage, registerCommands } from "./commands";
 import { LinkedHighlighter } from "./linking";
 import { StatusBar } from "./status";
@@ -137,6 +137,7 @@ function toServerUri(uri: vscode.Uri): string {
 }
 
 export async function deactivate(): Promise<void> {
+  stopSetup();
   const old = client;
   client = undefined;
   await old?.stop();
