@@ -18,6 +18,8 @@ export interface Ctx {
   views: ArtifactViews;
   output: vscode.OutputChannel;
   panes: StagePanes;
+  /** Highlights and scrolls into view the lines of the source cursor line in every view. */
+  revealLinked(): void;
   restart(): Promise<void>;
 }
 
@@ -57,9 +59,11 @@ export async function openStage(
 }
 
 function showStage(stage: ext.Stage): Command {
-  return () => async (arg?: unknown) => {
+  return (ctx) => async (arg?: unknown) => {
     const source = needSource(arg);
-    if (source) await openStage(source, stage);
+    if (!source) return;
+    await openStage(source, stage);
+    ctx.revealLinked();
   };
 }
 

@@ -94,6 +94,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     views,
     output,
     panes,
+    revealLinked: () => highlighter.repaint(),
     restart: async () => {
       const old = client;
       client = undefined;

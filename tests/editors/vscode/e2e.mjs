@@ -160,7 +160,7 @@ runSteps(async (page) => {
     });
     ptxBefore = lines.map((l) => l.text);
     const focused = await page.locator(".editor-group-container.active .tab.active").textContent();
-    if (!focused?.includes("saxpy.rs") || focused.includes(".ptx")) throw new Error(`the view took the focus: ${focused}`);
+    if (!focused?.includes("saxpy.rs") || focused.includes("· PTX")) throw new Error(`the view took the focus: ${focused}`);
   });
 
   await step(page, "the cursor on the SAXPY line highlights that line's instructions", async () => {
