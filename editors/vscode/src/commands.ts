@@ -152,6 +152,41 @@ const rebuild: Command = (ctx) => async (arg?: unknown) => {
   });
 };
 
+/** What each filter hides, as the quick pick says it (docs/lsp-extensions.md, Filters). */
+const FILTER_DESCRIPTIONS: Record<keyof ext.ArtifactFilters, string> = {
+  directives: "`.version`, `.reg`, `.section`, `attributes #N`, metadata…",
+  debugLocations: "PTX `.loc`/`.file`, SASS `//## File`, LLVM `#dbg_…`",
+  unusedLabels: "labels no instruction names (`$L__tmp…`, `.L_x_…`)",
+  comments: "comment-only and blank lines (rustc's MIR banner too)",
+  libraryFunctions: "functions no kernel calls (panic handler, derived impls)",
+  padding: "SASS `NOP`s and the `BRA` to itself after a function",
+  compactSass: "SASS without nvdisasm's column padding",
+};
+
+/**
+ * One quick pick for the filters of the stage views, each checked when on; the choice is
+ * kept in the user's `kernelscope.filters.*` settings, and the views ask again.
+ */
+const toggleFilters: Command = () => async () => {
+  const config = vscode.workspace.getConfiguration("kernelscope");
+  const items = ext.FILTERS.map((name) => ({
+    label: name,
+    description: FILTER_DESCRIPTIONS[name],
+    picked: config.get<boolean>(`filters.${name}`, true),
+  }));
+  const picked = await vscode.window.showQuickPick(items, {
+    canPickMany: true,
+    title: "kernelscope: what the stage views leave out",
+  });
+  if (!picked) return;
+  const on = new Set(picked.map((p) => p.label));
+  for (const name of ext.FILTERS) {
+    if (config.get<boolean>(`filters.${name}`, true) !== on.has(name)) {
+      await config.update(`filters.${name}`, on.has(name), vscode.ConfigurationTarget.Global);
+    }
+  }
+};
+
 /** The command table: `kernelscope.<name>` for each entry. */
 export const COMMANDS: Record<string, Command> = {
   showMir: showStage("mir"),
@@ -165,6 +200,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   openArtifact,
   diffWithPrevious,
+  toggleFilters,
   selectArch,
   rebuildFile: rebuild,
   restartServer: (ctx) => () => ctx.restart(),

@@ -7,7 +7,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as vscode from "vscode";
-import type { Stage } from "./lsp_ext";
+import { FILTERS, type ArtifactFilters, type Stage } from "./lsp_ext";
 
 export function settings(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration("kernelscope");
@@ -36,6 +36,12 @@ export function serverOptions(): Record<string, unknown> {
     workspaceTrusted: vscode.workspace.isTrusted,
   };
   return JSON.parse(JSON.stringify(options));
+}
+
+/** The filters every request about a view carries: `kernelscope.filters.*`, each on or off. */
+export function artifactFilters(): ArtifactFilters {
+  const s = settings();
+  return Object.fromEntries(FILTERS.map((name) => [name, s.get<boolean>(`filters.${name}`, true)]));
 }
 
 /**

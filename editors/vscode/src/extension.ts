@@ -116,6 +116,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("kernelscope.server")) {
         void ctx.restart();
+      } else if (e.affectsConfiguration("kernelscope.filters")) {
+        // The client's own: the views ask again with the new filters.
+        views.refreshAll();
       } else if (e.affectsConfiguration("kernelscope")) {
         void client?.sendNotification("workspace/didChangeConfiguration", {
           settings: { kernelscope: serverOptions() },

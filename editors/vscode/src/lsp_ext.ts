@@ -54,10 +54,35 @@ export interface KernelSpan extends LineRange {
 // ---------------------------------------------------------------------------------------
 // kernelscope/artifact (request): one stage's text of a source file, with its segments.
 
+/**
+ * What a view leaves out (docs/lsp-extensions.md, Filters); a key left out is off. With
+ * filters, every line number of a reply counts lines of the filtered text.
+ */
+export interface ArtifactFilters {
+  directives?: boolean;
+  debugLocations?: boolean;
+  unusedLabels?: boolean;
+  comments?: boolean;
+  libraryFunctions?: boolean;
+  padding?: boolean;
+  compactSass?: boolean;
+}
+
+export const FILTERS: readonly (keyof ArtifactFilters)[] = [
+  "directives",
+  "debugLocations",
+  "unusedLabels",
+  "comments",
+  "libraryFunctions",
+  "padding",
+  "compactSass",
+];
+
 export interface ArtifactParams {
   textDocument: TextDocumentIdentifier;
   stage: Stage;
   revision?: number;
+  filters?: ArtifactFilters;
 }
 
 export interface Artifact {
@@ -80,6 +105,7 @@ export const artifact = new lc.RequestType<ArtifactParams, Artifact, void>("kern
 export interface LineMapParams {
   textDocument: TextDocumentIdentifier;
   line: number;
+  filters?: ArtifactFilters;
 }
 
 export interface LineMapResult {
@@ -100,6 +126,7 @@ export const lineMap = new lc.RequestType<LineMapParams, LineMapResult, void>("k
 export interface SourceLocationParams {
   uri: string;
   line: number;
+  filters?: ArtifactFilters;
 }
 
 export interface SourceLocationResult {

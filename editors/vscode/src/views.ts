@@ -9,6 +9,7 @@
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import * as ext from "./lsp_ext";
+import { artifactFilters } from "./config";
 import { SegmentIndex } from "./highlight";
 import { parsePassesUri, passesText } from "./passes";
 import { ArtifactAddress, parseArtifactUri, SCHEME, stageTitle, viewTitle, viewUriParts } from "./uri";
@@ -84,6 +85,13 @@ export class ArtifactViews implements vscode.TextDocumentContentProvider, vscode
     }
   }
 
+  /** Re-reads every open view (the filters changed). */
+  refreshAll(): void {
+    for (const doc of vscode.workspace.textDocuments) {
+      if (doc.uri.scheme === SCHEME && parseArtifactUri(doc.uri.toString())) this.changed.fire(doc.uri);
+    }
+  }
+
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
     const key = uri.toString();
     if (parsePassesUri(uri)) return passesText(this.client(), uri, token);  // passes.ts
@@ -98,7 +106,7 @@ export class ArtifactViews implements vscode.TextDocumentContentProvider, vscode
     try {
       const result = await client.sendRequest(
         ext.artifact,
-        { textDocument: { uri: sourceUri }, stage: address.stage, revision: address.revision },
+        { textDocument: { uri: sourceUri }, stage: address.stage, revision: address.revision, filters: artifactFilters() },
         token,
       );
       const state: ViewState = {

@@ -7,7 +7,8 @@
 #   test_setup.lua    `setup{}` from a clean config, once per case: the server on PATH only
 #                     (the plugin copied out of the checkout), no server at all, and the
 #                     server built in the plugin's checkout;
-#   test_stages.lua   the tiled stage windows that follow the current buffer.
+#   test_stages.lua   the tiled stage windows that follow the current buffer;
+#   test_filters.lua  the views' filters on and off, linked highlighting exact in both.
 # Prints one line per check and `N passed, N failed`; exits non-zero on any failure.
 # The server comes from $KERNELSCOPE_BIN (default: build/server/kernelscope); another
 # Neovim than the one on PATH from $KS_NVIM (for checking newer releases);
@@ -20,7 +21,7 @@ source "$HERE/../common.sh"
 NVIM=${KS_NVIM:-nvim}
 # With KS_NVIM the Neovim under test is given; otherwise Debian's is installed.
 if [ -n "${KS_NVIM:-}" ]; then editor_test_setup nvim; else editor_test_setup nvim neovim; fi
-TESTS=${KS_NVIM_TESTS:-plugin setup stages}
+TESTS=${KS_NVIM_TESTS:-plugin setup stages filters}
 mkdir -p "$TMP/src" "$TMP/examples"
 cp "$ROOT/examples/saxpy.rs" "$TMP/src/saxpy.rs"
 cp -r "$ROOT/examples/crate" "$ROOT/examples/crate-util" "$TMP/examples/"
@@ -58,6 +59,13 @@ for t in $TESTS; do
     mkdir -p "$TMP/stages"
     cp "$ROOT/examples/saxpy.rs" "$ROOT/examples/vector_add.rs" "$TMP/stages/"
     run_nvim stages "$ROOT/editors/nvim" test_stages.lua KS_SOURCE="$TMP/stages/saxpy.rs"
+    ;;
+  filters)
+    mkdir -p "$TMP/filters"
+    cp "$ROOT/examples/saxpy.rs" "$TMP/filters/"
+    # Its own data and state folders: the filter it toggles is remembered there.
+    run_nvim filters "$ROOT/editors/nvim" test_filters.lua KS_SOURCE="$TMP/filters/saxpy.rs" \
+      XDG_DATA_HOME="$TMP/filters/data" XDG_STATE_HOME="$TMP/filters/state"
     ;;
   setup)
     # A copy of the plugin outside the checkout, and a PATH whose only kernelscope is the

@@ -100,7 +100,8 @@ local function same_instructions(client, src, view, got, expected)
   local lsp = require("kernelscope.lsp")
   for l in pairs(have) do
     if not want[l] then
-      local r = lsp.request_sync(client, lsp.methods.source_location, { uri = view.uri, line = l }, 5000, src)
+      local filters = require("kernelscope.views").filters()
+      local r = lsp.request_sync(client, lsp.methods.source_location, { uri = view.uri, line = l, filters = filters }, 5000, src)
       if not r or (r.location ~= nil and r.location ~= vim.NIL) then
         return false
       end
@@ -171,7 +172,8 @@ local function run()
   local ks = require("kernelscope")
   local lsp = require("kernelscope.lsp")
   local views = require("kernelscope.views")
-  ks.setup({ cmd = { server }, settings = { arch = FIRST_ARCH } })
+  -- The arch switch is read from the PTX's `.target` line, which the directives filter hides.
+  ks.setup({ cmd = { server }, settings = { arch = FIRST_ARCH }, filters = { directives = false } })
 
   vim.cmd("edit " .. vim.fn.fnameescape(source_path))
   local src = vim.api.nvim_get_current_buf()
@@ -243,7 +245,7 @@ local function run()
     end
   end
   check("the SAXPY line is in the example", saxpy ~= nil)
-  local map, map_err = lsp.request_sync(client, lsp.methods.line_map, { textDocument = { uri = uri }, line = saxpy }, 10000, src)
+  local map, map_err = lsp.request_sync(client, lsp.methods.line_map, { textDocument = { uri = uri }, line = saxpy, filters = views.filters() }, 10000, src)
   local expected = expand(map and map.stages and map.stages.ptx)
   check("kernelscope/lineMap maps the SAXPY line to PTX lines", #expected > 0, vim.inspect(map or map_err))
   vim.api.nvim_set_current_win(src_win)

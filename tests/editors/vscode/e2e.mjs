@@ -15,11 +15,13 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { LspClient } from "./lsp-client.mjs";
+import { lineMapFromServer } from "./lsp-client.mjs";
 import {
+  DEFAULT_FILTERS,
   focusEditor,
   goToLine,
   group,
+  NOT_AN_INSTRUCTION,
   noExtensionHostErrors,
   renderedLines,
   runCommand,
@@ -40,16 +42,18 @@ const FIRST_COMPILE_MS = Number(process.env.KS_TIMEOUT_MS ?? 240000);
 const FIRST_ARCH = process.env.KS_FIRST_ARCH;
 
 const SOURCE = path.join(WORKSPACE, "saxpy.rs");
-const SOURCE_URI = "file://" + SOURCE;
 const SAXPY_LINE_TEXT = "*y.add(i) = a * *x.add(i) + *y.add(i);";
 const EDITED_LINE_TEXT = "*y.add(i) = a * *x.add(i) - *y.add(i);";
 /** A float multiply, add or fused multiply-add: what the SAXPY line computes. */
 const FLOAT_ARITH = /^\s*(@!?%p\d+\s+)?(fma|mad|mul|add)\.(rn\.)?f32\b/;
 /** What the edit brings in: a float subtraction. */
 const FLOAT_SUB = /^\s*sub\.(rn\.)?f32\b/;
-/** PTX lines that are not instructions: directives such as `.loc`, labels, comments, blanks. */
-const NOT_AN_INSTRUCTION = /^\s*(\.\w+|\/\/.*|[$\w.]+:|[{}()]?)\s*$|^\s*\.loc\b/;
 const PTX_TAB = "saxpy.rs · PTX";
+/**
+ * The filters the views use here: the defaults, but directives shown (run.sh's settings),
+ * since the architecture is read from the PTX's `.target` line.
+ */
+const VIEW_FILTERS = { ...DEFAULT_FILTERS, directives: false };
 /**
  * An instruction of each stage view of saxpy (text to find in the view) and what the hover
  * on it must say: the opcode and its meaning, modifiers decoded. `open` is the command
@@ -110,20 +114,7 @@ async function hoverOnText(page, title, needle) {
 // The server's own answers, over a separate connection.
 
 async function serverLineMap(sourceLine) {
-  const client = new LspClient(BIN, ["lsp"], { cwd: WORKSPACE });
-  try {
-    await client.initialize("file://" + WORKSPACE, { arch: FIRST_ARCH });
-    const ready = client
-      .waitFor((m) => m.method === "kernelscope/status" && m.params?.state === "ready", FIRST_COMPILE_MS)
-      .catch(() => undefined);
-    client.notify("textDocument/didOpen", {
-      textDocument: { uri: SOURCE_URI, languageId: "rust", version: 1, text: fs.readFileSync(SOURCE, "utf8") },
-    });
-    await ready;
-    return await client.request("kernelscope/lineMap", { textDocument: { uri: SOURCE_URI }, line: sourceLine });
-  } finally {
-    await client.close();
-  }
+  return lineMapFromServer({ bin: BIN, workspace: WORKSPACE, source: SOURCE, line: sourceLine, options: { arch: FIRST_ARCH }, filters: VIEW_FILTERS, timeoutMs: FIRST_COMPILE_MS });
 }
 
 // ---------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 // the highlighted lines in VS Code are checked against the server's own answer.
 
 import { spawn } from "node:child_process";
+import * as fs from "node:fs";
 
 export class LspClient {
   constructor(command, args, { cwd } = {}) {
@@ -106,5 +107,28 @@ export class LspClient {
     const timer = setTimeout(() => this.child.kill("SIGKILL"), 3000);
     await this.exited;
     clearTimeout(timer);
+  }
+}
+
+/**
+ * What the server itself answers for `kernelscope/lineMap` of one source line, over a
+ * connection of its own: opens `source` with the initialization `options`, waits for its
+ * first compile and asks with `filters`.
+ */
+export async function lineMapFromServer({ bin, workspace, source, line, options, filters, timeoutMs }) {
+  const uri = "file://" + source;
+  const client = new LspClient(bin, ["lsp"], { cwd: workspace });
+  try {
+    await client.initialize("file://" + workspace, options);
+    const ready = client
+      .waitFor((m) => m.method === "kernelscope/status" && m.params?.state === "ready", timeoutMs)
+      .catch(() => undefined);
+    client.notify("textDocument/didOpen", {
+      textDocument: { uri, languageId: "rust", version: 1, text: fs.readFileSync(source, "utf8") },
+    });
+    await ready;
+    return await client.request("kernelscope/lineMap", { textDocument: { uri }, line, filters });
+  } finally {
+    await client.close();
   }
 }

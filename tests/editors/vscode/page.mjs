@@ -11,6 +11,27 @@ import * as path from "node:path";
 const ARTIFACTS = process.env.KS_ARTIFACTS;
 const CHROMIUM = process.env.KS_CHROMIUM ?? "/usr/lib/chromium/chromium";
 export const STEP_MS = 60000;
+/** The filters of the stage views by default (`kernelscope.filters.*`, all on). */
+export const DEFAULT_FILTERS = Object.freeze({
+  directives: true,
+  debugLocations: true,
+  unusedLabels: true,
+  comments: true,
+  libraryFunctions: true,
+  padding: true,
+  compactSass: true,
+});
+/** PTX lines that are not instructions: directives such as `.loc`, labels, comments, blanks. */
+export const NOT_AN_INSTRUCTION = /^\s*(\.\w+|\/\/.*|[$\w.]+:|[{}()]?)\s*$|^\s*\.loc\b/;
+
+/** Loads code-server at `url`, opens `file` from the explorer and waits for its first compile. */
+export async function openAndCompile(page, url, file, timeoutMs) {
+  await page.goto(url);
+  await page.locator(".monaco-workbench").waitFor({ timeout: STEP_MS });
+  await page.locator(".explorer-folders-view .monaco-list-row", { hasText: file }).first().click();
+  await page.locator(".tab.active", { hasText: file }).waitFor({ timeout: STEP_MS });
+  await waitUntil("the status bar to say the file compiled", async () => /kernelscope\s*\d+\s*ms/.test(await statusText(page)), timeoutMs);
+}
 
 // ---------------------------------------------------------------------------------------
 // Reading VS Code's DOM.

@@ -7,7 +7,7 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { focusEditor, goToLine, group, noExtensionHostErrors, renderedLines, runCommand, runSteps, statusText, step, STEP_MS, waitUntil } from "./page.mjs";
+import { focusEditor, goToLine, group, noExtensionHostErrors, openAndCompile, renderedLines, runCommand, runSteps, step, STEP_MS, waitUntil } from "./page.mjs";
 
 const URL = process.env.KS_URL;
 const WORKSPACE = process.env.KS_WORKSPACE;
@@ -48,11 +48,7 @@ async function openFile(page, relative) {
 
 runSteps(async (page) => {
   await step(page, "VS Code loads and saxpy.rs compiles", async () => {
-    await page.goto(URL);
-    await page.locator(".monaco-workbench").waitFor({ timeout: STEP_MS });
-    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: "saxpy.rs" }).first().click();
-    await page.locator(".tab.active", { hasText: "saxpy.rs" }).waitFor({ timeout: STEP_MS });
-    await waitUntil("the status bar to say the file compiled", async () => /kernelscope\s*\d+\s*ms/.test(await statusText(page)), FIRST_COMPILE_MS);
+    await openAndCompile(page, URL, "saxpy.rs", FIRST_COMPILE_MS);
   });
 
   await step(page, "one command tiles source | PTX | SASS in three groups side by side", async () => {

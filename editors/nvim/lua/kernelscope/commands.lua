@@ -215,6 +215,33 @@ local function rebuild()
   end, src)
 end
 
+--- `:Kernelscope filter [NAME [on|off]]`: toggles (or sets) a filter of the stage views,
+--- remembers it for later sessions and refreshes the views; without a name, lists the
+--- filters and their state. Returns the state.
+local function filter(args)
+  local name, value = args[1], args[2]
+  if not name then
+    local lines = {}
+    for _, n in ipairs(lsp.filters) do
+      table.insert(lines, string.format("%s %s", config.options.filters[n] and "on " or "off", n))
+    end
+    lsp.notify("filters:\n" .. table.concat(lines, "\n"))
+    return config.options.filters
+  end
+  if not vim.tbl_contains(lsp.filters, name) then
+    lsp.notify("no filter '" .. name .. "' (" .. table.concat(lsp.filters, ", ") .. ")", vim.log.levels.ERROR)
+    return
+  end
+  local on = not config.options.filters[name]
+  if value == "on" or value == "off" then
+    on = value == "on"
+  end
+  config.remember_filter(name, on)
+  views.refresh_all()
+  lsp.notify(string.format("filter %s %s", name, on and "on" or "off"))
+  return on
+end
+
 -- name -> { run(args), complete for its first argument }
 M.subcommands = {
   ptx = { run = open_stage("ptx") },
@@ -232,6 +259,7 @@ M.subcommands = {
     complete = { "mir", "llvm", "ptx", "sass" },
   },
   status = { run = status },
+  filter = { run = filter, complete = lsp.filters },
   rebuild = { run = rebuild },
   -- The passes that changed a kernel (kernelscope.passes; also `:KernelscopePasses`).
   passes = {

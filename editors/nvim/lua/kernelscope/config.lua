@@ -37,6 +37,18 @@ M.defaults = {
   notify_changes = true,
   -- How a stage view opens: "vsplit", "split", "tab" or "current".
   split = "vsplit",
+  -- What the stage views leave out, as Compiler Explorer's filters (the server filters and
+  -- maps lines of the filtered text; docs/lsp-extensions.md, Filters). Toggle one with
+  -- `:Kernelscope filter NAME`.
+  filters = {
+    directives = true,
+    debugLocations = true,
+    unusedLabels = true,
+    comments = true,
+    libraryFunctions = true,
+    padding = true,
+    compactSass = true,
+  },
   -- The stages `:Kernelscope stages` tiles beside the source, left to right.
   tile_stages = { "ptx", "sass" },
   -- Buffer-local keys in attached source buffers; set one to false to leave it unmapped.
@@ -69,7 +81,44 @@ function M.set(user)
   if type(M.options.cmd) == "string" then
     M.options.cmd = { M.options.cmd }
   end
+  -- What `:Kernelscope filter` last chose wins over the defaults and setup{}'s filters.
+  M.options.filters = vim.tbl_extend("force", M.options.filters, M.remembered_filters())
   return M.options
+end
+
+--- Where `:Kernelscope filter` keeps its choices between sessions.
+function M.filters_file()
+  -- Neovim 0.7 has no "state" directory: "data" there.
+  local ok, dir = pcall(vim.fn.stdpath, "state")
+  return (ok and dir or vim.fn.stdpath("data")) .. "/kernelscope/filters.json"
+end
+
+--- The filters `:Kernelscope filter` set in an earlier session ({} when none).
+function M.remembered_filters()
+  local ok, lines = pcall(vim.fn.readfile, M.filters_file())
+  if not ok or #lines == 0 then
+    return {}
+  end
+  local decoded_ok, decoded = pcall(vim.fn.json_decode, table.concat(lines, "\n"))
+  if not decoded_ok or type(decoded) ~= "table" then
+    return {}
+  end
+  local filters = {}
+  for name, on in pairs(decoded) do
+    if type(on) == "boolean" then
+      filters[name] = on
+    end
+  end
+  return filters
+end
+
+--- Sets a filter and keeps it for later sessions.
+function M.remember_filter(name, on)
+  M.options.filters[name] = on
+  local remembered = M.remembered_filters()
+  remembered[name] = on
+  vim.fn.mkdir(vim.fn.fnamemodify(M.filters_file(), ":h"), "p")
+  pcall(vim.fn.writefile, { vim.fn.json_encode(remembered) }, M.filters_file())
 end
 
 return M

@@ -17,6 +17,9 @@ M.methods = {
   status = "kernelscope/status",
 }
 
+-- The filters of kernelscope/artifact (and lineMap, sourceLocation), in the order listed.
+M.filters = { "directives", "debugLocations", "unusedLabels", "comments", "libraryFunctions", "padding", "compactSass" }
+
 -- Stage names as the server spells them, keyed by the name the user types.
 M.stages = {
   mir = "mir",

@@ -231,6 +231,22 @@ local function apply(view, artifact)
   end
 end
 
+--- The `filters` of every request about a view: each filter of the options, on or off.
+function M.filters()
+  local filters = {}
+  for _, name in ipairs(lsp.filters) do
+    filters[name] = config.options.filters[name] == true
+  end
+  return filters
+end
+
+--- Asks the server for every open view again (after a filter changed).
+function M.refresh_all()
+  for vbuf in pairs(views) do
+    M.refresh(vbuf)
+  end
+end
+
 --- Asks the server for the view's artifact again and shows it when it arrives.
 function M.refresh(vbuf, on_done)
   local view = views[vbuf]
@@ -242,7 +258,7 @@ function M.refresh(vbuf, on_done)
     lsp.notify("no kernelscope server attached to the source buffer", vim.log.levels.WARN)
     return
   end
-  local params = { textDocument = lsp.text_document(view.source), stage = view.stage }
+  local params = { textDocument = lsp.text_document(view.source), stage = view.stage, filters = M.filters() }
   lsp.request(client, lsp.methods.artifact, params, function(err, result)
     if err then
       if not view.revision and valid(view.bufnr) then
