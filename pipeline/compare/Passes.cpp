@@ -423,10 +423,12 @@ PassesResult computePasses(const Toolchain& tc, const CompileInput& input,
                    // Loop passes that may delete their loop: -print-changed prints
                    // nothing then, -print-after prints the module (see parsePrintChanged).
                    "-C", "llvm-args=-print-after=" + std::string(kLoopDeletingPasses)});
-    if (popts.mir)
-      args.insert(args.end(), {"-Zdump-mir=" + mirName, "-Zdump-mir-dir=" + mirDir.string()});
-    return std::tuple{runRustcUnit(tc, unit, opts, "llvm-ir", out, work.path(), args, cancel), out,
-                      mirDir};
+    if (popts.mir) args.push_back("-Zdump-mir=" + mirName);
+    // Always: a directory of this run alone, so that cargo (whose fingerprint covers the
+    // arguments) never finds the crate fresh and skips the run whose output is the passes.
+    args.push_back("-Zdump-mir-dir=" + mirDir.string());
+    return std::tuple{runRustcUnit(tc, unit, opts, "llvm-ir", out, work.path(), args, {}, cancel),
+                      out, mirDir};
   };
 
   std::string symbol = lastSegment(kernel), mirName = symbol;

@@ -6,6 +6,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -14,6 +15,7 @@
 
 #include "Compile.h"
 #include "Crate.h"
+#include "Files.h"
 #include "TextUtil.h"
 
 namespace ks {
@@ -90,17 +92,52 @@ void absolutizeSpans(nlohmann::json& j, const fs::path& base) {
   }
 }
 
+/// Which of the `cfg(...)` keys of `target` tables (`cfg(target_arch = "nvptx64")`) hold for
+/// nvptx64 at `arch`. rustc decides, as it does for cargo (which matches the tables against
+/// rustc's `--print cfg`): each expression guards a `compile_error!` in a tiny `no_std`
+/// crate, and the errors name those that hold.
+std::vector<bool> cfgsHoldForNvptx(const Toolchain& tc, const std::string& arch,
+                                   const std::vector<std::string>& keys,
+                                   const CancellationToken& cancel) {
+  TempDir out("kernelscope-cfg");  // rustc replaces its output file: never name a device
+  ProcessSpec spec;
+  spec.argv = {tc.rustc.path.string(),   "--sysroot",
+               tc.sysroot.path.string(), "--target",
+               "nvptx64-nvidia-cuda",    "-Ctarget-cpu=" + arch,
+               "--crate-type",           "lib",
+               "--crate-name",           "cfg_probe",
+               "--emit=metadata",        "--out-dir",
+               out.path().string(),      "-"};
+  spec.stdinText = "#![no_std]\n";
+  for (size_t i = 0; i < keys.size(); ++i)
+    spec.stdinText += "#[" + keys[i] + "] compile_error!(\"holds-" + std::to_string(i) + "\");\n";
+  spec.env = {{"RUSTC_BOOTSTRAP", "1"}};
+  spec.timeout = std::chrono::seconds(30);
+  spec.cancel = cancel;
+  const ProcessResult r = runProcess(spec);
+  std::vector<bool> holds(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const std::string said = "error: holds-" + std::to_string(i);
+    for (size_t at = r.err.find(said); at != std::string::npos && !holds[i];
+         at = r.err.find(said, at + 1))
+      holds[i] = at + said.size() == r.err.size() ||
+                 !std::isdigit(static_cast<unsigned char>(r.err[at + said.size()]));
+  }
+  return holds;
+}
+
 /// The rustflags for every nvptx crate of the build, given as cargo config so that they join
-/// the user's own: cargo takes either the `target.*` rustflags or `build.rustflags` (never
-/// both), so ours go where the user's are. Environment RUSTFLAGS would override any config:
-/// when the user set them, ours are added to them instead.
+/// the user's own: cargo takes the rustflags of every `target` table that matches nvptx64
+/// (by triple or by `cfg`) or else `build.rustflags` (never both), so ours go where the
+/// user's are. Environment RUSTFLAGS would override any config: when the user set them,
+/// ours are added to them instead.
 struct RustflagsPlacement {
   std::vector<std::string> configArgs;
   std::vector<std::pair<std::string, std::string>> env;
 };
 
-RustflagsPlacement placeRustflags(const fs::path& cargo, const fs::path& cwd,
-                                  const std::vector<std::string>& flags,
+RustflagsPlacement placeRustflags(const Toolchain& tc, const fs::path& cargo, const fs::path& cwd,
+                                  const std::string& arch, const std::vector<std::string>& flags,
                                   const CancellationToken& cancel) {
   RustflagsPlacement p;
   const char* encoded = std::getenv("CARGO_ENCODED_RUSTFLAGS");
@@ -125,18 +162,26 @@ RustflagsPlacement placeRustflags(const fs::path& cargo, const fs::path& cwd,
   ProcessResult r = runProcess(spec);
   auto config = nlohmann::json::parse(r.ok() ? r.out : "{}", nullptr, false);
   bool targetFlags = false, buildFlags = false, buildFlagsString = false;
+  std::vector<std::string> cfgKeys;  // `target.'cfg(..)'` tables with rustflags
   if (config.is_object() && config.contains("target") && config["target"].is_object())
-    for (const auto& [name, table] : config["target"].items())
-      targetFlags |= table.is_object() && table.contains("rustflags");
+    for (const auto& [name, table] : config["target"].items()) {
+      if (!table.is_object() || !table.contains("rustflags")) continue;
+      if (name == "nvptx64-nvidia-cuda") targetFlags = true;
+      if (name.starts_with("cfg(")) cfgKeys.push_back(name);
+    }
   if (config.is_object() && config.contains("build") && config["build"].is_object() &&
       config["build"].contains("rustflags")) {
     buildFlags = true;
     buildFlagsString = config["build"]["rustflags"].is_string();
   }
+  if (buildFlags && !targetFlags && !cfgKeys.empty())
+    for (bool holds : cfgsHoldForNvptx(tc, arch, cfgKeys, cancel)) targetFlags |= holds;
   const bool intoBuild = buildFlags && !targetFlags;
   std::string value;
-  if (intoBuild && buildFlagsString) {  // a string joins a string (flags split at spaces)
-    std::string joined;
+  if (intoBuild && buildFlagsString) {
+    // A string given with --config replaces the user's string (only arrays are joined):
+    // ours follow theirs in one string (flags split at spaces).
+    std::string joined = config["build"]["rustflags"].get<std::string>();
     for (const auto& f : flags) joined += (joined.empty() ? "" : " ") + f;
     value = nlohmann::json(joined).dump();
   } else {
@@ -160,6 +205,20 @@ std::string cargoComplaints(std::string_view err) {
     out += std::string(line) + "\n";
   }
   return out;
+}
+
+/// Copies the remarks of the kernel crate's build into `to`. A rebuild (`fresh` false)
+/// wrote its own files after `started`: older ones are an earlier build's and go.
+void copyRemarks(const fs::path& from, const fs::path& to, bool fresh, fs::file_time_type started) {
+  std::error_code ec;
+  fs::create_directories(to, ec);
+  for (const auto& e : fs::directory_iterator(from, ec)) {
+    if (!fresh && e.last_write_time(ec) < started) {
+      fs::remove(e.path(), ec);
+      continue;
+    }
+    fs::copy_file(e.path(), to / e.path().filename(), fs::copy_options::overwrite_existing, ec);
+  }
 }
 
 }  // namespace
@@ -230,7 +289,7 @@ void syncShadowTree(const fs::path& shadowRoot, const std::map<std::string, std:
 
 ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const CompileOptions& opts,
                             const std::string& emit, const fs::path& outDir,
-                            const std::vector<std::string>& extraArgs,
+                            const std::vector<std::string>& extraArgs, const fs::path& remarkDir,
                             const CancellationToken& cancel) {
   const CargoUnit& c = *unit.cargo;
   ProcessResult failed;
@@ -261,6 +320,7 @@ ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const CompileO
                     ? "cancelled"
                     : "another compile of " + c.workspaceRoot.string() + " held its lock too long");
   }
+  if (!privateBase) fs::last_write_time(base, fs::file_time_type::clock::now(), ec);  // in use
   const fs::path shadowRoot = base / "root";
   syncShadowTree(shadowRoot, c.overlays, {(c.workspaceRoot / "Cargo.lock").string()},
                  base / "shadow-files");
@@ -269,13 +329,18 @@ ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const CompileO
       shadowPathOf(shadowRoot, c.workspaceRoot);  // rustc's working directory
   // One target directory per arch: switching back and forth rebuilds nothing.
   const fs::path targetDir = base / ("target-" + opts.arch);
+  // Remarks go to a directory as stable as the target dir (cargo's fingerprint covers the
+  // arguments): when cargo finds the crate fresh, the remarks of its last build are there.
+  const fs::path cargoRemarks =
+      base / ("remarks-" + opts.arch + "-O" + std::to_string(opts.optLevel));
 
   // Every nvptx crate of the build (dependencies included) gets the sysroot, the arch and
   // the path mapping; the kernel crate alone gets the emit flags, after `--`.
   std::vector<std::string> allCrates = {"--sysroot", tc.sysroot.path.string(),
                                         "-Ctarget-cpu=" + opts.arch,
                                         "--remap-path-prefix=" + shadowRoot.string() + "=/"};
-  RustflagsPlacement flags = placeRustflags(*cargo, c.manifest.parent_path(), allCrates, cancel);
+  RustflagsPlacement flags =
+      placeRustflags(tc, *cargo, c.manifest.parent_path(), opts.arch, allCrates, cancel);
   ProcessSpec spec;
   spec.argv = {cargo->string(),
                "rustc",
@@ -301,6 +366,9 @@ ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const CompileO
   spec.argv.insert(spec.argv.end(), unit.args.begin(), unit.args.end());
   spec.argv.insert(spec.argv.end(), opts.extraRustcFlags.begin(), opts.extraRustcFlags.end());
   spec.argv.insert(spec.argv.end(), extraArgs.begin(), extraArgs.end());
+  if (!remarkDir.empty())
+    spec.argv.insert(spec.argv.end(),
+                     {"-C", "remark=all", "-Zremark-dir=" + cargoRemarks.string()});
   // Cargo finds the user's .cargo/config.toml from its working directory: the package's.
   spec.cwd = c.manifest.parent_path();
   spec.env = {{"RUSTC", tc.rustc.path.string()}, {"RUSTC_BOOTSTRAP", "1"}};
@@ -308,11 +376,13 @@ ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const CompileO
   spec.timeout = std::max<std::chrono::milliseconds>(opts.toolTimeout,
                                                      std::chrono::minutes(5));  // a first build
   spec.cancel = cancel;
+  const auto started = fs::file_time_type::clock::now();
   ProcessResult r = runProcess(spec);
 
   // rustc's messages, and the kernel crate's outputs and every path package's files.
   std::string messages;
   fs::path kernelStem;
+  bool kernelFresh = false;
   for (auto line : splitLines(r.out)) {
     auto j = nlohmann::json::parse(line, nullptr, false);
     if (!j.is_object()) continue;
@@ -333,7 +403,10 @@ ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const CompileO
       const bool pathPackage = packageId.starts_with("path+file://") ||
                                packageId.find("(path+file://") != std::string::npos;
       const std::string manifestPath = j.value("manifest_path", "");
-      if (normalizePath(manifestPath) == normalizePath(manifest.string())) kernelStem = stem;
+      if (normalizePath(manifestPath) == normalizePath(manifest.string())) {
+        kernelStem = stem;
+        kernelFresh = j.value("fresh", false);
+      }
       if (pathPackage) {
         const fs::path realRoot =
             "/" + fs::relative(fs::path(manifestPath).parent_path(), shadowRoot).string();
@@ -355,12 +428,18 @@ ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const CompileO
     std::ofstream depInfo(outDir / (unit.crateName + ".d"));
     for (const auto& f : readDepInfo(kernelStem.string() + ".d", unit.remaps, shadowWorkspace))
       depInfo << f.string() << ":\n";
+    if (!remarkDir.empty()) copyRemarks(cargoRemarks, remarkDir, kernelFresh, started);
   }
   if (r.ok() && kernelStem.empty()) {
     r.exitCode = 1;
     r.err += "\ncargo built " + c.manifest.string() + " but reported no library of it";
   }
   r.err = messages + cargoComplaints(r.err);
+  // Each workspace adds a mirror and a target dir per arch: the cache keeps the workspaces
+  // used last within $KERNELSCOPE_CARGO_CACHE_MB (default 4 GiB), as the rlib cache does.
+  if (!privateBase)
+    evictLeastRecentlyUsed(base.parent_path(), cacheBoundBytes("KERNELSCOPE_CARGO_CACHE_MB", 4096),
+                           base);
   return r;
 }
 

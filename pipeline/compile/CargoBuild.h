@@ -35,14 +35,16 @@ struct CompileOptions;
 struct RustcUnit;
 
 /// Runs `cargo rustc` for `unit.cargo` (see Crate.h): the kernel crate gets `--emit=<emit>`
-/// and `extraArgs`; its `.mir`/`.ll`/`.s`/`.d` land in `outDir` as `<crateName>.<ext>`. The
+/// and `extraArgs`; its `.mir`/`.ll`/`.s`/`.d` land in `outDir` as `<crateName>.<ext>`, and
+/// its optimization remarks in `remarkDir` when that is not empty. The
 /// result reads like rustc's own: `err` holds rustc's JSON diagnostics (spans with real,
 /// absolute paths), then what cargo itself said (build script failures, resolution errors).
 /// Adds the files of the workspace's path packages to `unit.sourceFiles` and their
 /// directories to `unit.userDirs`.
 ProcessResult runCargoRustc(const Toolchain&, RustcUnit& unit, const CompileOptions&,
                             const std::string& emit, const std::filesystem::path& outDir,
-                            const std::vector<std::string>& extraArgs, const CancellationToken&);
+                            const std::vector<std::string>& extraArgs,
+                            const std::filesystem::path& remarkDir, const CancellationToken&);
 
 /// Brings `shadowRoot` (a mirror of `/`) up to date: every file named in `overlays` (real
 /// path -> text) holds that text, every file in `copies` a copy of the disk's (kept when the

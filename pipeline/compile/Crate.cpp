@@ -40,11 +40,7 @@ Diagnostic crateDiagnostic(Severity severity, std::string message, const fs::pat
 }
 
 /// The rlib cache's bound: $KERNELSCOPE_RLIB_CACHE_MB, else 2 GiB.
-uintmax_t rlibCacheBytes() {
-  const char* mb = std::getenv("KERNELSCOPE_RLIB_CACHE_MB");
-  uintmax_t n = mb && *mb ? std::strtoull(mb, nullptr, 10) : 2048;
-  return n << 20;
-}
+uintmax_t rlibCacheBytes() { return cacheBoundBytes("KERNELSCOPE_RLIB_CACHE_MB", 2048); }
 
 /// rustc wants a crate name made of identifier characters.
 std::string identifierFor(std::string name) {
@@ -415,7 +411,7 @@ class DependencyBuilder {
     if (fs::is_regular_file(entry / rlibName, ec)) {
       ++unit_.dependenciesReused;
       fs::last_write_time(entry, fs::file_time_type::clock::now(),
-                          ec);  // recently used (evictCache)
+                          ec);  // recently used (evictLeastRecentlyUsed)
     } else {
       // Built in a private directory next to the entry and renamed into place: a
       // concurrent compile of the same dependency either sees the whole entry or none.
@@ -440,8 +436,8 @@ class DependencyBuilder {
         if (buildDir == staging.path()) {
           fs::rename(staging.path(), entry,
                      ec);  // fails when another compile placed it first: same content
-          evictRlibCache(entry.parent_path(), rlibCacheBytes(),
-                         entry);  // each unsaved edit adds an entry
+          evictLeastRecentlyUsed(entry.parent_path(), rlibCacheBytes(),
+                                 entry);  // each unsaved edit adds an entry
         }
         ++unit_.dependenciesBuilt;
       }
@@ -545,37 +541,6 @@ class DependencyBuilder {
 };
 
 }  // namespace
-
-size_t evictRlibCache(const fs::path& dir, uintmax_t maxBytes, const fs::path& keep) {
-  struct Entry {
-    fs::path path;
-    fs::file_time_type used;
-    uintmax_t bytes = 0;
-  };
-  std::vector<Entry> entries;
-  uintmax_t total = 0;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (!e.is_directory(ec) || e.path().filename().string().find(".tmp-") != std::string::npos)
-      continue;
-    Entry entry{e.path(), fs::last_write_time(e.path(), ec)};
-    for (const auto& f : fs::directory_iterator(e.path(), ec))
-      if (f.is_regular_file(ec)) entry.bytes += f.file_size(ec);
-    total += entry.bytes;
-    entries.push_back(std::move(entry));
-  }
-  std::sort(entries.begin(), entries.end(),
-            [](const Entry& a, const Entry& b) { return a.used < b.used; });
-  const auto recent = fs::file_time_type::clock::now() - std::chrono::minutes(10);
-  size_t removed = 0;
-  for (const auto& e : entries) {
-    if (total <= maxBytes) break;
-    if (e.path == keep || e.used > recent) continue;
-    fs::remove_all(e.path, ec);
-    if (!ec) total -= e.bytes, ++removed;
-  }
-  return removed;
-}
 
 std::optional<fs::path> findCargo(const Toolchain& tc) {
   fs::path cargo = tc.rustc.path.parent_path() / "cargo";
@@ -736,10 +701,13 @@ CompileOptions withCrateDefaults(const Toolchain& tc, const fs::path& file,
 
 ProcessResult runRustcUnit(const Toolchain& tc, RustcUnit& unit, const CompileOptions& opts,
                            const std::string& emit, const fs::path& outDir, const fs::path& workDir,
-                           const std::vector<std::string>& extraArgs,
+                           const std::vector<std::string>& extraArgs, const fs::path& remarkDir,
                            const CancellationToken& cancel) {
-  if (unit.cargo) return runCargoRustc(tc, unit, opts, emit, outDir, extraArgs, cancel);
-  return runProcess(rustcCommand(tc, unit, opts, emit, outDir, workDir, extraArgs, cancel));
+  if (unit.cargo) return runCargoRustc(tc, unit, opts, emit, outDir, extraArgs, remarkDir, cancel);
+  std::vector<std::string> args = extraArgs;
+  if (!remarkDir.empty())
+    args.insert(args.end(), {"-C", "remark=all", "-Zremark-dir=" + remarkDir.string()});
+  return runProcess(rustcCommand(tc, unit, opts, emit, outDir, workDir, args, cancel));
 }
 
 std::vector<fs::path> readDepInfo(const fs::path& depFile, const Remaps& remaps,

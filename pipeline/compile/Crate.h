@@ -95,13 +95,6 @@ CompileOptions withCrateDefaults(const Toolchain&, const std::filesystem::path& 
 std::vector<std::string> crateRustcFlags(const CratePackage&, const CompileOptions&,
                                          std::vector<Diagnostic>& diagnostics);
 
-/// Keeps the rlib cache (`dir`, one directory per entry) within `maxBytes`: the entries
-/// used longest ago go first, never `keep` nor one used in the last ten minutes (a compile
-/// may be linking against it). Returns how many were removed. Called after each new entry,
-/// with $KERNELSCOPE_RLIB_CACHE_MB (default 2048).
-size_t evictRlibCache(const std::filesystem::path& dir, uintmax_t maxBytes,
-                      const std::filesystem::path& keep = {});
-
 /// cargo next to the toolchain's rustc, else on PATH.
 std::optional<std::filesystem::path> findCargo(const Toolchain&);
 
@@ -152,10 +145,12 @@ RustcUnit prepareRustcUnit(const Toolchain&, const CompileInput&, const CompileO
 /// Runs the compile driver's rustc call on `unit` (rustcCommand in Compile.h), or for a
 /// crate that cargo builds the same call through `cargo rustc` (CargoBuild.h): either way
 /// rustc's JSON diagnostics are in `err` and its outputs in `outDir` as `<crateName>.<ext>`.
+/// With a `remarkDir`, rustc's optimization remarks (all passes) are in it afterwards.
 ProcessResult runRustcUnit(const Toolchain&, RustcUnit&, const CompileOptions&,
                            const std::string& emit, const std::filesystem::path& outDir,
                            const std::filesystem::path& workDir,
-                           const std::vector<std::string>& extraArgs, const CancellationToken&);
+                           const std::vector<std::string>& extraArgs,
+                           const std::filesystem::path& remarkDir, const CancellationToken&);
 
 /// The directory a compiler should read for `dir`: `dir` itself, or, when unsaved text
 /// (`overlays`: normalized path -> text) lies under it, a shadow tree in `workDir` with

@@ -75,11 +75,12 @@ class RustcFrontEnd final : public FrontEnd {
     emit += "llvm-ir";  // always: it completes the inline chains of PTX and SASS
     if (needPtx) emit += ",asm";
     emit += ",dep-info";  // the crate's files, for the server to watch
+    // Cargo's fingerprint covers the kernel crate's arguments: through cargo it gets the same
+    // ones on every compile, whatever the stages, so that an unchanged crate is not rebuilt.
+    if (unit.cargo) emit = "mir,llvm-ir,asm,dep-info";
     const std::string& crate = unit.crateName;
-    std::vector<std::string> remarkArgs;
-    if (opts.remarks)
-      remarkArgs = {"-C", "remark=all", "-Zremark-dir=" + (work / "remarks").string()};
-    ProcessResult r = runRustcUnit(tc, unit, opts, emit, out, work, remarkArgs, cancel);
+    const fs::path remarkDir = opts.remarks ? work / "remarks" : fs::path();
+    ProcessResult r = runRustcUnit(tc, unit, opts, emit, out, work, {}, remarkDir, cancel);
     result.toolTime += r.elapsed;
     if (r.cancelled) return cancelled(opts, result);
     saveTemp(opts, "rustc.stderr", r.err);
@@ -135,7 +136,9 @@ class RustcFrontEnd final : public FrontEnd {
     }
     if (needPtx) {
       o.ptx = parsePtx(readFile(out / (crate + ".s")));
-      assignExactChains(o.ptx, llvmIrText, opts.arch, opts.optLevel);
+      if (auto warning = chainRegenerationWarning(
+              assignExactChains(o.ptx, llvmIrText, opts.arch, opts.optLevel)))
+        result.diagnostics.push_back(std::move(*warning));
       recoverInlineChains(o.ptx, o.ir, *o.lineMap);  // only what regeneration could not align
       if (opts.wants(Stage::Ptx)) {
         auto& st = result.stages[Stage::Ptx];

@@ -130,6 +130,18 @@ bool alignSequences(const std::vector<std::string>& a, const std::vector<std::st
 
 }  // namespace
 
+std::optional<Diagnostic> chainRegenerationWarning(const ChainTable& table) {
+  if (table.error.empty()) return std::nullopt;
+  Diagnostic d;
+  d.severity = Severity::Warning;
+  d.source = "kernelscope";
+  d.code = "exact-map";
+  d.message = "the exact inline chains of the PTX could not be regenerated (" + table.error +
+              "): PTX and SASS lines are placed by rustc's .loc lines, and inlined code by "
+              "guessed chains";
+  return d;
+}
+
 ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const std::string& arch,
                              int optLevel) {
   ChainTable table;

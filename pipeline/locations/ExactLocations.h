@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "Artifact.h"
+#include "Diagnostics.h"
 
 namespace ks {
 
@@ -37,6 +38,11 @@ struct ChainTable {
 /// `LocationSource::Guessed`, and unpaired ones are left as they are.
 ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const std::string& arch,
                              int optLevel);
+
+/// The warning for a compile whose regeneration failed (`table.error` set): its PTX and
+/// SASS are then placed by rustc's `.loc` lines and guessed chains, which the user should
+/// know. nullopt when regeneration worked.
+std::optional<Diagnostic> chainRegenerationWarning(const ChainTable& table);
 
 /// The PTX given to ptxas, with one `.loc` per distinct chain of the finished PTX map.
 struct ChainIdPtx {

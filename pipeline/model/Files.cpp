@@ -1,14 +1,20 @@
-// Reading the user's files safely. See Files.h.
+// Reading the user's files safely, and keeping cache directories bounded. See Files.h.
 #include "Files.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace ks {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -88,6 +94,55 @@ std::optional<std::string> unreadableFileProblem(const std::filesystem::path& pa
   if (::stat(path.c_str(), &st) != 0) return std::nullopt;
   auto problem = statusProblem(st, maxBytes);
   return problem.empty() ? std::nullopt : std::optional<std::string>(problem);
+}
+
+namespace {
+
+uintmax_t treeBytes(const fs::path& dir) {
+  uintmax_t bytes = 0;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+       it.increment(ec))
+    if (it->symlink_status(ec).type() == fs::file_type::regular) bytes += it->file_size(ec);
+  return bytes;
+}
+
+}  // namespace
+
+size_t evictLeastRecentlyUsed(const fs::path& dir, uintmax_t maxBytes, const fs::path& keep) {
+  struct Entry {
+    fs::path path;
+    fs::file_time_type used;
+    uintmax_t bytes = 0;
+  };
+  std::vector<Entry> entries;
+  uintmax_t total = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.symlink_status(ec).type() != fs::file_type::directory ||
+        e.path().filename().string().find(".tmp-") != std::string::npos)
+      continue;
+    Entry entry{e.path(), fs::last_write_time(e.path(), ec), treeBytes(e.path())};
+    total += entry.bytes;
+    entries.push_back(std::move(entry));
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  const auto recent = fs::file_time_type::clock::now() - std::chrono::minutes(10);
+  size_t removed = 0;
+  for (const auto& e : entries) {
+    if (total <= maxBytes) break;
+    if (e.path == keep || e.used > recent) continue;
+    fs::remove_all(e.path, ec);
+    if (!ec) total -= e.bytes, ++removed;
+  }
+  return removed;
+}
+
+uintmax_t cacheBoundBytes(const char* variable, uintmax_t defaultMiB) {
+  const char* mb = std::getenv(variable);
+  uintmax_t n = mb && *mb ? std::strtoull(mb, nullptr, 10) : defaultMiB;
+  return n << 20;
 }
 
 }  // namespace ks

@@ -1,4 +1,5 @@
-// Reading the user's files safely: only regular files, only up to a bound.
+// Reading the user's files safely: only regular files, only up to a bound. And the one
+// eviction policy of kernelscope's on-disk caches.
 //
 // Anything kernelscope reads because a path named it (the kernel given to the CLI, a
 // workspace's kernelscope.toml, a crate's Cargo.toml) may be a FIFO that never delivers, a
@@ -39,5 +40,17 @@ std::string fileFingerprint(const std::filesystem::path& path,
 /// a regular file within the bound, or absent.
 std::optional<std::string> unreadableFileProblem(const std::filesystem::path& path,
                                                  uintmax_t maxBytes = kMaxInputFileBytes);
+
+/// Keeps a cache directory whose entries are its subdirectories (the rlib cache, the cargo
+/// mirrors and target dirs) within `maxBytes`, counting every file under an entry (symlinks
+/// not followed). An entry's last use is its directory's modification time (its users touch
+/// it); those used longest ago go first, never `keep`, one used in the last ten minutes (a
+/// compile may be using it) nor a staging directory (`.tmp-` in its name). Returns how many
+/// were removed.
+size_t evictLeastRecentlyUsed(const std::filesystem::path& dir, uintmax_t maxBytes,
+                              const std::filesystem::path& keep = {});
+
+/// A cache's bound in bytes: the environment variable `variable` in MiB, else `defaultMiB`.
+uintmax_t cacheBoundBytes(const char* variable, uintmax_t defaultMiB);
 
 }  // namespace ks

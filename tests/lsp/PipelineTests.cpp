@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -499,6 +500,96 @@ TEST_CASE("real crate: switching the arch live from sm_75 to sm_90 recompiles th
   const std::string sass90 = sass();
   CHECK(sass90.find("SM90") != std::string::npos);
   CHECK(sass90.find("SM75") == std::string::npos);
+}
+
+TEST_CASE(
+    "real cargo workspace: untrusted, its build script is not run and its manifest says so; "
+    "trusted, cargo builds it and a dependency's file shows its code per kernel") {
+  SKIP_WITHOUT_TOOLCHAIN();
+  std::error_code ec;
+  bool registry = false;  // num-traits from Debian's librust-num-traits-dev (scripts/setup.sh)
+  for (const auto& e : std::filesystem::directory_iterator("/usr/share/cargo/registry", ec))
+    registry |= e.path().filename().string().starts_with("num-traits-");
+  if (!registry) {
+    MESSAGE("skipped: /usr/share/cargo/registry has no num-traits (scripts/setup.sh)");
+    return;
+  }
+  const std::string root = KS_SOURCE_DIR "/tests/fixtures/cargo";
+  PipelineCompiler* compiler = nullptr;
+  TestClient client(realOptions(compiler), false);
+  client.result("initialize",
+                {{"rootUri", lsp::pathToFileUri(root)}, {"capabilities", json::object()}});
+  client.notify("initialized", json::object());
+  const std::string kernelsPath = root + "/kernels/src/kernels.rs";
+  const std::string manifestUri = lsp::pathToFileUri(root + "/kernels/Cargo.toml");
+  std::string uri = client.open(kernelsPath, readFile(kernelsPath));
+  client.sync();
+  auto kernelNames = [&] {
+    std::string names;  // sorted, comma-separated
+    std::set<std::string> sorted;
+    json r = client.result("kernelscope/kernels", {{"textDocument", {{"uri", uri}}}});
+    for (const auto& k : r["kernels"]) sorted.insert(k["name"].get<std::string>());
+    for (const auto& n : sorted) names += (names.empty() ? "" : ",") + n;
+    return names;
+  };
+  // The workspace-trust warnings last published for the manifest (nullopt: none published).
+  auto trustWarnings = [&](const std::vector<json>& messages) {
+    std::optional<std::vector<std::string>> out;
+    for (const auto& m : messages)
+      if (m.value("method", "") == "textDocument/publishDiagnostics" &&
+          m["params"]["uri"] == manifestUri) {
+        out.emplace();
+        for (const auto& d : m["params"]["diagnostics"])
+          if (d.value("code", "") == "workspace-trust") out->push_back(d["message"]);
+      }
+    return out;
+  };
+
+  // Untrusted: rustc alone, without the build script's cfg; the manifest says what is off.
+  auto warnings = trustWarnings(client.messages());
+  REQUIRE(warnings);
+  REQUIRE(warnings->size() == 1);
+  CHECK(warnings->front().find("gpu-kernels's build script") != std::string::npos);
+  CHECK(warnings->front().find("not trusted") != std::string::npos);
+  CHECK(kernelNames() == "smooth");
+
+  // Trusted: cargo runs the build script, reads .cargo/config.toml and the registry crate,
+  // and the warning is withdrawn.
+  client.notify("workspace/didChangeConfiguration",
+                {{"settings", {{"kernelscope", {{"workspaceTrusted", true}}}}}});
+  client.sync();
+  std::vector<json> messages = client.messages();
+  warnings = trustWarnings(messages);
+  REQUIRE(warnings);
+  CHECK(warnings->empty());
+  json status;
+  for (const auto& m : messages)
+    if (m.value("method", "") == "kernelscope/status" && m["params"]["uri"] == uri)
+      status = m["params"];
+  CHECK(status["state"] == "ready");
+  CHECK(status["workspaceTrusted"] == true);
+  CHECK(kernelNames() == "configured,root,smooth");
+
+  // The path dependency's file: its functions' code per kernel, in lenses.
+  const std::string fastmathPath = root + "/fastmath/src/lib.rs";
+  const std::string fastmathText = readFile(fastmathPath);
+  std::string fastmath = client.open(fastmathPath, fastmathText);
+  client.sync();
+  json lenses = client.result("textDocument/codeLens", {{"textDocument", {{"uri", fastmath}}}});
+  std::map<int, std::vector<std::string>> titles;
+  for (const auto& l : lenses)
+    titles[l["range"]["start"]["line"].get<int>()].push_back(l["command"]["title"]);
+  INFO(lenses.dump());
+  const int smoothstep = lineOf(fastmathText, "pub fn smoothstep");
+  REQUIRE(titles.count(smoothstep));
+  bool inSmooth = false;
+  for (const auto& t : titles[smoothstep])
+    inSmooth |= t.starts_with("in smooth: ") && t.find(" PTX") != std::string::npos;
+  CHECK(inSmooth);
+  for (const auto& l : lenses) {
+    CHECK(l["command"]["command"] == "kernelscope.openArtifact");
+    CHECK(l["command"]["arguments"][0]["uri"] == fastmath);
+  }
 }
 
 }  // namespace ks::test

@@ -10,6 +10,7 @@
 #include "CargoBuild.h"
 #include "Compile.h"
 #include "Crate.h"
+#include "Passes.h"
 #include "TestSupport.h"
 
 using namespace ks;
@@ -275,4 +276,116 @@ TEST_CASE("a helper crate used by two kernel crates shows the kernels of both") 
     kernels.insert(ptx.functions[ptx.lines[l].function].demangled);
   CHECK(kernels == std::set<std::string>{"a_twice", "b_twice"});
   CHECK(r.stage(Stage::Sass)->available);
+}
+
+namespace {
+
+/// The modification time of the kernel crate's LLVM IR in cargo's target dirs under `cache`:
+/// it changes only when cargo rebuilds the crate.
+fs::file_time_type kernelCrateBuilt(const fs::path& cache) {
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(cache / "cargo", ec); it != fs::end(it);
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.starts_with("gpu_kernels-") && name.ends_with(".ll")) return it->last_write_time(ec);
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("an unchanged kernel crate is fresh to cargo: not rebuilt, its remarks still there") {
+  if (!test::toolchainUsable() || !registryCratesInstalled()) return;
+  TempDir cache("kernelscope-fresh-test");
+  Toolchain tc = test::toolchain();
+  tc.cacheDir = cache.path();
+  const fs::path kernels = kernelsFile("kernels.rs");
+  CompileResult first = compileKernel(tc, {kernels, std::nullopt, {}}, trusted());
+  INFO(allMessages(first));
+  REQUIRE(first.succeeded);
+  const auto built = kernelCrateBuilt(cache.path());
+  REQUIRE(built != fs::file_time_type{});
+  CHECK_FALSE(first.remarks.empty());
+
+  // Other stages, the same crate: cargo finds it fresh, and the compile is the same.
+  CompileOptions ptxOnly = trusted();
+  ptxOnly.stages = {Stage::Ptx};
+  CompileResult second = compileKernel(tc, {kernels, std::nullopt, {}}, ptxOnly);
+  REQUIRE(second.succeeded);
+  CHECK(kernelCrateBuilt(cache.path()) == built);
+  CHECK(kernelNames(second) == kernelNames(first));
+  CHECK(second.remarks.size() == first.remarks.size());
+  CHECK(second.stage(Stage::Ptx)->artifact.text == first.stage(Stage::Ptx)->artifact.text);
+
+  // An edit is a rebuild.
+  std::string text = test::readFile(kernels);
+  text.replace(text.find("*out = 1.0;"), 11, "*out = 3.0;");
+  CompileResult edited = compileKernel(tc, {kernels, text, {}}, trusted());
+  REQUIRE(edited.succeeded);
+  CHECK(kernelCrateBuilt(cache.path()) != built);
+  CHECK(edited.stage(Stage::Ptx)->artifact.text.find("0f40400000") != std::string::npos);
+}
+
+TEST_CASE("passes through cargo: the build script's cfg is seen, and a second run runs again") {
+  if (!test::toolchainUsable() || !registryCratesInstalled()) return;
+  const fs::path kernels = kernelsFile("kernels.rs");
+  for (int run = 0; run < 2; ++run) {
+    CAPTURE(run);
+    // `root` exists only where cargo ran build.rs.
+    PassesResult r = computePasses(test::toolchain(), {kernels, std::nullopt, {}}, trusted(),
+                                   "root", PassesOptions{true, false, 3});
+    INFO(r.error);
+    REQUIRE(r.error.empty());
+    const StagePasses* llvm = r.stage(Stage::LlvmIr);
+    REQUIRE(llvm != nullptr);
+    CHECK(llvm->passesRun > 10);
+    CHECK_FALSE(llvm->changes.empty());
+    CHECK(llvm->final.starts_with("define ptx_kernel void @root("));
+    CHECK_FALSE(irFunctionText(r.finalModuleIr, "root").empty());
+  }
+  // Untrusted, the crate is built without cargo: no build script, no `root`.
+  PassesResult untrusted =
+      computePasses(test::toolchain(), {kernels, std::nullopt, {}}, {}, "root");
+  CHECK(untrusted.error.starts_with("unknown kernel 'root'"));
+}
+
+TEST_CASE(".cargo/config.toml rustflags as cargo takes them: matching target tables, else build") {
+  if (!test::toolchainUsable()) return;
+  TempDir dir("kernelscope-rustflags-test");
+  auto write = [&](const std::string& rel, const std::string& text) {
+    fs::create_directories((dir.path() / rel).parent_path());
+    std::ofstream(dir.path() / rel) << text;
+  };
+  write("k/Cargo.toml",
+        "[package]\nname = \"k\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"
+        "[lib]\ncrate-type = [\"cdylib\"]\n"
+        "[lints.rust]\nunexpected_cfgs = \"allow\"\n");
+  std::string lib = "#![no_std]\n#![feature(abi_ptx)]\n";
+  for (const std::string cfg : {"from_build", "from_host_table", "from_nvptx_table"})
+    lib += "#[cfg(" + cfg + ")]\n#[no_mangle]\npub unsafe extern \"ptx-kernel\" fn " + cfg +
+           "(p: *mut f32) {\n    *p = 1.0;\n}\n";
+  lib += "#[panic_handler]\nfn p(_: &core::panic::PanicInfo) -> ! { loop {} }\n";
+  write("k/src/lib.rs", lib);
+  Toolchain tc = test::toolchain();
+  tc.cacheDir = dir.path() / "cache";
+  auto kernelsWith = [&](const std::string& config) {
+    write("k/.cargo/config.toml", config);
+    CompileResult r = compileKernel(tc, {dir.path() / "k/src/lib.rs", std::nullopt, {}}, trusted());
+    INFO(allMessages(r));
+    REQUIRE(r.succeeded);
+    return kernelNames(r);
+  };
+  // A `cfg` table that does not match nvptx64 leaves build.rustflags in force.
+  CHECK(kernelsWith("[build]\nrustflags = [\"--cfg\", \"from_build\"]\n"
+                    "[target.'cfg(target_os = \"linux\")']\n"
+                    "rustflags = [\"--cfg\", \"from_host_table\"]\n") ==
+        std::vector<std::string>{"from_build"});
+  // One that matches replaces them, as cargo does; a string build.rustflags works too.
+  CHECK(kernelsWith("[build]\nrustflags = \"--cfg from_build\"\n"
+                    "[target.'cfg(target_arch = \"nvptx64\")']\n"
+                    "rustflags = [\"--cfg\", \"from_nvptx_table\"]\n") ==
+        std::vector<std::string>{"from_nvptx_table"});
+  CHECK(kernelsWith("[build]\nrustflags = \"--cfg from_build\"\n") ==
+        std::vector<std::string>{"from_build"});
+  CHECK_FALSE(fs::exists(dir.path() / "k/target"));
 }

@@ -334,3 +334,35 @@ TEST_CASE("a cached result built from a file that changed on disk is not served"
   std::ofstream(module) << "pub fn f() { }\n";
   CHECK_FALSE(cache.find("k"));
 }
+
+TEST_CASE("a ptxas error is reported on the Rust line whose PTX it names") {
+  if (!test::toolchainUsable() || !test::toolchain().ptxas.found()) return;
+  TempDir dir("kernelscope-ptxas-error");
+  const fs::path file = dir.path() / "cluster.rs";
+  // An instruction of sm_90 (thread block clusters) in a kernel compiled for sm_80: rustc
+  // passes the inline asm through, and ptxas refuses it.
+  const std::string text =
+      "#![no_std]\n#![feature(abi_ptx, asm_experimental_arch)]\n#[no_mangle]\n"
+      "pub unsafe extern \"ptx-kernel\" fn arrive(out: *mut f32) {\n"
+      "    *out = 1.0;\n"
+      "    core::arch::asm!(\"barrier.cluster.arrive;\");\n"
+      "}\n#[panic_handler]\nfn p(_: &core::panic::PanicInfo) -> ! { loop {} }\n";
+  std::ofstream(file) << text;
+  CompileOptions sm80;
+  sm80.arch = "sm_80";
+  CompileResult r = compileKernel(test::toolchain(), {file, std::nullopt}, sm80);
+  REQUIRE(r.succeeded);  // rustc's part compiled: MIR, LLVM IR and PTX are there
+  CHECK(r.stage(Stage::Ptx)->available);
+  CHECK_FALSE(r.stage(Stage::Sass)->available);
+  bool onItsLine = false;
+  for (const Diagnostic& d : r.diagnostics) {
+    if (d.source != "ptxas" || d.severity != Severity::Error || !d.ptxLine) continue;
+    CAPTURE(d.message);
+    REQUIRE(d.range);  // every message about a PTX line is placed on the source
+    CHECK(d.range->file == normalizePath(file.string()));
+    onItsLine |= d.range->startLine == 6 &&
+                 d.message.find("requires .target sm_90") != std::string::npos &&
+                 d.message.find("(PTX line ") != std::string::npos;
+  }
+  CHECK(onItsLine);
+}

@@ -7,6 +7,7 @@
 
 #include "Compile.h"
 #include "Crate.h"
+#include "Files.h"
 #include "TestSupport.h"
 #include "Trust.h"
 
@@ -391,11 +392,39 @@ TEST_CASE("the rlib cache stays within its bound: least recently used first, nev
   entry("c-recent", 4000, std::chrono::minutes(1));       // a compile may be using it
   entry("d-kept", 4000, std::chrono::minutes(400));       // the one just built
   entry("e.tmp-123-4", 4000, std::chrono::minutes(500));  // another compile's staging
-  CHECK(evictRlibCache(dir.path(), 9000, dir.path() / "d-kept") == 2);
+  CHECK(evictLeastRecentlyUsed(dir.path(), 9000, dir.path() / "d-kept") == 2);
   CHECK_FALSE(fs::exists(dir.path() / "a-oldest"));
   CHECK_FALSE(fs::exists(dir.path() / "b-old"));
   CHECK(fs::exists(dir.path() / "c-recent"));
   CHECK(fs::exists(dir.path() / "d-kept"));
   CHECK(fs::exists(dir.path() / "e.tmp-123-4"));
-  CHECK(evictRlibCache(dir.path(), 1u << 30) == 0);  // within the bound: nothing goes
+  CHECK(evictLeastRecentlyUsed(dir.path(), 1u << 30) == 0);  // within the bound: nothing goes
+}
+
+TEST_CASE("the cargo cache is bounded by the same policy: whole workspaces, links not followed") {
+  TempDir dir("kernelscope-cargo-evict");
+  const fs::path big = dir.path() / "outside.bin";  // a user's file the mirror links to
+  std::ofstream(big, std::ios::binary) << std::string(100000, 'x');
+  auto workspace = [&](const std::string& name, size_t targetBytes, std::chrono::minutes age) {
+    const fs::path base = dir.path() / "cargo" / name;
+    fs::create_directories(base / "target-sm_90/nvptx64-nvidia-cuda/release/deps");
+    fs::create_directories(base / "root/work");
+    std::ofstream(base / "target-sm_90/nvptx64-nvidia-cuda/release/deps/libk.rlib",
+                  std::ios::binary)
+        << std::string(targetBytes, 'x');
+    fs::create_symlink(big, base / "root/work/outside.bin");
+    fs::last_write_time(base, fs::file_time_type::clock::now() - age);
+  };
+  workspace("old-1", 5000, std::chrono::minutes(90));
+  workspace("older-2", 5000, std::chrono::minutes(120));
+  workspace("now-3", 5000, std::chrono::minutes(0));
+  // 15000 bytes of target dirs (the 100000-byte file behind the links is not counted).
+  CHECK(evictLeastRecentlyUsed(dir.path() / "cargo", 16000) == 0);
+  CHECK(evictLeastRecentlyUsed(dir.path() / "cargo", 11000, dir.path() / "cargo/now-3") == 1);
+  CHECK_FALSE(fs::exists(dir.path() / "cargo/older-2"));
+  CHECK(fs::exists(dir.path() / "cargo/old-1"));
+  CHECK(fs::exists(big));  // removing a mirror never follows its links
+  CHECK(evictLeastRecentlyUsed(dir.path() / "cargo", 1, dir.path() / "cargo/now-3") == 1);
+  CHECK(fs::exists(dir.path() / "cargo/now-3"));
+  CHECK(fs::exists(big));
 }

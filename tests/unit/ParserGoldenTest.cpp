@@ -10,6 +10,7 @@
 #include "ExactLocations.h"
 #include "LineMap.h"
 #include "Parsers.h"
+#include "Remarks.h"
 #include "TestSupport.h"
 
 using namespace ks;
@@ -93,6 +94,22 @@ TEST_CASE("MIR, LLVM IR, PTX and SASS parsers on the recorded kernels") {
     });
     test::checkGolden(dir / "remarks.expected", dumpRemarks(remarks));
   }
+}
+
+TEST_CASE("a failed chain regeneration leaves the PTX as it was and becomes a warning") {
+  const fs::path dir = golden("saxpy");
+  Artifact ptx = parsePtx(test::readFile(dir / "k.ptx"));
+  const std::string before = test::dumpArtifact(ptx);
+  ChainTable chains = assignExactChains(ptx, "this is not LLVM IR", "sm_90", 3);
+  CHECK_FALSE(chains.error.empty());
+  CHECK(test::dumpArtifact(ptx) == before);
+  auto warning = chainRegenerationWarning(chains);
+  REQUIRE(warning);
+  CHECK(warning->severity == Severity::Warning);
+  CHECK(warning->code == "exact-map");
+  CHECK(warning->message.find(chains.error) != std::string::npos);
+  CHECK_FALSE(
+      chainRegenerationWarning(assignExactChains(ptx, test::readFile(dir / "k.ll"), "sm_90", 3)));
 }
 
 TEST_CASE("SASS straight from nvdisasm (no chain ids)") {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 
 #include "Compile.h"
 #include "KernelScan.h"
@@ -509,44 +510,58 @@ TEST_CASE("the rust-cuda profile's driver runs its command and reads what the ba
   CHECK(r.kernels[0].definition.line == lineOf(libRs, "fn add("));
 }
 
-TEST_CASE(
-    "the cuda-oxide profile's driver builds a binary package and reads the backend's PTX "
-    "directory") {
-  TempDir dir("kernelscope-cuda-oxide");
-  fs::path log = dir.path() / "cargo.log";
-  fs::path nightly = fakeNightly(
-      dir.path() / "nightly",
-      recordingCargo(log, "cp '" + (goldenDir() / "cuda-oxide/vecadd.sm_80.ptx").string() +
-                              "' \"$CUDA_OXIDE_PTX_DIR/vecadd.ptx\"\n"));
-  writeFile(dir.path() / "be/librustc_codegen_cuda.so", "");
-  writeFile(dir.path() / "llc22",
+namespace {
+
+/// A cuda-oxide build of tests/golden/profiles/cuda-oxide/vecadd.rs as `vecadd/src/main.rs`
+/// in `dir`: a stand-in nightly whose cargo logs its arguments to `dir/cargo.log` and writes
+/// the recorded PTX (its `.file` naming that main.rs) where the backend would.
+CompileResult compileCudaOxideStandIn(const fs::path& dir, CompileOptions opts) {
+  std::string ptx = test::readFile(goldenDir() / "cuda-oxide/vecadd.sm_80.ptx");
+  const std::string recorded = "/work/main/tests/golden/profiles/cuda-oxide/vecadd.rs";
+  ptx.replace(ptx.find(recorded), recorded.size(), (dir / "vecadd/src/main.rs").string());
+  writeFile(dir / "vecadd.ptx", ptx);
+  fs::path nightly =
+      fakeNightly(dir / "nightly",
+                  recordingCargo(dir / "cargo.log", "cp '" + (dir / "vecadd.ptx").string() +
+                                                        "' \"$CUDA_OXIDE_PTX_DIR/vecadd.ptx\"\n"));
+  writeFile(dir / "be/librustc_codegen_cuda.so", "");
+  writeFile(dir / "llc22",
             "#!/bin/sh\necho 'LLVM version 22.1.8'\necho '    nvptx64    - NVIDIA PTX 64-bit'\n",
             true);
   // cuda-oxide's examples are binaries: no library target.
-  writeFile(dir.path() / "vecadd/Cargo.toml",
+  writeFile(dir / "vecadd/Cargo.toml",
             "[package]\nname = \"vecadd\"\nversion = \"0.1.0\"\nedition = \"2021\"\n");
-  const std::string mainRs = test::readFile(goldenDir() / "cuda-oxide/vecadd.rs");
-  writeFile(dir.path() / "vecadd/src/main.rs", mainRs);
+  writeFile(dir / "vecadd/src/main.rs", test::readFile(goldenDir() / "cuda-oxide/vecadd.rs"));
   ScopedEnv env;
   env.set("KERNELSCOPE_CUDA_OXIDE_TOOLCHAIN", nightly.string());
-  env.set("KERNELSCOPE_CUDA_OXIDE_BACKEND", (dir.path() / "be/librustc_codegen_cuda.so").string());
-  env.set("CUDA_OXIDE_LLC", (dir.path() / "llc22").string());
+  env.set("KERNELSCOPE_CUDA_OXIDE_BACKEND", (dir / "be/librustc_codegen_cuda.so").string());
+  env.set("CUDA_OXIDE_LLC", (dir / "llc22").string());
 
   Toolchain tc = test::toolchainUsable() ? test::toolchain() : Toolchain{};
-  tc.cacheDir = dir.path() / "cache";
-  CompileOptions opts;
+  tc.cacheDir = dir / "cache";
   opts.workspaceTrusted = true;  // these profiles run cargo: only in a trusted workspace
   opts.profile = ToolchainProfile::CudaOxide;
-  opts.arch = "sm_80";
-  opts.optLevel = 1;
-  opts.stages = {Stage::LlvmIr, Stage::Ptx};
-  CompileResult r = compileKernel(tc, {dir.path() / "vecadd/src/main.rs", std::nullopt, {}}, opts);
+  CompileResult r = compileKernel(tc, {dir / "vecadd/src/main.rs", std::nullopt, {}}, opts);
   std::string messages;
   for (const auto& d : r.diagnostics) messages += d.message + "\n";
   INFO(messages);
   REQUIRE(r.succeeded);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "the cuda-oxide profile's driver builds a binary package and reads the backend's PTX "
+    "directory") {
+  TempDir dir("kernelscope-cuda-oxide");
+  CompileOptions opts;
+  opts.arch = "sm_80";
+  opts.optLevel = 1;
+  opts.stages = {Stage::LlvmIr, Stage::Ptx};
+  CompileResult r = compileCudaOxideStandIn(dir.path(), opts);
   CHECK(r.optLevel == 3);  // what the backend requires, not what was asked
-  const std::string logged = test::readFile(log);
+  const std::string logged = test::readFile(dir.path() / "cargo.log");
   CHECK(logged.starts_with("rustc\n--bins\n"));
   CHECK(logged.find("-Zalways-encode-mir") != std::string::npos);
   CHECK(logged.find("CUDA_OXIDE_TARGET=sm_80\n") != std::string::npos);
@@ -554,8 +569,40 @@ TEST_CASE(
   CHECK(r.stage(Stage::LlvmIr)->unavailableReason.find("wrote no IR") != std::string::npos);
   REQUIRE(r.kernels.size() == 1);  // the device helpers are .funcs, not kernels
   CHECK(r.kernels[0].symbol == "vecadd");
+  const std::string mainRs = test::readFile(dir.path() / "vecadd/src/main.rs");
   CHECK(r.kernels[0].definition.file == (dir.path() / "vecadd/src/main.rs").string());
   CHECK(r.kernels[0].definition.line == lineOf(mainRs, "fn vecadd("));
+}
+
+TEST_CASE("a profile's PTX reaches ptxas with chain ids: its SASS sits on the lines its PTX does") {
+  if (!test::toolchainUsable() || !test::toolchain().ptxas.found() ||
+      !test::toolchain().nvdisasm.found()) {
+    MESSAGE("skipped: no ptxas and nvdisasm (scripts/setup.sh)");
+    return;
+  }
+  TempDir dir("kernelscope-cuda-oxide-sass");
+  CompileOptions opts;
+  opts.arch = "sm_80";
+  opts.stages = {Stage::Ptx, Stage::Sass};
+  CompileResult r = compileCudaOxideStandIn(dir.path(), opts);
+  REQUIRE(r.stage(Stage::Sass));
+  INFO(r.stage(Stage::Sass)->unavailableReason);
+  REQUIRE(r.stage(Stage::Sass)->available);
+  const std::string main = (dir.path() / "vecadd/src/main.rs").string();
+  const std::string mainRs = test::readFile(main);
+  std::set<uint32_t> ptxLines, sassLines;
+  for (const SourceLine& l : r.lineMap->sourceLinesWithCode(Stage::Ptx))
+    if (l.file == main) ptxLines.insert(l.line);
+  for (const SourceLine& l : r.lineMap->sourceLinesWithCode(Stage::Sass))
+    if (l.file == main) sassLines.insert(l.line);
+  // The add on line 25 and the index on line 15 are in both, and no SASS instruction is on a
+  // line that has no PTX: the SASS took its PTX's chains, not ptxas's guess.
+  CHECK(sassLines.count(lineOf(mainRs, "c[i] = a[i] + b[i];")));
+  CHECK(sassLines.count(lineOf(mainRs, "(nvptx::_block_idx_x()")));
+  for (uint32_t l : sassLines) {
+    CAPTURE(l);
+    CHECK(ptxLines.count(l));
+  }
 }
 
 TEST_CASE("the cargo profiles do not run in an untrusted workspace, and say so") {

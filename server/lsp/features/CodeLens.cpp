@@ -1,7 +1,12 @@
 // Code lens on each kernel: `sm_90 · 32 regs · 0 B spill`, and one lens per available
-// stage that opens it (the `kernelscope.openArtifact` client command).
+// stage that opens it (the `kernelscope.openArtifact` client command). In a file without
+// kernels of its own (a path dependency's), a lens per function and kernel that uses it:
+// `in smooth: 9 PTX · 14 SASS`, the code the PTX view lists under that kernel.
 #include "Diff.h"
 #include "Features.h"
+
+#include <cctype>
+#include <map>
 
 #include "Uri.h"
 
@@ -27,6 +32,79 @@ std::string summary(const KernelInfo& k, const std::string& arch) {
   return s;
 }
 
+lsp::CodeLens openLens(const std::string& uri, lsp::Range range, std::string title,
+                       std::optional<Stage> stage, const std::string& symbol) {
+  lsp::Command c;
+  c.title = std::move(title);
+  c.command = "kernelscope.openArtifact";
+  c.arguments = nlohmann::json::array(
+      {{{"uri", uri}, {"stage", stage ? stageName(*stage) : "ptx"}, {"kernel", symbol}}});
+  return lsp::CodeLens{range, std::move(c)};
+}
+
+/// The 1-based line of `text` that defines the function `name` (its last path segment), at
+/// or above `below`; `below` when no such line is found (a macro-made function).
+uint32_t definitionLine(const std::string& text, const std::string& name, uint32_t below) {
+  const size_t colons = name.rfind("::");
+  const std::string fn = "fn " + name.substr(colons == std::string::npos ? 0 : colons + 2);
+  auto isIdentifier = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  };
+  auto lines = splitLines(text);
+  for (uint32_t l = std::min<uint32_t>(below, lines.size()); l >= 1; --l) {
+    std::string_view t = lines[l - 1];
+    auto at = t.find(fn);
+    if (at != std::string_view::npos &&
+        (at + fn.size() == t.size() || !isIdentifier(t[at + fn.size()])))
+      return l;
+  }
+  return below;
+}
+
+/// The lenses of a file whose code lives only inlined into other files' kernels: for each
+/// of its functions, one per kernel (PTX function) that holds its code, with the counts.
+std::vector<lsp::CodeLens> usedByLenses(const Snapshot& s, PositionEncoding enc) {
+  struct Use {
+    uint32_t firstLine = UINT32_MAX;
+    std::map<std::pair<std::string, std::string>, std::map<Stage, size_t>> kernels;
+  };
+  std::map<std::string, Use> byFunction;  // function -> kernels (symbol, name) -> counts
+  const LineMap& map = *s.result->lineMap;
+  for (Stage stage : {Stage::Ptx, Stage::Sass}) {
+    const StageOutcome* o = s.result->stage(stage);
+    if (!o || !o->available) continue;
+    const Artifact& a = o->artifact;
+    for (const SourceLine& src : map.sourceLinesWithCode(stage)) {
+      if (src.file != s.path) continue;
+      for (uint32_t l : map.linesFor(stage, src).direct) {
+        if (l >= a.lines.size() || a.lines[l].function < 0 ||
+            static_cast<size_t>(a.lines[l].function) >= a.functions.size())
+          continue;
+        const ArtifactFunction& f = a.functions[a.lines[l].function];
+        Use& use = byFunction[map.origin(stage, l).user.function];
+        use.firstLine = std::min(use.firstLine, src.line);
+        ++use.kernels[{f.symbol, f.demangled}][stage];
+      }
+    }
+  }
+  std::vector<lsp::CodeLens> lenses;
+  const std::string uri = lsp::pathToFileUri(s.path);
+  for (const auto& [function, use] : byFunction) {
+    lsp::Range range;
+    range.start =
+        positionOfCharColumn(s.text, definitionLine(s.text, function, use.firstLine), 1, enc);
+    range.end = range.start;
+    for (const auto& [kernel, counts] : use.kernels) {
+      std::string title = "in " + kernel.second + ":";
+      for (const auto& [stage, n] : counts)
+        title += std::string(stage == Stage::Ptx ? " " : " · ") + std::to_string(n) + " " +
+                 std::string(stageTitle(stage));
+      lenses.push_back(openLens(uri, range, std::move(title), Stage::Ptx, kernel.first));
+    }
+  }
+  return lenses;
+}
+
 }  // namespace
 
 std::vector<lsp::CodeLens> codeLenses(const Snapshot& s, PositionEncoding enc) {
@@ -40,18 +118,14 @@ std::vector<lsp::CodeLens> codeLenses(const Snapshot& s, PositionEncoding enc) {
     range.start = positionOfCharColumn(s.text, k.definition.line, 1, enc);
     range.end = range.start;
     auto lens = [&](std::string title, std::optional<Stage> stage) {
-      lsp::Command c;
-      c.title = std::move(title);
-      c.command = "kernelscope.openArtifact";
-      c.arguments = nlohmann::json::array(
-          {{{"uri", uri}, {"stage", stage ? stageName(*stage) : "ptx"}, {"kernel", k.symbol}}});
-      lenses.push_back(lsp::CodeLens{range, std::move(c)});
+      lenses.push_back(openLens(uri, range, std::move(title), stage, k.symbol));
     };
     lens(summary(k, s.result->arch), std::nullopt);
     for (Stage stage : kAllStages)
       if (const auto* o = s.result->stage(stage); o && o->available)
         lens(std::string(stageTitle(stage)), stage);
   }
+  if (lenses.empty() && s.result->lineMap) return usedByLenses(s, enc);
   return lenses;
 }
 
