@@ -18,6 +18,10 @@
 
 namespace ks {
 
+/// Parses the YAML files that `-Zremark-dir` writes (one document per remark), with LLVM's
+/// remarks parser.
+std::vector<Remark> parseRemarksYaml(std::string_view yaml);
+
 /// Gives every remark its user line (Remark::userLocation) and folds identical remarks on
 /// one line into one (Remark::count). A remark at a user's line belongs to that line. One
 /// at library code belongs to the user lines that code was inlined into: the instructions

@@ -74,7 +74,4 @@ struct Remark {
   uint32_t count = 1;       // identical remarks folded into this one
 };
 
-/// Parses the YAML files that `-Zremark-dir` writes (one document per remark).
-std::vector<Remark> parseRemarksYaml(std::string_view yaml);
-
 }  // namespace ks

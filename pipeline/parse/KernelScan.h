@@ -1,10 +1,13 @@
-// Kernel entry points in source text, for code lenses before (or without) a compile.
+// Kernel entry points in source text, where no compiler says where they are: the
+// definition of a kernel whose backend's PTX has no usable line info (toolchain profiles),
+// which crates of a workspace have kernels (DependentCrates.h), and which kernel a GPU
+// launch means (gpu/KernelLaunch.h).
 //
 // Each Rust GPU toolchain marks kernels its own way: plain rustc's nvptx64 target uses
 // `extern "ptx-kernel" fn` (or `extern "gpu-kernel"`), Rust-CUDA (cuda_std) and
 // cuda-oxide put `#[kernel]` on a plain `fn`, and CUDA C++ has `__global__`. The scan is
-// lexical: comments and string literals are skipped, nothing is compiled, so a lens can
-// sit on a kernel even while the file does not compile.
+// lexical: comments and string literals are skipped, nothing is compiled, so it answers
+// even while the file does not compile.
 #pragma once
 
 #include <cstdint>

@@ -1,9 +1,12 @@
-// The kernelscope LSP extensions, mirrored one to one from docs/lsp-extensions.md.
+// The kernelscope LSP extensions this extension uses, as docs/lsp-extensions.md describes
+// them.
 //
-// Every request and notification that LSP has no words for is declared here with its
-// params and result, spelled exactly as on the wire, so the rest of the extension never
-// writes a method name or a JSON shape by hand. Change this file together with the
-// server's protocol/ and the document.
+// Each request and notification it sends or receives is declared here with its params and
+// result, spelled exactly as on the wire, so the rest of the extension never writes a
+// method name or a JSON shape by hand. tests/lsp/MirrorTests.cpp checks every method here
+// against the server's table (protocol/Extensions.h): its kind, the top-level fields of
+// its params and result interfaces, and the stage names. Change this file together with
+// the server's protocol/ and the document.
 
 import * as lc from "vscode-languageclient";
 

@@ -1,8 +1,9 @@
 -- kernelscope.lsp: the kernelscope LSP extensions as seen from Neovim, and the few
 -- functions that paper over the differences between Neovim 0.7 and 0.10+.
 --
--- This file mirrors docs/lsp-extensions.md: method names, stage names and the params each
--- request takes. Nothing here interprets compiler output; the server does that.
+-- This file names the methods of docs/lsp-extensions.md that the plugin uses and the stage
+-- names; tests/lsp/MirrorTests.cpp checks both against the server's table. Nothing here
+-- interprets compiler output; the server does that.
 local M = {}
 
 M.name = "kernelscope"
