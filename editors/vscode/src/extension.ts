@@ -17,6 +17,7 @@ import { StatusBar } from "./status";
 import { ArtifactViews } from "./views";
 import { StagePanes } from "./tiles";
 import { registerPassesCommand } from "./passes";
+import { Profiles } from "./profile";
 import { artifactUri, parseArtifactUri, SCHEME } from "./uri";
 
 let client: LanguageClient | undefined;
@@ -105,6 +106,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     ...registerCommands(ctx),
     registerPassesCommand(() => client),
+    new Profiles(() => client, views, output),
     vscode.workspace.onDidSaveTextDocument((doc) => preview.onSave(doc)),
     // Trust granted: the server applies what it withheld (kernelscope.toml's rustc, a
     // crate's profile and flags) and recompiles.

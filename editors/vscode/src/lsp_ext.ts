@@ -267,6 +267,96 @@ export const status = new lc.NotificationType<StatusParams>("kernelscope/status"
 export const sync = new lc.RequestType0<null, void>("kernelscope/sync");
 
 // ---------------------------------------------------------------------------------------
+// kernelscope/run and kernelscope/profile
+
+/** A kernel of an open document; the lenses' argument of kernelscope.run / kernelscope.profile. */
+export interface GpuTarget {
+  uri: string;
+  kernel: string;
+}
+
+export interface GpuRunParams {
+  textDocument: TextDocumentIdentifier;
+  kernel: string;
+  spec?: string[];
+  runs?: number;
+  workDoneToken?: string;
+}
+
+export interface GpuDevice {
+  name: string;
+  arch: string;
+  multiprocessors: number;
+  peakBandwidth: number;
+  peakFlops: number;
+  driverVersion: number;
+}
+
+export interface GpuLaunch {
+  kernel: string;
+  grid: number[];
+  block: number[];
+  sharedBytes: number;
+}
+
+export interface RunResult {
+  file: string;
+  device: GpuDevice;
+  launch: GpuLaunch;
+  runs: number;
+  timesMs: number[];
+  timeMs: { min: number; median: number; max: number };
+  bytes: number;
+  bandwidth: number;
+  buffers: { name: string; type: string; length: number; output: boolean; checksum: number; first: number[] }[];
+  execMs: number;
+  flops?: number;
+  throughput?: number;
+}
+
+export interface ProfileLine {
+  file: string;
+  line: number;
+  text: string;
+  share: number;
+  headline: string;
+  stallSamples: number;
+  stalls: { reason: string; samples: number }[];
+  instructions: number;
+  executed: number;
+  threadsActive: number;
+  l2Sectors: number;
+  l2SectorsIdeal: number;
+  sharedBankConflictWays: number;
+}
+
+export interface ProfileResult {
+  file: string;
+  device: GpuDevice;
+  launch: GpuLaunch;
+  kernel: {
+    name: string;
+    stallSamples: number;
+    durationNs?: number;
+    achievedOccupancyPct?: number;
+    dramThroughputPct?: number;
+    dramBytes?: number;
+  };
+  lines: ProfileLine[];
+  /** For the editor: this document's hot lines (0-based) and the views' lines by heat. */
+  editor: {
+    uri: string;
+    current: boolean;
+    kernel: string;
+    lines: { line: number; share: number; headline: string }[];
+    views: Record<string, (LineRange & { share: number })[]>;
+  };
+}
+
+export const run = new lc.RequestType<GpuRunParams, RunResult, void>("kernelscope/run");
+export const profile = new lc.RequestType<GpuRunParams, ProfileResult, void>("kernelscope/profile");
+
+// ---------------------------------------------------------------------------------------
 // workspace/executeCommand commands the server provides.
 
 export const SERVER_COMMAND_REBUILD = "kernelscope.rebuild";

@@ -8,7 +8,9 @@
 #                     (the plugin copied out of the checkout), no server at all, and the
 #                     server built in the plugin's checkout;
 #   test_stages.lua   the tiled stage windows that follow the current buffer;
-#   test_filters.lua  the views' filters on and off, linked highlighting exact in both.
+#   test_filters.lua  the views' filters on and off, linked highlighting exact in both;
+#   test_profile.lua  `:Kernelscope profile` / `run` through a runner that answers with
+#                     results recorded on a GPU: hints and heat, cleared by an edit.
 # Prints one line per check and `N passed, N failed`; exits non-zero on any failure.
 # The server comes from $KERNELSCOPE_BIN (default: build/server/kernelscope); another
 # Neovim than the one on PATH from $KS_NVIM (for checking newer releases);
@@ -21,7 +23,7 @@ source "$HERE/../common.sh"
 NVIM=${KS_NVIM:-nvim}
 # With KS_NVIM the Neovim under test is given; otherwise Debian's is installed.
 if [ -n "${KS_NVIM:-}" ]; then editor_test_setup nvim; else editor_test_setup nvim neovim; fi
-TESTS=${KS_NVIM_TESTS:-plugin setup stages filters}
+TESTS=${KS_NVIM_TESTS:-plugin setup stages filters profile}
 mkdir -p "$TMP/src" "$TMP/examples"
 cp "$ROOT/examples/saxpy.rs" "$TMP/src/saxpy.rs"
 cp -r "$ROOT/examples/crate" "$ROOT/examples/crate-util" "$TMP/examples/"
@@ -66,6 +68,11 @@ for t in $TESTS; do
     # Its own data and state folders: the filter it toggles is remembered there.
     run_nvim filters "$ROOT/editors/nvim" test_filters.lua KS_SOURCE="$TMP/filters/saxpy.rs" \
       XDG_DATA_HOME="$TMP/filters/data" XDG_STATE_HOME="$TMP/filters/state"
+    ;;
+  profile)
+    mkdir -p "$TMP/profile"
+    cp "$ROOT/examples/saxpy.rs" "$TMP/profile/"
+    run_nvim profile "$ROOT/editors/nvim" test_profile.lua KS_SOURCE="$TMP/profile/saxpy.rs" KS_ROOT="$ROOT"
     ;;
   setup)
     # A copy of the plugin outside the checkout, and a PATH whose only kernelscope is the

@@ -44,8 +44,8 @@ export function group(page, title) {
 }
 
 /**
- * The rendered lines of the editor in a group: number, text, and whether an extension
- * decoration paints its background (linked highlighting).
+ * The rendered lines of the editor in a group: number, text (inlay hints included), whether
+ * an extension decoration paints its background (linked highlighting), and those colours.
  */
 export async function renderedLines(page, title) {
   const editor = group(page, title).locator(".monaco-editor").first();
@@ -53,7 +53,7 @@ export async function renderedLines(page, title) {
     const byTop = new Map();
     for (const el of root.querySelectorAll(".margin-view-overlays > div")) {
       const number = el.querySelector(".line-numbers");
-      if (number) byTop.set(el.style.top, { number: Number(number.textContent), text: "", highlighted: false });
+      if (number) byTop.set(el.style.top, { number: Number(number.textContent), text: "", highlighted: false, backgrounds: [] });
     }
     for (const el of root.querySelectorAll(".view-lines > .view-line")) {
       const line = byTop.get(el.style.top);
@@ -64,7 +64,10 @@ export async function renderedLines(page, title) {
       if (!line) continue;
       for (const deco of el.querySelectorAll("[class*='ced-']")) {
         const bg = getComputedStyle(deco).backgroundColor;
-        if (bg && bg !== "transparent" && bg !== "rgba(0, 0, 0, 0)") line.highlighted = true;
+        if (bg && bg !== "transparent" && bg !== "rgba(0, 0, 0, 0)") {
+          line.highlighted = true;
+          line.backgrounds.push(bg);
+        }
       }
     }
     return [...byTop.values()].sort((a, b) => a.number - b.number);

@@ -8,6 +8,8 @@
 #   e2e.mjs          a session as a user has it: views, highlighting, hovers, arch, saves;
 #   stages.e2e.mjs   Open Stages Side by Side: tiled groups that follow the active file;
 #   filters.e2e.mjs  the views' filters on and off (Toggle Filters), linked highlighting exact;
+#   profile.e2e.mjs  the Profile lens through a runner that answers with a recorded profile:
+#                    progress, the hot line's hint and heat (source and PTX), cleared by typing;
 #   install.e2e.mjs  the linux-x64 .vsix with the server inside (scripts/package-vsix.sh)
 #                    alone, no setting, an empty kernelscope cache: doctor, setup, a compile;
 #   settings.e2e.mjs no server anywhere: Open Settings lands on kernelscope.server.path.
@@ -183,7 +185,7 @@ JSON
 # PATH without any kernelscope on it.
 NO_SERVER_PATH=$(printf '%s' "$PATH" | tr ':' '\n' | while read -r d; do
   [ -n "$d" ] && [ ! -e "$d/kernelscope" ] && printf '%s:' "$d"; done)
-for script in ${KS_E2E:-e2e.mjs stages.e2e.mjs filters.e2e.mjs install.e2e.mjs settings.e2e.mjs}; do
+for script in ${KS_E2E:-e2e.mjs stages.e2e.mjs filters.e2e.mjs profile.e2e.mjs install.e2e.mjs settings.e2e.mjs}; do
   case $script in
   # e2e.mjs reads the arch from the PTX's `.target` line, which the directives filter hides.
   e2e.mjs) run_script "$script" "$VSIX" "\"kernelscope.server.path\": \"$KERNELSCOPE_BIN\", \"kernelscope.arch\": \"$FIRST_ARCH\", \"kernelscope.filters.directives\": false" ;;
@@ -199,6 +201,9 @@ for script in ${KS_E2E:-e2e.mjs stages.e2e.mjs filters.e2e.mjs install.e2e.mjs s
     fi
     ;;
   settings.e2e.mjs) PATH=$NO_SERVER_PATH run_script "$script" "$VSIX" "" ;;
+  profile.e2e.mjs)
+    run_script "$script" "$VSIX" "\"kernelscope.server.path\": \"$KERNELSCOPE_BIN\", \"kernelscope.gpu.runner\": \"$ROOT/tests/gpu/fake/fake-gpu-runner.py --mode profile $ROOT/tests/golden/gpu/saxpy.profile.result\""
+    ;;
   *) run_script "$script" "$VSIX" "\"kernelscope.server.path\": \"$KERNELSCOPE_BIN\"" ;;
   esac
 done

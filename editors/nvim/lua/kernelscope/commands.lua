@@ -260,6 +260,22 @@ M.subcommands = {
   },
   status = { run = status },
   filter = { run = filter, complete = lsp.filters },
+  -- A kernel on a GPU (kernelscope.profile): `:Kernelscope run [KERNEL]`, `profile`, `cancel`.
+  run = {
+    run = function(args)
+      return require("kernelscope.profile").launch(false, args[1])
+    end,
+  },
+  profile = {
+    run = function(args)
+      return require("kernelscope.profile").launch(true, args[1])
+    end,
+  },
+  cancel = {
+    run = function()
+      return require("kernelscope.profile").cancel()
+    end,
+  },
   rebuild = { run = rebuild },
   -- The passes that changed a kernel (kernelscope.passes; also `:KernelscopePasses`).
   passes = {

@@ -28,6 +28,11 @@ M.defaults = {
   -- workspace: its kernelscope.toml and Cargo.toml may then name a rustc, rustc flags that
   -- load code or write files, and a profile that runs cargo (README: Workspace trust).
   settings = {},
+  -- Running and profiling kernels (`:Kernelscope run`, `:Kernelscope profile`, the Run and
+  -- Profile lenses). `runner`: a command prefix that reaches a machine with a GPU, like
+  -- Cargo's target.runner (`"ssh gpu-box"`; the server's gpuRunner setting); empty: this
+  -- machine. `ncu`: Nsight Compute's CLI there; empty: found there.
+  gpu = { runner = "", ncu = "" },
   -- Per-line instruction counts at the end of source lines (`4 ptx · 6 sass`).
   inlay_hints = true,
   -- Per-kernel resource lines (`sm_90 · 32 regs · 0 B spill`) with links to each stage.

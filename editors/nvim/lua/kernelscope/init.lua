@@ -65,7 +65,15 @@ end
 
 local function client_config(root, cmd)
   local opts = config.options
-  local settings = opts.settings or {}
+  local settings = vim.deepcopy(opts.settings or {})
+  -- The GPU options travel as the server's gpuRunner and ncu settings.
+  local gpu = opts.gpu or {}
+  if gpu.runner and gpu.runner ~= "" then
+    settings.gpuRunner = gpu.runner
+  end
+  if gpu.ncu and gpu.ncu ~= "" then
+    settings.ncu = gpu.ncu
+  end
   return {
     name = lsp.name,
     cmd = cmd,
@@ -80,6 +88,12 @@ local function client_config(root, cmd)
       [lsp.methods.status] = function(_, result)
         views.on_status(result)
         annotations.on_status(result)
+      end,
+      -- Run and profile progress is ours to show; the rest goes to Neovim's handler.
+      ["$/progress"] = function(err, result, ctx, cfg)
+        if not require("kernelscope.profile").on_progress(result) then
+          return vim.lsp.handlers["$/progress"](err, result, ctx, cfg)
+        end
       end,
     },
     on_attach = on_attach,
@@ -140,6 +154,7 @@ function M.setup(user)
   config.set(user)
   views.setup_highlights()
   annotations.setup()
+  require("kernelscope.profile").setup()
   require("kernelscope.stages").setup()
   require("kernelscope.commands").register()
 

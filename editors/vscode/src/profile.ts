@@ -1,0 +1,197 @@
+// Run and profile a kernel on a GPU (`kernelscope/run`, `kernelscope/profile`), and show a
+// profile where the user looks.
+//
+// The commands take the lens's `{ uri, kernel }` (or ask for a kernel of the active file),
+// show the server's `$/progress` in a cancellable notification (cancel sends
+// `$/cancelRequest`, which kills the runner and ncu), and report errors in the server's
+// words. A profile paints each hot source line with a heat colour, and each line of the
+// file's PTX/SASS views with the heat of the source line its segment maps to, so the views
+// follow their own text; the inlay hints and hovers are the server's. All of it is cleared
+// at the first edit of the file, as the server drops its hints then.
+
+import * as vscode from "vscode";
+import type { LanguageClient } from "vscode-languageclient/node";
+import { WorkDoneProgress } from "vscode-languageclient/node";
+import * as ext from "./lsp_ext";
+import type { ArtifactViews } from "./views";
+import { parseArtifactUri, SCHEME } from "./uri";
+
+/** Heat levels, coolest first: a line's share of the stall samples against the hottest's. */
+const HEAT = [0.1, 0.2, 0.32, 0.45].map((alpha) =>
+  vscode.window.createTextEditorDecorationType({
+    backgroundColor: `rgba(255, 69, 58, ${alpha})`,
+    overviewRulerColor: `rgba(255, 69, 58, ${alpha + 0.3})`,
+    overviewRulerLane: vscode.OverviewRulerLane.Right,
+    isWholeLine: true,
+  }),
+);
+
+function heatLevel(share: number, hottest: number): number {
+  if (hottest <= 0 || share <= 0) return -1;
+  return Math.min(HEAT.length - 1, Math.floor((share / hottest) * HEAT.length - 1e-9));
+}
+
+interface Shown {
+  /** Share of the stall samples per 0-based source line. */
+  shares: Map<number, number>;
+  hottest: number;
+}
+
+let nextToken = 0;
+
+export class Profiles implements vscode.Disposable {
+  /** By source path. */
+  private readonly shown = new Map<string, Shown>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly client: () => LanguageClient | undefined,
+    private readonly views: ArtifactViews,
+    private readonly output: vscode.OutputChannel,
+  ) {
+    this.disposables.push(
+      vscode.commands.registerCommand("kernelscope.run", (arg?: unknown) => this.launch(false, arg)),
+      vscode.commands.registerCommand("kernelscope.profile", (arg?: unknown) => this.launch(true, arg)),
+      vscode.commands.registerCommand("kernelscope.clearProfile", () => this.clearAll()),
+      vscode.window.onDidChangeVisibleTextEditors(() => this.paintAll()),
+      views.onDidUpdate(() => this.paintAll()),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document.uri.scheme === "file" && e.contentChanges.length > 0) this.clear(e.document.uri.fsPath);
+      }),
+    );
+  }
+
+  dispose(): void {
+    this.clearAll();
+    this.disposables.forEach((d) => d.dispose());
+  }
+
+  /** `kernelscope.run` / `kernelscope.profile`: with `{ uri, kernel }`, or the active file. */
+  private async launch(profile: boolean, arg?: unknown): Promise<void> {
+    const client = this.client();
+    if (!client) {
+      void vscode.window.showErrorMessage("kernelscope: the language server is not running.");
+      return;
+    }
+    const target = await this.target(client, arg);
+    if (!target) return;
+    const method = profile ? ext.profile.method : ext.run.method;
+    const token = `kernelscope-${profile ? "profile" : "run"}-${++nextToken}`;
+    const what = `${profile ? "Profiling" : "Running"} ${target.kernel}`;
+    try {
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `kernelscope: ${what}`, cancellable: true },
+        async (progress, cancel) => {
+          const listener = client.onProgress(WorkDoneProgress.type, token, (value) => {
+            if (value.kind !== "end" && value.message) progress.report({ message: value.message });
+          });
+          try {
+            return await client.sendRequest<ext.RunResult | ext.ProfileResult>(
+              method,
+              { textDocument: { uri: target.uri }, kernel: target.kernel, workDoneToken: token },
+              cancel,
+            );
+          } finally {
+            listener.dispose();
+          }
+        },
+      );
+      if (profile) this.show(target.uri, result as ext.ProfileResult);
+      else this.report(result as ext.RunResult);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (/cancel/i.test(message)) return;
+      this.output.appendLine(`kernelscope: ${what}: ${message}`);
+      void vscode.window.showErrorMessage(`kernelscope: ${message}`);
+    }
+  }
+
+  /** The lens's argument, else a kernel of the active Rust file (asked when several). */
+  private async target(client: LanguageClient, arg?: unknown): Promise<ext.GpuTarget | undefined> {
+    if (arg && typeof arg === "object" && "uri" in arg && "kernel" in arg) return arg as ext.GpuTarget;
+    const editor = vscode.window.activeTextEditor;
+    if (!editor || editor.document.uri.scheme !== "file" || editor.document.languageId !== "rust") {
+      void vscode.window.showWarningMessage("kernelscope: open a Rust kernel file first.");
+      return undefined;
+    }
+    const uri = editor.document.uri.toString();
+    const { kernels } = await client.sendRequest(ext.kernels, { textDocument: { uri } });
+    if (kernels.length === 0) {
+      void vscode.window.showWarningMessage("kernelscope: this file has no kernels (or has not compiled yet).");
+      return undefined;
+    }
+    const kernel =
+      kernels.length === 1
+        ? kernels[0].name
+        : await vscode.window.showQuickPick(
+            kernels.map((k) => k.name),
+            { placeHolder: "Kernel" },
+          );
+    return kernel ? { uri, kernel } : undefined;
+  }
+
+  private report(r: ext.RunResult): void {
+    const peak = r.device.peakBandwidth > 0 ? ` (${((100 * r.bandwidth) / r.device.peakBandwidth).toFixed(1)}% of peak)` : "";
+    const summary =
+      `${r.launch.kernel} on ${r.device.name}: ${(r.timeMs.median * 1000).toFixed(1)} us median ` +
+      `over ${r.runs} runs, ${(r.bandwidth / 1e9).toFixed(1)} GB/s${peak}`;
+    this.output.appendLine(`kernelscope: ${summary}`);
+    for (const b of r.buffers)
+      this.output.appendLine(`  ${b.name} ${b.type}[${b.length}]${b.output ? " output" : ""} sum ${b.checksum} [${b.first.join(", ")}]`);
+    void vscode.window.showInformationMessage(`kernelscope: ${summary}`);
+  }
+
+  private show(uri: string, r: ext.ProfileResult): void {
+    const path = vscode.Uri.parse(uri).fsPath;
+    if (!r.editor.current) {
+      void vscode.window.showWarningMessage("kernelscope: the file changed while it was profiled; profile it again.");
+      return;
+    }
+    const shares = new Map<number, number>();
+    for (const l of r.editor.lines) shares.set(l.line, l.share);
+    this.shown.set(path, { shares, hottest: Math.max(0, ...shares.values()) });
+    this.paintAll();
+    const top = r.editor.lines[0];
+    if (top) this.output.appendLine(`kernelscope: ${r.kernel.name}: line ${top.line + 1} ${top.headline}`);
+  }
+
+  private clear(path: string): void {
+    if (this.shown.delete(path)) this.paintAll();
+  }
+
+  private clearAll(): void {
+    this.shown.clear();
+    this.paintAll();
+  }
+
+  private paintAll(): void {
+    for (const editor of vscode.window.visibleTextEditors) this.paint(editor);
+  }
+
+  /** A source editor by its lines' shares; a view by the share of each segment's source line. */
+  private paint(editor: vscode.TextEditor): void {
+    const ranges: vscode.Range[][] = HEAT.map(() => []);
+    const uri = editor.document.uri;
+    const add = (start: number, end: number, share: number, shown: Shown) => {
+      const level = heatLevel(share, shown.hottest);
+      if (level >= 0) ranges[level].push(new vscode.Range(start, 0, end, 0));
+    };
+    if (uri.scheme === "file") {
+      const shown = this.shown.get(uri.fsPath);
+      if (shown) for (const [line, share] of shown.shares) add(line, line, share, shown);
+    } else if (uri.scheme === SCHEME) {
+      const address = parseArtifactUri(uri.toString());
+      const shown = address && this.shown.get(address.sourcePath);
+      const state = this.views.state(uri);
+      if (shown && state && (address.stage === "ptx" || address.stage === "sass")) {
+        for (const segment of state.artifact.segments) {
+          const sourceUri = segment.source.uri ? vscode.Uri.parse(segment.source.uri).fsPath : address.sourcePath;
+          if (sourceUri !== address.sourcePath) continue;
+          add(segment.start, segment.end, shown.shares.get(segment.source.line) ?? 0, shown);
+        }
+      }
+    }
+    HEAT.forEach((type, level) => editor.setDecorations(type, ranges[level]));
+  }
+
+}

@@ -1,0 +1,85 @@
+// End-to-end test of Profile in a real VS Code (code-server in headless Chromium): the
+// Profile code lens on saxpy runs `kernelscope/profile` through the kernelscope.gpu.runner
+// setting, which run.sh points at tests/gpu/fake/fake-gpu-runner.py answering with a profile
+// recorded on an H200. The progress notification shows, the hot line gets the server's inlay
+// hint and a heat colour, so do the PTX lines it became; typing in the file clears them.
+//
+// Environment: as e2e.mjs (run.sh sets it).
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { goToLine, group, noExtensionHostErrors, renderedLines, runCommand, runSteps, statusText, step, STEP_MS, waitUntil } from "./page.mjs";
+
+const URL = process.env.KS_URL;
+const WORKSPACE = process.env.KS_WORKSPACE;
+const USER_DATA = process.env.KS_USER_DATA;
+const ARTIFACTS = process.env.KS_ARTIFACTS;
+const FIRST_COMPILE_MS = Number(process.env.KS_TIMEOUT_MS ?? 240000);
+const SAXPY_LINE = fs.readFileSync(path.join(WORKSPACE, "saxpy.rs"), "utf8").split("\n")
+  .findIndex((l) => l.includes("*y.add(i) = a * *x.add(i) + *y.add(i);"));
+const HINT = "90% stalls · long scoreboard";
+const PTX = "saxpy.rs · PTX";
+
+/** The rendered lines of a group's editor, each with whether a heat colour, rgba(255, 69, 58, a), paints it. */
+async function heatLines(page, title) {
+  return (await renderedLines(page, title)).map((l) => ({ ...l, heat: l.backgrounds.some((bg) => bg.startsWith("rgba(255, 69, 58")) }));
+}
+
+runSteps(async (page) => {
+  await step(page, "VS Code loads, saxpy.rs compiles, its PTX is beside it", async () => {
+    await page.goto(URL);
+    await page.locator(".monaco-workbench").waitFor({ timeout: STEP_MS });
+    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: "saxpy.rs" }).first().click();
+    await page.locator(".tab.active", { hasText: "saxpy.rs" }).waitFor({ timeout: STEP_MS });
+    await waitUntil("the status bar to say the file compiled", async () => /kernelscope\s*\d+\s*ms/.test(await statusText(page)), FIRST_COMPILE_MS);
+    await runCommand(page, "kernelscope: Open Stages Side by Side");
+    await waitUntil("saxpy's PTX", async () => (await heatLines(page, PTX)).some((l) => /\.entry\s+saxpy\b/.test(l.text)), FIRST_COMPILE_MS);
+  });
+
+  await step(page, "the Profile lens profiles saxpy, with progress in a notification", async () => {
+    // The cursor off the kernel, so that linked highlighting paints nothing.
+    await goToLine(page, "saxpy.rs", 1);
+    const lens = group(page, "saxpy.rs").locator(".codelens-decoration a", { hasText: /^Profile$/ }).first();
+    await lens.waitFor({ timeout: STEP_MS });
+    if ((await group(page, "saxpy.rs").locator(".codelens-decoration a", { hasText: /Run$/ }).count()) === 0)
+      throw new Error("no ▶ Run lens beside Profile");
+    await lens.click();
+    const note = await waitUntil("a notification saying what is profiled", async () => {
+      const texts = await page.locator(".notifications-toasts .notification-list-item").allTextContents();
+      return texts.find((t) => t.includes("Profiling saxpy"));
+    });
+    console.log(`     ${note.trim().slice(0, 120)}`);
+  });
+
+  await step(page, "the hot line gets the hint and the heat colour", async () => {
+    const line = await waitUntil(`"${HINT}" on line ${SAXPY_LINE + 1}`, async () => {
+      const l = (await heatLines(page, "saxpy.rs")).find((x) => x.number === SAXPY_LINE + 1);
+      return l && l.text.includes(HINT) && l.heat && l;
+    }, FIRST_COMPILE_MS);
+    console.log(`     ${line.text.trim()}`);
+    const comment = (await heatLines(page, "saxpy.rs")).find((x) => x.number === 1);
+    if (comment?.heat) throw new Error("line 1 (no code) has a heat colour");
+  });
+
+  await step(page, "the PTX lines of the hot line are coloured too", async () => {
+    // The cursor on the hot line scrolls the PTX to what it became (linked highlighting).
+    await goToLine(page, "saxpy.rs", SAXPY_LINE + 1);
+    const hot = await waitUntil("heat-coloured loads and stores of the hot line in the PTX", async () => {
+      const ls = (await heatLines(page, PTX)).filter((l) => l.heat);
+      return ls.some((l) => /ld\.global|st\.global/.test(l.text)) && ls;
+    });
+    console.log(`     PTX lines ${hot.map((l) => l.number).join(",")}`);
+    await page.screenshot({ path: path.join(ARTIFACTS, "profile.png") });
+  });
+
+  await step(page, "typing in the file clears the hint and the heat, source and PTX", async () => {
+    await goToLine(page, "saxpy.rs", 1);
+    await page.keyboard.press("End");
+    await page.keyboard.type(" edited");
+    await waitUntil("no heat in saxpy.rs or its PTX", async () =>
+      !(await heatLines(page, "saxpy.rs")).some((l) => l.heat) && !(await heatLines(page, PTX)).some((l) => l.heat));
+    await waitUntil("the hint gone", async () => !(await heatLines(page, "saxpy.rs")).some((l) => l.text.includes("stalls")));
+  });
+
+  await step(page, "the extension host log shows no kernelscope errors", () => noExtensionHostErrors(USER_DATA));
+});
