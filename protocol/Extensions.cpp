@@ -118,7 +118,8 @@ json gpuRunParams() {
           {"kernel", "saxpy"},
           {"spec", {"n = 1 << 20"}},
           {"runs", 20},
-          {"workDoneToken", "kernelscope-run-1"}};
+          {"workDoneToken", "kernelscope-run-1"},
+          {"filters", {{"directives", true}, {"debugLocations", true}}}};
 }
 
 // The results are gpu/Report.h's JSON (what `kernelscope run/profile --json` print); these

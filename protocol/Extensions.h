@@ -332,6 +332,8 @@ struct GpuRunParams {
   std::vector<std::string> spec;
   std::optional<int> runs;
   json workDoneToken;  // string, integer or null
+  /// profile: the filters of the views whose lines `editor.views` names; omitted: whole text.
+  std::optional<ArtifactFilters> filters;
 };
 inline void from_json(const json& j, GpuRunParams& p) {
   j.at("textDocument").get_to(p.textDocument);
@@ -344,6 +346,7 @@ inline void from_json(const json& j, GpuRunParams& p) {
   }
   detail::readOptional(j, "runs", p.runs);
   if (j.contains("workDoneToken")) p.workDoneToken = j["workDoneToken"];
+  detail::readOptional(j, "filters", p.filters);
 }
 
 // ---------------------------------------------------------------------------------------

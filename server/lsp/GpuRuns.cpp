@@ -253,7 +253,7 @@ void LspServer::startGpuJob(const lsp::GpuRunParams& p, bool profile, Callback<j
   gpu_->start(
       currentId_.dump(), std::move(job),
       [report](const std::string& message) { report("report", message); },
-      [this, report, reply, uri, alive = alive_](GpuOutcome outcome) {
+      [this, report, reply, uri, filters = p.filters, alive = alive_](GpuOutcome outcome) {
         if (!*alive) return;
         if (outcome.cancelled) {
           report("end", "cancelled");
@@ -267,7 +267,8 @@ void LspServer::startGpuJob(const lsp::GpuRunParams& p, bool profile, Callback<j
         if (outcome.shown) {
           Document* doc = workspace_.find(uri);
           const bool current = doc && doc->text == outcome.shown->text;
-          outcome.result["editor"] = profileEditorJson(*outcome.shown, uri, current, encoding_);
+          outcome.result["editor"] = profileEditorJson(*outcome.shown, uri, current,
+                                                       filters.value_or(lsp::ArtifactFilters{}));
           if (current) {
             gpu_->show(uri, outcome.shown);
             if (client_.inlayHintRefresh) request("workspace/inlayHint/refresh", nullptr);

@@ -145,6 +145,22 @@ TEST_CASE("kernelscope/profile: progress, per-line counters, hints, hover and he
     CHECK(found);
   }
 
+  // With the views' filters, the runs name lines of the filtered views.
+  const json filters = {{"directives", true}, {"debugLocations", true}};
+  json params = s.params("saxpy");
+  params["filters"] = filters;
+  json filtered = s.client->result("kernelscope/profile", params)["editor"]["views"]["ptx"];
+  REQUIRE(!filtered.empty());
+  CHECK(filtered != editor["views"]["ptx"]);
+  for (const auto& run : filtered) {
+    if (run["share"].get<double>() != hotShare) continue;
+    json map = s.client->result("kernelscope/sourceLocation",
+                                {{"uri", server::virtualUri(Stage::Ptx, s.path)},
+                                 {"line", run["start"]},
+                                 {"filters", filters}});
+    CHECK(map["location"]["range"]["start"]["line"] == hot);
+  }
+
   json hint = stallHint(s.hints(), hot);
   REQUIRE(!hint.is_null());
   CHECK(hint["label"] == "90% stalls · long scoreboard");

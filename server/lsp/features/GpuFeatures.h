@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "Extensions.h"
 #include "GpuRuns.h"
 #include "JsonRpc.h"
 #include "Protocol.h"
@@ -19,10 +20,11 @@ namespace ks::server {
 
 /// A profile's result for the editor: the document's hot lines (0-based) with their share
 /// and headline, and per view stage the runs of artifact lines with the share of the source
-/// line each maps to (through the line map, inline-aware). `current`: the document's text
-/// is still the text profiled (else nothing is shown).
+/// line each maps to (through the line map, inline-aware), as lines of the views with
+/// `filters`. `current`: the document's text is still the text profiled (else nothing is
+/// shown).
 nlohmann::json profileEditorJson(const ShownProfile&, const std::string& uri, bool current,
-                                 PositionEncoding);
+                                 const lsp::ArtifactFilters& filters);
 
 /// "38% stalls · long scoreboard" at the end of each line of `range` with at least 1% of the
 /// kernel's stall samples.

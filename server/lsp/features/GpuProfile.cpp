@@ -6,6 +6,7 @@
 
 #include <toml++/toml.h>
 
+#include "ArtifactFilters.h"
 #include "GpuFeatures.h"
 #include "LaunchSpec.h"
 #include "Report.h"
@@ -50,7 +51,7 @@ std::vector<const KernelInfo*> ownKernels(const Snapshot& s) {
 }  // namespace
 
 json profileEditorJson(const ShownProfile& p, const std::string& uri, bool current,
-                       PositionEncoding) {
+                       const lsp::ArtifactFilters& filters) {
   json lines = json::array();
   json views = json::object();
   if (current) {
@@ -65,7 +66,10 @@ json profileEditorJson(const ShownProfile& p, const std::string& uri, bool curre
       json runs = json::array();
       if (o && o->available && p.compile->lineMap) {
         const LineMap& map = *p.compile->lineMap;
+        const ArtifactView view(o->artifact, filters);
         for (uint32_t i = 0; i < o->artifact.lines.size(); ++i) {
+          const int line = view.viewLine(static_cast<int>(i));
+          if (line < 0) continue;  // filtered out of the view
           const LineOrigin& origin = map.origin(stage, i);
           if (origin.attribution != Attribution::Direct) continue;
           const gpu::LineCounters* c = nullptr;
@@ -73,10 +77,10 @@ json profileEditorJson(const ShownProfile& p, const std::string& uri, bool curre
             if (l.line == origin.user.line && l.file == origin.user.file) c = &l;
           if (!c || c->stallSamples <= 0) continue;
           double share = p.lines.share(*c);
-          if (!runs.empty() && runs.back()["end"] == i - 1 && runs.back()["share"] == share)
-            runs.back()["end"] = i;
+          if (!runs.empty() && runs.back()["end"] == line - 1 && runs.back()["share"] == share)
+            runs.back()["end"] = line;
           else
-            runs.push_back({{"start", i}, {"end", i}, {"share", share}});
+            runs.push_back({{"start", line}, {"end", line}, {"share", share}});
         }
       }
       views[std::string(stageName(stage))] = runs;
