@@ -111,8 +111,18 @@ class RustcFrontEnd final : public FrontEnd {
       if (fs::exists(out / (crate + ext))) saveTemp(opts, name, readFile(out / (crate + ext)));
     FrontEndOutput o;
     o.stem = crate;
-    const std::string llvmIrText = readFile(out / (crate + ".ll"));
-    o.ir = parseLlvmIr(llvmIrText);
+    // The IR is parsed once: read into the artifact, then given chain ids for the PTX.
+    ChainTable regenerated;
+    regenerated.error = "cannot read rustc's LLVM IR";  // until its module is read
+    std::string irError;
+    if (needPtx) o.ptx = parsePtx(readFile(out / (crate + ".s")));
+    o.ir = parseLlvmIr(readFile(out / (crate + ".ll")), &irError, [&](llvm::Module& module) {
+      if (needPtx) regenerated = assignExactChains(o.ptx, module, opts.arch, opts.optLevel);
+    });
+    if (!irError.empty()) regenerated.error += ": " + irError;
+    if (needPtx)
+      if (auto warning = chainRegenerationWarning(regenerated))
+        result.diagnostics.push_back(std::move(*warning));
     // The crate's files and its path dependencies' (or the modules next to a standalone
     // kernel) are the user's too.
     std::set<std::string> userFiles = {file.string()};
@@ -135,10 +145,6 @@ class RustcFrontEnd final : public FrontEnd {
       st.available = true;
     }
     if (needPtx) {
-      o.ptx = parsePtx(readFile(out / (crate + ".s")));
-      if (auto warning = chainRegenerationWarning(
-              assignExactChains(o.ptx, llvmIrText, opts.arch, opts.optLevel)))
-        result.diagnostics.push_back(std::move(*warning));
       recoverInlineChains(o.ptx, o.ir, *o.lineMap);  // only what regeneration could not align
       if (opts.wants(Stage::Ptx)) {
         auto& st = result.stages[Stage::Ptx];

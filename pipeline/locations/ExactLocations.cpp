@@ -144,17 +144,24 @@ std::optional<Diagnostic> chainRegenerationWarning(const ChainTable& table) {
 
 ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const std::string& arch,
                              int optLevel) {
-  ChainTable table;
-  initNvptxOnce();
-
   llvm::LLVMContext ctx;
   llvm::SMDiagnostic diag;
   auto buffer = llvm::MemoryBuffer::getMemBuffer(llvmIrText, "rustc.ll", false);
   std::unique_ptr<llvm::Module> module = llvm::parseAssembly(*buffer, diag, ctx);
   if (!module) {
+    ChainTable table;
     table.error = "cannot read rustc's LLVM IR: " + diag.getMessage().str();
     return table;
   }
+  return assignExactChains(ptx, *module, arch, optLevel);
+}
+
+ChainTable assignExactChains(Artifact& ptx, llvm::Module& ir, const std::string& arch,
+                             int optLevel) {
+  ChainTable table;
+  initNvptxOnce();
+  llvm::Module* module = &ir;
+  llvm::LLVMContext& ctx = ir.getContext();
 
   // Replace every located instruction's DebugLoc by its chain id, scoped to its function.
   std::map<std::vector<Frame>, uint32_t> ids;

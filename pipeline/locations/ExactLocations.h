@@ -18,6 +18,10 @@
 #include "Artifact.h"
 #include "Diagnostics.h"
 
+namespace llvm {
+class Module;
+}
+
 namespace ks {
 
 inline constexpr uint32_t kChainIdBase = 1000000;
@@ -37,6 +41,9 @@ struct ChainTable {
 /// before it). Where the streams differ, instructions paired only by shape get
 /// `LocationSource::Guessed`, and unpaired ones are left as they are.
 ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const std::string& arch,
+                             int optLevel);
+/// The same on rustc's IR already parsed (parseLlvmIr's `thenUse`); changes `module`.
+ChainTable assignExactChains(Artifact& ptx, llvm::Module& module, const std::string& arch,
                              int optLevel);
 
 /// The warning for a compile whose regeneration failed (`table.error` set): its PTX and

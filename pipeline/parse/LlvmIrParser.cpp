@@ -109,7 +109,8 @@ std::string demangleSymbol(std::string_view symbol) {
   return d;
 }
 
-Artifact parseLlvmIr(std::string input, std::string* error) {
+Artifact parseLlvmIr(std::string input, std::string* error,
+                     const std::function<void(llvm::Module&)>& thenUse) {
   Artifact a;
   a.stage = Stage::LlvmIr;
 
@@ -176,6 +177,7 @@ Artifact parseLlvmIr(std::string input, std::string* error) {
       line.location = it->second;
     }
   }
+  if (thenUse) thenUse(*module);
   return a;
 }
 

@@ -3,10 +3,15 @@
 // each line carries (with its inline chain where the format has one).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
 #include "Artifact.h"
+
+namespace llvm {
+class Module;
+}
 
 namespace ks {
 
@@ -17,8 +22,10 @@ Artifact parseMir(std::string text);
 /// rustc `--emit=llvm-ir`, read with the LLVM library: `!dbg` locations with their full
 /// `inlinedAt` chains, Rust symbols demangled. The text shown is LLVM's own printing of
 /// the module. On a parse error returns an artifact with the text and no locations and
-/// sets `error`.
-Artifact parseLlvmIr(std::string text, std::string* error = nullptr);
+/// sets `error`. `thenUse`, when given, gets the parsed module afterwards (and may change
+/// it), so that another reader of the same IR does not parse the text again.
+Artifact parseLlvmIr(std::string text, std::string* error = nullptr,
+                     const std::function<void(llvm::Module&)>& thenUse = {});
 
 /// PTX from LLVM's NVPTX backend: `.file`/`.loc`, including the
 /// `.loc f l c, function_name X, inlined_at f l c` form of newer LLVM.
