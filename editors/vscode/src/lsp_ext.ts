@@ -281,6 +281,8 @@ export interface GpuRunParams {
   spec?: string[];
   runs?: number;
   workDoneToken?: string;
+  /** profile: the views' filters, whose lines `editor.views` names. */
+  filters?: ArtifactFilters;
 }
 
 export interface GpuDevice {
