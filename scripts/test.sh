@@ -2,7 +2,7 @@
 # Checks the code first (scripts/check.sh: clang-format, fixed by scripts/format.sh; tsc +
 # eslint on the VS Code extension), sets
 # everything up (idempotent, including what the editor tests need), builds with -Werror,
-# and runs every test: pipeline unit and golden tests, LSP conversation tests, editor end-to-end
+# runs clang-tidy over the built sources (scripts/check.sh --tidy), and runs every test: pipeline unit and golden tests, LSP conversation tests, editor end-to-end
 # tests (Neovim, Emacs, Vim, VS Code), the GPU tests (which skip without a GPU); then,
 # in a second build with clang, ASan and UBSan, the unit and LSP suites once more and the
 # libFuzzer target over framing + dispatch for a bounded time from its kept corpus.
@@ -20,6 +20,8 @@ export KERNELSCOPE_EXTRA_APT="neovim emacs-nox elpa-eglot vim vim-ale clang libc
 export KERNELSCOPE_CMAKE_ARGS="-DKERNELSCOPE_WERROR=ON"
 if [ -f "$BUILD_DIR/CMakeCache.txt" ]; then cmake -DKERNELSCOPE_WERROR=ON "$BUILD_DIR" >/dev/null; fi
 "$ROOT/scripts/setup.sh"
+# clang-tidy (.clang-tidy's few checks) over the C++ the build compiles, after the build.
+"$ROOT/scripts/check.sh" --tidy "$BUILD_DIR" || { echo "[test] clang-tidy failed (see above)" >&2; exit 1; }
 
 status=0
 (cd "$BUILD_DIR" && ctest --output-on-failure --timeout 1500 "$@") || status=$?

@@ -16,11 +16,9 @@
 #include <vector>
 
 #include "Compile.h"
+#include "StableHash.h"
 
 namespace ks {
-
-/// A 128-bit hex digest of `parts`, each delimited (["ab","c"] and ["a","bc"] differ).
-std::string stableDigest(const std::vector<std::string_view>& parts);
 
 /// A stable hash of everything a compile of `input` under `options` depends on. Reads the
 /// file when `input.text` is empty; an unreadable file gives a key of its own.

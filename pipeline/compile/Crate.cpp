@@ -18,6 +18,7 @@
 #include "Compile.h"
 #include "CompileCache.h"
 #include "Files.h"
+#include "Options.h"
 #include "TextUtil.h"
 
 namespace ks {
@@ -65,33 +66,18 @@ CrateSettings readSettings(const nlohmann::json& metadata) {
     return s;
   }
   for (const auto& [key, value] : k.items()) {
-    if (key == "arch") {
-      if (!value.is_string())
-        s.problems.push_back("arch must be a string such as \"sm_80\"");
-      else if (auto bad = validateArch(value.get<std::string>()))
-        s.problems.push_back("arch: " + *bad);
-      else
+    if (const OptionSpec* option = optionByCrateKey(key)) {
+      if (auto problem = optionProblem(*option, key, value)) {  // the table's check and words
+        s.problems.push_back(*problem);
+      } else if (key == "arch") {
         s.arch = value.get<std::string>();
-    } else if (key == "opt-level") {
-      if (value.is_number_integer() && value.get<int>() >= 0 && value.get<int>() <= 3)
+      } else if (key == "opt-level") {
         s.optLevel = value.get<int>();
-      else
-        s.problems.push_back("opt-level must be 0, 1, 2 or 3");
-    } else if (key == "profile") {
-      auto p = value.is_string() ? profileFromName(value.get<std::string>()) : std::nullopt;
-      if (p)
-        s.profile = *p;
-      else
-        s.problems.push_back("profile must be " + std::string(kProfileChoices));
-    } else if (key == "rustc-flags") {
-      if (!value.is_array())
-        s.problems.push_back("rustc-flags must be an array of strings");
-      else
-        for (const auto& f : value)
-          if (f.is_string())
-            s.rustcFlags.push_back(f.get<std::string>());
-          else
-            s.problems.push_back("rustc-flags must be an array of strings");
+      } else if (key == "profile") {
+        s.profile = profileFromName(value.get<std::string>());
+      } else if (key == "rustc-flags") {
+        s.rustcFlags = value.get<std::vector<std::string>>();
+      }
     } else if (key == "launch" && value.is_object()) {
       for (const auto& [kernel, spec] : value.items()) {
         if (!spec.is_object()) {
@@ -109,8 +95,7 @@ CrateSettings readSettings(const nlohmann::json& metadata) {
         }
       }
     } else {
-      s.problems.push_back("unknown key '" + key +
-                           "' (known: arch, opt-level, profile, rustc-flags, launch)");
+      s.problems.push_back("unknown key '" + key + "' (known: " + crateKeyList() + ")");
     }
   }
   return s;

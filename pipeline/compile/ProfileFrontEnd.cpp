@@ -10,6 +10,7 @@
 #include "KernelScan.h"
 #include "Parsers.h"
 #include "PtxBackend.h"
+#include "StableHash.h"
 #include "Trust.h"
 
 namespace ks {
@@ -103,7 +104,7 @@ class ProfileFrontEnd final : public FrontEnd {
     // Kept between compiles: -Zbuild-std builds core once, not on every keystroke. Cargo
     // locks the directory itself, so concurrent compiles wait rather than collide.
     b.targetDir = tc.cacheDir / "profile-target" / profileName(profile) /
-                  std::to_string(std::hash<std::string>{}(root.string()));
+                  stableDigest({root.string()}).substr(0, 16);
     b.outDir = out;
     b.crateName = pkg ? pkg->crateName : root.filename().string();
     std::replace(b.crateName.begin(), b.crateName.end(), '-', '_');

@@ -24,6 +24,11 @@
 #include <system_error>
 #include <thread>
 
+#if KS_HAVE_LLVM
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Support/Program.h>
+#endif
+
 extern char** environ;
 
 namespace ks {
@@ -99,6 +104,15 @@ std::optional<std::filesystem::path> findOnPath(std::string_view name) {
     return std::nullopt;
   }
   const char* path = std::getenv("PATH");
+#if KS_HAVE_LLVM
+  // LLVM's lookup, given the same directories (the usual ones when PATH is unset).
+  llvm::SmallVector<llvm::StringRef, 16> dirs;
+  llvm::StringRef(path ? path : "/usr/local/bin:/usr/bin:/bin").split(dirs, ':', -1, false);
+  if (auto found = llvm::sys::findProgramByName(llvm::StringRef(name.data(), name.size()), dirs))
+    return std::filesystem::path(*found);
+  return std::nullopt;
+#else
+  // The GPU runner's build has no LLVM (gpu/CMakeLists.txt): the same walk by hand.
   std::string_view rest = path ? path : "/usr/local/bin:/usr/bin:/bin";
   while (!rest.empty()) {
     size_t colon = rest.find(':');
@@ -111,6 +125,7 @@ std::optional<std::filesystem::path> findOnPath(std::string_view name) {
       return candidate;
   }
   return std::nullopt;
+#endif
 }
 
 ProcessResult runProcess(const ProcessSpec& spec) {

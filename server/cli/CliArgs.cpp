@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -11,6 +12,7 @@
 
 #include "Cli.h"
 #include "Files.h"
+#include "Options.h"
 #include "TextUtil.h"
 #include "Trust.h"
 
@@ -44,34 +46,50 @@ std::string failureText(const CompileResult& r) {
   return r.failure.empty() ? "does not compile" : r.failure;
 }
 
-void printWorkspaceTrustNotes(const std::vector<Diagnostic>& diagnostics) {
-  for (const auto& d : diagnostics)
-    if (d.code == kWorkspaceTrustCode)
-      std::cerr << (d.range ? d.range->file + ": " : "")
-                << (d.severity == Severity::Note ? "note: " : "warning: ") << d.message << "\n";
+std::string_view severityName(Severity s) {
+  switch (s) {
+    case Severity::Error:
+      return "error";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Note:
+      return "note";
+    case Severity::Help:
+      return "help";
+  }
+  return "error";
 }
 
-std::optional<int> parseOptLevel(std::string_view value) {
-  auto n = text::parseUint(value);
-  return n && *n <= 3 ? std::optional<int>(static_cast<int>(*n)) : std::nullopt;
+void printDiagnostic(std::ostream& out, const Diagnostic& d) {
+  out << (d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ":" +
+                        std::to_string(std::max(d.range->startColumn, 1u)) + ": "
+                  : (d.source.empty() ? std::string("kernelscope") : d.source) + ": ")
+      << severityName(d.severity) << (d.code.empty() ? "" : "[" + d.code + "]") << ": " << d.message
+      << "\n";
+}
+
+void printWorkspaceTrustNotes(const std::vector<Diagnostic>& diagnostics) {
+  for (const auto& d : diagnostics)
+    if (d.code == kWorkspaceTrustCode) printDiagnostic(std::cerr, d);
 }
 
 std::optional<std::string> readCompileOption(std::string_view arg, ArgReader& args,
                                              CompileOptions& options) {
-  if (arg == "--arch") {
-    auto v = args.value();
-    if (!v) return "--arch needs an architecture such as sm_90";
-    if (auto bad = validateArch(*v)) return *bad;
-    options.arch = *v;
-    options.archChosen = true;
-  } else if (arg == "--opt") {
-    auto v = args.value();
-    auto n = v ? parseOptLevel(*v) : std::nullopt;
-    if (!n) return "--opt needs an optimization level 0, 1, 2 or 3";
-    options.optLevel = *n;
-    options.optLevelChosen = true;
-  } else if (arg == "--profile") {
-    if (auto bad = parseProfileArg(args.value(), options.profile)) return *bad;
+  const OptionSpec* option = optionByCliFlag(arg);
+  if (option && (arg == "--arch" || arg == "--opt" || arg == "--profile")) {
+    auto text = args.value();
+    if (!text) return std::string(arg) + " needs " + std::string(option->expected);
+    const nlohmann::json value = cliOptionValue(*option, *text);
+    if (auto problem = optionProblem(*option, arg, value)) return *problem;  // the table's
+    if (arg == "--arch") {
+      options.arch = *text;
+      options.archChosen = true;
+    } else if (arg == "--opt") {
+      options.optLevel = value.get<int>();
+      options.optLevelChosen = true;
+    } else {
+      options.profile = profileFromName(*text);
+    }
   } else if (arg == "--save-temps") {
     auto v = args.value();
     if (!v || v->empty()) return "--save-temps needs a directory";
@@ -91,14 +109,11 @@ std::optional<std::string> readCompileOption(std::string_view arg, ArgReader& ar
 
 std::optional<std::string> parseStageList(std::string_view list, std::vector<Stage>& stages) {
   stages.clear();
-  while (!list.empty()) {
-    std::string_view name = list.substr(0, list.find(','));
-    list = name.size() < list.size() ? list.substr(name.size() + 1) : std::string_view{};
-    auto s = stageFromName(text::trim(name));
-    if (!s) return "unknown stage '" + std::string(name) + "': expected mir, llvm-ir, ptx or sass";
-    stages.push_back(*s);
-  }
-  if (stages.empty()) return "no stage named: expected a list such as ptx,sass";
+  const OptionSpec& option = *optionByCliFlag("--stages");
+  const nlohmann::json names = cliOptionValue(option, list);
+  if (names.empty()) return "--stages needs " + std::string(option.expected);
+  if (auto problem = optionProblem(option, "--stages", names)) return *problem;
+  for (const auto& n : names) stages.push_back(*stageFromName(n.get<std::string>()));
   return std::nullopt;
 }
 

@@ -1,10 +1,12 @@
-// Command-line arguments that several `kernelscope` subcommands share.
+// Command-line arguments, exit statuses and the diagnostic printer that the `kernelscope`
+// subcommands share.
 //
 // Every command that compiles takes the same options for how to compile (--arch, --opt,
 // --profile, --save-temps) and may take a stage list; they are read here once, with the
 // same checks and messages, so the commands cannot drift apart.
 #pragma once
 
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +15,22 @@
 #include "Compile.h"
 
 namespace ks {
+
+/// The exit status of every command (README, "Exit status"; `kernelscope --help`).
+enum ExitStatus : int {
+  kExitOk = 0,
+  kExitFailed = 1,            // the kernel does not compile, or a step (a tool, the GPU) failed
+  kExitUsage = 2,             // bad arguments or input: an unknown option, value or kernel, a
+                              // file that cannot be read
+  kExitStageUnavailable = 3,  // a requested stage is unavailable (the others are shown)
+  kExitDifferent = 4,         // diff: the two sides differ
+};
+
+/// Prints a diagnostic as compilers do, one line: `file:line:col: severity[code]: message`,
+/// or `source: severity[code]: message` when it has no position. Every command uses it.
+void printDiagnostic(std::ostream&, const Diagnostic&);
+/// "error", "warning", "note", "help".
+std::string_view severityName(Severity);
 
 /// The arguments of one subcommand, read front to back.
 class ArgReader {
@@ -52,16 +70,15 @@ std::string failureText(const CompileResult&);
 void printWorkspaceTrustNotes(const std::vector<Diagnostic>&);
 
 /// Reads `arg` when it is one of the options for how to compile (--arch sm_XX, --opt N,
-/// --profile NAME, --save-temps DIR) into `options`, taking its value from `args`; an arch
-/// or opt level read so is marked chosen. Returns nullopt when `arg` is none of them, an
-/// empty string when it was read, otherwise what is wrong with its value.
+/// --profile NAME, checked by the options table of Options.h; --save-temps DIR) into
+/// `options`, taking its value from `args`; an arch or opt level read so is marked chosen. Returns
+/// nullopt when `arg` is none of them, an empty string when it was read, otherwise what is wrong
+/// with its value.
 std::optional<std::string> readCompileOption(std::string_view arg, ArgReader& args,
                                              CompileOptions& options);
 
-/// Parses a stage list such as "ptx,sass" into `stages`; the problem when a name is unknown.
+/// Parses a stage list such as "ptx,sass" into `stages` (checked by the options table,
+/// Options.h); the problem when a name is unknown.
 std::optional<std::string> parseStageList(std::string_view list, std::vector<Stage>& stages);
-
-/// Parses an optimization level 0..3.
-std::optional<int> parseOptLevel(std::string_view);
 
 }  // namespace ks

@@ -141,12 +141,12 @@ int compareMain(int argc, char** argv) {
   CompareArgs args;
   if (auto err = parseArgs(argc, argv, args)) {
     std::cerr << "kernelscope compare: " << *err << "\n";
-    return 2;
+    return kExitUsage;
   }
   for (const auto& f : {args.rustFile, args.cudaFile})
     if (auto bad = inputFileProblem(f)) {
       std::cerr << "kernelscope compare: cannot read " << f << ": " << *bad << "\n";
-      return 2;
+      return kExitUsage;
     }
   Toolchain tc = toolchainForCli();
   // The Rust crate's [package.metadata.kernelscope] fills what the command line left unset;
@@ -156,17 +156,15 @@ int compareMain(int argc, char** argv) {
       compileKernel(tc, {std::filesystem::absolute(args.rustFile), std::nullopt, {}}, args.options);
   CompileResult cuda =
       compileKernel(tc, {std::filesystem::absolute(args.cudaFile), std::nullopt, {}}, args.options);
-  int status = 0;
+  int status = kExitOk;
   for (const auto* r : {&rust, &cuda})
     for (const auto& d : r->diagnostics)
       if (d.severity == Severity::Error || d.severity == Severity::Note)
-        std::cerr << (d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ": "
-                              : d.source + ": ")
-                  << (d.severity == Severity::Error ? "error: " : "note: ") << d.message << "\n";
+        printDiagnostic(std::cerr, d);
   if (!rust.succeeded || !cuda.succeeded) {
     std::cerr << "kernelscope compare: " << (rust.succeeded ? args.cudaFile : args.rustFile) << ": "
               << failureText(rust.succeeded ? cuda : rust) << "\n";
-    return 1;
+    return kExitFailed;
   }
 
   // Pairs: the named kernel, else kernels of the same name, else the only kernel of each.
@@ -176,7 +174,7 @@ int compareMain(int argc, char** argv) {
     if (!a || !b) {
       std::cerr << "kernelscope compare: no kernel '" << args.kernel << "' in "
                 << (a ? args.cudaFile : args.rustFile) << "\n";
-      return 2;
+      return kExitUsage;
     }
     pairs.push_back({a, b});
   } else {
@@ -188,7 +186,7 @@ int compareMain(int argc, char** argv) {
   if (pairs.empty()) {
     std::cerr << "kernelscope compare: no kernels of the same name in both files; name one with "
                  "--kernel\n";
-    return 2;
+    return kExitUsage;
   }
 
   std::cout
@@ -206,7 +204,7 @@ int compareMain(int argc, char** argv) {
         const StageOutcome* missing = (!sa || !sa->available) ? sa : sb;
         std::cout << "  (unavailable: " << (missing ? missing->unavailableReason : "not run")
                   << ")\n";
-        status = 3;
+        status = kExitStageUnavailable;
         continue;
       }
       StageDiff d =

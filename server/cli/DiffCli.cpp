@@ -11,6 +11,7 @@
 #include "Compile.h"
 #include "Crate.h"
 #include "Diff.h"
+#include "Options.h"
 #include "TextUtil.h"
 
 namespace ks {
@@ -32,16 +33,16 @@ std::optional<std::string> parseArgs(int argc, char** argv, DiffArgs& a) {
     std::string_view arg = *next;
     if (auto bad = readCompileOption(arg, args, a.before)) {
       if (!bad->empty()) return *bad;
-    } else if (arg == "--vs-arch") {
+    } else if (arg == "--vs-arch" || arg == "--vs-opt") {  // checked as --arch, --opt are
+      const OptionSpec& option = *optionByCliFlag(arg == "--vs-arch" ? "--arch" : "--opt");
       auto v = args.value();
-      if (!v) return "--vs-arch needs an architecture such as sm_90";
-      if (auto bad = validateArch(*v)) return *bad;
-      a.vsArch = *v;
-    } else if (arg == "--vs-opt") {
-      auto v = args.value();
-      auto n = v ? parseOptLevel(*v) : std::nullopt;
-      if (!n) return "--vs-opt needs an optimization level 0, 1, 2 or 3";
-      a.vsOpt = *n;
+      if (!v) return std::string(arg) + " needs " + std::string(option.expected);
+      const nlohmann::json value = cliOptionValue(option, *v);
+      if (auto bad = optionProblem(option, arg, value)) return *bad;
+      if (arg == "--vs-arch")
+        a.vsArch = *v;
+      else
+        a.vsOpt = value.get<int>();
     } else if (arg == "--stages") {
       auto v = args.value();
       if (!v) return "--stages needs a list such as ptx,sass";
@@ -87,12 +88,12 @@ int diffMain(int argc, char** argv) {
   DiffArgs args;
   if (auto err = parseArgs(argc, argv, args)) {
     std::cerr << "kernelscope diff: " << *err << "\n";
-    return 2;
+    return kExitUsage;
   }
   for (const auto& f : args.files)
     if (auto bad = inputFileProblem(f)) {
       std::cerr << "kernelscope diff: cannot read " << f << ": " << *bad << "\n";
-      return 2;
+      return kExitUsage;
     }
   Toolchain tc = toolchainForCli();
   const std::string& beforeFile = args.files.front();
@@ -109,13 +110,10 @@ int diffMain(int argc, char** argv) {
     printWorkspaceTrustNotes(r->diagnostics);
     if (r->succeeded) continue;
     for (const auto& d : r->diagnostics)
-      if (d.severity == Severity::Error)
-        std::cerr << (d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ": "
-                              : "")
-                  << "error: " << d.message << "\n";
+      if (d.severity == Severity::Error) printDiagnostic(std::cerr, d);
     std::cerr << "kernelscope diff: " << (r == &before ? beforeFile : afterFile) << ": "
               << failureText(*r) << "\n";
-    return 2;
+    return kExitFailed;
   }
 
   CompileDiff d = diffCompiles(before, after, label(beforeFile, args.before, vsSettings),
@@ -137,7 +135,7 @@ int diffMain(int argc, char** argv) {
     std::cerr << "kernelscope diff: stage unavailable: " << stageName(s) << ": "
               << (missing ? missing->unavailableReason : "not run") << "\n";
   }
-  return d.changed() ? 1 : 0;
+  return d.changed() ? kExitDifferent : kExitOk;
 }
 
 }  // namespace ks

@@ -4,6 +4,7 @@
 #include "Cli.h"
 #include "Driver.h"
 #include "Ncu.h"
+#include "Options.h"
 #include "Profile.h"
 #include "Runner.h"
 #include "Toolchain.h"
@@ -24,9 +25,10 @@ Toolchain toolchainForCli() {
 
 std::optional<std::string> parseProfileArg(const std::optional<std::string>& value,
                                            std::optional<ToolchainProfile>& profile) {
-  auto p = value ? profileFromName(*value) : std::nullopt;
-  if (!p) return "--profile needs " + std::string(kProfileChoices);
-  profile = *p;
+  const OptionSpec& option = *optionByCliFlag("--profile");
+  if (!value) return "--profile needs " + std::string(option.expected);
+  if (auto bad = optionProblem(option, "--profile", *value)) return *bad;
+  profile = profileFromName(*value);
   return std::nullopt;
 }
 

@@ -13,9 +13,9 @@
 #include "Compile.h"
 #include "Crate.h"
 #include "Cuda.h"
-#include "Features.h"
 #include "Files.h"
 #include "InstructionDocs.h"
+#include "KernelSummary.h"
 #include "Remarks.h"
 #include "TextUtil.h"
 
@@ -75,20 +75,6 @@ std::optional<std::string> parseArgs(int argc, char** argv, ExplainArgs& a) {
   }
   if (a.file.empty()) return "no kernel file given: kernelscope explain FILE";
   return std::nullopt;
-}
-
-std::string_view severityName(Severity s) {
-  switch (s) {
-    case Severity::Error:
-      return "error";
-    case Severity::Warning:
-      return "warning";
-    case Severity::Note:
-      return "note";
-    case Severity::Help:
-      return "help";
-  }
-  return "error";
 }
 
 std::string frameText(const Frame& f) {
@@ -186,17 +172,11 @@ nlohmann::json kernelJson(const KernelInfo& k) {
                       {"demangled", k.demangled},
                       {"line", k.definition.line},
                       {"instructions", {{"ptx", k.ptxInstructions}, {"sass", k.sassInstructions}}}};
-  if (k.resources) j.update(nlohmann::json(server::resourceUsageOf(*k.resources)));
+  // The fields of `kernelscope/kernels` (KernelSummary.h), plus the best block size's.
+  if (k.resources) j.update(nlohmann::json(resourceUsageOf(*k.resources)));
   if (k.occupancy) {
-    auto occ = [](const Occupancy& o) {
-      nlohmann::json limits = nlohmann::json::array();
-      for (OccupancyLimit l : o.limitedBy) limits.push_back(std::string(occupancyLimitName(l)));
-      return nlohmann::json{{"blockSize", o.blockSize},   {"blocksPerSm", o.blocksPerSm},
-                            {"warpsPerSm", o.warpsPerSm}, {"maxWarpsPerSm", o.maxWarpsPerSm},
-                            {"occupancy", o.fraction()},  {"limitedBy", limits}};
-    };
-    j["occupancy"] = occ(k.occupancy->atBlockSize);
-    j["bestOccupancy"] = occ(k.occupancy->best);
+    j["occupancy"] = occupancySummaryOf(k.occupancy->atBlockSize);
+    j["bestOccupancy"] = occupancySummaryOf(k.occupancy->best);
   }
   return j;
 }
@@ -308,13 +288,179 @@ void printKernelTable(std::ostream& out, const CompileResult& r) {
   }
 }
 
+/// What both renderings of `explain` read: the arguments, the compile and the lines to show.
+struct ExplainView {
+  const ExplainArgs& args;
+  const CompileResult& r;
+  const std::string& file;  // normalized, as the line map names it
+  const std::vector<std::string_view>& sourceLines;
+  const RemarksByLine& remarks;  // the remarks --remarks lets through
+  std::vector<uint32_t> lines;   // 1-based: --line, or every line of the file
+};
+
+nlohmann::json diagnosticsJson(const CompileResult& r) {
+  nlohmann::json diags = nlohmann::json::array();
+  for (const auto& d : r.diagnostics) {
+    nlohmann::json dj = {
+        {"severity", severityName(d.severity)}, {"source", d.source}, {"message", d.message}};
+    if (!d.code.empty()) dj["code"] = d.code;
+    if (d.range)
+      dj["range"] = {{"file", d.range->file},
+                     {"line", d.range->startLine},
+                     {"column", d.range->startColumn},
+                     {"endLine", d.range->endLine},
+                     {"endColumn", d.range->endColumn}};
+    diags.push_back(dj);
+  }
+  return diags;
+}
+
+/// One source line with what each stage made of it and its remarks.
+nlohmann::json lineJson(const ExplainView& v, uint32_t ln) {
+  const CompileResult& r = v.r;
+  nlohmann::json lj = {{"line", ln}, {"text", std::string(v.sourceLines[ln - 1])}};
+  nlohmann::json per = nlohmann::json::object();
+  for (Stage s : v.args.options.stages) {
+    const StageOutcome* st = r.stage(s);
+    if (!st || !st->available || !r.lineMap) continue;
+    const StageLines& sl = r.lineMap->linesFor(s, {v.file, ln});
+    nlohmann::json arr = nlohmann::json::array();
+    auto add = [&](uint32_t al, bool inlined) {
+      const LineOrigin& o = r.lineMap->origin(s, al);
+      arr.push_back({{"line", al + 1},
+                     {"text", displayText(s, st->artifact.lineText(al))},
+                     {"inlined", inlined},
+                     {"viaLibrary", o.viaLibrary},
+                     {"guessed", st->artifact.lines[al].source == LocationSource::Guessed},
+                     {"chain", chainJson(o.chain)}});
+      if (v.args.annotate)
+        if (auto doc = describeInstruction(s, st->artifact.lineText(al)))
+          arr.back()["explanation"] = renderOneLine(*doc);
+    };
+    for (uint32_t al : sl.direct) add(al, false);
+    for (uint32_t al : sl.inlined) add(al, true);
+    if (!arr.empty()) per[std::string(stageName(s))] = arr;
+  }
+  lj["stages"] = per;
+  nlohmann::json remarks = nlohmann::json::array();
+  for (const Remark* rem : v.remarks.on(v.file, ln)) remarks.push_back(remarkJson(*rem));
+  if (!remarks.empty()) lj["remarks"] = remarks;
+  return lj;
+}
+
+/// Code the compiler gave no source line, per stage.
+nlohmann::json compilerGeneratedJson(const ExplainView& v) {
+  nlohmann::json generated = nlohmann::json::object();
+  for (Stage s : v.args.options.stages) {
+    const StageOutcome* st = v.r.stage(s);
+    if (!st || !st->available || !v.r.lineMap) continue;
+    nlohmann::json arr = nlohmann::json::array();
+    for (uint32_t al : v.r.lineMap->compilerGenerated(s)) {
+      const ArtifactLine& l = st->artifact.lines[al];
+      arr.push_back(
+          {{"line", al + 1},
+           {"text", displayText(s, st->artifact.lineText(al))},
+           {"function", l.function >= 0 ? st->artifact.functions[l.function].demangled : ""}});
+    }
+    if (!arr.empty()) generated[std::string(stageName(s))] = arr;
+  }
+  return generated;
+}
+
+nlohmann::json explainJson(const ExplainView& v) {
+  const CompileResult& r = v.r;
+  nlohmann::json j = {{"file", v.file},
+                      {"arch", r.arch},
+                      {"optLevel", r.optLevel},
+                      {"compiled", r.succeeded},
+                      {"profile", profileName(r.profile)},
+                      {"diagnostics", diagnosticsJson(r)}};
+  nlohmann::json stages = nlohmann::json::object();
+  for (Stage s : v.args.options.stages) {
+    const StageOutcome* st = r.stage(s);
+    stages[std::string(stageName(s))] =
+        st && st->available
+            ? nlohmann::json{{"available", true}, {"instructions", st->artifact.instructionCount()}}
+            : nlohmann::json{{"available", false},
+                             {"reason", st ? st->unavailableReason : "not run"}};
+  }
+  j["stages"] = stages;
+  nlohmann::json out = nlohmann::json::array();
+  for (uint32_t ln : v.lines) {
+    nlohmann::json lj = lineJson(v, ln);
+    if (!v.args.line && lj["stages"].empty() && !lj.contains("remarks"))
+      continue;  // whole-file JSON lists lines with code only
+    out.push_back(std::move(lj));
+  }
+  j["lines"] = out;
+  if (!v.args.line) j["compilerGenerated"] = compilerGeneratedJson(v);  // whole-file runs only
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const auto& k : r.kernels) kernels.push_back(kernelJson(k));
+  j["kernels"] = kernels;
+  nlohmann::json remarks = nlohmann::json::array();
+  for (const auto& rem : r.remarks)
+    if (v.args.remarks.accepts(rem)) remarks.push_back(remarkJson(rem));
+  j["remarks"] = remarks;
+  return j;
+}
+
+/// One source line with what each stage made of it, as text; false when it made nothing.
+bool printLine(std::ostream& block, const ExplainView& v, uint32_t ln) {
+  const CompileResult& r = v.r;
+  bool any = false;
+  for (Stage s : v.args.options.stages) {
+    const StageOutcome* st = r.stage(s);
+    if (!st || !st->available || !r.lineMap) continue;
+    const StageLines& sl = r.lineMap->linesFor(s, {v.file, ln});
+    auto emit = [&](uint32_t al) {
+      const LineOrigin& o = r.lineMap->origin(s, al);
+      std::string marker = markerFor(o, {v.file, ln}, functionOf(st->artifact, al));
+      block << "      " << std::left << std::setw(8) << stageName(s) << std::right
+            << displayText(s, st->artifact.lineText(al));
+      if (!marker.empty()) block << "   // " << marker;
+      block << "\n";
+      if (v.args.annotate)
+        if (auto doc = describeInstruction(s, st->artifact.lineText(al)))
+          block << "              = " << renderOneLine(*doc) << "\n";
+    };
+    for (uint32_t al : sl.direct) emit(al);
+    for (uint32_t al : sl.inlined) emit(al);
+    any |= !sl.direct.empty() || !sl.inlined.empty();
+  }
+  for (const Remark* rem : v.remarks.on(v.file, ln)) {
+    block << "      " << std::left << std::setw(8) << "remark" << std::right << remarkText(*rem)
+          << "\n";
+    any = true;
+  }
+  return any;
+}
+
+void printExplainText(std::ostream& out, const ExplainView& v, const Toolchain& tc) {
+  const CompileResult& r = v.r;
+  out << v.file << "  (" << r.arch << ", opt-level " << r.optLevel << "; "
+      << (r.profile == ToolchainProfile::RustcNvptx
+              ? "rustc " + tc.rustcRelease
+              : "profile " + std::string(profileName(r.profile)))
+      << (tc.ptxas.found() ? ", ptxas " + tc.cudaRelease : "") << ")\n";
+  for (uint32_t ln : v.lines) {
+    std::ostringstream block;
+    const bool any = printLine(block, v, ln);
+    if (!any && !v.args.line) continue;  // the whole-file view shows lines that made code
+    out << "\n" << std::setw(5) << ln << " | " << v.sourceLines[ln - 1] << "\n";
+    if (!any) out << "      (no code in the requested stages)\n";
+    out << block.str();
+  }
+  if (!v.args.line) printCompilerGenerated(out, r, v.args.options.stages);
+  printKernelTable(out, r);
+}
+
 }  // namespace
 
 int explainMain(int argc, char** argv) {
   ExplainArgs args;
   if (auto err = parseArgs(argc, argv, args)) {
     std::cerr << "kernelscope explain: " << *err << "\n";
-    return 2;
+    return kExitUsage;
   }
   std::filesystem::path path = std::filesystem::absolute(args.file);
   const auto bad = inputFileProblem(args.file);
@@ -322,14 +468,14 @@ int explainMain(int argc, char** argv) {
   if (bad || !input.ok()) {
     std::cerr << "kernelscope explain: cannot read " << args.file << ": "
               << (bad ? *bad : input.error) << "\n";
-    return 2;
+    return kExitUsage;
   }
   const std::string source = input.text;
   const auto sourceLines = splitLines(source);
   if (args.line && *args.line > sourceLines.size()) {
     std::cerr << "kernelscope explain: --line " << *args.line << " is past the end of " << args.file
               << " (" << sourceLines.size() << " lines)\n";
-    return 2;
+    return kExitUsage;
   }
 
   Toolchain tc = toolchainForCli();
@@ -341,17 +487,9 @@ int explainMain(int argc, char** argv) {
   const std::string file = normalizePath(path.string());
 
   // Diagnostics first, compiler style, on stderr.
-  bool errors = false;
   if (args.json) printWorkspaceTrustNotes(r.diagnostics);
-  for (const auto& d : r.diagnostics) {
-    errors |= d.severity == Severity::Error;
-    if (args.json) continue;
-    std::cerr << (d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ":" +
-                                std::to_string(d.range->startColumn) + ": "
-                          : std::string(d.source) + ": ")
-              << severityName(d.severity) << (d.code.empty() ? "" : "[" + d.code + "]") << ": "
-              << d.message << "\n";
-  }
+  if (!args.json)
+    for (const auto& d : r.diagnostics) printDiagnostic(std::cerr, d);
   std::vector<std::string> unavailable;
   for (Stage s : args.options.stages) {
     const StageOutcome* st = r.stage(s);
@@ -359,155 +497,28 @@ int explainMain(int argc, char** argv) {
       unavailable.push_back(std::string(stageName(s)) + ": " + st->unavailableReason);
   }
 
-  const RemarksByLine remarksOn(r, args.remarks);
-  std::vector<uint32_t> lines;
+  const RemarksByLine remarks(r, args.remarks);
+  ExplainView view{args, r, file, sourceLines, remarks, {}};
   if (args.line)
-    lines.push_back(*args.line);
+    view.lines.push_back(*args.line);
   else
-    for (uint32_t i = 1; i <= sourceLines.size(); ++i) lines.push_back(i);
-
-  if (args.json) {
-    nlohmann::json j = {{"file", file},
-                        {"arch", r.arch},
-                        {"optLevel", r.optLevel},
-                        {"compiled", r.succeeded},
-                        {"profile", profileName(r.profile)}};
-    nlohmann::json diags = nlohmann::json::array();
-    for (const auto& d : r.diagnostics) {
-      nlohmann::json dj = {
-          {"severity", severityName(d.severity)}, {"source", d.source}, {"message", d.message}};
-      if (!d.code.empty()) dj["code"] = d.code;
-      if (d.range)
-        dj["range"] = {{"file", d.range->file},
-                       {"line", d.range->startLine},
-                       {"column", d.range->startColumn},
-                       {"endLine", d.range->endLine},
-                       {"endColumn", d.range->endColumn}};
-      diags.push_back(dj);
-    }
-    j["diagnostics"] = diags;
-    nlohmann::json stages = nlohmann::json::object();
-    for (Stage s : args.options.stages) {
-      const StageOutcome* st = r.stage(s);
-      stages[std::string(stageName(s))] =
-          st && st->available ? nlohmann::json{{"available", true},
-                                               {"instructions", st->artifact.instructionCount()}}
-                              : nlohmann::json{{"available", false},
-                                               {"reason", st ? st->unavailableReason : "not run"}};
-    }
-    j["stages"] = stages;
-    nlohmann::json out = nlohmann::json::array();
-    for (uint32_t ln : lines) {
-      nlohmann::json lj = {{"line", ln}, {"text", std::string(sourceLines[ln - 1])}};
-      nlohmann::json per = nlohmann::json::object();
-      for (Stage s : args.options.stages) {
-        const StageOutcome* st = r.stage(s);
-        if (!st || !st->available || !r.lineMap) continue;
-        const StageLines& sl = r.lineMap->linesFor(s, {file, ln});
-        nlohmann::json arr = nlohmann::json::array();
-        auto add = [&](uint32_t al, bool inlined) {
-          const LineOrigin& o = r.lineMap->origin(s, al);
-          arr.push_back({{"line", al + 1},
-                         {"text", displayText(s, st->artifact.lineText(al))},
-                         {"inlined", inlined},
-                         {"viaLibrary", o.viaLibrary},
-                         {"guessed", st->artifact.lines[al].source == LocationSource::Guessed},
-                         {"chain", chainJson(o.chain)}});
-          if (args.annotate)
-            if (auto doc = describeInstruction(s, st->artifact.lineText(al)))
-              arr.back()["explanation"] = renderOneLine(*doc);
-        };
-        for (uint32_t al : sl.direct) add(al, false);
-        for (uint32_t al : sl.inlined) add(al, true);
-        if (!arr.empty()) per[std::string(stageName(s))] = arr;
-      }
-      lj["stages"] = per;
-      nlohmann::json remarks = nlohmann::json::array();
-      for (const Remark* rem : remarksOn.on(file, ln)) remarks.push_back(remarkJson(*rem));
-      if (!remarks.empty()) lj["remarks"] = remarks;
-      if (!args.line && per.empty() && remarks.empty())
-        continue;  // whole-file JSON lists lines with code only
-      out.push_back(lj);
-    }
-    j["lines"] = out;
-    // Code the compiler gave no source line, per stage (whole-file runs only).
-    nlohmann::json generated = nlohmann::json::object();
-    for (Stage s : args.options.stages) {
-      const StageOutcome* st = r.stage(s);
-      if (args.line || !st || !st->available || !r.lineMap) continue;
-      nlohmann::json arr = nlohmann::json::array();
-      for (uint32_t al : r.lineMap->compilerGenerated(s)) {
-        const ArtifactLine& l = st->artifact.lines[al];
-        arr.push_back(
-            {{"line", al + 1},
-             {"text", displayText(s, st->artifact.lineText(al))},
-             {"function", l.function >= 0 ? st->artifact.functions[l.function].demangled : ""}});
-      }
-      if (!arr.empty()) generated[std::string(stageName(s))] = arr;
-    }
-    if (!args.line) j["compilerGenerated"] = generated;
-    nlohmann::json kernels = nlohmann::json::array();
-    for (const auto& k : r.kernels) kernels.push_back(kernelJson(k));
-    j["kernels"] = kernels;
-    nlohmann::json remarks = nlohmann::json::array();
-    for (const auto& rem : r.remarks)
-      if (args.remarks.accepts(rem)) remarks.push_back(remarkJson(rem));
-    j["remarks"] = remarks;
-    // A file name need not be UTF-8: its bytes that are not print as U+FFFD.
-    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  } else {
-    std::cout << file << "  (" << r.arch << ", opt-level " << r.optLevel << "; "
-              << (r.profile == ToolchainProfile::RustcNvptx
-                      ? "rustc " + tc.rustcRelease
-                      : "profile " + std::string(profileName(r.profile)))
-              << (tc.ptxas.found() ? ", ptxas " + tc.cudaRelease : "") << ")\n";
-    for (uint32_t ln : lines) {
-      bool any = false;
-      std::ostringstream block;
-      for (Stage s : args.options.stages) {
-        const StageOutcome* st = r.stage(s);
-        if (!st || !st->available || !r.lineMap) continue;
-        const StageLines& sl = r.lineMap->linesFor(s, {file, ln});
-        auto emit = [&](uint32_t al) {
-          const LineOrigin& o = r.lineMap->origin(s, al);
-          std::string marker = markerFor(o, {file, ln}, functionOf(st->artifact, al));
-          block << "      " << std::left << std::setw(8) << stageName(s) << std::right
-                << displayText(s, st->artifact.lineText(al));
-          if (!marker.empty()) block << "   // " << marker;
-          block << "\n";
-          if (args.annotate)
-            if (auto doc = describeInstruction(s, st->artifact.lineText(al)))
-              block << "              = " << renderOneLine(*doc) << "\n";
-        };
-        for (uint32_t al : sl.direct) emit(al);
-        for (uint32_t al : sl.inlined) emit(al);
-        any |= !sl.direct.empty() || !sl.inlined.empty();
-      }
-      for (const Remark* rem : remarksOn.on(file, ln)) {
-        block << "      " << std::left << std::setw(8) << "remark" << std::right << remarkText(*rem)
+    for (uint32_t i = 1; i <= sourceLines.size(); ++i) view.lines.push_back(i);
+  if (args.json)  // a file name need not be UTF-8: its bytes that are not print as U+FFFD
+    std::cout << explainJson(view).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
               << "\n";
-        any = true;
-      }
-      if (!any && !args.line) continue;  // the whole-file view shows lines that made code
-      std::cout << "\n" << std::setw(5) << ln << " | " << sourceLines[ln - 1] << "\n";
-      if (!any) std::cout << "      (no code in the requested stages)\n";
-      std::cout << block.str();
-    }
-    if (!args.line) printCompilerGenerated(std::cout, r, args.options.stages);
-    printKernelTable(std::cout, r);
-  }
+  else
+    printExplainText(std::cout, view, tc);
 
   if (!r.succeeded) {
     std::cerr << "kernelscope explain: " << args.file << ": " << failureText(r) << "\n";
-    return 1;
+    return kExitFailed;
   }
-  if (!r.succeeded) return 1;
   if (!unavailable.empty()) {
     for (const auto& u : unavailable)
       std::cerr << "kernelscope explain: stage unavailable: " << u << "\n";
-    return 3;
+    return kExitStageUnavailable;
   }
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace ks

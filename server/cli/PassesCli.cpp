@@ -91,11 +91,11 @@ int passesMain(int argc, char** argv) {
   PassesArgs args;
   if (auto err = parseArgs(argc, argv, args)) {
     std::cerr << "kernelscope passes: " << *err << "\n";
-    return 2;
+    return kExitUsage;
   }
   if (auto bad = inputFileProblem(args.file)) {
     std::cerr << "kernelscope passes: cannot read " << args.file << ": " << *bad << "\n";
-    return 2;
+    return kExitUsage;
   }
   Toolchain tc = toolchainForCli();
   const std::filesystem::path path = std::filesystem::absolute(args.file);
@@ -106,12 +106,10 @@ int passesMain(int argc, char** argv) {
   printWorkspaceTrustNotes(r.diagnostics);
   if (!r.error.empty()) {
     for (const auto& d : r.diagnostics)
-      if (d.severity == Severity::Error)
-        std::cerr << (d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ": "
-                              : "")
-                  << "error: " << d.message << "\n";
+      if (d.severity == Severity::Error) printDiagnostic(std::cerr, d);
     std::cerr << "kernelscope passes: " << r.error << "\n";
-    return 1;
+    // A kernel name the crate does not have is a bad argument, like an unknown option.
+    return r.error.starts_with("unknown kernel") ? kExitUsage : kExitFailed;
   }
   if (args.json)
     std::cout << toJson(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
@@ -119,7 +117,7 @@ int passesMain(int argc, char** argv) {
     std::cout << renderPasses(r, "Passes that changed " + r.demangled + " (" + args.file + ", " +
                                      args.compile.arch + ", opt-level " +
                                      std::to_string(args.compile.optLevel) + ")");
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace ks

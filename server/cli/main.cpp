@@ -72,6 +72,12 @@ usage:
   kernelscope doctor [--profile NAME]          show the toolchain each stage uses (and a profile's)
   kernelscope setup                            build the nvptx64 core sysroot if missing
   kernelscope --version
+
+Every command prints diagnostics as file:line:col: severity[code]: message and exits
+  0  done                                  1  the kernel does not compile, or a step failed
+  2  bad arguments or input (an unknown    3  a requested stage is unavailable (the others
+     option, value or kernel; a file          are shown)
+     that cannot be read)                  4  diff: the two sides differ
 )";
 
 int run(int argc, char** argv) {

@@ -5,30 +5,85 @@
 
 #include <toml++/toml.h>
 
-#include "JsonRpc.h"
 #include "KernelLaunch.h"
+#include "Options.h"
 #include "Trust.h"
 
 namespace ks::server {
 namespace {
 
-std::optional<std::vector<Stage>> parseStages(const nlohmann::json& j,
-                                              std::vector<std::string>& problems, const char* key) {
-  if (!j.is_array()) {
-    problems.push_back(std::string(key) + " must be an array of stage names");
-    return std::nullopt;
-  }
+std::vector<Stage> stagesOf(const nlohmann::json& names) {
   std::vector<Stage> stages;
-  for (const auto& s : j) {
-    std::optional<Stage> stage = s.is_string() ? stageFromName(s.get<std::string>()) : std::nullopt;
-    if (!stage) {
-      problems.push_back(std::string(key) + ": unknown stage " + s.dump() +
-                         " (known: mir, llvm-ir, ptx, sass)");
-      return std::nullopt;
-    }
-    stages.push_back(*stage);
-  }
+  for (const auto& n : names) stages.push_back(*stageFromName(n.get<std::string>()));
   return stages;
+}
+
+/// null resets a key: to unset (arch, optLevel, toolchainProfile: the crate's value, else
+/// the default), or to its default.
+void resetSetting(Settings& s, const std::string& key) {
+  const Settings defaults;
+  if (key == "arch")
+    s.arch.reset();
+  else if (key == "optLevel")
+    s.optLevel.reset();
+  else if (key == "toolchainProfile")
+    s.toolchainProfile.reset();
+  else if (key == "stages")
+    s.stages = defaults.stages;
+  else if (key == "hoverStages")
+    s.hoverStages = defaults.hoverStages;
+  else if (key == "rustc")
+    s.rustc = defaults.rustc;
+  else if (key == "extraRustcFlags")
+    s.extraRustcFlags = defaults.extraRustcFlags;
+  else if (key == "debounceMs")
+    s.debounce = defaults.debounce;
+  else if (key == "remarks")
+    s.remarks = defaults.remarks;
+  else if (key == "workspaceTrusted")
+    s.workspaceTrusted = defaults.workspaceTrusted;
+  else if (key == "gpuRunner")
+    s.gpuRunner = defaults.gpuRunner;
+  else if (key == "ncu")
+    s.ncu = defaults.ncu;
+}
+
+/// gpuRunner's words, split as the GPU runner splits them (gpu/, which the options table
+/// below the server cannot reach).
+std::optional<std::string> runnerProblem(const std::string& key, const nlohmann::json& value) {
+  std::vector<std::string> argv;
+  if (key != "gpuRunner") return std::nullopt;
+  if (std::string why = gpu::splitRunner(value.get<std::string>(), argv); !why.empty())
+    return "gpuRunner: " + why;
+  return std::nullopt;
+}
+
+/// Sets a key from a value the options table has checked.
+void applySetting(Settings& s, const std::string& key, const nlohmann::json& value) {
+  if (key == "arch")
+    s.arch = value.get<std::string>();
+  else if (key == "toolchainProfile")
+    s.toolchainProfile = profileFromName(value.get<std::string>());
+  else if (key == "optLevel")
+    s.optLevel = value.get<int>();
+  else if (key == "stages")
+    s.stages = stagesOf(value);
+  else if (key == "hoverStages")
+    s.hoverStages = stagesOf(value);
+  else if (key == "rustc")
+    s.rustc = value.get<std::string>();
+  else if (key == "extraRustcFlags")
+    s.extraRustcFlags = value.get<std::vector<std::string>>();
+  else if (key == "debounceMs")
+    s.debounce = std::chrono::milliseconds(value.get<int>());
+  else if (key == "remarks")
+    s.remarks = value.get<bool>();
+  else if (key == "workspaceTrusted")
+    s.workspaceTrusted = value.get<bool>();
+  else if (key == "gpuRunner")
+    s.gpuRunner = value.get<std::string>();
+  else if (key == "ncu")
+    s.ncu = value.get<std::string>();
 }
 
 }  // namespace
@@ -53,96 +108,17 @@ Settings applySettings(const Settings& base, const nlohmann::json& input,
   const nlohmann::json* j = &input;
   if (j->is_object() && j->contains("kernelscope")) j = &(*j)["kernelscope"];
   if (!j->is_object()) return s;
-  const Settings defaults;
   for (const auto& [key, value] : j->items()) {
-    if (key == "arch") {
-      if (value.is_null() || value == "") {  // unset: the crate's arch, else the default
-        s.arch.reset();
-      } else if (!value.is_string()) {
-        problems.push_back("arch must be a string such as \"sm_90\"");
-      } else if (auto why = validateArch(value.get<std::string>())) {
-        problems.push_back("arch: " + *why);
-      } else {
-        s.arch = value.get<std::string>();
-      }
-    } else if (value.is_null()) {  // null resets a key to its default (optLevel: unset)
-      if (key == "optLevel")
-        s.optLevel.reset();
-      else if (key == "toolchainProfile")
-        s.toolchainProfile.reset();
-      else if (key == "stages")
-        s.stages = defaults.stages;
-      else if (key == "hoverStages")
-        s.hoverStages = defaults.hoverStages;
-      else if (key == "rustc")
-        s.rustc = defaults.rustc;
-      else if (key == "extraRustcFlags")
-        s.extraRustcFlags = defaults.extraRustcFlags;
-      else if (key == "debounceMs")
-        s.debounce = defaults.debounce;
-      else if (key == "remarks")
-        s.remarks = defaults.remarks;
-      else if (key == "workspaceTrusted")
-        s.workspaceTrusted = defaults.workspaceTrusted;
-      else if (key == "gpuRunner")
-        s.gpuRunner = defaults.gpuRunner;
-      else if (key == "ncu")
-        s.ncu = defaults.ncu;
-    } else if (key == "toolchainProfile") {
-      auto p = value.is_string() ? profileFromName(value.get<std::string>()) : std::nullopt;
-      if (p)
-        s.toolchainProfile = *p;
-      else
-        problems.push_back("toolchainProfile must be " + std::string(kProfileChoices));
-    } else if (key == "optLevel") {
-      if (value.is_number_integer() && value.get<int>() >= 0 && value.get<int>() <= 3)
-        s.optLevel = value.get<int>();
-      else
-        problems.push_back("optLevel must be 0, 1, 2 or 3");
-    } else if (key == "stages") {
-      if (auto stages = parseStages(value, problems, "stages")) s.stages = *stages;
-    } else if (key == "hoverStages") {
-      if (auto stages = parseStages(value, problems, "hoverStages")) s.hoverStages = *stages;
-    } else if (key == "rustc") {
-      if (value.is_string())
-        s.rustc = value.get<std::string>();
-      else
-        problems.push_back("rustc must be a path");
-    } else if (key == "extraRustcFlags") {
-      if (value.is_array() &&
-          std::all_of(value.begin(), value.end(), [](const auto& f) { return f.is_string(); }))
-        s.extraRustcFlags = value.get<std::vector<std::string>>();
-      else
-        problems.push_back("extraRustcFlags must be an array of strings");
-    } else if (key == "debounceMs") {
-      if (value.is_number_integer() && value.get<int>() >= 0)
-        s.debounce = std::chrono::milliseconds(value.get<int>());
-      else
-        problems.push_back("debounceMs must be a non-negative integer");
-    } else if (key == "remarks") {
-      if (value.is_boolean())
-        s.remarks = value.get<bool>();
-      else
-        problems.push_back("remarks must be true or false");
-    } else if (key == "gpuRunner") {
-      std::vector<std::string> argv;
-      if (!value.is_string())
-        problems.push_back("gpuRunner must be a command prefix such as \"ssh gpu-box\"");
-      else if (std::string why = gpu::splitRunner(value.get<std::string>(), argv); !why.empty())
-        problems.push_back("gpuRunner: " + why);
-      else
-        s.gpuRunner = value.get<std::string>();
-    } else if (key == "ncu") {
-      if (value.is_string())
-        s.ncu = value.get<std::string>();
-      else
-        problems.push_back("ncu must be a path");
-    } else if (key == "workspaceTrusted") {
-      if (value.is_boolean())
-        s.workspaceTrusted = value.get<bool>();
-      else
-        problems.push_back("workspaceTrusted must be true or false");
-    }
+    const OptionSpec* option = optionBySetting(key);
+    if (!option) continue;  // unknown keys are ignored (other clients' settings)
+    if (value.is_null() || (key == "arch" && value == ""))
+      resetSetting(s, key);
+    else if (auto problem = optionProblem(*option, key, value))  // the table's check and words
+      problems.push_back(*problem);
+    else if (auto runner = runnerProblem(key, value))
+      problems.push_back(*runner);
+    else
+      applySetting(s, key, value);
   }
   return s;
 }

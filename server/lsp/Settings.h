@@ -1,7 +1,9 @@
 // Settings: what the editor chose (initializationOptions, workspace/didChangeConfiguration).
 //
 // Parsed leniently: an unknown key is ignored and a bad value keeps the previous one and
-// is reported, so one typo in a settings file never stops the server.
+// is reported, so one typo in a settings file never stops the server. The keys, their
+// checks and the words for a bad value are the options table's (Options.h), shared with
+// the CLI and `[package.metadata.kernelscope]`.
 #pragma once
 
 #include <chrono>

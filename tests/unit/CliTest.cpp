@@ -242,3 +242,20 @@ TEST_CASE("lsp --port refuses to start without a token") {
   CHECK(shortToken.exitCode == 2);
   CHECK(shortToken.err.find("at least 16 characters") != std::string::npos);
 }
+
+TEST_CASE("explain --json names a kernel's resources and occupancy as kernelscope/kernels does") {
+  if (!test::toolchainUsable()) return;
+  auto r = test::runKernelscope({"explain", "examples/saxpy.rs", "--json", "--stages", "ptx,sass"});
+  REQUIRE(r.exitCode == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["kernels"].size() == 1);
+  const auto& k = j["kernels"][0];
+  for (const char* field : {"name", "demangled", "instructions", "registers", "spillStores",
+                            "spillLoads", "stackFrame", "sharedMemory", "localMemory"})
+    CHECK_MESSAGE(k.contains(field), field);
+  for (const char* o : {"occupancy", "bestOccupancy"})
+    for (const char* field :
+         {"blockSize", "activeWarpsPerSM", "maxWarpsPerSM", "percent", "limiter"})
+      CHECK_MESSAGE(k[o].contains(field), o << "." << field);
+  CHECK(k["occupancy"]["percent"].is_number_integer());
+}

@@ -170,12 +170,14 @@ TEST_CASE("one file under two settings: the summary names registers that changed
                          std::to_string(rb->registers)) != std::string::npos);
 }
 
-TEST_CASE("kernelscope diff: exit 1 and a summary when something changed, 2 on bad arguments") {
+TEST_CASE(
+    "kernelscope diff: exit 4 and a summary when something changed, 2 on bad arguments, 1 when "
+    "a side does not compile") {
   if (!test::toolchainUsable()) return;
   auto r = test::runKernelscope(
       {"diff", "examples/saxpy.rs", "--vs-opt", "0", "--stages", "ptx", "--summary"});
   INFO(r.out << r.err);
-  CHECK(r.exitCode == 1);
+  CHECK(r.exitCode == 4);
   CHECK(r.out.starts_with("PTX +"));
   auto same = test::runKernelscope(
       {"diff", "examples/saxpy.rs", "examples/saxpy.rs", "--stages", "ptx,sass"});
@@ -185,6 +187,12 @@ TEST_CASE("kernelscope diff: exit 1 and a summary when something changed, 2 on b
   CHECK(oneFile.exitCode == 2);
   CHECK(oneFile.err.find("--vs-arch") != std::string::npos);
   CHECK(test::runKernelscope({"diff", "examples/saxpy.rs", "--vs-arch", "sm_13"}).exitCode == 2);
+  // A side that does not compile: its errors as every command prints them, and exit 1.
+  test::Fixture broken(test::sourceDir() / "tests/fixtures/broken.rs");
+  auto failed = test::runKernelscope({"diff", "tests/fixtures/broken.rs", "--vs-opt", "0"});
+  CHECK(failed.exitCode == 1);
+  CHECK(failed.err.find("broken.rs:" + std::to_string(broken.line("type_error")) +
+                        ":18: error[E0308]: mismatched types") != std::string::npos);
 }
 
 TEST_CASE("the summary of two compiles: changed stages, then each kernel's resources") {

@@ -325,7 +325,7 @@ TEST_CASE("kernelscope passes: text, --json, --llvm, and its errors") {
   CHECK(previous == j["stages"][0]["finalCount"]);
 
   auto unknown = test::runKernelscope({"passes", "examples/saxpy.rs", "--kernel", "nosuch"});
-  CHECK(unknown.exitCode == 1);
+  CHECK(unknown.exitCode == 2);  // a bad argument, as an unknown option is
   CHECK(unknown.err.find("unknown kernel 'nosuch' (kernels: saxpy)") != std::string::npos);
   CHECK(test::runKernelscope({"passes", "examples/saxpy.rs"}).exitCode == 2);
   CHECK(test::runKernelscope({"passes", "no/such.rs", "--kernel", "k"}).exitCode == 2);

@@ -22,12 +22,6 @@ std::string virtualUri(Stage stage, const std::string& path, std::optional<int> 
   return lsp::makeVirtualUri(stageName(stage), stageExtension(stage), path, revision);
 }
 
-lsp::ResourceUsage resourceUsageOf(const KernelResources& r) {
-  auto n = [](auto v) { return static_cast<int>(v); };
-  return {n(r.registers),  n(r.barriers),     n(r.stackFrame),     n(r.spillStores),
-          n(r.spillLoads), n(r.sharedMemory), n(r.constantMemory), n(r.localMemory)};
-}
-
 lsp::InlineFrame toInlineFrame(const Frame& f, const UriOf& uriOf) {
   lsp::InlineFrame out;
   out.uri = uriOf(f.file);

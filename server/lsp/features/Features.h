@@ -38,7 +38,6 @@ lsp::InlineFrame toInlineFrame(const Frame&, const UriOf&);
 /// A stage's outcome in a Snapshot, or an error naming why it is not there.
 lsp::Expected<const StageOutcome*> stageOf(const Snapshot&, Stage);
 /// ptxas's resource report as the wire (and `explain --json`) spells it.
-lsp::ResourceUsage resourceUsageOf(const KernelResources&);
 
 // Hover.cpp
 /// What source line `line` (0-based) became in the hover stages; nullopt when nothing.

@@ -1,5 +1,6 @@
 // kernelscope/kernels: every kernel of a compile with its resources and sizes.
 #include "Features.h"
+#include "KernelSummary.h"
 
 namespace ks::server {
 
@@ -21,13 +22,7 @@ lsp::KernelsResult kernelsOf(const Snapshot& s, PositionEncoding enc) {
     if (k.resources) out.resources = resourceUsageOf(*k.resources);
     out.instructions.ptx = static_cast<int>(k.ptxInstructions);
     out.instructions.sass = static_cast<int>(k.sassInstructions);
-    if (k.occupancy) {
-      const Occupancy& o = k.occupancy->atBlockSize;
-      out.occupancy =
-          lsp::OccupancySummary{static_cast<int>(o.blockSize), static_cast<int>(o.warpsPerSm),
-                                static_cast<int>(o.maxWarpsPerSm),
-                                static_cast<int>(o.fraction() * 100.0 + 0.5), o.limitText()};
-    }
+    if (k.occupancy) out.occupancy = occupancySummaryOf(k.occupancy->atBlockSize);
     r.kernels.push_back(std::move(out));
   }
   return r;

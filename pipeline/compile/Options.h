@@ -1,0 +1,61 @@
+// The options a user sets for compiles, in one table for every surface that sets them: the
+// CLI's flags, the editor's settings (initializationOptions, didChangeConfiguration and the
+// workspace's kernelscope.toml, which share the settings' names), VS Code's settings, and a
+// crate's `[package.metadata.kernelscope]`. Each option has one check and one help text,
+// so every surface accepts the same values and says the same thing about a bad one; the
+// CLI parser (server/cli/CliArgs.cpp), the settings (server/lsp/Settings.cpp) and the crate
+// metadata reader (Crate.cpp) all read it, and tests/unit/OptionsTest.cpp checks
+// docs/lsp-extensions.md, editors/vscode/package.json and the Neovim docs against it.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ks {
+
+/// The JSON kind of an option's value (a CLI value is read into it by cliOptionValue).
+enum class OptionKind {
+  String,
+  Integer,
+  Boolean,
+  StringList,  // an array of strings (a CLI value: one word)
+  StageList,   // an array of stage names (a CLI value: "ptx,sass")
+};
+
+struct OptionSpec {
+  std::string_view setting;   // editor setting and kernelscope.toml key ("optLevel")
+  std::string_view vscode;    // VS Code's setting after "kernelscope." ("rustc.path"); "": none
+  std::string_view cliFlag;   // "--opt"; "": none
+  std::string_view crateKey;  // `[package.metadata.kernelscope]` key ("opt-level"); "": none
+  OptionKind kind = OptionKind::String;
+  std::string_view expected;  // what a valid value is, in words ("0, 1, 2 or 3")
+  std::string_view help;      // one line: what the option does
+  /// A check beyond the kind (an arch name, a profile name, a range); the problem in words.
+  std::optional<std::string> (*check)(const nlohmann::json&) = nullptr;
+};
+
+/// Every option, in the order --help and the docs list them.
+const std::vector<OptionSpec>& optionTable();
+
+const OptionSpec* optionBySetting(std::string_view setting);
+const OptionSpec* optionByCliFlag(std::string_view flag);
+const OptionSpec* optionByCrateKey(std::string_view key);
+
+/// Why `value` is no valid value of `option`, in one message that names the option as the
+/// surface spells it (`name`: "--opt", "optLevel", "opt-level"); nullopt when it is valid.
+std::optional<std::string> optionProblem(const OptionSpec& option, std::string_view name,
+                                         const nlohmann::json& value);
+
+/// A command-line value as the JSON value of the option's kind: "3" -> 3, "ptx,sass" ->
+/// ["ptx", "sass"], "true" -> true; text that is no value of the kind stays a string, so
+/// that optionProblem names it.
+nlohmann::json cliOptionValue(const OptionSpec& option, std::string_view text);
+
+/// `[package.metadata.kernelscope]`'s keys, for "unknown key" messages ("arch, opt-level,
+/// profile, rustc-flags, launch").
+std::string crateKeyList();
+
+}  // namespace ks

@@ -1,0 +1,21 @@
+// See StableHash.h.
+#include "StableHash.h"
+
+#include <llvm/Support/xxhash.h>
+
+#include <cstdio>
+
+namespace ks {
+
+std::string stableDigest(const std::vector<std::string_view>& parts) {
+  std::string framed;  // each part behind its length: no two lists frame alike
+  for (auto part : parts) framed += std::to_string(part.size()) + ":" + std::string(part);
+  const llvm::XXH128_hash_t h = llvm::xxh3_128bits(
+      llvm::ArrayRef(reinterpret_cast<const uint8_t*>(framed.data()), framed.size()));
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
+                static_cast<unsigned long long>(h.low64));
+  return buf;
+}
+
+}  // namespace ks
