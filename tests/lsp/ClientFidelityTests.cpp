@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -102,31 +103,61 @@ TEST_CASE("hover answers in plain text to a client that accepts only plaintext")
   }
 }
 
-TEST_CASE("inlay hints on a 10,000-line file take time linear in its length") {
-  TestClient client(TestClient::options());
+namespace {
+
+// A kernel whose body is `lines` lets, each of which gets a hint at its end.
+std::string longKernel(int lines) {
   std::string text = "#![no_std]\npub unsafe extern \"ptx-kernel\" fn big(y: *mut f32) {\n";
-  constexpr int kLines = 10000;
-  for (int i = 0; i < kLines; ++i) text += "    let v" + std::to_string(i) + " = " + "1;\n";
-  text += "}\n";
-  std::string uri = client.open("/tmp/kernelscope-test/src/big.rs", text);
+  for (int i = 0; i < lines; ++i) text += "    let v" + std::to_string(i) + " = 1;\n";
+  return text + "}\n";
+}
+
+json inlayHints(TestClient& client, const std::string& uri, int lines) {
+  return client.result("textDocument/inlayHint",
+                       {{"textDocument", {{"uri", uri}}},
+                        {"range",
+                         {{"start", {{"line", 0}, {"character", 0}}},
+                          {"end", {{"line", lines + 3}, {"character", 0}}}}}});
+}
+
+// The fastest of five answers, in milliseconds (the least disturbed by other work).
+double fastestHintsMs(TestClient& client, const std::string& uri, int lines) {
+  double best = 1e18;
+  for (int round = 0; round < 5; ++round) {
+    auto start = std::chrono::steady_clock::now();
+    json hints = inlayHints(client, uri, lines);
+    best = std::min(
+        best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                  .count());
+    REQUIRE(hints.size() == static_cast<size_t>(lines));
+  }
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("inlay hints take time linear in the file's length") {
+  TestClient client(TestClient::options());
+  constexpr int kShort = 1250, kLong = 10000;
+  std::string shortUri = client.open("/tmp/kernelscope-test/src/short.rs", longKernel(kShort));
+  std::string longUri = client.open("/tmp/kernelscope-test/src/big.rs", longKernel(kLong));
   client.sync();
-  auto start = std::chrono::steady_clock::now();
-  json hints = client.result("textDocument/inlayHint",
-                             {{"textDocument", {{"uri", uri}}},
-                              {"range",
-                               {{"start", {{"line", 0}, {"character", 0}}},
-                                {"end", {{"line", kLines + 3}, {"character", 0}}}}}});
-  double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  MESSAGE("inlay hints for " << kLines << " lines: " << ms << " ms");
-  REQUIRE(hints.size() == kLines);
+
+  json hints = inlayHints(client, longUri, kLong);
+  REQUIRE(hints.size() == kLong);
   // Each hint sits at the end of its own line.
   const std::string last = "    let v9999 = 1;";
   CHECK(hints.back()["position"] ==
-        json({{"line", kLines + 1}, {"character", static_cast<int>(last.size())}}));
-  // Quadratic, this took 1.4 s; linear, a few milliseconds. The bound leaves room for a
-  // loaded machine and still fails on the quadratic walk.
-  CHECK(ms < 400);
+        json({{"line", kLong + 1}, {"character", static_cast<int>(last.size())}}));
+
+  // A scaling check, not a time limit: eight times the lines cost about eight times as much
+  // when the walk is linear and about sixty times when it is quadratic (which took 1.4 s at
+  // 10,000 lines), whatever the machine's speed; the bound leaves room for a loaded one.
+  double shortMs = fastestHintsMs(client, shortUri, kShort);
+  double longMs = fastestHintsMs(client, longUri, kLong);
+  MESSAGE("inlay hints: " << kShort << " lines " << shortMs << " ms, " << kLong << " lines "
+                          << longMs << " ms");
+  CHECK(longMs < 24 * std::max(shortMs, 1.0));
 }
 
 TEST_CASE("after shutdown no compile starts") {
