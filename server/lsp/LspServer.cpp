@@ -759,12 +759,15 @@ void LspServer::onExecuteCommand(const lsp::ExecuteCommandParams& p, Callback<js
   }
   if (p.command == "kernelscope.insertLaunchSpec") return insertLaunchSpec(args, reply);
   if (p.command == "kernelscope.setArch") {
-    if (!args.is_array() || args.empty() || !args[0].is_string()) {
+    // null or "" goes back to the default: the crate's arch, else the server's.
+    if (!args.is_array() || args.empty() || !(args[0].is_string() || args[0].is_null())) {
       reply(lsp::ResponseError{ErrorCode::InvalidParams,
-                               "kernelscope.setArch takes one argument, such as \"sm_90\""});
+                               "kernelscope.setArch takes one argument, such as \"sm_90\", or "
+                               "null for the default"});
       return;
     }
-    if (auto why = validateArch(args[0].get<std::string>())) {
+    if (auto why = args[0].is_null() || args[0] == "" ? std::nullopt
+                                                      : validateArch(args[0].get<std::string>())) {
       reply(lsp::ResponseError{ErrorCode::InvalidParams, "kernelscope.setArch: " + *why});
       return;
     }

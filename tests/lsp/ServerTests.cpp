@@ -432,6 +432,13 @@ TEST_CASE(
                     {{"command", "kernelscope.rebuild"}, {"arguments", json::array()}})
             .is_null());
   CHECK(client.result("kernelscope/kernels", textDocument(uri))["revision"] == 4);
+  // The arch pickers' "default" entry: null goes back to the crate's arch, else the default.
+  CHECK(client
+            .result("workspace/executeCommand",
+                    {{"command", "kernelscope.setArch"}, {"arguments", json::array({nullptr})}})
+            .is_null());
+  CHECK_FALSE(client.server().settings().compileOptions().archChosen);
+  CHECK(client.result("kernelscope/kernels", textDocument(uri))["arch"] == CompileOptions().arch);
 }
 
 TEST_CASE(

@@ -116,25 +116,34 @@ const diffWithPrevious: Command = (ctx) => async (arg?: unknown) => {
   }
 };
 
-const ARCHES = ["sm_50", "sm_60", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"];
+const ARCHES = ["sm_50", "sm_60", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"];
+/** The quick pick's first entry: no arch setting, so the crate's arch, else the server's default. */
+const DEFAULT_ARCH = "default";
 
 const selectArch: Command = (ctx) => async (arg?: unknown) => {
-  const current = vscode.workspace.getConfiguration("kernelscope").get<string>("arch") ?? "";
-  const arch =
+  const current = vscode.workspace.getConfiguration("kernelscope").get<string>("arch") || DEFAULT_ARCH;
+  const items: vscode.QuickPickItem[] = [
+    { label: DEFAULT_ARCH, detail: "the crate's arch ([package.metadata.kernelscope]), else sm_90" },
+    ...ARCHES.map((a) => ({ label: a })),
+  ].map((item) => ({ ...item, description: item.label === current ? "current" : undefined }));
+  const pick =
     typeof arg === "string"
       ? arg
-      : await vscode.window.showQuickPick(
-          ARCHES.map((a) => ({ label: a, description: a === current ? "current" : undefined })),
-          { title: "kernelscope: target GPU architecture" },
-        ).then((pick) => pick?.label);
-  if (!arch) return;
+      : await vscode.window
+          .showQuickPick(items, { title: "kernelscope: target GPU architecture" })
+          .then((chosen) => chosen?.label);
+  if (!pick) return;
+  const arch = pick === DEFAULT_ARCH ? undefined : pick;
   const target = vscode.workspace.workspaceFolders?.length
     ? vscode.ConfigurationTarget.Workspace
     : vscode.ConfigurationTarget.Global;
   await vscode.workspace.getConfiguration("kernelscope").update("arch", arch, target);
   const client = ctx.client();
   if (client && serverHas(client, ext.SERVER_COMMAND_SET_ARCH)) {
-    await client.sendRequest(ExecuteCommandRequest.type, { command: ext.SERVER_COMMAND_SET_ARCH, arguments: [arch] });
+    await client.sendRequest(ExecuteCommandRequest.type, {
+      command: ext.SERVER_COMMAND_SET_ARCH,
+      arguments: [arch ?? null],
+    });
   }
 };
 

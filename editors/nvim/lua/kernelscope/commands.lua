@@ -118,15 +118,17 @@ end
 
 --- Sets the target architecture: through the server's `kernelscope.setArch` command when
 --- it has one, otherwise as a settings change (workspace/didChangeConfiguration).
+-- `arch` "default" unsets the choice: the crate's arch, else the server's default.
 local function set_arch(client, src, arch)
+  local value = arch ~= "default" and arch or vim.NIL
   if lsp.has_command(client, "kernelscope.setArch") then
     local _, err = lsp.request_sync(client, "workspace/executeCommand", {
       command = "kernelscope.setArch",
-      arguments = { arch },
+      arguments = { value },
     }, 10000, src)
     return err
   end
-  local settings = vim.tbl_extend("force", config.options.settings or {}, { arch = arch })
+  local settings = vim.tbl_extend("force", config.options.settings or {}, { arch = value })
   config.options.settings = settings
   client.config.settings = { kernelscope = settings }
   lsp.notify_server(client, "workspace/didChangeConfiguration", { settings = { kernelscope = settings } })
@@ -250,7 +252,10 @@ M.subcommands = {
   mir = { run = open_stage("mir") },
   diff = { run = diff, complete = { "ptx", "sass", "llvm", "mir" } },
   kernels = { run = kernels },
-  arch = { run = arch, complete = { "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90" } },
+  arch = {
+    run = arch,
+    complete = { "default", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120" },
+  },
   -- Source | PTX | SASS (or the stages given) tiled, following the current buffer.
   stages = {
     run = function(args)
