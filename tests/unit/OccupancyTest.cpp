@@ -185,7 +185,7 @@ TEST_CASE("compiles carry each kernel's occupancy; explain shows it") {
   REQUIRE(json.exitCode == 0);
   auto k = nlohmann::json::parse(json.out)["kernels"][0];
   CHECK(k["occupancy"]["blockSize"] == 256);
-  CHECK(k["occupancy"]["maxWarpsPerSm"] == 64);
-  CHECK(k["occupancy"]["limitedBy"].size() >= 1);
+  CHECK(k["occupancy"]["maxWarpsPerSM"] == 64);
+  CHECK(!k["occupancy"]["limiter"].get<std::string>().empty());
   CHECK(k["bestOccupancy"]["blockSize"].get<int>() % 32 == 0);
 }
