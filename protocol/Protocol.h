@@ -5,6 +5,7 @@
 // binder turns that into an InvalidParams error. Optional fields are omitted when empty.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -302,12 +303,22 @@ inline void from_json(const json& j, ExecuteCommandParams& p) {
 
 enum class DiagnosticSeverity { Error = 1, Warning = 2, Information = 3, Hint = 4 };
 
+struct DiagnosticRelatedInformation {
+  Location location;
+  std::string message;
+};
+inline void to_json(json& j, const DiagnosticRelatedInformation& r) {
+  j = {{"location", r.location}, {"message", r.message}};
+}
+
 struct Diagnostic {
   Range range;
   DiagnosticSeverity severity = DiagnosticSeverity::Error;
-  std::string code;    // omitted when empty
-  std::string source;  // "rustc", "ptxas", "kernelscope"
+  std::string code;             // omitted when empty
+  std::string codeDescription;  // the code's explanation (codeDescription.href); omitted when empty
+  std::string source;           // "rustc", "ptxas", "kernelscope"
   std::string message;
+  std::vector<DiagnosticRelatedInformation> relatedInformation;  // omitted when empty
 };
 inline void to_json(json& j, const Diagnostic& d) {
   j = {{"range", d.range},
@@ -315,6 +326,41 @@ inline void to_json(json& j, const Diagnostic& d) {
        {"source", d.source},
        {"message", d.message}};
   if (!d.code.empty()) j["code"] = d.code;
+  if (!d.codeDescription.empty()) j["codeDescription"] = {{"href", d.codeDescription}};
+  if (!d.relatedInformation.empty()) j["relatedInformation"] = d.relatedInformation;
+}
+
+// textDocument/codeAction: quick fixes from the compiler's machine-applicable suggestions.
+struct CodeActionParams {
+  TextDocumentIdentifier textDocument;
+  Range range;
+};
+inline void from_json(const json& j, CodeActionParams& p) {
+  j.at("textDocument").get_to(p.textDocument);
+  j.at("range").get_to(p.range);
+}
+
+struct TextEdit {
+  Range range;
+  std::string newText;
+};
+inline void to_json(json& j, const TextEdit& e) {
+  j = {{"range", e.range}, {"newText", e.newText}};
+}
+
+struct CodeAction {
+  std::string title;
+  std::string kind = "quickfix";
+  std::vector<Diagnostic> diagnostics;                   // the diagnostic it fixes
+  std::map<std::string, std::vector<TextEdit>> changes;  // WorkspaceEdit.changes, by URI
+  bool isPreferred = false;
+};
+inline void to_json(json& j, const CodeAction& a) {
+  j = {{"title", a.title},
+       {"kind", a.kind},
+       {"diagnostics", a.diagnostics},
+       {"edit", {{"changes", a.changes}}},
+       {"isPreferred", a.isPreferred}};
 }
 
 struct PublishDiagnosticsParams {

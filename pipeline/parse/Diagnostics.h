@@ -20,6 +20,21 @@ struct SourceRange {
   uint32_t startLine = 0, startColumn = 0, endLine = 0, endColumn = 0;
 };
 
+/// What a message says at a span other than its own: a secondary label (`expected due to
+/// this`), or a note or help that points somewhere.
+struct RelatedNote {
+  SourceRange range;
+  std::string message;
+};
+
+/// A change the compiler suggests and marks safe to apply as it is (rustc's
+/// `MachineApplicable`): each edit replaces its range with its text.
+struct SuggestedFix {
+  std::string title;  // the help's words, with the replacement: "consider changing this to be
+                      // mutable: `mut x`"
+  std::vector<std::pair<SourceRange, std::string>> edits;
+};
+
 /// One compiler message (rustc, ptxas, nvdisasm) attached to a source range where known.
 struct Diagnostic {
   Severity severity = Severity::Error;
@@ -29,11 +44,17 @@ struct Diagnostic {
   std::optional<SourceRange> range;  // the primary span
   std::string rendered;              // the tool's own human rendering, if any
   std::optional<uint32_t> ptxLine;   // ptxas messages: the 1-based PTX line they name
+  std::vector<RelatedNote> related;  // labels and notes at other spans
+  std::vector<SuggestedFix> fixes;   // machine-applicable suggestions
 };
 
 /// Parses rustc's `--error-format=json` output (one JSON object per line; other lines
-/// are ignored). Each diagnostic's primary span becomes its range; notes and help
-/// without a span are folded into the message.
+/// are ignored), as rust-analyzer reads it. Each diagnostic's primary span becomes its
+/// range and its label a line of the message (`expected `u32`, found `f32``); the other
+/// labelled spans, and notes and help with a span, become related notes; notes and help
+/// without a span are folded into the message; machine-applicable suggestions become
+/// fixes. rustc's closing summaries ("aborting due to …", "Some errors have detailed
+/// explanations …", "For more information …") are dropped.
 std::vector<Diagnostic> parseRustcDiagnostics(std::string_view jsonLines);
 
 /// Per-kernel resources from `ptxas -v`.

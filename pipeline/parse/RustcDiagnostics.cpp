@@ -15,20 +15,10 @@ Severity severityOf(const std::string& level) {
   return Severity::Error;  // "error", "error: internal compiler error"
 }
 
-std::optional<SourceRange> primarySpan(const nlohmann::json& spans) {
-  if (!spans.is_array()) return std::nullopt;
-  const nlohmann::json* best = nullptr;
-  for (const auto& s : spans) {
-    if (s.value("is_primary", false)) {
-      best = &s;
-      break;
-    }
-    if (!best) best = &s;
-  }
-  if (!best) return std::nullopt;
-  // A span inside a macro expansion points into the macro; the user's line is the
-  // outermost expansion site.
-  const nlohmann::json* s = best;
+/// A span's range. A span inside a macro expansion points into the macro; the user's line
+/// is the outermost expansion site.
+SourceRange rangeOf(const nlohmann::json& span) {
+  const nlohmann::json* s = &span;
   while (s->contains("expansion") && (*s)["expansion"].is_object() &&
          (*s)["expansion"].contains("span"))
     s = &(*s)["expansion"]["span"];
@@ -41,12 +31,60 @@ std::optional<SourceRange> primarySpan(const nlohmann::json& spans) {
   return r;
 }
 
+/// The primary span (the first span when none is marked primary).
+const nlohmann::json* primarySpan(const nlohmann::json& spans) {
+  if (!spans.is_array()) return nullptr;
+  const nlohmann::json* best = nullptr;
+  for (const auto& s : spans) {
+    if (s.value("is_primary", false)) return &s;
+    if (!best) best = &s;
+  }
+  return best;
+}
+
+std::string labelOf(const nlohmann::json& span) {
+  return span.contains("label") && span["label"].is_string() ? span["label"].get<std::string>()
+                                                             : std::string();
+}
+
 bool isSummary(const Diagnostic& d) {
   // Summaries that repeat what the other messages say carry no span.
   return !d.range && (d.message.starts_with("aborting due to") ||
                       d.message.starts_with("For more information") ||
+                      d.message.starts_with("Some errors have detailed explanations") ||
                       d.message.find("warning emitted") != std::string::npos ||
                       d.message.find("warnings emitted") != std::string::npos);
+}
+
+/// A note or help child: folded into the message without a span; with spans, a related
+/// note at the first, and a fix when rustc marks its replacements machine-applicable.
+void addChild(Diagnostic& d, const nlohmann::json& c) {
+  const std::string level = c.value("level", std::string("note"));
+  const std::string message = c.value("message", "");
+  const nlohmann::json* spans = c.contains("spans") ? &c["spans"] : nullptr;
+  if (!spans || !spans->is_array() || spans->empty()) {
+    d.message += "\n" + level + ": " + message;
+    return;
+  }
+  SuggestedFix fix;
+  std::string replacements;
+  for (const auto& s : *spans) {
+    if (!s.contains("suggested_replacement") || !s["suggested_replacement"].is_string() ||
+        s.value("suggestion_applicability", "") != "MachineApplicable")
+      continue;
+    const std::string replacement = s["suggested_replacement"].get<std::string>();
+    fix.edits.emplace_back(rangeOf(s), replacement);
+    if (std::string_view r = text::trim(replacement); !r.empty() && replacements.empty())
+      replacements = ": `" + std::string(r) + "`";
+  }
+  if (!fix.edits.empty()) {
+    fix.title = message + replacements;
+    d.fixes.push_back(std::move(fix));
+  }
+  const nlohmann::json& first = *primarySpan(*spans);
+  std::string label = labelOf(first);
+  d.related.push_back(
+      {rangeOf(first), level + ": " + message + (label.empty() ? "" : " (" + label + ")")});
 }
 
 /// One JSON object as a Diagnostic; throws nlohmann::json exceptions on unexpected shapes.
@@ -58,15 +96,18 @@ std::optional<Diagnostic> toDiagnostic(const nlohmann::json& j) {
   d.message = j.value("message", "");
   if (j.contains("code") && j["code"].is_object()) d.code = j["code"].value("code", "");
   d.rendered = j.value("rendered", "");
-  if (j.contains("spans")) d.range = primarySpan(j["spans"]);
-  if (isSummary(d)) return std::nullopt;
-  // Child notes and help without their own span read best as part of the message.
-  if (j.contains("children") && j["children"].is_array()) {
-    for (const auto& c : j["children"]) {
-      if (c.contains("spans") && c["spans"].is_array() && !c["spans"].empty()) continue;
-      d.message += "\n" + c.value("level", std::string("note")) + ": " + c.value("message", "");
-    }
+  const nlohmann::json* spans = j.contains("spans") ? &j["spans"] : nullptr;
+  const nlohmann::json* primary = spans ? primarySpan(*spans) : nullptr;
+  if (primary) {
+    d.range = rangeOf(*primary);
+    // The primary label says what is wrong where: "expected `u32`, found `f32`".
+    if (std::string label = labelOf(*primary); !label.empty()) d.message += "\n" + label;
+    for (const auto& s : *spans)
+      if (&s != primary && !labelOf(s).empty()) d.related.push_back({rangeOf(s), labelOf(s)});
   }
+  if (isSummary(d)) return std::nullopt;
+  if (j.contains("children") && j["children"].is_array())
+    for (const auto& c : j["children"]) addChild(d, c);
   return d;
 }
 

@@ -66,6 +66,10 @@ void printDiagnostic(std::ostream& out, const Diagnostic& d) {
                   : (d.source.empty() ? std::string("kernelscope") : d.source) + ": ")
       << severityName(d.severity) << (d.code.empty() ? "" : "[" + d.code + "]") << ": " << d.message
       << "\n";
+  // Labels, notes and help at other spans, as the LSP gives them (related information).
+  for (const RelatedNote& n : d.related)
+    out << n.range.file << ":" << n.range.startLine << ":" << std::max(n.range.startColumn, 1u)
+        << ": note: " << n.message << "\n";
 }
 
 void printWorkspaceTrustNotes(const std::vector<Diagnostic>& diagnostics) {

@@ -27,7 +27,8 @@ enum ExitStatus : int {
 };
 
 /// Prints a diagnostic as compilers do, one line: `file:line:col: severity[code]: message`,
-/// or `source: severity[code]: message` when it has no position. Every command uses it.
+/// or `source: severity[code]: message` when it has no position, then one `note:` line per
+/// related label, note or help at another span. Every command uses it.
 void printDiagnostic(std::ostream&, const Diagnostic&);
 /// "error", "warning", "note", "help".
 std::string_view severityName(Severity);

@@ -139,6 +139,7 @@ void LspServer::bindMethods() {
   bind("textDocument/hover", &LspServer::onHover);
   bind("textDocument/inlayHint", &LspServer::onInlayHint);
   bind("textDocument/codeLens", &LspServer::onCodeLens);
+  bind("textDocument/codeAction", &LspServer::onCodeAction);
   bind("kernelscope/artifact", &LspServer::onArtifact);
   bind("kernelscope/lineMap", &LspServer::onLineMap);
   bind("kernelscope/sourceLocation", &LspServer::onSourceLocation);
@@ -318,6 +319,7 @@ void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json>
       {"hoverProvider", true},
       {"inlayHintProvider", true},
       {"codeLensProvider", {{"resolveProvider", false}}},
+      {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
       {"executeCommandProvider",
        {{"commands",
          {"kernelscope.rebuild", "kernelscope.setArch", "kernelscope.insertLaunchSpec"}}}},
@@ -869,7 +871,7 @@ std::vector<std::shared_ptr<const Snapshot>> LspServer::serveResult(
 
 void LspServer::publishDiagnostics(const CompileRequest& r,
                                    const std::vector<const Snapshot*>& served) {
-  auto byFile = diagnosticsOf(served, settings_, encoding_, readFileText);
+  auto byFile = diagnosticsOf(served, settings_, encoding_, readFileText, uriOf());
   for (auto& [path, params] : byFile) {
     Document* d = workspace_.findByPath(path);
     if (d) params.uri = d->uri;  // the client's spelling of it
@@ -1030,6 +1032,16 @@ void LspServer::onCodeLens(const lsp::CodeLensParams& p,
   auto gpu = gpuLenses(*s->second, encoding_);
   lenses.insert(lenses.end(), gpu.begin(), gpu.end());
   reply(lenses);
+}
+
+void LspServer::onCodeAction(const lsp::CodeActionParams& p,
+                             Callback<std::vector<lsp::CodeAction>> reply) {
+  Document* d = isVirtual(p.textDocument.uri) ? nullptr : workspace_.find(p.textDocument.uri);
+  // The newest compile's suggestions, also (above all) when it failed.
+  // Its edits are positioned in the text that compiled: none once the text moved on.
+  if (!d || !d->lastAttempt || d->lastAttempt->revision != d->revision)
+    return reply(std::vector<lsp::CodeAction>{});
+  reply(codeActions(*d->lastAttempt, p.range, encoding_, uriOf()));
 }
 
 void LspServer::onArtifact(const lsp::ArtifactParams& p, Callback<lsp::ArtifactResult> reply) {

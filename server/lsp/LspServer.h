@@ -105,6 +105,7 @@ class LspServer final : public MessageHandler {
   void onHover(const lsp::TextDocumentPositionParams&, Callback<std::optional<lsp::Hover>>);
   void onInlayHint(const lsp::InlayHintParams&, Callback<std::vector<lsp::InlayHint>>);
   void onCodeLens(const lsp::CodeLensParams&, Callback<std::vector<lsp::CodeLens>>);
+  void onCodeAction(const lsp::CodeActionParams&, Callback<std::vector<lsp::CodeAction>>);
   void onArtifact(const lsp::ArtifactParams&, Callback<lsp::ArtifactResult>);
   void onLineMap(const lsp::LineMapParams&, Callback<lsp::LineMapResult>);
   void onSourceLocation(const lsp::SourceLocationParams&, Callback<lsp::SourceLocationResult>);

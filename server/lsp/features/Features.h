@@ -63,7 +63,19 @@ std::vector<lsp::CodeLens> codeLenses(const Snapshot&, PositionEncoding);
 /// or in a file outside the crate (`core`), goes to every served document.
 std::map<std::string, lsp::PublishDiagnosticsParams> diagnosticsOf(
     const std::vector<const Snapshot*>& served, const Settings&, PositionEncoding,
-    const std::function<std::string(const std::string& path)>& textOf);
+    const std::function<std::string(const std::string& path)>& textOf, const UriOf&);
+/// A compiler message as LSP says it, positioned in the text of the file its range names
+/// (`textOf` gives it, nullptr for a file outside the crate): its code with a link to
+/// the code's explanation, its labels and notes at other spans as related information.
+lsp::Diagnostic toLspDiagnostic(
+    const Diagnostic&, const std::function<const std::string*(const std::string& path)>& textOf,
+    PositionEncoding, const UriOf&);
+
+// CodeActions.cpp
+/// Quick fixes for the compiler's machine-applicable suggestions on diagnostics of the
+/// Snapshot's file whose range meets `range`.
+std::vector<lsp::CodeAction> codeActions(const Snapshot&, const lsp::Range&, PositionEncoding,
+                                         const UriOf&);
 
 // Artifacts.cpp
 /// The kernelscope/artifact result for one stage of a Snapshot.

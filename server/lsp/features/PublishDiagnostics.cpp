@@ -2,6 +2,8 @@
 // and a warning on every kernel that spills registers or uses local memory.
 #include "Features.h"
 
+#include <algorithm>
+
 #include "Uri.h"
 
 namespace ks::server {
@@ -72,11 +74,46 @@ class Files {
   std::map<std::string, std::string> texts_;
 };
 
+/// rustc's error codes have a page each; lints (`unused_variables`) do not.
+std::string explanationOf(const std::string& code) {
+  bool errorCode =
+      code.size() == 5 && code[0] == 'E' &&
+      std::all_of(code.begin() + 1, code.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return errorCode ? "https://doc.rust-lang.org/error_codes/" + code + ".html" : std::string();
+}
+
 }  // namespace
+
+lsp::Diagnostic toLspDiagnostic(
+    const Diagnostic& d, const std::function<const std::string*(const std::string& path)>& textOf,
+    PositionEncoding enc, const UriOf& uriOf) {
+  lsp::Diagnostic diag;
+  diag.severity = severityOf(d.severity);
+  diag.source = d.source;
+  diag.code = d.code;
+  if (d.source == "rustc") diag.codeDescription = explanationOf(d.code);
+  diag.message = d.message;
+  auto positioned = [&](const SourceRange& r) {
+    if (const std::string* text = r.file.empty() ? nullptr : textOf(r.file))
+      return rangeOf(*text, r, enc);
+    // A file outside the crate (`core`): its lines and columns as the compiler counts them.
+    lsp::Range out;
+    out.start = {r.startLine > 0 ? int(r.startLine) - 1 : 0,
+                 r.startColumn > 0 ? int(r.startColumn) - 1 : 0};
+    out.end = {r.endLine > 0 ? int(r.endLine) - 1 : out.start.line,
+               r.endColumn > 0 ? int(r.endColumn) - 1 : out.start.character};
+    return out;
+  };
+  if (d.range) diag.range = positioned(*d.range);
+  for (const RelatedNote& n : d.related)
+    if (!n.range.file.empty())
+      diag.relatedInformation.push_back({{uriOf(n.range.file), positioned(n.range)}, n.message});
+  return diag;
+}
 
 std::map<std::string, lsp::PublishDiagnosticsParams> diagnosticsOf(
     const std::vector<const Snapshot*>& served, const Settings& settings, PositionEncoding enc,
-    const std::function<std::string(const std::string& path)>& textOf) {
+    const std::function<std::string(const std::string& path)>& textOf, const UriOf& uriOf) {
   std::map<std::string, lsp::PublishDiagnosticsParams> out;
   for (const Snapshot* s : served) out[s->path].uri = s->uri;
   if (served.empty() || !served.front()->result) return out;
@@ -92,19 +129,16 @@ std::map<std::string, lsp::PublishDiagnosticsParams> diagnosticsOf(
     for (const Snapshot* s : served) add(s->path, d);
   };
 
+  auto textIn = [&](const std::string& file) { return files.textOf(file); };
   for (const Diagnostic& d : result.diagnostics) {
-    lsp::Diagnostic diag;
-    diag.severity = severityOf(d.severity);
-    diag.source = d.source;
-    diag.code = d.code;
-    diag.message = d.message;
+    lsp::Diagnostic diag = toLspDiagnostic(d, textIn, enc, uriOf);
     const std::string* text =
         d.range && !d.range->file.empty() ? files.textOf(d.range->file) : nullptr;
     if (text) {
-      diag.range = rangeOf(*text, *d.range, enc);
       add(d.range->file, std::move(diag));
       continue;
     }
+    diag.range = {};                        // shown at the top of each document
     if (d.range && !d.range->file.empty())  // a file outside the crate (`core`): named
       diag.message += " (at " + d.range->file + ":" + std::to_string(d.range->startLine) + ")";
     addToServed(diag);
