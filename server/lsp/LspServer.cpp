@@ -1116,10 +1116,13 @@ void LspServer::onDiff(const lsp::DiffParams& p, Callback<lsp::DiffResult> reply
           ErrorCode::ContentModified,
           "revision " + std::to_string(*p.base) + " is gone or did not compile"});
   } else {
-    base = Workspace::before(d, current->revision);
+    // The previous save for the same target: an arch or opt-level switch is not an edit.
+    base = Workspace::beforeForSameTarget(d, *current);
     if (!base)
-      return reply(
-          lsp::ResponseError{ErrorCode::RequestFailed, "no earlier revision has compiled"});
+      return reply(lsp::ResponseError{ErrorCode::RequestFailed,
+                                      "no earlier save has compiled for " + current->result->arch +
+                                          " at opt-level " +
+                                          std::to_string(current->result->optLevel)});
   }
   reply(diffOf(*base, *current, *stage));
 }

@@ -69,6 +69,18 @@ std::shared_ptr<const Snapshot> Workspace::at(const Document& d, int revision) {
   return nullptr;
 }
 
+std::shared_ptr<const Snapshot> Workspace::beforeForSameTarget(const Document& d,
+                                                               const Snapshot& current) {
+  const CompileResult& now = *current.result;
+  for (auto it = d.snapshots.rbegin(); it != d.snapshots.rend(); ++it) {
+    const CompileResult& then = *(*it)->result;
+    if ((*it)->revision < current.revision && then.arch == now.arch &&
+        then.optLevel == now.optLevel && then.profile == now.profile)
+      return *it;
+  }
+  return nullptr;
+}
+
 std::shared_ptr<const Snapshot> Workspace::before(const Document& d, int revision) {
   for (auto it = d.snapshots.rbegin(); it != d.snapshots.rend(); ++it)
     if ((*it)->revision < revision) return *it;

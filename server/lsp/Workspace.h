@@ -74,6 +74,10 @@ class Workspace {
   static std::shared_ptr<const Snapshot> at(const Document&, int revision);
   /// The newest successful Snapshot older than `revision`, or nullptr.
   static std::shared_ptr<const Snapshot> before(const Document&, int revision);
+  /// The newest kept Snapshot before `current` compiled for the same arch, opt level and
+  /// toolchain profile: what "the previous save" means to a diff.
+  static std::shared_ptr<const Snapshot> beforeForSameTarget(const Document&,
+                                                             const Snapshot& current);
 
  private:
   std::map<std::string, Document> documents_;  // by uri

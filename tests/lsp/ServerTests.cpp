@@ -334,7 +334,7 @@ TEST_CASE("kernelscope/diff against the previous revision that compiled") {
   // One instruction more; the pipeline's diff compares lines with register numbers
   // normalized, so it is one added line.
   std::string unified = diff["unified"];
-  CHECK(unified.rfind("--- revision 1\n+++ revision 2\n@@ ", 0) == 0);
+  CHECK(unified.rfind("--- previous save\n+++ this save\n@@ ", 0) == 0);
   int added = 0, removed = 0;
   for (std::string_view l : splitLines(unified)) {
     added += l.starts_with("+") && !l.starts_with("+++");
@@ -346,6 +346,33 @@ TEST_CASE("kernelscope/diff against the previous revision that compiled") {
   CHECK(client.result(
             "kernelscope/sourceLocation",
             {{"uri", diff["baseUri"]}, {"line", 2}})["location"]["range"]["start"]["line"] == 2);
+}
+
+TEST_CASE("kernelscope/diff: the previous save is one for the same arch, not an arch switch") {
+  TestClient client(TestClient::options());
+  std::string uri = client.open(kPath, kSaxpy);
+  client.sync();
+  auto setArch = [&](const std::string& arch) {
+    client.result("workspace/executeCommand",
+                  {{"command", "kernelscope.setArch"}, {"arguments", {arch}}});
+    client.sync();
+  };
+  setArch("sm_80");
+  // Revision 2 is revision 1 for another arch: nothing to diff against yet.
+  json none =
+      client.request("kernelscope/diff", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
+  CHECK(errorCode(none) == int(lsp::ErrorCode::RequestFailed));
+  CHECK(none["error"]["message"] == "no earlier save has compiled for sm_80 at opt-level 3");
+  std::string more = kSaxpy;
+  more.insert(more.find("}\n"), "    let j = i;\n");
+  client.change(uri, more, 2);
+  client.sync();
+  json diff =
+      client.result("kernelscope/diff", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
+  CHECK(diff["baseRevision"] == 2);  // the sm_80 save, not revision 1 (sm_90)
+  setArch("sm_90");
+  diff = client.result("kernelscope/diff", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
+  CHECK(diff["baseRevision"] == 1);  // back on sm_90: the sm_90 save before the switch
 }
 
 TEST_CASE("inlay hints, code lens, kernels and the spill warning") {

@@ -17,9 +17,9 @@ function plural(n: number, what: string): string {
   return `${n} ${what}${n === 1 ? "" : "s"}`;
 }
 
-/** Markdown lines: the summary against its base revision, then one line per change. */
+/** Markdown lines: the summary against the compile before, then one line per change. */
 export function describeChanges(c: CompileChanges): string[] {
-  const lines = [`**Since revision ${c.baseRevision}:** ${c.summary}`];
+  const lines = [`**Since the last compile:** ${c.summary}`];
   for (const s of c.stages) {
     if (!s.changed) continue;
     lines.push(

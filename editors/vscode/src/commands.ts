@@ -108,7 +108,7 @@ const diffWithPrevious: Command = (ctx) => async (arg?: unknown) => {
       "vscode.diff",
       vscode.Uri.parse(result.baseUri),
       vscode.Uri.parse(result.uri),
-      `${name} ${stageTitle(stage)}: revision ${result.baseRevision} ↔ ${result.revision}`,
+      `${name} ${stageTitle(stage)}: previous save ↔ this save`,
       { preview: false, viewColumn: vscode.ViewColumn.Beside },
     );
   } catch (error) {

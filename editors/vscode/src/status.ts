@@ -166,7 +166,7 @@ export class StatusBar implements vscode.Disposable {
     }
     this.item.text = `${ICONS[status.state]} kernelscope ${parts.join(" · ")}`.trimEnd();
     const tooltip = new vscode.MarkdownString();
-    tooltip.appendMarkdown(`**kernelscope** — ${status.state} (revision ${status.revision})`);
+    tooltip.appendMarkdown(`**kernelscope** — ${status.state}`);
     if (kernels?.arch) tooltip.appendMarkdown(` for \`${kernels.arch}\``);
     if (status.message) tooltip.appendMarkdown(`\n\n${status.message}`);
     if (status.withheld?.length) {

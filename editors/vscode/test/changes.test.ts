@@ -19,7 +19,7 @@ test("changed stages and kernels each get a line after the summary", () => {
     ],
   });
   assert.deepEqual(lines, [
-    "**Since revision 2:** PTX +3 −1, SASS ±0, regs 10→12, +kernel scale",
+    "**Since the last compile:** PTX +3 −1, SASS ±0, regs 10→12, +kernel scale",
     "- PTX: 3 instructions added, 1 removed",
     "- SASS: declarations or labels only",
     "- `saxpy`: registers 10 → 12, occupancy 100% → 75%",
@@ -34,5 +34,5 @@ test("no change is the summary alone", () => {
     stages: [{ stage: "ptx", added: 0, removed: 0, changed: false }],
     kernels: [],
   });
-  assert.deepEqual(lines, ["**Since revision 4:** no change"]);
+  assert.deepEqual(lines, ["**Since the last compile:** no change"]);
 });

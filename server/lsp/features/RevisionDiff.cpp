@@ -17,10 +17,9 @@ lsp::Expected<lsp::DiffResult> diffOf(const Snapshot& base, const Snapshot& curr
   r.revision = current.revision;
   r.baseUri = virtualUri(stage, base.path, base.revision);
   r.uri = virtualUri(stage, current.path, current.revision);
-  r.unified = diffArtifacts((*before)->artifact, (*after)->artifact,
-                            "revision " + std::to_string(base.revision),
-                            "revision " + std::to_string(current.revision))
-                  .unified;
+  // Headers in the user's words; the revisions travel in the reply's own fields.
+  r.unified =
+      diffArtifacts((*before)->artifact, (*after)->artifact, "previous save", "this save").unified;
   return r;
 }
 

@@ -108,7 +108,7 @@ local function diff(args)
   end
   local lines = views.split_text(result.unified)
   if #lines == 0 then
-    lines = { string.format("no %s change between revisions %s and %s", stage, tostring(result.baseRevision), tostring(result.revision)) }
+    lines = { string.format("no %s change since the previous save", stage) }
   end
   local buf = views.scratch("kernelscope://diff/" .. stage .. vim.api.nvim_buf_get_name(src), lines, "diff")
   vim.cmd("belowright vsplit")
