@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "Features.h"
 #include "PipelineCompiler.h"
 #include "TestClient.h"
 #include "Toolchain.h"
@@ -231,6 +232,29 @@ TEST_CASE("real pipeline: an edit recompiles its own file, not a failed neighbou
     }
   }
   fs::remove_all(dir);
+}
+
+TEST_CASE("a failed status names the document's own error, else the first one with its file") {
+  auto error = [](const std::string& file, uint32_t line, const std::string& message) {
+    Diagnostic d;
+    d.severity = Severity::Error;
+    d.message = message;
+    d.range = SourceRange{file, line, 1, line, 2};
+    return d;
+  };
+  auto result = std::make_shared<CompileResult>();
+  result->diagnostics = {error("/k/src/blend.rs", 4, "mismatched types"),
+                         error("/k/src/lib.rs", 9, "cannot find value `x` in this scope")};
+  server::Snapshot attempt;
+  attempt.revision = 2;
+  attempt.result = result;
+  attempt.path = "/k/src/lib.rs";
+  CHECK(server::statusOf("file:///k/src/lib.rs", 2, "failed", &attempt, false, nullptr).message ==
+        "cannot find value `x` in this scope");
+  // A module with no error of its own: the crate's first error, named by its file and line.
+  attempt.path = "/k/src/scale.rs";
+  CHECK(server::statusOf("file:///k/src/scale.rs", 2, "failed", &attempt, false, nullptr).message ==
+        "blend.rs:4: mismatched types");
 }
 
 }  // namespace ks::test

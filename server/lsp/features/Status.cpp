@@ -1,9 +1,27 @@
 // kernelscope/status: the state of a document's compile, sent on every change of state,
 // with what a ready compile changed against the one before it.
+#include <filesystem>
+
 #include "Features.h"
 #include "Trust.h"
 
 namespace ks::server {
+namespace {
+
+// The error a failed status names: the document's own first one, else the crate's first
+// (which the message then prefixes with its file and line, so it never seems to be here).
+const Diagnostic* headlineError(const std::vector<Diagnostic>& diagnostics,
+                                const std::string& documentPath) {
+  const Diagnostic* first = nullptr;
+  for (const Diagnostic& d : diagnostics) {
+    if (d.severity != Severity::Error) continue;
+    if (d.range && d.range->file == documentPath) return &d;
+    if (!first) first = &d;
+  }
+  return first;
+}
+
+}  // namespace
 
 lsp::StatusParams statusOf(const std::string& uri, int revision, std::string_view state,
                            const Snapshot* attempt, bool reportDuration, const Snapshot* base) {
@@ -28,11 +46,11 @@ lsp::StatusParams statusOf(const std::string& uri, int revision, std::string_vie
   p.pending = r.pending;
   p.durationMs = reportDuration ? static_cast<int>(attempt->duration.count()) : 0;
   if (!r.succeeded) {
-    for (const Diagnostic& d : r.diagnostics)
-      if (d.severity == Severity::Error) {
-        p.message = d.message;
-        break;
-      }
+    if (const Diagnostic* e = headlineError(r.diagnostics, attempt->path))
+      p.message = e->range && e->range->file != attempt->path
+                      ? std::filesystem::path(e->range->file).filename().string() + ":" +
+                            std::to_string(e->range->startLine) + ": " + e->message
+                      : e->message;
     if (!p.message) p.message = unavailable.empty() ? "the compile failed" : unavailable;
   } else if (!unavailable.empty()) {
     p.message = unavailable;
