@@ -115,9 +115,10 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input,
   if (assembles) coming.push_back("resources");
   if (disassembles) coming.push_back("sass");
   publish(coming);
-  std::optional<fs::path> cubin = assemble(tc, opts, cancel, *code, out, result);
-  if (cubin && !cubin->empty() && disassembles) publish({"sass"});
-  if (!cubin || !disassemble(tc, opts, cancel, *code, *cubin, result)) result.cancelled = true;
+  std::optional<Assembled> assembled = assemble(tc, opts, cancel, *code, out, result);
+  if (assembled && !assembled->cubin.empty() && disassembles) publish({"sass"});
+  if (!assembled || !disassemble(tc, opts, cancel, *code, *assembled, result))
+    result.cancelled = true;
   frontEnd->complete(input, opts, result);
   return finish();
 }

@@ -101,25 +101,27 @@ void attachToSource(Diagnostic& d, const Artifact& ptx, const LineMap& lineMap) 
 
 }  // namespace
 
-std::optional<fs::path> assemble(const Toolchain& tc, const CompileOptions& opts,
-                                 const CancellationToken& cancel, const FrontEndOutput& in,
-                                 const fs::path& outDir, CompileResult& result) {
-  if (!opts.wants(Stage::Ptx) && !opts.wants(Stage::Sass)) return fs::path();
+std::optional<Assembled> assemble(const Toolchain& tc, const CompileOptions& opts,
+                                  const CancellationToken& cancel, const FrontEndOutput& in,
+                                  const fs::path& outDir, CompileResult& result) {
+  if (!opts.wants(Stage::Ptx) && !opts.wants(Stage::Sass)) return Assembled{};
   if (!tc.ptxas.found()) {
     result.markUnavailable(opts, Stage::Sass,
                            "ptxas: " + tc.ptxas.problem + " (fix: " + tc.ptxas.fix + ")");
-    return fs::path();
+    return Assembled{};
   }
   // ptxas reads the PTX with chain-id `.loc` lines, so that every SASS instruction gets the
   // chain of the PTX it came from (see ExactLocations.h); its code is the front end's,
   // instruction for instruction.
-  fs::path ptxFile = outDir / (in.stem + ".lineids.ptx"), cubin = outDir / (in.stem + ".cubin");
-  ChainIdPtx chainIds;
-  if (!in.ptxasText && in.chainIds) chainIds = ptxWithChainIds(in.ptx);
-  std::ofstream(ptxFile, std::ios::binary) << (in.ptxasText  ? *in.ptxasText
-                                               : in.chainIds ? chainIds.text
-                                                             : in.ptx.text);
-  const std::vector<uint32_t>& ptxLineOf = chainIds.newToOld;
+  fs::path ptxFile = outDir / (in.stem + ".lineids.ptx");
+  Assembled out{outDir / (in.stem + ".cubin"), std::nullopt};
+  const fs::path& cubin = out.cubin;
+  if (!in.ptxasText && in.chainIds) out.chainIds = ptxWithChainIds(in.ptx);
+  std::ofstream(ptxFile, std::ios::binary) << (in.ptxasText   ? *in.ptxasText
+                                               : out.chainIds ? out.chainIds->text
+                                                              : in.ptx.text);
+  const std::vector<uint32_t> noRewrite;
+  const std::vector<uint32_t>& ptxLineOf = out.chainIds ? out.chainIds->newToOld : noRewrite;
   auto runPtxas = [&](bool relocatable) {
     ProcessSpec p;
     p.argv = {tc.ptxas.path.string(), "-arch=" + opts.arch, "-v", "-lineinfo"};
@@ -155,7 +157,7 @@ std::optional<fs::path> assemble(const Toolchain& tc, const CompileOptions& opts
             "(set CUDA_HOME)";
     result.markUnavailable(opts, Stage::Sass, why);
     if (report.diagnostics.empty()) report.diagnostics.push_back(toolError(why, "ptxas"));
-    cubin.clear();
+    out.cubin.clear();
   } else if (!relocatable) {
     // The loadable cubin is what `kernelscope run` launches (it keeps the saved temps).
     saveTemp(opts, "k.cubin", readFile(cubin));
@@ -167,11 +169,12 @@ std::optional<fs::path> assemble(const Toolchain& tc, const CompileOptions& opts
         k.resources = res;
         k.occupancy = kernelOccupancy(opts.arch, res, opts.occupancyBlockSize);
       }
-  return cubin;
+  return out;
 }
 
 bool disassemble(const Toolchain& tc, const CompileOptions& opts, const CancellationToken& cancel,
-                 const FrontEndOutput& in, const fs::path& cubin, CompileResult& result) {
+                 const FrontEndOutput& in, const Assembled& assembled, CompileResult& result) {
+  const fs::path& cubin = assembled.cubin;
   if (!opts.wants(Stage::Sass) || cubin.empty()) return true;
   if (!tc.nvdisasm.found()) {
     result.markUnavailable(opts, Stage::Sass,
@@ -194,7 +197,7 @@ bool disassemble(const Toolchain& tc, const CompileOptions& opts, const Cancella
   auto& st = result.stages[Stage::Sass];
   st.artifact = parseSass(std::move(dr.out));
   // Decoded, SASS has its PTX's chains; without ids (nvcc's own `.loc`), complete them.
-  if (!in.chainIds || in.ptxasText || decodeSassChainIds(st.artifact, ptxWithChainIds(in.ptx)) == 0)
+  if (!assembled.chainIds || decodeSassChainIds(st.artifact, *assembled.chainIds) == 0)
     recoverInlineChains(st.artifact, in.ir, *in.lineMap);
   st.available = true;
   // A new map with SASS added: the one published before stays as it was.

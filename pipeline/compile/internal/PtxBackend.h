@@ -8,9 +8,11 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "Compile.h"
+#include "ExactLocations.h"
 #include "FrontEnd.h"
 
 namespace ks {
@@ -26,18 +28,22 @@ void saveTemp(const CompileOptions&, const std::string& name, const std::string&
 /// resources yet; `result.lineMap` is set.
 void kernelTable(const FrontEndOutput& in, const CompileOptions&, CompileResult& result);
 
+/// What ptxas was given and made: the cubin (empty when there is none) and, when ptxas read
+/// the PTX with chain ids, that PTX, whose ids the SASS then carries.
+struct Assembled {
+  std::filesystem::path cubin;
+  std::optional<ChainIdPtx> chainIds;
+};
+
 /// Runs ptxas once on the front end's PTX: resources and occupancy for every kernel,
-/// ptxas's diagnostics, and the cubin in `outDir`. Returns the cubin's path (empty when
-/// there is none) or nullopt when cancelled.
-std::optional<std::filesystem::path> assemble(const Toolchain&, const CompileOptions&,
-                                              const CancellationToken&, const FrontEndOutput& in,
-                                              const std::filesystem::path& outDir,
-                                              CompileResult& result);
+/// ptxas's diagnostics, and the cubin in `outDir`. nullopt when cancelled.
+std::optional<Assembled> assemble(const Toolchain&, const CompileOptions&, const CancellationToken&,
+                                  const FrontEndOutput& in, const std::filesystem::path& outDir,
+                                  CompileResult& result);
 
 /// Runs nvdisasm on the cubin for SASS with exact or recovered inline chains, adds it to
 /// the line map and counts each kernel's SASS instructions. Returns false when cancelled.
 bool disassemble(const Toolchain&, const CompileOptions&, const CancellationToken&,
-                 const FrontEndOutput& in, const std::filesystem::path& cubin,
-                 CompileResult& result);
+                 const FrontEndOutput& in, const Assembled& assembled, CompileResult& result);
 
 }  // namespace ks
