@@ -55,6 +55,14 @@ std::string readFileText(const std::string& path) { return readRegularFile(path)
 
 std::string knownStages() { return "known: mir, llvm-ir, ptx, sass"; }
 
+/// The key of a view in `viewFilters_`: its source path and stage, whatever the URI's
+/// spelling (percent-encoding, a `?rev=`); nullopt for a URI that is no view.
+std::optional<std::pair<std::string, std::string>> viewKey(const std::string& uri) {
+  auto v = lsp::parseVirtualUri(uri, &extensionOfStageName);
+  if (!v) return std::nullopt;
+  return std::pair(normalizePath(v->path), v->stage);
+}
+
 }  // namespace
 
 LspServer::LspServer(Transport& transport, ServerOptions options)
@@ -592,11 +600,17 @@ void LspServer::onDidSave(const lsp::DidSaveTextDocumentParams& p) {
 void LspServer::onDidClose(const lsp::DidCloseTextDocumentParams& p) {
   Document* d = workspace_.find(p.textDocument.uri);
   if (!d) {
-    if (!isVirtual(p.textDocument.uri))
+    if (auto view = viewKey(p.textDocument.uri))
+      viewFilters_.erase(*view);
+    else if (!isVirtual(p.textDocument.uri))
       log(kWarning, "didClose for a document that is not open: " + p.textDocument.uri);
     return;
   }
   const std::string path = d->path;
+  // Its views go with it (a client that never opens them as documents closes only this).
+  for (auto it = viewFilters_.lower_bound({path, ""});
+       it != viewFilters_.end() && it->first.first == path;)
+    it = viewFilters_.erase(it);
   const std::string key = isRust(*d) ? compileKeyOf(*d) : path;
   // Files that compiled with its unsaved text compile with the file on disk now.
   std::vector<Document*> affected;
@@ -985,7 +999,8 @@ void LspServer::onHover(const lsp::TextDocumentPositionParams& p,
     if (lsp::parsePassesUri(p.textDocument.uri)) return reply(std::optional<lsp::Hover>());
     auto t = resolveVirtual(p.textDocument.uri);
     if (!t) return reply(t.error());
-    auto view = viewFilters_.find(p.textDocument.uri.substr(0, p.textDocument.uri.find('?')));
+    auto key = viewKey(p.textDocument.uri);
+    auto view = key ? viewFilters_.find(*key) : viewFilters_.end();
     const int line =
         artifactLineOf(*t, p.position.line,
                        view == viewFilters_.end() ? std::nullopt : std::optional(view->second));
@@ -1069,7 +1084,7 @@ void LspServer::onArtifact(const lsp::ArtifactParams& p, Callback<lsp::ArtifactR
   auto result = artifactOf(*snapshot, *stage, p.revision.has_value(), uriOf());
   if (!result) return reply(result);
   // Hovers on the view speak of its lines: they use the filters it was last asked with.
-  const std::string view = result->uri.substr(0, result->uri.find('?'));
+  const auto view = std::pair(s->first->path, std::string(p.stage));
   if (!p.filters) {
     viewFilters_.erase(view);
     return reply(result);

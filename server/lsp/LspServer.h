@@ -228,9 +228,10 @@ class LspServer final : public MessageHandler {
   std::map<std::string, Callback<lsp::json>> deferred_;
   /// The server's own file watching, when the client does not watch for it.
   std::unique_ptr<FileWatcher> watcher_;
-  /// The filters of the newest kernelscope/artifact request per virtual document (its URI
-  /// without `?rev=`), so that hovers on the view find the line it shows.
-  std::map<std::string, lsp::ArtifactFilters> viewFilters_;
+  /// The filters of the newest kernelscope/artifact request per view (its source path and
+  /// stage, however the URI spells them), so that hovers on the view find the line it
+  /// shows. Dropped when the view's document closes, or its source does.
+  std::map<std::pair<std::string, std::string>, lsp::ArtifactFilters> viewFilters_;
   /// Watches the editor's process (`processId`), when it named one.
   std::unique_ptr<EditorProcessWatch> editorWatch_;
   std::set<std::string> watched_;

@@ -3,6 +3,7 @@
 // that stays exact with filters on and off.
 #include <doctest/doctest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "ArtifactFilters.h"
 #include "Parsers.h"
 #include "PipelineCompiler.h"
+#include "RealPipeline.h"
 #include "TestClient.h"
 #include "Toolchain.h"
 
@@ -276,6 +278,63 @@ TEST_CASE("real pipeline: linked highlighting is exact with filters on and off")
     CAPTURE(hover.dump());
     CHECK(hover["contents"]["value"].get<std::string>().find(shown) != std::string::npos);
   }
+}
+
+TEST_CASE("real pipeline: a view's filters are forgotten when the view closes, or its source") {
+  if (!toolchainUsable()) {
+    MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)");
+    return;
+  }
+  server::PipelineCompiler* compiler = nullptr;
+  TestClient client(realOptions(compiler));
+  const std::string path = KS_SOURCE_DIR "/examples/elementwise_mul.rs";
+  const std::string source = readText(path);
+  std::string uri = client.open(path, source);
+  client.sync();
+  const json params = {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}};
+  json filtered = params;
+  filtered["filters"] = {{"directives", true}, {"debugLocations", true}};
+  const std::string wholeText = client.result("kernelscope/artifact", params)["text"];
+  const json view = client.result("kernelscope/artifact", filtered);
+  const std::string viewText = view["text"];
+  auto wholeLines = splitLines(wholeText), viewLines = splitLines(viewText);
+  // A view line that shows another instruction than the same line of the whole text.
+  int line = -1;
+  for (const json& seg : view["segments"]) {
+    const int l = seg["start"];
+    std::string_view w = trimView(wholeLines[l]);
+    if (!w.empty() && std::isalpha(static_cast<unsigned char>(w[0])) &&
+        w != trimView(viewLines[l])) {
+      line = l;
+      break;
+    }
+  }
+  REQUIRE(line >= 0);
+  const std::string inView(trimView(viewLines[line])), inWhole(trimView(wholeLines[line]));
+  CAPTURE(inView);
+  CAPTURE(inWhole);
+  auto hoverOnView = [&] {
+    json r =
+        client.result("textDocument/hover", {{"textDocument", {{"uri", view["uri"]}}},
+                                             {"position", {{"line", line}, {"character", 0}}}});
+    return r.is_null() ? std::string() : r["contents"]["value"].get<std::string>();
+  };
+  CHECK(hoverOnView().find(inView) != std::string::npos);
+
+  // The view's document closes (its URI spelt with an escape): the hover reads the whole text.
+  std::string spelt = view["uri"];
+  spelt.replace(spelt.find("elementwise_mul"), 15, "elementwise%5Fmul");
+  client.notify("textDocument/didClose", {{"textDocument", {{"uri", spelt}}}});
+  CHECK(hoverOnView().find(inWhole) != std::string::npos);
+
+  // The source closes (a client that never opens its views as documents): reopened, the
+  // view's filters are gone too.
+  client.result("kernelscope/artifact", filtered);
+  CHECK(hoverOnView().find(inView) != std::string::npos);
+  client.notify("textDocument/didClose", {{"textDocument", {{"uri", uri}}}});
+  client.open(path, source, 2);
+  client.sync();
+  CHECK(hoverOnView().find(inWhole) != std::string::npos);
 }
 
 }  // namespace ks::test
