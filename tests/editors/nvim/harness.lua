@@ -4,6 +4,8 @@
 --
 --   local t = dofile(HERE .. "/harness.lua")("tag")   -- result lines read `ok - [tag] ...`
 --   t.run(function() ... t.check(name, ok, detail) ... t.wait_for(cond, ms) ... end)
+-- and the set-up the tests share: t.open_source(path) (edit, wait for the server),
+-- t.line_of, t.count_lines, t.has_line, t.compile_timeout ($KS_TIMEOUT_MS).
 -- Results go to $KS_RESULTS (headless Neovim writes its own messages to stdout too),
 -- ending with `N passed, N failed`; Neovim exits non-zero on any failure.
 return function(tag)
@@ -53,6 +55,49 @@ return function(tag)
       t.sleep(50)
     end
     return nil
+  end
+
+  -- What the tests set up alike ----------------------------------------------------------
+
+  t.compile_timeout = tonumber(os.getenv("KS_TIMEOUT_MS") or "") or 240000
+
+  --- Edits `path` and waits until the kernelscope server is attached and initialized;
+  --- checks that it did. Returns the buffer, its window and the client (nil when not).
+  function t.open_source(path)
+    vim.cmd("edit " .. vim.fn.fnameescape(path))
+    local buf, win = vim.api.nvim_get_current_buf(), vim.api.nvim_get_current_win()
+    local lsp = require("kernelscope.lsp")
+    local client = t.wait_for(function()
+      local c = lsp.client(buf)
+      return c and c.initialized and c
+    end, 20000)
+    t.check("the server attaches to " .. vim.fn.fnamemodify(path, ":t"), client ~= nil)
+    return buf, win, client
+  end
+
+  --- The 0-based number of the first line of `buf` containing `text` (plain), or nil.
+  function t.line_of(buf, text)
+    for i, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+      if l:find(text, 1, true) then
+        return i - 1
+      end
+    end
+  end
+
+  --- How many lines of `buf` match the Lua pattern.
+  function t.count_lines(buf, pattern)
+    local n = 0
+    for _, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+      if l:find(pattern) then
+        n = n + 1
+      end
+    end
+    return n
+  end
+
+  --- Whether a line of `buf` matches the Lua pattern.
+  function t.has_line(buf, pattern)
+    return t.count_lines(buf, pattern) > 0
   end
 
   --- Runs `steps` in the coroutine, then writes the summary, stops the servers and exits.

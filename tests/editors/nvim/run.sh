@@ -10,7 +10,9 @@
 #   test_stages.lua   the tiled stage windows that follow the current buffer;
 #   test_filters.lua  the views' filters on and off, linked highlighting exact in both;
 #   test_profile.lua  `:Kernelscope profile` / `run` through a runner that answers with
-#                     results recorded on a GPU: hints and heat, cleared by an edit.
+#                     results recorded on a GPU: hints and heat, cleared by an edit;
+#   test_diagnostics.lua  a type error's expected/found, a quick fix applied by code action;
+#   test_paths.lua    a crate under a non-ASCII path: linked and inlined highlighting.
 # Prints one line per check and `N passed, N failed`; exits non-zero on any failure.
 # The server comes from $KERNELSCOPE_BIN (default: build/server/kernelscope); another
 # Neovim than the one on PATH from $KS_NVIM (for checking newer releases);
@@ -23,7 +25,7 @@ source "$HERE/../common.sh"
 NVIM=${KS_NVIM:-nvim}
 # With KS_NVIM the Neovim under test is given; otherwise Debian's is installed.
 if [ -n "${KS_NVIM:-}" ]; then editor_test_setup nvim; else editor_test_setup nvim neovim; fi
-TESTS=${KS_NVIM_TESTS:-plugin setup stages filters profile}
+TESTS=${KS_NVIM_TESTS:-plugin setup stages filters profile diagnostics paths}
 mkdir -p "$TMP/src" "$TMP/examples"
 cp "$ROOT/examples/saxpy.rs" "$TMP/src/saxpy.rs"
 cp -r "$ROOT/examples/crate" "$ROOT/examples/crate-util" "$TMP/examples/"
@@ -73,6 +75,16 @@ for t in $TESTS; do
     mkdir -p "$TMP/profile"
     cp "$ROOT/examples/saxpy.rs" "$TMP/profile/"
     run_nvim profile "$ROOT/editors/nvim" test_profile.lua KS_SOURCE="$TMP/profile/saxpy.rs" KS_ROOT="$ROOT"
+    ;;
+  diagnostics)
+    mkdir -p "$TMP/diagnostics"
+    run_nvim diagnostics "$ROOT/editors/nvim" test_diagnostics.lua KS_SOURCE="$TMP/diagnostics/k.rs"
+    ;;
+  paths)
+    paths_dir="$TMP/crates ünïcode"
+    mkdir -p "$paths_dir"
+    cp -r "$ROOT/examples/crate" "$ROOT/examples/crate-util" "$paths_dir/"
+    run_nvim paths "$ROOT/editors/nvim" test_paths.lua KS_CRATE="$paths_dir/crate"
     ;;
   setup)
     # A copy of the plugin outside the checkout, and a PATH whose only kernelscope is the

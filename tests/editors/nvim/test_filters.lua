@@ -8,22 +8,11 @@
 -- (a writable copy of examples/saxpy.rs), KS_RESULTS, KS_TIMEOUT_MS.
 local server = assert(os.getenv("KERNELSCOPE_BIN"), "KERNELSCOPE_BIN is not set")
 local saxpy = assert(os.getenv("KS_SOURCE"), "KS_SOURCE is not set")
-local compile_timeout = tonumber(os.getenv("KS_TIMEOUT_MS") or "") or 240000
 local SAXPY_LINE = "*y.add(i) = a * *x.add(i) + *y.add(i);"
 
 local harness = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/harness.lua")
 local t = harness("filters")
-local check, wait_for = t.check, t.wait_for
-
-local function count_lines(buf, pattern)
-  local n = 0
-  for _, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
-    if l:find(pattern) then
-      n = n + 1
-    end
-  end
-  return n
-end
+local check, wait_for, count_lines = t.check, t.wait_for, t.count_lines
 
 local function run()
   local ks = require("kernelscope")
@@ -31,28 +20,17 @@ local function run()
   local views = require("kernelscope.views")
   ks.setup({ cmd = { server } })
 
-  vim.cmd("edit " .. vim.fn.fnameescape(saxpy))
-  local src = vim.api.nvim_get_current_buf()
-  local src_win = vim.api.nvim_get_current_win()
-  local client = wait_for(function()
-    local c = lsp.client(src)
-    return c and c.initialized and c
-  end, 20000)
-  if not check("the server attaches to saxpy.rs", client ~= nil) then
+  local src, src_win, client = t.open_source(saxpy)
+  if not client then
     return
   end
-  local line
-  for i, l in ipairs(vim.api.nvim_buf_get_lines(src, 0, -1, false)) do
-    if l:find(SAXPY_LINE, 1, true) then
-      line = i - 1
-    end
-  end
+  local line = t.line_of(src, SAXPY_LINE)
 
   local vbuf = ks.open("ptx")
   local view = views.view(vbuf)
   check("the PTX view holds saxpy's PTX", wait_for(function()
     return count_lines(vbuf, "%.entry%s+saxpy") > 0
-  end, compile_timeout))
+  end, t.compile_timeout))
 
   -- The lit lines of the SAXPY line against the server's lineMap with the same filters.
   local function linked_exactly(what)

@@ -9,24 +9,15 @@
 local server = assert(os.getenv("KERNELSCOPE_BIN"), "KERNELSCOPE_BIN is not set")
 local saxpy = assert(os.getenv("KS_SOURCE"), "KS_SOURCE is not set")
 local root = assert(os.getenv("KS_ROOT"), "KS_ROOT is not set")
-local compile_timeout = tonumber(os.getenv("KS_TIMEOUT_MS") or "") or 240000
 local HOT_LINE = "*y.add(i) = a * *x.add(i) + *y.add(i);"
 
 local harness = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/harness.lua")
 local t = harness("profile")
-local check, wait_for = t.check, t.wait_for
+local check, wait_for, line_of, compile_timeout = t.check, t.wait_for, t.line_of, t.compile_timeout
 
 local notified = {}
 vim.notify = function(msg, level)
   table.insert(notified, { msg = tostring(msg), level = level })
-end
-
-local function line_of(buf, text)
-  for i, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
-    if l:find(text, 1, true) then
-      return i - 1
-    end
-  end
 end
 
 --- The lines of `buf` with an extmark in `ns`, and the virtual texts there.
@@ -61,12 +52,8 @@ local function run()
     gpu = { runner = fake .. " --mode profile " .. root .. "/tests/golden/gpu/saxpy.profile.result" },
   })
 
-  vim.cmd("edit " .. vim.fn.fnameescape(saxpy))
-  local src = vim.api.nvim_get_current_buf()
-  if not check("the server attaches to saxpy.rs", wait_for(function()
-    local c = lsp.client(src)
-    return c and c.initialized
-  end, 20000)) then
+  local src, _, client = t.open_source(saxpy)
+  if not client then
     return
   end
   local hot = line_of(src, HOT_LINE)
@@ -139,7 +126,6 @@ local function run()
   end)())
 
   -- A run: the figures, in one message.
-  local client = lsp.client(src)
   lsp.notify_server(client, "workspace/didChangeConfiguration", {
     settings = { kernelscope = { gpuRunner = fake .. " --mode run " .. root .. "/tests/golden/gpu/saxpy.run.result" } },
   })

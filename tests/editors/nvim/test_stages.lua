@@ -7,38 +7,22 @@
 local server = assert(os.getenv("KERNELSCOPE_BIN"), "KERNELSCOPE_BIN is not set")
 local saxpy = assert(os.getenv("KS_SOURCE"), "KS_SOURCE is not set")
 local vector_add = vim.fn.fnamemodify(saxpy, ":h") .. "/vector_add.rs"
-local compile_timeout = tonumber(os.getenv("KS_TIMEOUT_MS") or "") or 240000
 local SAXPY_LINE = "*y.add(i) = a * *x.add(i) + *y.add(i);"
 
 local harness = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/harness.lua")
 local t = harness("stages")
-local check, wait_for = t.check, t.wait_for
-
-local function has_line(buf, pattern)
-  for _, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
-    if l:find(pattern) then
-      return true
-    end
-  end
-  return false
-end
+local check, wait_for, has_line, compile_timeout = t.check, t.wait_for, t.has_line, t.compile_timeout
 
 local function run()
   -- A wide screen, as a user who tiles three columns has.
   vim.o.columns, vim.o.lines = 240, 50
   local ks = require("kernelscope")
-  local lsp = require("kernelscope.lsp")
   local views = require("kernelscope.views")
   local stages = require("kernelscope.stages")
   ks.setup({ cmd = { server } })
 
-  vim.cmd("edit " .. vim.fn.fnameescape(saxpy))
-  local src = vim.api.nvim_get_current_buf()
-  local src_win = vim.api.nvim_get_current_win()
-  if not check("the server attaches to saxpy.rs", wait_for(function()
-    local c = lsp.client(src)
-    return c and c.initialized
-  end, 20000)) then
+  local src, src_win, client = t.open_source(saxpy)
+  if not client then
     return
   end
 
@@ -83,13 +67,7 @@ local function run()
   end, compile_timeout))
 
   -- The cursor on the SAXPY line lights its instructions and scrolls them into view.
-  local line
-  for i, l in ipairs(vim.api.nvim_buf_get_lines(src, 0, -1, false)) do
-    if l:find(SAXPY_LINE, 1, true) then
-      line = i
-    end
-  end
-  vim.api.nvim_win_set_cursor(src_win, { line, 0 })
+  vim.api.nvim_win_set_cursor(src_win, { t.line_of(src, SAXPY_LINE) + 1, 0 })
   vim.api.nvim_exec_autocmds("CursorMoved", { buffer = src })
   local lit = wait_for(function()
     local marks = vim.api.nvim_buf_get_extmarks(ptx(), views.ns, 0, -1, {})
