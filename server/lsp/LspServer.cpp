@@ -267,7 +267,9 @@ void LspServer::log(int type, const std::string& message) {
   notify("window/logMessage", {{"type", type}, {"message", message}});
 }
 
-bool LspServer::idle() const { return scheduler_->idle() && !(gpu_ && gpu_->running()); }
+bool LspServer::idle() const { return compilesSettled() && !(gpu_ && gpu_->running()); }
+
+bool LspServer::compilesSettled() const { return scheduler_->idle() && summariesInFlight_ == 0; }
 
 // ---------------------------------------------------------------------------------------
 // Lifecycle.
@@ -381,7 +383,7 @@ void LspServer::onCancelRequest(const lsp::CancelParams& params) {
 }
 
 void LspServer::onSync(const lsp::NoParams&, Callback<json> reply) {
-  if (scheduler_->idle()) {
+  if (compilesSettled()) {
     reply(json(nullptr));
     return;
   }
@@ -389,7 +391,7 @@ void LspServer::onSync(const lsp::NoParams&, Callback<json> reply) {
 }
 
 void LspServer::finishSyncsIfIdle() {
-  if (deferred_.empty() || !scheduler_->idle()) return;
+  if (deferred_.empty() || !compilesSettled()) return;
   auto waiting = std::move(deferred_);
   deferred_.clear();
   for (auto& [id, cb] : waiting) cb(json(nullptr));
@@ -798,12 +800,37 @@ void LspServer::onExecuteCommand(const lsp::ExecuteCommandParams& p, Callback<js
 // Compiles.
 
 void LspServer::sendStatus(const Document& d, int revision, std::string_view state,
-                           const Snapshot* attempt, const Snapshot* base) {
+                           const Snapshot* attempt, const lsp::CompileChanges* changes) {
   lsp::StatusParams status =
-      statusOf(d.uri, revision, state, attempt, !options_.deterministic, base);
+      statusOf(d.uri, revision, state, attempt, !options_.deterministic, changes);
   status.workspaceTrusted = settings_.workspaceTrusted;
   for (const auto& w : withheldSettings_) status.withheld.push_back("kernelscope.toml: " + w);
+  ++statusesSent_[d.path];
   notify("kernelscope/status", status);
+}
+
+void LspServer::sendReadyWithChanges(std::shared_ptr<const Snapshot> current,
+                                     std::shared_ptr<const Snapshot> base) {
+  // The diff of a large file takes a while (every stage's lines): hovers and the rest go on
+  // being answered meanwhile.
+  ++summariesInFlight_;
+  auto send = [this, alive = alive_, current, sent = statusesSent_[current->path]](
+                  std::shared_ptr<const lsp::CompileChanges> changes) {
+    if (!*alive) return;
+    --summariesInFlight_;
+    const Document* d = workspace_.findByPath(current->path);
+    if (d && statusesSent_[current->path] == sent)
+      sendStatus(*d, current->revision, "ready", current.get(), changes.get());
+    postCheckSyncs();
+  };
+  auto diff = [current, base] {
+    return std::make_shared<const lsp::CompileChanges>(changesOf(*base, *current));
+  };
+  // Inline mode: after what the io thread is doing now, as a worker's would come.
+  if (options_.scheduler.workers == 0) return transport_.post([send, diff] { send(diff()); });
+  changeSummaries_.run([&transport = transport_, send, diff] {
+    transport.post([send, changes = diff()] { send(changes); });
+  });
 }
 
 void LspServer::onCompileStarted(const CompileRequest& r) {
@@ -871,8 +898,10 @@ std::vector<std::shared_ptr<const Snapshot>> LspServer::serveResult(
     auto base = result->succeeded && result->pending.empty()
                     ? Workspace::before(d, snapshot->revision)
                     : nullptr;
-    sendStatus(d, snapshot->revision, result->succeeded ? "ready" : "failed", snapshot.get(),
-               base.get());
+    if (base)
+      sendReadyWithChanges(snapshot, std::move(base));
+    else
+      sendStatus(d, snapshot->revision, result->succeeded ? "ready" : "failed", snapshot.get());
   }
   // Lenses (registers, occupancy) and hints (instruction counts) follow the new code;
   // clients that cache them are asked to ask again.

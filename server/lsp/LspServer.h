@@ -15,6 +15,7 @@
 #include "Extensions.h"
 #include "FileWatcher.h"
 #include "GpuRuns.h"
+#include "JobRunner.h"
 #include "JsonRpc.h"
 #include "PassesView.h"
 #include "Protocol.h"
@@ -166,7 +167,14 @@ class LspServer final : public MessageHandler {
                                                            std::shared_ptr<const CompileResult>,
                                                            std::chrono::milliseconds);
   void sendStatus(const Document&, int revision, std::string_view state, const Snapshot* attempt,
-                  const Snapshot* base = nullptr);
+                  const lsp::CompileChanges* changes = nullptr);
+  /// Sends `current`'s ready status once what it changed against `base` is known: the diff
+  /// runs on changeSummaries_, off the io thread. A status sent for the document meanwhile
+  /// supersedes it.
+  void sendReadyWithChanges(std::shared_ptr<const Snapshot> current,
+                            std::shared_ptr<const Snapshot> base);
+  /// No compile is pending or running and no status waits for its diff.
+  bool compilesSettled() const;
   void finishSyncsIfIdle();
   void postCheckSyncs();
   /// Applies the editor's settings (initializationOptions, didChangeConfiguration).
@@ -209,6 +217,12 @@ class LspServer final : public MessageHandler {
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<PassesCache> passes_;  // made on the first kernelscope/passes
   std::unique_ptr<GpuRuns> gpu_;         // made on the first kernelscope/run or /profile
+  /// The diffs behind ready statuses' change summaries, one at a time, in order.
+  JobRunner changeSummaries_{1};
+  int summariesInFlight_ = 0;
+  /// The statuses sent per document path: a summary finishing late is sent only when no
+  /// newer status went out while its diff ran.
+  std::map<std::string, int> statusesSent_;
   std::map<std::string, RequestHandler, std::less<>> requests_;
   std::map<std::string, NotificationHandler, std::less<>> notifications_;
   PositionEncoding encoding_ = PositionEncoding::Utf16;

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "../bench/GeneratedKernels.h"
 #include "Diff.h"
 #include "Features.h"
 #include "PipelineCompiler.h"
@@ -163,6 +164,63 @@ TEST_CASE("real pipeline: a ready status after an edit says what the PTX and SAS
   CHECK(status["changes"]["baseRevision"] == 2);
   CHECK(std::regex_search(status["changes"]["summary"].get<std::string>(),
                           std::regex("(^|, )PTX −1(,|$)")));
+}
+
+TEST_CASE(
+    "real pipeline: hovers after a save of a 40-kernel file are answered before the ready status "
+    "that says what the save changed") {
+  SKIP_WITHOUT_TOOLCHAIN();
+  PipelineCompiler* compiler = nullptr;
+  TestClient client(realOptions(compiler));
+  TempDir dir("kernelscope-test");
+  const std::string path = (dir.path() / "kernels.rs").string();
+  const std::string text = bench::generatedKernels(40);
+  std::ofstream(path) << text;
+  std::string uri = client.open(path, text);
+  client.sync();
+  client.messages();
+
+  // A save that changes one kernel: every stage's tens of thousands of lines are diffed for
+  // the ready status's summary.
+  std::string saved = text;
+  saved.replace(saved.find("acc * 0.5"), 9, "acc * 0.625");
+  std::ofstream(path) << saved;
+  client.notify("textDocument/didSave", {{"textDocument", {{"uri", uri}}}, {"text", saved}});
+  const int line = lineOf(saved, "let blended = smooth(lo, hi, mean * 0.25);");
+  const json hoverParams = {{"textDocument", {{"uri", uri}}},
+                            {"position", {{"line", line}, {"character", 8}}}};
+  auto sendHover = [&](int id) {
+    client.server().onMessage(lsp::makeRequest(id, "textDocument/hover", hoverParams).dump());
+  };
+  sendHover(9001);  // answered from the previous save's compile
+  // Play the io thread until the save's compile is served in full; its status is not due
+  // before the diff is done, and the next hover reads the new compile meanwhile.
+  REQUIRE(client.drainUntil([&] { return client.server().scheduler().idle(); }));
+  sendHover(9002);
+  client.sync();
+
+  std::vector<json> sent = client.messages();
+  auto position = [&](const std::function<bool(const json&)>& is) {
+    auto it = std::find_if(sent.begin(), sent.end(), is);
+    REQUIRE(it != sent.end());
+    return it - sent.begin();
+  };
+  auto answer = [&](int id) {
+    return position(
+        [&](const json& m) { return m.value("id", json()) == id && !m.contains("method"); });
+  };
+  const auto summary = position([](const json& m) {
+    return m.value("method", "") == "kernelscope/status" && m["params"]["state"] == "ready" &&
+           m["params"].contains("changes");
+  });
+  CHECK(answer(9001) < summary);
+  CHECK(answer(9002) < summary);
+  const json& hover = sent[answer(9002)];
+  REQUIRE(hover.contains("result"));
+  CHECK(hover["result"]["contents"]["value"].get<std::string>().find("ptx") != std::string::npos);
+  const json& changes = sent[summary]["params"]["changes"];
+  CHECK(changes["baseRevision"] == 1);
+  CHECK(changes["summary"].get<std::string>().find("PTX") != std::string::npos);
 }
 
 TEST_CASE(

@@ -96,9 +96,10 @@ lsp::CompileChanges changesOf(const Snapshot& base, const Snapshot& current);
 
 // Status.cpp
 /// The kernelscope/status of `revision`; `attempt` is its outcome once there is one, and
-/// `base` the newest earlier Snapshot that compiled (its changes go with a ready status).
+/// `changes` what it changed against the newest earlier Snapshot that compiled (changesOf,
+/// given with a ready status).
 lsp::StatusParams statusOf(const std::string& uri, int revision, std::string_view state,
                            const Snapshot* attempt, bool reportDuration,
-                           const Snapshot* base = nullptr);
+                           const lsp::CompileChanges* changes = nullptr);
 
 }  // namespace ks::server

@@ -24,7 +24,8 @@ const Diagnostic* headlineError(const std::vector<Diagnostic>& diagnostics,
 }  // namespace
 
 lsp::StatusParams statusOf(const std::string& uri, int revision, std::string_view state,
-                           const Snapshot* attempt, bool reportDuration, const Snapshot* base) {
+                           const Snapshot* attempt, bool reportDuration,
+                           const lsp::CompileChanges* changes) {
   lsp::StatusParams p;
   p.uri = uri;
   p.revision = revision;
@@ -55,7 +56,7 @@ lsp::StatusParams statusOf(const std::string& uri, int revision, std::string_vie
   } else if (!unavailable.empty()) {
     p.message = unavailable;
   }
-  if (r.succeeded && base && base->result) p.changes = changesOf(*base, *attempt);
+  if (r.succeeded && changes) p.changes = *changes;
   return p;
 }
 
