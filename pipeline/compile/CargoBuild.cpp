@@ -207,17 +207,19 @@ std::string cargoComplaints(std::string_view err) {
   return out;
 }
 
-/// Copies the remarks of the kernel crate's build into `to`. A rebuild (`fresh` false)
-/// wrote its own files after `started`: older ones are an earlier build's and go.
+/// Copies the remarks of the kernel crate's build into `to` (none when `to` is empty: not
+/// wanted). A rebuild (`fresh` false) wrote its own files after `started`: older ones are an
+/// earlier build's and go, wanted or not.
 void copyRemarks(const fs::path& from, const fs::path& to, bool fresh, fs::file_time_type started) {
   std::error_code ec;
-  fs::create_directories(to, ec);
+  if (!to.empty()) fs::create_directories(to, ec);
   for (const auto& e : fs::directory_iterator(from, ec)) {
     if (!fresh && e.last_write_time(ec) < started) {
       fs::remove(e.path(), ec);
       continue;
     }
-    fs::copy_file(e.path(), to / e.path().filename(), fs::copy_options::overwrite_existing, ec);
+    if (!to.empty())
+      fs::copy_file(e.path(), to / e.path().filename(), fs::copy_options::overwrite_existing, ec);
   }
 }
 
@@ -366,9 +368,10 @@ ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const CompileO
   spec.argv.insert(spec.argv.end(), unit.args.begin(), unit.args.end());
   spec.argv.insert(spec.argv.end(), opts.extraRustcFlags.begin(), opts.extraRustcFlags.end());
   spec.argv.insert(spec.argv.end(), extraArgs.begin(), extraArgs.end());
-  if (!remarkDir.empty())
-    spec.argv.insert(spec.argv.end(),
-                     {"-C", "remark=all", "-Zremark-dir=" + cargoRemarks.string()});
+  // Remarks are asked for whether or not they are wanted: cargo's fingerprint covers the
+  // kernel crate's arguments, so turning remarks on or off (the CLI's default and the
+  // editor's differ) would rebuild an unchanged crate. Unwanted ones are not read.
+  spec.argv.insert(spec.argv.end(), {"-C", "remark=all", "-Zremark-dir=" + cargoRemarks.string()});
   // Cargo finds the user's .cargo/config.toml from its working directory: the package's.
   spec.cwd = c.manifest.parent_path();
   spec.env = {{"RUSTC", tc.rustc.path.string()}, {"RUSTC_BOOTSTRAP", "1"}};
@@ -428,7 +431,7 @@ ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const CompileO
     std::ofstream depInfo(outDir / (unit.crateName + ".d"));
     for (const auto& f : readDepInfo(kernelStem.string() + ".d", unit.remaps, shadowWorkspace))
       depInfo << f.string() << ":\n";
-    if (!remarkDir.empty()) copyRemarks(cargoRemarks, remarkDir, kernelFresh, started);
+    copyRemarks(cargoRemarks, remarkDir, kernelFresh, started);
   }
   if (r.ok() && kernelStem.empty()) {
     r.exitCode = 1;

@@ -317,6 +317,19 @@ TEST_CASE("an unchanged kernel crate is fresh to cargo: not rebuilt, its remarks
   CHECK(second.remarks.size() == first.remarks.size());
   CHECK(second.stage(Stage::Ptx)->artifact.text == first.stage(Stage::Ptx)->artifact.text);
 
+  // Without remarks: the same arguments (fresh), and no remark is read; with them again,
+  // the build's remarks are still there.
+  CompileOptions noRemarks = trusted();
+  noRemarks.remarks = false;
+  CompileResult quiet = compileKernel(tc, {kernels, std::nullopt, {}}, noRemarks);
+  REQUIRE(quiet.succeeded);
+  CHECK(kernelCrateBuilt(cache.path()) == built);
+  CHECK(quiet.remarks.empty());
+  CompileResult again = compileKernel(tc, {kernels, std::nullopt, {}}, trusted());
+  REQUIRE(again.succeeded);
+  CHECK(kernelCrateBuilt(cache.path()) == built);
+  CHECK(again.remarks.size() == first.remarks.size());
+
   // An edit is a rebuild.
   std::string text = test::readFile(kernels);
   text.replace(text.find("*out = 1.0;"), 11, "*out = 3.0;");
