@@ -6,8 +6,8 @@
 //  2. the language server's resident memory with 20 files open, and over many
 //     edit/compile cycles of the 40-kernel file;
 //  3. the bytes of a PTX `kernelscope/artifact` reply of the 40-kernel file.
-// Usage: ks_bench_scale [ROUNDS [CYCLES]]   (defaults 3 and 200; ROUNDS 0: no compiles,
-// CYCLES -1: no server)
+// Usage: ks_bench_scale [ROUNDS [CYCLES [SIZES]]]   (defaults 3, 200 and 1,5,10,20,40,80;
+// ROUNDS 0: no compiles, CYCLES -1: no server; SIZES: the kernel counts, comma-separated)
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "Compile.h"
@@ -58,16 +59,17 @@ double cpuSeconds(int who) {
 }
 
 /// 1. Compile time and first view by file size.
-void compileScale(const Toolchain& tc, const fs::path& dir, int rounds) {
-  std::printf("%8s %6s %9s %9s %9s %9s %9s %8s %9s %9s %9s %7s\n", "kernels", "lines", "rustc",
-              "tools", "ks", "own", "own/tools", "first", "first/rc", "own cpu", "tools cpu",
-              "ptx");
-  for (int n : {1, 5, 10, 20, 40, 80}) {
+void compileScale(const Toolchain& tc, const fs::path& dir, int rounds,
+                  const std::vector<int>& sizes) {
+  std::printf("%8s %6s %9s %9s %9s %9s %9s %8s %9s %9s %9s %9s %7s\n", "kernels", "lines", "rustc",
+              "tools", "ks", "own", "own/tools", "first", "first/rc", "own cpu", "first cpu",
+              "tools cpu", "ptx");
+  for (int n : sizes) {
     fs::path file = dir / ("k" + std::to_string(n) + ".rs");
     std::string text = generatedKernels(n);
     std::ofstream(file) << text;
     rawTools(tc, file);  // warm the page cache for both
-    std::vector<double> rustc, tools, ours, first, ownCpu, toolsCpu;
+    std::vector<double> rustc, tools, ours, first, ownCpu, firstCpu, toolsCpu;
     size_t ptxLines = 0;
     for (int r = 0; r < rounds; ++r) {
       const double rawChildren = cpuSeconds(RUSAGE_CHILDREN);
@@ -79,17 +81,21 @@ void compileScale(const Toolchain& tc, const fs::path& dir, int rounds) {
       }
       std::atomic<bool> seen = false;
       Clock::time_point firstView;
+      const double self = cpuSeconds(RUSAGE_SELF);
+      double selfAtFirstView = 0;
       CompileOptions opts;
       opts.onStages = [&](std::shared_ptr<const CompileResult>) {
-        if (!seen.exchange(true)) firstView = Clock::now();
+        if (seen.exchange(true)) return;
+        firstView = Clock::now();
+        selfAtFirstView = cpuSeconds(RUSAGE_SELF);
       };
-      const double self = cpuSeconds(RUSAGE_SELF);
       auto start = Clock::now();
       // A comment per round, so that nothing is answered from a cache.
       CompileResult res =
           compileKernel(tc, {file, text + "// round " + std::to_string(r) + "\n"}, opts);
       auto end = Clock::now();
       ownCpu.push_back(cpuSeconds(RUSAGE_SELF) - self);
+      firstCpu.push_back((seen ? selfAtFirstView : cpuSeconds(RUSAGE_SELF)) - self);
       if (!res.succeeded) {
         std::fprintf(stderr, "kernelscope failed on %d kernels\n", n);
         return;
@@ -101,14 +107,14 @@ void compileScale(const Toolchain& tc, const fs::path& dir, int rounds) {
       first.push_back(seen ? ms(firstView - start) : ms(end - start));
     }
     double rc = median(rustc), tl = median(tools), ks = median(ours), fv = median(first);
-    std::printf("%8d %6zu %9.0f %9.0f %9.0f %9.0f %9.3f %8.0f %9.3f %9.2f %9.2f %7zu\n", n,
+    std::printf("%8d %6zu %9.0f %9.0f %9.0f %9.0f %9.3f %8.0f %9.3f %9.2f %9.2f %9.2f %7zu\n", n,
                 splitLines(text).size(), rc, tl, ks, ks - tl, (ks - tl) / tl, fv, fv / rc,
-                median(ownCpu), median(toolsCpu), ptxLines);
+                median(ownCpu), median(firstCpu), median(toolsCpu), ptxLines);
   }
   std::printf(
       "(ms, medians of %d rounds; own = ks - tools; first = first view published;\n"
-      " own cpu = CPU seconds of kernelscope's own code in the compile, tools cpu = CPU seconds\n"
-      " of rustc + ptxas + nvdisasm by hand)\n",
+      " own cpu = CPU seconds of kernelscope's own code in the compile, first cpu = those spent\n"
+      " before the first view, tools cpu = CPU seconds of rustc + ptxas + nvdisasm by hand)\n",
       rounds);
 }
 
@@ -217,6 +223,12 @@ void serverMemory(const fs::path& dir, int cycles) {
 int main(int argc, char** argv) {
   int rounds = argc > 1 ? std::max(0, std::atoi(argv[1])) : 3;
   int cycles = argc > 2 ? std::atoi(argv[2]) : 200;  // < 0: no server
+  std::vector<int> sizes;
+  for (std::string_view rest = argc > 3 ? argv[3] : "1,5,10,20,40,80"; !rest.empty();) {
+    size_t comma = std::min(rest.find(','), rest.size());
+    if (int n = std::atoi(std::string(rest.substr(0, comma)).c_str()); n > 0) sizes.push_back(n);
+    rest.remove_prefix(std::min(comma + 1, rest.size()));
+  }
   Toolchain tc = discoverToolchain();
   if (tc.rustc.found() && !tc.sysroot.found())
     ensureSysroot(tc, [](const std::string& m) { std::fprintf(stderr, "%s\n", m.c_str()); });
@@ -226,7 +238,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   TempDir dir("kernelscope-scale");
-  if (rounds > 0) compileScale(tc, dir.path(), rounds);
+  if (rounds > 0) compileScale(tc, dir.path(), rounds, sizes);
   if (cycles >= 0) serverMemory(dir.path(), cycles);
   return 0;
 }
