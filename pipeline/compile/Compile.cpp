@@ -100,7 +100,7 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input,
   if (!code) return finish();
   kernelTable(*code, opts, result);
   // What comes after the front end, published stage by stage: a user reads the PTX while
-  // ptxas and nvdisasm run.
+  // its exact chains are completed and ptxas and nvdisasm run.
   const bool assembles = (opts.wants(Stage::Ptx) || opts.wants(Stage::Sass)) && tc.ptxas.found();
   const bool disassembles = assembles && opts.wants(Stage::Sass) && tc.nvdisasm.found();
   auto publish = [&](std::vector<std::string> pending) {
@@ -115,6 +115,7 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input,
   if (assembles) coming.push_back("resources");
   if (disassembles) coming.push_back("sass");
   publish(coming);
+  frontEnd->afterFirstView(*code, opts, result);  // comes with the resources
   std::optional<Assembled> assembled = assemble(tc, opts, cancel, *code, out, result);
   if (assembled && !assembled->cubin.empty() && disassembles) publish({"sass"});
   if (!assembled || !disassemble(tc, opts, cancel, *code, *assembled, result))

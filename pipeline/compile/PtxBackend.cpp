@@ -85,6 +85,15 @@ void kernelTable(const FrontEndOutput& in, const CompileOptions&, CompileResult&
   }
 }
 
+void replacePtx(const FrontEndOutput& in, const CompileOptions& opts, CompileResult& result) {
+  if (!opts.wants(Stage::Ptx) || !result.lineMap) return;
+  auto& st = result.stages[Stage::Ptx];
+  st.artifact = in.ptx;
+  auto lineMap = std::make_shared<LineMap>(*result.lineMap);
+  lineMap->addArtifact(st.artifact);
+  result.lineMap = std::move(lineMap);
+}
+
 namespace {
 
 /// A ptxas message about PTX line `d.ptxLine` goes to the user's source line that the PTX

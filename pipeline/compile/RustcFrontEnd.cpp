@@ -79,8 +79,8 @@ class RustcFrontEnd final : public FrontEnd {
     // ones on every compile, whatever the stages, so that an unchanged crate is not rebuilt.
     if (unit.cargo) emit = "mir,llvm-ir,asm,dep-info";
     const std::string& crate = unit.crateName;
-    const fs::path remarkDir = opts.remarks ? work / "remarks" : fs::path();
-    ProcessResult r = runRustcUnit(tc, unit, opts, emit, out, work, {}, remarkDir, cancel);
+    remarkDir_ = opts.remarks ? work / "remarks" : fs::path();
+    ProcessResult r = runRustcUnit(tc, unit, opts, emit, out, work, {}, remarkDir_, cancel);
     result.toolTime += r.elapsed;
     if (r.cancelled) return cancelled(opts, result);
     saveTemp(opts, "rustc.stderr", r.err);
@@ -111,18 +111,11 @@ class RustcFrontEnd final : public FrontEnd {
       if (fs::exists(out / (crate + ext))) saveTemp(opts, name, readFile(out / (crate + ext)));
     FrontEndOutput o;
     o.stem = crate;
-    // The IR is parsed once: read into the artifact, then given chain ids for the PTX.
-    ChainTable regenerated;
-    regenerated.error = "cannot read rustc's LLVM IR";  // until its module is read
-    std::string irError;
+    // The IR is parsed once: read into the artifact, then given chain ids for the PTX
+    // (afterFirstView).
+    completes_ = needPtx;
     if (needPtx) o.ptx = parsePtx(readFile(out / (crate + ".s")));
-    o.ir = parseLlvmIr(readFile(out / (crate + ".ll")), &irError, [&](llvm::Module& module) {
-      if (needPtx) regenerated = assignExactChains(o.ptx, module, opts.arch, opts.optLevel);
-    });
-    if (!irError.empty()) regenerated.error += ": " + irError;
-    if (needPtx)
-      if (auto warning = chainRegenerationWarning(regenerated))
-        result.diagnostics.push_back(std::move(*warning));
+    o.ir = parseLlvmIr(readFile(out / (crate + ".ll")), &irError_, needPtx ? &module_ : nullptr);
     // The crate's files and its path dependencies' (or the modules next to a standalone
     // kernel) are the user's too.
     std::set<std::string> userFiles = {file.string()};
@@ -144,16 +137,20 @@ class RustcFrontEnd final : public FrontEnd {
       st.artifact = o.ir;
       st.available = true;
     }
-    if (needPtx) {
-      recoverInlineChains(o.ptx, o.ir, *o.lineMap);  // only what regeneration could not align
-      if (opts.wants(Stage::Ptx)) {
-        auto& st = result.stages[Stage::Ptx];
-        st.artifact = o.ptx;
-        st.available = true;
-      }
+    if (opts.wants(Stage::Ptx)) {  // first shown with guessed chains: see afterFirstView
+      auto& st = result.stages[Stage::Ptx];
+      st.artifact = o.ptx;
+      recoverInlineChains(st.artifact, o.ir, *o.lineMap);
+      st.available = true;
     }
-    if (opts.remarks) {
-      for (const auto& e : fs::directory_iterator(work / "remarks", ec)) {
+    return o;
+  }
+
+  void afterFirstView(FrontEndOutput& o, const CompileOptions& opts,
+                      CompileResult& result) override {
+    if (!remarkDir_.empty()) {
+      std::error_code ec;
+      for (const auto& e : fs::directory_iterator(remarkDir_, ec)) {
         std::string yaml = readFile(e.path());
         saveTemp(opts, "remarks." + e.path().filename().string(), yaml);
         for (auto& rem : parseRemarksYaml(yaml))
@@ -161,10 +158,25 @@ class RustcFrontEnd final : public FrontEnd {
       }
       result.remarks = attributeRemarks(std::move(result.remarks), o.ir, *o.lineMap);
     }
-    return o;
+    if (!completes_) return;  // no PTX asked for
+    ChainTable regenerated;
+    if (module_.module)
+      regenerated = assignExactChains(o.ptx, *module_.module, opts.arch, opts.optLevel);
+    else
+      regenerated.error = "cannot read rustc's LLVM IR" + (irError_.empty() ? "" : ": " + irError_);
+    module_.reset();
+    if (auto warning = chainRegenerationWarning(regenerated))
+      result.diagnostics.push_back(std::move(*warning));
+    recoverInlineChains(o.ptx, o.ir, *o.lineMap);  // only what regeneration could not align
+    replacePtx(o, opts, result);
   }
 
  private:
+  fs::path remarkDir_;      // where rustc wrote its remarks; empty: none wanted
+  bool completes_ = false;  // the PTX's chains are completed after the first view
+  LlvmModule module_;       // rustc's IR, kept from parsing to afterFirstView
+  std::string irError_;
+
   static std::nullopt_t fail(const CompileOptions& opts, CompileResult& result,
                              const std::string& why) {
     result.diagnostics.push_back(toolError(why));

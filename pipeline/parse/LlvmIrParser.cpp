@@ -109,12 +109,19 @@ std::string demangleSymbol(std::string_view symbol) {
   return d;
 }
 
-Artifact parseLlvmIr(std::string input, std::string* error,
-                     const std::function<void(llvm::Module&)>& thenUse) {
+LlvmModule::LlvmModule() = default;
+LlvmModule::~LlvmModule() = default;
+void LlvmModule::reset() {
+  module.reset();
+  context.reset();
+}
+
+Artifact parseLlvmIr(std::string input, std::string* error, LlvmModule* keep) {
   Artifact a;
   a.stage = Stage::LlvmIr;
 
-  llvm::LLVMContext ctx;
+  auto context = std::make_unique<llvm::LLVMContext>();
+  llvm::LLVMContext& ctx = *context;
   llvm::SMDiagnostic diag;
   auto buffer =
       llvm::MemoryBuffer::getMemBuffer(input, "rustc.ll", /*RequiresNullTerminator=*/false);
@@ -177,7 +184,10 @@ Artifact parseLlvmIr(std::string input, std::string* error,
       line.location = it->second;
     }
   }
-  if (thenUse) thenUse(*module);
+  if (keep) {
+    keep->module = std::move(module);
+    keep->context = std::move(context);
+  }
   return a;
 }
 

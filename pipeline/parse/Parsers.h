@@ -3,15 +3,16 @@
 // each line carries (with its inline chain where the format has one).
 #pragma once
 
-#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "Artifact.h"
 
 namespace llvm {
+class LLVMContext;
 class Module;
-}
+}  // namespace llvm
 
 namespace ks {
 
@@ -22,10 +23,19 @@ Artifact parseMir(std::string text);
 /// rustc `--emit=llvm-ir`, read with the LLVM library: `!dbg` locations with their full
 /// `inlinedAt` chains, Rust symbols demangled. The text shown is LLVM's own printing of
 /// the module. On a parse error returns an artifact with the text and no locations and
-/// sets `error`. `thenUse`, when given, gets the parsed module afterwards (and may change
-/// it), so that another reader of the same IR does not parse the text again.
-Artifact parseLlvmIr(std::string text, std::string* error = nullptr,
-                     const std::function<void(llvm::Module&)>& thenUse = {});
+/// sets `error`. `keep`, when given, receives the parsed module (null after a parse error),
+/// so that another reader of the same IR does not parse the text again.
+struct LlvmModule;
+Artifact parseLlvmIr(std::string text, std::string* error = nullptr, LlvmModule* keep = nullptr);
+
+/// A module parsed by parseLlvmIr, with the context that owns it.
+struct LlvmModule {
+  LlvmModule();
+  ~LlvmModule();
+  void reset();  // frees the module and its context
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module;  // destroyed before its context
+};
 
 /// PTX from LLVM's NVPTX backend: `.file`/`.loc`, including the
 /// `.loc f l c, function_name X, inlined_at f l c` form of newer LLVM.

@@ -1,6 +1,7 @@
 // The compile driver: unsaved text, broken kernels, missing and failing tools, arches.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "Compile.h"
@@ -139,6 +140,16 @@ TEST_CASE(
   REQUIRE(code.kernels.size() == 1);
   CHECK(code.kernels[0].ptxInstructions > 0);
   CHECK_FALSE(code.kernels[0].resources);
+  // The PTX comes before its exact chains are regenerated from the IR and the remarks are
+  // read; both come with the resources (the chains in a new line map).
+  CHECK(code.remarks.empty());
+  auto regenerated = [](const CompileResult& r) {
+    const auto& lines = r.stage(Stage::Ptx)->artifact.lines;
+    return std::count_if(lines.begin(), lines.end(), [](const ArtifactLine& l) {
+      return l.source == LocationSource::Regenerated;
+    });
+  };
+  CHECK(regenerated(code) == 0);
 
   const CompileResult& resources = *published[1];
   CHECK(resources.pending == std::vector<std::string>{"sass"});
@@ -146,6 +157,10 @@ TEST_CASE(
   REQUIRE(resources.kernels[0].resources);
   CHECK(resources.kernels[0].resources->registers > 0);
   CHECK_FALSE(resources.stage(Stage::Sass));
+  CHECK(regenerated(resources) == resources.stage(Stage::Ptx)->artifact.instructionCount());
+  CHECK_FALSE(resources.remarks.empty());
+  CHECK(resources.lineMap != code.lineMap);
+  CHECK_FALSE(resources.lineMap->linesFor(Stage::Ptx, {f.path.string(), line}).direct.empty());
 
   // The last step adds SASS to a new line map: what was published stays as it was.
   REQUIRE(final.stage(Stage::Sass));

@@ -46,6 +46,10 @@ class FrontEnd {
                                                 const std::filesystem::path& workDir,
                                                 const std::filesystem::path& outDir,
                                                 CompileResult&) = 0;
+  /// What the first view (the stages `compile` produced) does not wait for, done once it is
+  /// published: rustc's exact PTX chains (regenerated from its IR, ExactLocations.h: until
+  /// then the PTX has the chains its own `.loc` lines and the IR suggest) and its remarks.
+  virtual void afterFirstView(FrontEndOutput&, const CompileOptions&, CompileResult&) {}
   /// Completes `result` after the back end with what only this front end knows.
   virtual void complete(const CompileInput&, const CompileOptions&, CompileResult&) const {}
 };

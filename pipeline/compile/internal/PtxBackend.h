@@ -28,6 +28,10 @@ void saveTemp(const CompileOptions&, const std::string& name, const std::string&
 /// resources yet; `result.lineMap` is set.
 void kernelTable(const FrontEndOutput& in, const CompileOptions&, CompileResult& result);
 
+/// `in.ptx` with its final chains (FrontEnd::afterFirstView) as the PTX stage, in a new line
+/// map: the one published before stays as it was.
+void replacePtx(const FrontEndOutput& in, const CompileOptions&, CompileResult& result);
+
 /// What ptxas was given and made: the cubin (empty when there is none) and, when ptxas read
 /// the PTX with chain ids, that PTX, whose ids the SASS then carries.
 struct Assembled {
