@@ -508,6 +508,15 @@ PassesResult computePasses(const Toolchain& tc, const CompileInput& input,
 
 // --- Rendering
 
+std::string passesTitle(const PassesResult& r, const std::string& file, const std::string& arch,
+                        int optLevel) {
+  std::string stages;
+  for (const StagePasses& sp : r.stages)
+    stages += (stages.empty() ? " · " : ", ") + std::string(stageTitle(sp.stage));
+  return "Passes that changed " + r.demangled + " — " + file + stages + " (" + arch +
+         ", opt-level " + std::to_string(optLevel) + ")";
+}
+
 std::string renderPasses(const PassesResult& r, const std::string& title) {
   std::string s;
   if (!r.error.empty()) return "kernelscope: " + r.error + "\n";

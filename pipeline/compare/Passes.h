@@ -127,5 +127,9 @@ std::string mirBodyText(std::string_view dumped);
 
 /// The pass-by-pass text the CLI prints and the `kernelscope:/passes/` document shows.
 std::string renderPasses(const PassesResult&, const std::string& title);
+/// Its title: the kernel, the file as the reader knows it, the stages shown and the target
+/// ("Passes that changed saxpy — examples/saxpy.rs · LLVM IR, MIR (sm_90, opt-level 3)").
+std::string passesTitle(const PassesResult&, const std::string& file, const std::string& arch,
+                        int optLevel);
 
 }  // namespace ks

@@ -114,9 +114,8 @@ int passesMain(int argc, char** argv) {
   if (args.json)
     std::cout << toJson(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else
-    std::cout << renderPasses(r, "Passes that changed " + r.demangled + " (" + args.file + ", " +
-                                     args.compile.arch + ", opt-level " +
-                                     std::to_string(args.compile.optLevel) + ")");
+    std::cout << renderPasses(r,
+                              passesTitle(r, args.file, args.compile.arch, args.compile.optLevel));
   return kExitOk;
 }
 

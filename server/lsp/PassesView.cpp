@@ -2,6 +2,8 @@
 // conversion of the pipeline's pass list to the wire. See PassesView.h.
 #include "PassesView.h"
 
+#include <filesystem>
+
 #include "Features.h"
 #include "LspServer.h"
 #include "Uri.h"
@@ -9,6 +11,21 @@
 namespace ks::server {
 
 using lsp::ErrorCode;
+
+namespace {
+
+/// The document's file as its reader knows it: from its crate's folder (`kern/src/lib.rs`),
+/// or by its name when it compiles on its own.
+std::string shownPath(const Snapshot& s) {
+  const std::filesystem::path file(s.path);
+  if (s.result->crateManifest.empty()) return file.filename().string();
+  const std::filesystem::path crate = s.result->crateManifest.parent_path();
+  const std::filesystem::path inCrate = file.lexically_relative(crate);
+  if (inCrate.empty() || *inCrate.begin() == "..") return file.filename().string();
+  return (crate.filename() / inCrate).string();
+}
+
+}  // namespace
 
 lsp::PassesResult passesReplyOf(const Snapshot& s, const PassesResult& r,
                                 std::optional<Stage> only) {
@@ -18,9 +35,8 @@ lsp::PassesResult passesReplyOf(const Snapshot& s, const PassesResult& r,
   out.revision = s.revision;
   PassesResult shown = r;
   if (only) std::erase_if(shown.stages, [&](const StagePasses& sp) { return sp.stage != *only; });
-  out.text = renderPasses(shown, "Passes that changed " + r.demangled + " (revision " +
-                                     std::to_string(s.revision) + ", " + s.result->arch +
-                                     ", opt-level " + std::to_string(s.result->optLevel) + ")");
+  out.text =
+      renderPasses(shown, passesTitle(shown, shownPath(s), s.result->arch, s.result->optLevel));
   for (const StagePasses& sp : shown.stages)
     for (const PassChange& c : sp.changes)
       out.passes.push_back(lsp::PassInfo{std::string(stageName(sp.stage)), c.pass, c.unit,

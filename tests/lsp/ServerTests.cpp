@@ -949,12 +949,17 @@ TEST_CASE("kernelscope/passes: computed once per revision and kernel, errors nam
                                           "diff":"--- before SROAPass\n+++ after SROAPass\n"})"));
   CHECK(r["text"].get<std::string>().find("### 1. SROAPass on saxpy: 5 → 3 instructions") !=
         std::string::npos);
+  // Titled by file and stage; the server's revision numbers are its own.
+  CHECK(r["text"].get<std::string>().starts_with(
+      "# Passes that changed saxpy — saxpy.rs · LLVM IR, MIR (sm_90, opt-level 3)\n"));
   // The same revision and kernel again, by its pass-by-pass URI and for one stage: no new run.
   // (Parameters after `kernel`, such as a client's revision, are ignored.)
   json mir = client.result("kernelscope/passes",
                            {{"uri", r["uri"].get<std::string>() + "&rev=1"}, {"stage", "mir"}});
   REQUIRE(mir["passes"].size() == 1);
   CHECK(mir["passes"][0]["name"] == "GVN");
+  CHECK(mir["text"].get<std::string>().starts_with(
+      "# Passes that changed saxpy — saxpy.rs · MIR (sm_90, opt-level 3)\n"));
   CHECK(passes->calls == 1);
   // A new revision is a new run.
   client.change(uri, kThreeKernels + "\n", 2);
@@ -979,6 +984,25 @@ TEST_CASE("kernelscope/passes: computed once per revision and kernel, errors nam
             client.request("kernelscope/passes",
                            {{"uri", "kernelscope:/passes/elsewhere/k.rs.passes?kernel=saxpy"}})) ==
         int(lsp::ErrorCode::InvalidParams));
+}
+
+TEST_CASE("a pass-by-pass document of a crate's file is titled by its path in the crate") {
+  auto result = std::make_shared<CompileResult>();
+  result->arch = "sm_80";
+  result->optLevel = 2;
+  result->crateManifest = "/w/kern/Cargo.toml";
+  server::Snapshot s;
+  s.path = "/w/kern/src/blend.rs";
+  s.revision = 7;
+  s.result = result;
+  PassesResult passes = FakePasses()(CompileInput{}, CompileOptions{}, "blend", {});
+  CHECK(server::passesReplyOf(s, passes, Stage::LlvmIr)
+            .text.starts_with("# Passes that changed blend — kern/src/blend.rs · LLVM IR (sm_80, "
+                              "opt-level 2)\n"));
+  // A path dependency's file, outside the crate's folder: by its name.
+  s.path = "/w/shared/src/math.rs";
+  CHECK(server::passesReplyOf(s, passes, std::nullopt)
+            .text.starts_with("# Passes that changed blend — math.rs · LLVM IR, MIR (sm_80"));
 }
 
 namespace {

@@ -305,7 +305,7 @@ TEST_CASE("kernelscope passes: text, --json, --llvm, and its errors") {
   INFO(text.out << text.err);
   REQUIRE(text.exitCode == 0);
   CHECK(text.out.starts_with(
-      "# Passes that changed saxpy (examples/saxpy.rs, sm_90, opt-level 3)\n"));
+      "# Passes that changed saxpy — examples/saxpy.rs · LLVM IR, MIR (sm_90, opt-level 3)\n"));
   CHECK(text.out.find("\n## LLVM IR: ") != std::string::npos);
   CHECK(text.out.find("\n## MIR: ") != std::string::npos);
   CHECK(text.out.find("### 1. ") != std::string::npos);

@@ -24,9 +24,7 @@ lsp::Expected<lsp::DiffResult> diffOf(const Snapshot& base, const Snapshot& curr
 }
 
 lsp::CompileChanges changesOf(const Snapshot& base, const Snapshot& current) {
-  const CompileDiff d =
-      diffCompiles(*base.result, *current.result, "revision " + std::to_string(base.revision),
-                   "revision " + std::to_string(current.revision));
+  const CompileDiff d = diffCompiles(*base.result, *current.result, "previous save", "this save");
   lsp::CompileChanges c;
   c.baseRevision = base.revision;
   c.summary = d.summary;
