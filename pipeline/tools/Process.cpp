@@ -128,6 +128,200 @@ std::optional<std::filesystem::path> findOnPath(std::string_view name) {
 #endif
 }
 
+namespace {
+
+/// argv, environment and working directory for execve(), built before fork(): the child of
+/// a multi-threaded parent may not allocate. Not movable, since argv and envp point into
+/// the strings it owns.
+struct ExecImage {
+  ExecImage(const ProcessSpec& spec, const std::filesystem::path& program)
+      : program(program.string()),
+        args(spec.argv),
+        env(buildEnvironment(spec)),
+        cwd(spec.cwd.string()) {
+    for (auto& s : args) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    for (auto& s : env) envp.push_back(s.data());
+    envp.push_back(nullptr);
+  }
+  ExecImage(const ExecImage&) = delete;
+  ExecImage& operator=(const ExecImage&) = delete;
+
+  std::string program;
+  std::vector<std::string> args, env;
+  std::vector<char*> argv, envp;
+  std::string cwd;
+};
+
+/// The child's stdin, stdout and stderr, and the status pipe on which it reports an errno
+/// when chdir() or execve() fails (the pipe closes unread on a successful exec).
+struct ChildPipes {
+  Pipe in, out, err, status;
+  bool open() { return in.open() && out.open() && err.open() && status.open(); }
+  void closeChildEnds() {
+    in.closeRead();
+    out.closeWrite();
+    err.closeWrite();
+    status.closeWrite();
+  }
+};
+
+/// The child after fork(): its own process group, the parent's pipes as its standard
+/// streams, then execve(). Async-signal-safe calls only.
+[[noreturn]] void execChild(const ExecImage& image, const ChildPipes& pipes) {
+  ::setpgid(0, 0);
+  // The signals installTerminationCleanup blocks are unblocked again: the tool must die of them.
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  ::dup2(pipes.in.fd[0], 0);
+  ::dup2(pipes.out.fd[1], 1);
+  ::dup2(pipes.err.fd[1], 2);
+  ::signal(SIGPIPE, SIG_DFL);
+  if (image.cwd.empty() || ::chdir(image.cwd.c_str()) == 0)
+    ::execve(image.program.c_str(), image.argv.data(), image.envp.data());
+  int e = errno;
+  (void)!::write(pipes.status.fd[1], &e, sizeof e);
+  ::_exit(127);
+}
+
+/// Keeps a running child's process group in the registry, so that a terminating signal
+/// kills it (installTerminationCleanup).
+class RegisteredGroup {
+ public:
+  explicit RegisteredGroup(pid_t pid) : pid_(pid) {
+    std::lock_guard lock(registry().mutex);
+    registry().groups.insert(pid_);
+  }
+  ~RegisteredGroup() {
+    std::lock_guard lock(registry().mutex);
+    registry().groups.erase(pid_);
+  }
+  RegisteredGroup(const RegisteredGroup&) = delete;
+  RegisteredGroup& operator=(const RegisteredGroup&) = delete;
+
+ private:
+  pid_t pid_;
+};
+
+/// The parent's side of a started child, until it has exited and its output is read:
+/// feeds its stdin without blocking on a child that does not read it, captures stdout and
+/// stderr up to the cap, and kills the whole group when cancelled or at the deadline.
+class ChildSupervisor {
+ public:
+  ChildSupervisor(const ProcessSpec& spec, pid_t pid, ChildPipes& pipes, ProcessResult& result)
+      : spec_(spec),
+        pid_(pid),
+        pipes_(pipes),
+        result_(result),
+        streams_{pipes.out.fd[0], pipes.err.fd[0]},
+        sinks_{&result.out, &result.err} {
+    if (spec.stdinText.empty()) {
+      pipes_.in.closeWrite();
+    } else {
+      stdinFd_ = pipes_.in.fd[1];
+      ::fcntl(stdinFd_, F_SETFL, O_NONBLOCK);
+    }
+  }
+
+  /// Runs until the child has exited and its pipes are drained; returns its wait status.
+  int run(Clock::time_point deadline) {
+    while (streams_[0] >= 0 || streams_[1] >= 0 || !exited_) {
+      enforceLimits(deadline);
+      reap();
+      if (exited_ && Clock::now() >= drainUntil_) break;
+      transferOnce();
+    }
+    if (!exited_) ::waitpid(pid_, &waitStatus_, 0);
+    return waitStatus_;
+  }
+
+ private:
+  void enforceLimits(Clock::time_point deadline) {
+    if (killed_ || exited_) return;
+    if (spec_.cancel.cancelled()) {
+      result_.cancelled = true;
+      killGroup();
+    } else if (Clock::now() >= deadline) {
+      result_.timedOut = true;
+      killGroup();
+    }
+  }
+
+  void killGroup() {
+    ::kill(-pid_, SIGKILL);
+    killed_ = true;
+  }
+
+  void reap() {
+    if (exited_ || ::waitpid(pid_, &waitStatus_, WNOHANG) != pid_) return;
+    exited_ = true;
+    // Grandchildren may hold the pipes open: drain for a short while only.
+    drainUntil_ = Clock::now() + std::chrono::milliseconds(200);
+  }
+
+  /// One poll() over the open pipes, then whatever they are ready for.
+  void transferOnce() {
+    pollfd pfd[3];
+    int n = 0;
+    for (int fd : streams_)
+      if (fd >= 0) pfd[n++] = {fd, POLLIN, 0};
+    if (stdinFd_ >= 0) pfd[n++] = {stdinFd_, POLLOUT, 0};
+    if (n == 0) {
+      if (!exited_) ::usleep(2000);
+      return;
+    }
+    if (::poll(pfd, n, exited_ ? 10 : 20) <= 0) return;
+    for (int k = 0; k < n; ++k) {
+      if (!pfd[k].revents) continue;
+      if (pfd[k].fd == stdinFd_)
+        writeStdin();
+      else
+        readStream(pfd[k].fd == streams_[0] ? 0 : 1);
+    }
+  }
+
+  void writeStdin() {
+    const std::string& text = spec_.stdinText;
+    ssize_t w = ::write(stdinFd_, text.data() + stdinPos_, text.size() - stdinPos_);
+    if (w > 0) stdinPos_ += static_cast<size_t>(w);
+    if (w < 0 && errno != EAGAIN) stdinPos_ = text.size();
+    if (stdinPos_ >= text.size()) {
+      pipes_.in.closeWrite();
+      stdinFd_ = -1;
+    }
+  }
+
+  /// Appends what stream `i` (0 stdout, 1 stderr) has, up to the cap; end of file or an
+  /// error stops watching it (the Pipe closes it).
+  void readStream(int i) {
+    ssize_t got = ::read(streams_[i], buf_, sizeof buf_);
+    if (got <= 0) {
+      if (!(got < 0 && errno == EINTR)) streams_[i] = -1;
+      return;
+    }
+    std::string& sink = *sinks_[i];
+    size_t room = spec_.outputCap > sink.size() ? spec_.outputCap - sink.size() : 0;
+    if (static_cast<size_t>(got) > room) result_.truncated = true;
+    sink.append(buf_, std::min(room, static_cast<size_t>(got)));
+  }
+
+  const ProcessSpec& spec_;
+  pid_t pid_;
+  ChildPipes& pipes_;
+  ProcessResult& result_;
+  int streams_[2];
+  std::string* sinks_[2];
+  int stdinFd_ = -1;
+  size_t stdinPos_ = 0;
+  bool exited_ = false, killed_ = false;
+  int waitStatus_ = 0;
+  Clock::time_point drainUntil_{};
+  char buf_[65536];
+};
+
+}  // namespace
+
 ProcessResult runProcess(const ProcessSpec& spec) {
   ProcessResult result;
   auto started = Clock::now();
@@ -140,20 +334,9 @@ ProcessResult runProcess(const ProcessSpec& spec) {
     result.error = spec.argv[0] + " not found";
     return result;
   }
-
-  // Everything the child needs, prepared before fork().
-  std::vector<std::string> envStrings = buildEnvironment(spec);
-  std::vector<char*> envp, argv;
-  for (auto& s : envStrings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> argStrings = spec.argv;
-  for (auto& s : argStrings) argv.push_back(s.data());
-  argv.push_back(nullptr);
-  std::string programPath = program->string();
-  std::string cwd = spec.cwd.string();
-
-  Pipe in, out, err, status;
-  if (!in.open() || !out.open() || !err.open() || !status.open()) {
+  const ExecImage image(spec, *program);
+  ChildPipes pipes;
+  if (!pipes.open()) {
     result.error = std::string("pipe: ") + std::strerror(errno);
     return result;
   }
@@ -163,133 +346,20 @@ ProcessResult runProcess(const ProcessSpec& spec) {
     result.error = std::string("fork: ") + std::strerror(errno);
     return result;
   }
-  if (pid == 0) {
-    // Child: async-signal-safe calls only. The signals installTerminationCleanup blocks
-    // are unblocked again: the tool must die of them.
-    ::setpgid(0, 0);
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    ::dup2(in.fd[0], 0);
-    ::dup2(out.fd[1], 1);
-    ::dup2(err.fd[1], 2);
-    ::signal(SIGPIPE, SIG_DFL);
-    if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) {
-      int e = errno;
-      (void)!::write(status.fd[1], &e, sizeof e);
-      ::_exit(127);
-    }
-    ::execve(programPath.c_str(), argv.data(), envp.data());
-    int e = errno;
-    (void)!::write(status.fd[1], &e, sizeof e);
-    ::_exit(127);
-  }
+  if (pid == 0) execChild(image, pipes);
   ::setpgid(pid, pid);  // also from the parent, so the group exists before we may kill it
-  {
-    std::lock_guard lock(registry().mutex);
-    registry().groups.insert(pid);
-  }
-  struct Unregister {
-    pid_t pid;
-    ~Unregister() {
-      std::lock_guard lock(registry().mutex);
-      registry().groups.erase(pid);
-    }
-  } unregister{pid};
-  in.closeRead();
-  out.closeWrite();
-  err.closeWrite();
-  status.closeWrite();
+  RegisteredGroup group(pid);
+  pipes.closeChildEnds();
 
   int childErrno = 0;
-  if (::read(status.fd[0], &childErrno, sizeof childErrno) == sizeof childErrno) {
+  if (::read(pipes.status.fd[0], &childErrno, sizeof childErrno) == sizeof childErrno) {
     ::waitpid(pid, nullptr, 0);
-    result.error = programPath + ": " + std::strerror(childErrno);
+    result.error = image.program + ": " + std::strerror(childErrno);
     return result;
   }
   result.started = true;
 
-  // Feed stdin without blocking on a child that does not read it.
-  size_t stdinPos = 0;
-  int stdinFd = in.fd[1];
-  if (spec.stdinText.empty()) {
-    in.closeWrite();
-    stdinFd = -1;
-  } else {
-    ::fcntl(stdinFd, F_SETFL, O_NONBLOCK);
-  }
-
-  auto deadline = started + spec.timeout;
-  bool exited = false, killed = false;
-  int waitStatus = 0;
-  Clock::time_point drainUntil{};
-  int fds[2] = {out.fd[0], err.fd[0]};
-  std::string* sinks[2] = {&result.out, &result.err};
-  char buf[65536];
-
-  auto killGroup = [&] {
-    if (!killed && !exited) ::kill(-pid, SIGKILL);
-    killed = true;
-  };
-
-  while (fds[0] >= 0 || fds[1] >= 0 || !exited) {
-    if (!killed && !exited) {
-      if (spec.cancel.cancelled()) {
-        result.cancelled = true;
-        killGroup();
-      } else if (Clock::now() >= deadline) {
-        result.timedOut = true;
-        killGroup();
-      }
-    }
-    if (!exited) {
-      pid_t r = ::waitpid(pid, &waitStatus, WNOHANG);
-      if (r == pid) {
-        exited = true;
-        // Grandchildren may hold the pipes open: drain for a short while only.
-        drainUntil = Clock::now() + std::chrono::milliseconds(200);
-      }
-    }
-    if (exited && Clock::now() >= drainUntil) break;
-
-    pollfd pfd[3];
-    int n = 0;
-    for (int i = 0; i < 2; ++i)
-      if (fds[i] >= 0) pfd[n++] = {fds[i], POLLIN, 0};
-    if (stdinFd >= 0) pfd[n++] = {stdinFd, POLLOUT, 0};
-    if (n == 0) {
-      if (!exited) ::usleep(2000);
-      continue;
-    }
-    int ready = ::poll(pfd, n, exited ? 10 : 20);
-    if (ready <= 0) continue;
-    for (int k = 0; k < n; ++k) {
-      if (!pfd[k].revents) continue;
-      if (pfd[k].fd == stdinFd) {
-        ssize_t w =
-            ::write(stdinFd, spec.stdinText.data() + stdinPos, spec.stdinText.size() - stdinPos);
-        if (w > 0) stdinPos += static_cast<size_t>(w);
-        if (w < 0 && errno != EAGAIN) stdinPos = spec.stdinText.size();
-        if (stdinPos >= spec.stdinText.size()) {
-          in.closeWrite();
-          stdinFd = -1;
-        }
-        continue;
-      }
-      int i = pfd[k].fd == fds[0] ? 0 : 1;
-      ssize_t got = ::read(fds[i], buf, sizeof buf);
-      if (got <= 0) {
-        if (got < 0 && errno == EINTR) continue;
-        fds[i] = -1;  // closed by the Pipe destructor
-        continue;
-      }
-      std::string& sink = *sinks[i];
-      size_t room = spec.outputCap > sink.size() ? spec.outputCap - sink.size() : 0;
-      if (static_cast<size_t>(got) > room) result.truncated = true;
-      sink.append(buf, std::min(room, static_cast<size_t>(got)));
-    }
-  }
-  if (!exited) ::waitpid(pid, &waitStatus, 0);
+  int waitStatus = ChildSupervisor(spec, pid, pipes, result).run(started + spec.timeout);
   if (WIFEXITED(waitStatus)) result.exitCode = WEXITSTATUS(waitStatus);
   if (WIFSIGNALED(waitStatus)) result.signal = WTERMSIG(waitStatus);
   result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
