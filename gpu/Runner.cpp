@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "Driver.h"
 
@@ -73,6 +74,218 @@ RunResult failure(std::string kind, std::string message) {
   return r;
 }
 
+/// Why the CUDA driver or a device is unavailable on this machine, or nullopt when both are.
+std::optional<RunResult> driverUnavailable() {
+  if (std::string why = loadDriver(); !why.empty())
+    return failure("no-driver", why + "; " + kNoDriverHint);
+  const Driver& cu = driver();
+  if (CUresult r = cu.cuInit(0); r != kCudaSuccess)
+    return failure("no-device",
+                   "the CUDA driver did not start: " + errorText(r) + "; " + kNoDriverHint);
+  int count = 0;
+  if (cu.cuDeviceGetCount(&count) != kCudaSuccess || count == 0)
+    return failure("no-device", std::string("no CUDA device on this machine; ") + kNoDriverHint);
+  return std::nullopt;
+}
+
+/// "kernel NAME (grid (x, y, z), block (x, y, z), N B shared)": how failures name the launch.
+std::string describeLaunch(const LaunchPlan& plan) {
+  return "kernel " + plan.kernel + " (grid " + dims(plan.grid) + ", block " + dims(plan.block) +
+         (plan.sharedBytes ? ", " + std::to_string(plan.sharedBytes) + " B shared" : "") + ")";
+}
+
+/// Device 0's primary context, made current, and the module loaded into it; both are
+/// released when this goes out of scope.
+class DeviceContext {
+ public:
+  explicit DeviceContext(const Driver& cu) : cu_(cu) {}
+  ~DeviceContext() {
+    if (module_) cu_.cuModuleUnload(module_);
+    if (context_) cu_.cuDevicePrimaryCtxRelease(device_);
+  }
+  DeviceContext(const DeviceContext&) = delete;
+  DeviceContext& operator=(const DeviceContext&) = delete;
+
+  /// Reads device 0's name and properties into `info`, then makes its primary context
+  /// current. Throws DriverError.
+  void open(DeviceInfo& info) {
+    check(cu_.cuDeviceGet(&device_, 0), "cuDeviceGet");
+    std::array<char, 256> name{};
+    check(cu_.cuDeviceGetName(name.data(), name.size(), device_), "cuDeviceGetName");
+    info.name = name.data();
+    auto attr = [&](int a) {
+      int v = 0;
+      cu_.cuDeviceGetAttribute(&v, a, device_);
+      return v;
+    };
+    info.major = attr(kAttrComputeCapabilityMajor);
+    info.minor = attr(kAttrComputeCapabilityMinor);
+    info.smCount = attr(kAttrMultiprocessorCount);
+    info.clockKHz = attr(kAttrClockRateKHz);
+    info.memoryClockKHz = attr(kAttrMemoryClockRateKHz);
+    info.memoryBusWidthBits = attr(kAttrMemoryBusWidthBits);
+    cu_.cuDriverGetVersion(&info.driverVersion);
+    check(cu_.cuDevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain");
+    check(cu_.cuCtxSetCurrent(context_), "cuCtxSetCurrent");
+  }
+
+  /// Loads the cubin and finds the plan's kernel in it, allowing it the dynamic shared
+  /// memory the plan asks for; a failure says why in the user's terms.
+  std::optional<RunResult> loadKernel(const std::string& cubin, const LaunchPlan& plan,
+                                      const std::string& launch, CUfunction& function) {
+    if (CUresult r = cu_.cuModuleLoadData(&module_, cubin.data()); r != kCudaSuccess) {
+      module_ = nullptr;
+      std::string hint =
+          r == 209 || r == 200 ? ": the cubin was built for another GPU (choose its --arch)" : "";
+      return failure("load", "cannot load the cubin: " + errorText(r) + hint);
+    }
+    if (cu_.cuModuleGetFunction(&function, module_, plan.kernel.c_str()) != kCudaSuccess)
+      return failure("load", "the cubin has no kernel named '" + plan.kernel + "'");
+    if (plan.sharedBytes > 48 * 1024)
+      if (CUresult r = cu_.cuFuncSetAttribute(function, kFuncAttrMaxDynamicSharedSizeBytes,
+                                              int(plan.sharedBytes));
+          r != kCudaSuccess)
+        return failure("launch", launch + ": " + std::to_string(plan.sharedBytes) +
+                                     " B of dynamic shared memory is more than this GPU allows: " +
+                                     errorText(r));
+    return std::nullopt;
+  }
+
+ private:
+  const Driver& cu_;
+  CUdevice device_ = 0;
+  CUcontext context_ = nullptr;
+  CUmodule module_ = nullptr;
+};
+
+/// The kernel's arguments on the device: a buffer per buffer argument, filled as planned,
+/// and the parameter array cuLaunchKernel takes (a pointer to each scalar or device pointer).
+struct KernelArguments {
+  explicit KernelArguments(size_t count) : memory(count), slots(count) {}
+  std::vector<DeviceMemory> memory;
+  std::vector<std::array<uint8_t, 8>> slots;
+  std::vector<void*> params;
+
+  /// Allocates and fills the buffers and builds `params`; a failure says which argument.
+  std::optional<RunResult> upload(const Driver& cu, const ExecRequest& request) {
+    const LaunchPlan& plan = request.plan;
+    try {
+      for (size_t i = 0; i < plan.args.size(); ++i) {
+        const ArgPlan& a = plan.args[i];
+        if (!a.buffer) {
+          std::memcpy(slots[i].data(), a.scalar.data(), std::min<size_t>(a.scalar.size(), 8));
+          params.push_back(slots[i].data());
+          continue;
+        }
+        if (CUresult r = cu.cuMemAlloc(&memory[i].ptr, a.byteSize()); r != kCudaSuccess) {
+          memory[i].ptr = 0;
+          return failure("memory", "cannot allocate " + std::to_string(a.byteSize()) +
+                                       " bytes for '" + a.name + "': " + errorText(r));
+        }
+        if (a.fill.kind == Fill::Kind::Zeros) {
+          check(cu.cuMemsetD8(memory[i].ptr, 0, a.byteSize()), "cuMemsetD8");
+        } else {
+          std::string host =
+              fillBuffer(a, i < request.argData.size() ? request.argData[i] : std::string());
+          check(cu.cuMemcpyHtoD(memory[i].ptr, host.data(), host.size()), "cuMemcpyHtoD");
+        }
+        std::memcpy(slots[i].data(), &memory[i].ptr, sizeof(CUdeviceptr));
+        params.push_back(slots[i].data());
+      }
+    } catch (const DriverError& e) {
+      return failure("memory", e.what());
+    }
+    return std::nullopt;
+  }
+};
+
+/// Launches of one loaded kernel with its arguments, each failure told as the user's
+/// launch failing ("launch": it could not start; "fault": it failed while running).
+class KernelLauncher {
+ public:
+  KernelLauncher(const Driver& cu, CUfunction function, const LaunchPlan& plan,
+                 std::vector<void*>& params, std::string launch)
+      : cu_(cu), function_(function), plan_(plan), params_(params), launch_(std::move(launch)) {}
+
+  CUresult launch() const {
+    return cu_.cuLaunchKernel(function_, plan_.grid[0], plan_.grid[1], plan_.grid[2],
+                              plan_.block[0], plan_.block[1], plan_.block[2], plan_.sharedBytes,
+                              nullptr, params_.data(), nullptr);
+  }
+
+  RunResult faulted(CUresult r, const char* when) const {
+    bool launchError = r == 701 /* LAUNCH_OUT_OF_RESOURCES */ || r == 1 /* INVALID_VALUE */;
+    return failure(
+        launchError ? "launch" : "fault",
+        launch_ + (launchError ? " could not start " : " failed ") + when + ": " + errorText(r));
+  }
+
+  /// A driver call that failed after the first launch: a fault when the context is gone.
+  RunResult driverFailed(const DriverError& e) const {
+    return failure(e.code == 700 || e.code == 716 || e.code == 719 ? "fault" : "launch",
+                   launch_ + ": " + e.what());
+  }
+
+  /// The first launch, run to completion.
+  std::optional<RunResult> runOnce() const {
+    if (CUresult r = launch(); r != kCudaSuccess) return faulted(r, "at launch");
+    if (CUresult r = cu_.cuCtxSynchronize(); r != kCudaSuccess) return faulted(r, "while running");
+    return std::nullopt;
+  }
+
+  /// The remaining warm-up launches, then `runs` launches each timed between two events.
+  /// Throws DriverError.
+  std::optional<RunResult> time(int warmup, int runs, std::vector<double>& timesMs) const {
+    for (int i = 1; i < warmup; ++i)
+      if (CUresult r = launch(); r != kCudaSuccess) return faulted(r, "at launch");
+    Events ev;
+    check(cu_.cuEventCreate(&ev.start, 0), "cuEventCreate");
+    check(cu_.cuEventCreate(&ev.stop, 0), "cuEventCreate");
+    for (int i = 0; i < runs; ++i) {
+      check(cu_.cuEventRecord(ev.start, nullptr), "cuEventRecord");
+      if (CUresult r = launch(); r != kCudaSuccess) return faulted(r, "at launch");
+      check(cu_.cuEventRecord(ev.stop, nullptr), "cuEventRecord");
+      if (CUresult r = cu_.cuEventSynchronize(ev.stop); r != kCudaSuccess)
+        return faulted(r, "while running");
+      float ms = 0;
+      check(cu_.cuEventElapsedTime(&ms, ev.start, ev.stop), "cuEventElapsedTime");
+      timesMs.push_back(ms);
+    }
+    return std::nullopt;
+  }
+
+ private:
+  const Driver& cu_;
+  CUfunction function_;
+  const LaunchPlan& plan_;
+  std::vector<void*>& params_;
+  std::string launch_;
+};
+
+/// Copies every buffer back after the first launch and summarizes it (with its bytes when
+/// the request asks for a dump). Throws DriverError.
+void readBuffers(const Driver& cu, const ExecRequest& request, const KernelArguments& args,
+                 RunResult& result) {
+  const LaunchPlan& plan = request.plan;
+  for (size_t i = 0; i < plan.args.size(); ++i) {
+    const ArgPlan& a = plan.args[i];
+    if (!a.buffer) continue;
+    std::string host(a.byteSize(), '\0');
+    check(cu.cuMemcpyDtoH(host.data(), args.memory[i].ptr, host.size()), "cuMemcpyDtoH");
+    BufferResult b;
+    b.name = a.name;
+    b.elem = a.elem;
+    b.count = a.count;
+    b.output = a.output;
+    summarize(host, a.elem, b);
+    if (request.dump) {
+      b.blob = static_cast<int>(result.blobs.size());
+      result.blobs.push_back(std::move(host));
+    }
+    result.buffers.push_back(std::move(b));
+  }
+}
+
 }  // namespace
 
 double uniformAt(uint64_t seed, uint64_t index) {
@@ -132,162 +345,41 @@ void summarize(const std::string& bytes, ElemType elem, BufferResult& out) {
 
 RunResult execute(const ExecRequest& request) {
   auto started = std::chrono::steady_clock::now();
-  if (std::string why = loadDriver(); !why.empty())
-    return failure("no-driver", why + "; " + kNoDriverHint);
+  if (std::optional<RunResult> unavailable = driverUnavailable()) return *unavailable;
   const Driver& cu = driver();
-  if (CUresult r = cu.cuInit(0); r != kCudaSuccess)
-    return failure("no-device",
-                   "the CUDA driver did not start: " + errorText(r) + "; " + kNoDriverHint);
-  int count = 0;
-  if (cu.cuDeviceGetCount(&count) != kCudaSuccess || count == 0)
-    return failure("no-device", std::string("no CUDA device on this machine; ") + kNoDriverHint);
-  const LaunchPlan& plan = request.plan;
-  const std::string launch =
-      "kernel " + plan.kernel + " (grid " + dims(plan.grid) + ", block " + dims(plan.block) +
-      (plan.sharedBytes ? ", " + std::to_string(plan.sharedBytes) + " B shared" : "") + ")";
   RunResult result;
-  CUcontext context = nullptr;
-  CUdevice device = 0;
-  CUmodule module = nullptr;
+  DeviceContext gpu(cu);
   try {
-    DeviceInfo& d = result.device;
-    check(cu.cuDeviceGet(&device, 0), "cuDeviceGet");
-    std::array<char, 256> name{};
-    check(cu.cuDeviceGetName(name.data(), name.size(), device), "cuDeviceGetName");
-    d.name = name.data();
-    auto attr = [&](int a) {
-      int v = 0;
-      cu.cuDeviceGetAttribute(&v, a, device);
-      return v;
-    };
-    d.major = attr(kAttrComputeCapabilityMajor);
-    d.minor = attr(kAttrComputeCapabilityMinor);
-    d.smCount = attr(kAttrMultiprocessorCount);
-    d.clockKHz = attr(kAttrClockRateKHz);
-    d.memoryClockKHz = attr(kAttrMemoryClockRateKHz);
-    d.memoryBusWidthBits = attr(kAttrMemoryBusWidthBits);
-    cu.cuDriverGetVersion(&d.driverVersion);
-    check(cu.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
-    check(cu.cuCtxSetCurrent(context), "cuCtxSetCurrent");
+    gpu.open(result.device);
   } catch (const DriverError& e) {
     RunResult f = failure("no-device", e.what());
     f.device = result.device;
     return f;
   }
-  const DeviceInfo device0 = result.device;
-  auto finish = [&](RunResult r) {
-    r.device = device0;
-    if (module) cu.cuModuleUnload(module);
-    if (context) cu.cuDevicePrimaryCtxRelease(device);
+  // Every outcome from here on names the device it ran on.
+  auto onDevice = [&](RunResult r) {
+    r.device = result.device;
     return r;
   };
-  if (CUresult r = cu.cuModuleLoadData(&module, request.cubin.data()); r != kCudaSuccess) {
-    module = nullptr;
-    std::string hint =
-        r == 209 || r == 200 ? ": the cubin was built for another GPU (choose its --arch)" : "";
-    return finish(failure("load", "cannot load the cubin: " + errorText(r) + hint));
-  }
+  const LaunchPlan& plan = request.plan;
+  const std::string launch = describeLaunch(plan);
   CUfunction function = nullptr;
-  if (cu.cuModuleGetFunction(&function, module, plan.kernel.c_str()) != kCudaSuccess)
-    return finish(failure("load", "the cubin has no kernel named '" + plan.kernel + "'"));
-  if (plan.sharedBytes > 48 * 1024)
-    if (CUresult r = cu.cuFuncSetAttribute(function, kFuncAttrMaxDynamicSharedSizeBytes,
-                                           int(plan.sharedBytes));
-        r != kCudaSuccess)
-      return finish(
-          failure("launch",
-                  launch + ": " + std::to_string(plan.sharedBytes) +
-                      " B of dynamic shared memory is more than this GPU allows: " + errorText(r)));
-
-  // Buffers, filled; then the parameter pointers.
-  std::vector<DeviceMemory> memory(plan.args.size());
-  std::vector<std::array<uint8_t, 8>> scalars(plan.args.size());
-  std::vector<void*> params;
+  if (auto f = gpu.loadKernel(request.cubin, plan, launch, function)) return onDevice(*f);
+  KernelArguments args(plan.args.size());
+  if (auto f = args.upload(cu, request)) return onDevice(*f);
+  KernelLauncher launcher(cu, function, plan, args.params, launch);
+  if (auto f = launcher.runOnce()) return onDevice(*f);
   try {
-    for (size_t i = 0; i < plan.args.size(); ++i) {
-      const ArgPlan& a = plan.args[i];
-      if (!a.buffer) {
-        std::memcpy(scalars[i].data(), a.scalar.data(), std::min<size_t>(a.scalar.size(), 8));
-        params.push_back(scalars[i].data());
-        continue;
-      }
-      if (CUresult r = cu.cuMemAlloc(&memory[i].ptr, a.byteSize()); r != kCudaSuccess) {
-        memory[i].ptr = 0;
-        return finish(failure("memory", "cannot allocate " + std::to_string(a.byteSize()) +
-                                            " bytes for '" + a.name + "': " + errorText(r)));
-      }
-      if (a.fill.kind == Fill::Kind::Zeros) {
-        check(cu.cuMemsetD8(memory[i].ptr, 0, a.byteSize()), "cuMemsetD8");
-      } else {
-        std::string host =
-            fillBuffer(a, i < request.argData.size() ? request.argData[i] : std::string());
-        check(cu.cuMemcpyHtoD(memory[i].ptr, host.data(), host.size()), "cuMemcpyHtoD");
-      }
-      std::memcpy(scalars[i].data(), &memory[i].ptr, sizeof(CUdeviceptr));
-      params.push_back(scalars[i].data());
-    }
+    readBuffers(cu, request, args, result);
+    if (request.mode != ExecRequest::Mode::LaunchOnce)
+      if (auto f = launcher.time(request.warmup, request.runs, result.timesMs)) return onDevice(*f);
   } catch (const DriverError& e) {
-    return finish(failure("memory", e.what()));
-  }
-
-  auto launchOnce = [&]() -> CUresult {
-    return cu.cuLaunchKernel(function, plan.grid[0], plan.grid[1], plan.grid[2], plan.block[0],
-                             plan.block[1], plan.block[2], plan.sharedBytes, nullptr, params.data(),
-                             nullptr);
-  };
-  auto faulted = [&](CUresult r, const char* when) {
-    bool launchError = r == 701 /* LAUNCH_OUT_OF_RESOURCES */ || r == 1 /* INVALID_VALUE */;
-    return finish(failure(
-        launchError ? "launch" : "fault",
-        launch + (launchError ? " could not start " : " failed ") + when + ": " + errorText(r)));
-  };
-  if (CUresult r = launchOnce(); r != kCudaSuccess) return faulted(r, "at launch");
-  if (CUresult r = cu.cuCtxSynchronize(); r != kCudaSuccess) return faulted(r, "while running");
-  result.execMs = 0;
-  try {
-    for (size_t i = 0; i < plan.args.size(); ++i) {
-      const ArgPlan& a = plan.args[i];
-      if (!a.buffer) continue;
-      std::string host(a.byteSize(), '\0');
-      check(cu.cuMemcpyDtoH(host.data(), memory[i].ptr, host.size()), "cuMemcpyDtoH");
-      BufferResult b;
-      b.name = a.name;
-      b.elem = a.elem;
-      b.count = a.count;
-      b.output = a.output;
-      summarize(host, a.elem, b);
-      if (request.dump) {
-        b.blob = static_cast<int>(result.blobs.size());
-        result.blobs.push_back(std::move(host));
-      }
-      result.buffers.push_back(std::move(b));
-    }
-    if (request.mode != ExecRequest::Mode::LaunchOnce) {
-      for (int i = 1; i < request.warmup; ++i)
-        if (CUresult r = launchOnce(); r != kCudaSuccess) return faulted(r, "at launch");
-      Events ev;
-      check(cu.cuEventCreate(&ev.start, 0), "cuEventCreate");
-      check(cu.cuEventCreate(&ev.stop, 0), "cuEventCreate");
-      for (int i = 0; i < request.runs; ++i) {
-        check(cu.cuEventRecord(ev.start, nullptr), "cuEventRecord");
-        if (CUresult r = launchOnce(); r != kCudaSuccess) return faulted(r, "at launch");
-        check(cu.cuEventRecord(ev.stop, nullptr), "cuEventRecord");
-        if (CUresult r = cu.cuEventSynchronize(ev.stop); r != kCudaSuccess)
-          return faulted(r, "while running");
-        float ms = 0;
-        check(cu.cuEventElapsedTime(&ms, ev.start, ev.stop), "cuEventElapsedTime");
-        result.timesMs.push_back(ms);
-      }
-    }
-  } catch (const DriverError& e) {
-    return finish(failure(e.code == 700 || e.code == 716 || e.code == 719 ? "fault" : "launch",
-                          launch + ": " + e.what()));
+    return onDevice(launcher.driverFailed(e));
   }
   result.ok = true;
   result.execMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  memory.clear();
-  return finish(std::move(result));
+  return result;
 }
 
 }  // namespace ks::gpu
