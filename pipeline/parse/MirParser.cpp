@@ -54,32 +54,17 @@ std::string functionNameOf(std::string_view header) {
   return std::string(text::trim(h.substr(0, end)));
 }
 
-}  // namespace
+/// The parser's state between lines: the function being read, its scopes, and the braces
+/// open in it.
+class MirReader {
+ public:
+  explicit MirReader(Artifact& a) : a_(a) {}
 
-Artifact parseMir(std::string input) {
-  Artifact a;
-  a.stage = Stage::Mir;
-  a.text = std::move(input);
-  a.indexLines();
-
-  ChainInterner chains;
-  std::map<uint32_t, Scope> scopes;  // per function
-  std::vector<int> openScopes;       // scope declarations whose bodies we are in
-  std::vector<char> braces;          // 's' scope, 'b' block, 'o' other
-  int32_t fn = -1;
-  std::string fnName;
-
-  auto functionOfScope = [&](int s) -> std::string {
-    for (; s >= 0; s = scopes.count(s) ? scopes[s].parent : -1)
-      if (scopes.count(s) && scopes[s].inlined) return scopes[s].callee;
-    return fnName;
-  };
-
-  for (size_t i = 0; i < a.lines.size(); ++i) {
-    std::string_view raw = a.lineText(i);
+  void readLine(size_t i) {
+    std::string_view raw = a_.lineText(i);
     std::string_view t = text::trim(raw);
-    ArtifactLine& line = a.lines[i];
-    line.function = fn;
+    ArtifactLine& line = a_.lines[i];
+    line.function = fn_;
 
     // Split off the trailing `// ...` comment (MIR code itself has no "//").
     std::string_view code = t, comment;
@@ -88,96 +73,131 @@ Artifact parseMir(std::string input) {
       comment = text::trim(t.substr(c + 2));
     }
 
-    if (fn < 0) {
+    if (fn_ < 0) {
       // A new item at column 0 that opens a body.
-      if (!raw.empty() && raw.front() != ' ' && raw.front() != '/' && code.ends_with("{")) {
-        ArtifactFunction f;
-        f.symbol = functionNameOf(code);
-        f.demangled = f.symbol;
-        f.firstLine = f.lastLine = static_cast<uint32_t>(i);
-        fn = static_cast<int32_t>(a.functions.size());
-        a.functions.push_back(f);
-        fnName = f.symbol;
-        scopes.clear();
-        openScopes.clear();
-        braces.assign(1, 'o');
-        line.function = fn;
-        line.kind = LineKind::Header;
-      }
-      continue;
+      if (!raw.empty() && raw.front() != ' ' && raw.front() != '/' && code.ends_with("{"))
+        startFunction(i, code);
+      return;
     }
-
-    if (code == "}") {
-      char kind = braces.empty() ? 'o' : braces.back();
-      if (!braces.empty()) braces.pop_back();
-      if (kind == 's' && !openScopes.empty()) openScopes.pop_back();
-      line.kind = LineKind::Other;
-      if (braces.empty()) {
-        a.functions[fn].lastLine = static_cast<uint32_t>(i);
-        fn = -1;
-      }
-      continue;
-    }
-
-    if (code.starts_with("scope ") && code.ends_with("{")) {
-      std::string_view rest = code.substr(6);
-      auto id = text::takeUint(rest);
-      Scope s;
-      s.parent = openScopes.empty() ? 0 : openScopes.back();
-      rest = text::trim(rest);
-      if (text::consume(rest, "(inlined ")) {
-        s.inlined = true;
-        size_t close = rest.rfind(')');
-        std::string_view callee = rest.substr(0, close);
-        text::consume(callee, "#[track_caller] ");
-        s.callee = std::string(callee);
-        if (text::consume(comment, "at ")) {
-          if (auto f = parseSpan(comment)) s.callSite = *f;
-        }
-      }
-      if (id) {
-        scopes[*id] = s;
-        openScopes.push_back(static_cast<int>(*id));
-      }
-      braces.push_back('s');
-      line.kind = LineKind::Directive;
-      continue;
-    }
-
+    if (code == "}") return closeBrace(i);
+    if (code.starts_with("scope ") && code.ends_with("{")) return openScope(i, code, comment);
     if (code.ends_with(": {")) {  // bbN: {   or   bbN (cleanup): {
-      braces.push_back('b');
+      braces_.push_back('b');
       line.kind = LineKind::Label;
-      continue;
+      return;
     }
-    if (code.ends_with("{")) braces.push_back('o');
+    if (code.ends_with("{")) braces_.push_back('o');
 
     if (code.empty()) {
       line.kind = LineKind::Other;  // blank line or a continuation comment
-      continue;
+      return;
     }
-    bool inBlock = std::find(braces.begin(), braces.end(), 'b') != braces.end();
+    bool inBlock = std::find(braces_.begin(), braces_.end(), 'b') != braces_.end();
     line.kind = inBlock ? LineKind::Instruction : LineKind::Directive;
+    locate(line, comment);
+  }
 
-    // "scope N at SPAN" on statements, "in scope N at SPAN" on declarations.
+ private:
+  void startFunction(size_t i, std::string_view header) {
+    ArtifactFunction f;
+    f.symbol = functionNameOf(header);
+    f.demangled = f.symbol;
+    f.firstLine = f.lastLine = static_cast<uint32_t>(i);
+    fn_ = static_cast<int32_t>(a_.functions.size());
+    a_.functions.push_back(f);
+    fnName_ = f.symbol;
+    scopes_.clear();
+    openScopes_.clear();
+    braces_.assign(1, 'o');
+    a_.lines[i].function = fn_;
+    a_.lines[i].kind = LineKind::Header;
+  }
+
+  void closeBrace(size_t i) {
+    char kind = braces_.empty() ? 'o' : braces_.back();
+    if (!braces_.empty()) braces_.pop_back();
+    if (kind == 's' && !openScopes_.empty()) openScopes_.pop_back();
+    a_.lines[i].kind = LineKind::Other;
+    if (braces_.empty()) {
+      a_.functions[fn_].lastLine = static_cast<uint32_t>(i);
+      fn_ = -1;
+    }
+  }
+
+  /// `scope N {`, or `scope N (inlined PATH) { // at CALL-SITE`.
+  void openScope(size_t i, std::string_view code, std::string_view comment) {
+    std::string_view rest = code.substr(6);
+    auto id = text::takeUint(rest);
+    Scope s;
+    s.parent = openScopes_.empty() ? 0 : openScopes_.back();
+    rest = text::trim(rest);
+    if (text::consume(rest, "(inlined ")) {
+      s.inlined = true;
+      size_t close = rest.rfind(')');
+      std::string_view callee = rest.substr(0, close);
+      text::consume(callee, "#[track_caller] ");
+      s.callee = std::string(callee);
+      if (text::consume(comment, "at ")) {
+        if (auto f = parseSpan(comment)) s.callSite = *f;
+      }
+    }
+    if (id) {
+      scopes_[*id] = s;
+      openScopes_.push_back(static_cast<int>(*id));
+    }
+    braces_.push_back('s');
+    a_.lines[i].kind = LineKind::Directive;
+  }
+
+  /// The location of a statement or declaration from its comment: "scope N at SPAN" on
+  /// statements, "in scope N at SPAN" on declarations; the chain is the span, then the call
+  /// site of every inlined scope on the way out.
+  void locate(ArtifactLine& line, std::string_view comment) {
     std::string_view c = comment;
     text::consume(c, "in ");
     text::consume(c, "return place in ");
-    if (!text::consume(c, "scope ")) continue;
+    if (!text::consume(c, "scope ")) return;
     auto scopeId = text::takeUint(c);
-    if (!scopeId || !text::consume(c, " at ")) continue;
+    if (!scopeId || !text::consume(c, " at ")) return;
     auto span = parseSpan(c);
-    if (!span) continue;
+    if (!span) return;
     int s = static_cast<int>(*scopeId);
     span->function = functionOfScope(s);
     std::vector<Frame> chain{*span};
-    for (; s > 0 && scopes.count(s); s = scopes[s].parent) {
-      if (!scopes[s].inlined) continue;
-      Frame site = scopes[s].callSite;
-      site.function = functionOfScope(scopes[s].parent);
+    for (; s > 0 && scopes_.count(s); s = scopes_[s].parent) {
+      if (!scopes_[s].inlined) continue;
+      Frame site = scopes_[s].callSite;
+      site.function = functionOfScope(scopes_[s].parent);
       chain.push_back(site);
     }
-    line.location = chains.intern(std::move(chain));
+    line.location = chains_.intern(std::move(chain));
   }
+
+  /// The function whose code scope `s` holds: the innermost inlined callee, else the item.
+  std::string functionOfScope(int s) {
+    for (; s >= 0; s = scopes_.count(s) ? scopes_[s].parent : -1)
+      if (scopes_.count(s) && scopes_[s].inlined) return scopes_[s].callee;
+    return fnName_;
+  }
+
+  Artifact& a_;
+  ChainInterner chains_;
+  std::map<uint32_t, Scope> scopes_;  // per function
+  std::vector<int> openScopes_;       // scope declarations whose bodies we are in
+  std::vector<char> braces_;          // 's' scope, 'b' block, 'o' other
+  int32_t fn_ = -1;
+  std::string fnName_;
+};
+
+}  // namespace
+
+Artifact parseMir(std::string input) {
+  Artifact a;
+  a.stage = Stage::Mir;
+  a.text = std::move(input);
+  a.indexLines();
+  MirReader reader(a);
+  for (size_t i = 0; i < a.lines.size(); ++i) reader.readLine(i);
   return a;
 }
 

@@ -24,6 +24,16 @@ void readFileDirective(std::string_view t, std::map<uint32_t, std::string>& file
     files[*id] = normalizePath(rest.substr(q1 + 1, q2 - q1 - 1));
 }
 
+/// The files that `.file` directives name, by number, wherever in the text they stand.
+std::map<uint32_t, std::string> readFileDirectives(const Artifact& a) {
+  std::map<uint32_t, std::string> files;
+  for (size_t i = 0; i < a.lines.size(); ++i) {
+    std::string_view t = text::trim(a.lineText(i));
+    if (t.starts_with(".file")) readFileDirective(t, files);
+  }
+  return files;
+}
+
 /// The strings of `.section .debug_str { LABEL: .b8 104,105,0 ... }`, by label.
 std::map<std::string, std::string, std::less<>> readDebugStrings(const Artifact& a) {
   std::map<std::string, std::string, std::less<>> strings;
@@ -96,6 +106,132 @@ bool labelledDirective(std::string_view t) {
   return rest.starts_with(".");
 }
 
+/// The parser's state between lines of the second pass: the function being read, its
+/// braces, and the location the last `.loc` set.
+class PtxReader {
+ public:
+  explicit PtxReader(Artifact& a)
+      : a_(a), files_(readFileDirectives(a)), debugStrings_(readDebugStrings(a)) {}
+
+  void readLine(size_t i) {
+    std::string_view t = text::trim(a_.lineText(i));
+    ArtifactLine& line = a_.lines[i];
+    line.function = fn_;
+    if (fn_ < 0) {
+      if (auto header = functionHeader(t))
+        startFunction(i, *header, t.ends_with(";"));
+      else
+        line.kind = t.empty() || t.starts_with("//") ? LineKind::Other : LineKind::Directive;
+      return;
+    }
+
+    // Inside a function: count braces to find its end.
+    for (char c : t) {
+      if (c == '{') ++depth_, sawBody_ = true;
+      if (c == '}') --depth_;
+    }
+    if (sawBody_ && depth_ <= 0) {
+      a_.functions[fn_].lastLine = static_cast<uint32_t>(i);
+      line.kind = LineKind::Other;
+      fn_ = -1;
+    } else if (!sawBody_) {  // parameter list and attributes before the body
+      line.kind = LineKind::Header;
+    } else {
+      readBodyLine(t, line);
+    }
+  }
+
+ private:
+  /// `header` is the name and whether it is a kernel; a prototype has no body.
+  void startFunction(size_t i, const std::pair<std::string, bool>& header, bool prototype) {
+    ArtifactFunction f;
+    f.symbol = header.first;
+    f.demangled = demangleSymbol(f.symbol);
+    f.isKernel = header.second;
+    f.firstLine = f.lastLine = static_cast<uint32_t>(i);
+    fn_ = static_cast<int32_t>(a_.functions.size());
+    a_.functions.push_back(std::move(f));
+    a_.lines[i].function = fn_;
+    a_.lines[i].kind = LineKind::Header;
+    depth_ = 0;
+    sawBody_ = false;
+    continued_ = false;
+    current_.clear();
+    if (prototype) fn_ = -1;
+  }
+
+  void readBodyLine(std::string_view t, ArtifactLine& line) {
+    if (t.empty() || t.starts_with("//") || t.starts_with("{") || t.starts_with("}")) {
+      line.kind = LineKind::Other;  // blank, comment, or the braces of a call sequence
+    } else if (continued_) {
+      // The rest of a statement begun on an earlier line: the targets of a multi-line
+      // `.branchtargets` list, the operands of a split call. Not an instruction of its own.
+      line.kind = LineKind::Other;
+      continued_ = !statementEnds(t);
+    } else if (isPtxLocDirective(t)) {
+      line.kind = LineKind::Directive;
+      readLoc(t);
+    } else if (t.front() == '.' || t.starts_with("@@")) {
+      line.kind = LineKind::Directive;  // .reg, .local, .shared, pragmas
+    } else if (text::trim(t.substr(0, t.find("//")))
+                   .ends_with(":")) {  // llc: "$L__BB2_2:  // %bb4"
+      line.kind = LineKind::Label;
+    } else if (labelledDirective(t)) {  // "$L_brx_0: .branchtargets", its targets on the next lines
+      line.kind = LineKind::Directive;
+      continued_ = !statementEnds(t);
+    } else {
+      line.kind = LineKind::Instruction;
+      line.location = chains_.intern(current_);
+      continued_ = !statementEnds(t);
+    }
+  }
+
+  /// `.loc F L C[, function_name LABEL, inlined_at F2 L2 C2]` sets the location of the
+  /// instructions that follow; one without a file and line changes nothing.
+  void readLoc(std::string_view t) {
+    std::string_view rest = t.substr(4);
+    text::skipBlanks(rest);
+    auto f = text::takeUint(rest);
+    text::skipBlanks(rest);
+    auto l = text::takeUint(rest);
+    text::skipBlanks(rest);
+    auto c = text::takeUint(rest);
+    if (!f || !l) return;
+    current_.clear();
+    current_.push_back(Frame{fileOf(*f), *l, c.value_or(0), {}});
+    if (size_t fnPos = rest.find("function_name "); fnPos != std::string_view::npos) {
+      std::string_view label = rest.substr(fnPos + 14);
+      label = label.substr(0, label.find_first_of(", \t"));
+      if (auto it = debugStrings_.find(label); it != debugStrings_.end())
+        current_.front().function = demangleSymbol(it->second);
+    }
+    if (size_t at = rest.find("inlined_at "); at != std::string_view::npos) {
+      std::string_view site = rest.substr(at + 11);
+      auto sf = text::takeUint(site);
+      text::skipBlanks(site);
+      auto sl = text::takeUint(site);
+      text::skipBlanks(site);
+      auto sc = text::takeUint(site);
+      if (sf && sl) current_.push_back(Frame{fileOf(*sf), *sl, sc.value_or(0), {}});
+    }
+  }
+
+  std::string fileOf(uint32_t id) const {
+    auto it = files_.find(id);
+    return it == files_.end() ? std::string{} : it->second;
+  }
+
+  Artifact& a_;
+  const std::map<uint32_t, std::string> files_;
+  const std::map<std::string, std::string, std::less<>> debugStrings_;
+  std::vector<Frame> current_;
+  ChainInterner chains_;
+  int32_t fn_ = -1;
+  int depth_ = 0;
+  bool sawBody_ = false;
+  bool continued_ = false;  // the previous statement has not ended yet (no `;`)
+};
+
 }  // namespace
 
 bool isPtxLocDirective(std::string_view t) {
@@ -107,116 +243,8 @@ Artifact parsePtx(std::string input) {
   a.stage = Stage::Ptx;
   a.text = std::move(input);
   a.indexLines();
-
-  std::map<uint32_t, std::string> files;
-  for (size_t i = 0; i < a.lines.size(); ++i) {
-    std::string_view t = text::trim(a.lineText(i));
-    if (t.starts_with(".file")) readFileDirective(t, files);
-  }
-  auto debugStrings = readDebugStrings(a);
-  auto fileOf = [&](uint32_t id) {
-    auto it = files.find(id);
-    return it == files.end() ? std::string{} : it->second;
-  };
-
-  std::vector<Frame> current;
-  ChainInterner chains;
-  int32_t fn = -1;
-  int depth = 0;
-  bool sawBody = false;
-  bool continued = false;  // the previous statement has not ended yet (no `;`)
-  for (size_t i = 0; i < a.lines.size(); ++i) {
-    std::string_view t = text::trim(a.lineText(i));
-    ArtifactLine& line = a.lines[i];
-    line.function = fn;
-
-    if (fn < 0) {
-      if (auto header = functionHeader(t)) {
-        ArtifactFunction f;
-        f.symbol = header->first;
-        f.demangled = demangleSymbol(f.symbol);
-        f.isKernel = header->second;
-        f.firstLine = f.lastLine = static_cast<uint32_t>(i);
-        fn = static_cast<int32_t>(a.functions.size());
-        a.functions.push_back(std::move(f));
-        line.function = fn;
-        line.kind = LineKind::Header;
-        depth = 0;
-        sawBody = false;
-        continued = false;
-        current.clear();
-        if (t.ends_with(";")) fn = -1;  // a prototype without a body
-        continue;
-      }
-      line.kind = t.empty() || t.starts_with("//") ? LineKind::Other : LineKind::Directive;
-      continue;
-    }
-
-    // Inside a function: count braces to find its end.
-    for (char c : t) {
-      if (c == '{') ++depth, sawBody = true;
-      if (c == '}') --depth;
-    }
-    if (sawBody && depth <= 0) {
-      a.functions[fn].lastLine = static_cast<uint32_t>(i);
-      line.kind = LineKind::Other;
-      fn = -1;
-      continue;
-    }
-    if (!sawBody) {  // parameter list and attributes before the body
-      line.kind = LineKind::Header;
-      continue;
-    }
-
-    if (t.empty() || t.starts_with("//") || t.starts_with("{") || t.starts_with("}")) {
-      line.kind = LineKind::Other;  // blank, comment, or the braces of a call sequence
-    } else if (continued) {
-      // The rest of a statement begun on an earlier line: the targets of a multi-line
-      // `.branchtargets` list, the operands of a split call. Not an instruction of its own.
-      line.kind = LineKind::Other;
-      continued = !statementEnds(t);
-    } else if (isPtxLocDirective(t)) {
-      line.kind = LineKind::Directive;
-      std::string_view rest = t.substr(4);
-      text::skipBlanks(rest);
-      auto f = text::takeUint(rest);
-      text::skipBlanks(rest);
-      auto l = text::takeUint(rest);
-      text::skipBlanks(rest);
-      auto c = text::takeUint(rest);
-      if (!f || !l) continue;
-      current.clear();
-      current.push_back(Frame{fileOf(*f), *l, c.value_or(0), {}});
-      // Newer LLVM: ", function_name LABEL, inlined_at F L C"
-      if (size_t fnPos = rest.find("function_name "); fnPos != std::string_view::npos) {
-        std::string_view label = rest.substr(fnPos + 14);
-        label = label.substr(0, label.find_first_of(", \t"));
-        if (auto it = debugStrings.find(label); it != debugStrings.end())
-          current.front().function = demangleSymbol(it->second);
-      }
-      if (size_t at = rest.find("inlined_at "); at != std::string_view::npos) {
-        std::string_view site = rest.substr(at + 11);
-        auto sf = text::takeUint(site);
-        text::skipBlanks(site);
-        auto sl = text::takeUint(site);
-        text::skipBlanks(site);
-        auto sc = text::takeUint(site);
-        if (sf && sl) current.push_back(Frame{fileOf(*sf), *sl, sc.value_or(0), {}});
-      }
-    } else if (t.front() == '.' || t.starts_with("@@")) {
-      line.kind = LineKind::Directive;  // .reg, .local, .shared, pragmas
-    } else if (text::trim(t.substr(0, t.find("//")))
-                   .ends_with(":")) {  // llc: "$L__BB2_2:  // %bb4"
-      line.kind = LineKind::Label;
-    } else if (labelledDirective(t)) {  // "$L_brx_0: .branchtargets", its targets on the next lines
-      line.kind = LineKind::Directive;
-      continued = !statementEnds(t);
-    } else {
-      line.kind = LineKind::Instruction;
-      line.location = chains.intern(current);
-      continued = !statementEnds(t);
-    }
-  }
+  PtxReader reader(a);  // the first pass: `.file` directives and `.debug_str`
+  for (size_t i = 0; i < a.lines.size(); ++i) reader.readLine(i);
   return a;
 }
 

@@ -46,6 +46,40 @@ std::string_view opcodeOf(std::string_view t) {
   return rest.substr(0, rest.find_first_of(" \t;"));
 }
 
+/// The chain of a `//## File "PATH", line N[, inlined at "PATH", line M]...` comment
+/// (after the `//## `), innermost first; empty when it names no file and line.
+std::vector<Frame> readLocationComment(std::string_view t) {
+  std::vector<Frame> chain;
+  auto f = takeFileLine(t);
+  if (!f) return chain;
+  chain.push_back(*f);
+  while (true) {
+    text::skipBlanks(t);
+    text::consume(t, ",");
+    text::skipBlanks(t);
+    if (!text::consume(t, "inlined at ")) break;
+    auto site = takeFileLine(t);
+    if (!site) break;
+    chain.push_back(*site);
+  }
+  return chain;
+}
+
+/// Marks the padding ptxas puts after a function's last instruction as compiler-made
+/// (line 0): from the end, the NOPs and the one branch-to-self before them.
+void markPadding(Artifact& a, const ArtifactFunction& f, const std::vector<bool>& selfBranch,
+                 ChainInterner& chains) {
+  for (uint32_t i = f.lastLine + 1; i-- > f.firstLine;) {
+    ArtifactLine& line = a.lines[i];
+    if (line.kind != LineKind::Instruction) continue;
+    bool nop = opcodeOf(text::trim(a.lineText(i))) == "NOP";
+    if (!nop && !selfBranch[i]) break;
+    line.location = chains.intern(std::vector<Frame>{
+        Frame{line.location.empty() ? std::string{} : line.location.front().file, 0, 0, {}}});
+    if (selfBranch[i]) break;
+  }
+}
+
 }  // namespace
 
 Artifact parseSass(std::string input) {
@@ -86,19 +120,7 @@ Artifact parseSass(std::string input) {
 
     if (text::consume(t, "//## ")) {
       line.kind = LineKind::Directive;
-      current.clear();
-      if (auto f = takeFileLine(t)) {
-        current.push_back(*f);
-        while (true) {
-          text::skipBlanks(t);
-          text::consume(t, ",");
-          text::skipBlanks(t);
-          if (!text::consume(t, "inlined at ")) break;
-          auto site = takeFileLine(t);
-          if (!site) break;
-          current.push_back(*site);
-        }
-      }
+      current = readLocationComment(t);
       continue;
     }
     if (t.starts_with("/*") && t.find("*/") != std::string_view::npos && fn >= 0) {
@@ -121,16 +143,7 @@ Artifact parseSass(std::string input) {
   if (fn >= 0) a.functions[fn].lastLine = static_cast<uint32_t>(a.lines.size() - 1);
   for (auto& f : a.functions) {
     f.isKernel = true;  // refined from PTX by the driver
-    // The padding: from the end, the NOPs and the one branch-to-self before them.
-    for (uint32_t i = f.lastLine + 1; i-- > f.firstLine;) {
-      ArtifactLine& line = a.lines[i];
-      if (line.kind != LineKind::Instruction) continue;
-      bool nop = opcodeOf(text::trim(a.lineText(i))) == "NOP";
-      if (!nop && !selfBranch[i]) break;
-      line.location = chains.intern(std::vector<Frame>{
-          Frame{line.location.empty() ? std::string{} : line.location.front().file, 0, 0, {}}});
-      if (selfBranch[i]) break;
-    }
+    markPadding(a, f, selfBranch, chains);
   }
   return a;
 }
