@@ -136,98 +136,119 @@ std::optional<InstructionDoc> describeMirRvalue(std::string_view place, std::str
   return assign(mirDoc("Assign", written));
 }
 
+/// A statement or terminator named by how it starts, and the kind of MIR it is.
+constexpr std::pair<std::string_view, std::string_view> kMirPrefixes[] = {
+    {"StorageLive(", "StorageLive"},
+    {"StorageDead(", "StorageDead"},
+    {"ConstEvalCounter", "ConstEvalCounter"},
+    {"Nop", "Nop"},
+    {"Retag(", "Retag"},
+    {"FakeRead(", "FakeRead"},
+    {"PlaceMention(", "PlaceMention"},
+    {"AscribeUserType(", "AscribeUserType"},
+    {"Coverage", "Coverage"},
+    {"Deinit(", "Deinit"},
+    {"assume(", "Intrinsic"},
+    {"copy_nonoverlapping(", "Intrinsic"},
+    {"discriminant(", "SetDiscriminant"},
+    {"BackwardIncompatibleDropHint", "BackwardIncompatibleDropHint"},
+    {"goto", "goto"},
+    {"switchInt(", "switchInt"},
+    {"return", "return"},
+    {"unreachable", "unreachable"},
+    {"resume", "resume"},
+    {"abort", "abort"},
+    {"drop(", "drop"},
+    {"assert(", "assert"},
+    {"falseEdge", "falseEdge"},
+    {"falseUnwind", "falseUnwind"},
+    {"yield(", "yield"},
+    {"coroutine_drop", "coroutine_drop"},
+    {"asm!(", "asm"},
+    {"tailcall ", "tailcall"},
+};
+
+/// A later line of a multi-line asm! template: `cvta.shared.u64 {2}, x;", const ...,
+/// options(...)`.
+std::optional<InstructionDoc> asmContinuationDoc(std::string_view raw) {
+  std::string_view t = text::trim(raw);
+  if (t.starts_with("asm!(") || t.find("\", ") == std::string_view::npos ||
+      t.find("options(") == std::string_view::npos)
+    return std::nullopt;
+  InstructionDoc d = mirDoc("asm", "asm!");
+  d.summary += " (This line continues the assembly template of the asm! above.)";
+  addUnwind(d, t);
+  return d;
+}
+
+/// `bbN: {` or `bbN (cleanup): {`.
+InstructionDoc blockLabelDoc(std::string_view line) {
+  auto d = labelDoc(Stage::Mir, text::trim(line.substr(0, line.size() - 1)),
+                    "A basic block: straight-line statements ending in one terminator.");
+  if (line.find("(cleanup)") != std::string_view::npos)
+    d.summary += " This one is a cleanup block, run while unwinding.";
+  return d;
+}
+
+/// What a statement of `kind` (kMirPrefixes) says beyond its kind: the local of a storage
+/// marker, the targets of a branch, what an assert checks, an unwind edge.
+void addStatementDetails(std::string_view kind, std::string_view prefix, std::string_view line,
+                         InstructionDoc& d) {
+  if (kind == "StorageLive" || kind == "StorageDead")
+    d.operands = std::string(line.substr(prefix.size(), line.size() - prefix.size() - 1));
+  if (kind == "switchInt") {
+    addMirOperands(d, line.substr(0, line.find("->")));
+    if (auto arrow = line.find("-> ["); arrow != std::string_view::npos)
+      d.operands = "targets " + std::string(line.substr(arrow + 3));
+  }
+  if (kind == "assert") {
+    if (line.find("index out of bounds") != std::string_view::npos)
+      d.operands = "the bounds check of an index";
+    else if (line.find("overflow") != std::string_view::npos)
+      d.operands = "an arithmetic overflow check";
+    else if (line.find("divide by zero") != std::string_view::npos)
+      d.operands = "a division-by-zero check";
+    addUnwind(d, line);
+  }
+  if (kind == "asm") addUnwind(d, line);
+  if (kind == "goto")
+    d.operands = std::string(
+        line.substr(line.find("->") == std::string_view::npos ? 0 : line.find("->") + 3));
+}
+
+/// A statement or terminator that kMirPrefixes names by how it starts.
+std::optional<InstructionDoc> describeByPrefix(std::string_view line) {
+  for (auto [prefix, kind] : kMirPrefixes) {
+    if (!line.starts_with(prefix)) continue;
+    // `discriminant(PLACE) = N` sets a discriminant; without ` = ` the line is something else.
+    if (kind == "SetDiscriminant" && line.find(" = ") == std::string_view::npos) continue;
+    InstructionDoc d =
+        mirDoc(kind, line.substr(0, std::min(line.size(), line.find('(') == std::string_view::npos
+                                                              ? line.size()
+                                                              : line.find('('))));
+    addStatementDetails(kind, prefix, line, d);
+    return d;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<InstructionDoc> describeMir(std::string_view raw) {
-  // The later lines of a multi-line asm! template: `cvta.shared.u64 {2}, x;", const ...,
-  // options(...)`.
-  if (std::string_view t = text::trim(raw); !t.starts_with("asm!(") &&
-                                            t.find("\", ") != std::string_view::npos &&
-                                            t.find("options(") != std::string_view::npos) {
-    InstructionDoc d = mirDoc("asm", "asm!");
-    d.summary += " (This line continues the assembly template of the asm! above.)";
-    addUnwind(d, t);
-    return d;
-  }
+  if (auto d = asmContinuationDoc(raw)) return d;
   std::string_view line = stripTrailingSemicolon(stripLineComment(raw));
   if (line.empty() || line == "{" || line == "}" || line.starts_with("let ") ||
       line.starts_with("debug ") || line.starts_with("scope ") || line.starts_with("fn ") ||
       line.starts_with("const ") || line.starts_with("static "))
     return std::nullopt;
-  if (line.starts_with("bb") && line.ends_with("{")) {
-    auto d = labelDoc(Stage::Mir, text::trim(line.substr(0, line.size() - 1)),
-                      "A basic block: straight-line statements ending in one terminator.");
-    if (line.find("(cleanup)") != std::string_view::npos)
-      d.summary += " This one is a cleanup block, run while unwinding.";
-    return d;
-  }
-  std::string_view written = line;
-  static constexpr std::pair<std::string_view, std::string_view> kPrefixes[] = {
-      {"StorageLive(", "StorageLive"},
-      {"StorageDead(", "StorageDead"},
-      {"ConstEvalCounter", "ConstEvalCounter"},
-      {"Nop", "Nop"},
-      {"Retag(", "Retag"},
-      {"FakeRead(", "FakeRead"},
-      {"PlaceMention(", "PlaceMention"},
-      {"AscribeUserType(", "AscribeUserType"},
-      {"Coverage", "Coverage"},
-      {"Deinit(", "Deinit"},
-      {"assume(", "Intrinsic"},
-      {"copy_nonoverlapping(", "Intrinsic"},
-      {"discriminant(", "SetDiscriminant"},
-      {"BackwardIncompatibleDropHint", "BackwardIncompatibleDropHint"},
-      {"goto", "goto"},
-      {"switchInt(", "switchInt"},
-      {"return", "return"},
-      {"unreachable", "unreachable"},
-      {"resume", "resume"},
-      {"abort", "abort"},
-      {"drop(", "drop"},
-      {"assert(", "assert"},
-      {"falseEdge", "falseEdge"},
-      {"falseUnwind", "falseUnwind"},
-      {"yield(", "yield"},
-      {"coroutine_drop", "coroutine_drop"},
-      {"asm!(", "asm"},
-      {"tailcall ", "tailcall"},
-  };
-  for (auto [prefix, kind] : kPrefixes) {
-    if (!line.starts_with(prefix)) continue;
-    InstructionDoc d =
-        mirDoc(kind, line.substr(0, std::min(line.size(), line.find('(') == std::string_view::npos
-                                                              ? line.size()
-                                                              : line.find('('))));
-    if (kind == "StorageLive" || kind == "StorageDead")
-      d.operands = std::string(line.substr(prefix.size(), line.size() - prefix.size() - 1));
-    if (kind == "switchInt") {
-      addMirOperands(d, line.substr(0, line.find("->")));
-      if (auto arrow = line.find("-> ["); arrow != std::string_view::npos)
-        d.operands = "targets " + std::string(line.substr(arrow + 3));
-    }
-    if (kind == "assert") {
-      if (line.find("index out of bounds") != std::string_view::npos)
-        d.operands = "the bounds check of an index";
-      else if (line.find("overflow") != std::string_view::npos)
-        d.operands = "an arithmetic overflow check";
-      else if (line.find("divide by zero") != std::string_view::npos)
-        d.operands = "a division-by-zero check";
-      addUnwind(d, line);
-    }
-    if (kind == "asm") addUnwind(d, line);
-    if (kind == "goto")
-      d.operands = std::string(
-          line.substr(line.find("->") == std::string_view::npos ? 0 : line.find("->") + 3));
-    if (kind == "SetDiscriminant" && line.find(" = ") == std::string_view::npos) continue;
-    return d;
-  }
+  if (line.starts_with("bb") && line.ends_with("{")) return blockLabelDoc(line);
+  if (auto d = describeByPrefix(line)) return d;
   // `place = rvalue` (including calls with a destination).
   if (auto eq = line.find(" = "); eq != std::string_view::npos)
-    return describeMirRvalue(text::trim(line.substr(0, eq)), text::trim(line.substr(eq + 3)),
-                             written);
+    return describeMirRvalue(text::trim(line.substr(0, eq)), text::trim(line.substr(eq + 3)), line);
   // A call without a destination: `f(args) -> [return: bb1, ...]`.
   if (line.find(") -> ") != std::string_view::npos) {
-    InstructionDoc d = mirDoc("call", written);
+    InstructionDoc d = mirDoc("call", line);
     d.operands = "callee " + std::string(line.substr(0, line.find('(')));
     addMirOperands(d, line);
     addUnwind(d, line);

@@ -108,6 +108,102 @@ std::string lutFunction(std::string_view imm) {
   return {};
 }
 
+/// A directive of nvdisasm's listing (`.section`, `.headerflags`); nullopt for one the
+/// table does not know.
+std::optional<InstructionDoc> directiveDoc(std::string_view line) {
+  std::string_view rest = line;
+  std::string_view w = takeWord(rest);
+  auto meaning = sassDirectiveMeaning(w);
+  if (meaning.empty()) return std::nullopt;
+  InstructionDoc d;
+  d.stage = Stage::Sass;
+  d.mnemonic = std::string(w);
+  d.written = std::string(w);
+  d.category = "directive";
+  d.summary = std::string(meaning);
+  d.operands = std::string(rest);
+  return d;
+}
+
+/// A `@P0` / `@!P0` guard in front of the opcode; advances past it.
+void addGuard(std::string_view& rest, InstructionDoc& d) {
+  if (rest.front() != '@') return;
+  std::string_view g = takeWord(rest);
+  bool negated = g.size() > 1 && g[1] == '!';
+  std::string_view pred = g.substr(negated ? 2 : 1);
+  d.modifiers.push_back({std::string(g), "guard: runs only in the threads where " +
+                                             std::string(pred) + " is " +
+                                             (negated ? "false" : "true")});
+}
+
+/// What a one-part modifier means on this opcode: the table's meaning, or the opcode's own
+/// where the same suffix means something else there.
+std::string modifierMeaning(std::string_view modifier, std::string_view opcode) {
+  const Entry* e = findEntry(docs::sassModifiers(), modifier);
+  std::string meaning = e ? std::string(e->meaning) : std::string();
+  if (modifier == ".HI" && (opcode == "LEA" || opcode == "ULEA"))
+    meaning = "compute the high word of a 64-bit address";
+  if (modifier == ".X" && (opcode == "LEA" || opcode == "ULEA"))
+    meaning = "add the carry from the low-word LEA";
+  if (modifier == ".MMA" && opcode == "HFMA2")
+    meaning =
+        "issued on the tensor-core pipe; ptxas uses HFMA2.MMA to load constants and balance the "
+        "units";
+  if (modifier == ".64" && (opcode == "LDC" || opcode == "ULDC"))
+    meaning = "loads 64 bits (such as a pointer parameter) into a register pair";
+  return meaning;
+}
+
+/// The modifiers after the opcode (`parts` is the opcode split at its dots), two-part
+/// modifiers first (".STRONG.GPU", ".U.128").
+void addModifiers(const std::vector<std::string_view>& parts, const Opcode& op, InstructionDoc& d) {
+  for (size_t i = 1; i < parts.size(); ++i) {
+    if (i + 1 < parts.size()) {
+      std::string two = "." + std::string(parts[i]) + "." + std::string(parts[i + 1]);
+      if (const Entry* e = findEntry(docs::sassModifiers(), two)) {
+        d.modifiers.push_back({two, std::string(e->meaning)});
+        ++i;
+        continue;
+      }
+    }
+    std::string one = "." + std::string(parts[i]);
+    d.modifiers.push_back({one, modifierMeaning(one, op.name)});
+  }
+}
+
+/// The operands as written, then a note on each kind that needs one (constant banks,
+/// special registers, addresses) and on a LOP3's truth table; a `.reuse` flag on an operand
+/// becomes a modifier.
+void addOperands(std::string_view rest, const Opcode& op, InstructionDoc& d) {
+  std::vector<std::string> notes;
+  std::string ops;
+  for (auto operand : splitOperands(rest)) {
+    if (operand.ends_with(".reuse")) {
+      if (std::none_of(d.modifiers.begin(), d.modifiers.end(),
+                       [](const ModifierDoc& m) { return m.text == ".reuse"; }))
+        d.modifiers.push_back(
+            {".reuse", std::string(findEntry(docs::sassModifiers(), ".reuse")->meaning)});
+      operand.remove_suffix(6);
+    }
+    ops += (ops.empty() ? "" : ", ") + std::string(operand);
+    if (auto n = sassOperandNote(operand);
+        !n.empty() && std::find(notes.begin(), notes.end(), n) == notes.end())
+      notes.push_back(n);
+  }
+  if (op.name == "LOP3" || op.name == "ULOP3" || op.name == "PLOP3" || op.name == "UPLOP3") {
+    auto list = splitOperands(rest);
+    size_t lutAt = op.name == "LOP3" || op.name == "ULOP3" ? 4 : 5;
+    if (list.size() > lutAt)
+      if (auto f = lutFunction(list[lutAt]); !f.empty())
+        notes.push_back(std::string(list[lutAt]) + ": the truth table of " + f +
+                        " (a, b, c being the three sources)");
+  }
+  if (!ops.empty()) {
+    d.operands = ops;
+    for (const auto& n : notes) d.operands += "; " + n;
+  }
+}
+
 }  // namespace
 
 std::optional<InstructionDoc> describeSass(std::string_view raw) {
@@ -125,31 +221,11 @@ std::optional<InstructionDoc> describeSass(std::string_view raw) {
   if (line.empty()) return std::nullopt;
   if (isLabelLine(line))
     return labelDoc(Stage::Sass, line, "A label: a branch target or a function's start.");
-  if (line.front() == '.') {
-    std::string_view rest = line;
-    std::string_view w = takeWord(rest);
-    auto meaning = sassDirectiveMeaning(w);
-    if (meaning.empty()) return std::nullopt;
-    InstructionDoc d;
-    d.stage = Stage::Sass;
-    d.mnemonic = std::string(w);
-    d.written = std::string(w);
-    d.category = "directive";
-    d.summary = std::string(meaning);
-    d.operands = std::string(rest);
-    return d;
-  }
+  if (line.front() == '.') return directiveDoc(line);
   std::string_view rest = line;
   InstructionDoc d;
   d.stage = Stage::Sass;
-  if (rest.front() == '@') {
-    std::string_view g = takeWord(rest);
-    bool negated = g.size() > 1 && g[1] == '!';
-    std::string_view pred = g.substr(negated ? 2 : 1);
-    d.modifiers.push_back({std::string(g), "guard: runs only in the threads where " +
-                                               std::string(pred) + " is " +
-                                               (negated ? "false" : "true")});
-  }
+  addGuard(rest, d);
   std::string_view opcode = takeWord(rest);
   auto parts = split(opcode, '.');
   const Opcode* op = findOpcode(docs::sassOpcodes(), parts[0]);
@@ -158,58 +234,8 @@ std::optional<InstructionDoc> describeSass(std::string_view raw) {
   d.written = std::string(opcode);
   d.category = std::string(op->category);
   d.summary = std::string(op->summary);
-  for (size_t i = 1; i < parts.size(); ++i) {
-    // Two-part modifiers first (".STRONG.GPU", ".U.128").
-    if (i + 1 < parts.size()) {
-      std::string two = "." + std::string(parts[i]) + "." + std::string(parts[i + 1]);
-      if (const Entry* e = findEntry(docs::sassModifiers(), two)) {
-        d.modifiers.push_back({two, std::string(e->meaning)});
-        ++i;
-        continue;
-      }
-    }
-    std::string one = "." + std::string(parts[i]);
-    const Entry* e = findEntry(docs::sassModifiers(), one);
-    std::string meaning = e ? std::string(e->meaning) : std::string();
-    if (one == ".HI" && (op->name == "LEA" || op->name == "ULEA"))
-      meaning = "compute the high word of a 64-bit address";
-    if (one == ".X" && (op->name == "LEA" || op->name == "ULEA"))
-      meaning = "add the carry from the low-word LEA";
-    if (one == ".MMA" && op->name == "HFMA2")
-      meaning =
-          "issued on the tensor-core pipe; ptxas uses HFMA2.MMA to load constants and balance the "
-          "units";
-    if (one == ".64" && (op->name == "LDC" || op->name == "ULDC"))
-      meaning = "loads 64 bits (such as a pointer parameter) into a register pair";
-    d.modifiers.push_back({one, meaning});
-  }
-  std::vector<std::string> notes;
-  std::string ops;
-  for (auto operand : splitOperands(rest)) {
-    if (operand.ends_with(".reuse")) {
-      if (std::none_of(d.modifiers.begin(), d.modifiers.end(),
-                       [](const ModifierDoc& m) { return m.text == ".reuse"; }))
-        d.modifiers.push_back(
-            {".reuse", std::string(findEntry(docs::sassModifiers(), ".reuse")->meaning)});
-      operand.remove_suffix(6);
-    }
-    ops += (ops.empty() ? "" : ", ") + std::string(operand);
-    if (auto n = sassOperandNote(operand);
-        !n.empty() && std::find(notes.begin(), notes.end(), n) == notes.end())
-      notes.push_back(n);
-  }
-  if (op->name == "LOP3" || op->name == "ULOP3" || op->name == "PLOP3" || op->name == "UPLOP3") {
-    auto list = splitOperands(rest);
-    size_t lutAt = op->name == "LOP3" || op->name == "ULOP3" ? 4 : 5;
-    if (list.size() > lutAt)
-      if (auto f = lutFunction(list[lutAt]); !f.empty())
-        notes.push_back(std::string(list[lutAt]) + ": the truth table of " + f +
-                        " (a, b, c being the three sources)");
-  }
-  if (!ops.empty()) {
-    d.operands = ops;
-    for (const auto& n : notes) d.operands += "; " + n;
-  }
+  addModifiers(parts, *op, d);
+  addOperands(rest, *op, d);
   return d;
 }
 
