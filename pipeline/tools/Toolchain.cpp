@@ -332,37 +332,26 @@ Toolchain discoverToolchain(const ToolchainSettings& settings) {
   return tc;
 }
 
-std::string ensureSysroot(Toolchain& tc, const std::function<void(const std::string&)>& progress) {
-  if (tc.sysroot.found()) return {};
-  if (!tc.rustc.found()) return "rustc unusable: " + tc.rustc.problem;
-  if (tc.rustSrc.empty()) return "no Rust library sources to build nvptx64 core from";
+namespace {
 
-  fs::path finalDir = tc.sysrootCacheDir();
-  fs::path libDir = fs::path("lib/rustlib") / kTarget / "lib";
-  std::error_code ec;
-  fs::create_directories(finalDir.parent_path(), ec);
-  // Checked before the ~40 s build: a cache that cannot be written fails now, and clearly.
-  if (ec || ::access(finalDir.parent_path().c_str(), W_OK) != 0)
-    return "cannot build the nvptx64 core: the cache directory " + finalDir.parent_path().string() +
-           " is not writable" + (ec ? " (" + ec.message() + ")" : "") +
-           "; make it writable or set KERNELSCOPE_CACHE_DIR to a directory that is";
-  progress("Building nvptx64 core for rustc " + tc.rustcRelease + " into " + finalDir.string() +
-           " (once, ~40 s)");
-
-  TempDir work("kernelscope-core");
-  fs::path shim = work.path() / "shim";
+/// A no_std crate in `shim` whose dependencies are the Rust sources' core and
+/// compiler_builtins: building it for nvptx64 builds the two libraries the sysroot needs.
+void writeCoreShim(const fs::path& shim, const fs::path& rustSrc) {
   fs::create_directories(shim / "src");
-  {
-    std::ofstream toml(shim / "Cargo.toml");
-    toml << "[package]\nname = \"kernelscope-core-shim\"\nversion = \"0.0.0\"\nedition = \"2021\"\n"
-         << "[dependencies]\n"
-         << "core = { path = \"" << (tc.rustSrc / "core").string() << "\" }\n"
-         << "compiler_builtins = { path = \""
-         << (tc.rustSrc / "compiler-builtins/compiler-builtins").string()
-         << "\", features = [\"compiler-builtins\", \"mem\"] }\n"
-         << "[profile.release]\ncodegen-units = 1\n";
-    std::ofstream(shim / "src/lib.rs") << "#![no_std]\n";
-  }
+  std::ofstream toml(shim / "Cargo.toml");
+  toml << "[package]\nname = \"kernelscope-core-shim\"\nversion = \"0.0.0\"\nedition = \"2021\"\n"
+       << "[dependencies]\n"
+       << "core = { path = \"" << (rustSrc / "core").string() << "\" }\n"
+       << "compiler_builtins = { path = \""
+       << (rustSrc / "compiler-builtins/compiler-builtins").string()
+       << "\", features = [\"compiler-builtins\", \"mem\"] }\n"
+       << "[profile.release]\ncodegen-units = 1\n";
+  std::ofstream(shim / "src/lib.rs") << "#![no_std]\n";
+}
+
+/// Builds the shim with cargo (the one next to rustc, else PATH's) into `targetDir`; an
+/// error message, or empty.
+std::string buildCoreShim(const Toolchain& tc, const fs::path& shim, const fs::path& targetDir) {
   fs::path cargo = tc.rustc.path.parent_path() / "cargo";
   if (::access(cargo.c_str(), X_OK) != 0) {
     auto p = findOnPath("cargo");
@@ -379,18 +368,24 @@ std::string ensureSysroot(Toolchain& tc, const std::function<void(const std::str
   spec.env = {{"RUSTC", tc.rustc.path.string()},
               {"RUSTC_BOOTSTRAP", "1"},
               {"RUSTFLAGS", "-Zforce-unstable-if-unmarked -Cembed-bitcode=yes"},
-              {"CARGO_TARGET_DIR", (work.path() / "target").string()},
+              {"CARGO_TARGET_DIR", targetDir.string()},
               {"PATH", tc.rustc.path.parent_path().string() + ":" + env("PATH")}};
   auto r = runProcess(spec);
   if (!r.ok()) return "building core failed (" + r.describe() + "):\n" + r.err;
+  return {};
+}
 
-  // Stage next to the final place, then rename: a concurrent build never sees half a sysroot.
-  // The staging directory goes on every path out (a full disk, a signal: RemovedOnExit).
+/// Copies the built libcore and compiler_builtins from `deps` into a sysroot at `finalDir`.
+/// They are staged next to the final place, then renamed: a concurrent build never sees
+/// half a sysroot, and the staging goes on every path out (a full disk, a signal:
+/// RemovedOnExit). An error message, or empty.
+std::string placeCore(const fs::path& deps, const fs::path& finalDir) {
+  fs::path libDir = fs::path("lib/rustlib") / kTarget / "lib";
+  std::error_code ec;
   RemovedOnExit staging(finalDir.string() + ".tmp-" + std::to_string(::getpid()));
   fs::remove_all(staging.path(), ec);
   fs::create_directories(staging.path() / libDir, ec);
-  for (const auto& e :
-       fs::directory_iterator(work.path() / "target" / kTarget / "release/deps", ec)) {
+  for (const auto& e : fs::directory_iterator(deps, ec)) {
     auto name = e.path().filename().string();
     if (name.starts_with("libcore-") || name.starts_with("libcompiler_builtins-"))
       if (!fs::copy_file(e.path(), staging.path() / libDir / name,
@@ -416,6 +411,34 @@ std::string ensureSysroot(Toolchain& tc, const std::function<void(const std::str
   fs::rename(staging.path(), finalDir, ec);
   if (ec && !hasCoreFor(finalDir))
     return "could not place the sysroot at " + finalDir.string() + ": " + ec.message();
+  return {};
+}
+
+}  // namespace
+
+std::string ensureSysroot(Toolchain& tc, const std::function<void(const std::string&)>& progress) {
+  if (tc.sysroot.found()) return {};
+  if (!tc.rustc.found()) return "rustc unusable: " + tc.rustc.problem;
+  if (tc.rustSrc.empty()) return "no Rust library sources to build nvptx64 core from";
+
+  fs::path finalDir = tc.sysrootCacheDir();
+  std::error_code ec;
+  fs::create_directories(finalDir.parent_path(), ec);
+  // Checked before the ~40 s build: a cache that cannot be written fails now, and clearly.
+  if (ec || ::access(finalDir.parent_path().c_str(), W_OK) != 0)
+    return "cannot build the nvptx64 core: the cache directory " + finalDir.parent_path().string() +
+           " is not writable" + (ec ? " (" + ec.message() + ")" : "") +
+           "; make it writable or set KERNELSCOPE_CACHE_DIR to a directory that is";
+  progress("Building nvptx64 core for rustc " + tc.rustcRelease + " into " + finalDir.string() +
+           " (once, ~40 s)");
+
+  TempDir work("kernelscope-core");
+  fs::path shim = work.path() / "shim";
+  writeCoreShim(shim, tc.rustSrc);
+  if (std::string why = buildCoreShim(tc, shim, work.path() / "target"); !why.empty()) return why;
+  if (std::string why = placeCore(work.path() / "target" / kTarget / "release/deps", finalDir);
+      !why.empty())
+    return why;
   tc.sysroot.path = finalDir;
   tc.sysroot.problem.clear();
   tc.sysroot.fix.clear();
