@@ -559,52 +559,75 @@ std::string scalarBytes(double v, unsigned bytes, std::optional<ElemType> t, boo
 
 const std::set<std::string, std::less<>> kSpecKeys = {"grid", "block", "shared", "bytes", "flops"};
 
-}  // namespace
-
-std::optional<double> evaluateExpression(std::string_view text, std::string& error) {
-  return ExpressionParser(text, nullptr).parse(error);
-}
-
-uint64_t LaunchPlan::bufferBytes() const {
-  uint64_t total = 0;
-  for (const auto& a : args)
-    if (a.buffer) total += a.byteSize();
-  return total;
-}
-
-std::optional<LaunchPlan> resolveSpec(const LaunchSpec& spec, const KernelSignature& sig,
-                                      std::vector<SpecError>& errors) {
-  size_t errorsBefore = errors.size();
-  auto error = [&](const SpecItem* item, std::string message) {
-    errors.push_back(
-        {item ? item->origin : std::string(), item ? item->line : 0, std::move(message)});
-  };
-  const SpecItem* first = spec.items.empty() ? nullptr : &spec.items.front();
-  std::map<std::string, const KernelParam*, std::less<>> params;
-  std::string paramList;
-  for (const auto& p : sig.params) {
-    params[p.name] = &p;
-    paramList += (paramList.empty() ? "" : ", ") + p.name;
-  }
-  for (const auto& item : spec.items)
-    if (!kSpecKeys.count(item.key) && !params.count(item.key))
-      error(&item, "no parameter named '" + item.key + "': " + sig.name + " takes (" + paramList +
-                       "); other keys are grid, block, shared, bytes, flops");
-
+/// `TYPE[LENGTH] CONTENTS`: a buffer's value in a spec (m[1] type, m[2] length, m[3] contents).
+bool isBufferValue(const std::string& v, std::smatch& m) {
   static const std::regex bufferRe(R"(^([a-z]\w*)\s*\[(.*)\]\s*(.*)$)");
-  auto isBufferValue = [](const std::string& v, std::smatch& m) {
-    return std::regex_match(v, m, bufferRe) && elemTypeFromName(m[1].str());
-  };
+  return std::regex_match(v, m, bufferRe) && elemTypeFromName(m[1].str());
+}
 
-  // Scalars evaluate on demand, each once, following references between them.
-  std::map<std::string, double, std::less<>> values;
-  std::set<std::string, std::less<>> evaluating;
-  std::function<std::optional<double>(const std::string&, std::string&)> lookup =
-      [&](const std::string& name, std::string& err) -> std::optional<double> {
-    if (auto it = values.find(name); it != values.end()) return it->second;
-    const SpecItem* item = params.count(name) ? spec.find(name) : nullptr;
-    if (!params.count(name)) {
-      err = "unknown name '" + name + "' (not a parameter of " + sig.name + ")";
+constexpr const char* kContentsHelp =
+    "(zeros, ones, fill(V), iota, uniform(LO, HI, seed = S), file(\"PATH\"))";
+
+/// Resolves one spec against one kernel's signature. Scalars evaluate on demand, each once,
+/// following references between them; every problem is added to the errors with the line
+/// of the spec item it is about.
+class SpecResolver {
+ public:
+  SpecResolver(const LaunchSpec& spec, const KernelSignature& sig, std::vector<SpecError>& errors)
+      : spec_(spec),
+        sig_(sig),
+        errors_(errors),
+        first_(spec.items.empty() ? nullptr : &spec.items.front()) {
+    for (const auto& p : sig.params) {
+      params_[p.name] = &p;
+      paramList_ += (paramList_.empty() ? "" : ", ") + p.name;
+    }
+  }
+
+  /// The plan as far as the spec allows; the errors say what it lacks.
+  LaunchPlan resolve() {
+    checkKeys();
+    LaunchPlan plan;
+    plan.kernel = sig_.name;
+    readShape(plan);
+    for (const auto& p : sig_.params) {
+      const SpecItem* item = spec_.find(p.name);
+      if (!item) {
+        error(first_, "no value for parameter '" + p.name + "' of " + sig_.name);
+        continue;
+      }
+      ArgPlan arg;
+      arg.name = p.name;
+      arg.origin = item->origin;
+      arg.line = item->line;
+      std::smatch m;
+      bool ok =
+          isBufferValue(item->value, m) ? readBuffer(p, *item, m, arg) : readScalar(p, *item, arg);
+      if (ok) plan.args.push_back(std::move(arg));
+    }
+    return plan;
+  }
+
+ private:
+  void error(const SpecItem* item, std::string message) {
+    errors_.push_back(
+        {item ? item->origin : std::string(), item ? item->line : 0, std::move(message)});
+  }
+
+  /// Every key names a parameter or one of the launch's own keys.
+  void checkKeys() {
+    for (const auto& item : spec_.items)
+      if (!kSpecKeys.count(item.key) && !params_.count(item.key))
+        error(&item, "no parameter named '" + item.key + "': " + sig_.name + " takes (" +
+                         paramList_ + "); other keys are grid, block, shared, bytes, flops");
+  }
+
+  /// The value of the scalar parameter `name`, evaluated once.
+  std::optional<double> lookup(const std::string& name, std::string& err) {
+    if (auto it = values_.find(name); it != values_.end()) return it->second;
+    const SpecItem* item = params_.count(name) ? spec_.find(name) : nullptr;
+    if (!params_.count(name)) {
+      err = "unknown name '" + name + "' (not a parameter of " + sig_.name + ")";
       return std::nullopt;
     }
     if (!item) {
@@ -616,34 +639,60 @@ std::optional<LaunchPlan> resolveSpec(const LaunchSpec& spec, const KernelSignat
       err = "'" + name + "' is a buffer, not a number";
       return std::nullopt;
     }
-    if (evaluating.count(name)) {
+    if (evaluating_.count(name)) {
       err = "'" + name + "' is defined in terms of itself";
       return std::nullopt;
     }
-    evaluating.insert(name);
-    auto v = ExpressionParser(item->value, lookup).parse(err);
-    evaluating.erase(name);
+    evaluating_.insert(name);
+    auto v = ExpressionParser(item->value, lookupFunction()).parse(err);
+    evaluating_.erase(name);
     if (v)
-      values[name] = *v;
+      values_[name] = *v;
     else if (err.find(name + ":") != 0)
       err = name + ": " + err;
     return v;
-  };
-  auto evaluate = [&](const SpecItem& item, std::string_view text) -> std::optional<double> {
+  }
+
+  ExpressionParser::Lookup lookupFunction() {
+    return [this](const std::string& name, std::string& err) { return lookup(name, err); };
+  }
+
+  /// An expression of `item`'s; a failure is reported on the item.
+  std::optional<double> evaluate(const SpecItem& item, std::string_view text) {
     std::string err;
-    auto v = ExpressionParser(text, lookup).parse(err);
+    auto v = ExpressionParser(text, lookupFunction()).parse(err);
     if (!v) error(&item, err);
     return v;
-  };
+  }
 
-  LaunchPlan plan;
-  plan.kernel = sig.name;
-  auto readDims = [&](const char* key, std::array<uint32_t, 3>& dims, bool required) {
-    const SpecItem* item = spec.find(key);
+  /// grid and block, the dynamic shared memory, and the bytes and flops of a launch.
+  void readShape(LaunchPlan& plan) {
+    readDims("grid", plan.grid, true);
+    readDims("block", plan.block, true);
+    if (uint64_t threads = uint64_t(plan.block[0]) * plan.block[1] * plan.block[2]; threads > 1024)
+      error(spec_.find("block"),
+            "a block of " + std::to_string(threads) + " threads: at most 1024");
+    if (const SpecItem* item = spec_.find("shared")) {
+      if (auto v = evaluate(*item, item->value)) {
+        if (!isWhole(*v) || *v < 0 || *v > 4294967295.0)
+          error(item, "shared needs a whole number of bytes");
+        else
+          plan.sharedBytes = static_cast<uint32_t>(*v);
+      }
+    }
+    for (const char* key : {"bytes", "flops"})
+      if (const SpecItem* item = spec_.find(key))
+        if (auto v = evaluate(*item, item->value))
+          (std::string(key) == "bytes" ? plan.bytes : plan.flops) = *v;
+  }
+
+  /// `KEY = N`, `KEY = [X, Y]` or `KEY = [X, Y, Z]`.
+  void readDims(const char* key, std::array<uint32_t, 3>& dims, bool required) {
+    const SpecItem* item = spec_.find(key);
     if (!item) {
       if (required)
-        error(first, std::string("the spec needs '") + key + "' (e.g. " + key + " = " +
-                         (std::string(key) == "block" ? "256" : "ceil(n / 256)") + ")");
+        error(first_, std::string("the spec needs '") + key + "' (e.g. " + key + " = " +
+                          (std::string(key) == "block" ? "256" : "ceil(n / 256)") + ")");
       return;
     }
     std::string text = item->value;
@@ -662,163 +711,174 @@ std::optional<LaunchPlan> resolveSpec(const LaunchSpec& spec, const KernelSignat
                                ": needs a whole number from 1 up (use ceil(...))");
       dims[i] = static_cast<uint32_t>(*v);
     }
-  };
-  readDims("grid", plan.grid, true);
-  readDims("block", plan.block, true);
-  if (uint64_t threads = uint64_t(plan.block[0]) * plan.block[1] * plan.block[2]; threads > 1024)
-    error(spec.find("block"), "a block of " + std::to_string(threads) + " threads: at most 1024");
-  if (const SpecItem* item = spec.find("shared")) {
-    if (auto v = evaluate(*item, item->value)) {
-      if (!isWhole(*v) || *v < 0 || *v > 4294967295.0)
-        error(item, "shared needs a whole number of bytes");
-      else
-        plan.sharedBytes = static_cast<uint32_t>(*v);
-    }
   }
-  for (const char* key : {"bytes", "flops"})
-    if (const SpecItem* item = spec.find(key))
-      if (auto v = evaluate(*item, item->value))
-        (std::string(key) == "bytes" ? plan.bytes : plan.flops) = *v;
 
-  for (const auto& p : sig.params) {
-    const SpecItem* item = spec.find(p.name);
-    if (!item) {
-      error(first, "no value for parameter '" + p.name + "' of " + sig.name);
-      continue;
+  /// A buffer argument (`m` matched isBufferValue): its element type against the kernel's,
+  /// its length, its contents.
+  bool readBuffer(const KernelParam& p, const SpecItem& item, const std::smatch& m, ArgPlan& arg) {
+    if (p.bytes != 8 ||
+        (p.kind != KernelParam::Kind::Pointer && p.kind != KernelParam::Kind::Unknown)) {
+      error(&item, "'" + p.name + "' is a " +
+                       (p.type ? std::string(elemTypeName(*p.type))
+                               : std::to_string(p.bytes * 8) + "-bit value") +
+                       ", not a pointer: give it a number");
+      return false;
     }
-    ArgPlan arg;
-    arg.name = p.name;
-    arg.origin = item->origin;
-    arg.line = item->line;
-    std::smatch m;
-    if (isBufferValue(item->value, m)) {
-      if (p.bytes != 8 ||
-          (p.kind != KernelParam::Kind::Pointer && p.kind != KernelParam::Kind::Unknown)) {
-        error(item, "'" + p.name + "' is a " +
-                        (p.type ? std::string(elemTypeName(*p.type))
-                                : std::to_string(p.bytes * 8) + "-bit value") +
-                        ", not a pointer: give it a number");
-        continue;
-      }
-      arg.buffer = true;
-      arg.elem = *elemTypeFromName(m[1].str());
-      if (p.pointee && *p.pointee != arg.elem) {
-        error(item, "'" + p.name + "' points to " + std::string(elemTypeName(*p.pointee)) +
-                        ", the spec gives " + std::string(elemTypeName(arg.elem)));
-        continue;
-      }
-      arg.output = p.kind == KernelParam::Kind::Pointer ? p.pointeeMutable : true;
-      auto len = evaluate(*item, m[2].str());
-      if (!len) continue;
-      if (!isWhole(*len) || *len < 1) {
-        error(item, "'" + p.name + "': the length " + std::to_string(*len) +
-                        " is not a whole number from 1 up");
-        continue;
-      }
-      if (*len * elemSize(arg.elem) > static_cast<double>(kMaxBufferBytes)) {
-        error(item, "'" + p.name + "' would be " + std::to_string(*len * elemSize(arg.elem) / 1e9) +
-                        " GB: larger than kernelscope allows (1 TiB)");
-        continue;
-      }
-      arg.count = static_cast<uint64_t>(*len);
-      // Contents.
-      std::string contents = trim(m[3].str());
-      static const std::regex callRe(R"(^([a-z]+)\s*(?:\((.*)\))?$)");
-      std::smatch c;
-      if (contents.empty()) contents = "zeros";
-      if (!std::regex_match(contents, c, callRe)) {
-        error(item,
-              "'" + p.name + "': unknown contents '" + contents +
-                  "' (zeros, ones, fill(V), iota, uniform(LO, HI, seed = S), file(\"PATH\"))");
-        continue;
-      }
-      std::string kind = c[1].str();
-      std::vector<std::string> cargs;
-      if (c[2].matched && !trim(c[2].str()).empty()) cargs = splitTopLevel(c[2].str(), ',');
-      bool ok = true;
-      auto number = [&](const std::string& text) -> double {
-        auto v = evaluate(*item, text);
-        if (!v) ok = false;
-        return v.value_or(0);
-      };
-      if (kind == "zeros" || kind == "ones" || kind == "iota") {
-        arg.fill.kind = kind == "zeros"  ? Fill::Kind::Zeros
-                        : kind == "ones" ? Fill::Kind::Ones
-                                         : Fill::Kind::Iota;
-        if (!cargs.empty())
-          error(item, "'" + p.name + "': " + kind + " takes no arguments"), ok = false;
-      } else if (kind == "fill") {
-        arg.fill.kind = Fill::Kind::Constant;
-        if (cargs.size() != 1)
-          error(item, "'" + p.name + "': fill takes one value, fill(2.5)"), ok = false;
-        else
-          arg.fill.value = number(cargs[0]);
-      } else if (kind == "uniform") {
-        arg.fill.kind = Fill::Kind::Uniform;
-        std::vector<std::string> positional;
-        for (const auto& a : cargs) {
-          if (a.starts_with("seed")) {
-            size_t eq = a.find('=');
-            if (eq == std::string::npos) {
-              error(item, "'" + p.name + "': write seed = N");
-              ok = false;
-              continue;
-            }
-            double s = number(a.substr(eq + 1));
-            if (ok && (!isWhole(s) || s < 0))
-              error(item, "'" + p.name + "': the seed is a whole number"), ok = false;
-            else
-              arg.fill.seed = static_cast<uint64_t>(s);
-          } else {
-            positional.push_back(a);
-          }
-        }
-        if (positional.size() == 2) {
-          arg.fill.lo = number(positional[0]);
-          arg.fill.hi = number(positional[1]);
-        } else if (!positional.empty()) {
-          error(item, "'" + p.name + "': uniform(LO, HI, seed = S)");
-          ok = false;
-        }
-      } else if (kind == "file") {
-        arg.fill.kind = Fill::Kind::File;
-        std::string path = cargs.size() == 1 ? cargs[0] : "";
-        if (path.size() < 2 || path.front() != '"' || path.back() != '"') {
-          error(item, "'" + p.name + "': file(\"data/x.npy\") takes one quoted path");
-          ok = false;
-        } else {
-          arg.fill.file = path.substr(1, path.size() - 2);
-        }
-      } else {
-        error(item,
-              "'" + p.name + "': unknown contents '" + kind +
-                  "' (zeros, ones, fill(V), iota, uniform(LO, HI, seed = S), file(\"PATH\"))");
-        ok = false;
-      }
-      if (!ok) continue;
-    } else {
-      if (p.kind == KernelParam::Kind::Pointer) {
-        error(item, "'" + p.name + "' is a pointer: give it a buffer, e.g. " + p.name + " = " +
-                        std::string(elemTypeName(p.pointee.value_or(ElemType::F32))) + "[n] zeros");
-        continue;
-      }
-      std::string err;
-      auto v = lookup(p.name, err);
-      if (!v) {
-        error(item, err);
-        continue;
-      }
-      bool floatParam = p.kind == KernelParam::Kind::Float;
-      if (p.kind == KernelParam::Kind::Unknown && !isWhole(*v))
-        floatParam = true;  // PTX only: take the value's kind
-      if (std::string why = scalarBytes(*v, p.bytes, p.type, floatParam, arg.scalar);
-          !why.empty()) {
-        error(item, "'" + p.name + "': " + why);
-        continue;
-      }
+    arg.buffer = true;
+    arg.elem = *elemTypeFromName(m[1].str());
+    if (p.pointee && *p.pointee != arg.elem) {
+      error(&item, "'" + p.name + "' points to " + std::string(elemTypeName(*p.pointee)) +
+                       ", the spec gives " + std::string(elemTypeName(arg.elem)));
+      return false;
     }
-    plan.args.push_back(std::move(arg));
+    arg.output = p.kind == KernelParam::Kind::Pointer ? p.pointeeMutable : true;
+    auto len = evaluate(item, m[2].str());
+    if (!len) return false;
+    if (!isWhole(*len) || *len < 1) {
+      error(&item, "'" + p.name + "': the length " + std::to_string(*len) +
+                       " is not a whole number from 1 up");
+      return false;
+    }
+    if (*len * elemSize(arg.elem) > static_cast<double>(kMaxBufferBytes)) {
+      error(&item, "'" + p.name + "' would be " + std::to_string(*len * elemSize(arg.elem) / 1e9) +
+                       " GB: larger than kernelscope allows (1 TiB)");
+      return false;
+    }
+    arg.count = static_cast<uint64_t>(*len);
+    return readContents(p, item, trim(m[3].str()), arg.fill);
   }
+
+  /// A buffer's contents: zeros (also when none are given), ones, iota, fill(V),
+  /// uniform(LO, HI, seed = S), file("PATH").
+  bool readContents(const KernelParam& p, const SpecItem& item, std::string contents, Fill& fill) {
+    static const std::regex callRe(R"(^([a-z]+)\s*(?:\((.*)\))?$)");
+    std::smatch c;
+    if (contents.empty()) contents = "zeros";
+    if (!std::regex_match(contents, c, callRe)) {
+      error(&item, "'" + p.name + "': unknown contents '" + contents + "' " + kContentsHelp);
+      return false;
+    }
+    std::string kind = c[1].str();
+    std::vector<std::string> cargs;
+    if (c[2].matched && !trim(c[2].str()).empty()) cargs = splitTopLevel(c[2].str(), ',');
+    bool ok = true;
+    auto number = [&](const std::string& text) -> double {
+      auto v = evaluate(item, text);
+      if (!v) ok = false;
+      return v.value_or(0);
+    };
+    if (kind == "zeros" || kind == "ones" || kind == "iota") {
+      fill.kind = kind == "zeros"  ? Fill::Kind::Zeros
+                  : kind == "ones" ? Fill::Kind::Ones
+                                   : Fill::Kind::Iota;
+      if (!cargs.empty())
+        error(&item, "'" + p.name + "': " + kind + " takes no arguments"), ok = false;
+    } else if (kind == "fill") {
+      fill.kind = Fill::Kind::Constant;
+      if (cargs.size() != 1)
+        error(&item, "'" + p.name + "': fill takes one value, fill(2.5)"), ok = false;
+      else
+        fill.value = number(cargs[0]);
+    } else if (kind == "uniform") {
+      fill.kind = Fill::Kind::Uniform;
+      readUniform(p, item, cargs, number, ok, fill);
+    } else if (kind == "file") {
+      fill.kind = Fill::Kind::File;
+      std::string path = cargs.size() == 1 ? cargs[0] : "";
+      if (path.size() < 2 || path.front() != '"' || path.back() != '"') {
+        error(&item, "'" + p.name + "': file(\"data/x.npy\") takes one quoted path");
+        ok = false;
+      } else {
+        fill.file = path.substr(1, path.size() - 2);
+      }
+    } else {
+      error(&item, "'" + p.name + "': unknown contents '" + kind + "' " + kContentsHelp);
+      ok = false;
+    }
+    return ok;
+  }
+
+  /// uniform's arguments: LO and HI, and `seed = S` anywhere among them.
+  void readUniform(const KernelParam& p, const SpecItem& item,
+                   const std::vector<std::string>& cargs,
+                   const std::function<double(const std::string&)>& number, bool& ok, Fill& fill) {
+    std::vector<std::string> positional;
+    for (const auto& a : cargs) {
+      if (a.starts_with("seed")) {
+        size_t eq = a.find('=');
+        if (eq == std::string::npos) {
+          error(&item, "'" + p.name + "': write seed = N");
+          ok = false;
+          continue;
+        }
+        double s = number(a.substr(eq + 1));
+        if (ok && (!isWhole(s) || s < 0))
+          error(&item, "'" + p.name + "': the seed is a whole number"), ok = false;
+        else
+          fill.seed = static_cast<uint64_t>(s);
+      } else {
+        positional.push_back(a);
+      }
+    }
+    if (positional.size() == 2) {
+      fill.lo = number(positional[0]);
+      fill.hi = number(positional[1]);
+    } else if (!positional.empty()) {
+      error(&item, "'" + p.name + "': uniform(LO, HI, seed = S)");
+      ok = false;
+    }
+  }
+
+  /// A number argument, as the parameter's bytes.
+  bool readScalar(const KernelParam& p, const SpecItem& item, ArgPlan& arg) {
+    if (p.kind == KernelParam::Kind::Pointer) {
+      error(&item, "'" + p.name + "' is a pointer: give it a buffer, e.g. " + p.name + " = " +
+                       std::string(elemTypeName(p.pointee.value_or(ElemType::F32))) + "[n] zeros");
+      return false;
+    }
+    std::string err;
+    auto v = lookup(p.name, err);
+    if (!v) {
+      error(&item, err);
+      return false;
+    }
+    bool floatParam = p.kind == KernelParam::Kind::Float;
+    if (p.kind == KernelParam::Kind::Unknown && !isWhole(*v))
+      floatParam = true;  // PTX only: take the value's kind
+    if (std::string why = scalarBytes(*v, p.bytes, p.type, floatParam, arg.scalar); !why.empty()) {
+      error(&item, "'" + p.name + "': " + why);
+      return false;
+    }
+    return true;
+  }
+
+  const LaunchSpec& spec_;
+  const KernelSignature& sig_;
+  std::vector<SpecError>& errors_;
+  const SpecItem* first_;  // where errors about the whole spec point
+  std::map<std::string, const KernelParam*, std::less<>> params_;
+  std::string paramList_;
+  std::map<std::string, double, std::less<>> values_;
+  std::set<std::string, std::less<>> evaluating_;
+};
+
+}  // namespace
+
+std::optional<double> evaluateExpression(std::string_view text, std::string& error) {
+  return ExpressionParser(text, nullptr).parse(error);
+}
+
+uint64_t LaunchPlan::bufferBytes() const {
+  uint64_t total = 0;
+  for (const auto& a : args)
+    if (a.buffer) total += a.byteSize();
+  return total;
+}
+
+std::optional<LaunchPlan> resolveSpec(const LaunchSpec& spec, const KernelSignature& sig,
+                                      std::vector<SpecError>& errors) {
+  size_t errorsBefore = errors.size();
+  LaunchPlan plan = SpecResolver(spec, sig, errors).resolve();
   if (errors.size() != errorsBefore) return std::nullopt;
   return plan;
 }
