@@ -289,6 +289,156 @@ void syncShadowTree(const fs::path& shadowRoot, const std::map<std::string, std:
     if (!copies.count(f)) out << f << "\n";
 }
 
+namespace {
+
+/// Where one cargo build of a workspace happens: under the cargo cache (or a private
+/// temporary folder when the cache is read-only), a shadow tree of the workspace with the
+/// editor's unsaved files in it.
+struct CargoPlaces {
+  fs::path base;
+  fs::path shadowRoot;
+  fs::path manifest;         // the kernel crate's, in the shadow tree
+  fs::path shadowWorkspace;  // rustc's working directory
+  fs::path targetDir;
+  fs::path cargoRemarks;
+};
+
+CargoPlaces cargoPlaces(const CargoUnit& c, const fs::path& base, const CompileOptions& opts) {
+  CargoPlaces at;
+  at.base = base;
+  at.shadowRoot = base / "root";
+  at.manifest = shadowPathOf(at.shadowRoot, c.manifest);
+  at.shadowWorkspace = shadowPathOf(at.shadowRoot, c.workspaceRoot);
+  // One target directory per arch: switching back and forth rebuilds nothing.
+  at.targetDir = base / ("target-" + opts.arch);
+  // Remarks go to a directory as stable as the target dir (cargo's fingerprint covers the
+  // arguments): when cargo finds the crate fresh, the remarks of its last build are there.
+  at.cargoRemarks = base / ("remarks-" + opts.arch + "-O" + std::to_string(opts.optLevel));
+  return at;
+}
+
+/// `cargo rustc` for the kernel crate: every nvptx crate of the build (dependencies
+/// included) gets the sysroot, the arch and the path mapping; the kernel crate alone gets
+/// the emit flags, after `--`.
+ProcessSpec cargoRustcSpec(const Toolchain& tc, const fs::path& cargo, const RustcUnit& unit,
+                           const CompileOptions& opts, const std::string& emit,
+                           const std::vector<std::string>& extraArgs, const CargoPlaces& at,
+                           const CancellationToken& cancel) {
+  const CargoUnit& c = *unit.cargo;
+  std::vector<std::string> allCrates = {"--sysroot", tc.sysroot.path.string(),
+                                        "-Ctarget-cpu=" + opts.arch,
+                                        "--remap-path-prefix=" + at.shadowRoot.string() + "=/"};
+  RustflagsPlacement flags =
+      placeRustflags(tc, cargo, c.manifest.parent_path(), opts.arch, allCrates, cancel);
+  ProcessSpec spec;
+  spec.argv = {cargo.string(),
+               "rustc",
+               "--offline",
+               "--release",
+               "--lib",
+               "--manifest-path",
+               at.manifest.string(),
+               "--target",
+               "nvptx64-nvidia-cuda",
+               "--crate-type",
+               "rlib",
+               "--target-dir",
+               at.targetDir.string(),
+               "--message-format=json",
+               "--config",
+               "profile.release.opt-level=" + std::to_string(opts.optLevel)};
+  spec.argv.insert(spec.argv.end(), flags.configArgs.begin(), flags.configArgs.end());
+  spec.argv.insert(
+      spec.argv.end(),
+      {"--", "--emit=" + emit + ",metadata,link", "-Copt-level=" + std::to_string(opts.optLevel),
+       "-Ccodegen-units=1", "-Cdebuginfo=line-directives-only", "-Zmir-include-spans=on"});
+  spec.argv.insert(spec.argv.end(), unit.args.begin(), unit.args.end());
+  spec.argv.insert(spec.argv.end(), opts.extraRustcFlags.begin(), opts.extraRustcFlags.end());
+  spec.argv.insert(spec.argv.end(), extraArgs.begin(), extraArgs.end());
+  // Remarks are asked for whether or not they are wanted: cargo's fingerprint covers the
+  // kernel crate's arguments, so turning remarks on or off (the CLI's default and the
+  // editor's differ) would rebuild an unchanged crate. Unwanted ones are not read.
+  spec.argv.insert(spec.argv.end(),
+                   {"-C", "remark=all", "-Zremark-dir=" + at.cargoRemarks.string()});
+  // Cargo finds the user's .cargo/config.toml from its working directory: the package's.
+  spec.cwd = c.manifest.parent_path();
+  spec.env = {{"RUSTC", tc.rustc.path.string()}, {"RUSTC_BOOTSTRAP", "1"}};
+  spec.env.insert(spec.env.end(), flags.env.begin(), flags.env.end());
+  spec.timeout = std::max<std::chrono::milliseconds>(opts.toolTimeout,
+                                                     std::chrono::minutes(5));  // a first build
+  spec.cancel = cancel;
+  return spec;
+}
+
+/// What cargo's JSON messages say: rustc's diagnostics, and where the kernel crate's
+/// outputs are. Every path package's directory and files go into `unit` on the way.
+struct CargoMessages {
+  std::string diagnostics;  // rustc's messages, one JSON object a line
+  fs::path kernelStem;      // deps/<crate>-<hash> of the kernel crate; empty if not built
+  bool kernelFresh = false;
+};
+
+CargoMessages readCargoMessages(std::string_view out, const CargoPlaces& at, RustcUnit& unit) {
+  CargoMessages m;
+  for (auto line : splitLines(out)) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_object()) continue;
+    const std::string reason = j.value("reason", "");
+    const std::string packageId = j.value("package_id", "");
+    if (reason == "compiler-message" && j.contains("message")) {
+      absolutizeSpans(j["message"], unit.cargo->workspaceRoot);
+      m.diagnostics += j["message"].dump() + "\n";
+      continue;
+    }
+    if (reason != "compiler-artifact" || !j.contains("filenames") || !j["filenames"].is_array())
+      continue;
+    fs::path stem;  // deps/<crate>-<hash>: rustc's outputs of this unit
+    for (const auto& f : j["filenames"]) {
+      fs::path file = f.is_string() ? fs::path(f.get<std::string>()) : fs::path();
+      if (file.parent_path().filename() == "deps" && file.extension() == ".rmeta")
+        stem = file.parent_path() / file.stem().string().substr(3);  // without "lib"
+    }
+    if (stem.empty()) continue;
+    const bool pathPackage = packageId.starts_with("path+file://") ||
+                             packageId.find("(path+file://") != std::string::npos;
+    const std::string manifestPath = j.value("manifest_path", "");
+    const bool kernelCrate = normalizePath(manifestPath) == normalizePath(at.manifest.string());
+    if (kernelCrate) {
+      m.kernelStem = stem;
+      m.kernelFresh = j.value("fresh", false);
+    }
+    if (pathPackage) {
+      const fs::path realRoot =
+          "/" + fs::relative(fs::path(manifestPath).parent_path(), at.shadowRoot).string();
+      unit.userDirs.push_back(normalizePath(realRoot.string()) + "/");
+      if (!kernelCrate)
+        for (auto& f : readDepInfo(stem.string() + ".d", unit.remaps, at.shadowWorkspace))
+          unit.sourceFiles.push_back(f);
+    }
+  }
+  return m;
+}
+
+/// Copies the kernel crate's MIR, IR and PTX, its dep-info with real, absolute paths (as the
+/// rustc front end's reads) and, when `remarkDir` is given, its remarks.
+void collectKernelOutputs(const CargoMessages& m, const RustcUnit& unit, const CargoPlaces& at,
+                          const fs::path& outDir, const fs::path& remarkDir,
+                          fs::file_time_type started) {
+  std::error_code ec;
+  for (const std::string ext : {".mir", ".ll", ".s"}) {
+    fs::path from = m.kernelStem.string() + ext;
+    if (fs::exists(from, ec))
+      fs::copy_file(from, outDir / (unit.crateName + ext), fs::copy_options::overwrite_existing,
+                    ec);
+  }
+  std::ofstream depInfo(outDir / (unit.crateName + ".d"));
+  for (const auto& f : readDepInfo(m.kernelStem.string() + ".d", unit.remaps, at.shadowWorkspace))
+    depInfo << f.string() << ":\n";
+  copyRemarks(at.cargoRemarks, remarkDir, m.kernelFresh, started);
+}
+
+}  // namespace
+
 ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const CompileOptions& opts,
                             const std::string& emit, const fs::path& outDir,
                             const std::vector<std::string>& extraArgs, const fs::path& remarkDir,
@@ -323,121 +473,20 @@ ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const CompileO
                     : "another compile of " + c.workspaceRoot.string() + " held its lock too long");
   }
   if (!privateBase) fs::last_write_time(base, fs::file_time_type::clock::now(), ec);  // in use
-  const fs::path shadowRoot = base / "root";
-  syncShadowTree(shadowRoot, c.overlays, {(c.workspaceRoot / "Cargo.lock").string()},
+  const CargoPlaces at = cargoPlaces(c, base, opts);
+  syncShadowTree(at.shadowRoot, c.overlays, {(c.workspaceRoot / "Cargo.lock").string()},
                  base / "shadow-files");
-  const fs::path manifest = shadowPathOf(shadowRoot, c.manifest);
-  const fs::path shadowWorkspace =
-      shadowPathOf(shadowRoot, c.workspaceRoot);  // rustc's working directory
-  // One target directory per arch: switching back and forth rebuilds nothing.
-  const fs::path targetDir = base / ("target-" + opts.arch);
-  // Remarks go to a directory as stable as the target dir (cargo's fingerprint covers the
-  // arguments): when cargo finds the crate fresh, the remarks of its last build are there.
-  const fs::path cargoRemarks =
-      base / ("remarks-" + opts.arch + "-O" + std::to_string(opts.optLevel));
 
-  // Every nvptx crate of the build (dependencies included) gets the sysroot, the arch and
-  // the path mapping; the kernel crate alone gets the emit flags, after `--`.
-  std::vector<std::string> allCrates = {"--sysroot", tc.sysroot.path.string(),
-                                        "-Ctarget-cpu=" + opts.arch,
-                                        "--remap-path-prefix=" + shadowRoot.string() + "=/"};
-  RustflagsPlacement flags =
-      placeRustflags(tc, *cargo, c.manifest.parent_path(), opts.arch, allCrates, cancel);
-  ProcessSpec spec;
-  spec.argv = {cargo->string(),
-               "rustc",
-               "--offline",
-               "--release",
-               "--lib",
-               "--manifest-path",
-               manifest.string(),
-               "--target",
-               "nvptx64-nvidia-cuda",
-               "--crate-type",
-               "rlib",
-               "--target-dir",
-               targetDir.string(),
-               "--message-format=json",
-               "--config",
-               "profile.release.opt-level=" + std::to_string(opts.optLevel)};
-  spec.argv.insert(spec.argv.end(), flags.configArgs.begin(), flags.configArgs.end());
-  spec.argv.insert(
-      spec.argv.end(),
-      {"--", "--emit=" + emit + ",metadata,link", "-Copt-level=" + std::to_string(opts.optLevel),
-       "-Ccodegen-units=1", "-Cdebuginfo=line-directives-only", "-Zmir-include-spans=on"});
-  spec.argv.insert(spec.argv.end(), unit.args.begin(), unit.args.end());
-  spec.argv.insert(spec.argv.end(), opts.extraRustcFlags.begin(), opts.extraRustcFlags.end());
-  spec.argv.insert(spec.argv.end(), extraArgs.begin(), extraArgs.end());
-  // Remarks are asked for whether or not they are wanted: cargo's fingerprint covers the
-  // kernel crate's arguments, so turning remarks on or off (the CLI's default and the
-  // editor's differ) would rebuild an unchanged crate. Unwanted ones are not read.
-  spec.argv.insert(spec.argv.end(), {"-C", "remark=all", "-Zremark-dir=" + cargoRemarks.string()});
-  // Cargo finds the user's .cargo/config.toml from its working directory: the package's.
-  spec.cwd = c.manifest.parent_path();
-  spec.env = {{"RUSTC", tc.rustc.path.string()}, {"RUSTC_BOOTSTRAP", "1"}};
-  spec.env.insert(spec.env.end(), flags.env.begin(), flags.env.end());
-  spec.timeout = std::max<std::chrono::milliseconds>(opts.toolTimeout,
-                                                     std::chrono::minutes(5));  // a first build
-  spec.cancel = cancel;
   const auto started = fs::file_time_type::clock::now();
-  ProcessResult r = runProcess(spec);
-
-  // rustc's messages, and the kernel crate's outputs and every path package's files.
-  std::string messages;
-  fs::path kernelStem;
-  bool kernelFresh = false;
-  for (auto line : splitLines(r.out)) {
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    if (!j.is_object()) continue;
-    const std::string reason = j.value("reason", "");
-    const std::string packageId = j.value("package_id", "");
-    if (reason == "compiler-message" && j.contains("message")) {
-      absolutizeSpans(j["message"], c.workspaceRoot);
-      messages += j["message"].dump() + "\n";
-    } else if (reason == "compiler-artifact" && j.contains("filenames") &&
-               j["filenames"].is_array()) {
-      fs::path stem;  // deps/<crate>-<hash>: rustc's outputs of this unit
-      for (const auto& f : j["filenames"]) {
-        fs::path file = f.is_string() ? fs::path(f.get<std::string>()) : fs::path();
-        if (file.parent_path().filename() == "deps" && file.extension() == ".rmeta")
-          stem = file.parent_path() / file.stem().string().substr(3);  // without "lib"
-      }
-      if (stem.empty()) continue;
-      const bool pathPackage = packageId.starts_with("path+file://") ||
-                               packageId.find("(path+file://") != std::string::npos;
-      const std::string manifestPath = j.value("manifest_path", "");
-      if (normalizePath(manifestPath) == normalizePath(manifest.string())) {
-        kernelStem = stem;
-        kernelFresh = j.value("fresh", false);
-      }
-      if (pathPackage) {
-        const fs::path realRoot =
-            "/" + fs::relative(fs::path(manifestPath).parent_path(), shadowRoot).string();
-        unit.userDirs.push_back(normalizePath(realRoot.string()) + "/");
-        if (normalizePath(manifestPath) != normalizePath(manifest.string()))
-          for (auto& f : readDepInfo(stem.string() + ".d", unit.remaps, shadowWorkspace))
-            unit.sourceFiles.push_back(f);
-      }
-    }
-  }
-  if (!kernelStem.empty() && r.ok()) {
-    for (const std::string ext : {".mir", ".ll", ".s"}) {
-      fs::path from = kernelStem.string() + ext;
-      if (fs::exists(from, ec))
-        fs::copy_file(from, outDir / (unit.crateName + ext), fs::copy_options::overwrite_existing,
-                      ec);
-    }
-    // The dep-info with real, absolute paths (as the rustc front end's reads).
-    std::ofstream depInfo(outDir / (unit.crateName + ".d"));
-    for (const auto& f : readDepInfo(kernelStem.string() + ".d", unit.remaps, shadowWorkspace))
-      depInfo << f.string() << ":\n";
-    copyRemarks(cargoRemarks, remarkDir, kernelFresh, started);
-  }
-  if (r.ok() && kernelStem.empty()) {
+  ProcessResult r = runProcess(cargoRustcSpec(tc, *cargo, unit, opts, emit, extraArgs, at, cancel));
+  CargoMessages m = readCargoMessages(r.out, at, unit);
+  if (!m.kernelStem.empty() && r.ok())
+    collectKernelOutputs(m, unit, at, outDir, remarkDir, started);
+  if (r.ok() && m.kernelStem.empty()) {
     r.exitCode = 1;
     r.err += "\ncargo built " + c.manifest.string() + " but reported no library of it";
   }
-  r.err = messages + cargoComplaints(r.err);
+  r.err = m.diagnostics + cargoComplaints(r.err);
   // Each workspace adds a mirror and a target dir per arch: the cache keeps the workspaces
   // used last within $KERNELSCOPE_CARGO_CACHE_MB (default 4 GiB), as the rlib cache does.
   if (!privateBase)
