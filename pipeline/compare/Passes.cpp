@@ -376,24 +376,127 @@ StagePasses mirPassChanges(const std::vector<MirDumpFile>& files, std::string_vi
 
 // --- The run
 
+namespace {
+
+/// Why pass by pass cannot run for this input and these options; empty when it can.
+std::string passesUnavailable(const Toolchain& tc, const CompileInput& input,
+                              const CompileOptions& opts) {
+  // The passes are rustc's: a CUDA C++ twin or another profile's compiler has none to show.
+  if (isCudaSource(input.path) || (opts.profile && *opts.profile != ToolchainProfile::RustcNvptx))
+    return "pass by pass shows rustc's passes: it needs a Rust kernel compiled with rustc (the "
+           "rustc-nvptx profile)";
+  if (auto bad = validateArch(opts.arch)) return *bad;
+  if (!tc.rustc.found() || !tc.sysroot.found()) {
+    const ToolInfo& t = tc.rustc.found() ? tc.sysroot : tc.rustc;
+    return t.name + ": " + t.problem + (t.fix.empty() ? "" : " (fix: " + t.fix + ")");
+  }
+  return {};
+}
+
+/// One rustc run that dumps the passes over `symbol` (LLVM) and `mirName` (MIR).
+struct PassDumps {
+  ProcessResult run;
+  fs::path out;     // rustc's outputs: the final IR
+  fs::path mirDir;  // the MIR dumps
+};
+
+PassDumps dumpPasses(const Toolchain& tc, RustcUnit& unit, const CompileOptions& opts,
+                     const PassesOptions& popts, const fs::path& work, const std::string& symbol,
+                     const std::string& mirName, int attempt, const CancellationToken& cancel) {
+  PassDumps d;
+  d.out = work / ("out" + std::to_string(attempt));
+  d.mirDir = work / ("mir" + std::to_string(attempt));
+  fs::create_directories(d.out);
+  std::vector<std::string> args;
+  if (popts.llvm)
+    args.insert(args.end(),
+                {"-C", "llvm-args=-print-changed", "-C", "llvm-args=-print-module-scope", "-C",
+                 "llvm-args=-filter-print-funcs=" + symbol,
+                 // Loop passes that may delete their loop: -print-changed prints
+                 // nothing then, -print-after prints the module (see parsePrintChanged).
+                 "-C", "llvm-args=-print-after=" + std::string(kLoopDeletingPasses)});
+  if (popts.mir) args.push_back("-Zdump-mir=" + mirName);
+  // Always: a directory of this run alone, so that cargo (whose fingerprint covers the
+  // arguments) never finds the crate fresh and skips the run whose output is the passes.
+  args.push_back("-Zdump-mir-dir=" + d.mirDir.string());
+  d.run = runRustcUnit(tc, unit, opts, "llvm-ir", d.out, work, args, {}, cancel);
+  return d;
+}
+
+/// Takes a run's diagnostics into `result`; false, with result.error, when the run was cut
+/// or failed and its dumps cannot be read.
+bool takeRun(const ProcessResult& r, const RustcUnit& unit, PassesResult& result) {
+  result.diagnostics = unit.diagnostics;  // this run's, not also a first attempt's
+  for (auto& d : parseRustcDiagnostics(r.err)) result.diagnostics.push_back(std::move(d));
+  if (r.truncated) {  // the dumps are cut: no pass list would be complete
+    result.error =
+        "rustc's pass dumps exceeded " + std::to_string(ProcessSpec{}.outputCap >> 20) + " MiB";
+    return false;
+  }
+  if (!r.ok()) {
+    bool haveError = std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
+                                 [](const Diagnostic& d) { return d.severity == Severity::Error; });
+    result.error =
+        haveError ? "the kernel does not compile (see the diagnostics)"
+                  : "rustc " + r.describe() + (r.err.empty() ? "" : ": " + r.err.substr(0, 2000));
+    return false;
+  }
+  return true;
+}
+
+/// Lists the crate's kernels in `result` from rustc's final IR and finds the one `kernel`
+/// names; null, with result.error, when none does.
+const ArtifactFunction* findKernel(const Artifact& ir, const std::string& kernel,
+                                   PassesResult& result) {
+  const ArtifactFunction* found = nullptr;
+  result.kernels.clear();
+  for (const auto& f : ir.functions) {
+    if (!f.isKernel) continue;
+    result.kernels.push_back(f.demangled);
+    if (f.symbol == kernel || f.demangled == kernel || lastSegment(f.demangled) == kernel ||
+        f.demangled.ends_with("::" + kernel))
+      if (!found) found = &f;
+  }
+  if (!found)
+    result.error = "unknown kernel '" + kernel + "'" +
+                   (result.kernels.empty() ? ": the file has no kernels"
+                                           : " (kernels: " + joined(result.kernels) + ")");
+  return found;
+}
+
+/// The pass changes of each stage asked for, from the run's dumps; false, with
+/// result.error, when a stage's dumps hold nothing of the kernel.
+bool readStages(const Toolchain& tc, const PassDumps& dumps, const std::string& crateName,
+                const PassesOptions& popts, const std::string& symbol, PassesResult& result) {
+  if (popts.llvm) {
+    StagePasses sp = llvmPassChanges(parsePrintChanged(dumps.run.err), symbol, popts.context);
+    sp.passesRun = countPassesRun(dumps.run.err, symbol);
+    if (sp.initial.empty()) {
+      result.error = "LLVM printed no IR for " + symbol + " (rustc " + tc.rustc.version + ")";
+      return false;
+    }
+    result.stages.push_back(std::move(sp));
+  }
+  if (popts.mir) {
+    auto files = listMirDumps(dumps.mirDir, crateName);
+    auto item = mirItemFor(files, result.demangled);
+    if (!item) {
+      result.error = "rustc dumped no MIR for " + result.demangled;
+      return false;
+    }
+    result.stages.push_back(mirPassChanges(files, *item, popts.context));
+  }
+  return true;
+}
+
+}  // namespace
+
 PassesResult computePasses(const Toolchain& tc, const CompileInput& input,
                            const CompileOptions& opts, const std::string& kernel,
                            const PassesOptions& popts, const CancellationToken& cancel) {
   PassesResult result;
-  // The passes are rustc's: a CUDA C++ twin or another profile's compiler has none to show.
-  if (isCudaSource(input.path) || (opts.profile && *opts.profile != ToolchainProfile::RustcNvptx)) {
-    result.error =
-        "pass by pass shows rustc's passes: it needs a Rust kernel compiled with rustc (the "
-        "rustc-nvptx profile)";
-    return result;
-  }
-  if (auto bad = validateArch(opts.arch)) {
-    result.error = *bad;
-    return result;
-  }
-  if (!tc.rustc.found() || !tc.sysroot.found()) {
-    const ToolInfo& t = tc.rustc.found() ? tc.sysroot : tc.rustc;
-    result.error = t.name + ": " + t.problem + (t.fix.empty() ? "" : " (fix: " + t.fix + ")");
+  if (std::string why = passesUnavailable(tc, input, opts); !why.empty()) {
+    result.error = why;
     return result;
   }
   TempDir work("kernelscope-passes");
@@ -411,68 +514,20 @@ PassesResult computePasses(const Toolchain& tc, const CompileInput& input,
 
   // LLVM's filter takes a symbol; a #[no_mangle] kernel's is its name. When the name turns
   // out to be another kernel's path (a mangled symbol), the run is repeated with its symbol.
-  auto run = [&](const std::string& symbol, const std::string& mirName, int attempt) {
-    fs::path out = work.path() / ("out" + std::to_string(attempt)),
-             mirDir = work.path() / ("mir" + std::to_string(attempt));
-    fs::create_directories(out);
-    std::vector<std::string> args;
-    if (popts.llvm)
-      args.insert(args.end(),
-                  {"-C", "llvm-args=-print-changed", "-C", "llvm-args=-print-module-scope", "-C",
-                   "llvm-args=-filter-print-funcs=" + symbol,
-                   // Loop passes that may delete their loop: -print-changed prints
-                   // nothing then, -print-after prints the module (see parsePrintChanged).
-                   "-C", "llvm-args=-print-after=" + std::string(kLoopDeletingPasses)});
-    if (popts.mir) args.push_back("-Zdump-mir=" + mirName);
-    // Always: a directory of this run alone, so that cargo (whose fingerprint covers the
-    // arguments) never finds the crate fresh and skips the run whose output is the passes.
-    args.push_back("-Zdump-mir-dir=" + mirDir.string());
-    return std::tuple{runRustcUnit(tc, unit, opts, "llvm-ir", out, work.path(), args, {}, cancel),
-                      out, mirDir};
-  };
-
   std::string symbol = lastSegment(kernel), mirName = symbol;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    auto [r, out, mirDir] = run(symbol, mirName, attempt);
-    if (r.cancelled) {
+    PassDumps dumps =
+        dumpPasses(tc, unit, opts, popts, work.path(), symbol, mirName, attempt, cancel);
+    if (dumps.run.cancelled) {
       result.cancelled = true;
       result.error = "cancelled";
       return result;
     }
-    result.diagnostics = unit.diagnostics;  // this run's, not also a first attempt's
-    for (auto& d : parseRustcDiagnostics(r.err)) result.diagnostics.push_back(std::move(d));
-    if (r.truncated) {  // the dumps are cut: no pass list would be complete
-      result.error =
-          "rustc's pass dumps exceeded " + std::to_string(ProcessSpec{}.outputCap >> 20) + " MiB";
-      return result;
-    }
-    if (!r.ok()) {
-      bool haveError =
-          std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
-                      [](const Diagnostic& d) { return d.severity == Severity::Error; });
-      result.error =
-          haveError ? "the kernel does not compile (see the diagnostics)"
-                    : "rustc " + r.describe() + (r.err.empty() ? "" : ": " + r.err.substr(0, 2000));
-      return result;
-    }
-    result.finalModuleIr = readFile(out / (unit.crateName + ".ll"));
-    // The kernels of the crate, from rustc's final IR; `kernel` must name one of them.
+    if (!takeRun(dumps.run, unit, result)) return result;
+    result.finalModuleIr = readFile(dumps.out / (unit.crateName + ".ll"));
     Artifact ir = parseLlvmIr(result.finalModuleIr);
-    const ArtifactFunction* found = nullptr;
-    result.kernels.clear();
-    for (const auto& f : ir.functions) {
-      if (!f.isKernel) continue;
-      result.kernels.push_back(f.demangled);
-      if (f.symbol == kernel || f.demangled == kernel || lastSegment(f.demangled) == kernel ||
-          f.demangled.ends_with("::" + kernel))
-        if (!found) found = &f;
-    }
-    if (!found) {
-      result.error = "unknown kernel '" + kernel + "'" +
-                     (result.kernels.empty() ? ": the file has no kernels"
-                                             : " (kernels: " + joined(result.kernels) + ")");
-      return result;
-    }
+    const ArtifactFunction* found = findKernel(ir, kernel, result);
+    if (!found) return result;
     result.kernel = found->symbol;
     result.demangled = found->demangled;
     const bool llvmMissed = popts.llvm && found->symbol != symbol;
@@ -482,25 +537,8 @@ PassesResult computePasses(const Toolchain& tc, const CompileInput& input,
       mirName = lastSegment(found->demangled);
       continue;
     }
-    saveTemps(opts, r.err, result.finalModuleIr, mirDir, unit.crateName, mirName);
-    if (popts.llvm) {
-      StagePasses sp = llvmPassChanges(parsePrintChanged(r.err), symbol, popts.context);
-      sp.passesRun = countPassesRun(r.err, symbol);
-      if (sp.initial.empty()) {
-        result.error = "LLVM printed no IR for " + symbol + " (rustc " + tc.rustc.version + ")";
-        return result;
-      }
-      result.stages.push_back(std::move(sp));
-    }
-    if (popts.mir) {
-      auto files = listMirDumps(mirDir, unit.crateName);
-      auto item = mirItemFor(files, result.demangled);
-      if (!item) {
-        result.error = "rustc dumped no MIR for " + result.demangled;
-        return result;
-      }
-      result.stages.push_back(mirPassChanges(files, *item, popts.context));
-    }
+    saveTemps(opts, dumps.run.err, result.finalModuleIr, dumps.mirDir, unit.crateName, mirName);
+    readStages(tc, dumps, unit.crateName, popts, symbol, result);
     return result;
   }
   return result;
