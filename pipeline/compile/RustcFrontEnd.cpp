@@ -161,7 +161,7 @@ class RustcFrontEnd final : public FrontEnd {
     if (!completes_) return;  // no PTX asked for
     ChainTable regenerated;
     if (module_.module)
-      regenerated = assignExactChains(o.ptx, *module_.module, opts.arch, opts.optLevel);
+      regenerated = assignExactChains(o.ptx, *module_.module, opts.arch, opts.optLevel, &o.ir);
     else
       regenerated.error = "cannot read rustc's LLVM IR" + (irError_.empty() ? "" : ": " + irError_);
     module_.reset();

@@ -3,6 +3,7 @@
 
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -11,12 +12,16 @@
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Support/xxhash.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
 
 #include <cctype>
+#include <list>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <string_view>
 #include <unordered_map>
 
@@ -156,62 +161,86 @@ ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const
   return assignExactChains(ptx, *module, arch, optLevel);
 }
 
-ChainTable assignExactChains(Artifact& ptx, llvm::Module& ir, const std::string& arch,
-                             int optLevel) {
-  ChainTable table;
+namespace {
+
+/// Gives every located instruction of `f` a chain-id DebugLoc (kChainIdBase + its index in
+/// `table.chains`), scoped to the function.
+void setChainIds(llvm::Function& f, std::map<std::vector<Frame>, uint32_t>& ids,
+                 ChainTable& table) {
+  llvm::DISubprogram* sp = f.getSubprogram();
+  if (!sp) return;
+  for (llvm::BasicBlock& bb : f)
+    for (llvm::Instruction& inst : bb) {
+      const llvm::DILocation* loc = inst.getDebugLoc().get();
+      if (!loc || loc->getLine() == 0) continue;
+      std::vector<Frame> chain = inlineChainOf(loc);
+      auto [it, inserted] = ids.emplace(chain, static_cast<uint32_t>(table.chains.size()));
+      if (inserted) table.chains.emplace_back(std::move(chain));
+      inst.setDebugLoc(llvm::DILocation::get(f.getContext(), kChainIdBase + it->second, 0, sp));
+    }
+}
+
+/// The PTX the NVPTX backend makes of `module`; nullopt (and `table.error`) when it cannot.
+std::optional<std::string> emitPtx(llvm::Module& module, const std::string& arch, int optLevel,
+                                   ChainTable& table) {
   initNvptxOnce();
-  llvm::Module* module = &ir;
-  llvm::LLVMContext& ctx = ir.getContext();
-
-  // Replace every located instruction's DebugLoc by its chain id, scoped to its function.
-  std::map<std::vector<Frame>, uint32_t> ids;
-  for (llvm::Function& f : *module) {
-    llvm::DISubprogram* sp = f.getSubprogram();
-    if (!sp) continue;
-    for (llvm::BasicBlock& bb : f)
-      for (llvm::Instruction& inst : bb) {
-        const llvm::DILocation* loc = inst.getDebugLoc().get();
-        if (!loc || loc->getLine() == 0) continue;
-        std::vector<Frame> chain = inlineChainOf(loc);
-        auto [it, inserted] = ids.emplace(chain, static_cast<uint32_t>(table.chains.size()));
-        if (inserted) table.chains.emplace_back(std::move(chain));
-        inst.setDebugLoc(llvm::DILocation::get(ctx, kChainIdBase + it->second, 0, sp));
-      }
-  }
-
   std::string err;
-  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(module->getTargetTriple(), err);
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(module.getTargetTriple(), err);
   if (!target) {
     table.error = "NVPTX backend unavailable: " + err;
-    return table;
+    return std::nullopt;
   }
   llvm::TargetOptions options;
   std::unique_ptr<llvm::TargetMachine> tm(
-      target->createTargetMachine(module->getTargetTriple(), arch, "", options, std::nullopt,
+      target->createTargetMachine(module.getTargetTriple(), arch, "", options, std::nullopt,
                                   std::nullopt, codegenLevel(optLevel)));
   if (!tm) {
     table.error = "cannot create an NVPTX target machine for " + arch;
-    return table;
+    return std::nullopt;
   }
-  module->setDataLayout(tm->createDataLayout());
+  module.setDataLayout(tm->createDataLayout());
   llvm::SmallString<0> out;
-  {
-    llvm::raw_svector_ostream os(out);
-    llvm::legacy::PassManager pm;
-    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
-      table.error = "the NVPTX backend cannot emit assembly";
-      return table;
-    }
-    pm.run(*module);
+  llvm::raw_svector_ostream os(out);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
+    table.error = "the NVPTX backend cannot emit assembly";
+    return std::nullopt;
   }
-  Artifact regenerated = parsePtx(std::string(out.str()));
+  pm.run(module);
+  return std::string(out.str());
+}
+
+/// Regenerates the PTX of the functions in `needed` (rustc's PTX instruction lines by
+/// symbol) from `module` with chain ids and aligns it with rustc's PTX, giving their
+/// instructions their exact chains. When `keep` is given, the bodies of the other functions
+/// are dropped first (each becomes one `unreachable`, keeping its linkage and attributes,
+/// which is all a caller's code depends on), so that the backend compiles no more than it
+/// must.
+void regenerate(Artifact& ptx, llvm::Module& module, const std::string& arch, int optLevel,
+                const std::map<std::string, std::vector<uint32_t>>& needed,
+                const std::set<const llvm::Function*>* keep, ChainTable& table) {
+  std::map<std::vector<Frame>, uint32_t> ids;
+  for (llvm::Function& f : module) {
+    if (f.isDeclaration()) continue;
+    if (!keep || keep->count(&f)) {
+      setChainIds(f, ids, table);
+      continue;
+    }
+    const auto linkage = f.getLinkage();
+    f.deleteBody();
+    new llvm::UnreachableInst(f.getContext(), llvm::BasicBlock::Create(f.getContext(), "", &f));
+    f.setLinkage(linkage);
+  }
+  std::optional<std::string> text = emitPtx(module, arch, optLevel, table);
+  if (!text) return;
+  Artifact regenerated = parsePtx(std::move(*text));
 
   // Align instruction for instruction, per function. The streams are usually identical;
   // when they are not (the reparsed IR's use-lists differ from rustc's in-memory module,
   // which can reorder a few independent instructions), the shortest edit script
   // still pairs almost all of them, and the rest pair up by shape within their gap.
   auto ours = instructionsByFunction(regenerated);
-  for (const auto& [symbol, lines] : instructionsByFunction(ptx)) {
+  for (const auto& [symbol, lines] : needed) {
     auto it = ours.find(symbol);
     if (it == ours.end()) {
       ++table.functionsMisaligned;
@@ -256,6 +285,132 @@ ChainTable assignExactChains(Artifact& ptx, llvm::Module& ir, const std::string&
       }
       target.location = table.chains[id];
     }
+  }
+}
+
+/// The exact chains of functions regenerated before, by what they were regenerated from
+/// (functionKey), for the compiles of this process. Bounded by the instructions it holds; the
+/// least recently used go first.
+class RegeneratedChains {
+ public:
+  using Entry = std::vector<std::pair<Chain, LocationSource>>;  // per instruction of the PTX
+
+  std::optional<Entry> find(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = index_.find(key);
+    if (it == index_.end()) return std::nullopt;
+    used_.splice(used_.begin(), used_, it->second);
+    return it->second->second;
+  }
+  void add(const std::string& key, Entry entry) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (index_.count(key) || entry.size() > kMaxInstructions) return;
+    instructions_ += entry.size();
+    used_.emplace_front(key, std::move(entry));
+    index_[key] = used_.begin();
+    while (instructions_ > kMaxInstructions) {
+      instructions_ -= used_.back().second.size();
+      index_.erase(used_.back().first);
+      used_.pop_back();
+    }
+  }
+  void clear() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    used_.clear();
+    index_.clear();
+    instructions_ = 0;
+  }
+
+ private:
+  // About eight files of 80 kernels (some 30,000 instructions each): a few MiB.
+  static constexpr size_t kMaxInstructions = 250000;
+  std::mutex mutex_;
+  std::list<std::pair<std::string, Entry>> used_;  // most recently used first
+  std::unordered_map<std::string, std::list<std::pair<std::string, Entry>>::iterator> index_;
+  size_t instructions_ = 0;
+};
+
+RegeneratedChains& regeneratedChains() {
+  static RegeneratedChains chains;
+  return chains;
+}
+
+/// What one function's regenerated chains follow from: the arch and opt level, its PTX as
+/// rustc printed it (with its `.loc` lines), and its IR with every instruction's chain
+/// (metadata numbers, which shift with unrelated code, left out).
+std::string functionKey(const Artifact& ptx, const ArtifactFunction& inPtx, const Artifact& ir,
+                        const ArtifactFunction& inIr, const std::string& arch, int optLevel) {
+  std::string key = "v1\n" + arch + "\n" + std::to_string(optLevel) + "\n";
+  for (uint32_t l = inPtx.firstLine; l <= inPtx.lastLine && l < ptx.lines.size(); ++l)
+    key.append(ptx.lineText(l)).push_back('\n');
+  for (uint32_t l = inIr.firstLine; l <= inIr.lastLine && l < ir.lines.size(); ++l) {
+    std::string_view t = ir.lineText(l);
+    for (size_t i = 0; i < t.size(); ++i) {
+      key.push_back(t[i]);
+      if (t[i] == '!')
+        while (i + 1 < t.size() && std::isdigit(static_cast<unsigned char>(t[i + 1]))) ++i;
+    }
+    for (const Frame& f : ir.lines[l].location)
+      key += "\t" + f.file + ":" + std::to_string(f.line) + ":" + std::to_string(f.column) + " " +
+             f.function;
+    key.push_back('\n');
+  }
+  const llvm::XXH128_hash_t h = llvm::xxh3_128bits(
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(key.data()), key.size()));
+  return std::to_string(h.high64) + "-" + std::to_string(h.low64);
+}
+
+}  // namespace
+
+void forgetRegeneratedChains() { regeneratedChains().clear(); }
+
+ChainTable assignExactChains(Artifact& ptx, llvm::Module& module, const std::string& arch,
+                             int optLevel, const Artifact* ir) {
+  ChainTable table;
+  std::map<std::string, std::vector<uint32_t>> needed = instructionsByFunction(ptx);
+  if (!ir) {
+    regenerate(ptx, module, arch, optLevel, needed, nullptr, table);
+    return table;
+  }
+  // Functions regenerated before with the same code take those chains.
+  std::map<std::string, const ArtifactFunction*> inIr, inPtx;
+  for (const auto& f : ir->functions) inIr[f.symbol] = &f;
+  for (const auto& f : ptx.functions) inPtx[f.symbol] = &f;
+  std::map<std::string, std::string> keys;  // of the functions to regenerate
+  std::set<const llvm::Function*> keep;
+  bool everyBody = false;  // a function not found in the IR: the backend compiles them all
+  for (auto it = needed.begin(); it != needed.end();) {
+    auto irf = inIr.find(it->first);
+    const llvm::Function* f = module.getFunction(it->first);
+    if (irf == inIr.end() || !f || !inPtx.count(it->first)) {
+      everyBody = true;
+      ++it;
+      continue;
+    }
+    std::string key = functionKey(ptx, *inPtx[it->first], *ir, *irf->second, arch, optLevel);
+    auto known = regeneratedChains().find(key);
+    if (!known || known->size() != it->second.size()) {
+      keys[it->first] = std::move(key);
+      keep.insert(f);
+      ++it;
+      continue;
+    }
+    for (size_t k = 0; k < it->second.size(); ++k) {
+      ArtifactLine& line = ptx.lines[it->second[k]];
+      std::tie(line.location, line.source) = (*known)[k];
+      table.instructionsMatched += line.source == LocationSource::Regenerated;
+    }
+    ++table.functionsReused;
+    it = needed.erase(it);
+  }
+  if (needed.empty()) return table;
+  regenerate(ptx, module, arch, optLevel, needed, everyBody ? nullptr : &keep, table);
+  if (!table.error.empty()) return table;
+  for (const auto& [symbol, key] : keys) {
+    RegeneratedChains::Entry entry;
+    for (uint32_t l : needed[symbol])
+      entry.emplace_back(ptx.lines[l].location, ptx.lines[l].source);
+    regeneratedChains().add(key, std::move(entry));
   }
   return table;
 }

@@ -31,6 +31,7 @@ struct ChainTable {
   size_t functionsAligned = 0;     // instruction streams identical to rustc's
   size_t functionsMisaligned = 0;  // paired by alignment (or not at all)
   size_t instructionsMatched = 0;  // instructions of rustc's PTX paired exactly
+  size_t functionsReused = 0;      // chains taken from an earlier regeneration of the same code
   std::string error;               // why regeneration failed, if it did
 };
 
@@ -42,9 +43,15 @@ struct ChainTable {
 /// `LocationSource::Guessed`, and unpaired ones are left as they are.
 ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const std::string& arch,
                              int optLevel);
-/// The same on rustc's IR already parsed (parseLlvmIr's `thenUse`); changes `module`.
+/// The same on rustc's IR already parsed (parseLlvmIr's `keep`); changes `module`. With `ir`
+/// (parseLlvmIr's artifact of the same module), a function whose IR, PTX, arch and opt level
+/// are those of one regenerated before (in this process) takes that one's chains: an edit
+/// leaves most functions of a file as they were, and the backend compiles only the others.
 ChainTable assignExactChains(Artifact& ptx, llvm::Module& module, const std::string& arch,
-                             int optLevel);
+                             int optLevel, const Artifact* ir = nullptr);
+
+/// Forgets the chains of earlier regenerations (for tests).
+void forgetRegeneratedChains();
 
 /// The warning for a compile whose regeneration failed (`table.error` set): its PTX and
 /// SASS are then placed by rustc's `.loc` lines and guessed chains, which the user should

@@ -23,7 +23,9 @@
 #include <optional>
 #include <set>
 
+#include "Compile.h"
 #include "Crate.h"
+#include "ExactLocations.h"
 #include "Parsers.h"
 #include "TestSupport.h"
 #include "TextUtil.h"
@@ -434,4 +436,98 @@ TEST_CASE("the map equals the compiler's own debug info on every instruction (DW
               << " of them called compiler-generated), " << total[s].pinned
               << " pinned to a neighbour, " << total[s].compilerGenerated << " compiler-generated, "
               << total[s].unaligned << " unaligned\n";
+}
+
+namespace {
+
+// Two kernels that inline `core`'s `min` twice each, so that their chains are ambiguous from
+// rustc's `.loc` lines alone.
+constexpr const char* kTwoKernels = R"(#![no_std]
+#![feature(abi_ptx)]
+
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    loop {}
+}
+
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn first(x: *mut f32, n: usize) {
+    let xs = core::slice::from_raw_parts_mut(x, n);
+    let i = n.min(7);
+    let j = (n / 2).min(3);
+    xs[i % n] = xs[j % n] * 0.5;
+}
+
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn second(x: *mut f32, n: usize) {
+    let xs = core::slice::from_raw_parts_mut(x, n);
+    let i = (n + 1).min(5);
+    let j = (n / 3).min(2);
+    xs[j % n] = xs[i % n] + 1.5;
+}
+)";
+
+}  // namespace
+
+TEST_CASE("after an edit, only the edited kernel is regenerated, and the map stays exact") {
+  if (!test::toolchainUsable()) return;
+  const Toolchain& tc = test::toolchain();
+  forgetRegeneratedChains();
+  TempDir dir("kernelscope-truth-edit");
+  const fs::path file = dir.path() / "two.rs";
+  std::string text = kTwoKernels;
+  CompileOptions opts;
+  auto compileSaving = [&](const std::string& name) {
+    std::ofstream(file, std::ios::trunc) << text;
+    opts.saveTempsDir = dir.path() / name;
+    CompileResult r = compileKernel(tc, {file, std::nullopt, {}}, opts);
+    REQUIRE(r.succeeded);
+    return r;
+  };
+  compileSaving("before");
+  text.replace(text.find("* 0.5"), 5, "* 0.25");  // `first` only
+  CompileResult after = compileSaving("after");
+
+  // In the pipeline: the edited file's map equals the compiler's debug info.
+  if (tc.ptxas.found() && tc.nvdisasm.found()) {
+    TruthResult truth = compilerTruth(file, opts);
+    REQUIRE_MESSAGE(truth.error.empty(), truth.error);
+    for (Stage s : {Stage::Ptx, Stage::Sass}) {
+      CAPTURE(stageName(s));
+      Figures f = compare(s, after.stage(s)->artifact, s == Stage::Ptx ? truth.ptx : truth.sass);
+      CHECK(f.checked > 0);
+      CHECK(f.unaligned == 0);
+      CHECK(f.wrong == 0);
+      CHECK(f.pinned == 0);
+    }
+  }
+
+  // The same step by step: the unchanged kernel's chains are reused, the edited one's
+  // regenerated with the other bodies dropped, and all equal a regeneration of everything.
+  forgetRegeneratedChains();
+  auto exact = [&](const std::string& name) {
+    const std::string ll = test::readFile(dir.path() / name / "k.ll");
+    LlvmModule module;
+    Artifact ir = parseLlvmIr(ll, nullptr, &module);
+    REQUIRE(module.module);
+    Artifact ptx = parsePtx(test::readFile(dir.path() / name / "k.ptx"));
+    ChainTable table = assignExactChains(ptx, *module.module, opts.arch, opts.optLevel, &ir);
+    CHECK(table.error.empty());
+    Artifact whole = parsePtx(test::readFile(dir.path() / name / "k.ptx"));
+    assignExactChains(whole, ll, opts.arch, opts.optLevel);
+    REQUIRE(whole.lines.size() == ptx.lines.size());
+    std::set<int32_t> functions;
+    for (size_t i = 0; i < ptx.lines.size(); ++i) {
+      CAPTURE(ptx.lineText(i));
+      CHECK(ptx.lines[i].location == whole.lines[i].location);
+      CHECK(ptx.lines[i].source == whole.lines[i].source);
+      if (ptx.lines[i].kind == LineKind::Instruction) functions.insert(ptx.lines[i].function);
+    }
+    return std::pair{table.functionsReused, functions.size()};
+  };
+  CHECK(exact("before").first == 0);
+  auto [reused, functions] = exact("after");
+  CHECK(functions >= 2);
+  CHECK(reused == functions - 1);  // all but `first`
+  CHECK(exact("after").first == functions);
 }
