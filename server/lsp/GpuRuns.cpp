@@ -128,7 +128,6 @@ GpuRuns::GpuRuns(GpuFunction run, PostFunction post, bool runInline)
 GpuRuns::~GpuRuns() {
   shared_->alive = false;
   for (auto& [id, job] : jobs_) job.token.cancel();
-  for (auto& t : threads_) t.join();
 }
 
 void GpuRuns::start(const std::string& requestId, GpuJob job, GpuProgress progress, Reply reply) {
@@ -147,7 +146,7 @@ void GpuRuns::start(const std::string& requestId, GpuJob job, GpuProgress progre
       if (shared->alive) progress(message);
     });
   };
-  threads_.emplace_back(
+  runner_.run(
       [this, requestId, job = std::move(job), posted, token = j.token, shared, post, run = run_] {
         auto outcome = std::make_shared<GpuOutcome>(run(job, posted, token));
         post([this, requestId, outcome, shared] {

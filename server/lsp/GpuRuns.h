@@ -3,9 +3,9 @@
 // A job compiles the document as it is (its cubin and SASS listing), launches it through a
 // `gpu-exec` child (gpu/KernelLaunch.h; through the gpuRunner setting on another machine) and,
 // for a profile, attributes Nsight Compute's counters to the source lines. Each job runs on
-// its own thread (inline in the deterministic test mode); its progress and outcome are posted
-// to the io thread, which keeps answering hovers meanwhile. $/cancelRequest cancels the job's
-// token, which kills the compile's or gpu-exec's whole process group (and with it ncu); the
+// a thread of a JobRunner (inline in the deterministic test mode); its progress and outcome are
+// posted to the io thread, which keeps answering hovers meanwhile. $/cancelRequest cancels the
+// job's token, which kills the compile's or gpu-exec's whole process group (and with it ncu); the
 // job's temporary folders go with it.
 //
 // The newest profile of each document stays shown (hints, hover, heat) while the document's
@@ -16,12 +16,12 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "Compile.h"
+#include "JobRunner.h"
 #include "KernelLaunch.h"
 #include "Scheduler.h"
 
@@ -78,6 +78,8 @@ class GpuRuns {
   /// Cancels a job in flight (its reply says cancelled); false when there is none.
   bool cancel(const std::string& requestId);
   bool running() const { return !jobs_.empty(); }
+  /// The threads held for jobs (running, or ended and not joined yet).
+  size_t threads() const { return runner_.threads(); }
 
   /// The profile shown for `uri`, while the document's text is still `text`.
   std::shared_ptr<const ShownProfile> shown(const std::string& uri, const std::string& text) const;
@@ -98,8 +100,8 @@ class GpuRuns {
   bool runInline_;
   std::shared_ptr<Shared> shared_;
   std::map<std::string, Job> jobs_;
-  std::vector<std::thread> threads_;
   std::map<std::string, std::shared_ptr<const ShownProfile>> shown_;  // by uri
+  JobRunner runner_{0};  // last: destroyed first, waiting for the jobs its destructor cancelled
 };
 
 }  // namespace ks::server

@@ -42,11 +42,15 @@ void JobRunner::work() {
     --running_;
   }
   --working_;
-  if (!stopping_) ended_.push_back(std::this_thread::get_id());
+  if (stopping_) return;  // the destructor joins every thread
+  // Out of work: it joins the threads that ended before it, and is joined by the next.
+  reap(lock);
+  ended_.push_back(std::this_thread::get_id());
 }
 
 void JobRunner::reap(std::unique_lock<std::mutex>& lock) {
   if (ended_.empty()) return;
+  // Taken out of threads_ first: the destructor joins only what is still there.
   std::vector<std::thread> done;
   for (const auto& id : ended_) {
     auto it = threads_.find(id);

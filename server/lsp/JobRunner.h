@@ -2,10 +2,11 @@
 // GPU job), run on threads the runner owns and gives back as soon as they run out of work.
 //
 // Jobs start in the order given, on at most `maxThreads` threads at once; the others wait.
-// A thread whose queue is empty ends, and is joined on the next run() or at destruction, so
-// a long session holds no more threads than its busiest moment did. The owner cancels its
-// jobs before destroying the runner: the destructor waits for the ones running and drops
-// those not started.
+// A thread that finds the queue empty ends: it joins the threads that ended before it, and
+// is itself joined by the next one to end, the next run() or the destructor. So the runner
+// holds its running threads and at most one that ended, however long the session. The owner cancels
+// its jobs before destroying the runner: the destructor waits for the ones running and drops those
+// not started.
 #pragma once
 
 #include <condition_variable>
@@ -34,7 +35,8 @@ class JobRunner {
 
  private:
   void work();
-  /// Joins the threads that have ended; `mutex_` held by `lock`.
+  /// Joins the threads that have ended (never the calling one: it is not among them yet);
+  /// `mutex_` held by `lock`, released while joining.
   void reap(std::unique_lock<std::mutex>& lock);
 
   const size_t maxThreads_;

@@ -60,7 +60,6 @@ PassesCache::PassesCache(PassesFunction compute, PostFunction post, bool runInli
 PassesCache::~PassesCache() {
   shared_->alive = false;
   for (auto& [key, e] : entries_) e->token.cancel();
-  for (auto& t : threads_) t.join();
 }
 
 void PassesCache::prune() {
@@ -94,8 +93,8 @@ void PassesCache::get(const std::shared_ptr<const Snapshot>& snapshot, const Com
            std::make_shared<const PassesResult>(compute_(input, options, kernel, entry->token)));
     return;
   }
-  threads_.emplace_back([this, key, input, options, kernel, token = entry->token, run = entry,
-                         shared = shared_, compute = compute_, post = post_] {
+  runs_.run([this, key, input, options, kernel, token = entry->token, run = entry, shared = shared_,
+             compute = compute_, post = post_] {
     auto result = std::make_shared<const PassesResult>(compute(input, options, kernel, token));
     post([this, key, run, result, shared] {
       if (shared->alive) finish(key, run, result);

@@ -1,7 +1,7 @@
 // kernelscope/passes: the optimization passes that changed a kernel (pipeline/compare/Passes.h),
 // computed on demand — it is one more rustc run — once per Snapshot and kernel.
 //
-// The run goes to its own thread (inline in the deterministic test mode) and its result
+// The run goes to a thread of a JobRunner (inline in the deterministic test mode) and its result
 // is posted back to the io thread, where every request waiting for it is answered. A
 // request can be cancelled ($/cancelRequest); the run itself is cancelled (its rustc
 // killed) when nobody waits for it any more, or when its Snapshot is no longer kept.
@@ -12,11 +12,11 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "Compile.h"
 #include "Extensions.h"
+#include "JobRunner.h"
 #include "Passes.h"
 #include "Scheduler.h"
 #include "Workspace.h"
@@ -48,6 +48,8 @@ class PassesCache {
            Reply reply);
   /// Drops a waiting request (answering it as cancelled); false when it is not waiting.
   bool cancel(const std::string& requestId);
+  /// The threads held for runs (running, or ended and not joined yet).
+  size_t threads() const { return runs_.threads(); }
 
  private:
   struct Entry {
@@ -68,7 +70,7 @@ class PassesCache {
   bool runInline_;
   std::shared_ptr<Shared> shared_;
   std::map<Key, std::shared_ptr<Entry>> entries_;
-  std::vector<std::thread> threads_;
+  JobRunner runs_{0};  // last: destroyed first, waiting for the runs its destructor cancelled
 };
 
 }  // namespace ks::server
