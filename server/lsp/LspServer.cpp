@@ -44,10 +44,6 @@ bool isVirtual(std::string_view uri) {
   return uri.substr(0, kVirtualScheme.size()) == kVirtualScheme;
 }
 
-bool isRust(const Document& d) {
-  return d.languageId == "rust" || (d.path.size() > 3 && d.path.ends_with(".rs"));
-}
-
 /// A file's text on disk, empty when it cannot be read.
 /// A file's text; empty when it is missing, not a regular file (a FIFO never hangs the
 /// server) or too large.
@@ -423,118 +419,21 @@ void LspServer::progress(const std::string& token, std::string_view kind,
 // ---------------------------------------------------------------------------------------
 // Documents and settings.
 
-std::string LspServer::compileKeyOf(const Document& d) {
-  // The crate a compile named, when that compile read `d`'s file as one of the crate's
-  // own (not a path dependency's). A file that left the module tree compiles on its own
-  // again, and finds out.
-  auto crateOf = [&](const Document& o) -> std::string {
-    const Snapshot* s = o.lastAttempt.get();
-    if (!s || !s->result || s->result->crateManifest.empty()) return {};
-    const std::filesystem::path& manifest = s->result->crateManifest;
-    if (&o == &d && !s->result->succeeded) return manifest.string();
-    bool inCrate = d.path.starts_with(manifest.parent_path().string() + "/");
-    return inCrate && reads(o, d.path) ? manifest.string() : std::string();
-  };
-  if (std::string own = crateOf(d); !own.empty()) return own;
-  for (Document* o : workspace_.documents())
-    if (o != &d && isRust(*o))
-      if (std::string crate = crateOf(*o); !crate.empty()) return crate;
-  return d.path;
-}
-
-std::vector<Document*> LspServer::membersOf(const std::string& key) {
-  std::vector<Document*> out;
-  for (Document* d : workspace_.documents())
-    if (isRust(*d) && compileKeyOf(*d) == key) out.push_back(d);
-  return out;
-}
-
 void LspServer::compile(Document& d, bool immediate) {
   if (shutdownRequested_) return;  // after `shutdown`, nothing new starts
-  const std::string key = compileKeyOf(d);
-  std::vector<Document*> members = membersOf(key);
-  // The file handed to the pipeline is a member whose last compile named the crate, so
-  // that a file next to it that compiles on its own (build.rs) is never taken for it.
-  Document* primary = &d;
-  for (Document* m : members) {
-    const Snapshot* s = m->lastAttempt.get();
-    if (s && s->result && s->result->crateManifest == key) {
-      primary = m;
-      break;
-    }
-  }
-  CompileRequest r;
-  r.key = key;
-  r.revision = workspace_.generation();
-  for (Document* m : members) r.documents[m->path] = m->revision;
-  r.input.path = primary->path;
-  r.input.text = primary->text;
-  // The unsaved text of every other open Rust file: the pipeline takes those of the crate
-  // and of its path dependencies.
-  for (Document* o : workspace_.documents())
-    if (o != primary && isRust(*o)) r.input.overlays[o->path] = o->text;
-  r.options = settings_.compileOptions();
+  CompileRequest r = session_.compileRequestFor(d, settings_.compileOptions());
   r.immediate = immediate;
+  std::vector<Document*> members = session_.membersOf(r.key);
   // Members that compiled on their own before their crate was known stop doing so.
   for (Document* m : members)
-    if (m->path != key) scheduler_->cancel(m->path);
+    if (m->path != r.key) scheduler_->cancel(m->path);
   if (scheduler_->schedule(std::move(r)))
     for (Document* m : members) sendStatus(*m, m->revision, "queued", nullptr);
   postCheckSyncs();
 }
 
 void LspServer::recompile(const std::vector<Document*>& docs, bool immediate) {
-  std::set<Document*> bumped;
-  std::set<std::string> keys;
-  for (Document* d : docs) {
-    if (!isRust(*d)) {
-      if (bumped.insert(d).second) workspace_.bump(*d);
-      continue;
-    }
-    std::string key = compileKeyOf(*d);
-    if (!keys.insert(key).second) continue;
-    for (Document* m : membersOf(key))
-      if (bumped.insert(m).second) workspace_.bump(*m);
-  }
-  // Scheduled once all are bumped, so that each crate compiles once with every new text.
-  for (const std::string& key : keys)
-    if (auto members = membersOf(key); !members.empty()) compile(*members.front(), immediate);
-}
-
-bool LspServer::reads(const Document& d, const std::string& file) const {
-  for (const Snapshot* s : {d.lastAttempt.get(), Workspace::latest(d).get()}) {
-    if (!s || !s->result) continue;
-    const CompileResult& r = *s->result;
-    if (r.crateManifest == file ||
-        std::find(r.sourceFiles.begin(), r.sourceFiles.end(), file) != r.sourceFiles.end())
-      return true;
-    if (r.lineMap && r.lineMap->isUserFile(file)) return true;
-  }
-  return false;
-}
-
-bool LspServer::uses(const Document& d, const std::string& file) const {
-  if (reads(d, file)) return true;
-  // A compile that failed before rustc read the crate's modules (a syntax error) lists no
-  // files: any file of the crate (or next to a kernel on its own) may be one of its modules.
-  // One that got further lists them, and only those recompile it.
-  const Snapshot* last = d.lastAttempt.get();
-  if (!last || !last->result || last->result->succeeded) return false;
-  const CompileResult& failed = *last->result;
-  if (std::any_of(failed.sourceFiles.begin(), failed.sourceFiles.end(),
-                  [&](const std::filesystem::path& f) { return f != failed.crateManifest; }))
-    return false;
-  std::filesystem::path home = last->result->crateManifest.empty()
-                                   ? std::filesystem::path(d.path).parent_path()
-                                   : last->result->crateManifest.parent_path();
-  return file.starts_with(home.string() + "/");
-}
-
-std::vector<Document*> LspServer::usersOf(const std::string& file) {
-  std::vector<Document*> out;
-  for (Document* d : workspace_.documents())
-    if (d->path != file && isRust(*d) && uses(*d, file)) out.push_back(d);
-  return out;
+  for (Document* d : session_.bumpForRecompile(docs)) compile(*d, immediate);
 }
 
 void LspServer::onDidOpen(const lsp::DidOpenTextDocumentParams& p) {
@@ -549,7 +448,7 @@ void LspServer::onDidOpen(const lsp::DidOpenTextDocumentParams& p) {
       workspace_.open(item.uri, normalizePath(*path), item.languageId, item.version, item.text);
   if (!isRust(d)) return;
   // The other open files of its crate now compile with its text too.
-  for (Document* m : membersOf(compileKeyOf(d)))
+  for (Document* m : session_.membersOf(session_.compileKeyOf(d)))
     if (m != &d) workspace_.bump(*m);
   compile(d, /*immediate=*/true);
 }
@@ -576,7 +475,7 @@ void LspServer::onDidChange(const lsp::DidChangeTextDocumentParams& p) {
     return;
   }
   // It, the other open files of its crate and the crates that depend on it recompile.
-  std::vector<Document*> affected = usersOf(d->path);
+  std::vector<Document*> affected = session_.usersOf(d->path);
   affected.push_back(d);
   recompile(affected, /*immediate=*/false);
 }
@@ -590,7 +489,7 @@ void LspServer::onDidSave(const lsp::DidSaveTextDocumentParams& p) {
   }
   if (p.text && *p.text != d->text && isRust(*d)) {
     d->text = *p.text;
-    std::vector<Document*> affected = usersOf(d->path);
+    std::vector<Document*> affected = session_.usersOf(d->path);
     affected.push_back(d);
     recompile(affected, /*immediate=*/true);
     return;
@@ -613,12 +512,12 @@ void LspServer::onDidClose(const lsp::DidCloseTextDocumentParams& p) {
   for (auto it = viewFilters_.lower_bound({path, ""});
        it != viewFilters_.end() && it->first.first == path;)
     it = viewFilters_.erase(it);
-  const std::string key = isRust(*d) ? compileKeyOf(*d) : path;
+  const std::string key = isRust(*d) ? session_.compileKeyOf(*d) : path;
   // Files that compiled with its unsaved text compile with the file on disk now.
   std::vector<Document*> affected;
   if (isRust(*d) && d->text != readFileText(path)) {
-    affected = usersOf(path);
-    for (Document* m : membersOf(key))
+    affected = session_.usersOf(path);
+    for (Document* m : session_.membersOf(key))
       if (m != d) affected.push_back(m);
   }
   // Its own compile's diagnostics go with it; a crate's about it (a Cargo.toml) stay.
@@ -626,7 +525,7 @@ void LspServer::onDidClose(const lsp::DidCloseTextDocumentParams& p) {
     notify("textDocument/publishDiagnostics",
            lsp::PublishDiagnosticsParams{d->uri, std::nullopt, {}});
   workspace_.close(p.textDocument.uri);
-  if (membersOf(key).empty()) scheduler_->cancel(key);
+  if (session_.membersOf(key).empty()) scheduler_->cancel(key);
   if (key != path) scheduler_->cancel(path);
   recompile(affected, /*immediate=*/true);
   clearOrphanDiagnostics();
@@ -650,26 +549,14 @@ void LspServer::recompileUsersOf(const std::vector<std::string>& paths) {
   for (const std::string& file : paths) {
     // An open Rust file: its text in the editor is what compiles, not the disk's.
     if (Document* open = workspace_.findByPath(file); open && isRust(*open)) continue;
-    for (Document* d : usersOf(file)) affected.push_back(d);
+    for (Document* d : session_.usersOf(file)) affected.push_back(d);
   }
   recompile(affected, /*immediate=*/true);
 }
 
 void LspServer::updateWatchedFiles() {
   if (!watcher_) return;
-  std::set<std::string> files;
-  for (Document* d : workspace_.documents())
-    for (const Snapshot* s : {d->lastAttempt.get(), Workspace::latest(*d).get()}) {
-      if (!s || !s->result) continue;
-      const CompileResult& r = *s->result;
-      for (const auto& f : r.sourceFiles) files.insert(f.string());
-      if (!r.crateManifest.empty()) files.insert(r.crateManifest.string());
-      if (r.lineMap) files.insert(r.lineMap->userFiles().begin(), r.lineMap->userFiles().end());
-    }
-  std::erase_if(files, [&](const std::string& f) {
-    Document* open = workspace_.findByPath(f);
-    return open && isRust(*open);
-  });
+  std::set<std::string> files = session_.filesRead();
   if (!settingsFile_.empty()) files.insert(settingsFile_);
   if (files == watched_) return;
   watched_ = files;
@@ -946,7 +833,7 @@ void LspServer::publishDiagnostics(const CompileRequest& r,
 void LspServer::clearOrphanDiagnostics() {
   for (auto it = diagnosedFiles_.begin(); it != diagnosedFiles_.end();) {
     const std::string& key = it->second;
-    if (workspace_.findByPath(key) || !membersOf(key).empty()) {
+    if (workspace_.findByPath(key) || !session_.membersOf(key).empty()) {
       ++it;
       continue;
     }

@@ -1,6 +1,6 @@
 // LspServer: the protocol adapter. Decodes JSON-RPC, dispatches through one method
-// table, keeps the Workspace and drives the Scheduler, and encodes what the features
-// compute. It computes nothing itself. Every member runs on the io thread.
+// table, asks the Session which documents compile and recompile (Session.h), drives the
+// Scheduler, and encodes what the features compute. Every member runs on the io thread.
 #pragma once
 
 #include <functional>
@@ -20,6 +20,7 @@
 #include "PassesView.h"
 #include "Protocol.h"
 #include "Scheduler.h"
+#include "Session.h"
 #include "Settings.h"
 #include "SourceText.h"
 #include "Transport.h"
@@ -93,13 +94,6 @@ class LspServer final : public MessageHandler {
   void recompileUsersOf(const std::vector<std::string>& paths);
   /// Points the server's own watcher at the files the open kernels use.
   void updateWatchedFiles();
-  /// Whether the newest compiles of `d` read `file` (a module, a path dependency's file,
-  /// the crate's Cargo.toml), as they listed it.
-  bool reads(const Document& d, const std::string& file) const;
-  /// reads(), or, after a failed compile that could list nothing, `file` lies in d's crate.
-  bool uses(const Document& d, const std::string& file) const;
-  /// The open Rust documents whose compiles read `file`, besides `file` itself.
-  std::vector<Document*> usersOf(const std::string& file);
   void onDidChangeConfiguration(const lsp::DidChangeConfigurationParams&);
   void onExecuteCommand(const lsp::ExecuteCommandParams&, Callback<lsp::json>);
   // Features.
@@ -139,13 +133,7 @@ class LspServer final : public MessageHandler {
   void request(std::string_view method, lsp::json params);
   void log(int type, const std::string& message);
 
-  // Compiles. The open files of one crate compile together, as one compile of the crate
-  // whose result serves each of them; a file outside any crate compiles on its own.
-  /// The key of the compile that serves `d`: its crate's Cargo.toml once a compile named
-  /// the crate (d's own, or one that read d), else d's own path.
-  std::string compileKeyOf(const Document&);
-  /// The open Rust documents that compile under `key`.
-  std::vector<Document*> membersOf(const std::string& key);
+  // Compiles: which, decided by session_; when, by the Scheduler.
   /// Schedules the compile of `d`'s crate (or of `d` alone).
   void compile(Document&, bool immediate);
   /// Gives `docs` and the other open files of their crates new revisions and compiles each
@@ -207,6 +195,7 @@ class LspServer final : public MessageHandler {
   Transport& transport_;
   ServerOptions options_;
   Workspace workspace_;
+  Session session_{workspace_};
   Settings settings_;
   lsp::json editorSettings_ = lsp::json::object();  // the keys the editor set
   lsp::json fileSettings_ = lsp::json::object();    // the keys kernelscope.toml sets

@@ -1,0 +1,139 @@
+// Session: the crates of the open files and who uses which file. See Session.h.
+#include "Session.h"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace ks::server {
+
+bool isRust(const Document& d) {
+  return d.languageId == "rust" || (d.path.size() > 3 && d.path.ends_with(".rs"));
+}
+
+std::string Session::compileKeyOf(const Document& d) {
+  // The crate a compile named, when that compile read `d`'s file as one of the crate's
+  // own (not a path dependency's). A file that left the module tree compiles on its own
+  // again, and finds out.
+  auto crateOf = [&](const Document& o) -> std::string {
+    const Snapshot* s = o.lastAttempt.get();
+    if (!s || !s->result || s->result->crateManifest.empty()) return {};
+    const std::filesystem::path& manifest = s->result->crateManifest;
+    if (&o == &d && !s->result->succeeded) return manifest.string();
+    bool inCrate = d.path.starts_with(manifest.parent_path().string() + "/");
+    return inCrate && reads(o, d.path) ? manifest.string() : std::string();
+  };
+  if (std::string own = crateOf(d); !own.empty()) return own;
+  for (Document* o : workspace_.documents())
+    if (o != &d && isRust(*o))
+      if (std::string crate = crateOf(*o); !crate.empty()) return crate;
+  return d.path;
+}
+
+std::vector<Document*> Session::membersOf(const std::string& key) {
+  std::vector<Document*> out;
+  for (Document* d : workspace_.documents())
+    if (isRust(*d) && compileKeyOf(*d) == key) out.push_back(d);
+  return out;
+}
+
+CompileRequest Session::compileRequestFor(Document& d, CompileOptions options) {
+  const std::string key = compileKeyOf(d);
+  std::vector<Document*> members = membersOf(key);
+  // The file handed to the pipeline is a member whose last compile named the crate, so
+  // that a file next to it that compiles on its own (build.rs) is never taken for it.
+  Document* primary = &d;
+  for (Document* m : members) {
+    const Snapshot* s = m->lastAttempt.get();
+    if (s && s->result && s->result->crateManifest == key) {
+      primary = m;
+      break;
+    }
+  }
+  CompileRequest r;
+  r.key = key;
+  r.revision = workspace_.generation();
+  for (Document* m : members) r.documents[m->path] = m->revision;
+  r.input.path = primary->path;
+  r.input.text = primary->text;
+  // The unsaved text of every other open Rust file: the pipeline takes those of the crate
+  // and of its path dependencies.
+  for (Document* o : workspace_.documents())
+    if (o != primary && isRust(*o)) r.input.overlays[o->path] = o->text;
+  r.options = std::move(options);
+  return r;
+}
+
+std::vector<Document*> Session::bumpForRecompile(const std::vector<Document*>& docs) {
+  std::set<Document*> bumped;
+  std::set<std::string> keys;
+  for (Document* d : docs) {
+    if (!isRust(*d)) {
+      if (bumped.insert(d).second) workspace_.bump(*d);
+      continue;
+    }
+    std::string key = compileKeyOf(*d);
+    if (!keys.insert(key).second) continue;
+    for (Document* m : membersOf(key))
+      if (bumped.insert(m).second) workspace_.bump(*m);
+  }
+  // Chosen once all are bumped, so that each crate compiles once with every new text.
+  std::vector<Document*> out;
+  for (const std::string& key : keys)
+    if (auto members = membersOf(key); !members.empty()) out.push_back(members.front());
+  return out;
+}
+
+bool Session::reads(const Document& d, const std::string& file) const {
+  for (const Snapshot* s : {d.lastAttempt.get(), Workspace::latest(d).get()}) {
+    if (!s || !s->result) continue;
+    const CompileResult& r = *s->result;
+    if (r.crateManifest == file ||
+        std::find(r.sourceFiles.begin(), r.sourceFiles.end(), file) != r.sourceFiles.end())
+      return true;
+    if (r.lineMap && r.lineMap->isUserFile(file)) return true;
+  }
+  return false;
+}
+
+bool Session::uses(const Document& d, const std::string& file) const {
+  if (reads(d, file)) return true;
+  // A compile that failed before rustc read the crate's modules (a syntax error) lists no
+  // files: any file of the crate (or next to a kernel on its own) may be one of its modules.
+  // One that got further lists them, and only those recompile it.
+  const Snapshot* last = d.lastAttempt.get();
+  if (!last || !last->result || last->result->succeeded) return false;
+  const CompileResult& failed = *last->result;
+  if (std::any_of(failed.sourceFiles.begin(), failed.sourceFiles.end(),
+                  [&](const std::filesystem::path& f) { return f != failed.crateManifest; }))
+    return false;
+  std::filesystem::path home = last->result->crateManifest.empty()
+                                   ? std::filesystem::path(d.path).parent_path()
+                                   : last->result->crateManifest.parent_path();
+  return file.starts_with(home.string() + "/");
+}
+
+std::vector<Document*> Session::usersOf(const std::string& file) {
+  std::vector<Document*> out;
+  for (Document* d : workspace_.documents())
+    if (d->path != file && isRust(*d) && uses(*d, file)) out.push_back(d);
+  return out;
+}
+
+std::set<std::string> Session::filesRead() {
+  std::set<std::string> files;
+  for (Document* d : workspace_.documents())
+    for (const Snapshot* s : {d->lastAttempt.get(), Workspace::latest(*d).get()}) {
+      if (!s || !s->result) continue;
+      const CompileResult& r = *s->result;
+      for (const auto& f : r.sourceFiles) files.insert(f.string());
+      if (!r.crateManifest.empty()) files.insert(r.crateManifest.string());
+      if (r.lineMap) files.insert(r.lineMap->userFiles().begin(), r.lineMap->userFiles().end());
+    }
+  std::erase_if(files, [&](const std::string& f) {
+    Document* open = workspace_.findByPath(f);
+    return open && isRust(*open);
+  });
+  return files;
+}
+
+}  // namespace ks::server

@@ -1,0 +1,133 @@
+// The session layer alone, without JSON or a transport: which compile serves which open
+// file, which files recompile when one changes, and which files are watched.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "Session.h"
+
+namespace ks::test {
+
+using server::CompileRequest;
+using server::Document;
+using server::Session;
+using server::Snapshot;
+using server::Workspace;
+
+namespace {
+
+const std::string kManifest = "/w/kern/Cargo.toml";
+const std::string kLib = "/w/kern/src/lib.rs";
+const std::string kBlend = "/w/kern/src/blend.rs";
+const std::string kMath = "/w/shared/src/math.rs";  // a path dependency's file
+const std::string kOther = "/w/other/kernel.rs";    // a kernel on its own
+
+/// An open workspace with the compile outcomes the tests give its documents.
+struct OpenFiles {
+  Workspace workspace;
+  Session session{workspace};
+
+  Document& open(const std::string& path, const std::string& text = "fn f() {}\n") {
+    return workspace.open("file://" + path, path, "rust", 1, text);
+  }
+  /// Records for `path` a compile of its current revision that read `files`.
+  void compiled(const std::string& path, std::vector<std::string> files, bool succeeded = true,
+                const std::string& manifest = kManifest) {
+    auto result = std::make_shared<CompileResult>();
+    result->succeeded = succeeded;
+    result->crateManifest = manifest;
+    for (const auto& f : files) result->sourceFiles.emplace_back(f);
+    auto s = std::make_shared<Snapshot>();
+    s->path = path;
+    s->revision = workspace.findByPath(path)->revision;
+    s->result = result;
+    REQUIRE(workspace.record(path, s));
+  }
+  std::vector<std::string> paths(const std::vector<Document*>& docs) {
+    std::vector<std::string> out;
+    for (const Document* d : docs) out.push_back(d->path);
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("session: the open files of a crate compile as one, through the file that named it") {
+  OpenFiles w;
+  Document& lib = w.open(kLib, "mod blend;\n");
+  Document& blend = w.open(kBlend, "pub fn mix() {}\n");
+  Document& other = w.open(kOther);
+  // Before any compile, each file compiles on its own.
+  CHECK(w.session.compileKeyOf(blend) == kBlend);
+
+  w.compiled(kLib, {kLib, kBlend, kManifest});
+  CHECK(w.session.compileKeyOf(lib) == kManifest);
+  CHECK(w.session.compileKeyOf(blend) == kManifest);  // the crate's compile read it
+  CHECK(w.session.compileKeyOf(other) == kOther);     // not in the crate's folder
+  CHECK(w.paths(w.session.membersOf(kManifest)) == std::vector<std::string>{kBlend, kLib});
+
+  // Compiling the module compiles the crate: lib.rs goes to the pipeline, with the module's
+  // unsaved text, and the compile serves both at their revisions.
+  CompileRequest r = w.session.compileRequestFor(blend, CompileOptions{});
+  CHECK(r.key == kManifest);
+  CHECK(r.input.path == kLib);
+  CHECK(r.input.text == "mod blend;\n");
+  CHECK(r.input.overlays.at(kBlend) == "pub fn mix() {}\n");
+  CHECK(r.documents == std::map<std::string, int>{{kBlend, blend.revision}, {kLib, lib.revision}});
+}
+
+TEST_CASE("session: an edit of a crate's module gives the crate's files new revisions and one compile") {
+  OpenFiles w;
+  Document& lib = w.open(kLib);
+  Document& blend = w.open(kBlend);
+  Document& other = w.open(kOther);
+  w.compiled(kLib, {kLib, kBlend, kManifest});
+  const int libBefore = lib.revision, blendBefore = blend.revision, otherBefore = other.revision;
+
+  // What recompiles: the module itself and the crates that read it.
+  std::vector<Document*> affected = w.session.usersOf(kBlend);
+  CHECK(w.paths(affected) == std::vector<std::string>{kLib});
+  affected.push_back(&blend);
+  std::vector<Document*> compiles = w.session.bumpForRecompile(affected);
+  REQUIRE(compiles.size() == 1);  // one compile of the crate
+  CHECK(w.session.compileKeyOf(*compiles[0]) == kManifest);
+  CHECK(lib.revision > libBefore);
+  CHECK(blend.revision > blendBefore);
+  CHECK(other.revision == otherBefore);  // another kernel is left alone
+}
+
+TEST_CASE("session: a file on disk recompiles the documents whose compiles read it") {
+  OpenFiles w;
+  w.open(kLib);
+  w.open(kOther);
+  w.compiled(kLib, {kLib, kMath, kManifest});
+  w.compiled(kOther, {kOther}, true, "");
+  CHECK(w.paths(w.session.usersOf(kMath)) == std::vector<std::string>{kLib});
+  CHECK(w.paths(w.session.usersOf(kManifest)) == std::vector<std::string>{kLib});
+  CHECK(w.session.usersOf("/w/kern/src/unused.rs").empty());
+  // Watched: what the compiles read on disk, not the open files (the editor has their text).
+  CHECK(w.session.filesRead() == std::set<std::string>{kManifest, kMath});
+}
+
+TEST_CASE("session: a compile that failed before listing its files is taken to use its whole crate") {
+  OpenFiles w;
+  Document& lib = w.open(kLib);
+  w.compiled(kLib, {kManifest}, /*succeeded=*/false);  // a syntax error: nothing listed
+  CHECK(w.session.uses(lib, "/w/kern/src/blend.rs"));
+  CHECK(w.session.uses(lib, "/w/kern/src/deep/inner.rs"));
+  CHECK_FALSE(w.session.uses(lib, kMath));  // outside the crate
+
+  // One that got as far as reading its modules listed them: only those recompile it.
+  w.workspace.bump(lib);
+  w.compiled(kLib, {kLib, kBlend, kManifest}, /*succeeded=*/false);
+  CHECK(w.session.uses(lib, kBlend));
+  CHECK_FALSE(w.session.uses(lib, "/w/kern/src/deep/inner.rs"));
+}
+
+}  // namespace ks::test
