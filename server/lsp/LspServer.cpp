@@ -521,7 +521,7 @@ void LspServer::onDidClose(const lsp::DidCloseTextDocumentParams& p) {
       if (m != d) affected.push_back(m);
   }
   // Its own compile's diagnostics go with it; a crate's about it (a Cargo.toml) stay.
-  if (!diagnosedFiles_.count(path))
+  if (!session_.diagnosedByCrate(path))
     notify("textDocument/publishDiagnostics",
            lsp::PublishDiagnosticsParams{d->uri, std::nullopt, {}});
   workspace_.close(p.textDocument.uri);
@@ -802,45 +802,28 @@ std::vector<std::shared_ptr<const Snapshot>> LspServer::serveResult(
 void LspServer::publishDiagnostics(const CompileRequest& r,
                                    const std::vector<const Snapshot*>& served) {
   auto byFile = diagnosticsOf(served, settings_, encoding_, readFileText, uriOf());
-  for (auto& [path, params] : byFile) {
-    Document* d = workspace_.findByPath(path);
-    if (d) params.uri = d->uri;  // the client's spelling of it
-    auto member = r.documents.find(path);
-    if (member != r.documents.end()) {
-      if (d && member->second == d->revision) params.version = d->version;
-      diagnosedFiles_.erase(path);
-    } else if (d && isRust(*d)) {
-      continue;  // an open file of another compile reports its own diagnostics
-    } else {
-      diagnosedFiles_[path] = r.key;  // a file not open, or not compiled (Cargo.toml)
+  std::set<std::string> diagnosed;
+  for (const auto& [path, params] : byFile) diagnosed.insert(path);
+  Session::DiagnosticsRoute route = session_.routeDiagnostics(r, diagnosed);
+  for (const std::string& path : route.publish) {
+    lsp::PublishDiagnosticsParams& params = byFile.at(path);
+    if (Document* d = workspace_.findByPath(path)) {
+      params.uri = d->uri;  // the client's spelling of it
+      auto member = r.documents.find(path);
+      if (member != r.documents.end() && member->second == d->revision) params.version = d->version;
     }
     notify("textDocument/publishDiagnostics", params);
   }
-  // Files this crate's compiles (or its files' own, before the crate was known) diagnosed
-  // before and that have nothing now are cleared.
-  for (auto it = diagnosedFiles_.begin(); it != diagnosedFiles_.end();) {
-    bool ours = it->second == r.key || r.documents.count(it->second);
-    if (ours && !byFile.count(it->first)) {
-      notify("textDocument/publishDiagnostics",
-             lsp::PublishDiagnosticsParams{lsp::pathToFileUri(it->first), std::nullopt, {}});
-      it = diagnosedFiles_.erase(it);
-    } else {
-      ++it;
-    }
-  }
+  for (const std::string& path : route.clear) clearDiagnostics(path);
+}
+
+void LspServer::clearDiagnostics(const std::string& path) {
+  notify("textDocument/publishDiagnostics",
+         lsp::PublishDiagnosticsParams{lsp::pathToFileUri(path), std::nullopt, {}});
 }
 
 void LspServer::clearOrphanDiagnostics() {
-  for (auto it = diagnosedFiles_.begin(); it != diagnosedFiles_.end();) {
-    const std::string& key = it->second;
-    if (workspace_.findByPath(key) || !session_.membersOf(key).empty()) {
-      ++it;
-      continue;
-    }
-    notify("textDocument/publishDiagnostics",
-           lsp::PublishDiagnosticsParams{lsp::pathToFileUri(it->first), std::nullopt, {}});
-    it = diagnosedFiles_.erase(it);
-  }
+  for (const std::string& path : session_.orphanDiagnostics()) clearDiagnostics(path);
 }
 
 // ---------------------------------------------------------------------------------------

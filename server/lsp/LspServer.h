@@ -145,6 +145,7 @@ class LspServer final : public MessageHandler {
   /// Clears the diagnostics published for files that are not open, by compiles whose
   /// documents are all closed now.
   void clearOrphanDiagnostics();
+  void clearDiagnostics(const std::string& path);
   void onCompileStarted(const CompileRequest&);
   void onCompileFinished(const CompileRequest&, std::shared_ptr<const CompileResult>,
                          std::chrono::milliseconds);
@@ -238,9 +239,6 @@ class LspServer final : public MessageHandler {
   /// Watches the editor's process (`processId`), when it named one.
   std::unique_ptr<EditorProcessWatch> editorWatch_;
   std::set<std::string> watched_;
-  /// Files that are not open and have diagnostics published, with the key of the compile
-  /// that published them.
-  std::map<std::string, std::string> diagnosedFiles_;
   /// Guards tasks posted to the transport against running after destruction.
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

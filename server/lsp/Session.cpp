@@ -136,4 +136,46 @@ std::set<std::string> Session::filesRead() {
   return files;
 }
 
+Session::DiagnosticsRoute Session::routeDiagnostics(const CompileRequest& r,
+                                                    const std::set<std::string>& diagnosed) {
+  DiagnosticsRoute route;
+  for (const std::string& path : diagnosed) {
+    Document* d = workspace_.findByPath(path);
+    if (r.documents.count(path)) {
+      diagnosedFiles_.erase(path);
+    } else if (d && isRust(*d)) {
+      continue;  // an open file of another compile reports its own diagnostics
+    } else {
+      diagnosedFiles_[path] = r.key;  // a file not open, or not compiled (Cargo.toml)
+    }
+    route.publish.push_back(path);
+  }
+  // Files this crate's compiles (or its files' own, before the crate was known) diagnosed
+  // before and that have nothing now are cleared.
+  for (auto it = diagnosedFiles_.begin(); it != diagnosedFiles_.end();) {
+    bool ours = it->second == r.key || r.documents.count(it->second);
+    if (ours && !diagnosed.count(it->first)) {
+      route.clear.push_back(it->first);
+      it = diagnosedFiles_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return route;
+}
+
+std::vector<std::string> Session::orphanDiagnostics() {
+  std::vector<std::string> orphans;
+  for (auto it = diagnosedFiles_.begin(); it != diagnosedFiles_.end();) {
+    const std::string& key = it->second;
+    if (workspace_.findByPath(key) || !membersOf(key).empty()) {
+      ++it;
+      continue;
+    }
+    orphans.push_back(it->first);
+    it = diagnosedFiles_.erase(it);
+  }
+  return orphans;
+}
+
 }  // namespace ks::server

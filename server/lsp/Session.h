@@ -7,6 +7,7 @@
 // Used on the io thread only, as the Workspace it reads.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -49,8 +50,27 @@ class Session {
   /// text comes from the editor).
   std::set<std::string> filesRead();
 
+  // Diagnostics go to the file they name, open or not.
+  struct DiagnosticsRoute {
+    std::vector<std::string> publish;  // files to send the compile's diagnostics of
+    std::vector<std::string> clear;    // files to send an empty list
+  };
+  /// Where the diagnostics of compile `r` go, given the files it has diagnostics for: each
+  /// to its file, except an open file of another compile (that compile reports its own);
+  /// the files this crate's compiles diagnosed before and that have none now are cleared.
+  DiagnosticsRoute routeDiagnostics(const CompileRequest& r,
+                                    const std::set<std::string>& diagnosed);
+  /// The files diagnosed by compiles whose documents are all closed now: to be cleared.
+  std::vector<std::string> orphanDiagnostics();
+  /// Whether `path` shows diagnostics of a compile other than its own document's (a
+  /// Cargo.toml, a file not open): they stay when it closes.
+  bool diagnosedByCrate(const std::string& path) const { return diagnosedFiles_.count(path); }
+
  private:
   Workspace& workspace_;
+  /// Files that are not open (or not compiled, a Cargo.toml) and have diagnostics published,
+  /// with the key of the compile that published them.
+  std::map<std::string, std::string> diagnosedFiles_;
 };
 
 }  // namespace ks::server

@@ -82,7 +82,8 @@ TEST_CASE("session: the open files of a crate compile as one, through the file t
   CHECK(r.documents == std::map<std::string, int>{{kBlend, blend.revision}, {kLib, lib.revision}});
 }
 
-TEST_CASE("session: an edit of a crate's module gives the crate's files new revisions and one compile") {
+TEST_CASE(
+    "session: an edit of a crate's module gives the crate's files new revisions and one compile") {
   OpenFiles w;
   Document& lib = w.open(kLib);
   Document& blend = w.open(kBlend);
@@ -115,7 +116,8 @@ TEST_CASE("session: a file on disk recompiles the documents whose compiles read 
   CHECK(w.session.filesRead() == std::set<std::string>{kManifest, kMath});
 }
 
-TEST_CASE("session: a compile that failed before listing its files is taken to use its whole crate") {
+TEST_CASE(
+    "session: a compile that failed before listing its files is taken to use its whole crate") {
   OpenFiles w;
   Document& lib = w.open(kLib);
   w.compiled(kLib, {kManifest}, /*succeeded=*/false);  // a syntax error: nothing listed
@@ -128,6 +130,38 @@ TEST_CASE("session: a compile that failed before listing its files is taken to u
   w.compiled(kLib, {kLib, kBlend, kManifest}, /*succeeded=*/false);
   CHECK(w.session.uses(lib, kBlend));
   CHECK_FALSE(w.session.uses(lib, "/w/kern/src/deep/inner.rs"));
+}
+
+TEST_CASE("session: diagnostics go to the file they name, and are taken back once fixed") {
+  OpenFiles w;
+  Document& lib = w.open(kLib);
+  Document& blend = w.open(kBlend);
+  w.open(kOther);
+  w.compiled(kLib, {kLib, kBlend, kManifest});
+  CompileRequest crate = w.session.compileRequestFor(lib, CompileOptions{});
+  REQUIRE(crate.documents.size() == 2);
+
+  // The crate's compile names its module, its manifest, a dependency's file that is not
+  // open, and (wrongly) a kernel of its own compile: that one is not the crate's to report.
+  auto route = w.session.routeDiagnostics(crate, {kBlend, kManifest, kMath, kOther});
+  CHECK(route.publish == std::vector<std::string>{kManifest, kBlend, kMath});
+  CHECK(route.clear.empty());
+  CHECK(w.session.diagnosedByCrate(kManifest));  // it stays when the manifest is closed
+  CHECK_FALSE(w.session.diagnosedByCrate(kBlend));
+
+  // The next compile names only the module: the manifest's and the dependency's are cleared.
+  route = w.session.routeDiagnostics(crate, {kBlend});
+  CHECK(route.publish == std::vector<std::string>{kBlend});
+  CHECK(route.clear == std::vector<std::string>{kManifest, kMath});
+
+  // Diagnostics of files that are not open outlive the crate's compiles only while one of
+  // its files is open.
+  w.session.routeDiagnostics(crate, {kMath});
+  CHECK(w.session.orphanDiagnostics().empty());
+  w.workspace.close(lib.uri);
+  w.workspace.close(blend.uri);
+  CHECK(w.session.orphanDiagnostics() == std::vector<std::string>{kMath});
+  CHECK(w.session.orphanDiagnostics().empty());  // cleared once
 }
 
 }  // namespace ks::test
