@@ -68,14 +68,19 @@ bool parseInt(const char* s, long min, long max, long& out) {
   return true;
 }
 
-}  // namespace
-
-int lspMain(int argc, char** argv) {
+/// The options of `kernelscope lsp`.
+struct LspArgs {
   std::optional<long> port, debounceMs, workers;
   bool litTest = false;
   std::string litFile, tokenFile;
-  std::optional<std::string> token;  // --port: what initialize must carry
   ToolchainSettings toolchain;
+};
+
+/// Reads the options; nullopt with `exitCode` set when the command ends here (help, or a bad
+/// option, said on stderr).
+std::optional<LspArgs> parseArgs(int argc, char** argv, int& exitCode) {
+  LspArgs a;
+  exitCode = 2;
   for (int i = 0; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](long min, long max, std::optional<long>& out) {
@@ -90,75 +95,72 @@ int lspMain(int argc, char** argv) {
       return true;
     };
     if (arg == "--port") {
-      if (!value(1, 65535, port)) return 2;
+      if (!value(1, 65535, a.port)) return std::nullopt;
     } else if (arg == "--debounce-ms") {
-      if (!value(0, 600000, debounceMs)) return 2;
+      if (!value(0, 600000, a.debounceMs)) return std::nullopt;
     } else if (arg == "--workers") {
-      if (!value(0, 256, workers)) return 2;
+      if (!value(0, 256, a.workers)) return std::nullopt;
     } else if (arg == "--lit-test") {
-      litTest = true;
-      if (i + 1 < argc && argv[i + 1][0] != '-') litFile = argv[++i];
+      a.litTest = true;
+      if (i + 1 < argc && argv[i + 1][0] != '-') a.litFile = argv[++i];
     } else if (arg == "--token-file" && i + 1 < argc) {
-      tokenFile = argv[++i];
+      a.tokenFile = argv[++i];
     } else if (arg == "--rustc" && i + 1 < argc) {
-      toolchain.rustc = argv[++i];
+      a.toolchain.rustc = argv[++i];
     } else if (arg == "--stdio") {
       // The default; accepted because editors' clients like to pass it.
     } else if (arg == "-h" || arg == "--help") {
       std::cout << kUsage;
-      return 0;
+      exitCode = 0;
+      return std::nullopt;
     } else {
       std::cerr << "kernelscope lsp: unknown option " << arg << "\n" << kUsage;
-      return 2;
+      return std::nullopt;
     }
   }
-  // A client that closes the pipe must not kill the server with SIGPIPE mid-write.
-  std::signal(SIGPIPE, SIG_IGN);
+  return a;
+}
 
-  std::unique_ptr<server::Transport> transport;
-  std::ifstream litInput;
-  if (litTest) {
-    if (!litFile.empty()) {
-      litInput.open(litFile);
+/// The transport the options ask for: the lit-test mode (from `litInput` or stdin), loopback
+/// TCP (setting `token`, which initialize must carry), else stdio. Nullptr with `exitCode` set
+/// when it cannot be made (said on stderr).
+std::unique_ptr<server::Transport> makeTransport(const LspArgs& a, std::ifstream& litInput,
+                                                 std::optional<std::string>& token, int& exitCode) {
+  exitCode = 2;
+  if (a.litTest) {
+    if (!a.litFile.empty()) {
+      litInput.open(a.litFile);
       if (!litInput) {
-        std::cerr << "kernelscope lsp: cannot read " << litFile << "\n";
-        return 2;
+        std::cerr << "kernelscope lsp: cannot read " << a.litFile << "\n";
+        return nullptr;
       }
     }
-    transport = server::makeLitTestTransport(litFile.empty() ? std::cin : litInput, std::cout);
-  } else if (port) {
-    // Any local process can connect to a port: only the holder of the token is served.
-    auto t = portToken(tokenFile);
-    if (!t.error.empty()) {
-      std::cerr << "kernelscope lsp: " << t.error << "\n";
-      return 2;
-    }
-    token = t.token;
-    std::string error;
-    transport = server::makeTcpTransport(static_cast<unsigned short>(*port), error);
-    if (!transport) {
-      std::cerr << "kernelscope lsp: " << error << "\n";
-      return 1;
-    }
-  } else {
-    transport = server::makeStdioTransport();
+    return server::makeLitTestTransport(a.litFile.empty() ? std::cin : litInput, std::cout);
   }
+  if (!a.port) return server::makeStdioTransport();
+  // Any local process can connect to a port: only the holder of the token is served.
+  auto t = portToken(a.tokenFile);
+  if (!t.error.empty()) {
+    std::cerr << "kernelscope lsp: " << t.error << "\n";
+    return nullptr;
+  }
+  token = t.token;
+  std::string error;
+  auto transport = server::makeTcpTransport(static_cast<unsigned short>(*a.port), error);
+  if (!transport) {
+    std::cerr << "kernelscope lsp: " << error << "\n";
+    exitCode = 1;
+  }
+  return transport;
+}
 
-  server::LspServer* serverPtr = nullptr;
-  server::Transport* transportPtr = transport.get();
-  server::PipelineCompiler compiler(
-      toolchain, [transportPtr, &serverPtr](std::string_view kind, const std::string& message) {
-        transportPtr->post([&serverPtr, kind = std::string(kind), message] {
-          if (serverPtr) serverPtr->progress("kernelscope/sysroot", kind, message);
-        });
-      });
-
+/// The server's options over the real pipeline of `compiler`.
+server::ServerOptions serverOptions(const LspArgs& a, server::PipelineCompiler& compiler) {
   server::ServerOptions options;
-  options.deterministic = litTest;
-  options.requiredToken = token;
-  if (litTest) options.scheduler.workers = 0;
-  if (workers) options.scheduler.workers = static_cast<unsigned>(*workers);
-  if (debounceMs) options.scheduler.debounce.fixed = std::chrono::milliseconds(*debounceMs);
+  options.deterministic = a.litTest;
+  if (a.litTest) options.scheduler.workers = 0;
+  if (a.workers) options.scheduler.workers = static_cast<unsigned>(*a.workers);
+  if (a.debounceMs) options.scheduler.debounce.fixed = std::chrono::milliseconds(*a.debounceMs);
   options.compile = [&compiler](const CompileInput& in, const CompileOptions& o,
                                 const CancellationToken& c) { return compiler.compile(in, o, c); };
   options.passes = [&compiler](const CompileInput& in, const CompileOptions& o,
@@ -169,9 +171,37 @@ int lspMain(int argc, char** argv) {
                             const CancellationToken& c) {
     return server::runGpuJob(compiler.toolchain(), job, progress, c);
   };
-  options.settingsChanged = [&compiler, cliRustc = toolchain.rustc](const server::Settings& s) {
+  options.settingsChanged = [&compiler, cliRustc = a.toolchain.rustc](const server::Settings& s) {
     compiler.setRustc(s.rustc.empty() ? cliRustc : s.rustc);
   };
+  return options;
+}
+
+}  // namespace
+
+int lspMain(int argc, char** argv) {
+  int exitCode = 0;
+  std::optional<LspArgs> args = parseArgs(argc, argv, exitCode);
+  if (!args) return exitCode;
+  // A client that closes the pipe must not kill the server with SIGPIPE mid-write.
+  std::signal(SIGPIPE, SIG_IGN);
+
+  std::ifstream litInput;
+  std::optional<std::string> token;  // --port: what initialize must carry
+  std::unique_ptr<server::Transport> transport = makeTransport(*args, litInput, token, exitCode);
+  if (!transport) return exitCode;
+
+  server::LspServer* serverPtr = nullptr;
+  server::Transport* transportPtr = transport.get();
+  server::PipelineCompiler compiler(
+      args->toolchain,
+      [transportPtr, &serverPtr](std::string_view kind, const std::string& message) {
+        transportPtr->post([&serverPtr, kind = std::string(kind), message] {
+          if (serverPtr) serverPtr->progress("kernelscope/sysroot", kind, message);
+        });
+      });
+  server::ServerOptions options = serverOptions(*args, compiler);
+  options.requiredToken = token;
 
   int status;
   {
@@ -182,7 +212,7 @@ int lspMain(int argc, char** argv) {
     status = server.exitCode();
   }
   std::cout.flush();
-  return litTest ? 0 : status;
+  return args->litTest ? 0 : status;
 }
 
 }  // namespace ks
