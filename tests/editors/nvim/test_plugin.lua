@@ -438,6 +438,19 @@ local function run()
     and switched.changes.summary:find("SASS", 1, true) ~= nil, vim.inspect(switched and switched.changes))
   check("and the switch is told", switched and switched.changes and #messages_with(switched.changes.summary) >= 1, vim.inspect(notified))
 
+  -- "default" takes the choice back, also the one in the settings (FIRST_ARCH): a file on
+  -- its own compiles for sm_90. From sm_80, so that the default is a change.
+  vim.api.nvim_set_current_win(src_win)
+  commands.run("arch sm_80")
+  check(":Kernelscope arch sm_80 retargets the view", wait_for(function()
+    return buf_text(vbuf):find("%.target%s+sm_80") ~= nil
+  end, compile_timeout), buf_text(vbuf):match("%.target[^\n]*"))
+  commands.run("arch default")
+  check(":Kernelscope arch default compiles for the default, sm_90", wait_for(function()
+    return buf_text(vbuf):find("%.target%s+sm_90") ~= nil
+  end, compile_timeout), buf_text(vbuf):match("%.target[^\n]*"))
+  check(":Kernelscope arch then reports sm_90", commands.run("arch") == "sm_90", tostring(commands.run("arch")))
+
   -- `q` closes a view and forgets it.
   vim.api.nvim_set_current_win(win_of(vbuf))
   feed("q")
