@@ -8,7 +8,7 @@ import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { ExecuteCommandRequest } from "vscode-languageclient/node";
 import * as ext from "./lsp_ext";
-import { ArtifactViews } from "./views";
+import type { ArtifactViews } from "./views";
 import type { StagePanes } from "./tiles";
 import { isStage, parseArtifactUri, SCHEME, stageTitle } from "./uri";
 
@@ -45,24 +45,11 @@ function needSource(arg?: unknown): vscode.Uri | undefined {
   return source;
 }
 
-/** Opens a stage view beside the source without taking the focus, or reveals it. */
-export async function openStage(
-  source: vscode.Uri,
-  stage: ext.Stage,
-  column: vscode.ViewColumn = vscode.ViewColumn.Beside,
-): Promise<vscode.TextEditor> {
-  const uri = ArtifactViews.uriFor(source, stage);
-  const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
-  if (visible) return visible;
-  const doc = await vscode.workspace.openTextDocument(uri);
-  return vscode.window.showTextDocument(doc, { viewColumn: column, preserveFocus: true, preview: false });
-}
-
 function showStage(stage: ext.Stage): Command {
   return (ctx) => async (arg?: unknown) => {
     const source = needSource(arg);
     if (!source) return;
-    await openStage(source, stage);
+    await ctx.panes.show(source, stage);
     ctx.revealLinked();
   };
 }
@@ -76,18 +63,18 @@ const openArtifact: Command = (ctx) => async (arg?: unknown) => {
   const source = needSource(args?.uri);
   if (!source) return;
   const stage = args?.stage && isStage(args.stage) ? args.stage : "ptx";
-  const editor = await openStage(source, stage);
+  const editor = await ctx.panes.show(source, stage);
   // The kernel's body; the top of the file for a stage that lists no kernels (MIR).
   const span = ctx.views.state(editor.document.uri)?.artifact.kernels.find((k) => k.name === args?.kernel);
   const line = span?.start ?? 0;
   editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.AtTop);
 };
 
-const showAllStages: Command = () => async (arg?: unknown) => {
+const showAllStages: Command = (ctx) => async (arg?: unknown) => {
   const source = needSource(arg);
   if (!source) return;
   const stages = vscode.workspace.getConfiguration("kernelscope").get<ext.Stage[]>("stages", [...ext.ALL_STAGES]);
-  for (const stage of stages) await openStage(source, stage);
+  for (const stage of stages) await ctx.panes.show(source, stage);
 };
 
 /** Whether the server offers a workspace command. */
@@ -134,10 +121,18 @@ const selectArch: Command = (ctx) => async (arg?: unknown) => {
           .then((chosen) => chosen?.label);
   if (!pick) return;
   const arch = pick === DEFAULT_ARCH ? undefined : pick;
-  const target = vscode.workspace.workspaceFolders?.length
-    ? vscode.ConfigurationTarget.Workspace
-    : vscode.ConfigurationTarget.Global;
-  await vscode.workspace.getConfiguration("kernelscope").update("arch", arch, target);
+  const config = vscode.workspace.getConfiguration("kernelscope");
+  if (arch) {
+    const target = vscode.workspace.workspaceFolders?.length
+      ? vscode.ConfigurationTarget.Workspace
+      : vscode.ConfigurationTarget.Global;
+    await config.update("arch", arch, target);
+  } else {
+    // "default" is no arch setting anywhere: one left in the user settings would win again.
+    const set = config.inspect<string>("arch");
+    if (set?.workspaceValue !== undefined) await config.update("arch", undefined, vscode.ConfigurationTarget.Workspace);
+    if (set?.globalValue !== undefined) await config.update("arch", undefined, vscode.ConfigurationTarget.Global);
+  }
   const client = ctx.client();
   if (client && serverHas(client, ext.SERVER_COMMAND_SET_ARCH)) {
     await client.sendRequest(ExecuteCommandRequest.type, {

@@ -40,8 +40,8 @@ export async function checkToolchain(
       build,
       "Show Details",
     );
-    if (choice === build && (await runSetup(server, output))) onFixed();
-    else if (choice) output.show(true);
+    if (choice === build && (await runSetup(server, output)) === "built") onFixed();
+    else if (choice && choice !== build) output.show(true);
   }
   return missing;
 }
@@ -49,19 +49,36 @@ export async function checkToolchain(
 /** The `kernelscope setup` running, if any: it ends with the extension. */
 let setupChild: ChildProcess | undefined;
 
-export function stopSetup(): void {
-  setupChild?.kill();
+/**
+ * Stops a running `kernelscope setup` (the extension is deactivated: its window closes).
+ * SIGTERM: setup kills the tools it runs and removes its temporary files before it exits.
+ */
+export function stopSetup(): Promise<void> {
+  const child = setupChild;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const closed = new Promise<void>((resolve) => {
+    child.once("close", () => resolve());
+    setTimeout(resolve, 5000);
+  });
+  child.kill("SIGTERM");
+  return closed;
 }
 
-/** `kernelscope setup` under a progress notification; true when it succeeded. */
-async function runSetup(server: string, output: vscode.OutputChannel): Promise<boolean> {
-  const ok = await vscode.window.withProgress(
+type SetupOutcome = "built" | "failed" | "cancelled";
+
+/** `kernelscope setup` under a progress notification whose Cancel stops it. */
+async function runSetup(server: string, output: vscode.OutputChannel): Promise<SetupOutcome> {
+  const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: "kernelscope: building the nvptx64 core", cancellable: true },
     (progress, token) =>
-      new Promise<boolean>((resolve) => {
+      new Promise<SetupOutcome>((resolve) => {
         const child = spawn(server, ["setup"], { stdio: ["ignore", "pipe", "pipe"] });
         setupChild = child;
-        token.onCancellationRequested(() => child.kill());
+        let cancelled = false;
+        token.onCancellationRequested(() => {
+          cancelled = true;
+          child.kill("SIGTERM");
+        });
         const onText = (chunk: Buffer) => {
           for (const line of chunk.toString().split("\n").filter((l) => l.trim())) {
             output.appendLine(line);
@@ -72,19 +89,24 @@ async function runSetup(server: string, output: vscode.OutputChannel): Promise<b
         child.stderr.on("data", onText);
         child.on("error", (error) => {
           output.appendLine(`kernelscope setup: ${error.message}`);
-          resolve(false);
+          resolve("failed");
         });
         child.on("close", (code) => {
           setupChild = undefined;
-          resolve(code === 0);
+          resolve(code === 0 ? "built" : cancelled ? "cancelled" : "failed");
         });
       }),
   );
-  if (ok) {
+  if (outcome === "built") {
     void vscode.window.showInformationMessage("kernelscope: the nvptx64 core is built; kernels compile now.");
+  } else if (outcome === "cancelled") {
+    output.appendLine("kernelscope setup: cancelled");
+    void vscode.window.showInformationMessage(
+      "kernelscope: building the nvptx64 core was cancelled. Kernels compile once it is built: run `kernelscope setup`, or reload the window to be offered it again.",
+    );
   } else {
     void vscode.window.showErrorMessage("kernelscope setup failed: see the kernelscope output for why.", "Show Details")
       .then((choice) => choice && output.show(true));
   }
-  return ok;
+  return outcome;
 }

@@ -7,11 +7,11 @@
 // All knowledge of compilers stays in the server: the client only asks and paints.
 
 import * as vscode from "vscode";
-import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
+import { LanguageClient, LanguageClientOptions } from "vscode-languageclient/node";
 import * as ext from "./lsp_ext";
 import { openServerPathSetting, resolveServerPath, serverOptions, settings } from "./config";
 import { checkToolchain, stopSetup } from "./doctor";
-import { Ctx, openStage, registerCommands } from "./commands";
+import { Ctx, registerCommands } from "./commands";
 import { LinkedHighlighter } from "./linking";
 import { StatusBar } from "./status";
 import { ArtifactViews } from "./views";
@@ -19,8 +19,11 @@ import { StagePanes } from "./tiles";
 import { registerPassesCommand } from "./passes";
 import { Profiles } from "./profile";
 import { artifactUri, parseArtifactUri, SCHEME } from "./uri";
+import { clientLog, ServerProcess } from "./server_process";
 
 let client: LanguageClient | undefined;
+/** The process of `client`'s server. */
+let serverProcess: ServerProcess | undefined;
 /** `kernelscope doctor` runs once per window, at the first start of the server. */
 let toolchainChecked = false;
 
@@ -28,12 +31,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const output = vscode.window.createOutputChannel("kernelscope");
   const views = new ArtifactViews(() => client);
   const status = new StatusBar(() => client);
-  const preview = new OnSavePreview(() => client);
   const highlighter = new LinkedHighlighter(views);
   const panes = new StagePanes(
     () => highlighter.repaint(),
     (line) => output.appendLine(line),
   );
+  const preview = new OnSavePreview(() => client, panes);
   context.subscriptions.push(output, views, status, highlighter, panes);
 
   const start = async (): Promise<void> => {
@@ -53,21 +56,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       toolchainChecked = true;
       void checkToolchain(found.path, output, () => void ctx.restart());
     }
-    const server: ServerOptions = {
-      command: found.path,
-      args: ["lsp", ...settings().get<string[]>("server.extraArgs", [])],
-      transport: TransportKind.stdio,
-    };
+    const server = new ServerProcess(
+      found.path,
+      ["lsp", ...settings().get<string[]>("server.extraArgs", [])],
+      (line) => output.appendLine(line),
+    );
     const options: LanguageClientOptions = {
       documentSelector: [
         { scheme: "file", language: "rust" },
         { scheme: SCHEME },
       ],
       initializationOptions: serverOptions(),
-      outputChannel: output,
+      outputChannel: clientLog(output),
       uriConverters: { code2Protocol: toServerUri, protocol2Code: (uri) => vscode.Uri.parse(uri) },
     };
-    const next = new LanguageClient("kernelscope", "kernelscope", server, options);
+    const next = new LanguageClient("kernelscope", "kernelscope", server.options, options);
     next.onNotification(ext.status, (params) => {
       status.update(params);
       if (params.state === "ready") {
@@ -78,6 +81,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     try {
       await next.start();
       client = next;
+      serverProcess = server;
       status.setServerProblem(undefined);
       output.appendLine(`kernelscope: started ${found.path}`);
     } catch (error) {
@@ -87,6 +91,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       status.setServerProblem(message);
       output.appendLine(message);
       void vscode.window.showErrorMessage(message);
+      await server.stop(next);
     }
   };
 
@@ -97,9 +102,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     panes,
     revealLinked: () => highlighter.repaint(),
     restart: async () => {
-      const old = client;
-      client = undefined;
-      await old?.stop().catch(() => undefined);
+      await stopServer();
       await start();
     },
   };
@@ -142,11 +145,18 @@ function toServerUri(uri: vscode.Uri): string {
   return address ? artifactUri(address) : printed;
 }
 
-export async function deactivate(): Promise<void> {
-  stopSetup();
+/** Stops the running server, if any, and waits until its process has ended. */
+async function stopServer(): Promise<void> {
   const old = client;
+  const process = serverProcess;
   client = undefined;
-  await old?.stop();
+  serverProcess = undefined;
+  if (old && process) await process.stop(old);
+}
+
+/** The window closes: the setup and the server it started end with it. */
+export async function deactivate(): Promise<void> {
+  await Promise.all([stopSetup(), stopServer()]);
 }
 
 /**
@@ -157,7 +167,10 @@ class OnSavePreview {
   private readonly pending = new Set<string>();
   private readonly shown = new Set<string>();
 
-  constructor(private readonly client: () => LanguageClient | undefined) {}
+  constructor(
+    private readonly client: () => LanguageClient | undefined,
+    private readonly panes: StagePanes,
+  ) {}
 
   onSave(doc: vscode.TextDocument): void {
     if (doc.uri.scheme !== "file" || doc.languageId !== "rust") return;
@@ -181,7 +194,7 @@ class OnSavePreview {
       if (result.kernels.length === 0 || !this.pending.delete(key)) return;
       this.shown.add(key);
       const stage = settings().get<ext.Stage>("preview.stage", "ptx");
-      await openStage(vscode.Uri.parse(key), stage);
+      await this.panes.show(vscode.Uri.parse(key), stage);
     } catch {
       // Not compiled yet: the `ready` notification tries again.
     }

@@ -1,17 +1,20 @@
-// "kernelscope: Open Stages Side by Side": the source and its stages tiled in editor groups.
+// Stage panes: where the stage views show, one per stage, following the active Rust file.
 //
-// The command lays the window out in columns — the source, then one group per stage of
-// `kernelscope.sideBySide.stages` (PTX and SASS unless chosen) — instead of stacking the
-// views as tabs of one group. Like Compiler Explorer's panes, a stage group belongs to the
-// layout, not to a file: when another Rust file becomes the active editor, each pane shows
-// that file's view of its stage in place of the previous one (closed, so tabs never pile
-// up). The views are the ordinary stage views of views.ts, titled `kern/src/lib.rs · PTX`.
+// Like Compiler Explorer's panes, a stage view belongs to the layout, not to a file: when
+// another Rust file becomes the active editor, each pane shows that file's view of its
+// stage in place of the previous one (closed, so tabs never pile up). A pane is made by
+// *Show PTX* and the other single-stage commands (beside the source), or by
+// "kernelscope: Open Stages Side by Side", which lays the window out in columns — the
+// source, then one group per stage of `kernelscope.sideBySide.stages` (PTX and SASS unless
+// chosen). The views are the ordinary stage views of views.ts; each tab is titled
+// `kern/src/lib.rs · PTX` through the editor's label (VS Code names a tab after the last
+// segment of its URI, which would make every crate's view `lib.rs.ptx`).
 
 import * as vscode from "vscode";
 import * as ext from "./lsp_ext";
 import { settings } from "./config";
 import { ArtifactViews } from "./views";
-import { parseArtifactUri, SCHEME } from "./uri";
+import { parseArtifactUri, SCHEME, viewTitle } from "./uri";
 
 /** A stage's column in the layout. */
 interface Pane {
@@ -27,13 +30,17 @@ function viewOf(tab: vscode.Tab): { uri: vscode.Uri; stage: ext.Stage } | undefi
   return { uri: tab.input.uri, stage: address.stage };
 }
 
+function groupAt(column: vscode.ViewColumn): vscode.TabGroup | undefined {
+  return vscode.window.tabGroups.all.find((g) => g.viewColumn === column);
+}
+
 export class StagePanes implements vscode.Disposable {
   private panes: Pane[] = [];
   /** The source file the panes show. */
   private source: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
-  /** Retargets run one after another, so quick switches end on the last file. */
-  private queue: Promise<void> = Promise.resolve();
+  /** Changes of the panes run one after another, so quick switches end on the last file. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly revealLinked: () => void,
@@ -45,8 +52,8 @@ export class StagePanes implements vscode.Disposable {
         if (!doc || doc.uri.scheme !== "file" || doc.languageId !== "rust" || this.panes.length === 0) return;
         // Back in the file the panes show: leave them as the user arranged them.
         if (doc.uri.toString() === this.source) return;
-        this.queue = this.queue
-          .then(() => this.follow(doc.uri))
+        void this.serialize(() => this.follow(doc.uri))
+          .then(() => this.revealLinked())
           .catch((error) => this.log(`kernelscope: the stage panes did not follow ${doc.uri.fsPath}: ${error}`));
       }),
     );
@@ -64,44 +71,98 @@ export class StagePanes implements vscode.Disposable {
       void vscode.window.showWarningMessage("kernelscope: `kernelscope.sideBySide.stages` names no stage.");
       return;
     }
-    await vscode.commands.executeCommand("vscode.setEditorLayout", {
-      orientation: 0,
-      groups: Array.from({ length: wanted.length + 1 }, () => ({})),
+    await this.serialize(async () => {
+      await vscode.commands.executeCommand("vscode.setEditorLayout", {
+        orientation: 0,
+        groups: Array.from({ length: wanted.length + 1 }, () => ({})),
+      });
+      const doc = await vscode.workspace.openTextDocument(source);
+      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: false });
+      this.panes = wanted.map((stage, i) => ({ stage, column: (i + 2) as vscode.ViewColumn }));
+      this.source = source.toString();
+      for (const pane of this.panes) await this.showIn(pane, source);
+      // `vscode.open` activates the group it opens in, even asked to preserve the focus.
+      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: false });
+    }, false);
+    // The lines the source cursor is on, highlighted and scrolled into view at once.
+    this.revealLinked();
+  }
+
+  /**
+   * Shows `source`'s view of `stage` in the pane of that stage, made beside the source
+   * when there is none; the focus stays where it is. Returns the view's editor.
+   */
+  async show(source: vscode.Uri, stage: ext.Stage): Promise<vscode.TextEditor> {
+    return this.serialize(async () => {
+      this.panes = this.panes.filter((pane) => this.isAlive(pane));
+      let pane = this.panes.find((p) => p.stage === stage);
+      if (!pane) {
+        pane = { stage, column: vscode.ViewColumn.Beside };
+        this.panes.push(pane);
+      }
+      if (this.source !== source.toString()) {
+        // The other panes follow the file too: a pane shows the file the others show.
+        this.source = source.toString();
+        for (const other of this.panes) if (other !== pane) await this.showIn(other, source);
+      }
+      return this.showIn(pane, source);
     });
-    const doc = await vscode.workspace.openTextDocument(source);
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: false });
-    this.panes = wanted.map((stage, i) => ({ stage, column: (i + 2) as vscode.ViewColumn }));
-    await this.show(source);
+  }
+
+  /**
+   * Runs `job` after the changes queued before it. With `keepFocus` the focus goes back to
+   * the source file the panes show, unless the user went to another file meanwhile: VS
+   * Code's `vscode.open` activates the group it opens in, even asked to preserve the focus.
+   */
+  private serialize<T>(job: () => Promise<T>, keepFocus = true): Promise<T> {
+    const run = async () => {
+      const result = await job();
+      const now = vscode.window.activeTextEditor;
+      const source = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.source);
+      const elsewhere = now && now.document.uri.scheme !== SCHEME && now.document !== source?.document;
+      if (keepFocus && source?.viewColumn && !elsewhere) {
+        await vscode.window.showTextDocument(source.document, { viewColumn: source.viewColumn, preserveFocus: false });
+      }
+      return result;
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 
   /** Retargets the panes still open to `source`. */
   private async follow(source: vscode.Uri): Promise<void> {
     this.panes = this.panes.filter((pane) => this.isAlive(pane));
-    await this.show(source);
+    this.source = source.toString();
+    for (const pane of this.panes) await this.showIn(pane, source);
   }
 
-  /** Shows `source`'s view of each pane's stage in that pane, closing what it showed before. */
-  private async show(source: vscode.Uri): Promise<void> {
-    this.source = source.toString();
-    for (const pane of this.panes) {
-      const uri = ArtifactViews.uriFor(source, pane.stage);
-      const doc = await vscode.workspace.openTextDocument(uri);
-      await vscode.window.showTextDocument(doc, { viewColumn: pane.column, preserveFocus: true, preview: false });
-      // Read after the new tab opened: tab objects from before it are stale.
-      const group = vscode.window.tabGroups.all.find((g) => g.viewColumn === pane.column);
-      const stale = (group?.tabs ?? []).filter((tab) => {
-        const view = viewOf(tab);
-        return view && view.stage === pane.stage && view.uri.toString() !== uri.toString();
-      });
-      if (stale.length > 0) await vscode.window.tabGroups.close(stale, true);
-    }
-    // The lines the source cursor is on, highlighted and scrolled into view at once.
-    this.revealLinked();
+  /** Shows `source`'s view of the pane's stage in the pane, closing what it showed before. */
+  private async showIn(pane: Pane, source: vscode.Uri): Promise<vscode.TextEditor> {
+    const uri = ArtifactViews.uriFor(source, pane.stage);
+    const title = viewTitle(vscode.workspace.asRelativePath(source, false), pane.stage);
+    // `vscode.open` takes the tab's label; showTextDocument would name it after the URI.
+    await vscode.commands.executeCommand(
+      "vscode.open",
+      uri,
+      { viewColumn: pane.column, preserveFocus: true, preview: false },
+      title,
+    );
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+    if (!editor?.viewColumn) throw new Error(`the ${title} view did not open`);
+    pane.column = editor.viewColumn;
+    // One view per stage, wherever the others are. Read after the new tab opened: tab
+    // objects from before it are stale.
+    const stale = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((tab) => {
+      const view = viewOf(tab);
+      return view && view.stage === pane.stage && view.uri.toString() !== uri.toString();
+    });
+    if (stale.length > 0) await vscode.window.tabGroups.close(stale, true);
+    return editor;
   }
 
   /** A pane lives while its group exists and still shows a view of its stage. */
   private isAlive(pane: Pane): boolean {
-    const group = vscode.window.tabGroups.all.find((g) => g.viewColumn === pane.column);
-    return group?.tabs.some((tab) => viewOf(tab)?.stage === pane.stage) ?? false;
+    return groupAt(pane.column)?.tabs.some((tab) => viewOf(tab)?.stage === pane.stage) ?? false;
   }
 }

@@ -65,28 +65,9 @@ export function artifactUri(address: ArtifactAddress): string {
 }
 
 /**
- * The authority of the views the editor opens for the latest compile. Their URIs carry
- * the title the tab shows in a JSON query (`{"title":"kern/src/lib.rs · PTX"}`), which
- * package.json's resource label formatter for this authority reads: VS Code names a tab
- * after the last path segment of a URI, which would make every crate's view `lib.rs.ptx`.
- * The formatter writes the title's `/` as a division slash (U+2215), since VS Code cuts a
- * label at its last `/` to name the tab. The server never sees these URIs: the client
- * sends it `artifactUri`'s spelling.
+ * A view's title: the source path as the user knows it and the stage
+ * (`kern/src/lib.rs · PTX`), given to VS Code as the label of the view's tab.
  */
-export const VIEW_AUTHORITY = "view";
-
-/** The parts of the URI of a view document: `kernelscope://view/<stage><path>.<ext>?{"title":...}`. */
-export function viewUriParts(address: ArtifactAddress, title: string): { scheme: string; authority: string; path: string; query: string } {
-  const { stage, sourcePath } = address;
-  return {
-    scheme: SCHEME,
-    authority: VIEW_AUTHORITY,
-    path: `/${stage}${sourcePath}.${stageExtension(stage)}`,
-    query: JSON.stringify({ title }),
-  };
-}
-
-/** A view's title: the source path as the user knows it and the stage (`kern/src/lib.rs · PTX`). */
 export function viewTitle(relativeSourcePath: string, stage: Stage): string {
   return `${relativeSourcePath} · ${stageTitle(stage)}`;
 }
@@ -113,8 +94,7 @@ export function parseArtifactUri(uri: string): ArtifactAddress | undefined {
   } catch {
     // Keep it as it is: a malformed query just pins no revision.
   }
-  // A view's JSON query holds its title, never a revision.
-  const rev = decodedQuery.startsWith("{") ? null : /(?:^|&)rev=(\d+)(?:&|$)/.exec(decodedQuery);
+  const rev = /(?:^|&)rev=(\d+)(?:&|$)/.exec(decodedQuery);
   if (rev) address.revision = Number(rev[1]);
   return address;
 }

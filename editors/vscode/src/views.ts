@@ -12,7 +12,7 @@ import * as ext from "./lsp_ext";
 import { artifactFilters } from "./config";
 import { SegmentIndex } from "./highlight";
 import { parsePassesUri, passesText } from "./passes";
-import { ArtifactAddress, parseArtifactUri, SCHEME, stageTitle, viewTitle, viewUriParts } from "./uri";
+import { ArtifactAddress, artifactUri, parseArtifactUri, SCHEME, stageTitle } from "./uri";
 
 /** A view's latest content. */
 export interface ViewState {
@@ -48,13 +48,9 @@ export class ArtifactViews implements vscode.TextDocumentContentProvider, vscode
     this.updated.dispose();
   }
 
-  /**
-   * The virtual URI of a stage of a source document, following its latest compile; its
-   * tab reads `kern/src/lib.rs · PTX` (the path relative to the workspace folder).
-   */
+  /** The virtual URI of a stage of a source document, following its latest compile. */
   static uriFor(source: vscode.Uri, stage: ext.Stage): vscode.Uri {
-    const title = viewTitle(vscode.workspace.asRelativePath(source, false), stage);
-    return vscode.Uri.from(viewUriParts({ stage, sourcePath: source.fsPath }, title));
+    return vscode.Uri.parse(artifactUri({ stage, sourcePath: source.fsPath }));
   }
 
   /** The content of a view, if it has been loaded. */

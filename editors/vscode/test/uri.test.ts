@@ -9,9 +9,7 @@ import {
   filePath,
   parseArtifactUri,
   sameUri,
-  VIEW_AUTHORITY,
   viewTitle,
-  viewUriParts,
   type ArtifactAddress,
 } from "../src/uri";
 
@@ -72,14 +70,7 @@ test("URIs compare equal whatever side encoded what", () => {
   assert.ok(!sameUri("file:///k/a.rs", "file:///k/b.rs"));
 });
 
-test("a view's URI names its stage and source, and its query only its title", () => {
-  const parts = viewUriParts({ stage: "ptx", sourcePath: "/w/kern/src/lib.rs" }, viewTitle("kern/src/lib.rs", "ptx"));
-  assert.equal(parts.authority, VIEW_AUTHORITY);
-  assert.equal(parts.path, "/ptx/w/kern/src/lib.rs.ptx");
-  assert.deepEqual(JSON.parse(parts.query), { title: "kern/src/lib.rs · PTX" });
-  // As VS Code prints it: the query percent-encoded.
-  const printed = `kernelscope://view${parts.path}?${encodeURIComponent(parts.query)}`;
-  assert.deepEqual(parseArtifactUri(printed), { stage: "ptx", sourcePath: "/w/kern/src/lib.rs" });
-  const tricky = `kernelscope://view/ptx/w/a.rs.ptx?${encodeURIComponent(JSON.stringify({ title: "rev=3/a.rs · PTX" }))}`;
-  assert.equal(parseArtifactUri(tricky)?.revision, undefined, "a title is no revision");
+test("a view's title names the file by its relative path, slashes and all, and the stage", () => {
+  assert.equal(viewTitle("kern/src/lib.rs", "ptx"), "kern/src/lib.rs · PTX");
+  assert.equal(viewTitle("saxpy.rs", "llvm-ir"), "saxpy.rs · LLVM IR");
 });

@@ -13,14 +13,15 @@
 // KERNELSCOPE_BIN, KS_ARTIFACTS (screenshots), KS_USER_DATA (code-server's user data, for
 // the extension host log), KS_CHROMIUM, KS_TIMEOUT_MS (first compile, default 240000).
 
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { lineMapFromServer } from "./lsp-client.mjs";
 import {
   DEFAULT_FILTERS,
+  focusBackIn,
   focusEditor,
   goToLine,
   group,
+  lineOf,
   NOT_AN_INSTRUCTION,
   noExtensionHostErrors,
   renderedLines,
@@ -120,14 +121,8 @@ async function serverLineMap(sourceLine) {
 // ---------------------------------------------------------------------------------------
 // The steps.
 
-function sourceLineOf(text) {
-  const line = fs.readFileSync(SOURCE, "utf8").split("\n").findIndex((l) => l.includes(text));
-  if (line < 0) throw new Error(`no line "${text}" in ${SOURCE}`);
-  return line;
-}
-
 runSteps(async (page) => {
-  const saxpyLine = sourceLineOf(SAXPY_LINE_TEXT);
+  const saxpyLine = lineOf(SOURCE, SAXPY_LINE_TEXT);
   let ptxBefore = [];
 
   await step(page, "VS Code loads with the extension", async () => {
@@ -150,8 +145,7 @@ runSteps(async (page) => {
       return ls.some((l) => /\.entry\s+saxpy\b/.test(l.text)) && ls;
     });
     ptxBefore = lines.map((l) => l.text);
-    const focused = await page.locator(".editor-group-container.active .tab.active").textContent();
-    if (!focused?.includes("saxpy.rs") || focused.includes("· PTX")) throw new Error(`the view took the focus: ${focused}`);
+    await focusBackIn(page, "saxpy.rs");
   });
 
   await step(page, "the cursor on the SAXPY line highlights that line's instructions", async () => {
@@ -231,6 +225,7 @@ runSteps(async (page) => {
     await lens.waitFor({ timeout: STEP_MS });
     await lens.click();
     await group(page, "saxpy.rs · SASS").waitFor({ timeout: STEP_MS });
+    await focusBackIn(page, "saxpy.rs");
     await waitUntil("SASS instructions in the view", async () =>
       (await renderedLines(page, "saxpy.rs · SASS")).some((l) => /\b(FFMA|FMUL|FADD|LDG|STG|IMAD)\b/.test(l.text)),
     );
@@ -246,6 +241,7 @@ runSteps(async (page) => {
       } else {
         await focusEditor(page, "saxpy.rs");
         await runCommand(page, h.open);
+        await focusBackIn(page, "saxpy.rs");
       }
       await group(page, h.tab).waitFor({ timeout: STEP_MS });
       await waitUntil(`text in ${h.tab}`, async () => (await renderedLines(page, h.tab)).some((l) => l.text.trim()));
@@ -333,8 +329,11 @@ runSteps(async (page) => {
   });
 
   await step(page, "the first save of another kernel opens its PTX beside it", async () => {
+    // No view open (an open PTX view would follow to the other file by itself).
+    await runCommand(page, "View: Close All Editor Groups");
+    await waitUntil("no editor open", async () => (await page.locator(".part.editor .tab").count()) === 0);
     await page.locator(".explorer-folders-view .monaco-list-row", { hasText: "vector_add.rs" }).first().click();
-    await page.locator(".tab.active", { hasText: "vector_add.rs" }).waitFor({ timeout: STEP_MS });
+    await page.locator('.tab.active[data-resource-name="vector_add.rs"]').waitFor({ timeout: STEP_MS });
     await focusEditor(page, "vector_add.rs");
     await page.keyboard.press("Control+End");
     await page.keyboard.insertText("\n");

@@ -9,7 +9,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { lineMapFromServer } from "./lsp-client.mjs";
-import { DEFAULT_FILTERS, focusEditor, goToLine, group, NOT_AN_INSTRUCTION, noExtensionHostErrors, openAndCompile, renderedLines, runCommand, runSteps, step, STEP_MS, waitUntil } from "./page.mjs";
+import { DEFAULT_FILTERS, focusBackIn, focusEditor, goToLine, group, lineOf, NOT_AN_INSTRUCTION, noExtensionHostErrors, openAndCompile, renderedLines, runCommand, runSteps, step, STEP_MS, waitUntil } from "./page.mjs";
 
 const URL = process.env.KS_URL;
 const WORKSPACE = process.env.KS_WORKSPACE;
@@ -18,7 +18,7 @@ const ARTIFACTS = process.env.KS_ARTIFACTS;
 const BIN = process.env.KERNELSCOPE_BIN;
 const FIRST_COMPILE_MS = Number(process.env.KS_TIMEOUT_MS ?? 240000);
 const SOURCE = path.join(WORKSPACE, "saxpy.rs");
-const SAXPY_LINE = fs.readFileSync(SOURCE, "utf8").split("\n").findIndex((l) => l.includes("*y.add(i) = a * *x.add(i) + *y.add(i);"));
+const SAXPY_LINE = lineOf(SOURCE, "*y.add(i) = a * *x.add(i) + *y.add(i);");
 const PTX = "saxpy.rs · PTX";
 const ALL_ON = DEFAULT_FILTERS;
 const LOC = /^\s*\.loc\s/;
@@ -49,6 +49,7 @@ runSteps(async (page) => {
     await focusEditor(page, "saxpy.rs");
     await runCommand(page, "kernelscope: Show PTX");
     await group(page, PTX).waitFor({ timeout: STEP_MS });
+    await focusBackIn(page, "saxpy.rs");
   });
 
   await step(page, "filters on (the default): no .loc lines, and the lit lines are lineMap's", async () => {

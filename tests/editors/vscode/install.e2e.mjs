@@ -9,7 +9,7 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { focusEditor, group, noExtensionHostErrors, renderedLines, runCommand, runSteps, statusText, step, STEP_MS, waitUntil } from "./page.mjs";
+import { focusEditor, group, noExtensionHostErrors, outputChannel, renderedLines, runCommand, runSteps, statusText, step, STEP_MS, waitUntil } from "./page.mjs";
 
 const URL = process.env.KS_URL;
 const USER_DATA = process.env.KS_USER_DATA;
@@ -19,20 +19,6 @@ const FIRST_COMPILE_MS = Number(process.env.KS_TIMEOUT_MS ?? 240000);
 /** The visible notification toasts whose text matches `pattern`. */
 function toast(page, pattern) {
   return page.locator(".notifications-toasts .notification-toast", { hasText: pattern });
-}
-
-/** The lines of the extension's output channel, as VS Code logged them. */
-function outputChannel() {
-  const found = [];
-  const walk = (dir) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else if (/kernelscope\.log$/.test(entry.name)) found.push(fs.readFileSync(p, "utf8"));
-    }
-  };
-  walk(path.join(USER_DATA, "logs"));
-  return found.join("\n");
 }
 
 runSteps(async (page) => {
@@ -47,7 +33,7 @@ runSteps(async (page) => {
 
   await step(page, "the server that runs is the one inside the .vsix", async () => {
     const started = await waitUntil("the output channel to name the server", async () =>
-      /kernelscope: started (\S+)/.exec(outputChannel())?.[1]);
+      /kernelscope: started (\S+)/.exec(outputChannel(USER_DATA))?.[1]);
     console.log(`     ${started}`);
     if (!/\/extensions\/kernelscope\.kernelscope-[^/]*\/server\/kernelscope$/.test(started)) {
       throw new Error(`started ${started}, not the bundled server`);

@@ -33,8 +33,62 @@ export async function openAndCompile(page, url, file, timeoutMs) {
   await waitUntil("the status bar to say the file compiled", async () => /kernelscope\s*\d+\s*ms/.test(await statusText(page)), timeoutMs);
 }
 
+/** The 0-based number of the first line of `file` that contains `text`. */
+export function lineOf(file, text) {
+  const line = fs.readFileSync(file, "utf8").split("\n").findIndex((l) => l.includes(text));
+  if (line < 0) throw new Error(`no line "${text}" in ${file}`);
+  return line;
+}
+
+/** Opens a file of the workspace by its path, through Quick Open, and waits for its tab. */
+export async function openFile(page, relative) {
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget .quick-input-box input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(relative);
+  // The list filters as it is typed: wait until the first row is the file itself.
+  const first = page.locator(".quick-input-widget .monaco-list-row").first();
+  await waitUntil(`Quick Open to list ${relative} first`, async () =>
+    ((await first.locator(".label-name").first().textContent()) ?? "").trim() === path.basename(relative));
+  await page.keyboard.press("Enter");
+  await page.locator(".tab.active", { hasText: path.basename(relative) }).first().waitFor({ timeout: STEP_MS });
+}
+
 // ---------------------------------------------------------------------------------------
 // Reading VS Code's DOM.
+
+/** The tab title of a stage view: the source's path in the workspace and the stage. */
+export function viewTitle(relative, stage) {
+  return `${relative} · ${stage}`;
+}
+
+/** The title of the tab that has the focus (the active tab of the active group). */
+export async function focusedTab(page) {
+  return ((await page.locator(".editor-group-container.active .tab.active .label-name").first().textContent()) ?? "").trim();
+}
+
+/**
+ * Waits until the focus is in the tab `title`: a stage command gives it back to the source
+ * once its view has opened (VS Code's `vscode.open` takes it for a moment).
+ */
+export async function focusBackIn(page, title) {
+  await waitUntil(`the focus back in ${title}`, async () => (await focusedTab(page)) === title, 10000).catch(async (error) => {
+    throw new Error(`${error.message}: it is in ${await focusedTab(page)}`);
+  });
+}
+
+/** The editor groups left to right: position and the titles of their tabs. */
+export async function editorGroups(page) {
+  const out = [];
+  for (const g of await page.locator(".part.editor .editor-group-container").all()) {
+    const box = await g.boundingBox();
+    if (!box || box.width < 10) continue;
+    const tabs = (await g.locator(".tab .label-name").allTextContents()).map((t) => t.trim());
+    const active = ((await g.locator(".tab.active .label-name").first().textContent().catch(() => "")) ?? "").trim();
+    out.push({ x: box.x, y: box.y, tabs, active });
+  }
+  return out.sort((a, b) => a.x - b.x);
+}
 
 /** The editor group whose active tab is `title`. */
 export function group(page, title) {
@@ -142,6 +196,20 @@ export async function step(page, name, fn) {
   }
 }
 
+/** The lines the extension wrote to its output channel "kernelscope", as VS Code logged them. */
+export function outputChannel(userData) {
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (/kernelscope\.log$/.test(entry.name)) found.push(fs.readFileSync(p, "utf8"));
+    }
+  };
+  walk(path.join(userData, "logs"));
+  return found.join("\n");
+}
+
 /** Throws the kernelscope errors of the extension host logs under `userData`, if any. */
 export function noExtensionHostErrors(userData) {
   const logs = [];
@@ -154,8 +222,14 @@ export function noExtensionHostErrors(userData) {
   };
   walk(path.join(userData, "logs"));
   if (logs.length === 0) throw new Error(`no extension host log under ${userData}/logs`);
-  // An entry is a timestamped line and its continuation lines (a stack trace).
-  const entries = logs.flatMap((f) => fs.readFileSync(f, "utf8").split(/\n(?=\d{4}-\d\d-\d\d )/));
+  // An entry is a timestamped line and its continuation lines (a stack trace). Once the
+  // window is gone ("Extension host terminating"), a request VS Code made as it closed may
+  // still fail inside vscode-languageclient as the client stops: nobody sees those.
+  const entries = logs.flatMap((f) => {
+    const all = fs.readFileSync(f, "utf8").split(/\n(?=\d{4}-\d\d-\d\d )/);
+    const end = all.findIndex((e) => /Extension host terminating/.test(e));
+    return end < 0 ? all : all.slice(0, end);
+  });
   const errors = entries.filter((e) => /^\S+ \S+ \[error\]/.test(e) && /kernelscope/i.test(e));
   if (errors.length) throw new Error(errors.slice(0, 5).join("\n"));
 }

@@ -6,17 +6,15 @@
 //
 // Environment: as e2e.mjs (run.sh sets it).
 
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { goToLine, group, noExtensionHostErrors, renderedLines, runCommand, runSteps, statusText, step, STEP_MS, waitUntil } from "./page.mjs";
+import { goToLine, group, lineOf, noExtensionHostErrors, openAndCompile, renderedLines, runCommand, runSteps, step, STEP_MS, waitUntil } from "./page.mjs";
 
 const URL = process.env.KS_URL;
 const WORKSPACE = process.env.KS_WORKSPACE;
 const USER_DATA = process.env.KS_USER_DATA;
 const ARTIFACTS = process.env.KS_ARTIFACTS;
 const FIRST_COMPILE_MS = Number(process.env.KS_TIMEOUT_MS ?? 240000);
-const SAXPY_LINE = fs.readFileSync(path.join(WORKSPACE, "saxpy.rs"), "utf8").split("\n")
-  .findIndex((l) => l.includes("*y.add(i) = a * *x.add(i) + *y.add(i);"));
+const SAXPY_LINE = lineOf(path.join(WORKSPACE, "saxpy.rs"), "*y.add(i) = a * *x.add(i) + *y.add(i);");
 const HINT = "90% stalls · long scoreboard";
 const PTX = "saxpy.rs · PTX";
 
@@ -27,11 +25,7 @@ async function heatLines(page, title) {
 
 runSteps(async (page) => {
   await step(page, "VS Code loads, saxpy.rs compiles, its PTX is beside it", async () => {
-    await page.goto(URL);
-    await page.locator(".monaco-workbench").waitFor({ timeout: STEP_MS });
-    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: "saxpy.rs" }).first().click();
-    await page.locator(".tab.active", { hasText: "saxpy.rs" }).waitFor({ timeout: STEP_MS });
-    await waitUntil("the status bar to say the file compiled", async () => /kernelscope\s*\d+\s*ms/.test(await statusText(page)), FIRST_COMPILE_MS);
+    await openAndCompile(page, URL, "saxpy.rs", FIRST_COMPILE_MS);
     await runCommand(page, "kernelscope: Open Stages Side by Side");
     await waitUntil("saxpy's PTX", async () => (await heatLines(page, PTX)).some((l) => /\.entry\s+saxpy\b/.test(l.text)), FIRST_COMPILE_MS);
   });

@@ -8,8 +8,12 @@
 #   e2e.mjs          a session as a user has it: views, highlighting, hovers, arch, saves;
 #   stages.e2e.mjs   Open Stages Side by Side: tiled groups that follow the active file;
 #   filters.e2e.mjs  the views' filters on and off (Toggle Filters), linked highlighting exact;
+#   commands.e2e.mjs a type error's expected/found and its quick fix (Ctrl+.), the arch
+#                    picker's "default", Restart Language Server without an error;
 #   profile.e2e.mjs  the Profile lens through a runner that answers with a recorded profile:
 #                    progress, the hot line's hint and heat (source and PTX), cleared by typing;
+#   setup.e2e.mjs    Build It Now's setup on an empty cache: Cancel stops it and its tools,
+#                    and so does closing the window;
 #   install.e2e.mjs  the linux-x64 .vsix with the server inside (scripts/package-vsix.sh)
 #                    alone, no setting, an empty kernelscope cache: doctor, setup, a compile;
 #   settings.e2e.mjs no server anywhere: Open Settings lands on kernelscope.server.path.
@@ -119,17 +123,21 @@ VSIX=$WORK/kernelscope.vsix
 # --- code-server, once per script ---------------------------------------------------
 
 CODE_SERVER=$HERE/node_modules/.bin/code-server
-# e2e.mjs starts at this target (its settings) and switches to sm_90 live.
+# e2e.mjs and commands.e2e.mjs start at this target (their settings) and switch live.
 FIRST_ARCH=sm_75
 E2E_PASS=0 E2E_FAIL=0
 
-# run_script SCRIPT VSIX SETTINGS: a fresh code-server profile with only VSIX installed and
-# SETTINGS (JSON members, may be empty) added to the quiet defaults, on a fresh copy of
-# examples/, driven by SCRIPT; adds its counts to E2E_PASS/E2E_FAIL.
+# run_script SCRIPT VSIX SETTINGS [MACHINE]: a fresh code-server profile with only VSIX
+# installed, SETTINGS (JSON members, may be empty) added to the quiet defaults of the user
+# settings and MACHINE as the remote (machine) settings, on a fresh copy of examples/,
+# driven by SCRIPT; adds its counts to E2E_PASS/E2E_FAIL. Machine-overridable settings
+# (the server's path, the GPU runner) go in MACHINE: a code-server window is a remote one,
+# which drops them from the user settings as soon as it reads that file again.
 run_script() {
-  local script=$1 vsix=$2 extra=$3
+  local script=$1 vsix=$2 extra=$3 machine=${4:-}
   local dir=$WORK/${script%.mjs}
-  mkdir -p "$dir/workspace" "$dir/user-data/User" "$dir/extensions"
+  mkdir -p "$dir/workspace" "$dir/user-data/User" "$dir/user-data/Machine" "$dir/extensions"
+  printf '{%s}\n' "$machine" >"$dir/user-data/Machine/settings.json"
   cp "$ROOT"/examples/*.rs "$dir/workspace/"
   cp -r "$ROOT/examples/crate" "$ROOT/examples/crate-util" "$dir/workspace/"
   cat >"$dir/user-data/User/settings.json" <<JSON
@@ -182,13 +190,16 @@ JSON
   E2E_FAIL=$((E2E_FAIL + fail))
 }
 
+SERVER="\"kernelscope.server.path\": \"$KERNELSCOPE_BIN\""
 # PATH without any kernelscope on it.
 NO_SERVER_PATH=$(printf '%s' "$PATH" | tr ':' '\n' | while read -r d; do
   [ -n "$d" ] && [ ! -e "$d/kernelscope" ] && printf '%s:' "$d"; done)
-for script in ${KS_E2E:-e2e.mjs stages.e2e.mjs filters.e2e.mjs profile.e2e.mjs install.e2e.mjs settings.e2e.mjs}; do
+for script in ${KS_E2E:-e2e.mjs stages.e2e.mjs filters.e2e.mjs commands.e2e.mjs profile.e2e.mjs setup.e2e.mjs install.e2e.mjs settings.e2e.mjs}; do
   case $script in
   # e2e.mjs reads the arch from the PTX's `.target` line, which the directives filter hides.
-  e2e.mjs) run_script "$script" "$VSIX" "\"kernelscope.server.path\": \"$KERNELSCOPE_BIN\", \"kernelscope.arch\": \"$FIRST_ARCH\", \"kernelscope.filters.directives\": false" ;;
+  # commands.e2e.mjs too: it reads the arch from `.target` (the user settings start at it).
+  e2e.mjs | commands.e2e.mjs)
+    run_script "$script" "$VSIX" "\"kernelscope.arch\": \"$FIRST_ARCH\", \"kernelscope.filters.directives\": false" "$SERVER" ;;
   install.e2e.mjs)
     # The .vsix with the server inside, on a machine whose kernelscope cache is empty.
     say "packaging the linux-x64 .vsix with the server (scripts/package-vsix.sh)"
@@ -201,10 +212,16 @@ for script in ${KS_E2E:-e2e.mjs stages.e2e.mjs filters.e2e.mjs profile.e2e.mjs i
     fi
     ;;
   settings.e2e.mjs) PATH=$NO_SERVER_PATH run_script "$script" "$VSIX" "" ;;
-  profile.e2e.mjs)
-    run_script "$script" "$VSIX" "\"kernelscope.server.path\": \"$KERNELSCOPE_BIN\", \"kernelscope.gpu.runner\": \"$ROOT/tests/gpu/fake/fake-gpu-runner.py --mode profile $ROOT/tests/golden/gpu/saxpy.profile.result\""
+  setup.e2e.mjs)
+    # An empty kernelscope cache, so that doctor offers to build the nvptx64 core.
+    mkdir -p "$WORK/setup-cache"
+    KERNELSCOPE_CACHE_DIR=$WORK/setup-cache KS_SETUP_CACHE=$WORK/setup-cache \
+      run_script "$script" "$VSIX" "" "$SERVER"
     ;;
-  *) run_script "$script" "$VSIX" "\"kernelscope.server.path\": \"$KERNELSCOPE_BIN\"" ;;
+  profile.e2e.mjs)
+    run_script "$script" "$VSIX" "" "$SERVER, \"kernelscope.gpu.runner\": \"$ROOT/tests/gpu/fake/fake-gpu-runner.py --mode profile $ROOT/tests/golden/gpu/saxpy.profile.result\""
+    ;;
+  *) run_script "$script" "$VSIX" "" "$SERVER" ;;
   esac
 done
 

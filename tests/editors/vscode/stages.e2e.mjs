@@ -1,50 +1,39 @@
 // End-to-end test of "kernelscope: Open Stages Side by Side" in a real VS Code (code-server
 // in headless Chromium): source | PTX | SASS tiled in three editor groups, the highlighted
 // instructions in view at once, the stage groups following the active file with one tab
-// each and titles that name file and stage, and the MIR code lens at the top of the MIR.
+// each and titles that name file and stage (real slashes), the MIR code lens at the top of
+// the MIR, and Show PTX's one view that follows the active file.
 //
 // Environment: as e2e.mjs (run.sh sets it).
 
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { focusEditor, goToLine, group, noExtensionHostErrors, openAndCompile, renderedLines, runCommand, runSteps, step, STEP_MS, waitUntil } from "./page.mjs";
+import {
+  editorGroups,
+  focusEditor,
+  focusBackIn,
+  goToLine,
+  group,
+  lineOf,
+  noExtensionHostErrors,
+  openAndCompile,
+  openFile,
+  renderedLines,
+  runCommand,
+  runSteps,
+  step,
+  STEP_MS,
+  viewTitle,
+  waitUntil,
+} from "./page.mjs";
 
 const URL = process.env.KS_URL;
 const WORKSPACE = process.env.KS_WORKSPACE;
 const USER_DATA = process.env.KS_USER_DATA;
 const ARTIFACTS = process.env.KS_ARTIFACTS;
 const FIRST_COMPILE_MS = Number(process.env.KS_TIMEOUT_MS ?? 240000);
-const SAXPY_LINE = fs.readFileSync(path.join(WORKSPACE, "saxpy.rs"), "utf8").split("\n")
-  .findIndex((l) => l.includes("*y.add(i) = a * *x.add(i) + *y.add(i);"));
-/** What VS Code's tab shows for a view: the path's `/` drawn as a division slash (U+2215). */
-const title = (relative, stage) => `${relative.replaceAll("/", "\u2215")} · ${stage}`;
-
-/** The editor groups left to right: position and the titles of their tabs. */
-async function groups(page) {
-  const out = [];
-  for (const g of await page.locator(".part.editor .editor-group-container").all()) {
-    const box = await g.boundingBox();
-    if (!box || box.width < 10) continue;
-    const tabs = (await g.locator(".tab .label-name").allTextContents()).map((t) => t.trim());
-    const active = ((await g.locator(".tab.active .label-name").first().textContent().catch(() => "")) ?? "").trim();
-    out.push({ x: box.x, y: box.y, tabs, active });
-  }
-  return out.sort((a, b) => a.x - b.x);
-}
-
-/** Opens a file of the workspace by its path, through Quick Open. */
-async function openFile(page, relative) {
-  await page.keyboard.press("Control+P");
-  const input = page.locator(".quick-input-widget .quick-input-box input");
-  await input.waitFor({ state: "visible" });
-  await input.fill(relative);
-  // The list filters as it is typed: wait until the first row is the file itself.
-  const first = page.locator(".quick-input-widget .monaco-list-row").first();
-  await waitUntil(`Quick Open to list ${relative} first`, async () =>
-    ((await first.locator(".label-name").first().textContent()) ?? "").trim() === path.basename(relative));
-  await page.keyboard.press("Enter");
-  await page.locator(".tab.active", { hasText: path.basename(relative) }).first().waitFor({ timeout: STEP_MS });
-}
+const SAXPY_LINE = lineOf(path.join(WORKSPACE, "saxpy.rs"), "*y.add(i) = a * *x.add(i) + *y.add(i);");
+const title = viewTitle;
+const groups = editorGroups;
 
 runSteps(async (page) => {
   await step(page, "VS Code loads and saxpy.rs compiles", async () => {
@@ -118,17 +107,70 @@ runSteps(async (page) => {
     await goToLine(page, "saxpy.rs", 1);
     await lens.click();
     await waitUntil("line 1 of the MIR on screen", async () => (await renderedLines(page, mir)).some((l) => l.number === 1));
+    await focusBackIn(page, "saxpy.rs");
   });
 
   await step(page, "a view opened by Show LLVM IR shows the cursor line's lines at once", async () => {
     await goToLine(page, "saxpy.rs", SAXPY_LINE + 1);
     await runCommand(page, "kernelscope: Show LLVM IR");
+    await focusBackIn(page, "saxpy.rs");
     const ll = title("saxpy.rs", "LLVM IR");
     const lit = await waitUntil("highlighted LLVM IR lines on screen", async () => {
       const hs = (await renderedLines(page, ll)).filter((l) => l.highlighted);
       return hs.length > 0 && hs;
     });
     console.log(`     LLVM IR: ${lit.map((l) => l.number).join(",")}`);
+  });
+
+  await step(page, "tab titles read the file's path with real slashes: crate/src/math.rs · PTX", async () => {
+    // No look-alike of `/` (U+2215 and the like): the title is the path as typed.
+    const all = (await groups(page)).flatMap((g) => g.tabs);
+    const odd = all.filter((t) => /[\u2215\u2044\u29f8]/.test(t));
+    if (odd.length) throw new Error(`titles with a look-alike slash: ${odd.join(", ")}`);
+    await openFile(page, "crate/src/math.rs");
+    await waitUntil("a tab titled crate/src/math.rs · PTX", async () =>
+      (await groups(page)).some((g) => g.tabs.includes(title("crate/src/math.rs", "PTX"))), FIRST_COMPILE_MS);
+  });
+
+  await step(page, "Show PTX on three files in turn: one PTX tab, whose content follows the file", async () => {
+    await runCommand(page, "View: Close All Editor Groups");
+    await waitUntil("no editor open", async () => (await page.locator(".part.editor .tab").count()) === 0);
+    const files = [
+      ["saxpy.rs", "saxpy"],
+      ["vector_add.rs", "vector_add"],
+      ["elementwise_mul.rs", "elementwise_mul"],
+    ];
+    for (const [file, kernel] of files) {
+      await openFile(page, file);
+      // An open PTX view follows the file by itself (and takes the focus for a moment).
+      if ((await groups(page)).some((g) => g.tabs.some((t) => t.endsWith("· PTX")))) {
+        await waitUntil(`the PTX view to follow to ${file}`, async () =>
+          (await groups(page)).some((g) => g.tabs.includes(title(file, "PTX"))), FIRST_COMPILE_MS);
+        await focusBackIn(page, file);
+      }
+      await focusEditor(page, file);
+      await runCommand(page, "kernelscope: Show PTX");
+      // The command gives the focus back to the file once its view is shown: a Quick Open
+      // typed before that would close.
+      await page.waitForTimeout(1000);
+      await focusBackIn(page, file);
+      const ptx = title(file, "PTX");
+      await waitUntil(`${kernel}'s PTX in the tab ${ptx}`, async () =>
+        (await renderedLines(page, ptx)).some((l) => new RegExp(`\\.entry\\s+${kernel}\\b`).test(l.text)), FIRST_COMPILE_MS);
+      const ptxTabs = (await groups(page)).flatMap((g) => g.tabs).filter((t) => t.endsWith("· PTX"));
+      if (ptxTabs.length !== 1) throw new Error(`PTX tabs after ${file}: ${ptxTabs.join(", ")}`);
+    }
+    // Back in the first file, without a command: the one PTX tab follows.
+    await openFile(page, "saxpy.rs");
+    await waitUntil("the PTX tab to follow back to saxpy.rs", async () => {
+      const ptxTabs = (await groups(page)).flatMap((g) => g.tabs).filter((t) => t.endsWith("· PTX"));
+      return ptxTabs.length === 1 && ptxTabs[0] === title("saxpy.rs", "PTX") &&
+        (await renderedLines(page, title("saxpy.rs", "PTX"))).some((l) => /\.entry\s+saxpy\b/.test(l.text));
+    }, FIRST_COMPILE_MS).catch(async (error) => {
+      throw new Error(`${error.message}: ${JSON.stringify((await groups(page)).map((g) => g.tabs))}`);
+    });
+    await focusBackIn(page, "saxpy.rs");
+    await page.screenshot({ path: path.join(ARTIFACTS, "show-ptx-follows.png") });
   });
 
   await step(page, "the extension host log shows no kernelscope errors", () => noExtensionHostErrors(USER_DATA));

@@ -1,0 +1,159 @@
+// End-to-end test of commands a user runs on a kernel, in a real VS Code (code-server in
+// headless Chromium): a type error's diagnostic says what was expected and what was found,
+// rustc's machine-applicable suggestion applies as a quick fix (Ctrl+.), the arch picker's
+// "default" entry takes back an arch set in the user settings, and Restart Language Server
+// restarts without an error notification.
+//
+// Environment: as e2e.mjs (run.sh sets it; the user settings start at sm_75, directives
+// shown, so that the PTX's `.target` tells the arch).
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+import {
+  focusBackIn,
+  focusEditor,
+  goToLine,
+  group,
+  lineOf,
+  noExtensionHostErrors,
+  openAndCompile,
+  openFile,
+  outputChannel,
+  renderedLines,
+  runCommand,
+  runSteps,
+  statusText,
+  step,
+  STEP_MS,
+  viewTitle,
+  waitUntil,
+} from "./page.mjs";
+
+const URL = process.env.KS_URL;
+const WORKSPACE = process.env.KS_WORKSPACE;
+const USER_DATA = process.env.KS_USER_DATA;
+const ARTIFACTS = process.env.KS_ARTIFACTS;
+const FIRST_COMPILE_MS = Number(process.env.KS_TIMEOUT_MS ?? 240000);
+const FIRST_ARCH = process.env.KS_FIRST_ARCH;
+
+const HEADER = [
+  "#![no_std]",
+  "#![feature(abi_ptx)]",
+  "#[panic_handler]",
+  "fn panic(_: &core::panic::PanicInfo) -> ! { loop {} }",
+  "#[no_mangle]",
+  'pub unsafe extern "ptx-kernel" fn k(y: *mut u32) {',
+];
+const kernel = (...body) => [...HEADER, ...body, "}", ""].join("\n");
+const FIX = path.join(WORKSPACE, "fix.rs");
+const PTX = viewTitle("saxpy.rs", "PTX");
+
+/** The texts of the notification toasts on screen, with their severity. */
+async function toasts(page) {
+  const out = [];
+  for (const t of await page.locator(".notifications-toasts .notification-toast").all()) {
+    const text = ((await t.textContent()) ?? "").trim();
+    const error = (await t.locator(".codicon-error").count()) > 0;
+    out.push({ text, error });
+  }
+  return out;
+}
+
+/** Whether the PTX view says it targets `arch`. */
+async function targets(page, arch) {
+  await focusEditor(page, PTX);
+  await page.keyboard.press("Control+Home");
+  return (await renderedLines(page, PTX)).some((l) => new RegExp(`^\\s*\\.target\\s+${arch}\\b`).test(l.text));
+}
+
+async function pickArch(page, label) {
+  await focusEditor(page, "saxpy.rs");
+  await runCommand(page, "kernelscope: Select Target GPU Architecture");
+  const input = page.locator(".quick-input-widget .quick-input-box input");
+  await input.fill(label);
+  await page.locator(".quick-input-widget .monaco-list-row", { hasText: label }).first().waitFor();
+  await page.keyboard.press("Enter");
+}
+
+runSteps(async (page) => {
+  await step(page, "saxpy.rs compiles, its PTX beside it", async () => {
+    await openAndCompile(page, URL, "saxpy.rs", FIRST_COMPILE_MS);
+    await runCommand(page, "kernelscope: Show PTX");
+    await focusBackIn(page, "saxpy.rs");
+    await waitUntil(`the PTX to target ${FIRST_ARCH}, from the user settings`, () => targets(page, FIRST_ARCH), FIRST_COMPILE_MS);
+  });
+
+  await step(page, "the arch picker's \"default\" takes the user's arch setting back: sm_90", async () => {
+    await pickArch(page, "sm_80");
+    await waitUntil("the PTX to target sm_80", () => targets(page, "sm_80"), FIRST_COMPILE_MS);
+    await pickArch(page, "default");
+    await waitUntil("the PTX to target sm_90, the default", () => targets(page, "sm_90"), FIRST_COMPILE_MS);
+    const user = fs.readFileSync(path.join(USER_DATA, "User", "settings.json"), "utf8");
+    if (/"kernelscope\.arch"/.test(user)) throw new Error(`the user settings still set an arch:\n${user}`);
+    const workspace = path.join(WORKSPACE, ".vscode", "settings.json");
+    if (fs.existsSync(workspace) && /"kernelscope\.arch"/.test(fs.readFileSync(workspace, "utf8")))
+      throw new Error(`the workspace settings still set an arch:\n${fs.readFileSync(workspace, "utf8")}`);
+    // A settings change after it (any kernelscope setting) keeps the default.
+    await page.waitForTimeout(2000);
+    if (!(await targets(page, "sm_90"))) throw new Error("the arch went back from the default");
+  });
+
+  await step(page, "Restart Language Server restarts without an error notification", async () => {
+    const before = (await toasts(page)).length;
+    await focusEditor(page, "saxpy.rs");
+    await runCommand(page, "kernelscope: Restart Language Server");
+    // The new server compiles the file again.
+    await waitUntil("the status bar to leave its last compile", async () => !/kernelscope\s*\d+\s*ms/.test(await statusText(page)), STEP_MS)
+      .catch(() => undefined);
+    await waitUntil("the status bar to say the file compiled", async () => /kernelscope\s*\d+\s*ms/.test(await statusText(page)), FIRST_COMPILE_MS);
+    await page.waitForTimeout(3000);
+    const shown = await toasts(page);
+    const errors = shown.filter((t) => t.error || /exited with code|got closed/i.test(t.text));
+    if (errors.length) throw new Error(`error notifications: ${errors.map((t) => t.text).join(" | ")}`);
+    console.log(`     ${shown.length - before} new notification(s)`);
+    // Nor an error in the output channel ("[Error - 4:05:03 AM] Server process exited with code 0.").
+    const logged = outputChannel(USER_DATA).split("\n").filter((l) => /^\[Error\b|exited/.test(l));
+    if (logged.length) throw new Error(`the output channel logs errors: ${logged.join(" | ")}`);
+    if ((outputChannel(USER_DATA).match(/kernelscope: started /g) ?? []).length !== 2) throw new Error("the server did not start twice");
+  });
+
+  await step(page, "a type error's diagnostic says what was expected and what was found", async () => {
+    fs.writeFileSync(FIX, kernel("    let z: u32 = 1.0f32;", "    *y = z;"));
+    await openFile(page, "fix.rs");
+    await waitUntil("an error squiggle in fix.rs", async () => (await group(page, "fix.rs").locator(".squiggly-error").count()) > 0, FIRST_COMPILE_MS);
+    await runCommand(page, "View: Focus Problems (Errors, Warnings, Infos)");
+    const problem = await waitUntil("the problem in the Problems view", async () => {
+      const rows = await page.locator(".markers-panel .monaco-list-row").allTextContents();
+      return rows.find((r) => r.includes("mismatched types"));
+    });
+    console.log(`     ${problem.replace(/\s+/g, " ").slice(0, 160)}`);
+    if (!problem.includes("expected `u32`, found `f32`")) throw new Error(`no expected/found: ${problem}`);
+  });
+
+  await step(page, "rustc's suggestion applies as a quick fix (Ctrl+.), and the file compiles", async () => {
+    // The text changes on disk; VS Code reloads the unmodified file.
+    fs.writeFileSync(FIX, kernel("    let x = 1u32;", "    x = 2;", "    *y = x;"));
+    await waitUntil("fix.rs to show the new text", async () =>
+      (await renderedLines(page, "fix.rs")).some((l) => l.text.includes("x = 2;")));
+    await waitUntil("the E0384 problem", async () =>
+      (await page.locator(".markers-panel .monaco-list-row").allTextContents()).some((r) => /assign twice/.test(r)), FIRST_COMPILE_MS);
+    const line = lineOf(FIX, "x = 2;");
+    await goToLine(page, "fix.rs", line + 1);
+    await page.keyboard.press("Home");
+    await page.keyboard.press("Control+.");
+    const action = page.locator(".action-widget .monaco-list-row", { hasText: /mutable/ }).first();
+    await action.waitFor({ timeout: STEP_MS });
+    console.log(`     ${((await action.textContent()) ?? "").trim()}`);
+    // The keyboard, as the menu asks ("Enter to Apply"): down to the fix, then Enter.
+    for (let i = 0; i < 5 && !(await action.evaluate((el) => el.classList.contains("focused"))); ++i) {
+      await page.keyboard.press("ArrowDown");
+    }
+    await page.keyboard.press("Enter");
+    await waitUntil("`let mut x` in the editor", async () =>
+      (await renderedLines(page, "fix.rs")).some((l) => l.text.includes("let mut x = 1u32;")));
+    await waitUntil("no error squiggle left", async () => (await group(page, "fix.rs").locator(".squiggly-error").count()) === 0, FIRST_COMPILE_MS);
+    await page.screenshot({ path: path.join(ARTIFACTS, "quick-fix.png") });
+  });
+
+  await step(page, "the extension host log shows no kernelscope errors", () => noExtensionHostErrors(USER_DATA));
+});
