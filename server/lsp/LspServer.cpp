@@ -590,14 +590,15 @@ void LspServer::applySettingsJson(const json& j) {
     return;
   }
   // null (or "") takes a key back from the editor: kernelscope.toml's value, else the default.
-  json given = json::object();
+  json given = json::object(), changes = json::object();
   for (const auto& [key, value] : values->items()) {
     if (value.is_null() || value == "")
-      editorSettings_.erase(key);
+      changes[key] = nullptr;
     else
       given[key] = value;
   }
-  editorSettings_.update(validSettings(given));
+  changes.update(validSettings(given));
+  settingsLayers_.changeEditorValues(changes);
   rebuildSettings();
 }
 
@@ -607,28 +608,23 @@ bool LspServer::loadSettingsFile() {
   FileText file = readRegularFile(settingsFile_);
   if (!file.ok() && !file.missing)
     problems.push_back("kernelscope.toml " + file.error + ": not read");
-  fileSettings_ = validSettings(parseSettingsFile(file.text, problems), problems);
+  settingsLayers_.setFileValues(validSettings(parseSettingsFile(file.text, problems), problems));
   Settings before = settings_;
   rebuildSettings();
   return !(before == settings_);
 }
 
 void LspServer::rebuildSettings() {
-  std::vector<std::string> reported;  // each layer's problems were reported when it was read
-  // The workspace's own file may choose only safe values until the user trusts it.
-  const bool trusted = applySettings(Settings{}, editorSettings_, reported).workspaceTrusted;
-  json fileValues = fileSettings_;
-  std::vector<std::string> withheld = withholdUntrustedSettings(fileValues, trusted);
-  if (withheld != withheldSettings_ && !withheld.empty()) {
+  SettingsLayers::Layered layered = settingsLayers_.layered();
+  if (layered.withheld != withheldSettings_ && !layered.withheld.empty()) {
     std::string message = "kernelscope.toml: not applied:";
-    for (const auto& w : withheld) message += " " + w + ";";
-    if (!trusted) message += std::string(" ") + kTrustHint;
+    for (const auto& w : layered.withheld) message += " " + w + ";";
+    if (!layered.trusted) message += std::string(" ") + kTrustHint;
     log(kWarning, message);
     notify("window/showMessage", {{"type", kWarning}, {"message", message}});
   }
-  withheldSettings_ = std::move(withheld);
-  Settings next =
-      applySettings(applySettings(Settings{}, fileValues, reported), editorSettings_, reported);
+  withheldSettings_ = std::move(layered.withheld);
+  Settings next = std::move(layered.settings);
   DebouncePolicy policy = options_.scheduler.debounce;
   if (next.debounce) policy.fixed = *next.debounce;
   scheduler_->setDebounce(policy);

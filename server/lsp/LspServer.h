@@ -198,9 +198,8 @@ class LspServer final : public MessageHandler {
   Workspace workspace_;
   Session session_{workspace_};
   Settings settings_;
-  lsp::json editorSettings_ = lsp::json::object();  // the keys the editor set
-  lsp::json fileSettings_ = lsp::json::object();    // the keys kernelscope.toml sets
-  std::string settingsFile_;                        // <workspace root>/kernelscope.toml
+  SettingsLayers settingsLayers_;
+  std::string settingsFile_;  // <workspace root>/kernelscope.toml
   /// kernelscope.toml's values not applied because the workspace is not trusted, in words
   /// (reported when they change, and in every kernelscope/status).
   std::vector<std::string> withheldSettings_;

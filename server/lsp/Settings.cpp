@@ -216,4 +216,24 @@ nlohmann::json parseSettingsFile(const std::string& text, std::vector<std::strin
   return out;
 }
 
+void SettingsLayers::changeEditorValues(const nlohmann::json& changes) {
+  for (const auto& [key, value] : changes.items()) {
+    if (value.is_null())
+      editor_.erase(key);
+    else
+      editor_[key] = value;
+  }
+}
+
+SettingsLayers::Layered SettingsLayers::layered() const {
+  Layered out;
+  std::vector<std::string> reported;  // each layer's problems were reported when it was read
+  // The workspace's own file may choose only safe values until the user trusts it.
+  out.trusted = applySettings(Settings{}, editor_, reported).workspaceTrusted;
+  nlohmann::json fileValues = file_;
+  out.withheld = withholdUntrustedSettings(fileValues, out.trusted);
+  out.settings = applySettings(applySettings(Settings{}, fileValues, reported), editor_, reported);
+  return out;
+}
+
 }  // namespace ks::server

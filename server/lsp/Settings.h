@@ -62,4 +62,27 @@ std::vector<std::string> withholdUntrustedSettings(nlohmann::json& fileValues, b
 /// appended to `problems` with their line number; the rest of the file still applies.
 nlohmann::json parseSettingsFile(const std::string& text, std::vector<std::string>& problems);
 
+/// The settings from their layers, lowest first: the defaults, the workspace's
+/// kernelscope.toml (only what an untrusted workspace may choose, until the editor's layer
+/// says the user trusts it), the editor's. Each layer holds the keys it set, already checked.
+class SettingsLayers {
+ public:
+  /// The editor's changes: a value sets its key, null takes it back (to kernelscope.toml's
+  /// value, else the default).
+  void changeEditorValues(const nlohmann::json& changes);
+  /// kernelscope.toml's values, as read again.
+  void setFileValues(nlohmann::json values) { file_ = std::move(values); }
+
+  struct Layered {
+    Settings settings;
+    bool trusted = false;
+    std::vector<std::string> withheld;  // kernelscope.toml's values not applied, in words
+  };
+  Layered layered() const;
+
+ private:
+  nlohmann::json editor_ = nlohmann::json::object();  // the keys the editor set
+  nlohmann::json file_ = nlohmann::json::object();    // the keys kernelscope.toml sets
+};
+
 }  // namespace ks::server

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "Session.h"
+#include "Settings.h"
 
 namespace ks::test {
 
@@ -162,6 +163,42 @@ TEST_CASE("session: diagnostics go to the file they name, and are taken back onc
   w.workspace.close(blend.uri);
   CHECK(w.session.orphanDiagnostics() == std::vector<std::string>{kMath});
   CHECK(w.session.orphanDiagnostics().empty());  // cleared once
+}
+
+TEST_CASE("settings layers: the editor's over kernelscope.toml's over the defaults") {
+  server::SettingsLayers layers;
+  CHECK_FALSE(layers.layered().settings.arch);  // unset: the crate's, else the default
+  layers.setFileValues({{"arch", "sm_80"}, {"optLevel", 2}});
+  layers.changeEditorValues({{"arch", "sm_90"}});
+  server::Settings s = layers.layered().settings;
+  CHECK(s.arch == "sm_90");  // the editor's
+  CHECK(s.optLevel == 2);    // kernelscope.toml's, the editor left it
+  // Taken back by the editor: kernelscope.toml's value again.
+  layers.changeEditorValues({{"arch", nullptr}});
+  CHECK(layers.layered().settings.arch == "sm_80");
+  // kernelscope.toml read again without it: the default.
+  layers.setFileValues({{"optLevel", 2}});
+  CHECK_FALSE(layers.layered().settings.arch);
+}
+
+TEST_CASE("settings layers: an untrusted workspace's kernelscope.toml runs no program of its own") {
+  server::SettingsLayers layers;
+  layers.setFileValues({{"rustc", "/tmp/evil/rustc"},
+                        {"gpuRunner", "ssh box"},
+                        {"optLevel", 1},
+                        {"workspaceTrusted", true}});
+  server::SettingsLayers::Layered l = layers.layered();
+  CHECK_FALSE(l.trusted);  // the workspace cannot trust itself
+  CHECK(l.settings.rustc.empty());
+  CHECK(l.settings.gpuRunner.empty());
+  CHECK(l.settings.optLevel == 1);  // a safe value still applies
+  CHECK(l.withheld.size() == 3);    // rustc, gpuRunner, workspaceTrusted: each said
+  // Once the user trusts it (the editor's layer), its programs apply.
+  layers.changeEditorValues({{"workspaceTrusted", true}});
+  l = layers.layered();
+  CHECK(l.trusted);
+  CHECK(l.settings.rustc == "/tmp/evil/rustc");
+  CHECK(l.settings.gpuRunner == "ssh box");
 }
 
 }  // namespace ks::test
