@@ -121,25 +121,20 @@ json inlayHints(TestClient& client, const std::string& uri, int lines) {
                           {"end", {{"line", lines + 3}, {"character", 0}}}}}});
 }
 
-// The fastest of five answers, in milliseconds (the least disturbed by other work).
-double fastestHintsMs(TestClient& client, const std::string& uri, int lines) {
-  double best = 1e18;
-  for (int round = 0; round < 5; ++round) {
-    auto start = std::chrono::steady_clock::now();
-    json hints = inlayHints(client, uri, lines);
-    best = std::min(
-        best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                  .count());
-    REQUIRE(hints.size() == static_cast<size_t>(lines));
-  }
-  return best;
+// The time of one answer, in milliseconds.
+double hintsMs(TestClient& client, const std::string& uri, int lines) {
+  auto start = std::chrono::steady_clock::now();
+  json hints = inlayHints(client, uri, lines);
+  REQUIRE(hints.size() == static_cast<size_t>(lines));
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
 }
 
 }  // namespace
 
 TEST_CASE("inlay hints take time linear in the file's length") {
   TestClient client(TestClient::options());
-  constexpr int kShort = 1250, kLong = 10000;
+  constexpr int kShort = 1000, kLong = 16000;
   std::string shortUri = client.open("/tmp/kernelscope-test/src/short.rs", longKernel(kShort));
   std::string longUri = client.open("/tmp/kernelscope-test/src/big.rs", longKernel(kLong));
   client.sync();
@@ -147,18 +142,23 @@ TEST_CASE("inlay hints take time linear in the file's length") {
   json hints = inlayHints(client, longUri, kLong);
   REQUIRE(hints.size() == kLong);
   // Each hint sits at the end of its own line.
-  const std::string last = "    let v9999 = 1;";
+  const std::string last = "    let v" + std::to_string(kLong - 1) + " = 1;";
   CHECK(hints.back()["position"] ==
         json({{"line", kLong + 1}, {"character", static_cast<int>(last.size())}}));
 
-  // A scaling check, not a time limit: eight times the lines cost about eight times as much
-  // when the walk is linear and about sixty times when it is quadratic (which took 1.4 s at
-  // 10,000 lines), whatever the machine's speed; the bound leaves room for a loaded one.
-  double shortMs = fastestHintsMs(client, shortUri, kShort);
-  double longMs = fastestHintsMs(client, longUri, kLong);
+  // A scaling check, not a time limit: sixteen times the lines cost about sixteen times as
+  // much when the walk is linear (up to about forty with cache effects) and about 256 times
+  // when it is quadratic (which took 1.4 s at 10,000 lines), whatever the machine's speed.
+  // The short and long requests alternate and the fastest of each counts, so a busy spell
+  // on a shared machine weighs on both alike.
+  double shortMs = 1e18, longMs = 1e18;
+  for (int round = 0; round < 5; ++round) {
+    shortMs = std::min(shortMs, hintsMs(client, shortUri, kShort));
+    longMs = std::min(longMs, hintsMs(client, longUri, kLong));
+  }
   MESSAGE("inlay hints: " << kShort << " lines " << shortMs << " ms, " << kLong << " lines "
                           << longMs << " ms");
-  CHECK(longMs < 24 * std::max(shortMs, 1.0));
+  CHECK(longMs < 96 * std::max(shortMs, 1.0));
 }
 
 TEST_CASE("after shutdown no compile starts") {
