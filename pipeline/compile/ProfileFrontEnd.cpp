@@ -48,9 +48,210 @@ fs::path packageRoot(const fs::path& file) {
   return {};
 }
 
-}  // namespace
+/// One compile through a profile's cargo command, step by step: the checks, the build of
+/// the package as the editor has it, then the stages from what the backend wrote.
+class ProfileCompile {
+ public:
+  ProfileCompile(ToolchainProfile profile, const Toolchain& tc, const CompileInput& input,
+                 const CompileOptions& opts, const fs::path& work, const fs::path& out,
+                 CompileResult& result)
+      : profile_(profile),
+        name_(profileName(profile)),
+        tc_(tc),
+        input_(input),
+        opts_(opts),
+        work_(work),
+        out_(out),
+        result_(result) {}
 
-namespace {
+  std::optional<FrontEndOutput> run(const CancellationToken& cancel) {
+    result_.optLevel =
+        profile_ == ToolchainProfile::CudaOxide ? 3 : opts_.optLevel;  // see cudaOxideCommand
+    // cargo runs the crate's build scripts and proc macros: the workspace's own code.
+    if (!opts_.workspaceTrusted)
+      return fail(
+          "the " + name_ +
+          " profile runs cargo, which runs the crate's build scripts; not run: " + kTrustHint);
+    ProfileTools tools = discoverProfileTools(profile_);
+    if (!tools.ready()) return fail(tools.missingReport());
+
+    // These backends are driven through cargo (they need -Zbuild-std or their own crates).
+    file_ = normalizePath(fs::absolute(input_.path).string());
+    root_ = packageRoot(file_);
+    if (root_.empty())
+      return fail("the " + name_ + " profile compiles Cargo packages: " + file_.string() +
+                  " is not in one");
+    std::string problem;
+    pkg_ = findCrate(tc_, file_, &problem);
+    ProfileBuild b = describeBuild(tools);
+    std::optional<ProcessResult> r = build(b, cancel);
+    if (!r) return std::nullopt;
+    return readOutputs(b, *r);
+  }
+
+ private:
+  std::nullopt_t fail(const std::string& why) {
+    result_.diagnostics.push_back(toolError(why));
+    failStages(opts_, result_, why);
+    return std::nullopt;
+  }
+
+  /// The build of the package as the editor has it (a view of it with the unsaved files,
+  /// remaps_ mapping it back), with the profile's tools and kernelscope's flags.
+  ProfileBuild describeBuild(const ProfileTools& tools) {
+    std::map<std::string, std::string> overlays;
+    for (const auto& [path, text] : input_.overlays)
+      overlays[normalizePath(fs::absolute(path).string())] = text;
+    if (input_.text) overlays[file_.string()] = *input_.text;
+    fs::path view = sourceView(root_, overlays, work_, remaps_);
+
+    ProfileBuild b;
+    const fs::path nightly = tools.find("nightly")->path;
+    b.cargo = nightly.parent_path() / "cargo";
+    b.rustc = nightly;
+    b.backend = tools.find("backend")->path;
+    b.manifest = view / "Cargo.toml";
+    // A package without a library (cuda-oxide's examples are binaries) builds its binaries.
+    b.cargoTarget = pkg_ ? std::vector<std::string>{"--lib"} : std::vector<std::string>{"--bins"};
+    // Kept between compiles: -Zbuild-std builds core once, not on every keystroke. Cargo
+    // locks the directory itself, so concurrent compiles wait rather than collide.
+    b.targetDir =
+        tc_.cacheDir / "profile-target" / name_ / stableDigest({root_.string()}).substr(0, 16);
+    b.outDir = out_;
+    b.crateName = pkg_ ? pkg_->crateName : root_.filename().string();
+    std::replace(b.crateName.begin(), b.crateName.end(), '-', '_');
+    b.arch = opts_.arch;
+    b.optLevel = opts_.optLevel;
+    for (const auto& [shadow, real] : remaps_)
+      b.rustcArgs.push_back("--remap-path-prefix=" + shadow.string() + "=" + real.string());
+    if (pkg_) {
+      auto flags = crateRustcFlags(*pkg_, opts_, result_.diagnostics);
+      b.rustcArgs.insert(b.rustcArgs.end(), flags.begin(), flags.end());
+    }
+    b.rustcArgs.insert(b.rustcArgs.end(), opts_.extraRustcFlags.begin(),
+                       opts_.extraRustcFlags.end());
+    b.cudaRoot = tools.cudaRoot;
+    if (const ToolInfo* llc = tools.find("llc")) b.llc = llc->path;
+    return b;
+  }
+
+  /// Runs the profile's command and takes rustc's diagnostics; nullopt when the build was
+  /// cancelled or failed (the stages say why).
+  std::optional<ProcessResult> build(const ProfileBuild& b, const CancellationToken& cancel) {
+    ProfileCommand cmd =
+        profile_ == ToolchainProfile::RustCuda ? rustCudaCommand(b) : cudaOxideCommand(b);
+    ProcessSpec spec;
+    spec.argv = cmd.argv;
+    spec.env = cmd.env;
+    spec.cwd = cmd.cwd;
+    spec.timeout = std::max<std::chrono::milliseconds>(
+        opts_.toolTimeout, std::chrono::minutes(10));  // first -Zbuild-std
+    spec.cancel = cancel;
+    ProcessResult r = runProcess(spec);
+    result_.toolTime += r.elapsed;
+    if (r.cancelled) {
+      result_.cancelled = true;
+      failStages(opts_, result_, "cancelled");
+      return std::nullopt;
+    }
+    for (auto& d : parseRustcDiagnostics(rustcMessagesFromCargo(r.out)))
+      result_.diagnostics.push_back(std::move(d));
+    bool haveError = std::any_of(result_.diagnostics.begin(), result_.diagnostics.end(),
+                                 [](const Diagnostic& d) { return d.severity == Severity::Error; });
+    if (!r.ok()) {
+      if (haveError) {
+        failStages(opts_, result_, "the kernel does not compile (see the diagnostics)");
+        return std::nullopt;
+      }
+      return fail("cargo (" + name_ + ") " + r.describe() + ":\n" + r.err.substr(0, 4000));
+    }
+    return r;
+  }
+
+  /// What the backend wrote: PTX (cargo names rust-cuda's; cuda-oxide's is in its PTX dir)
+  /// and the IR it compiled it from; MIR and dep-info from the `cargo rustc` flags.
+  std::optional<FrontEndOutput> readOutputs(const ProfileBuild& b, const ProcessResult& r) {
+    fs::path ptxFile, irFile;
+    if (profile_ == ToolchainProfile::RustCuda) {
+      auto ptxs = ptxArtifacts(r.out);
+      if (!ptxs.empty()) ptxFile = ptxs.back();
+      irFile = out_ / "final-module.ll";
+    } else {
+      // Named after the crate; else the only module it wrote (a binary's may be named for it).
+      ptxFile = newestOutput(out_, b.crateName, ".ptx");
+      if (ptxFile.empty()) ptxFile = newestOutput(out_, "", ".ptx");
+      irFile = newestOutput(out_, ptxFile.stem().string(), ".ll");
+    }
+    if (ptxFile.empty() || !fs::exists(ptxFile))
+      return fail(name_ + ": the build succeeded but wrote no PTX (is the crate a cdylib?)");
+    result_.succeeded = true;
+    result_.sourceFiles = readDepInfo(newestOutput(b.targetDir, b.crateName, ".d", true), remaps_);
+    std::set<std::string> userFiles = {file_.string()};
+    for (const auto& f : result_.sourceFiles)
+      if (f.string().starts_with(root_.string() + "/")) userFiles.insert(f.string());
+    FrontEndOutput o;
+    o.stem = b.crateName;
+    o.lineMap =
+        std::make_shared<LineMap>(std::vector<std::string>(userFiles.begin(), userFiles.end()));
+    if (opts_.wants(Stage::Mir)) readMir(b);
+    o.ir = readIr(irFile);
+    // The backend's `.loc` lines as printed: no chain regeneration for these.
+    o.ptx = parsePtx(readFile(ptxFile));
+    if (!o.ir.lines.empty()) recoverInlineChains(o.ptx, o.ir, *o.lineMap);
+    if (opts_.wants(Stage::Ptx)) {
+      result_.stages[Stage::Ptx].artifact = o.ptx;
+      result_.stages[Stage::Ptx].available = true;
+    }
+    return o;
+  }
+
+  void readMir(const ProfileBuild& b) {
+    fs::path mir = newestOutput(b.targetDir, b.crateName, ".mir", true);
+    if (mir.empty()) {
+      result_.markUnavailable(opts_, Stage::Mir, "cargo wrote no MIR for " + b.crateName);
+      return;
+    }
+    result_.stages[Stage::Mir].artifact = parseMir(readFile(mir));
+    result_.stages[Stage::Mir].available = true;
+  }
+
+  /// The backend's IR (the stage when asked for); empty when it wrote none or it does not
+  /// parse here.
+  Artifact readIr(const fs::path& irFile) {
+    if (irFile.empty() || !fs::exists(irFile)) {
+      result_.markUnavailable(opts_, Stage::LlvmIr,
+                              "the backend wrote no IR (" + irFile.string() + ")");
+      return {};
+    }
+    std::string irError;
+    Artifact ir = parseLlvmIr(readFile(irFile), &irError);
+    if (!irError.empty()) {
+      // rust-cuda's NVVM IR is LLVM 7's dialect (typed pointers): it may not parse here.
+      result_.markUnavailable(
+          opts_, Stage::LlvmIr,
+          "the backend's IR (" + irFile.string() + ") does not parse: " + irError);
+      return {};
+    }
+    if (opts_.wants(Stage::LlvmIr)) {
+      result_.stages[Stage::LlvmIr].artifact = ir;
+      result_.stages[Stage::LlvmIr].available = true;
+    }
+    return ir;
+  }
+
+  const ToolchainProfile profile_;
+  const std::string name_;
+  const Toolchain& tc_;
+  const CompileInput& input_;
+  const CompileOptions& opts_;
+  const fs::path& work_;
+  const fs::path& out_;
+  CompileResult& result_;
+  fs::path file_;  // the compiled file, absolute
+  fs::path root_;  // its package
+  std::optional<CratePackage> pkg_;
+  std::vector<std::pair<fs::path, fs::path>> remaps_;  // view path -> real path
+};
 
 class ProfileFrontEnd final : public FrontEnd {
  public:
@@ -61,152 +262,7 @@ class ProfileFrontEnd final : public FrontEnd {
                                         const CompileOptions& opts, const CancellationToken& cancel,
                                         const fs::path& work, const fs::path& out,
                                         CompileResult& result) override {
-    const ToolchainProfile profile = profile_;
-    result.optLevel =
-        profile == ToolchainProfile::CudaOxide ? 3 : opts.optLevel;  // see cudaOxideCommand
-    auto fail = [&](const std::string& why) {
-      result.diagnostics.push_back(toolError(why));
-      failStages(opts, result, why);
-      return std::nullopt;
-    };
-    // cargo runs the crate's build scripts and proc macros: the workspace's own code.
-    if (!opts.workspaceTrusted)
-      return fail(
-          "the " + std::string(profileName(profile)) +
-          " profile runs cargo, which runs the crate's build scripts; not run: " + kTrustHint);
-    ProfileTools tools = discoverProfileTools(profile);
-    if (!tools.ready()) return fail(tools.missingReport());
-
-    // These backends are driven through cargo (they need -Zbuild-std or their own crates).
-    const fs::path file = normalizePath(fs::absolute(input.path).string());
-    const fs::path root = packageRoot(file);
-    if (root.empty())
-      return fail("the " + std::string(profileName(profile)) +
-                  " profile compiles Cargo packages: " + file.string() + " is not in one");
-    std::string problem;
-    auto pkg = findCrate(tc, file, &problem);
-
-    std::map<std::string, std::string> overlays;
-    for (const auto& [path, text] : input.overlays)
-      overlays[normalizePath(fs::absolute(path).string())] = text;
-    if (input.text) overlays[file.string()] = *input.text;
-    std::vector<std::pair<fs::path, fs::path>> remaps;
-    fs::path view = sourceView(root, overlays, work, remaps);
-
-    ProfileBuild b;
-    const fs::path nightly = tools.find("nightly")->path;
-    b.cargo = nightly.parent_path() / "cargo";
-    b.rustc = nightly;
-    b.backend = tools.find("backend")->path;
-    b.manifest = view / "Cargo.toml";
-    // A package without a library (cuda-oxide's examples are binaries) builds its binaries.
-    b.cargoTarget = pkg ? std::vector<std::string>{"--lib"} : std::vector<std::string>{"--bins"};
-    // Kept between compiles: -Zbuild-std builds core once, not on every keystroke. Cargo
-    // locks the directory itself, so concurrent compiles wait rather than collide.
-    b.targetDir = tc.cacheDir / "profile-target" / profileName(profile) /
-                  stableDigest({root.string()}).substr(0, 16);
-    b.outDir = out;
-    b.crateName = pkg ? pkg->crateName : root.filename().string();
-    std::replace(b.crateName.begin(), b.crateName.end(), '-', '_');
-    b.arch = opts.arch;
-    b.optLevel = opts.optLevel;
-    for (const auto& [shadow, real] : remaps)
-      b.rustcArgs.push_back("--remap-path-prefix=" + shadow.string() + "=" + real.string());
-    if (pkg) {
-      auto flags = crateRustcFlags(*pkg, opts, result.diagnostics);
-      b.rustcArgs.insert(b.rustcArgs.end(), flags.begin(), flags.end());
-    }
-    b.rustcArgs.insert(b.rustcArgs.end(), opts.extraRustcFlags.begin(), opts.extraRustcFlags.end());
-    b.cudaRoot = tools.cudaRoot;
-    if (const ToolInfo* llc = tools.find("llc")) b.llc = llc->path;
-    ProfileCommand cmd =
-        profile == ToolchainProfile::RustCuda ? rustCudaCommand(b) : cudaOxideCommand(b);
-
-    ProcessSpec spec;
-    spec.argv = cmd.argv;
-    spec.env = cmd.env;
-    spec.cwd = cmd.cwd;
-    spec.timeout = std::max<std::chrono::milliseconds>(
-        opts.toolTimeout, std::chrono::minutes(10));  // first -Zbuild-std
-    spec.cancel = cancel;
-    ProcessResult r = runProcess(spec);
-    result.toolTime += r.elapsed;
-    if (r.cancelled) {
-      result.cancelled = true;
-      failStages(opts, result, "cancelled");
-      return std::nullopt;
-    }
-    for (auto& d : parseRustcDiagnostics(rustcMessagesFromCargo(r.out)))
-      result.diagnostics.push_back(std::move(d));
-    bool haveError = std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
-                                 [](const Diagnostic& d) { return d.severity == Severity::Error; });
-    if (!r.ok()) {
-      if (haveError) {
-        failStages(opts, result, "the kernel does not compile (see the diagnostics)");
-        return std::nullopt;
-      }
-      return fail("cargo (" + std::string(profileName(profile)) + ") " + r.describe() + ":\n" +
-                  r.err.substr(0, 4000));
-    }
-
-    // What the backend wrote: PTX (cargo names rust-cuda's; cuda-oxide's is in its PTX dir)
-    // and the IR it compiled it from; MIR and dep-info from the `cargo rustc` flags.
-    fs::path ptxFile, irFile;
-    if (profile == ToolchainProfile::RustCuda) {
-      auto ptxs = ptxArtifacts(r.out);
-      if (!ptxs.empty()) ptxFile = ptxs.back();
-      irFile = out / "final-module.ll";
-    } else {
-      // Named after the crate; else the only module it wrote (a binary's may be named for it).
-      ptxFile = newestOutput(out, b.crateName, ".ptx");
-      if (ptxFile.empty()) ptxFile = newestOutput(out, "", ".ptx");
-      irFile = newestOutput(out, ptxFile.stem().string(), ".ll");
-    }
-    if (ptxFile.empty() || !fs::exists(ptxFile))
-      return fail(std::string(profileName(profile)) +
-                  ": the build succeeded but wrote no PTX (is the crate a cdylib?)");
-    result.succeeded = true;
-    result.sourceFiles = readDepInfo(newestOutput(b.targetDir, b.crateName, ".d", true), remaps);
-    std::set<std::string> userFiles = {file.string()};
-    for (const auto& f : result.sourceFiles)
-      if (f.string().starts_with(root.string() + "/")) userFiles.insert(f.string());
-    FrontEndOutput o;
-    o.stem = b.crateName;
-    o.lineMap =
-        std::make_shared<LineMap>(std::vector<std::string>(userFiles.begin(), userFiles.end()));
-
-    if (opts.wants(Stage::Mir)) {
-      fs::path mir = newestOutput(b.targetDir, b.crateName, ".mir", true);
-      if (mir.empty()) {
-        result.markUnavailable(opts, Stage::Mir, "cargo wrote no MIR for " + b.crateName);
-      } else {
-        result.stages[Stage::Mir].artifact = parseMir(readFile(mir));
-        result.stages[Stage::Mir].available = true;
-      }
-    }
-    std::string irError;
-    Artifact& ir = o.ir;
-    if (irFile.empty() || !fs::exists(irFile)) {
-      result.markUnavailable(opts, Stage::LlvmIr,
-                             "the backend wrote no IR (" + irFile.string() + ")");
-    } else if (ir = parseLlvmIr(readFile(irFile), &irError); !irError.empty()) {
-      // rust-cuda's NVVM IR is LLVM 7's dialect (typed pointers): it may not parse here.
-      result.markUnavailable(
-          opts, Stage::LlvmIr,
-          "the backend's IR (" + irFile.string() + ") does not parse: " + irError);
-      ir = Artifact{};
-    } else if (opts.wants(Stage::LlvmIr)) {
-      result.stages[Stage::LlvmIr].artifact = ir;
-      result.stages[Stage::LlvmIr].available = true;
-    }
-    // The backend's `.loc` lines as printed: no chain regeneration for these.
-    o.ptx = parsePtx(readFile(ptxFile));
-    if (!ir.lines.empty()) recoverInlineChains(o.ptx, ir, *o.lineMap);
-    if (opts.wants(Stage::Ptx)) {
-      result.stages[Stage::Ptx].artifact = o.ptx;
-      result.stages[Stage::Ptx].available = true;
-    }
-    return o;
+    return ProfileCompile(profile_, tc, input, opts, work, out, result).run(cancel);
   }
 
   void complete(const CompileInput& input, const CompileOptions&,
