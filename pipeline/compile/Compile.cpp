@@ -46,6 +46,19 @@ void failStages(const CompileOptions& opts, CompileResult& result, const std::st
     if (!result.stages.count(s)) result.markUnavailable(opts, s, why);
 }
 
+std::nullopt_t failCompile(const CompileOptions& opts, CompileResult& result,
+                           const std::string& why) {
+  result.diagnostics.push_back(toolError(why));
+  failStages(opts, result, why);
+  return std::nullopt;
+}
+
+std::nullopt_t cancelCompile(const CompileOptions& opts, CompileResult& result) {
+  result.cancelled = true;
+  failStages(opts, result, "cancelled");
+  return std::nullopt;
+}
+
 namespace {
 
 std::unique_ptr<FrontEnd> frontEndFor(const CompileInput& input, const CompileOptions& opts) {

@@ -569,15 +569,20 @@ std::vector<std::string> rustcTargetArgs(const Toolchain& tc, const CompileOptio
           "-C",        "debuginfo=line-directives-only"};
 }
 
+std::map<std::string, std::string> unsavedTexts(const CompileInput& input) {
+  std::map<std::string, std::string> texts;
+  for (const auto& [path, text] : input.overlays)
+    texts[normalizePath(fs::absolute(path).string())] = text;
+  if (input.text) texts[normalizePath(fs::absolute(input.path).string())] = *input.text;
+  return texts;
+}
+
 RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input,
                            const CompileOptions& opts, const fs::path& workDir,
                            const CancellationToken& cancel) {
   RustcUnit unit;
   const fs::path file = normalizePath(fs::absolute(input.path).string());
-  std::map<std::string, std::string> overlays;
-  for (const auto& [path, text] : input.overlays)
-    overlays[normalizePath(fs::absolute(path).string())] = text;
-  if (input.text) overlays[file.string()] = *input.text;
+  const std::map<std::string, std::string> overlays = unsavedTexts(input);
 
   std::string problem;
   unit.crate = findCrate(tc, file, &problem);

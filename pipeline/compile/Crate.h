@@ -152,6 +152,10 @@ ProcessResult runRustcUnit(const Toolchain&, RustcUnit&, const CompileOptions&,
                            const std::vector<std::string>& extraArgs,
                            const std::filesystem::path& remarkDir, const CancellationToken&);
 
+/// A compile's unsaved texts by normalized absolute path: the other open files' overlays
+/// and the kernel file's own text.
+std::map<std::string, std::string> unsavedTexts(const CompileInput&);
+
 /// The directory a compiler should read for `dir`: `dir` itself, or, when unsaved text
 /// (`overlays`: normalized path -> text) lies under it, a shadow tree in `workDir` with
 /// that text and symlinks to everything else; the pair (shadow, dir) is added to `remaps`.

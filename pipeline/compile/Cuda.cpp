@@ -117,25 +117,20 @@ class CudaFrontEnd final : public FrontEnd {
                                         const CompileOptions& opts, const CancellationToken& cancel,
                                         const fs::path& work, const fs::path& out,
                                         CompileResult& result) override {
-    auto fail = [&](const std::string& why) {
-      result.diagnostics.push_back(toolError(why));
-      failStages(opts, result, why);
-      return std::nullopt;
-    };
     const fs::path file = normalizePath(fs::absolute(input.path).string());
     if (!tc.nvcc.found())
-      return fail("nvcc: " + tc.nvcc.problem +
-                  (tc.nvcc.fix.empty() ? "" : " (fix: " + tc.nvcc.fix + ")"));
+      return failCompile(
+          opts, result,
+          "nvcc: " + tc.nvcc.problem + (tc.nvcc.fix.empty() ? "" : " (fix: " + tc.nvcc.fix + ")"));
     nvccRelease_ = releaseOf(tc.nvcc.version);
     if (!cudaSupports(nvccRelease_, opts.arch))
-      return fail(archNeedsCudaMessage("nvcc", nvccRelease_, tc.nvcc.path.string(), opts.arch));
+      return failCompile(
+          opts, result,
+          archNeedsCudaMessage("nvcc", nvccRelease_, tc.nvcc.path.string(), opts.arch));
 
     std::vector<std::pair<fs::path, fs::path>> remaps;
-    std::map<std::string, std::string> overlays;
-    for (const auto& [path, text] : input.overlays)
-      overlays[normalizePath(fs::absolute(path).string())] = text;
-    if (input.text) overlays[file.string()] = *input.text;
-    fs::path source = sourceView(file.parent_path(), overlays, work, remaps) / file.filename();
+    fs::path source =
+        sourceView(file.parent_path(), unsavedTexts(input), work, remaps) / file.filename();
     auto unshadow = [&](std::string s) {
       for (const auto& [shadow, real] : remaps) replaceAll(s, shadow.string(), real.string());
       return s;
@@ -143,28 +138,13 @@ class CudaFrontEnd final : public FrontEnd {
 
     FrontEndOutput o;
     o.stem = file.stem().string();
-    ProcessSpec nvcc;
-    nvcc.argv = {tc.nvcc.path.string(),
-                 "-arch=" + opts.arch,
-                 "-lineinfo",
-                 "--ptx",
-                 "-o",
-                 (out / (o.stem + ".ptx")).string(),
-                 source.string()};
-    nvcc.cwd = work;
-    nvcc.timeout = opts.toolTimeout;
-    nvcc.cancel = cancel;
-    ProcessResult r = runProcess(nvcc);
+    const fs::path ptxFile = out / (o.stem + ".ptx");
+    ProcessResult r = runNvcc(tc, opts, source, ptxFile, work, cancel);
     result.toolTime += r.elapsed;
-    if (r.cancelled) {
-      result.cancelled = true;
-      failStages(opts, result, "cancelled");
-      return std::nullopt;
-    }
+    if (r.cancelled) return cancelCompile(opts, result);
     result.diagnostics = parseNvccDiagnostics(unshadow(r.err));
     if (!r.ok()) {
-      bool haveError = false;
-      for (const auto& d : result.diagnostics) haveError |= d.severity == Severity::Error;
+      bool haveError = hasError(result.diagnostics);
       std::string why = "nvcc " + r.describe();
       if (!haveError)
         result.diagnostics.push_back(toolError(why + ":\n" + r.err.substr(0, 4000), "nvcc"));
@@ -175,7 +155,7 @@ class CudaFrontEnd final : public FrontEnd {
     result.succeeded = true;
     result.sourceFiles = {file};
 
-    std::string ptxText = unshadow(readFile(out / (o.stem + ".ptx")));
+    std::string ptxText = unshadow(readFile(ptxFile));
     o.ptx = parsePtx(ptxText);
     std::set<std::string> userFiles = {file.string()};
     std::string dir = file.parent_path().string() + "/";
@@ -187,21 +167,7 @@ class CudaFrontEnd final : public FrontEnd {
     if (opts.wants(Stage::Ptx)) result.stages[Stage::Ptx] = {true, {}, o.ptx, r.elapsed};
     o.ir.stage = Stage::LlvmIr;  // none: nvcc's `.loc` lines already carry exact inline chains
     o.chainIds = false;
-
-    // The ptxas/nvdisasm pair may be older than nvcc: lower the PTX ISA version to what it reads.
-    std::string version = ptxVersionOf(ptxText), readable = maxPtxIsaFor(tc.cudaRelease);
-    lowered_ =
-        tc.ptxas.found() && !readable.empty() && versionNumber(version) > versionNumber(readable);
-    if (lowered_) {
-      o.ptxasText = ptxText;
-      replaceAll(*o.ptxasText, ".version " + version, ".version " + readable);
-      result.diagnostics.push_back(
-          note(Severity::Note, "SASS and resources of " + file.filename().string() +
-                                   " come from ptxas " + tc.cudaRelease + " with nvcc " +
-                                   nvccRelease_ + "'s PTX ISA " + version + " read as " + readable +
-                                   " (no ptxas + nvdisasm of CUDA " + nvccRelease_ +
-                                   " found; set CUDA_HOME to a full toolkit for an exact match)"));
-    }
+    lowerPtxIsaForPtxas(tc, file, ptxText, o, result);
     return o;
   }
 
@@ -215,6 +181,37 @@ class CudaFrontEnd final : public FrontEnd {
   }
 
  private:
+  /// nvcc's PTX of `source`, with line info, into `ptxFile`.
+  static ProcessResult runNvcc(const Toolchain& tc, const CompileOptions& opts,
+                               const fs::path& source, const fs::path& ptxFile,
+                               const fs::path& work, const CancellationToken& cancel) {
+    ProcessSpec nvcc;
+    nvcc.argv = {tc.nvcc.path.string(), "-arch=" + opts.arch, "-lineinfo", "--ptx", "-o",
+                 ptxFile.string(),      source.string()};
+    nvcc.cwd = work;
+    nvcc.timeout = opts.toolTimeout;
+    nvcc.cancel = cancel;
+    return runProcess(nvcc);
+  }
+
+  /// The ptxas/nvdisasm pair may be older than nvcc: ptxas gets the PTX with its ISA
+  /// version lowered to what it reads, and a note says so.
+  void lowerPtxIsaForPtxas(const Toolchain& tc, const fs::path& file, const std::string& ptxText,
+                           FrontEndOutput& o, CompileResult& result) {
+    std::string version = ptxVersionOf(ptxText), readable = maxPtxIsaFor(tc.cudaRelease);
+    lowered_ =
+        tc.ptxas.found() && !readable.empty() && versionNumber(version) > versionNumber(readable);
+    if (!lowered_) return;
+    o.ptxasText = ptxText;
+    replaceAll(*o.ptxasText, ".version " + version, ".version " + readable);
+    result.diagnostics.push_back(
+        note(Severity::Note, "SASS and resources of " + file.filename().string() +
+                                 " come from ptxas " + tc.cudaRelease + " with nvcc " +
+                                 nvccRelease_ + "'s PTX ISA " + version + " read as " + readable +
+                                 " (no ptxas + nvdisasm of CUDA " + nvccRelease_ +
+                                 " found; set CUDA_HOME to a full toolkit for an exact match)"));
+  }
+
   std::string nvccRelease_;
   bool lowered_ = false;  // ptxas reads the PTX with a lowered `.version`
 };

@@ -78,10 +78,7 @@ std::vector<fs::path> kernelCratesUsing(const Toolchain& tc, const CompileInput&
   if (file.extension() != ".rs") return {};
   auto pkg = findCrate(tc, file);
   if (!pkg) return {};
-  std::map<std::string, std::string> overlays;
-  for (const auto& [path, text] : input.overlays)
-    overlays[normalizePath(fs::absolute(path).string())] = text;
-  if (input.text) overlays[file.string()] = *input.text;
+  const std::map<std::string, std::string> overlays = unsavedTexts(input);
   if (hasKernels(*pkg, overlays)) return {};
 
   std::set<std::string> candidates;

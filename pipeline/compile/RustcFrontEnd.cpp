@@ -45,24 +45,15 @@ class RustcFrontEnd final : public FrontEnd {
                                         const CompileOptions& opts, const CancellationToken& cancel,
                                         const fs::path& work, const fs::path& out,
                                         CompileResult& result) override {
-    if (!tc.rustc.found() || !tc.sysroot.found()) {
-      const ToolInfo& t = tc.rustc.found() ? tc.sysroot : tc.rustc;
-      return fail(opts, result,
-                  t.name + ": " + t.problem + (t.fix.empty() ? "" : " (fix: " + t.fix + ")"));
-    }
-    const fs::path file = fs::path(normalizePath(fs::absolute(input.path).string()));
-    std::error_code ec;
-    if (!input.text && (!fs::exists(file, ec) || unreadableFileProblem(file)))
-      return fail(opts, result,
-                  "cannot read " + file.string() + ": " +
-                      unreadableFileProblem(file).value_or("no such file"));
+    if (std::string why = inputProblem(tc, input); !why.empty())
+      return failCompile(opts, result, why);
 
     // The file's crate (its path dependencies built) or the file alone; see Crate.h.
     RustcUnit unit = prepareRustcUnit(tc, input, opts, work, cancel);
     result.toolTime += unit.toolTime;
     result.diagnostics = unit.diagnostics;
     if (unit.crate) result.crateManifest = unit.crate->manifest;
-    if (unit.cancelled) return cancelled(opts, result);
+    if (unit.cancelled) return cancelCompile(opts, result);
     if (!unit.failure.empty()) {
       failStages(opts, result, unit.failure);
       result.failure = unit.failure;
@@ -70,80 +61,16 @@ class RustcFrontEnd final : public FrontEnd {
     }
 
     // --- rustc: MIR, LLVM IR, PTX, diagnostics and remarks in one call.
-    bool needPtx = opts.wants(Stage::Ptx) || opts.wants(Stage::Sass);
-    std::string emit = opts.wants(Stage::Mir) ? "mir," : "";
-    emit += "llvm-ir";  // always: it completes the inline chains of PTX and SASS
-    if (needPtx) emit += ",asm";
-    emit += ",dep-info";  // the crate's files, for the server to watch
-    // Cargo's fingerprint covers the kernel crate's arguments: through cargo it gets the same
-    // ones on every compile, whatever the stages, so that an unchanged crate is not rebuilt.
-    if (unit.cargo) emit = "mir,llvm-ir,asm,dep-info";
-    const std::string& crate = unit.crateName;
+    const bool needPtx = opts.wants(Stage::Ptx) || opts.wants(Stage::Sass);
     remarkDir_ = opts.remarks ? work / "remarks" : fs::path();
-    ProcessResult r = runRustcUnit(tc, unit, opts, emit, out, work, {}, remarkDir_, cancel);
+    ProcessResult r = runRustcUnit(tc, unit, opts, emitFor(opts, unit, needPtx), out, work, {},
+                                   remarkDir_, cancel);
     result.toolTime += r.elapsed;
-    if (r.cancelled) return cancelled(opts, result);
-    saveTemp(opts, "rustc.stderr", r.err);
-    for (auto& d : parseRustcDiagnostics(r.err)) result.diagnostics.push_back(std::move(d));
-    // rustc writes dep-info once the crate's modules are read, before type checking, so a
-    // compile with errors still lists its files: an edit elsewhere does not recompile it.
-    result.sourceFiles = readDepInfo(out / (crate + ".d"), unit.remaps);
-    result.sourceFiles.insert(result.sourceFiles.end(), unit.sourceFiles.begin(),
-                              unit.sourceFiles.end());
-    if (!r.ok()) {
-      std::string why = (unit.cargo ? "cargo " : "rustc ") + r.describe();
-      bool haveError =
-          std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
-                      [](const Diagnostic& d) { return d.severity == Severity::Error; });
-      if (!haveError) {  // crashed, killed or timed out: say so, with what it printed
-        result.diagnostics.push_back(
-            toolError(why + (r.err.empty() ? "" : ":\n" + r.err.substr(0, 4000)), "rustc"));
-        result.failure = why;
-      }
-      failStages(opts, result,
-                 haveError ? "the kernel does not compile (see the diagnostics)" : why);
-      return std::nullopt;
-    }
+    if (r.cancelled) return cancelCompile(opts, result);
+    if (!takeRun(r, unit, opts, out, result)) return std::nullopt;
     result.succeeded = true;
-
-    // --- Parse what rustc wrote.
-    for (const auto& [ext, name] : {std::pair{".mir", "k.mir"}, {".ll", "k.ll"}, {".s", "k.ptx"}})
-      if (fs::exists(out / (crate + ext))) saveTemp(opts, name, readFile(out / (crate + ext)));
-    FrontEndOutput o;
-    o.stem = crate;
-    // The IR is parsed once: read into the artifact, then given chain ids for the PTX
-    // (afterFirstView).
     completes_ = needPtx;
-    if (needPtx) o.ptx = parsePtx(readFile(out / (crate + ".s")));
-    o.ir = parseLlvmIr(readFile(out / (crate + ".ll")), &irError_, needPtx ? &module_ : nullptr);
-    // The crate's files and its path dependencies' (or the modules next to a standalone
-    // kernel) are the user's too.
-    std::set<std::string> userFiles = {file.string()};
-    for (const auto& f : result.sourceFiles) userFiles.insert(f.string());
-    for (const auto& l : o.ir.lines)
-      for (const auto& f : l.location)
-        for (const auto& dir : unit.userDirs)
-          if (f.file.starts_with(dir)) userFiles.insert(f.file);
-    o.lineMap =
-        std::make_shared<LineMap>(std::vector<std::string>(userFiles.begin(), userFiles.end()));
-
-    if (opts.wants(Stage::Mir)) {
-      auto& st = result.stages[Stage::Mir];
-      st.artifact = parseMir(readFile(out / (crate + ".mir")));
-      st.available = true;
-    }
-    if (opts.wants(Stage::LlvmIr)) {
-      auto& st = result.stages[Stage::LlvmIr];
-      st.artifact = o.ir;
-      st.available = true;
-    }
-    if (opts.wants(Stage::Ptx)) {  // first shown with guessed chains: see afterFirstView
-      auto& st = result.stages[Stage::Ptx];
-      st.artifact = o.ptx;
-      recoverInlineChains(st.artifact, o.ir, *o.lineMap);
-      st.available = true;
-    }
-    return o;
+    return readOutputs(input, unit, opts, out, result);
   }
 
   void afterFirstView(FrontEndOutput& o, const CompileOptions& opts,
@@ -172,22 +99,106 @@ class RustcFrontEnd final : public FrontEnd {
   }
 
  private:
+  /// Why rustc cannot compile the input at all (no rustc, no core, an unreadable file).
+  static std::string inputProblem(const Toolchain& tc, const CompileInput& input) {
+    if (!tc.rustc.found() || !tc.sysroot.found()) {
+      const ToolInfo& t = tc.rustc.found() ? tc.sysroot : tc.rustc;
+      return t.name + ": " + t.problem + (t.fix.empty() ? "" : " (fix: " + t.fix + ")");
+    }
+    const fs::path file = fs::path(normalizePath(fs::absolute(input.path).string()));
+    std::error_code ec;
+    if (!input.text && (!fs::exists(file, ec) || unreadableFileProblem(file)))
+      return "cannot read " + file.string() + ": " +
+             unreadableFileProblem(file).value_or("no such file");
+    return {};
+  }
+
+  /// rustc's --emit for the stages asked for.
+  static std::string emitFor(const CompileOptions& opts, const RustcUnit& unit, bool needPtx) {
+    // Cargo's fingerprint covers the kernel crate's arguments: through cargo it gets the same
+    // ones on every compile, whatever the stages, so that an unchanged crate is not rebuilt.
+    if (unit.cargo) return "mir,llvm-ir,asm,dep-info";
+    std::string emit = opts.wants(Stage::Mir) ? "mir," : "";
+    emit += "llvm-ir";  // always: it completes the inline chains of PTX and SASS
+    if (needPtx) emit += ",asm";
+    emit += ",dep-info";  // the crate's files, for the server to watch
+    return emit;
+  }
+
+  /// Takes rustc's diagnostics and the crate's files from its run; false when it failed
+  /// (every wanted stage then says why).
+  static bool takeRun(const ProcessResult& r, const RustcUnit& unit, const CompileOptions& opts,
+                      const fs::path& out, CompileResult& result) {
+    saveTemp(opts, "rustc.stderr", r.err);
+    for (auto& d : parseRustcDiagnostics(r.err)) result.diagnostics.push_back(std::move(d));
+    // rustc writes dep-info once the crate's modules are read, before type checking, so a
+    // compile with errors still lists its files: an edit elsewhere does not recompile it.
+    result.sourceFiles = readDepInfo(out / (unit.crateName + ".d"), unit.remaps);
+    result.sourceFiles.insert(result.sourceFiles.end(), unit.sourceFiles.begin(),
+                              unit.sourceFiles.end());
+    if (r.ok()) return true;
+    std::string why = (unit.cargo ? "cargo " : "rustc ") + r.describe();
+    bool haveError = hasError(result.diagnostics);
+    if (!haveError) {  // crashed, killed or timed out: say so, with what it printed
+      result.diagnostics.push_back(
+          toolError(why + (r.err.empty() ? "" : ":\n" + r.err.substr(0, 4000)), "rustc"));
+      result.failure = why;
+    }
+    failStages(opts, result, haveError ? "the kernel does not compile (see the diagnostics)" : why);
+    return false;
+  }
+
+  /// Parses what rustc wrote into the stages asked for and what the back end needs.
+  FrontEndOutput readOutputs(const CompileInput& input, const RustcUnit& unit,
+                             const CompileOptions& opts, const fs::path& out,
+                             CompileResult& result) {
+    const std::string& crate = unit.crateName;
+    for (const auto& [ext, name] : {std::pair{".mir", "k.mir"}, {".ll", "k.ll"}, {".s", "k.ptx"}})
+      if (fs::exists(out / (crate + ext))) saveTemp(opts, name, readFile(out / (crate + ext)));
+    FrontEndOutput o;
+    o.stem = crate;
+    // The IR is parsed once: read into the artifact, then given chain ids for the PTX
+    // (afterFirstView).
+    if (completes_) o.ptx = parsePtx(readFile(out / (crate + ".s")));
+    o.ir = parseLlvmIr(readFile(out / (crate + ".ll")), &irError_, completes_ ? &module_ : nullptr);
+    o.lineMap = userLineMap(input, unit, result, o.ir);
+
+    if (opts.wants(Stage::Mir)) {
+      auto& st = result.stages[Stage::Mir];
+      st.artifact = parseMir(readFile(out / (crate + ".mir")));
+      st.available = true;
+    }
+    if (opts.wants(Stage::LlvmIr)) {
+      auto& st = result.stages[Stage::LlvmIr];
+      st.artifact = o.ir;
+      st.available = true;
+    }
+    if (opts.wants(Stage::Ptx)) {  // first shown with guessed chains: see afterFirstView
+      auto& st = result.stages[Stage::Ptx];
+      st.artifact = o.ptx;
+      recoverInlineChains(st.artifact, o.ir, *o.lineMap);
+      st.available = true;
+    }
+    return o;
+  }
+
+  /// The line map over the user's files: the crate's files and its path dependencies' (or
+  /// the modules next to a standalone kernel).
+  static std::shared_ptr<LineMap> userLineMap(const CompileInput& input, const RustcUnit& unit,
+                                              const CompileResult& result, const Artifact& ir) {
+    std::set<std::string> userFiles = {normalizePath(fs::absolute(input.path).string())};
+    for (const auto& f : result.sourceFiles) userFiles.insert(f.string());
+    for (const auto& l : ir.lines)
+      for (const auto& f : l.location)
+        for (const auto& dir : unit.userDirs)
+          if (f.file.starts_with(dir)) userFiles.insert(f.file);
+    return std::make_shared<LineMap>(std::vector<std::string>(userFiles.begin(), userFiles.end()));
+  }
+
   fs::path remarkDir_;      // where rustc wrote its remarks; empty: none wanted
   bool completes_ = false;  // the PTX's chains are completed after the first view
   LlvmModule module_;       // rustc's IR, kept from parsing to afterFirstView
   std::string irError_;
-
-  static std::nullopt_t fail(const CompileOptions& opts, CompileResult& result,
-                             const std::string& why) {
-    result.diagnostics.push_back(toolError(why));
-    failStages(opts, result, why);
-    return std::nullopt;
-  }
-  static std::nullopt_t cancelled(const CompileOptions& opts, CompileResult& result) {
-    result.cancelled = true;
-    failStages(opts, result, "cancelled");
-    return std::nullopt;
-  }
 };
 
 }  // namespace

@@ -48,6 +48,13 @@ struct Diagnostic {
   std::vector<SuggestedFix> fixes;   // machine-applicable suggestions
 };
 
+/// Whether any of `diagnostics` is an error.
+inline bool hasError(const std::vector<Diagnostic>& diagnostics) {
+  for (const auto& d : diagnostics)
+    if (d.severity == Severity::Error) return true;
+  return false;
+}
+
 /// Parses rustc's `--error-format=json` output (one JSON object per line; other lines
 /// are ignored), as rust-analyzer reads it. Each diagnostic's primary span becomes its
 /// range and its label a line of the message (`expected `u32`, found `f32``); the other

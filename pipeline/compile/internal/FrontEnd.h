@@ -63,5 +63,10 @@ std::unique_ptr<FrontEnd> cudaFrontEnd();
 
 /// Fails every wanted stage that has no outcome yet with `why`.
 void failStages(const CompileOptions&, CompileResult&, const std::string& why);
+/// A compile that cannot go on: `why` becomes a kernelscope error and the reason of every
+/// wanted stage. Returns nullopt, for a front end's `return failCompile(...)`.
+std::nullopt_t failCompile(const CompileOptions&, CompileResult&, const std::string& why);
+/// A cancelled compile: `cancelled` set, every wanted stage says so. Returns nullopt.
+std::nullopt_t cancelCompile(const CompileOptions&, CompileResult&);
 
 }  // namespace ks
