@@ -434,11 +434,10 @@ bool takeRun(const ProcessResult& r, const RustcUnit& unit, PassesResult& result
     return false;
   }
   if (!r.ok()) {
-    bool haveError = std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
-                                 [](const Diagnostic& d) { return d.severity == Severity::Error; });
     result.error =
-        haveError ? "the kernel does not compile (see the diagnostics)"
-                  : "rustc " + r.describe() + (r.err.empty() ? "" : ": " + r.err.substr(0, 2000));
+        hasError(result.diagnostics)
+            ? "the kernel does not compile (see the diagnostics)"
+            : "rustc " + r.describe() + (r.err.empty() ? "" : ": " + r.err.substr(0, 2000));
     return false;
   }
   return true;

@@ -90,20 +90,12 @@ class ProfileCompile {
   }
 
  private:
-  std::nullopt_t fail(const std::string& why) {
-    result_.diagnostics.push_back(toolError(why));
-    failStages(opts_, result_, why);
-    return std::nullopt;
-  }
+  std::nullopt_t fail(const std::string& why) { return failCompile(opts_, result_, why); }
 
   /// The build of the package as the editor has it (a view of it with the unsaved files,
   /// remaps_ mapping it back), with the profile's tools and kernelscope's flags.
   ProfileBuild describeBuild(const ProfileTools& tools) {
-    std::map<std::string, std::string> overlays;
-    for (const auto& [path, text] : input_.overlays)
-      overlays[normalizePath(fs::absolute(path).string())] = text;
-    if (input_.text) overlays[file_.string()] = *input_.text;
-    fs::path view = sourceView(root_, overlays, work_, remaps_);
+    fs::path view = sourceView(root_, unsavedTexts(input_), work_, remaps_);
 
     ProfileBuild b;
     const fs::path nightly = tools.find("nightly")->path;
@@ -149,17 +141,11 @@ class ProfileCompile {
     spec.cancel = cancel;
     ProcessResult r = runProcess(spec);
     result_.toolTime += r.elapsed;
-    if (r.cancelled) {
-      result_.cancelled = true;
-      failStages(opts_, result_, "cancelled");
-      return std::nullopt;
-    }
+    if (r.cancelled) return cancelCompile(opts_, result_);
     for (auto& d : parseRustcDiagnostics(rustcMessagesFromCargo(r.out)))
       result_.diagnostics.push_back(std::move(d));
-    bool haveError = std::any_of(result_.diagnostics.begin(), result_.diagnostics.end(),
-                                 [](const Diagnostic& d) { return d.severity == Severity::Error; });
     if (!r.ok()) {
-      if (haveError) {
+      if (hasError(result_.diagnostics)) {
         failStages(opts_, result_, "the kernel does not compile (see the diagnostics)");
         return std::nullopt;
       }
