@@ -44,7 +44,7 @@ std::string withBlobs(json header, const std::vector<const std::string*>& blobs)
 /// Splits a message into its header and blobs; the problem, or "".
 std::string splitMessage(std::string_view message, json& header, std::vector<std::string>& blobs) {
   size_t nl = message.find('\n');
-  if (nl == std::string_view::npos || nl > kMaxHeaderBytes) return "no message header";
+  if (nl > kMaxHeaderBytes) return "no message header";  // none at all (npos) included
   header = json::parse(message.substr(0, nl), nullptr, false);
   if (header.is_discarded() || !header.is_object()) return "the message header is not JSON";
   if (header.value("protocol", 0) != kProtocolVersion)
