@@ -56,7 +56,7 @@ class FrontEnd {
 
 /// Rust through rustc (Compile.cpp's default).
 std::unique_ptr<FrontEnd> rustcFrontEnd();
-/// Rust through a toolchain profile's backend (ProfileCompile.cpp).
+/// Rust through a toolchain profile's backend (ProfileFrontEnd.cpp).
 std::unique_ptr<FrontEnd> profileFrontEnd(ToolchainProfile);
 /// CUDA C++ through nvcc (Cuda.cpp).
 std::unique_ptr<FrontEnd> cudaFrontEnd();
