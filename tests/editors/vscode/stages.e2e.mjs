@@ -130,6 +130,10 @@ runSteps(async (page) => {
     await openFile(page, "crate/src/math.rs");
     await waitUntil("a tab titled crate/src/math.rs · PTX", async () =>
       (await groups(page)).some((g) => g.tabs.includes(title("crate/src/math.rs", "PTX"))), FIRST_COMPILE_MS);
+    // The views took the focus for a moment following the file: a command typed before it
+    // comes back would close.
+    await page.waitForTimeout(1000);
+    await focusBackIn(page, "math.rs");
   });
 
   await step(page, "Show PTX on three files in turn: one PTX tab, whose content follows the file", async () => {
