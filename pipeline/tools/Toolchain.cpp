@@ -17,6 +17,7 @@
 #include "Artifact.h"
 #include "Process.h"
 #include "StableHash.h"
+#include "ToolchainCache.h"
 
 namespace ks {
 
@@ -71,9 +72,11 @@ std::string archiveProblem(const fs::path& rlib) {
 
 /// Empty when `sysroot` holds an intact nvptx64 `core` (and compiler_builtins, when built
 /// here); otherwise what is missing or damaged.
-std::string coreProblem(const fs::path& sysroot) {
+/// `seen`, when given, collects the paths looked at (the cached discovery's witnesses).
+std::string coreProblem(const fs::path& sysroot, DiscoveryWitnesses* seen = nullptr) {
   std::error_code ec;
   fs::path lib = sysroot / "lib/rustlib" / kTarget / "lib";
+  if (seen) seen->add(lib);
   if (!fs::is_directory(lib, ec)) return "no " + lib.string();
   bool haveCore = false;
   for (const auto& e : fs::directory_iterator(lib, ec)) {
@@ -81,6 +84,7 @@ std::string coreProblem(const fs::path& sysroot) {
     if (!name.ends_with(".rlib") ||
         !(name.starts_with("libcore-") || name.starts_with("libcompiler_builtins-")))
       continue;
+    if (seen) seen->add(e.path());
     if (auto why = archiveProblem(e.path()); !why.empty())
       return e.path().string() + " is damaged: " + why;
     haveCore |= name.starts_with("libcore-");
@@ -88,7 +92,9 @@ std::string coreProblem(const fs::path& sysroot) {
   return haveCore ? "" : "no libcore-*.rlib in " + lib.string();
 }
 
-bool hasCoreFor(const fs::path& sysroot) { return coreProblem(sysroot).empty(); }
+bool hasCoreFor(const fs::path& sysroot, DiscoveryWitnesses* seen = nullptr) {
+  return coreProblem(sysroot, seen).empty();
+}
 
 /// What one rustc candidate can do for nvptx64.
 struct RustcProbe {
@@ -99,7 +105,8 @@ struct RustcProbe {
   fs::path rustSrc;
 };
 
-std::optional<RustcProbe> probeRustc(const fs::path& path) {
+std::optional<RustcProbe> probeRustc(const fs::path& path, DiscoveryWitnesses& seen) {
+  seen.add(path);
   auto vv = quickRun({path.string(), "-vV"});
   if (!vv.ok()) return std::nullopt;
   RustcProbe p;
@@ -111,7 +118,11 @@ std::optional<RustcProbe> probeRustc(const fs::path& path) {
     while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
     p.sysroot = s;
   }
-  p.hasTarget = !p.sysroot.empty() && hasCoreFor(p.sysroot);
+  // Its libraries (an upgrade replaces them), its targets, its library sources.
+  if (!p.sysroot.empty())
+    for (const char* dir : {"lib", "lib/rustlib", "lib/rustlib/src/rust/library/core"})
+      seen.add(p.sysroot / dir);
+  p.hasTarget = !p.sysroot.empty() && hasCoreFor(p.sysroot, &seen);
   fs::path src = p.sysroot / "lib/rustlib/src/rust/library";
   std::error_code ec;
   if (fs::is_directory(src / "core", ec)) p.rustSrc = src;
@@ -134,7 +145,8 @@ std::string cudaReleaseOf(const std::string& versionLine) {
   return rest.substr(0, rest.find(','));
 }
 
-ToolInfo probeCudaTool(const std::string& name, const fs::path& path) {
+ToolInfo probeCudaTool(const std::string& name, const fs::path& path, DiscoveryWitnesses& seen) {
+  seen.add(path);
   ToolInfo t;
   t.name = name;
   t.path = path;
@@ -208,16 +220,22 @@ std::string Toolchain::fingerprint() const {
                        nvdisasm.version, nvcc.path.string(), nvcc.version});
 }
 
-// FIXME: split into steps; the split is under way with the CLI's move onto the engine.
-// NOLINTNEXTLINE(readability-function-size)
-Toolchain discoverToolchain(const ToolchainSettings& settings) {
-  Toolchain tc;
-  tc.cacheDir = defaultCacheDir(settings);
-  tc.rustc.name = "rustc";
-  tc.sysroot.name = "sysroot";
+namespace {
 
-  // rustc: an explicit choice wins; otherwise the first candidate that can build for
-  // nvptx64 (has the target's `core`, or the library sources to build it).
+/// Directories a PATH lookup walks: a program added to any of them changes its directory.
+void addPathDirectories(DiscoveryWitnesses& seen) {
+  const std::string path = env("PATH");
+  std::string_view rest = path;
+  while (!rest.empty()) {
+    size_t colon = rest.find(':');
+    if (colon != 0) seen.add(std::string(rest.substr(0, colon)));
+    rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+  }
+}
+
+/// rustc: an explicit choice wins; otherwise the first candidate that can build for
+/// nvptx64 (has the target's `core`, or the library sources to build it). Then its sysroot.
+void discoverRustc(const ToolchainSettings& settings, Toolchain& tc, DiscoveryWitnesses& seen) {
   std::vector<fs::path> candidates;
   std::string chosen = settings.rustc.empty() ? env("KERNELSCOPE_RUSTC") : settings.rustc;
   if (!chosen.empty()) {
@@ -226,6 +244,7 @@ Toolchain discoverToolchain(const ToolchainSettings& settings) {
     std::error_code ec;
     fs::path rustupHome = env("RUSTUP_HOME").empty() ? fs::path(env("HOME")) / ".rustup"
                                                      : fs::path(env("RUSTUP_HOME"));
+    seen.add(rustupHome / "toolchains");
     if (fs::is_directory(rustupHome / "toolchains", ec))
       for (const auto& e : fs::directory_iterator(rustupHome / "toolchains", ec))
         if (e.path().filename().string().starts_with("nightly"))
@@ -236,8 +255,9 @@ Toolchain discoverToolchain(const ToolchainSettings& settings) {
   std::optional<RustcProbe> best;
   for (const auto& c : candidates) {
     std::error_code ec;
+    seen.add(c);
     if (!fs::exists(c, ec)) continue;
-    auto probe = probeRustc(c);
+    auto probe = probeRustc(c, seen);
     if (!probe) continue;
     bool usable = probe->hasTarget || !probe->rustSrc.empty();
     if (!chosen.empty() || usable) {
@@ -250,60 +270,64 @@ Toolchain discoverToolchain(const ToolchainSettings& settings) {
     tc.rustc.problem = chosen.empty() ? "no rustc found" : "cannot run " + chosen;
     tc.rustc.fix =
         "install Debian's rustc-web (" + std::string(kSetupFix) + ") or set kernelscope.rustc";
-  } else {
-    tc.rustc.path = best->path;
-    tc.rustcRelease = field(best->verbose, "release");
-    tc.rustcLlvm = field(best->verbose, "LLVM version");
-    tc.rustc.version = tc.rustcRelease + " (LLVM " + tc.rustcLlvm + ")";
-    tc.rustSrc = best->rustSrc;
-    if (best->hasTarget) {
-      tc.sysroot.path = best->sysroot;
-      tc.sysroot.version = "rustup target " + std::string(kTarget);
-      tc.sysrootFromRustup = true;
-    } else if (best->rustSrc.empty()) {
-      tc.rustc.problem = "has neither the nvptx64-nvidia-cuda target nor rust-src";
-      tc.rustc.fix =
-          "rustup +nightly component add rust-src (or target add nvptx64-nvidia-cuda), or install "
-          "rustc-web rust-web-src";
-    } else if (std::string why = coreProblem(tc.sysrootCacheDir()); why.empty()) {
-      tc.sysroot.path = tc.sysrootCacheDir();
-      tc.sysroot.version = "core built by kernelscope for rustc " + tc.rustcRelease;
-    } else {
-      std::error_code ec;
-      // A damaged one (a truncated libcore) is rebuilt like a missing one.
-      tc.sysroot.problem =
-          fs::exists(tc.sysrootCacheDir(), ec) ? why : "nvptx64 core not built yet";
-      tc.sysroot.fix = kSetupFix;
-    }
+    return;
   }
+  tc.rustc.path = best->path;
+  tc.rustcRelease = field(best->verbose, "release");
+  tc.rustcLlvm = field(best->verbose, "LLVM version");
+  tc.rustc.version = tc.rustcRelease + " (LLVM " + tc.rustcLlvm + ")";
+  tc.rustSrc = best->rustSrc;
+  seen.add(tc.sysrootCacheDir().parent_path());  // a core built (renamed into place) there
+  seen.add(tc.sysrootCacheDir());
+  if (best->hasTarget) {
+    tc.sysroot.path = best->sysroot;
+    tc.sysroot.version = "rustup target " + std::string(kTarget);
+    tc.sysrootFromRustup = true;
+  } else if (best->rustSrc.empty()) {
+    tc.rustc.problem = "has neither the nvptx64-nvidia-cuda target nor rust-src";
+    tc.rustc.fix =
+        "rustup +nightly component add rust-src (or target add nvptx64-nvidia-cuda), or install "
+        "rustc-web rust-web-src";
+  } else if (std::string why = coreProblem(tc.sysrootCacheDir(), &seen); why.empty()) {
+    tc.sysroot.path = tc.sysrootCacheDir();
+    tc.sysroot.version = "core built by kernelscope for rustc " + tc.rustcRelease;
+  } else {
+    std::error_code ec;
+    // A damaged one (a truncated libcore) is rebuilt like a missing one.
+    tc.sysroot.problem = fs::exists(tc.sysrootCacheDir(), ec) ? why : "nvptx64 core not built yet";
+    tc.sysroot.fix = kSetupFix;
+  }
+}
 
-  // ptxas + nvdisasm, paired by CUDA release: a cubin from a newer ptxas is unreadable
-  // to an older nvdisasm. Prefer a directory that has both.
+bool executable(const fs::path& p) { return ::access(p.c_str(), X_OK) == 0; }
+
+/// ptxas + nvdisasm, paired by CUDA release: a cubin from a newer ptxas is unreadable to an
+/// older nvdisasm. Prefer a directory that has both.
+void discoverCudaPair(const std::string& cudaHome, Toolchain& tc, DiscoveryWitnesses& seen) {
   std::vector<fs::path> dirs;
-  std::string cudaHome = !settings.cudaHome.empty() ? settings.cudaHome : env("CUDA_HOME");
-  if (cudaHome.empty()) cudaHome = "/usr/local/cuda";
   dirs.push_back(fs::path(cudaHome) / "bin");
   if (auto p = findOnPath("ptxas")) dirs.push_back(p->parent_path());
   dirs.push_back(tc.cacheDir / "cuda-tools");
-  auto exe = [](const fs::path& p) { return ::access(p.c_str(), X_OK) == 0; };
   std::optional<fs::path> pairDir, lonePtxas;
   for (const auto& d : dirs) {
-    if (exe(d / "ptxas") && exe(d / "nvdisasm")) {
+    seen.add(d / "ptxas");
+    seen.add(d / "nvdisasm");
+    if (executable(d / "ptxas") && executable(d / "nvdisasm")) {
       pairDir = d;
       break;
     }
-    if (!lonePtxas && exe(d / "ptxas")) lonePtxas = d / "ptxas";
+    if (!lonePtxas && executable(d / "ptxas")) lonePtxas = d / "ptxas";
   }
   if (pairDir) {
-    tc.ptxas = probeCudaTool("ptxas", *pairDir / "ptxas");
-    tc.nvdisasm = probeCudaTool("nvdisasm", *pairDir / "nvdisasm");
+    tc.ptxas = probeCudaTool("ptxas", *pairDir / "ptxas", seen);
+    tc.nvdisasm = probeCudaTool("nvdisasm", *pairDir / "nvdisasm", seen);
   } else {
     tc.nvdisasm.name = "nvdisasm";
     tc.nvdisasm.problem = "not found next to any ptxas (CUDA_HOME, PATH, " +
                           (tc.cacheDir / "cuda-tools").string() + ")";
     tc.nvdisasm.fix = std::string(kSetupFix) + " fetches a matched ptxas + nvdisasm (CUDA 11.8)";
     if (lonePtxas) {
-      tc.ptxas = probeCudaTool("ptxas", *lonePtxas);
+      tc.ptxas = probeCudaTool("ptxas", *lonePtxas, seen);
     } else {
       tc.ptxas.name = "ptxas";
       tc.ptxas.problem = "not found";
@@ -316,10 +340,13 @@ Toolchain discoverToolchain(const ToolchainSettings& settings) {
         "release " + cudaReleaseOf(tc.nvdisasm.version) + " does not match ptxas " + tc.cudaRelease;
     tc.nvdisasm.fix = "use ptxas and nvdisasm from one CUDA release";
   }
+}
 
+void discoverNvcc(const std::string& cudaHome, Toolchain& tc, DiscoveryWitnesses& seen) {
   tc.nvcc.name = "nvcc";
   fs::path nvcc = fs::path(cudaHome) / "bin/nvcc";
-  if (!exe(nvcc)) {
+  seen.add(nvcc);
+  if (!executable(nvcc)) {
     if (auto p = findOnPath("nvcc"))
       nvcc = *p;
     else
@@ -329,8 +356,38 @@ Toolchain discoverToolchain(const ToolchainSettings& settings) {
     tc.nvcc.problem = "not found";
     tc.nvcc.fix = "install the CUDA Toolkit (needed only for CUDA C++ twins)";
   } else {
-    tc.nvcc = probeCudaTool("nvcc", nvcc);
+    tc.nvcc = probeCudaTool("nvcc", nvcc, seen);
   }
+}
+
+Toolchain discoverAfresh(const ToolchainSettings& settings, const fs::path& cacheDir,
+                         DiscoveryWitnesses& seen) {
+  Toolchain tc;
+  tc.cacheDir = cacheDir;
+  tc.rustc.name = "rustc";
+  tc.sysroot.name = "sysroot";
+  addPathDirectories(seen);
+  discoverRustc(settings, tc, seen);
+  std::string cudaHome = !settings.cudaHome.empty() ? settings.cudaHome : env("CUDA_HOME");
+  if (cudaHome.empty()) cudaHome = "/usr/local/cuda";
+  discoverCudaPair(cudaHome, tc, seen);
+  discoverNvcc(cudaHome, tc, seen);
+  return tc;
+}
+
+}  // namespace
+
+Toolchain discoverToolchain(const ToolchainSettings& settings) {
+  const fs::path cacheDir = defaultCacheDir(settings);
+  // Everything besides the file system that discovery reads names the cache file.
+  const fs::path cached =
+      cacheDir / "toolchain" /
+      stableDigest({settings.rustc, settings.cudaHome, cacheDir.string(), env("KERNELSCOPE_RUSTC"),
+                    env("RUSTUP_HOME"), env("HOME"), env("CUDA_HOME"), env("PATH")});
+  if (auto tc = loadCachedToolchain(cached)) return *tc;
+  DiscoveryWitnesses seen;
+  Toolchain tc = discoverAfresh(settings, cacheDir, seen);
+  storeCachedToolchain(cached, tc, seen);
   return tc;
 }
 

@@ -51,6 +51,9 @@ struct Toolchain {
   std::filesystem::path sysrootCacheDir() const;
 };
 
+/// Finds the tools. The result is kept under `<cache>/toolchain/` and used again while every
+/// path discovery looked at (the tools, the directories searched, the sysroot's files) is as
+/// it was (internal/ToolchainCache.h); any change discovers afresh.
 Toolchain discoverToolchain(const ToolchainSettings& = {});
 
 /// Builds the nvptx64 `core` + `compiler_builtins` sysroot into the cache (cargo,

@@ -2,11 +2,15 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <fstream>
 
+#include "Process.h"
 #include "TestSupport.h"
 #include "Toolchain.h"
 
 using namespace ks;
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
 
 TEST_CASE("an explicit rustc that does not exist is reported with a fix") {
   ToolchainSettings s;
@@ -61,4 +65,92 @@ TEST_CASE("the sysroot cache is keyed by the rustc version") {
   b.rustc.version = "1.97.0 (LLVM 22.1.8)";
   CHECK(a.sysrootCacheDir() != b.sysrootCacheDir());
   CHECK(a.sysrootCacheDir().string().find("1.96.0") != std::string::npos);
+}
+
+namespace {
+
+/// A fake toolchain in a temp dir whose tools count their runs: rustc (a nightly without
+/// the nvptx64 core, with library sources), and a CUDA 11.8 ptxas, nvdisasm and nvcc.
+struct FakeTools {
+  TempDir dir{"toolchain-cache-test"};
+  fs::path runs = dir.path() / "runs";
+
+  FakeTools() {
+    fs::create_directories(dir.path() / "cuda/bin");
+    fs::create_directories(dir.path() / "sysroot/lib/rustlib/src/rust/library/core");
+    write("rustc",
+          "case \"$1\" in -vV) printf 'rustc 1.96.0\\nrelease: 1.96.0\\nLLVM version: "
+          "22.1.8\\n';; --print) echo " +
+              (dir.path() / "sysroot").string() + ";; esac");
+    for (const char* tool : {"ptxas", "nvdisasm", "nvcc"})
+      write(std::string("cuda/bin/") + tool,
+            "echo 'Cuda compilation tools, release 11.8, V11.8.89'");
+  }
+  void write(const std::string& name, const std::string& body) {
+    const fs::path p = dir.path() / name;
+    std::ofstream(p) << "#!/bin/sh\necho " << name << " >> " << runs.string() << "\n"
+                     << body << "\n";
+    fs::permissions(p, fs::perms::owner_all);
+  }
+  ToolchainSettings settings() const {
+    return {(dir.path() / "rustc").string(), (dir.path() / "cuda").string(),
+            (dir.path() / "cache").string()};
+  }
+  /// How many tool runs discovery made so far.
+  size_t toolRuns() const {
+    std::ifstream in(runs);
+    size_t n = 0;
+    for (std::string line; std::getline(in, line);) ++n;
+    return n;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("toolchain discovery is reused from the cache until a tool changes") {
+  FakeTools fake;
+  const Toolchain first = discoverToolchain(fake.settings());
+  CHECK(first.rustcRelease == "1.96.0");
+  CHECK(first.ptxas.found());
+  CHECK(first.cudaRelease == "11.8");
+  const size_t runs = fake.toolRuns();
+  CHECK(runs >= 4);  // rustc twice, ptxas, nvdisasm, nvcc
+
+  // Unchanged: no tool runs, the same toolchain.
+  const Toolchain again = discoverToolchain(fake.settings());
+  CHECK(fake.toolRuns() == runs);
+  CHECK(again.fingerprint() == first.fingerprint());
+  CHECK(again.rustc.path == first.rustc.path);
+  CHECK(again.nvcc.version == first.nvcc.version);
+  CHECK(again.rustSrc == first.rustSrc);
+
+  // A new ptxas (its modification time changes): discovered afresh, and the new version seen.
+  fake.write("cuda/bin/ptxas", "echo 'Cuda compilation tools, release 12.4, V12.4.131'");
+  fs::last_write_time(fake.dir.path() / "cuda/bin/ptxas",
+                      fs::last_write_time(fake.dir.path() / "cuda/bin/ptxas") + 1s);
+  const Toolchain upgraded = discoverToolchain(fake.settings());
+  CHECK(fake.toolRuns() > runs);
+  CHECK(upgraded.cudaRelease == "12.4");
+  CHECK(upgraded.fingerprint() != first.fingerprint());
+
+  // A damaged cache file is not trusted: discovery runs again and answers right.
+  const size_t before = fake.toolRuns();
+  for (const auto& e : fs::directory_iterator(fake.dir.path() / "cache/toolchain"))
+    std::ofstream(e.path()) << "{\"format\": 1, \"witnesses\": [tru";
+  const Toolchain afterDamage = discoverToolchain(fake.settings());
+  CHECK(fake.toolRuns() > before);
+  CHECK(afterDamage.cudaRelease == "12.4");
+  // ... and rewrites it whole: the next discovery is a hit again.
+  const size_t rewritten = fake.toolRuns();
+  discoverToolchain(fake.settings());
+  CHECK(fake.toolRuns() == rewritten);
+}
+
+TEST_CASE("toolchain discovery notices a tool that appears") {
+  FakeTools fake;
+  const fs::path nvcc = fake.dir.path() / "cuda/bin/nvcc";
+  fs::remove(nvcc);
+  CHECK(discoverToolchain(fake.settings()).nvcc.path != nvcc);  // none, or one on PATH
+  fake.write("cuda/bin/nvcc", "echo 'Cuda compilation tools, release 11.8, V11.8.89'");
+  CHECK(discoverToolchain(fake.settings()).nvcc.path == nvcc);
 }
