@@ -206,23 +206,21 @@ const KernelInfo* findKernelByName(const CompileResult& result, const std::strin
   return nullptr;
 }
 
-LaunchCompile compileForLaunch(const Toolchain& tc, const CompileInput& input,
-                               CompileOptions options, const std::string& kernel,
-                               const CancellationToken& cancel) {
+LaunchCompile compileForLaunch(Engine& engine, const CompileInput& input, CompileOptions options,
+                               const std::string& kernel, const CancellationToken& cancel) {
   LaunchCompile c;
-  options.stages = isCudaSource(input.path)
-                       ? std::vector<Stage>{Stage::Ptx, Stage::Sass}
-                       : std::vector<Stage>{Stage::LlvmIr, Stage::Ptx, Stage::Sass};
+  const Toolchain tc = engine.toolchain();
+  options.stages = {Stage::LlvmIr, Stage::Ptx, Stage::Sass};  // a `.cu` file's: PTX, SASS
+  options.stagesChosen = false;
   options.remarks = false;
   options.onStages = nullptr;
-  options = withCrateDefaults(tc, input.path, options);
   // The cubin comes with the compile's saved tool outputs (in the caller's folder, or here).
   std::optional<TempDir> temps;
   if (options.saveTempsDir.empty()) {
     temps.emplace("kernelscope-run");
     options.saveTempsDir = temps->path();
   }
-  c.result = compileKernel(tc, input, options, cancel);
+  c.result = *engine.compile(input, options, cancel);
   c.cubin = readText(options.saveTempsDir / "k.cubin");
   for (const auto& d : c.result.diagnostics)
     if (d.severity == Severity::Error)

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "Compile.h"
+#include "Engine.h"
 #include "LaunchSpec.h"
 #include "LineProfile.h"
 #include "Process.h"
@@ -72,10 +73,10 @@ struct LaunchCompile {
   std::string problem;              // empty when ready to launch
 };
 
-/// Compiles `input` with the stages a launch needs (LLVM IR for Rust's line map, PTX, SASS)
-/// and keeps the cubin. `kernel` names the kernel by symbol, demangled path or its last
-/// segment; empty: the only kernel, else the only one with a launch spec.
-LaunchCompile compileForLaunch(const Toolchain&, const CompileInput& input, CompileOptions options,
+/// Compiles `input` through the engine with the stages a launch needs (LLVM IR for Rust's line
+/// map, PTX, SASS) and keeps the cubin. `kernel` names the kernel by symbol, demangled path or
+/// its last segment; empty: the only kernel, else the only one with a launch spec.
+LaunchCompile compileForLaunch(Engine&, const CompileInput& input, CompileOptions options,
                                const std::string& kernel, const CancellationToken& = {});
 
 /// The kernel of `result` that `name` names (symbol, demangled path or its last segment).

@@ -44,6 +44,9 @@ struct CompileOptions {
   /// the crate's `[package.metadata.kernelscope]` (withCrateDefaults in Crate.h).
   bool archChosen = true;
   bool optLevelChosen = true;
+  /// Whether the caller chose `stages`; when not, a `.cu` file compiles only the stages CUDA
+  /// C++ has (PTX, SASS: Engine::optionsFor).
+  bool stagesChosen = true;
   /// Which compiler builds the kernel (Profile.h); unset: the crate's `profile`, else rustc-nvptx.
   std::optional<ToolchainProfile> profile;
   std::vector<Stage> stages{kAllStages, kAllStages + 4};

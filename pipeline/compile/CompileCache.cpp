@@ -88,11 +88,11 @@ void CompileCache::insert(const std::string& key, std::shared_ptr<const CompileR
   if (!result || !result->succeeded || result->cancelled) return;
   Cached cached;
   cached.bytes = footprint(*result);
-  if (cached.bytes > capacity_) return;
   for (const auto& f : result->sourceFiles)
     cached.files.emplace_back(f, stableDigest({fileFingerprint(f)}));
   cached.result = std::move(result);
   std::lock_guard lock(mutex_);
+  if (cached.bytes > capacity_) return;
   if (auto it = index_.find(key); it != index_.end()) {
     bytes_ -= it->second->second.bytes;
     lru_.erase(it->second);
@@ -101,11 +101,21 @@ void CompileCache::insert(const std::string& key, std::shared_ptr<const CompileR
   bytes_ += cached.bytes;
   lru_.emplace_front(key, std::move(cached));
   index_[key] = lru_.begin();
-  while (bytes_ > capacity_) {
+  evictBeyondCapacity();
+}
+
+void CompileCache::evictBeyondCapacity() {
+  while (bytes_ > capacity_ && !lru_.empty()) {
     bytes_ -= lru_.back().second.bytes;
     index_.erase(lru_.back().first);
     lru_.pop_back();
   }
+}
+
+void CompileCache::setCapacity(size_t capacityBytes) {
+  std::lock_guard lock(mutex_);
+  capacity_ = capacityBytes;
+  evictBeyondCapacity();
 }
 
 size_t CompileCache::size() const {

@@ -35,6 +35,8 @@ class CompileCache {
 
   std::shared_ptr<const CompileResult> find(const std::string& key);
   void insert(const std::string& key, std::shared_ptr<const CompileResult>);
+  /// A new bound; results beyond it are evicted at once, least recent first.
+  void setCapacity(size_t capacityBytes);
   size_t size() const;
   /// The footprints of the results kept, added up.
   size_t bytes() const;
@@ -46,6 +48,8 @@ class CompileCache {
     std::vector<std::pair<std::filesystem::path, std::string>> files;  // path, content hash
   };
   using Entry = std::pair<std::string, Cached>;
+  void evictBeyondCapacity();  // with mutex_ held
+
   mutable std::mutex mutex_;
   size_t capacity_;
   size_t bytes_ = 0;

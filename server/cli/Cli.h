@@ -8,15 +8,20 @@
 
 namespace ks {
 
-struct Toolchain;
+class Engine;
 
 /// `--profile NAME` (explain, doctor): the reason when `value` is missing or not a profile.
 std::optional<std::string> parseProfileArg(const std::optional<std::string>& value,
                                            std::optional<ToolchainProfile>& profile);
 
-/// The toolchain for a command: discovered, with the nvptx64 `core` built first if it is
-/// missing (progress and problems on stderr).
-Toolchain toolchainForCli();
+/// The engine every command compiles through (Engine.h): its toolchain is discovered on first
+/// use, with the nvptx64 `core` built first if it is missing (progress and problems on stderr),
+/// and results are kept on disk between runs (`<cache>/results/`, bounded by
+/// KERNELSCOPE_RESULT_CACHE_MB, default 1024; 0 keeps none).
+Engine& cliEngine();
+/// With --verbose: one line on stderr saying how the command's compiles were answered
+/// ("kernelscope: 0 compiled, 1 from the result cache").
+void printCompileSummary();
 
 /// `kernelscope explain FILE [--line N] [--stages ...] [--arch sm_XX] [--opt N] [--annotate]
 /// [--json]`

@@ -18,10 +18,16 @@
 
 namespace ks {
 
+bool& cliVerbose() {
+  static bool verbose = false;
+  return verbose;
+}
+
 CompileOptions cliCompileOptions() {
   CompileOptions options;
   options.archChosen = false;
   options.optLevelChosen = false;
+  options.stagesChosen = false;
   // The user ran the command on purpose: the workspace's values apply, with a note on
   // stderr for those that need trust (printWorkspaceTrustNotes).
   options.workspaceTrusted = true;
@@ -94,6 +100,8 @@ std::optional<std::string> readCompileOption(std::string_view arg, ArgReader& ar
     } else {
       options.profile = profileFromName(*text);
     }
+  } else if (arg == "--verbose") {
+    cliVerbose() = true;
   } else if (arg == "--save-temps") {
     auto v = args.value();
     if (!v || v->empty()) return "--save-temps needs a directory";

@@ -53,6 +53,9 @@ class ArgReader {
   int index_ = 0;
 };
 
+/// Whether --verbose was given (read with the compile options: readCompileOption).
+bool& cliVerbose();
+
 /// Options for a command whose arch and opt level yield to a crate's
 /// `[package.metadata.kernelscope]` until given on the command line (withCrateDefaults).
 /// The workspace is trusted: the user ran the command on purpose.
@@ -71,7 +74,7 @@ std::string failureText(const CompileResult&);
 void printWorkspaceTrustNotes(const std::vector<Diagnostic>&);
 
 /// Reads `arg` when it is one of the options for how to compile (--arch sm_XX, --opt N,
-/// --profile NAME, checked by the options table of Options.h; --save-temps DIR) into
+/// --profile NAME, checked by the options table of Options.h; --save-temps DIR; --verbose) into
 /// `options`, taking its value from `args`; an arch or opt level read so is marked chosen. Returns
 /// nullopt when `arg` is none of them, an empty string when it was read, otherwise what is wrong
 /// with its value.

@@ -1,7 +1,7 @@
 // `kernelscope compare`: a Rust kernel's PTX and SASS next to its CUDA C++ twin's.
 //
 // People porting CUDA C++ to Rust want to know whether the two compile to the same code.
-// Both files go through compileKernel() (the `.cu` through nvcc); kernels are paired by
+// Both files go through the engine (Engine.h; the `.cu` through nvcc); kernels are paired by
 // name (or `--kernel`), each pair gets its resources side by side and, per stage, a diff
 // of the two bodies normalized so that only real differences remain: register numbers,
 // labels, parameter names, addresses and encodings are renamed away.
@@ -15,8 +15,8 @@
 #include "Cli.h"
 #include "CliArgs.h"
 #include "Compile.h"
-#include "Crate.h"
 #include "Diff.h"
+#include "Engine.h"
 #include "TextUtil.h"
 
 namespace ks {
@@ -150,14 +150,16 @@ int compareMain(int argc, char** argv) {
       std::cerr << "kernelscope compare: cannot read " << f << ": " << *bad << "\n";
       return kExitUsage;
     }
-  Toolchain tc = toolchainForCli();
+  Engine& engine = cliEngine();
   // The Rust crate's [package.metadata.kernelscope] fills what the command line left unset;
   // the CUDA C++ twin compiles for the same arch and opt level.
-  args.options = withCrateDefaults(tc, std::filesystem::absolute(args.rustFile), args.options);
-  CompileResult rust =
-      compileKernel(tc, {std::filesystem::absolute(args.rustFile), std::nullopt, {}}, args.options);
-  CompileResult cuda =
-      compileKernel(tc, {std::filesystem::absolute(args.cudaFile), std::nullopt, {}}, args.options);
+  const std::filesystem::path rustPath = std::filesystem::absolute(args.rustFile);
+  args.options = engine.optionsFor(rustPath, args.options);
+  args.options.archChosen = args.options.optLevelChosen = true;
+  const auto rustResult = engine.compile({rustPath, std::nullopt, {}}, args.options);
+  const auto cudaResult =
+      engine.compile({std::filesystem::absolute(args.cudaFile), std::nullopt, {}}, args.options);
+  const CompileResult &rust = *rustResult, &cuda = *cudaResult;
   int status = kExitOk;
   for (const auto* r : {&rust, &cuda})
     for (const auto& d : r->diagnostics)

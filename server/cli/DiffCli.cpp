@@ -9,8 +9,8 @@
 #include "Cli.h"
 #include "CliArgs.h"
 #include "Compile.h"
-#include "Crate.h"
 #include "Diff.h"
+#include "Engine.h"
 #include "Options.h"
 #include "TextUtil.h"
 
@@ -47,6 +47,7 @@ std::optional<std::string> parseArgs(int argc, char** argv, DiffArgs& a) {
       auto v = args.value();
       if (!v) return "--stages needs a list such as ptx,sass";
       if (auto bad = parseStageList(*v, a.before.stages)) return *bad;
+      a.before.stagesChosen = true;
     } else if (arg == "--context") {
       auto v = args.value();
       auto n = v ? text::parseUint(*v) : std::nullopt;
@@ -95,17 +96,18 @@ int diffMain(int argc, char** argv) {
       std::cerr << "kernelscope diff: cannot read " << f << ": " << *bad << "\n";
       return kExitUsage;
     }
-  Toolchain tc = toolchainForCli();
+  Engine& engine = cliEngine();
   const std::string& beforeFile = args.files.front();
   const std::string& afterFile = args.files.back();
   const bool vsSettings = args.files.size() == 1;
   // What the command line left unset comes from each file's [package.metadata.kernelscope].
-  args.before = withCrateDefaults(tc, std::filesystem::absolute(beforeFile), args.before);
-  args.after = withCrateDefaults(tc, std::filesystem::absolute(afterFile), args.after);
-  CompileResult before =
-      compileKernel(tc, {std::filesystem::absolute(beforeFile), std::nullopt, {}}, args.before);
-  CompileResult after =
-      compileKernel(tc, {std::filesystem::absolute(afterFile), std::nullopt, {}}, args.after);
+  const std::filesystem::path beforePath = std::filesystem::absolute(beforeFile);
+  const std::filesystem::path afterPath = std::filesystem::absolute(afterFile);
+  args.before = engine.optionsFor(beforePath, args.before);
+  args.after = engine.optionsFor(afterPath, args.after);
+  const auto beforeResult = engine.compile({beforePath, std::nullopt, {}}, args.before);
+  const auto afterResult = engine.compile({afterPath, std::nullopt, {}}, args.after);
+  const CompileResult &before = *beforeResult, &after = *afterResult;
   for (const auto* r : {&before, &after}) {
     printWorkspaceTrustNotes(r->diagnostics);
     if (r->succeeded) continue;

@@ -2,7 +2,10 @@
 #include <iostream>
 
 #include "Cli.h"
+#include "CliArgs.h"
 #include "Driver.h"
+#include "Engine.h"
+#include "Files.h"
 #include "Ncu.h"
 #include "Options.h"
 #include "Profile.h"
@@ -13,14 +16,29 @@ namespace ks {
 
 std::string gpuDoctorReport();
 
-Toolchain toolchainForCli() {
-  Toolchain tc = discoverToolchain();
-  if (tc.rustc.found() && !tc.sysroot.found()) {
-    std::string err =
-        ensureSysroot(tc, [](const std::string& m) { std::cerr << "kernelscope: " << m << "\n"; });
-    if (!err.empty()) std::cerr << "kernelscope: " << err << "\n";
+namespace {
+
+Engine* theCliEngine = nullptr;
+
+}  // namespace
+
+Engine& cliEngine() {
+  static Engine engine({}, [](std::string_view kind, const std::string& message) {
+    if (kind != "end" || message != "the nvptx64 sysroot is ready")
+      std::cerr << "kernelscope: " << message << "\n";
+  });
+  if (!theCliEngine) {
+    engine.keepResultsOnDisk(cacheBoundBytes("KERNELSCOPE_RESULT_CACHE_MB", 1024));
+    theCliEngine = &engine;
   }
-  return tc;
+  return engine;
+}
+
+void printCompileSummary() {
+  if (!cliVerbose() || !theCliEngine) return;
+  const Engine::Counters c = theCliEngine->counters();
+  std::cerr << "kernelscope: " << c.compiled << " compiled, " << c.fromMemory + c.fromDisk
+            << " from the result cache\n";
 }
 
 std::optional<std::string> parseProfileArg(const std::optional<std::string>& value,

@@ -11,8 +11,7 @@
 #include "Cli.h"
 #include "CliArgs.h"
 #include "Compile.h"
-#include "Crate.h"
-#include "Cuda.h"
+#include "Engine.h"
 #include "Files.h"
 #include "InstructionDocs.h"
 #include "KernelSummary.h"
@@ -30,7 +29,6 @@ struct ExplainArgs {
   bool json = false;
   bool annotate = false;  // explain each instruction after it (InstructionDocs.h)
   RemarkFilter remarks = *RemarkFilter::named("default");
-  bool stagesGiven = false;
 };
 
 /// Parses the arguments; returns an error message on bad input.
@@ -64,7 +62,7 @@ std::optional<std::string> parseArgs(int argc, char** argv, ExplainArgs& a) {
       auto v = args.value();
       if (!v) return "--stages needs a list such as mir,llvm-ir,ptx,sass";
       if (auto bad = parseStageList(*v, a.options.stages)) return *bad;
-      a.stagesGiven = true;
+      a.options.stagesChosen = true;
     } else if (arg.starts_with("-")) {
       return "unknown option '" + std::string(arg) + "' (see kernelscope --help)";
     } else if (a.file.empty()) {
@@ -478,12 +476,14 @@ int explainMain(int argc, char** argv) {
     return kExitUsage;
   }
 
-  Toolchain tc = toolchainForCli();
-  if (isCudaSource(path) && !args.stagesGiven)  // CUDA C++ has no MIR or LLVM IR stage
-    args.options.stages = {Stage::Ptx, Stage::Sass};
-  // What the command line left unset comes from [package.metadata.kernelscope].
-  args.options = withCrateDefaults(tc, path, args.options);
-  CompileResult r = compileKernel(tc, {path, std::nullopt, {}}, args.options);
+  Engine& engine = cliEngine();
+  const Toolchain tc = engine.toolchain();
+  // What the command line left unset comes from [package.metadata.kernelscope]; a `.cu` file
+  // has PTX and SASS unless --stages chose others.
+  args.options = engine.optionsFor(path, args.options);
+  const std::shared_ptr<const CompileResult> compiled =
+      engine.compile({path, std::nullopt, {}}, args.options);
+  const CompileResult& r = *compiled;
   const std::string file = normalizePath(path.string());
 
   // Diagnostics first, compiler style, on stderr.

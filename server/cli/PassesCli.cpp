@@ -11,7 +11,7 @@
 #include "Cli.h"
 #include "CliArgs.h"
 #include "Compile.h"
-#include "Crate.h"
+#include "Engine.h"
 #include "Passes.h"
 #include "TextUtil.h"
 
@@ -97,12 +97,11 @@ int passesMain(int argc, char** argv) {
     std::cerr << "kernelscope passes: cannot read " << args.file << ": " << *bad << "\n";
     return kExitUsage;
   }
-  Toolchain tc = toolchainForCli();
+  Engine& engine = cliEngine();
   const std::filesystem::path path = std::filesystem::absolute(args.file);
   // What the command line left unset comes from [package.metadata.kernelscope].
-  args.compile = withCrateDefaults(tc, path, args.compile);
-  PassesResult r =
-      computePasses(tc, {path, std::nullopt, {}}, args.compile, args.kernel, args.passes);
+  args.compile = engine.optionsFor(path, args.compile);
+  PassesResult r = engine.passes({path, std::nullopt, {}}, args.compile, args.kernel, args.passes);
   printWorkspaceTrustNotes(r.diagnostics);
   if (!r.error.empty()) {
     for (const auto& d : r.diagnostics)

@@ -171,8 +171,9 @@ std::optional<Compiled> compileForLaunch(const char* command, RunArgs& args) {
     std::cerr << "kernelscope " << command << ": cannot read " << args.file << ": no such file\n";
     return std::nullopt;
   }
-  Compiled c{toolchainForCli(), {}};
-  c.launch = gpu::compileForLaunch(c.tc, {path, std::nullopt, {}}, args.options, args.kernel);
+  Engine& engine = cliEngine();
+  Compiled c{engine.toolchain(), {}};
+  c.launch = gpu::compileForLaunch(engine, {path, std::nullopt, {}}, args.options, args.kernel);
   for (const auto& e : c.launch.errors) std::cerr << e << "\n";
   if (!c.launch.problem.empty()) {
     std::cerr << "kernelscope " << command << ": " << c.launch.problem << "\n";

@@ -27,6 +27,8 @@ usage:
                           was inlined, hoisted, unrolled or vectorized), all, missed,
                           passed, analysis or none
       --block-size N      threads per block for the occupancy column (default 256)
+      --verbose           say on stderr how the compiles were answered ("0 compiled, 1 from
+                          the result cache": an unchanged kernel is not compiled again)
   kernelscope compare RUST_FILE CUDA_FILE      a Rust kernel's PTX/SASS next to its CUDA C++ twin's
       --kernel NAME       the kernel to compare (default: kernels of the same name)
       --stages LIST       ptx, sass or ptx,sass (default)
@@ -119,7 +121,9 @@ int main(int argc, char** argv) {
   // Ctrl-C, SIGTERM, SIGHUP: running tools are killed and temporary files removed.
   ks::installTerminationCleanup();
   try {
-    return run(argc, argv);
+    const int status = run(argc, argv);
+    ks::printCompileSummary();
+    return status;
   } catch (const std::exception& e) {
     // Caught so that the stack unwinds: every temporary directory is removed on the way.
     std::cerr << "kernelscope: error: " << e.what() << "\n";

@@ -56,11 +56,12 @@ GpuOutcome cancelledOutcome() {
 
 }  // namespace
 
-GpuOutcome runGpuJob(const Toolchain& tc, const GpuJob& job, const GpuProgress& progress,
+GpuOutcome runGpuJob(Engine& engine, const GpuJob& job, const GpuProgress& progress,
                      const CancellationToken& cancel) {
   GpuOutcome out;
   progress("compiling " + job.input.path.filename().string());
-  gpu::LaunchCompile c = gpu::compileForLaunch(tc, job.input, job.options, job.kernel, cancel);
+  const Toolchain tc = engine.toolchain();
+  gpu::LaunchCompile c = gpu::compileForLaunch(engine, job.input, job.options, job.kernel, cancel);
   if (cancel.cancelled()) return cancelledOutcome();
   if (!c.problem.empty()) {
     out.error = joined(c.errors);

@@ -60,8 +60,7 @@ using GpuFunction =
     std::function<GpuOutcome(const GpuJob&, const GpuProgress&, const CancellationToken&)>;
 
 /// The real job on `tc`: compile, launch through gpu-exec, attribute a profile.
-GpuOutcome runGpuJob(const Toolchain& tc, const GpuJob&, const GpuProgress&,
-                     const CancellationToken&);
+GpuOutcome runGpuJob(Engine&, const GpuJob&, const GpuProgress&, const CancellationToken&);
 
 /// The jobs in flight and the profiles shown. Used on the io thread.
 class GpuRuns {

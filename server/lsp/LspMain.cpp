@@ -169,7 +169,7 @@ server::ServerOptions serverOptions(const LspArgs& a, server::PipelineCompiler& 
   };
   options.gpu = [&compiler](const server::GpuJob& job, const server::GpuProgress& progress,
                             const CancellationToken& c) {
-    return server::runGpuJob(compiler.toolchain(), job, progress, c);
+    return server::runGpuJob(compiler.engine(), job, progress, c);
   };
   options.settingsChanged = [&compiler, cliRustc = a.toolchain.rustc](const server::Settings& s) {
     compiler.setRustc(s.rustc.empty() ? cliRustc : s.rustc);

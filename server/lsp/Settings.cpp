@@ -96,6 +96,7 @@ CompileOptions Settings::compileOptions() const {
   if (optLevel) o.optLevel = *optLevel;
   o.profile = toolchainProfile;
   o.stages = stages;
+  o.stagesChosen = false;  // the stages of a Rust kernel; a `.cu` file has PTX and SASS
   o.extraRustcFlags = extraRustcFlags;
   o.remarks = remarks;
   o.workspaceTrusted = workspaceTrusted;

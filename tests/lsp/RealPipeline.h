@@ -43,7 +43,7 @@ inline server::ServerOptions realOptions(server::PipelineCompiler*& out,
                          const CancellationToken& c) { return compiler->compile(in, opts, c); };
   o.gpu = [compiler](const server::GpuJob& job, const server::GpuProgress& progress,
                      const CancellationToken& c) {
-    return server::runGpuJob(compiler->toolchain(), job, progress, c);
+    return server::runGpuJob(compiler->engine(), job, progress, c);
   };
   return o;
 }

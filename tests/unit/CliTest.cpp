@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -258,4 +259,81 @@ TEST_CASE("explain --json names a kernel's resources and occupancy as kernelscop
          {"blockSize", "activeWarpsPerSM", "maxWarpsPerSM", "percent", "limiter"})
       CHECK_MESSAGE(k[o].contains(field), o << "." << field);
   CHECK(k["occupancy"]["percent"].is_number_integer());
+}
+
+namespace {
+
+/// A kernelscope cache of its own (the real one's sysroot and CUDA tools linked in), with the
+/// result cache on, for runs of `explain --verbose` on a copy of saxpy.rs.
+struct ResultCacheRun {
+  TempDir dir{"kernelscope-result-cache"};
+  std::filesystem::path cache = dir.path() / "cache", kernel = dir.path() / "saxpy.rs";
+
+  ResultCacheRun() {
+    std::filesystem::create_directories(cache);
+    for (const char* shared : {"sysroot", "cuda-tools"})
+      if (std::filesystem::exists(test::toolchain().cacheDir / shared))
+        std::filesystem::create_symlink(test::toolchain().cacheDir / shared, cache / shared);
+    std::ofstream(kernel) << test::readFile(test::sourceDir() / "examples/saxpy.rs");
+  }
+  ProcessResult explain(const std::vector<std::string>& extra = {}) const {
+    std::vector<std::string> args = {"explain", kernel.string(), "--verbose", "--stages",
+                                     "ptx,sass"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return test::runKernelscope(
+        args, {{"KERNELSCOPE_CACHE_DIR", cache.string()}, {"KERNELSCOPE_RESULT_CACHE_MB", "64"}});
+  }
+};
+
+bool says(const ProcessResult& r, std::string_view what) {
+  return r.err.find(what) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("explain of an unchanged kernel is answered from the result cache, exactly") {
+  if (!test::toolchainUsable()) return;
+  ResultCacheRun run;
+  // Text and JSON, each under options of its own (the output's form is no compile option).
+  for (const auto& flags : {std::vector<std::string>{"--json"},
+                            std::vector<std::string>{"--arch", "sm_80", "--opt", "2"}}) {
+    auto first = run.explain(flags);
+    INFO(first.err);
+    REQUIRE(first.exitCode == 0);
+    CHECK(says(first, "kernelscope: 1 compiled, 0 from the result cache"));
+    auto second = run.explain(flags);
+    CHECK(second.exitCode == 0);
+    CHECK(says(second, "kernelscope: 0 compiled, 1 from the result cache"));
+    CHECK(second.out == first.out);  // the same lines, locations, resources and occupancy
+  }
+  // Other options are another result.
+  CHECK(says(run.explain({"--arch", "sm_75"}), "1 compiled, 0 from"));
+  // An edit compiles again.
+  std::ofstream(run.kernel, std::ios::app) << "\n// edited\n";
+  CHECK(says(run.explain(), "1 compiled, 0 from"));
+  CHECK(says(run.explain(), "0 compiled, 1 from"));
+
+  // A damaged entry is not trusted: compiled again, and the answer is right.
+  const auto good = run.explain({"--json"});
+  for (const auto& e : std::filesystem::directory_iterator(run.cache / "results"))
+    if (std::filesystem::exists(e.path() / "result.cbor"))
+      std::ofstream(e.path() / "result.cbor") << "damaged";
+  auto damaged = run.explain({"--json"});
+  CHECK(says(damaged, "1 compiled, 0 from"));
+  CHECK(damaged.out == good.out);
+}
+
+TEST_CASE("a result cache that cannot be written: said once, and explain still works") {
+  if (!test::toolchainUsable()) return;
+  ResultCacheRun run;
+  std::ofstream(run.cache / "results") << "a file where the cache's folder would be";
+  for (int i = 0; i < 2; ++i) {
+    auto r = run.explain();
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    CHECK(r.out.find("kernels (sm_90") != std::string::npos);
+    CHECK(says(r, "compile results are not kept between runs: cannot write " +
+                      (run.cache / "results").string()));
+    CHECK(says(r, "1 compiled, 0 from"));
+  }
 }

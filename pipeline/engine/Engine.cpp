@@ -1,0 +1,143 @@
+// Engine: see Engine.h.
+#include "Engine.h"
+
+#include <algorithm>
+
+#include "Crate.h"
+#include "Cuda.h"
+#include "StableHash.h"
+
+namespace ks {
+
+Engine::Engine(ToolchainSettings settings, Progress progress)
+    : settings_(std::move(settings)), progress_(std::move(progress)) {}
+
+void Engine::setRustc(const std::string& path) {
+  std::lock_guard lock(mutex_);
+  if (settings_.rustc == path) return;
+  settings_.rustc = path;
+  toolchain_.reset();
+}
+
+void Engine::setCacheCapacity(size_t bytes) { cache_.setCapacity(bytes); }
+
+void Engine::keepResultsOnDisk(uintmax_t maxBytes) {
+  std::lock_guard lock(mutex_);
+  storeBytes_ = maxBytes;
+  store_.reset();
+}
+
+ResultStore* Engine::resultStore() {
+  {
+    std::lock_guard lock(mutex_);
+    if (storeBytes_ == 0 || store_) return store_ ? &*store_ : nullptr;
+  }
+  const Toolchain tc = toolchain();  // where the cache is
+  std::lock_guard lock(mutex_);
+  if (!store_ && storeBytes_ != 0) store_.emplace(tc.cacheDir / "results", storeBytes_);
+  return store_ ? &*store_ : nullptr;
+}
+
+Toolchain Engine::toolchain() {
+  std::lock_guard lock(mutex_);
+  if (!toolchain_) {
+    Toolchain tc = discoverToolchain(settings_);
+    if (tc.rustc.found() && !tc.sysroot.found()) {
+      bool begun = false;
+      std::string problem = ensureSysroot(tc, [&](const std::string& line) {
+        if (progress_) progress_(begun ? "report" : "begin", line);
+        begun = true;
+      });
+      // A problem found before the build began (a cache that is not writable) is said too.
+      if (progress_ && !begun && !problem.empty())
+        progress_("begin", "setting up the nvptx64 sysroot"), begun = true;
+      if (progress_ && begun)
+        progress_("end", problem.empty() ? "the nvptx64 sysroot is ready" : "sysroot: " + problem);
+    }
+    toolchain_ = std::move(tc);
+  }
+  return *toolchain_;
+}
+
+namespace {
+
+/// This kernelscope binary (its path, size and modification time): results stored on disk by
+/// another build of kernelscope are not read.
+const std::string& binaryIdentity() {
+  static const std::string identity = [] {
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) return std::string("unknown");
+    const auto size = std::filesystem::file_size(self, ec);
+    const auto time = std::filesystem::last_write_time(self, ec).time_since_epoch().count();
+    return self.string() + "|" + std::to_string(size) + "|" + std::to_string(time);
+  }();
+  return identity;
+}
+
+CompileOptions effectiveOptions(const Toolchain& tc, const std::filesystem::path& file,
+                                CompileOptions options) {
+  if (isCudaSource(file) && !options.stagesChosen)  // CUDA C++ has no MIR or LLVM IR
+    std::erase_if(options.stages, [](Stage s) { return s == Stage::Mir || s == Stage::LlvmIr; });
+  return withCrateDefaults(tc, file, std::move(options));
+}
+
+}  // namespace
+
+CompileOptions Engine::optionsFor(const std::filesystem::path& file, CompileOptions options) {
+  return effectiveOptions(toolchain(), file, std::move(options));
+}
+
+std::shared_ptr<const CompileResult> Engine::compile(const CompileInput& input,
+                                                     const CompileOptions& options,
+                                                     const CancellationToken& cancel) {
+  const Toolchain tc = toolchain();
+  const CompileOptions effective = effectiveOptions(tc, input.path, options);
+  // Saved tool outputs are a side effect a cached result would not have.
+  const bool cacheable = effective.saveTempsDir.empty();
+  const std::string key = cacheable ? compileKey(tc, input, effective) : std::string();
+  if (cacheable)
+    if (auto cached = cache_.find(key)) {
+      ++fromMemory_;
+      return cached;
+    }
+  ResultStore* store = cacheable ? resultStore() : nullptr;
+  const std::string storeKey = store ? stableDigest({key, binaryIdentity()}) : std::string();
+  if (store)
+    if (auto stored = store->load(storeKey)) {
+      ++fromDisk_;
+      cache_.insert(key, stored);
+      return stored;
+    }
+  auto compiled = std::make_shared<CompileResult>(compileKernel(tc, input, effective, cancel));
+  ++compiled_;
+  // The crate's Cargo.toml (its metadata and flags) is an input too: a change to it makes
+  // the result stale for the cache and for the server's watching.
+  if (!compiled->crateManifest.empty() &&
+      std::find(compiled->sourceFiles.begin(), compiled->sourceFiles.end(),
+                compiled->crateManifest) == compiled->sourceFiles.end())
+    compiled->sourceFiles.push_back(compiled->crateManifest);
+  std::shared_ptr<const CompileResult> result = std::move(compiled);
+  if (cacheable) cache_.insert(key, result);
+  if (store)
+    if (std::string problem = store->save(storeKey, *result); !problem.empty()) {
+      std::lock_guard lock(mutex_);
+      if (progress_ && !storeProblemSaid_) progress_("note", problem);
+      storeProblemSaid_ = true;
+    }
+  return result;
+}
+
+PassesResult Engine::passes(const CompileInput& input, const CompileOptions& options,
+                            const std::string& kernel, const PassesOptions& passesOptions,
+                            const CancellationToken& cancel) {
+  const Toolchain tc = toolchain();
+  return computePasses(tc, input, effectiveOptions(tc, input.path, options), kernel, passesOptions,
+                       cancel);
+}
+
+Engine::Counters Engine::counters() const {
+  return {compiled_.load(), fromMemory_.load(), fromDisk_.load()};
+}
+
+}  // namespace ks

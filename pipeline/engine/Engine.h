@@ -1,0 +1,83 @@
+// Engine: the one compile service of kernelscope, JSON-free, shared by the CLI and the
+// language server.
+//
+// It owns what every compile needs besides the compile driver (Compile.h): the toolchain,
+// discovered on first use with its nvptx64 sysroot built when missing; the options a file is
+// compiled with (the crate's `[package.metadata.kernelscope]` for what the caller left unset,
+// the stages a `.cu` file has); and the cache of recent results. Each behaviour is here once,
+// so the commands and the server cannot drift apart. Safe to call from several threads.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "Compile.h"
+#include "CompileCache.h"
+#include "Passes.h"
+#include "ResultStore.h"
+#include "Toolchain.h"
+
+namespace ks {
+
+class Engine {
+ public:
+  /// `progress(kind, message)` with kind "begin", "report" or "end", while the nvptx64 sysroot
+  /// is built, and "note" for what the user should know (results that cannot be kept on
+  /// disk); called on the thread that asked for the toolchain or the compile.
+  using Progress = std::function<void(std::string_view kind, const std::string& message)>;
+
+  explicit Engine(ToolchainSettings = {}, Progress = {});
+
+  /// The toolchain, discovered (and its sysroot set up) on first use.
+  Toolchain toolchain();
+  /// Uses another rustc from the next compile on (empty: discover).
+  void setRustc(const std::string& path);
+  /// Bounds the results kept in memory (their footprints added up).
+  void setCacheCapacity(size_t bytes);
+  /// Keeps results on disk too, under `<cache>/results/` within `maxBytes` (ResultStore.h):
+  /// for the CLI, whose every run is a new process. Called before the first compile.
+  void keepResultsOnDisk(uintmax_t maxBytes);
+
+  /// The options `file` compiles with: what the caller left unset from its crate's
+  /// `[package.metadata.kernelscope]` (withCrateDefaults), and for a `.cu` file only the
+  /// stages CUDA C++ has (PTX, SASS) unless the caller chose the stages.
+  CompileOptions optionsFor(const std::filesystem::path& file, CompileOptions);
+
+  /// Compiles `input` with optionsFor's options, or answers from the cache. The crate's
+  /// Cargo.toml is among the result's sourceFiles: its change makes the result stale.
+  /// A compile that saves its tools' outputs (CompileOptions::saveTempsDir) always runs.
+  std::shared_ptr<const CompileResult> compile(const CompileInput&, const CompileOptions&,
+                                               const CancellationToken& = {});
+  /// The passes that changed `kernel` (Passes.h), compiled as compile() would compile it.
+  PassesResult passes(const CompileInput&, const CompileOptions&, const std::string& kernel,
+                      const PassesOptions& = {}, const CancellationToken& = {});
+
+  /// How compile() was answered so far: by the compile driver, or from a cache.
+  struct Counters {
+    size_t compiled = 0;
+    size_t fromMemory = 0;
+    size_t fromDisk = 0;
+  };
+  Counters counters() const;
+
+ private:
+  std::mutex mutex_;
+  ToolchainSettings settings_;
+  Progress progress_;
+  std::optional<Toolchain> toolchain_;
+  CompileCache cache_;
+  std::optional<ResultStore> store_;  // set by keepResultsOnDisk once the toolchain is known
+  uintmax_t storeBytes_ = 0;
+  bool storeProblemSaid_ = false;
+  std::atomic<size_t> compiled_{0}, fromMemory_{0}, fromDisk_{0};
+
+  ResultStore* resultStore();
+};
+
+}  // namespace ks

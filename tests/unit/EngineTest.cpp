@@ -1,0 +1,213 @@
+// The engine (Engine.h): the one compile service of the CLI and the language server, with
+// real compiles.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "Engine.h"
+#include "Process.h"
+#include "ResultStore.h"
+#include "TestSupport.h"
+
+using namespace ks;
+namespace fs = std::filesystem;
+
+namespace {
+
+Engine testEngine() {
+  return Engine({test::toolchain().rustc.path.string(), {}, test::toolchain().cacheDir.string()});
+}
+
+}  // namespace
+
+TEST_CASE("the engine answers an unchanged input from its cache and compiles an edited one") {
+  if (!test::toolchainUsable()) return;
+  Engine engine = testEngine();
+  const fs::path saxpy = test::sourceDir() / "examples/saxpy.rs";
+  const std::string text = test::readFile(saxpy);
+  CompileOptions ptx;
+  ptx.stages = {Stage::Ptx};
+  auto first = engine.compile({saxpy, text, {}}, ptx);
+  REQUIRE(first->succeeded);
+  CHECK(engine.counters().compiled == 1);
+  auto again = engine.compile({saxpy, text, {}}, ptx);
+  CHECK(again == first);  // the same result, not a copy
+  CHECK(engine.counters().compiled == 1);
+  CHECK(engine.counters().fromMemory == 1);
+
+  auto edited = engine.compile({saxpy, text + "\n// edited\n", {}}, ptx);
+  CHECK(edited != first);
+  CHECK(engine.counters().compiled == 2);
+
+  // Saved tool outputs are a side effect: such a compile always runs, and writes them.
+  TempDir temps("engine-test");
+  CompileOptions saving = ptx;
+  saving.saveTempsDir = temps.path();
+  auto saved = engine.compile({saxpy, text, {}}, saving);
+  CHECK(engine.counters().compiled == 3);
+  CHECK(fs::exists(temps.path() / "k.ptx"));
+
+  // A smaller bound evicts at once.
+  engine.setCacheCapacity(0);
+  engine.compile({saxpy, text, {}}, ptx);
+  CHECK(engine.counters().compiled == 4);
+}
+
+TEST_CASE("the engine applies the crate's defaults and watches its Cargo.toml") {
+  if (!test::toolchainUsable()) return;
+  Engine engine = testEngine();
+  const fs::path math = test::sourceDir() / "examples/crate/src/math.rs";
+  CompileOptions unset;  // examples/crate says sm_90 and opt-level 3
+  unset.arch = "sm_75";
+  unset.optLevel = 1;
+  unset.archChosen = unset.optLevelChosen = false;
+  unset.stages = {Stage::Ptx};
+  CompileOptions effective = engine.optionsFor(math, unset);
+  CHECK(effective.arch == "sm_90");
+  CHECK(effective.optLevel == 3);
+  auto r = engine.compile({math, std::nullopt, {}}, unset);
+  REQUIRE(r->succeeded);
+  CHECK(r->arch == "sm_90");
+  CHECK(r->optLevel == 3);
+  const fs::path manifest = test::sourceDir() / "examples/crate/Cargo.toml";
+  CHECK(std::count(r->sourceFiles.begin(), r->sourceFiles.end(), manifest) == 1);
+}
+
+TEST_CASE("a .cu file has PTX and SASS from the engine unless the stages were chosen") {
+  if (!test::toolchainUsable()) return;
+  Engine engine = testEngine();
+  const fs::path cu = test::sourceDir() / "examples/cuda/saxpy.cu";
+  CompileOptions unchosen;
+  unchosen.stagesChosen = false;
+  CHECK(engine.optionsFor(cu, unchosen).stages == std::vector<Stage>{Stage::Ptx, Stage::Sass});
+  CompileOptions chosen;
+  chosen.stages = {Stage::Mir, Stage::Ptx};
+  CHECK(engine.optionsFor(cu, chosen).stages == chosen.stages);
+  // A Rust file keeps all four.
+  CHECK(engine.optionsFor(test::sourceDir() / "examples/saxpy.rs", unchosen).stages.size() == 4);
+
+  if (!test::toolchain().nvcc.found()) {
+    MESSAGE("skipped the .cu compile: no nvcc (" << test::toolchain().nvcc.problem << ")");
+    return;
+  }
+  auto r = engine.compile({cu, std::nullopt, {}}, unchosen);
+  REQUIRE(r->succeeded);
+  CHECK(r->stage(Stage::Mir) == nullptr);  // not asked of a .cu: no "unavailable" to report
+  CHECK(r->stage(Stage::LlvmIr) == nullptr);
+  CHECK(r->stage(Stage::Ptx)->available);
+  auto explicitMir = engine.compile({cu, std::nullopt, {}}, chosen);
+  REQUIRE(explicitMir->stage(Stage::Mir) != nullptr);
+  CHECK_FALSE(explicitMir->stage(Stage::Mir)->available);
+  CHECK(explicitMir->stage(Stage::Mir)->unavailableReason.find("Rust stage") != std::string::npos);
+}
+
+namespace {
+
+/// Everything a reader of `r` sees, as text: each stage's lines with their locations, what
+/// every source line became in it (direct and inlined, with each line's origin), the code
+/// with no source line, the diagnostics, remarks and kernels.
+std::string dumpResult(const CompileResult& r) {
+  std::ostringstream o;
+  o << r.succeeded << r.arch << r.optLevel << int(r.profile) << r.failure << "\n";
+  for (const auto& f : r.sourceFiles) o << "source " << f.string() << "\n";
+  for (const auto& [stage, st] : r.stages) {
+    o << "== " << stageName(stage) << " " << st.available << " " << st.unavailableReason << "\n"
+      << test::dumpArtifact(st.artifact);
+    if (!st.available || !r.lineMap) continue;
+    for (const SourceLine& src : r.lineMap->sourceLinesWithCode(stage)) {
+      const StageLines& sl = r.lineMap->linesFor(stage, src);
+      o << src.file << ":" << src.line << " ->";
+      for (uint32_t l : sl.direct) o << " " << l;
+      o << " |";
+      for (uint32_t l : sl.inlined) {
+        const LineOrigin& origin = r.lineMap->origin(stage, l);
+        o << " " << l << "@" << origin.user.line << (origin.viaLibrary ? "v" : "")
+          << origin.outerUserFrames.size();
+      }
+      o << "\n";
+    }
+    for (uint32_t l : r.lineMap->compilerGenerated(stage)) o << "generated " << l << "\n";
+  }
+  for (const Diagnostic& d : r.diagnostics) {
+    o << "diag " << int(d.severity) << d.source << d.code << d.message << d.rendered
+      << (d.range ? d.range->file + std::to_string(d.range->startLine) : "")
+      << (d.ptxLine ? *d.ptxLine : 0) << d.related.size() << d.fixes.size() << "\n";
+    for (const auto& n : d.related) o << "  " << n.range.file << n.range.endColumn << n.message;
+    for (const auto& f : d.fixes)
+      for (const auto& [range, text] : f.edits) o << "  " << f.title << range.startColumn << text;
+  }
+  for (const Remark& m : r.remarks)
+    o << "remark " << int(m.kind) << m.pass << m.name << m.function << m.message
+      << (m.location ? m.location->line : 0) << (m.userLocation ? m.userLocation->line : 0)
+      << m.viaLibrary << m.count << "\n";
+  for (const KernelInfo& k : r.kernels) {
+    o << "kernel " << k.symbol << k.demangled << k.definition.line << k.ptxInstructions << " "
+      << k.sassInstructions << " " << (k.resources ? k.resources->registers : 0) << " "
+      << (k.resources ? k.resources->spillStores : 0);
+    if (k.occupancy)
+      o << " " << k.occupancy->atBlockSize.percent() << k.occupancy->atBlockSize.limitText()
+        << k.occupancy->best.blockSize;
+    o << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace
+
+TEST_CASE("a stored result reads back as the compile made it") {
+  if (!test::toolchainUsable()) return;
+  CompileOptions all;
+  all.remarks = true;
+  std::vector<fs::path> files;
+  for (const auto& k : test::compilingKernels()) files.push_back(test::sourceDir() / k);
+  files.push_back(test::sourceDir() / "examples/crate/src/math.rs");  // a helper used by kernels
+  files.push_back(test::sourceDir() / "tests/fixtures/broken.rs");    // diagnostics, no code
+  if (test::toolchain().nvcc.found()) files.push_back(test::sourceDir() / "examples/cuda/saxpy.cu");
+  for (const fs::path& f : files) {
+    CAPTURE(f);
+    const CompileResult& r = test::compiled(f, all);
+    const std::string bytes = serializeResult(r);
+    auto back = deserializeResult(bytes);
+    REQUIRE(back);
+    CHECK(dumpResult(*back) == dumpResult(r));
+    // A damaged entry is refused, never half read.
+    CHECK_FALSE(deserializeResult(bytes.substr(0, bytes.size() / 2)));
+    CHECK_FALSE(deserializeResult("not a result"));
+  }
+}
+
+TEST_CASE("the result store: hits while the other files are unchanged, bounded, whole entries") {
+  if (!test::toolchainUsable()) return;
+  TempDir dir("result-store-test");
+  TempDir crate("result-store-crate");
+  const fs::path lib = crate.path() / "k.rs", helper = crate.path() / "helper.rs";
+  std::ofstream(helper) << "pub fn twice(x: f32) -> f32 { x * 2.0 }\n";
+  std::ofstream(lib) << test::readFile(test::sourceDir() / "examples/saxpy.rs") << "\nmod helper;\n";
+  CompileOptions ptx;
+  ptx.stages = {Stage::Ptx};
+  const CompileResult& r = test::compiled(lib, ptx);
+  REQUIRE(r.succeeded);
+  REQUIRE(std::count(r.sourceFiles.begin(), r.sourceFiles.end(), helper) == 1);
+
+  ResultStore store(dir.path() / "results", uintmax_t{64} << 20);
+  CHECK(store.load("k") == nullptr);
+  CHECK(store.save("k", r).empty());
+  auto hit = store.load("k");
+  REQUIRE(hit);
+  CHECK(dumpResult(*hit) == dumpResult(r));
+  // A module changed on disk: the entry is stale.
+  std::ofstream(helper) << "pub fn twice(x: f32) -> f32 { x + x }\n";
+  CHECK(store.load("k") == nullptr);
+
+  // A failed compile is not kept.
+  CompileResult failed;
+  CHECK(store.save("failed", failed).empty());
+  CHECK_FALSE(fs::exists(dir.path() / "results/failed"));
+
+  // A store that cannot be written says why, and nothing is left behind.
+  ResultStore blocked(helper / "results", uintmax_t{64} << 20);
+  const std::string why = blocked.save("k", r);
+  CHECK(why.find("not kept between runs") != std::string::npos);
+  CHECK(why.find(helper.string()) != std::string::npos);
+}
