@@ -27,11 +27,15 @@ std::string compileKey(const Toolchain&, const CompileInput&, const CompileOptio
 /// About how many bytes `result` holds (its artifacts, line map, diagnostics and remarks).
 size_t footprint(const CompileResult&);
 
+/// The bound of the language server's cache unless the user sets `compileCacheMB`.
+inline constexpr size_t kDefaultCompileCacheMB = 64;
+
 /// Keeps the most recently used results while their footprints add up to at most
 /// `capacityBytes` (a result larger than that is not kept), evicting the least recent.
 class CompileCache {
  public:
-  explicit CompileCache(size_t capacityBytes = size_t(64) << 20) : capacity_(capacityBytes) {}
+  explicit CompileCache(size_t capacityBytes = kDefaultCompileCacheMB << 20)
+      : capacity_(capacityBytes) {}
 
   std::shared_ptr<const CompileResult> find(const std::string& key);
   void insert(const std::string& key, std::shared_ptr<const CompileResult>);

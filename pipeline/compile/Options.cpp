@@ -31,6 +31,13 @@ std::optional<std::string> checkNonNegative(const nlohmann::json& v) {
   return std::string("must be a non-negative integer");
 }
 
+/// A cache bound in MiB: up to 1 TiB (what a byte count can hold many times over).
+std::optional<std::string> checkCacheMB(const nlohmann::json& v) {
+  const auto n = v.get<long long>();
+  if (n >= 0 && n <= (1 << 20)) return std::nullopt;
+  return std::string("must be 0 to 1048576 (MiB)");
+}
+
 std::string_view kindWords(OptionKind kind) {
   switch (kind) {
     case OptionKind::String:
@@ -94,6 +101,10 @@ const std::vector<OptionSpec>& optionTable() {
        "milliseconds after an edit before the server compiles; unset: adaptive", checkNonNegative},
       {"remarks", "remarks", "", "", OptionKind::Boolean, "true or false",
        "optimization remarks as hint diagnostics", nullptr},
+      {"compileCacheMB", "compileCacheMB", "", "", OptionKind::Integer, "0 to 1048576 (MiB)",
+       "MiB of recent compile results the server keeps, so that an undo or an arch switched "
+       "back is answered at once (default 64; 0: none)",
+       checkCacheMB},
       {"gpuRunner", "gpu.runner", "--runner", "", OptionKind::String,
        "a command prefix such as \"ssh gpu-box\"",
        "the command prefix that reaches a GPU machine (run, profile); empty: this machine",

@@ -196,8 +196,8 @@ KernelResources resourcesFrom(const json& j) {
   KernelResources r;
   r.name = j.at(0).get<std::string>();
   r.arch = j.at(1).get<std::string>();
-  uint32_t* fields[] = {&r.registers,   &r.barriers,     &r.stackFrame,     &r.spillStores,
-                        &r.spillLoads,  &r.sharedMemory, &r.constantMemory, &r.localMemory};
+  uint32_t* fields[] = {&r.registers,  &r.barriers,     &r.stackFrame,     &r.spillStores,
+                        &r.spillLoads, &r.sharedMemory, &r.constantMemory, &r.localMemory};
   for (size_t i = 0; i < std::size(fields); ++i) *fields[i] = j.at(2 + i).get<uint32_t>();
   r.isEntry = j.at(10).get<bool>();
   return r;
@@ -346,13 +346,14 @@ std::string ResultStore::save(const std::string& key, const CompileResult& resul
   fs::create_directories(staging, ec);
   auto failed = [&](const std::string& why) {
     fs::remove_all(staging, ec);
-    return "compile results are not kept between runs: cannot write " + dir_.string() + " (" +
-           why + ")";
+    return "compile results are not kept between runs: cannot write " + dir_.string() + " (" + why +
+           ")";
   };
   if (ec) return failed(ec.message());
   {
     std::ofstream files(staging / kFilesFile, std::ios::binary);
-    for (const fs::path& f : result.sourceFiles) files << fileDigest(f) << ' ' << f.string() << '\n';
+    for (const fs::path& f : result.sourceFiles)
+      files << fileDigest(f) << ' ' << f.string() << '\n';
     std::ofstream out(staging / kResultFile, std::ios::binary);
     out << serializeResult(result);
     if (!files.flush() || !out.flush()) return failed("is the disk full?");

@@ -25,7 +25,8 @@ std::string pathState(const fs::path& p) {
            std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + ":" +
            std::to_string(st.st_ino);
   };
-  struct stat link {}, target {};
+  struct stat link {
+  }, target{};
   if (::lstat(p.c_str(), &link) != 0) return "absent";
   std::string state = one(link);
   if (S_ISLNK(link.st_mode))

@@ -172,7 +172,7 @@ server::ServerOptions serverOptions(const LspArgs& a, server::PipelineCompiler& 
     return server::runGpuJob(compiler.engine(), job, progress, c);
   };
   options.settingsChanged = [&compiler, cliRustc = a.toolchain.rustc](const server::Settings& s) {
-    compiler.setRustc(s.rustc.empty() ? cliRustc : s.rustc);
+    compiler.applySettings(s, cliRustc);
   };
   return options;
 }

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "Engine.h"
+#include "Settings.h"
 
 namespace ks::server {
 
@@ -33,6 +34,12 @@ class PipelineCompiler {
   }
   /// Uses another rustc from the next compile on (empty: discover).
   void setRustc(const std::string& path) { engine_.setRustc(path); }
+  /// Applies the settings that concern the engine, at once: the rustc (`rustc`, else
+  /// `defaultRustc`: the command line's) and the cache's bound (`compileCacheMB`).
+  void applySettings(const Settings& s, const std::string& defaultRustc) {
+    engine_.setRustc(s.rustc.empty() ? defaultRustc : s.rustc);
+    engine_.setCacheCapacity(s.compileCacheMB << 20);
+  }
   /// The toolchain, discovered (and its sysroot set up) on first use. Any thread.
   Toolchain toolchain() { return engine_.toolchain(); }
   Engine& engine() { return engine_; }

@@ -40,6 +40,8 @@ void resetSetting(Settings& s, const std::string& key) {
     s.debounce = defaults.debounce;
   else if (key == "remarks")
     s.remarks = defaults.remarks;
+  else if (key == "compileCacheMB")
+    s.compileCacheMB = defaults.compileCacheMB;
   else if (key == "workspaceTrusted")
     s.workspaceTrusted = defaults.workspaceTrusted;
   else if (key == "gpuRunner")
@@ -78,6 +80,8 @@ void applySetting(Settings& s, const std::string& key, const nlohmann::json& val
     s.debounce = std::chrono::milliseconds(value.get<int>());
   else if (key == "remarks")
     s.remarks = value.get<bool>();
+  else if (key == "compileCacheMB")
+    s.compileCacheMB = value.get<size_t>();
   else if (key == "workspaceTrusted")
     s.workspaceTrusted = value.get<bool>();
   else if (key == "gpuRunner")

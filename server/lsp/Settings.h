@@ -15,6 +15,7 @@
 
 #include "Artifact.h"
 #include "Compile.h"
+#include "CompileCache.h"
 
 namespace ks::server {
 
@@ -30,6 +31,7 @@ struct Settings {
   std::vector<std::string> extraRustcFlags;
   std::optional<std::chrono::milliseconds> debounce;  // empty: adaptive
   bool remarks = false;                               // optimization remarks as hint diagnostics
+  size_t compileCacheMB = kDefaultCompileCacheMB;     // the bound of the results kept
   /// The user trusts the workspace (Trust.h): VS Code's workspace trust, in other editors the
   /// user's own `workspaceTrusted` setting. Never taken from the workspace's kernelscope.toml.
   bool workspaceTrusted = false;

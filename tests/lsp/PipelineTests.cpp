@@ -650,4 +650,42 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("real pipeline: compileCacheMB bounds the results kept, applied at once") {
+  SKIP_WITHOUT_TOOLCHAIN();
+  PipelineCompiler* compiler = nullptr;
+  TestClient client(realOptions(compiler));
+  const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
+  const std::string text = readFile(path);
+  const std::string uri = client.open(path, text);
+  client.sync();
+  auto compiled = [&] { return compiler->engine().counters().compiled; };
+  REQUIRE(compiled() == 1);
+  // An edit, then its undo: the undo is answered from the cache.
+  client.change(uri, text + "\n// an edit\n", 2);
+  client.sync();
+  client.change(uri, text, 3);
+  client.sync();
+  CHECK(compiled() == 2);
+  CHECK(compiler->engine().counters().fromMemory >= 1);
+
+  // No cache: the same edit and undo compile twice.
+  client.notify("workspace/didChangeConfiguration", {{"settings", {{"compileCacheMB", 0}}}});
+  client.sync();
+  const size_t before = compiled();
+  client.change(uri, text + "\n// an edit\n", 4);
+  client.sync();
+  client.change(uri, text, 5);
+  client.sync();
+  CHECK(compiled() == before + 2);
+
+  // A bad value is refused in the table's words, and the bound stays.
+  client.notify("workspace/didChangeConfiguration", {{"settings", {{"compileCacheMB", -5}}}});
+  client.sync();
+  bool told = false;
+  for (const json& m : client.notifications("window/showMessage"))
+    told |= m["message"].get<std::string>().find("compileCacheMB must be 0 to 1048576") !=
+            std::string::npos;
+  CHECK(told);
+}
+
 }  // namespace ks::test

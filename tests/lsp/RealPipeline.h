@@ -41,6 +41,9 @@ inline server::ServerOptions realOptions(server::PipelineCompiler*& out,
   server::ServerOptions o = TestClient::options(/*workers=*/1, std::chrono::milliseconds(0));
   o.compile = [compiler](const CompileInput& in, const CompileOptions& opts,
                          const CancellationToken& c) { return compiler->compile(in, opts, c); };
+  o.settingsChanged = [compiler, rustc = settings.rustc](const server::Settings& s) {
+    compiler->applySettings(s, rustc);
+  };
   o.gpu = [compiler](const server::GpuJob& job, const server::GpuProgress& progress,
                      const CancellationToken& c) {
     return server::runGpuJob(compiler->engine(), job, progress, c);

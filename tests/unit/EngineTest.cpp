@@ -183,7 +183,8 @@ TEST_CASE("the result store: hits while the other files are unchanged, bounded, 
   TempDir crate("result-store-crate");
   const fs::path lib = crate.path() / "k.rs", helper = crate.path() / "helper.rs";
   std::ofstream(helper) << "pub fn twice(x: f32) -> f32 { x * 2.0 }\n";
-  std::ofstream(lib) << test::readFile(test::sourceDir() / "examples/saxpy.rs") << "\nmod helper;\n";
+  std::ofstream(lib) << test::readFile(test::sourceDir() / "examples/saxpy.rs")
+                     << "\nmod helper;\n";
   CompileOptions ptx;
   ptx.stages = {Stage::Ptx};
   const CompileResult& r = test::compiled(lib, ptx);

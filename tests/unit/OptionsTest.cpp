@@ -133,6 +133,12 @@ TEST_CASE("one check, one message per option, named as each surface spells it") 
   CHECK(optionProblem(*stages, "--stages", cliOptionValue(*stages, "ptx,asm")) ==
         "--stages: unknown stage \"asm\" (known: mir, llvm-ir, ptx, sass)");
   CHECK(crateKeyList() == "arch, opt-level, profile, rustc-flags, launch");
+  const OptionSpec* cache = optionBySetting("compileCacheMB");
+  REQUIRE(cache);
+  CHECK(optionProblem(*cache, "compileCacheMB", -1) == "compileCacheMB must be 0 to 1048576 (MiB)");
+  CHECK(optionProblem(*cache, "compileCacheMB", "64") ==
+        "compileCacheMB must be 0 to 1048576 (MiB)");
+  CHECK_FALSE(optionProblem(*cache, "compileCacheMB", 0));
 
   // The CLI says it in the table's words.
   ProcessResult r = test::runKernelscope({"explain", "examples/saxpy.rs", "--opt", "9"});

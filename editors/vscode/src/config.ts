@@ -30,6 +30,7 @@ export function serverOptions(): Record<string, unknown> {
     extraRustcFlags: s.get<string[]>("rustc.extraFlags"),
     debounceMs: s.get<number | null>("debounceMs") ?? null,
     remarks: s.get<boolean>("remarks"),
+    compileCacheMB: s.get<number>("compileCacheMB"),
     gpuRunner: s.get<string>("gpu.runner") || null,
     ncu: s.get<string>("gpu.ncu") || null,
     // VS Code's workspace trust decides what the workspace's own files may run.
