@@ -35,6 +35,7 @@ struct OptionSpec {
   std::string_view help;      // one line: what the option does
   /// A check beyond the kind (an arch name, a profile name, a range); the problem in words.
   std::optional<std::string> (*check)(const nlohmann::json&) = nullptr;
+  std::string_view cliValue;  // the value's name in `kernelscope --help` ("sm_XX"); "": no flag
 };
 
 /// Every option, in the order --help and the docs list them.

@@ -135,10 +135,65 @@ void printResources(std::ostream& out, const KernelInfo& rust, const KernelInfo&
   row("sass instr", [](const KernelInfo& k) { return std::to_string(k.sassInstructions); });
 }
 
+using KernelPair = std::pair<const KernelInfo*, const KernelInfo*>;
+
+/// Pairs: the named kernel, else kernels of the same name, else the only kernel of each.
+/// Empty after saying why when there is none.
+std::vector<KernelPair> kernelPairs(const CompileResult& rust, const CompileResult& cuda,
+                                    const CompareArgs& args) {
+  std::vector<KernelPair> pairs;
+  if (!args.kernel.empty()) {
+    const KernelInfo *a = findKernel(rust, args.kernel), *b = findKernel(cuda, args.kernel);
+    if (!a || !b) {
+      std::cerr << "kernelscope compare: no kernel '" << args.kernel << "' in "
+                << (a ? args.cudaFile : args.rustFile) << "\n";
+      return {};
+    }
+    return {{a, b}};
+  }
+  for (const auto& k : rust.kernels)
+    if (const auto* twin = findKernel(cuda, k.symbol)) pairs.push_back({&k, twin});
+  if (pairs.empty() && rust.kernels.size() == 1 && cuda.kernels.size() == 1)
+    pairs.push_back({&rust.kernels[0], &cuda.kernels[0]});
+  if (pairs.empty())
+    std::cerr << "kernelscope compare: no kernels of the same name in both files; name one with "
+                 "--kernel\n";
+  return pairs;
+}
+
+/// One pair's resources and, per stage, the diff of its bodies; the exit status it calls for.
+int printPair(const KernelPair& pair, const CompileResult& rust, const CompileResult& cuda,
+              const CompareArgs& args) {
+  const auto& [a, b] = pair;
+  int status = kExitOk;
+  std::cout << "\nkernel " << a->demangled
+            << (a->demangled != b->demangled ? " vs " + b->demangled : "") << "\n";
+  printResources(std::cout, *a, *b);
+  for (Stage s : args.stages) {
+    const StageOutcome *sa = rust.stage(s), *sb = cuda.stage(s);
+    std::cout << "\n" << stageName(s) << "\n";
+    if (!sa || !sa->available || !sb || !sb->available) {
+      const StageOutcome* missing = (!sa || !sa->available) ? sa : sb;
+      std::cout << "  (unavailable: " << (missing ? missing->unavailableReason : "not run")
+                << ")\n";
+      status = kExitStageUnavailable;
+      continue;
+    }
+    StageDiff d =
+        diffArtifacts(kernelBody(sa->artifact, a->symbol), kernelBody(sb->artifact, b->symbol),
+                      args.rustFile, args.cudaFile, {static_cast<int>(args.context), true});
+    std::cout << "  " << d.removed << " instructions only in rust (-), " << d.added
+              << " only in c++ (+)\n";
+    if (!d.changed())
+      std::cout << "  identical after normalization\n";
+    else
+      std::cout << d.unified;
+  }
+  return status;
+}
+
 }  // namespace
 
-// FIXME: split into steps; the split is under way with the CLI's move onto the engine.
-// NOLINTNEXTLINE(readability-function-size)
 int compareMain(int argc, char** argv) {
   CompareArgs args;
   if (auto err = parseArgs(argc, argv, args)) {
@@ -160,7 +215,6 @@ int compareMain(int argc, char** argv) {
   const auto cudaResult =
       engine.compile({std::filesystem::absolute(args.cudaFile), std::nullopt, {}}, args.options);
   const CompileResult &rust = *rustResult, &cuda = *cudaResult;
-  int status = kExitOk;
   for (const auto* r : {&rust, &cuda})
     for (const auto& d : r->diagnostics)
       if (d.severity == Severity::Error || d.severity == Severity::Note)
@@ -170,58 +224,14 @@ int compareMain(int argc, char** argv) {
               << failureText(rust.succeeded ? cuda : rust) << "\n";
     return kExitFailed;
   }
-
-  // Pairs: the named kernel, else kernels of the same name, else the only kernel of each.
-  std::vector<std::pair<const KernelInfo*, const KernelInfo*>> pairs;
-  if (!args.kernel.empty()) {
-    const KernelInfo *a = findKernel(rust, args.kernel), *b = findKernel(cuda, args.kernel);
-    if (!a || !b) {
-      std::cerr << "kernelscope compare: no kernel '" << args.kernel << "' in "
-                << (a ? args.cudaFile : args.rustFile) << "\n";
-      return kExitUsage;
-    }
-    pairs.push_back({a, b});
-  } else {
-    for (const auto& k : rust.kernels)
-      if (const auto* twin = findKernel(cuda, k.symbol)) pairs.push_back({&k, twin});
-    if (pairs.empty() && rust.kernels.size() == 1 && cuda.kernels.size() == 1)
-      pairs.push_back({&rust.kernels[0], &cuda.kernels[0]});
-  }
-  if (pairs.empty()) {
-    std::cerr << "kernelscope compare: no kernels of the same name in both files; name one with "
-                 "--kernel\n";
-    return kExitUsage;
-  }
-
+  const std::vector<KernelPair> pairs = kernelPairs(rust, cuda, args);
+  if (pairs.empty()) return kExitUsage;
   std::cout
       << args.rustFile << "  vs  " << args.cudaFile << "  (" << rust.arch << "; rust opt-level "
       << rust.optLevel
       << "; normalized: register numbers, labels, parameter names and addresses renamed away)\n";
-  for (const auto& [a, b] : pairs) {
-    std::cout << "\nkernel " << a->demangled
-              << (a->demangled != b->demangled ? " vs " + b->demangled : "") << "\n";
-    printResources(std::cout, *a, *b);
-    for (Stage s : args.stages) {
-      const StageOutcome *sa = rust.stage(s), *sb = cuda.stage(s);
-      std::cout << "\n" << stageName(s) << "\n";
-      if (!sa || !sa->available || !sb || !sb->available) {
-        const StageOutcome* missing = (!sa || !sa->available) ? sa : sb;
-        std::cout << "  (unavailable: " << (missing ? missing->unavailableReason : "not run")
-                  << ")\n";
-        status = kExitStageUnavailable;
-        continue;
-      }
-      StageDiff d =
-          diffArtifacts(kernelBody(sa->artifact, a->symbol), kernelBody(sb->artifact, b->symbol),
-                        args.rustFile, args.cudaFile, {static_cast<int>(args.context), true});
-      std::cout << "  " << d.removed << " instructions only in rust (-), " << d.added
-                << " only in c++ (+)\n";
-      if (!d.changed())
-        std::cout << "  identical after normalization\n";
-      else
-        std::cout << d.unified;
-    }
-  }
+  int status = kExitOk;
+  for (const KernelPair& pair : pairs) status = std::max(status, printPair(pair, rust, cuda, args));
   return status;
 }
 

@@ -63,7 +63,7 @@ int doctorMain(int argc, char** argv) {
             std::string(kProfileChoices) + "])";
     if (bad) {
       std::cerr << "kernelscope doctor: " << *bad << "\n";
-      return 2;
+      return kExitUsage;
     }
   }
   Toolchain tc = discoverToolchain();
@@ -82,7 +82,7 @@ int doctorMain(int argc, char** argv) {
                          : "\nMIR, LLVM IR and PTX work with the ")
                 << profileName(*profile) << " profile"
                 << (sass ? ".\n" : "; SASS and resources need the MISSING tools.\n");
-    return tools.ready() ? 0 : 1;
+    return tools.ready() ? kExitOk : kExitFailed;
   }
   bool core = tc.rustc.found() && tc.sysroot.found();
   if (!core)
@@ -91,7 +91,7 @@ int doctorMain(int argc, char** argv) {
     std::cout << "\nMIR, LLVM IR and PTX work; SASS and resources need the MISSING tools.\n";
   else
     std::cout << "\nAll stages available.\n";
-  return core ? 0 : 1;
+  return core ? kExitOk : kExitFailed;
 }
 
 /// `run` and `profile` on this machine: the CUDA driver and Nsight Compute's CLI.
@@ -116,19 +116,19 @@ int setupMain(int, char**) {
   if (!tc.rustc.found()) {
     std::cerr << "kernelscope setup: rustc: " << tc.rustc.problem << "\n  fix: " << tc.rustc.fix
               << "\n";
-    return 1;
+    return kExitFailed;
   }
   if (tc.sysroot.found()) {
     std::cerr << "[setup] nvptx64 core: present (" << tc.sysroot.path.string() << ")\n";
-    return 0;
+    return kExitOk;
   }
   std::string err =
       ensureSysroot(tc, [](const std::string& msg) { std::cerr << "[setup] " << msg << "\n"; });
   if (!err.empty()) {
     std::cerr << "kernelscope setup: " << err << "\n";
-    return 1;
+    return kExitFailed;
   }
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace ks

@@ -20,6 +20,7 @@
 #include "Cuda.h"
 #include "GpuExec.h"
 #include "KernelLaunch.h"
+#include "Options.h"
 #include "Report.h"
 #include "Runner.h"
 #include "TextUtil.h"
@@ -74,18 +75,20 @@ std::optional<std::string> parseRunArgs(int argc, char** argv, RunArgs& a, bool 
       int s = 0;
       if (auto e = intValue(1, 86400, s)) return e;
       a.launch.timeout = std::chrono::seconds(s);
-    } else if (*arg == "--runner") {
+    } else if (*arg == "--runner" || (*arg == "--ncu" && profile)) {
+      // The settings gpuRunner and ncu: checked by the options table, as the editors' are.
+      const OptionSpec& option = *optionByCliFlag(*arg);
       auto v = args.value();
-      if (!v) return "--runner needs a command prefix, e.g. --runner 'ssh gpu-box'";
-      if (std::string why = gpu::splitRunner(*v, a.launch.runner); !why.empty()) return why;
+      if (!v) return std::string(*arg) + " needs " + std::string(option.expected);
+      if (auto bad = optionProblem(option, *arg, cliOptionValue(option, *v))) return *bad;
+      if (*arg == "--ncu")
+        a.launch.ncu = *v;
+      else if (std::string why = gpu::splitRunner(*v, a.launch.runner); !why.empty())
+        return why;
     } else if (*arg == "--remote-kernelscope") {
       auto v = args.value();
       if (!v) return "--remote-kernelscope needs a path";
       a.launch.remoteKernelscope = *v;
-    } else if (*arg == "--ncu" && profile) {
-      auto v = args.value();
-      if (!v) return "--ncu needs a path";
-      a.launch.ncu = *v;
     } else if (*arg == "--dump" && !profile) {
       auto v = args.value();
       if (!v) return "--dump needs a directory";
@@ -187,7 +190,7 @@ std::optional<Compiled> compileForLaunch(const char* command, RunArgs& args) {
 std::optional<gpu::RunResult> launch(const char* command, const Compiled& c, const RunArgs& args,
                                      gpu::ExecRequest::Mode mode, gpu::PreparedLaunch& prepared,
                                      int& status) {
-  status = 1;
+  status = kExitFailed;
   prepared = gpu::prepareLaunch(c.tc, c.result(), c.launch.cubin, c.kernel(), args.launch, mode);
   for (const auto& n : prepared.notes)
     std::cerr << "kernelscope " << command << ": note: " << n << "\n";
@@ -200,7 +203,7 @@ std::optional<gpu::RunResult> launch(const char* command, const Compiled& c, con
     std::ofstream(args.saveRequest, std::ios::binary) << gpu::encodeRequest(*prepared.request);
     std::cout << "wrote the gpu-exec request for " << c.kernel() << " to " << args.saveRequest
               << " (run it: kernelscope gpu-exec < FILE)\n";
-    status = 0;
+    status = kExitOk;
     return std::nullopt;
   }
   if (!args.replay.empty()) {
@@ -225,59 +228,37 @@ std::optional<gpu::RunResult> launch(const char* command, const Compiled& c, con
 int printLineProfile(const gpu::KernelLineProfile&, const gpu::DeviceInfo&, const gpu::LaunchPlan&,
                      const std::filesystem::path& file, bool asJson, int top);
 
-int runMain(int argc, char** argv) {
-  RunArgs args;
-  if (auto err = parseRunArgs(argc, argv, args, false)) {
-    std::cerr << "kernelscope run: " << *err << "\n";
-    return 2;
-  }
-  auto c = compileForLaunch("run", args);
-  if (!c) return 1;
-  gpu::PreparedLaunch prepared;
-  int status = 1;
-  auto r = launch("run", *c, args, gpu::ExecRequest::Mode::Run, prepared, status);
-  if (!r) return status;
-  const gpu::LaunchPlan& plan = prepared.request->plan;
-  gpu::RunFigures f = gpu::runFigures(plan, *r);
-  const gpu::TimeStats& t = f.time;
-  const double bytes = f.bytes, bandwidth = f.bandwidth, flops = f.throughput;
+namespace {
 
-  if (!args.dumpDir.empty()) {
-    std::error_code ec;
-    fs::create_directories(args.dumpDir, ec);
-    for (const auto& b : r->buffers)
-      if (b.blob >= 0)
-        writeNpy(fs::path(args.dumpDir) / (b.name + ".npy"), b.elem, b.count, r->blobs[b.blob]);
-  }
-  if (args.json) {
-    std::cout << gpu::runJson(fs::absolute(args.file), plan, *r).dump(2) << "\n";
-    return 0;
-  }
-  std::cout << plan.kernel << " on " << r->device.describe() << "\n";
+/// A run's figures as text: launch, time, bandwidth and throughput, and every buffer.
+void printRun(const gpu::LaunchPlan& plan, const gpu::RunResult& r, const std::string& dumpDir) {
+  const gpu::RunFigures f = gpu::runFigures(plan, r);
+  const gpu::TimeStats& t = f.time;
+  std::cout << plan.kernel << " on " << r.device.describe() << "\n";
   std::cout << "  launch   grid " << dims(plan.grid) << ", block " << dims(plan.block);
   if (plan.sharedBytes) std::cout << ", " << plan.sharedBytes << " B dynamic shared";
   std::cout << "\n";
-  if (!r->timesMs.empty()) {
+  if (!r.timesMs.empty()) {
     std::cout << "  time     " << time(t.median) << " median (min " << time(t.min) << ", max "
-              << time(t.max) << ", " << r->timesMs.size() << " runs)\n";
-    double peakBw = r->device.peakBandwidth();
-    std::cout << "  memory   " << si(bytes, "B") << (plan.bytes ? "" : " (every buffer once)")
-              << " -> " << si(bandwidth, "B/s");
+              << time(t.max) << ", " << r.timesMs.size() << " runs)\n";
+    double peakBw = r.device.peakBandwidth();
+    std::cout << "  memory   " << si(f.bytes, "B") << (plan.bytes ? "" : " (every buffer once)")
+              << " -> " << si(f.bandwidth, "B/s");
     if (peakBw > 0)
-      std::cout << " = " << std::fixed << std::setprecision(1) << 100 * bandwidth / peakBw
+      std::cout << " = " << std::fixed << std::setprecision(1) << 100 * f.bandwidth / peakBw
                 << "% of " << si(peakBw, "B/s") << " peak" << std::defaultfloat;
     std::cout << "\n";
     if (plan.flops) {
-      double peak = r->device.peakFlops();
-      std::cout << "  compute  " << si(*plan.flops, "FLOP") << " -> " << si(flops, "FLOP/s");
+      double peak = r.device.peakFlops();
+      std::cout << "  compute  " << si(*plan.flops, "FLOP") << " -> " << si(f.throughput, "FLOP/s");
       if (peak > 0)
-        std::cout << " = " << std::fixed << std::setprecision(1) << 100 * flops / peak << "% of "
-                  << si(peak, "FLOP/s") << " FP32 peak" << std::defaultfloat;
+        std::cout << " = " << std::fixed << std::setprecision(1) << 100 * f.throughput / peak
+                  << "% of " << si(peak, "FLOP/s") << " FP32 peak" << std::defaultfloat;
       std::cout << "\n";
     }
   }
   std::cout << "  buffers  (after the first launch)\n";
-  for (const auto& b : r->buffers) {
+  for (const auto& b : r.buffers) {
     std::cout << "    " << std::left << std::setw(10) << b.name << std::setw(18)
               << (std::string(gpu::elemTypeName(b.elem)) + "[" + std::to_string(b.count) + "]")
               << std::setw(9) << (b.output ? "output" : "") << std::right << "sum "
@@ -285,28 +266,55 @@ int runMain(int argc, char** argv) {
     for (size_t i = 0; i < b.first.size(); ++i) std::cout << (i ? ", " : "") << number(b.first[i]);
     std::cout << (b.count > b.first.size() ? ", ...]" : "]") << "\n";
   }
-  if (!args.dumpDir.empty())
-    std::cout << "  dumped   every buffer to " << args.dumpDir << "/NAME.npy\n";
-  return 0;
+  if (!dumpDir.empty()) std::cout << "  dumped   every buffer to " << dumpDir << "/NAME.npy\n";
+}
+
+}  // namespace
+
+int runMain(int argc, char** argv) {
+  RunArgs args;
+  if (auto err = parseRunArgs(argc, argv, args, false)) {
+    std::cerr << "kernelscope run: " << *err << "\n";
+    return kExitUsage;
+  }
+  auto c = compileForLaunch("run", args);
+  if (!c) return kExitFailed;
+  gpu::PreparedLaunch prepared;
+  int status = kExitFailed;
+  auto r = launch("run", *c, args, gpu::ExecRequest::Mode::Run, prepared, status);
+  if (!r) return status;
+  const gpu::LaunchPlan& plan = prepared.request->plan;
+  if (!args.dumpDir.empty()) {
+    std::error_code ec;
+    fs::create_directories(args.dumpDir, ec);
+    for (const auto& b : r->buffers)
+      if (b.blob >= 0)
+        writeNpy(fs::path(args.dumpDir) / (b.name + ".npy"), b.elem, b.count, r->blobs[b.blob]);
+  }
+  if (args.json)
+    std::cout << gpu::runJson(fs::absolute(args.file), plan, *r).dump(2) << "\n";
+  else
+    printRun(plan, *r, args.dumpDir);
+  return kExitOk;
 }
 
 int profileMain(int argc, char** argv) {
   RunArgs args;
   if (auto err = parseRunArgs(argc, argv, args, true)) {
     std::cerr << "kernelscope profile: " << *err << "\n";
-    return 2;
+    return kExitUsage;
   }
   auto c = compileForLaunch("profile", args);
-  if (!c) return 1;
+  if (!c) return kExitFailed;
   gpu::PreparedLaunch prepared;
-  int status = 1;
+  int status = kExitFailed;
   auto r = launch("profile", *c, args, gpu::ExecRequest::Mode::Profile, prepared, status);
   if (!r) return status;
   std::string problem;
   auto lp = gpu::lineProfile(c->result(), c->kernel(), *r, problem);
   if (!lp) {
     std::cerr << "kernelscope profile: " << problem << "\n";
-    return 1;
+    return kExitFailed;
   }
   if (!problem.empty()) std::cerr << "kernelscope profile: note: " << problem << "\n";
   return printLineProfile(*lp, r->device, prepared.request->plan, fs::absolute(args.file),
@@ -332,7 +340,7 @@ int printLineProfile(const gpu::KernelLineProfile& lp, const gpu::DeviceInfo& de
     std::cout
         << gpu::profileJson(file, lp, device, plan, static_cast<size_t>(top), sourceLine).dump(2)
         << "\n";
-    return 0;
+    return kExitOk;
   }
   std::cout << lp.kernel << " on " << device.describe() << ", grid " << dims(plan.grid)
             << ", block " << dims(plan.block) << "\n  ";
@@ -372,126 +380,131 @@ int printLineProfile(const gpu::KernelLineProfile& lp, const gpu::DeviceInfo& de
               << (l->line ? sourceLine(*l) : "(no source line)") << "\n";
   }
   std::cout << std::defaultfloat;
-  return 0;
+  return kExitOk;
 }
 
-// FIXME: split into steps; the split is under way with the CLI's move onto the engine.
-// NOLINTNEXTLINE(readability-function-size)
-int compareLaunchMain(int argc, char** argv) {
-  // RUST_FILE CUDA_FILE (--run | --profile) [run options], each --replay for one side in order.
+namespace {
+
+/// `compare RUST_FILE CUDA_FILE (--run | --profile) [run options]`, each --replay for one side
+/// in order: the two files, the options both sides share, and the replays.
+struct CompareLaunchArgs {
   std::vector<std::string> files, common, replays;
-  bool profile = false, modeGiven = false;
+  bool profile = false;
+};
+
+std::optional<CompareLaunchArgs> parseCompareLaunch(int argc, char** argv) {
+  CompareLaunchArgs c;
+  bool modeGiven = false;
   static const std::set<std::string, std::less<>> takesValue = {
       "--kernel", "--spec", "--runs", "--warmup", "--timeout",   "--runner", "--remote-kernelscope",
       "--ncu",    "--top",  "--arch", "--opt",    "--save-temps"};
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--run" || a == "--profile") {
-      profile = a == "--profile";
+      c.profile = a == "--profile";
       modeGiven = true;
     } else if (a == "--replay" && i + 1 < argc) {
-      replays.push_back(argv[++i]);
+      c.replays.push_back(argv[++i]);
     } else if (takesValue.count(a) && i + 1 < argc) {
-      common.push_back(a);
-      common.push_back(argv[++i]);
+      c.common.push_back(a);
+      c.common.push_back(argv[++i]);
     } else if (!a.starts_with("-")) {
-      files.push_back(a);
+      c.files.push_back(a);
     } else {
-      common.push_back(a);
+      c.common.push_back(a);
     }
   }
-  if (files.size() != 2 || !modeGiven || (!replays.empty() && replays.size() != 2)) {
-    std::cerr << "usage: kernelscope compare RUST_FILE CUDA_FILE --run|--profile [--kernel K] "
-                 "[--spec ITEMS] "
-                 "[--runner PREFIX] ...\n";
-    return 2;
+  if (c.files.size() != 2 || !modeGiven || (!c.replays.empty() && c.replays.size() != 2))
+    return std::nullopt;
+  return c;
+}
+
+/// One kernel of a comparison, compiled, launched and (profiled) attributed.
+struct Side {
+  RunArgs args;
+  std::optional<Compiled> compiled;
+  gpu::PreparedLaunch prepared;
+  std::optional<gpu::RunResult> result;
+  std::optional<gpu::KernelLineProfile> lines;
+};
+
+/// Runs side `i` of `c` (the CUDA twin, 1, on the Rust kernel's spec unless it has its own);
+/// nullopt when done, else the exit status after saying what went wrong.
+std::optional<int> runSide(const CompareLaunchArgs& c, size_t i, std::array<Side, 2>& sides) {
+  const char* command = c.profile ? "compare --profile" : "compare --run";
+  Side& side = sides[i];
+  std::vector<std::string> words = {c.files[i]};
+  words.insert(words.end(), c.common.begin(), c.common.end());
+  if (!c.replays.empty()) words.insert(words.end(), {"--replay", c.replays[i]});
+  std::vector<char*> ptrs;
+  for (auto& w : words) ptrs.push_back(w.data());
+  if (auto err = parseRunArgs(static_cast<int>(ptrs.size()), ptrs.data(), side.args, c.profile)) {
+    std::cerr << "kernelscope " << command << ": " << *err << "\n";
+    return kExitUsage;
   }
-  const char* command = profile ? "compare --profile" : "compare --run";
-  auto mode = profile ? gpu::ExecRequest::Mode::Profile : gpu::ExecRequest::Mode::Run;
-  struct Side {
-    RunArgs args;
-    std::optional<Compiled> compiled;
-    gpu::PreparedLaunch prepared;
-    std::optional<gpu::RunResult> result;
-    std::optional<gpu::KernelLineProfile> lines;
+  side.compiled = compileForLaunch(command, side.args);
+  if (!side.compiled) return kExitFailed;
+  if (i == 1) {
+    std::vector<gpu::SpecError> ignored;
+    const Compiled& cuda = *side.compiled;
+    if (gpu::writtenSpec(cuda.tc, cuda.result(), cuda.kernel(), ignored).empty()) {
+      std::string items;
+      for (const auto& item : sides[0].prepared.spec.items)
+        items += item.key + " = " + item.value + "; ";
+      side.args.launch.specItems.insert(side.args.launch.specItems.begin(), items);
+    }
+  }
+  int status = kExitFailed;
+  const auto mode = c.profile ? gpu::ExecRequest::Mode::Profile : gpu::ExecRequest::Mode::Run;
+  side.result = launch(command, *side.compiled, side.args, mode, side.prepared, status);
+  if (!side.result) return status;
+  if (c.profile) {
+    std::string problem;
+    side.lines =
+        gpu::lineProfile(side.compiled->result(), side.compiled->kernel(), *side.result, problem);
+    if (!side.lines) {
+      std::cerr << "kernelscope " << command << ": " << c.files[i] << ": " << problem << "\n";
+      return kExitFailed;
+    }
+  }
+  return std::nullopt;
+}
+
+void compareRow(const std::string& label, const std::string& a, const std::string& b) {
+  std::cout << "  " << std::left << std::setw(24) << label << std::setw(26) << a << b << std::right
+            << "\n";
+}
+
+void printCompareRun(const Side& rust, const Side& cuda) {
+  auto stats = [](const Side& s) { return gpu::timeStats(s.result->timesMs); };
+  compareRow("time (median)", time(stats(rust).median), time(stats(cuda).median));
+  auto bw = [&](const Side& s) {
+    const auto& plan = s.prepared.request->plan;
+    double bytes = plan.bytes.value_or(static_cast<double>(plan.bufferBytes()));
+    return si(bytes / (stats(s).median / 1000), "B/s");
   };
-  std::array<Side, 2> sides;
-  for (size_t i = 0; i < 2; ++i) {
-    std::vector<std::string> words = {files[i]};
-    words.insert(words.end(), common.begin(), common.end());
-    if (!replays.empty()) words.insert(words.end(), {"--replay", replays[i]});
-    std::vector<char*> ptrs;
-    for (auto& w : words) ptrs.push_back(w.data());
-    if (auto err =
-            parseRunArgs(static_cast<int>(ptrs.size()), ptrs.data(), sides[i].args, profile)) {
-      std::cerr << "kernelscope " << command << ": " << *err << "\n";
-      return 2;
-    }
-    sides[i].compiled = compileForLaunch(command, sides[i].args);
-    if (!sides[i].compiled) return 1;
-    if (i == 1) {
-      // The twin runs on the Rust kernel's spec unless it has one of its own.
-      std::vector<gpu::SpecError> ignored;
-      const Compiled& cuda = *sides[1].compiled;
-      if (gpu::writtenSpec(cuda.tc, cuda.result(), cuda.kernel(), ignored).empty()) {
-        std::string items;
-        for (const auto& item : sides[0].prepared.spec.items)
-          items += item.key + " = " + item.value + "; ";
-        sides[1].args.launch.specItems.insert(sides[1].args.launch.specItems.begin(), items);
-      }
-    }
-    int status = 1;
-    sides[i].result =
-        launch(command, *sides[i].compiled, sides[i].args, mode, sides[i].prepared, status);
-    if (!sides[i].result) return status;
-    if (profile) {
-      std::string problem;
-      sides[i].lines = gpu::lineProfile(sides[i].compiled->result(), sides[i].compiled->kernel(),
-                                        *sides[i].result, problem);
-      if (!sides[i].lines) {
-        std::cerr << "kernelscope " << command << ": " << files[i] << ": " << problem << "\n";
-        return 1;
-      }
-    }
+  compareRow("bandwidth", bw(rust), bw(cuda));
+  for (size_t b = 0; b < rust.result->buffers.size() && b < cuda.result->buffers.size(); ++b) {
+    const auto& x = rust.result->buffers[b];
+    const auto& y = cuda.result->buffers[b];
+    if (!x.output) continue;
+    compareRow(x.name + " checksum", number(x.checksum), number(y.checksum));
   }
-  const auto& rust = sides[0];
-  const auto& cuda = sides[1];
-  std::cout << rust.compiled->kernel() << ": Rust (" << files[0] << ") and CUDA C++ (" << files[1]
-            << ") on " << rust.result->device.describe() << "\n";
-  auto row = [](const std::string& label, const std::string& a, const std::string& b) {
-    std::cout << "  " << std::left << std::setw(24) << label << std::setw(26) << a << b
-              << std::right << "\n";
-  };
-  row("", "Rust", "CUDA C++");
-  if (!profile) {
-    auto stats = [](const Side& s) { return gpu::timeStats(s.result->timesMs); };
-    row("time (median)", time(stats(rust).median), time(stats(cuda).median));
-    auto bw = [&](const Side& s) {
-      const auto& plan = s.prepared.request->plan;
-      double bytes = plan.bytes.value_or(static_cast<double>(plan.bufferBytes()));
-      return si(bytes / (stats(s).median / 1000), "B/s");
-    };
-    row("bandwidth", bw(rust), bw(cuda));
-    for (size_t b = 0; b < rust.result->buffers.size() && b < cuda.result->buffers.size(); ++b) {
-      const auto& x = rust.result->buffers[b];
-      const auto& y = cuda.result->buffers[b];
-      if (!x.output) continue;
-      row(x.name + " checksum", number(x.checksum), number(y.checksum));
-    }
-    return 0;
-  }
+}
+
+void printCompareProfile(const Side& rust, const Side& cuda) {
   auto metric = [](const std::optional<double>& v, double scale, const char* unit) {
     if (!v) return std::string("-");
     std::ostringstream out;
     out << std::fixed << std::setprecision(1) << *v * scale << unit;
     return out.str();
   };
-  row("duration", metric(rust.lines->metrics.durationNs, 1e-3, " us"),
-      metric(cuda.lines->metrics.durationNs, 1e-3, " us"));
-  row("achieved occupancy", metric(rust.lines->metrics.achievedOccupancyPct, 1, "%"),
-      metric(cuda.lines->metrics.achievedOccupancyPct, 1, "%"));
-  row("DRAM throughput", metric(rust.lines->metrics.dramThroughputPct, 1, "% of peak"),
-      metric(cuda.lines->metrics.dramThroughputPct, 1, "% of peak"));
+  const auto &x = rust.lines->metrics, &y = cuda.lines->metrics;
+  compareRow("duration", metric(x.durationNs, 1e-3, " us"), metric(y.durationNs, 1e-3, " us"));
+  compareRow("achieved occupancy", metric(x.achievedOccupancyPct, 1, "%"),
+             metric(y.achievedOccupancyPct, 1, "%"));
+  compareRow("DRAM throughput", metric(x.dramThroughputPct, 1, "% of peak"),
+             metric(y.dramThroughputPct, 1, "% of peak"));
   auto hot = [](const Side& s) { return gpu::hottestLines(*s.lines, 3); };
   auto label = [](const Side& s, const gpu::LineCounters* l) {
     std::ostringstream out;
@@ -501,9 +514,33 @@ int compareLaunchMain(int argc, char** argv) {
   };
   auto a = hot(rust), b = hot(cuda);
   for (size_t i = 0; i < std::max(a.size(), b.size()); ++i)
-    row(i == 0 ? "hottest lines (stalls)" : "", i < a.size() ? label(rust, a[i]) : "",
-        i < b.size() ? label(cuda, b[i]) : "");
-  return 0;
+    compareRow(i == 0 ? "hottest lines (stalls)" : "", i < a.size() ? label(rust, a[i]) : "",
+               i < b.size() ? label(cuda, b[i]) : "");
+}
+
+}  // namespace
+
+int compareLaunchMain(int argc, char** argv) {
+  const auto c = parseCompareLaunch(argc, argv);
+  if (!c) {
+    std::cerr << "usage: kernelscope compare RUST_FILE CUDA_FILE --run|--profile [--kernel K] "
+                 "[--spec ITEMS] "
+                 "[--runner PREFIX] ...\n";
+    return kExitUsage;
+  }
+  std::array<Side, 2> sides;
+  for (size_t i = 0; i < 2; ++i)
+    if (auto status = runSide(*c, i, sides)) return *status;
+  const auto& rust = sides[0];
+  const auto& cuda = sides[1];
+  std::cout << rust.compiled->kernel() << ": Rust (" << c->files[0] << ") and CUDA C++ ("
+            << c->files[1] << ") on " << rust.result->device.describe() << "\n";
+  compareRow("", "Rust", "CUDA C++");
+  if (c->profile)
+    printCompareProfile(rust, cuda);
+  else
+    printCompareRun(rust, cuda);
+  return kExitOk;
 }
 
 int gpuExecMain(int argc, char** argv) {

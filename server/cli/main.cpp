@@ -1,10 +1,14 @@
 // kernelscope: the language server (default) and its command-line tools.
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 #include <string_view>
 
+#include "Artifact.h"
 #include "Cli.h"
+#include "CliArgs.h"
 #include "LspMain.h"
+#include "Options.h"
 #include "Process.h"
 
 namespace {
@@ -16,10 +20,10 @@ usage:
   kernelscope [lsp] [--port N] [--lit-test]   run the language server (stdio, or loopback TCP)
   kernelscope explain FILE [options]           print each source line with what it became
       --line N            only line N (1-based)
-      --stages LIST       comma-separated: mir,llvm-ir,ptx,sass (default: all)
-      --arch sm_XX        target GPU architecture (default sm_90)
-      --opt N             optimization level 0-3 (default 3)
-      --profile NAME      the compiler: rustc-nvptx (default), rust-cuda or cuda-oxide
+@--stages
+@--arch
+@--opt
+@--profile
       --annotate          explain each instruction and its modifiers
       --json              machine-readable output
       --save-temps DIR    keep every tool's raw output in DIR
@@ -56,7 +60,7 @@ usage:
       --spec ITEMS        spec items added to the kernel's own ('n = 4096; block = 128')
       --runs N            timed launches (default 20), after --warmup N (default 2)
       --dump DIR          write every buffer after the first launch to DIR/NAME.npy
-      --runner PREFIX     start gpu-exec through PREFIX on another machine ('ssh gpu-box')
+@--runner
       --remote-kernelscope PATH   the kernelscope there (default: kernelscope on its PATH)
       --timeout S         give up on a launch after S seconds (default 300)
       --arch sm_XX, --opt N, --json   as for explain
@@ -67,7 +71,7 @@ usage:
                                                bank conflicts per source line
       --kernel, --spec, --runner, --remote-kernelscope, --timeout, --save-request, --replay,
       --arch, --opt, --json   as for run
-      --ncu PATH          the ncu to use (default: CUDA_HOME/bin, /usr/local/cuda/bin, PATH)
+@--ncu
       --top N             only the N lines with the most stall samples
   kernelscope gpu-exec                         one launch request on stdin, its result on stdout
                                                (what run and profile start, here or via --runner)
@@ -82,15 +86,34 @@ Every command prints diagnostics as file:line:col: severity[code]: message and e
      that cannot be read)                  4  diff: the two sides differ
 )";
 
+/// kUsage with each `@--FLAG` line replaced by the option's line from the options table
+/// (Options.h): its value's name and its help, as the settings and the docs say them.
+std::string usage() {
+  std::string out;
+  for (std::string_view line : ks::splitLines(kUsage)) {
+    const ks::OptionSpec* option =
+        line.starts_with("@") ? ks::optionByCliFlag(line.substr(1)) : nullptr;
+    if (!option) {
+      out += std::string(line) + "\n";
+      continue;
+    }
+    std::string flag =
+        "      " + std::string(option->cliFlag) + " " + std::string(option->cliValue);
+    flag.resize(std::max<size_t>(flag.size() + 1, 26), ' ');
+    out += flag + std::string(option->help) + "\n";
+  }
+  return out;
+}
+
 int run(int argc, char** argv) {
   std::string_view cmd = argc > 1 ? argv[1] : "";
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-    std::cout << kUsage;
-    return 0;
+    std::cout << usage();
+    return ks::kExitOk;
   }
   if (cmd == "--version") {
     std::cout << "kernelscope " << KERNELSCOPE_VERSION << "\n";
-    return 0;
+    return ks::kExitOk;
   }
   if (cmd == "explain") return ks::explainMain(argc - 2, argv + 2);
   if (cmd == "diff") return ks::diffMain(argc - 2, argv + 2);
@@ -111,8 +134,8 @@ int run(int argc, char** argv) {
   if (cmd == "setup") return ks::setupMain(argc - 2, argv + 2);
   if (cmd == "lsp") return ks::lspMain(argc - 2, argv + 2);
   if (cmd.empty() || cmd.starts_with("--")) return ks::lspMain(argc - 1, argv + 1);
-  std::cerr << "kernelscope: unknown command '" << cmd << "'\n\n" << kUsage;
-  return 2;
+  std::cerr << "kernelscope: unknown command '" << cmd << "'\n\n" << usage();
+  return ks::kExitUsage;
 }
 
 }  // namespace
@@ -127,6 +150,6 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     // Caught so that the stack unwinds: every temporary directory is removed on the way.
     std::cerr << "kernelscope: error: " << e.what() << "\n";
-    return 1;
+    return ks::kExitFailed;
   }
 }

@@ -452,6 +452,22 @@ TEST_CASE("kernelscope run without a GPU says so and how to use one elsewhere") 
         std::string::npos);
 }
 
+TEST_CASE("run and profile read --runner and --ncu as the settings gpuRunner and ncu are read") {
+  // The options table's words for a missing value, the runner's own for one it cannot split.
+  auto noNcu = test::runKernelscope({"profile", "examples/saxpy.rs", "--ncu"});
+  CHECK(noNcu.exitCode == 2);
+  CHECK(noNcu.err.find("kernelscope profile: --ncu needs a path") != std::string::npos);
+  auto noRunner = test::runKernelscope({"run", "examples/saxpy.rs", "--runner"});
+  CHECK(noRunner.exitCode == 2);
+  CHECK(noRunner.err.find("--runner needs a command prefix such as \"ssh gpu-box\"") !=
+        std::string::npos);
+  auto unbalanced = test::runKernelscope({"run", "examples/saxpy.rs", "--runner", "ssh 'gpu"});
+  CHECK(unbalanced.exitCode == 2);
+  CHECK(unbalanced.err.find("kernelscope run: ") != std::string::npos);
+  // run has no --ncu: an unknown option there.
+  CHECK(test::runKernelscope({"run", "examples/saxpy.rs", "--ncu", "x"}).exitCode == 2);
+}
+
 TEST_CASE("kernelscope run: spec errors from the command line, and a request that is not one") {
   if (!test::toolchainUsable()) return;
   auto r = test::runKernelscope({"run", "examples/saxpy.rs", "--spec", "x = f64[n] zeros"});
