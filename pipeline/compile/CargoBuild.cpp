@@ -6,7 +6,9 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -437,6 +439,34 @@ void collectKernelOutputs(const CargoMessages& m, const RustcUnit& unit, const C
   copyRemarks(at.cargoRemarks, remarkDir, m.kernelFresh, started);
 }
 
+/// The files besides the sources whose change changes what cargo builds: the lock file (the
+/// registry dependencies' versions) and each .cargo/config that cargo reads from the
+/// package's folder upward and from $CARGO_HOME. They join the result's source files, so a
+/// cached result goes stale with them. Only files that exist are listed: one created later
+/// is not noticed until another input changes.
+std::vector<fs::path> cargoConfigurationFiles(const CargoUnit& c) {
+  std::vector<fs::path> files{c.workspaceRoot / "Cargo.lock"};
+  for (fs::path dir = c.manifest.parent_path(); !dir.empty(); dir = dir.parent_path()) {
+    files.push_back(dir / ".cargo/config.toml");
+    files.push_back(dir / ".cargo/config");
+    if (dir == dir.root_path()) break;
+  }
+  const char* cargoHome = std::getenv("CARGO_HOME");
+  const char* home = std::getenv("HOME");
+  const fs::path homeDir = cargoHome && *cargoHome ? fs::path(cargoHome)
+                           : home                  ? fs::path(home) / ".cargo"
+                                                   : fs::path();
+  if (!homeDir.empty()) {
+    files.push_back(homeDir / "config.toml");
+    files.push_back(homeDir / "config");
+  }
+  std::erase_if(files, [](const fs::path& f) {
+    std::error_code ec;
+    return !fs::is_regular_file(f, ec);
+  });
+  return files;
+}
+
 }  // namespace
 
 ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const CompileOptions& opts,
@@ -480,8 +510,12 @@ ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const CompileO
   const auto started = fs::file_time_type::clock::now();
   ProcessResult r = runProcess(cargoRustcSpec(tc, *cargo, unit, opts, emit, extraArgs, at, cancel));
   CargoMessages m = readCargoMessages(r.out, at, unit);
-  if (!m.kernelStem.empty() && r.ok())
+  if (!m.kernelStem.empty() && r.ok()) {
     collectKernelOutputs(m, unit, at, outDir, remarkDir, started);
+    for (fs::path& f : cargoConfigurationFiles(c))
+      if (std::find(unit.sourceFiles.begin(), unit.sourceFiles.end(), f) == unit.sourceFiles.end())
+        unit.sourceFiles.push_back(std::move(f));
+  }
   if (r.ok() && m.kernelStem.empty()) {
     r.exitCode = 1;
     r.err += "\ncargo built " + c.manifest.string() + " but reported no library of it";

@@ -212,3 +212,42 @@ TEST_CASE("the result store: hits while the other files are unchanged, bounded, 
   CHECK(why.find("not kept between runs") != std::string::npos);
   CHECK(why.find(helper.string()) != std::string::npos);
 }
+
+TEST_CASE(
+    "a cargo-built crate's result goes stale when its Cargo.lock or cargo configuration changes") {
+  if (!test::toolchainUsable()) return;
+  TempDir dir("engine-cargo-lock");
+  fs::copy(test::sourceDir() / "examples/crate", dir.path() / "crate", fs::copy_options::recursive);
+  fs::copy(test::sourceDir() / "examples/crate-util", dir.path() / "crate-util",
+           fs::copy_options::recursive);
+  const fs::path lock = dir.path() / "crate/Cargo.lock";
+  std::ofstream(lock) << "version = 3\n";
+  Engine engine = testEngine();
+  CompileOptions trusted;  // cargo builds only a trusted workspace's crates
+  trusted.workspaceTrusted = true;
+  trusted.stages = {Stage::Ptx};
+  const fs::path math = dir.path() / "crate/src/math.rs";
+  auto first = engine.compile({math, std::nullopt, {}}, trusted);
+  REQUIRE(first->succeeded);
+  CHECK(std::count(first->sourceFiles.begin(), first->sourceFiles.end(), lock) == 1);
+  engine.compile({math, std::nullopt, {}}, trusted);
+  CHECK(engine.counters().compiled == 1);
+
+  // Another version of a dependency in the lock file: compiled again.
+  std::ofstream(lock, std::ios::app) << "# another resolution\n";
+  engine.compile({math, std::nullopt, {}}, trusted);
+  CHECK(engine.counters().compiled == 2);
+
+  // A cargo configuration file that exists is an input too.
+  fs::create_directories(dir.path() / "crate/.cargo");
+  const fs::path config = dir.path() / "crate/.cargo/config.toml";
+  std::ofstream(config) << "[build]\n";
+  std::ofstream(lock, std::ios::app) << "# and once more\n";
+  auto withConfig = engine.compile({math, std::nullopt, {}}, trusted);
+  REQUIRE(withConfig->succeeded);
+  CHECK(engine.counters().compiled == 3);
+  CHECK(std::count(withConfig->sourceFiles.begin(), withConfig->sourceFiles.end(), config) == 1);
+  std::ofstream(config, std::ios::app) << "# edited\n";
+  engine.compile({math, std::nullopt, {}}, trusted);
+  CHECK(engine.counters().compiled == 4);
+}
