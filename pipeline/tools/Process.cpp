@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -166,10 +167,16 @@ struct ChildPipes {
   }
 };
 
-/// The child after fork(): its own process group, the parent's pipes as its standard
-/// streams, then execve(). Async-signal-safe calls only.
-[[noreturn]] void execChild(const ExecImage& image, const ChildPipes& pipes) {
+/// The child after fork(): its own process group, death with its parent, the parent's pipes
+/// as its standard streams, then execve(). Async-signal-safe calls only.
+[[noreturn]] void execChild(const ExecImage& image, const ChildPipes& pipes, pid_t parent) {
   ::setpgid(0, 0);
+  // The tool dies with kernelscope even when kernelscope is killed outright (SIGKILL, a
+  // crash), which no handler of ours sees. The kernel sends it when the forking thread ends;
+  // that thread waits for this child in runProcess, so it outlives it. The tool's own
+  // children (cargo's rustc) are not covered: they end with their work.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(127);  // kernelscope died before the prctl
   // The signals installTerminationCleanup blocks are unblocked again: the tool must die of them.
   sigset_t none;
   sigemptyset(&none);
@@ -341,12 +348,13 @@ ProcessResult runProcess(const ProcessSpec& spec) {
     return result;
   }
 
+  const pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) {
     result.error = std::string("fork: ") + std::strerror(errno);
     return result;
   }
-  if (pid == 0) execChild(image, pipes);
+  if (pid == 0) execChild(image, pipes, parent);
   ::setpgid(pid, pid);  // also from the parent, so the group exists before we may kill it
   RegisteredGroup group(pid);
   pipes.closeChildEnds();
