@@ -389,6 +389,7 @@ local function run()
   vim.api.nvim_set_current_win(src_win)
   local kbuf = commands.run("kernels")
   check(":Kernelscope kernels lists saxpy", kbuf and buf_text(kbuf):find("saxpy") ~= nil, kbuf and buf_text(kbuf))
+  check("and names no internal revision", kbuf and not buf_text(kbuf):find("revision"), kbuf and buf_text(kbuf))
   if kbuf and win_of(kbuf) then
     vim.api.nvim_win_close(win_of(kbuf), true)
   end
@@ -406,6 +407,7 @@ local function run()
   vim.api.nvim_set_current_win(src_win)
   local status = commands.run("status") or {}
   check(":Kernelscope status reports the compile", table.concat(status, "\n"):find("ready") ~= nil, table.concat(status, " | "))
+  check("and names no internal revision", not table.concat(status, "\n"):find("revision"), table.concat(status, " | "))
 
   -- :Kernelscope arch switches the target live: the PTX view, the SASS view, the code
   -- lens and the kernels follow, and the change is told.

@@ -33,7 +33,7 @@ end
 --- Formats kernelscope/kernels as a table, one kernel per line after two header lines.
 function M.format_kernels(result)
   local lines = {
-    "kernels for " .. tostring(result.arch or "?") .. " (revision " .. tostring(result.revision or "?") .. ")",
+    "kernels for " .. tostring(result.arch or "?"),
     pad("kernel", 28) .. pad("regs", 6) .. pad("spill st/ld", 13) .. pad("smem", 8) .. pad("local", 7)
       .. pad("ptx", 6) .. pad("sass", 6) .. "occupancy",
   }
@@ -184,7 +184,7 @@ function M.status_lines(src)
   if not st then
     table.insert(lines, "no compile reported yet for this buffer")
   else
-    table.insert(lines, string.format("revision %s: %s%s", tostring(st.revision), st.state, st.durationMs and string.format(" in %d ms", st.durationMs) or ""))
+    table.insert(lines, string.format("compile: %s%s", st.state, st.durationMs and string.format(" in %d ms", st.durationMs) or ""))
     if st.stages and #st.stages > 0 then
       table.insert(lines, "stages ready: " .. table.concat(st.stages, ", "))
     end
