@@ -434,4 +434,26 @@ void installTerminationCleanup() {
   }).detach();
 }
 
+void endWhenOutputReaderGoes() {
+  ::signal(SIGPIPE, SIG_IGN);
+  std::thread([] {
+    // The writing end of a pipe reports POLLERR once its reader has closed it (a socket,
+    // POLLHUP); a terminal, /dev/null or a file never does. A closed descriptor is let be.
+    pollfd fds[2] = {{1, 0, 0}, {2, 0, 0}};
+    for (;;) {
+      if (::poll(fds, 2, -1) < 0) {
+        if (errno == EINTR) continue;
+        return;
+      }
+      for (pollfd& f : fds) {
+        if (f.revents & (POLLERR | POLLHUP)) {
+          ::kill(::getpid(), SIGTERM);
+          return;
+        }
+        if (f.revents & POLLNVAL) f.fd = -1;
+      }
+    }
+  }).detach();
+}
+
 }  // namespace ks

@@ -88,6 +88,13 @@ class TempDir {
 /// thread starts (the signals are blocked in every thread and taken by one of its own).
 void installTerminationCleanup();
 
+/// For a command-line run (after installTerminationCleanup): ends kernelscope as SIGTERM
+/// does (tools killed, temporary files removed) as soon as whoever reads its standard output
+/// or error goes away (an editor window that closed, `| head`), instead of a death by
+/// SIGPIPE at its next write, which would leave them. SIGPIPE itself is then ignored: a write
+/// to a closed pipe (also to a tool's stdin) fails instead of killing the process.
+void endWhenOutputReaderGoes();
+
 /// Looks `name` up on PATH; nullopt when not found or not executable.
 std::optional<std::filesystem::path> findOnPath(std::string_view name);
 

@@ -313,6 +313,24 @@ def tools_died_with_it(r):
 probe("SIGKILL to explain mid-compile", tools_died_with_it, expected_signal=signal.SIGKILL,
       args=["explain", many, "--stages", "ptx"], on_start=kill_starter, timeout=60)
 
+# Whoever reads kernelscope's output goes away (a closed editor window, `| head`): it ends
+# as on SIGTERM, its tools killed and its temp dirs removed, not by SIGPIPE at a later write.
+def close_output_after_rustc(p):
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not close_output_after_rustc.children:
+        close_output_after_rustc.children = children_of(p.pid, "--emit")
+        time.sleep(0.01)
+    time.sleep(0.5)
+    p.stdout.close()
+    p.stderr.close()
+
+
+close_output_after_rustc.children = []
+probe("explain whose reader goes away mid-compile",
+      lambda r: tools_gone(close_output_after_rustc) if close_output_after_rustc.children else "no tool was running",
+      expected_signal=signal.SIGTERM, args=["explain", many, "--stages", "ptx"],
+      on_start=close_output_after_rustc, timeout=60)
+
 server_starter = kill_after_rustc(signal.SIGTERM)
 open_saxpy = message({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
     "uri": "file://" + saxpy, "languageId": "rust", "version": 1, "text": open(saxpy).read()}}})
