@@ -77,6 +77,7 @@ LspServer::LspServer(Transport& transport, ServerOptions options)
   scheduler_ = std::make_unique<Scheduler>(
       options_.compile, [&transport](std::function<void()> fn) { transport.post(std::move(fn)); },
       std::move(listener), options_.scheduler);
+  session_.setCompileOptions(settings_.compileOptions());
   bindMethods();
 }
 
@@ -419,21 +420,17 @@ void LspServer::progress(const std::string& token, std::string_view kind,
 // ---------------------------------------------------------------------------------------
 // Documents and settings.
 
-void LspServer::compile(Document& d, bool immediate) {
+void LspServer::schedule(CompilePlan plan) {
+  for (const std::string& key : plan.cancel) scheduler_->cancel(key);
   if (shutdownRequested_) return;  // after `shutdown`, nothing new starts
-  CompileRequest r = session_.compileRequestFor(d, settings_.compileOptions());
-  r.immediate = immediate;
-  std::vector<Document*> members = session_.membersOf(r.key);
-  // Members that compiled on their own before their crate was known stop doing so.
-  for (Document* m : members)
-    if (m->path != r.key) scheduler_->cancel(m->path);
-  if (scheduler_->schedule(std::move(r)))
-    for (Document* m : members) sendStatus(*m, m->revision, "queued", nullptr);
-  postCheckSyncs();
-}
-
-void LspServer::recompile(const std::vector<Document*>& docs, bool immediate) {
-  for (Document* d : session_.bumpForRecompile(docs)) compile(*d, immediate);
+  for (CompileRequest& r : plan.schedule) {
+    const std::map<std::string, int> documents = r.documents;
+    if (scheduler_->schedule(std::move(r)))
+      for (Document* d : workspace_.documents())
+        if (auto it = documents.find(d->path); it != documents.end())
+          sendStatus(*d, it->second, "queued", nullptr);
+    postCheckSyncs();
+  }
 }
 
 void LspServer::onDidOpen(const lsp::DidOpenTextDocumentParams& p) {
@@ -450,7 +447,7 @@ void LspServer::onDidOpen(const lsp::DidOpenTextDocumentParams& p) {
   // The other open files of its crate now compile with its text too.
   for (Document* m : session_.membersOf(session_.compileKeyOf(d)))
     if (m != &d) workspace_.bump(*m);
-  compile(d, /*immediate=*/true);
+  schedule(session_.compile(d, /*immediate=*/true));
 }
 
 void LspServer::onDidChange(const lsp::DidChangeTextDocumentParams& p) {
@@ -477,7 +474,7 @@ void LspServer::onDidChange(const lsp::DidChangeTextDocumentParams& p) {
   // It, the other open files of its crate and the crates that depend on it recompile.
   std::vector<Document*> affected = session_.usersOf(d->path);
   affected.push_back(d);
-  recompile(affected, /*immediate=*/false);
+  schedule(session_.recompile(affected, /*immediate=*/false));
 }
 
 void LspServer::onDidSave(const lsp::DidSaveTextDocumentParams& p) {
@@ -491,11 +488,11 @@ void LspServer::onDidSave(const lsp::DidSaveTextDocumentParams& p) {
     d->text = *p.text;
     std::vector<Document*> affected = session_.usersOf(d->path);
     affected.push_back(d);
-    recompile(affected, /*immediate=*/true);
+    schedule(session_.recompile(affected, /*immediate=*/true));
     return;
   }
   if (d->lastAttempt && d->lastAttempt->revision == d->revision) return;  // compiled already
-  if (isRust(*d)) compile(*d, /*immediate=*/true);
+  if (isRust(*d)) schedule(session_.compile(*d, /*immediate=*/true));
 }
 
 void LspServer::onDidClose(const lsp::DidCloseTextDocumentParams& p) {
@@ -527,7 +524,7 @@ void LspServer::onDidClose(const lsp::DidCloseTextDocumentParams& p) {
   workspace_.close(p.textDocument.uri);
   if (session_.membersOf(key).empty()) scheduler_->cancel(key);
   if (key != path) scheduler_->cancel(path);
-  recompile(affected, /*immediate=*/true);
+  schedule(session_.recompile(affected, /*immediate=*/true));
   clearOrphanDiagnostics();
   updateWatchedFiles();
   postCheckSyncs();
@@ -541,17 +538,10 @@ void LspServer::onDidChangeWatchedFiles(const lsp::DidChangeWatchedFilesParams& 
 }
 
 void LspServer::recompileUsersOf(const std::vector<std::string>& paths) {
-  if (std::find(paths.begin(), paths.end(), settingsFile_) != paths.end() && loadSettingsFile()) {
-    recompile(workspace_.documents(), /*immediate=*/true);
-    return;
-  }
-  std::vector<Document*> affected;
-  for (const std::string& file : paths) {
-    // An open Rust file: its text in the editor is what compiles, not the disk's.
-    if (Document* open = workspace_.findByPath(file); open && isRust(*open)) continue;
-    for (Document* d : session_.usersOf(file)) affected.push_back(d);
-  }
-  recompile(affected, /*immediate=*/true);
+  if (std::find(paths.begin(), paths.end(), settingsFile_) != paths.end() && loadSettingsFile())
+    schedule(session_.recompile(workspace_.documents(), /*immediate=*/true));
+  else
+    schedule(session_.filesChanged(paths));
 }
 
 void LspServer::updateWatchedFiles() {
@@ -630,6 +620,7 @@ void LspServer::rebuildSettings() {
   scheduler_->setDebounce(policy);
   bool changed = !(next == settings_);
   settings_ = std::move(next);
+  session_.setCompileOptions(settings_.compileOptions());
   if (changed && options_.settingsChanged) options_.settingsChanged(settings_);
 }
 
@@ -637,7 +628,7 @@ void LspServer::onDidChangeConfiguration(const lsp::DidChangeConfigurationParams
   Settings before = settings_;
   applySettingsJson(p.settings);
   if (before == settings_) return;
-  recompile(workspace_.documents(), /*immediate=*/true);
+  schedule(session_.recompile(workspace_.documents(), /*immediate=*/true));
 }
 
 void LspServer::onExecuteCommand(const lsp::ExecuteCommandParams& p, Callback<json> reply) {
@@ -654,7 +645,7 @@ void LspServer::onExecuteCommand(const lsp::ExecuteCommandParams& p, Callback<js
     std::vector<Document*> docs;
     for (Document* d : workspace_.documents())
       if (!only || d->uri == *only) docs.push_back(d);
-    recompile(docs, /*immediate=*/true);
+    schedule(session_.recompile(docs, /*immediate=*/true));
     reply(json(nullptr));
     return;
   }
@@ -739,15 +730,7 @@ void LspServer::onCompileFinished(const CompileRequest& r,
   std::vector<std::shared_ptr<const Snapshot>> served = serveResult(r, result, elapsed);
   if (served.empty()) return;
   updateWatchedFiles();
-  // An open file this compile read changed after it was scheduled, and its change did not
-  // reach this crate's compile (the crate was not known yet): compile again.
-  std::vector<Document*> stale;
-  for (Document* o : workspace_.documents())
-    if (o->generation > r.revision && !r.documents.count(o->path) && isRust(*o) &&
-        std::find(result->sourceFiles.begin(), result->sourceFiles.end(), o->path) !=
-            result->sourceFiles.end())
-      stale.push_back(o);
-  if (!stale.empty()) recompile({workspace_.findByPath(served.front()->path)}, /*immediate=*/true);
+  schedule(session_.recompileIfStale(r, *result, *workspace_.findByPath(served.front()->path)));
 }
 
 std::vector<std::shared_ptr<const Snapshot>> LspServer::serveResult(

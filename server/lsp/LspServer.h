@@ -134,11 +134,9 @@ class LspServer final : public MessageHandler {
   void log(int type, const std::string& message);
 
   // Compiles: which, decided by session_; when, by the Scheduler.
-  /// Schedules the compile of `d`'s crate (or of `d` alone).
-  void compile(Document&, bool immediate);
-  /// Gives `docs` and the other open files of their crates new revisions and compiles each
-  /// crate once.
-  void recompile(const std::vector<Document*>& docs, bool immediate);
+  /// Stops the compiles the plan cancels and schedules its compiles (none after
+  /// `shutdown`); each open file a scheduled compile serves is told it is queued.
+  void schedule(CompilePlan);
   /// Publishes a compile's diagnostics for the files they are about, and clears those of
   /// files that the compiles of `r.key` diagnosed before and that have none now.
   void publishDiagnostics(const CompileRequest& r, const std::vector<const Snapshot*>& served);

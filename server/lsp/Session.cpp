@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
 
 namespace ks::server {
 
@@ -36,7 +37,12 @@ std::vector<Document*> Session::membersOf(const std::string& key) {
   return out;
 }
 
-CompileRequest Session::compileRequestFor(Document& d, CompileOptions options) {
+void CompilePlan::append(CompilePlan&& other) {
+  std::move(other.cancel.begin(), other.cancel.end(), std::back_inserter(cancel));
+  std::move(other.schedule.begin(), other.schedule.end(), std::back_inserter(schedule));
+}
+
+CompileRequest Session::compileRequestFor(Document& d) {
   const std::string key = compileKeyOf(d);
   std::vector<Document*> members = membersOf(key);
   // The file handed to the pipeline is a member whose last compile named the crate, so
@@ -59,7 +65,7 @@ CompileRequest Session::compileRequestFor(Document& d, CompileOptions options) {
   // and of its path dependencies.
   for (Document* o : workspace_.documents())
     if (o != primary && isRust(*o)) r.input.overlays[o->path] = o->text;
-  r.options = std::move(options);
+  r.options = options_;
   return r;
 }
 
@@ -81,6 +87,43 @@ std::vector<Document*> Session::bumpForRecompile(const std::vector<Document*>& d
   for (const std::string& key : keys)
     if (auto members = membersOf(key); !members.empty()) out.push_back(members.front());
   return out;
+}
+
+CompilePlan Session::compile(Document& d, bool immediate) {
+  CompilePlan plan;
+  CompileRequest r = compileRequestFor(d);
+  r.immediate = immediate;
+  // Members that compiled on their own before their crate was known stop doing so.
+  for (const auto& [path, revision] : r.documents)
+    if (path != r.key) plan.cancel.push_back(path);
+  plan.schedule.push_back(std::move(r));
+  return plan;
+}
+
+CompilePlan Session::recompile(const std::vector<Document*>& docs, bool immediate) {
+  CompilePlan plan;
+  for (Document* d : bumpForRecompile(docs)) plan.append(compile(*d, immediate));
+  return plan;
+}
+
+CompilePlan Session::filesChanged(const std::vector<std::string>& paths) {
+  std::vector<Document*> affected;
+  for (const std::string& file : paths) {
+    // An open Rust file: its text in the editor is what compiles, not the disk's.
+    if (Document* open = workspace_.findByPath(file); open && isRust(*open)) continue;
+    for (Document* d : usersOf(file)) affected.push_back(d);
+  }
+  return recompile(affected, /*immediate=*/true);
+}
+
+CompilePlan Session::recompileIfStale(const CompileRequest& r, const CompileResult& result,
+                                      Document& served) {
+  const auto& read = result.sourceFiles;
+  for (Document* o : workspace_.documents())
+    if (o->generation > r.revision && !r.documents.count(o->path) && isRust(*o) &&
+        std::find(read.begin(), read.end(), o->path) != read.end())
+      return recompile({&served}, /*immediate=*/true);
+  return {};
 }
 
 bool Session::reads(const Document& d, const std::string& file) const {

@@ -22,9 +22,20 @@ namespace ks::server {
 /// make the compiles that read them stale.
 bool isRust(const Document&);
 
+/// What the server does about compiles after an event: stops the compiles of `cancel`
+/// (keys), then schedules each of `schedule` in order.
+struct CompilePlan {
+  std::vector<std::string> cancel;
+  std::vector<CompileRequest> schedule;
+  void append(CompilePlan&&);
+};
+
 class Session {
  public:
   explicit Session(Workspace& workspace) : workspace_(workspace) {}
+
+  /// The options every compile of the session is asked with (from the settings).
+  void setCompileOptions(CompileOptions options) { options_ = std::move(options); }
 
   // The open files of one crate compile together, as one compile of the crate whose result
   // serves each of them; a file outside any crate compiles on its own.
@@ -34,10 +45,25 @@ class Session {
   /// The open Rust documents that compile under `key`.
   std::vector<Document*> membersOf(const std::string& key);
   /// The compile of `d`'s crate (or of `d` alone) with every open file's text as it is now.
-  CompileRequest compileRequestFor(Document& d, CompileOptions);
+  CompileRequest compileRequestFor(Document& d);
   /// Gives `docs` and the other open files of their crates new revisions; returns one
   /// document per crate (or file on its own) to compile, each crate once.
   std::vector<Document*> bumpForRecompile(const std::vector<Document*>& docs);
+  /// The compile of `d`'s crate (or of `d` alone); the compiles its members ran on their
+  /// own before their crate was known stop.
+  CompilePlan compile(Document& d, bool immediate);
+  /// Gives `docs` and the other open files of their crates new revisions and compiles
+  /// each crate once.
+  CompilePlan recompile(const std::vector<Document*>& docs, bool immediate);
+
+  /// Files changed on disk: the open documents whose compiles use one of them recompile
+  /// (an open Rust file among them compiles from the editor's text, not the disk's).
+  CompilePlan filesChanged(const std::vector<std::string>& paths);
+  /// After compile `r` served `served`: when an open Rust file it read changed after it
+  /// was scheduled and that change did not reach it (the crate was not known yet, so the
+  /// file compiled on its own), the crate compiles again.
+  CompilePlan recompileIfStale(const CompileRequest& r, const CompileResult& result,
+                               Document& served);
 
   /// Whether the newest compiles of `d` read `file` (a module, a path dependency's file,
   /// the crate's Cargo.toml), as they listed it.
@@ -68,6 +94,7 @@ class Session {
 
  private:
   Workspace& workspace_;
+  CompileOptions options_;
   /// Files that are not open (or not compiled, a Cargo.toml) and have diagnostics published,
   /// with the key of the compile that published them.
   std::map<std::string, std::string> diagnosedFiles_;

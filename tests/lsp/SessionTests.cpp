@@ -14,6 +14,7 @@
 
 namespace ks::test {
 
+using server::CompilePlan;
 using server::CompileRequest;
 using server::Document;
 using server::Session;
@@ -37,8 +38,10 @@ struct OpenFiles {
     return workspace.open("file://" + path, path, "rust", 1, text);
   }
   /// Records for `path` a compile of its current revision that read `files`.
-  void compiled(const std::string& path, std::vector<std::string> files, bool succeeded = true,
-                const std::string& manifest = kManifest) {
+  std::shared_ptr<const CompileResult> compiled(const std::string& path,
+                                                std::vector<std::string> files,
+                                                bool succeeded = true,
+                                                const std::string& manifest = kManifest) {
     auto result = std::make_shared<CompileResult>();
     result->succeeded = succeeded;
     result->crateManifest = manifest;
@@ -48,6 +51,7 @@ struct OpenFiles {
     s->revision = workspace.findByPath(path)->revision;
     s->result = result;
     REQUIRE(workspace.record(path, s));
+    return result;
   }
   std::vector<std::string> paths(const std::vector<Document*>& docs) {
     std::vector<std::string> out;
@@ -75,7 +79,7 @@ TEST_CASE("session: the open files of a crate compile as one, through the file t
 
   // Compiling the module compiles the crate: lib.rs goes to the pipeline, with the module's
   // unsaved text, and the compile serves both at their revisions.
-  CompileRequest r = w.session.compileRequestFor(blend, CompileOptions{});
+  CompileRequest r = w.session.compileRequestFor(blend);
   CHECK(r.key == kManifest);
   CHECK(r.input.path == kLib);
   CHECK(r.input.text == "mod blend;\n");
@@ -117,6 +121,67 @@ TEST_CASE("session: a file on disk recompiles the documents whose compiles read 
   CHECK(w.session.filesRead() == std::set<std::string>{kManifest, kMath});
 }
 
+TEST_CASE("session: files changed on disk recompile the crates that read them, once each") {
+  OpenFiles w;
+  Document& lib = w.open(kLib);
+  Document& blend = w.open(kBlend);
+  Document& other = w.open(kOther);
+  w.compiled(kLib, {kLib, kBlend, kMath, kManifest});
+  w.compiled(kOther, {kOther}, true, "");
+  const int libBefore = lib.revision, otherBefore = other.revision;
+
+  // The dependency's file and the manifest both changed (a `git checkout`): one compile of
+  // the crate, with new revisions for its open files; the other kernel is left alone.
+  CompilePlan plan = w.session.filesChanged({kMath, kManifest, "/w/kern/src/unused.rs"});
+  REQUIRE(plan.schedule.size() == 1);
+  CHECK(plan.schedule[0].key == kManifest);
+  CHECK(plan.schedule[0].immediate);
+  CHECK(plan.schedule[0].documents ==
+        std::map<std::string, int>{{kBlend, blend.revision}, {kLib, lib.revision}});
+  CHECK(lib.revision > libBefore);
+  CHECK(other.revision == otherBefore);
+
+  // An open module changed on disk: the editor's text is what compiles, so nothing does.
+  CHECK(w.session.filesChanged({kBlend}).schedule.empty());
+  CHECK(w.session.filesChanged({}).schedule.empty());
+}
+
+TEST_CASE(
+    "session: a compile that missed an edit of a file it read is queued again, as its crate") {
+  OpenFiles w;
+  Document& lib = w.open(kLib, "mod blend;\n");
+  Document& blend = w.open(kBlend, "pub fn mix() {}\n");
+  // Before any compile each file compiles on its own: lib.rs's compile is scheduled, ...
+  CompileRequest first = w.session.compileRequestFor(lib);
+  REQUIRE(first.key == kLib);
+  // ... blend.rs is edited meanwhile (its own compile cannot carry the edit to lib.rs's), ...
+  blend.text = "pub fn mix(x: f32) {}\n";
+  w.workspace.bump(blend);
+  // ... and lib.rs's compile finishes having read blend.rs as a module of the crate.
+  auto result = w.compiled(kLib, {kLib, kBlend, kManifest});
+
+  CompilePlan plan = w.session.recompileIfStale(first, *result, lib);
+  REQUIRE(plan.schedule.size() == 1);
+  const CompileRequest& again = plan.schedule[0];
+  CHECK(again.key == kManifest);  // the crate, now that it is known
+  CHECK(again.immediate);
+  CHECK(again.input.path == kLib);
+  CHECK(again.input.overlays.at(kBlend) == "pub fn mix(x: f32) {}\n");
+  CHECK(again.documents ==
+        std::map<std::string, int>{{kBlend, blend.revision}, {kLib, lib.revision}});
+  // The files' own compiles give way to the crate's.
+  std::vector<std::string> cancelled = plan.cancel;
+  std::sort(cancelled.begin(), cancelled.end());
+  CHECK(cancelled == std::vector<std::string>{kBlend, kLib});
+
+  // A compile scheduled after the edit saw it: it is not stale.
+  CHECK(w.session.recompileIfStale(again, *result, lib).schedule.empty());
+  // Nor is one that served the edited file itself (its edit reached it).
+  blend.text = "pub fn mix(y: f32) {}\n";
+  w.workspace.bump(blend);
+  CHECK(w.session.recompileIfStale(again, *result, lib).schedule.empty());
+}
+
 TEST_CASE(
     "session: a compile that failed before listing its files is taken to use its whole crate") {
   OpenFiles w;
@@ -139,7 +204,7 @@ TEST_CASE("session: diagnostics go to the file they name, and are taken back onc
   Document& blend = w.open(kBlend);
   w.open(kOther);
   w.compiled(kLib, {kLib, kBlend, kManifest});
-  CompileRequest crate = w.session.compileRequestFor(lib, CompileOptions{});
+  CompileRequest crate = w.session.compileRequestFor(lib);
   REQUIRE(crate.documents.size() == 2);
 
   // The crate's compile names its module, its manifest, a dependency's file that is not
