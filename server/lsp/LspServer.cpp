@@ -441,13 +441,8 @@ void LspServer::onDidOpen(const lsp::DidOpenTextDocumentParams& p) {
     log(kWarning, "not compiling " + item.uri + ": kernelscope compiles file: documents only");
     return;
   }
-  Document& d =
-      workspace_.open(item.uri, normalizePath(*path), item.languageId, item.version, item.text);
-  if (!isRust(d)) return;
-  // The other open files of its crate now compile with its text too.
-  for (Document* m : session_.membersOf(session_.compileKeyOf(d)))
-    if (m != &d) workspace_.bump(*m);
-  schedule(session_.compile(d, /*immediate=*/true));
+  schedule(
+      session_.opened(item.uri, normalizePath(*path), item.languageId, item.version, item.text));
 }
 
 void LspServer::onDidChange(const lsp::DidChangeTextDocumentParams& p) {
@@ -467,14 +462,7 @@ void LspServer::onDidChange(const lsp::DidChangeTextDocumentParams& p) {
   // A profile describes the text that ran: the first edit takes its hints away.
   if (gpu_ && gpu_->dropIfStale(d->uri, d->text) && client_.inlayHintRefresh)
     request("workspace/inlayHint/refresh", nullptr);
-  if (!isRust(*d)) {
-    workspace_.bump(*d);  // compiles read it from disk once saved (a Cargo.toml)
-    return;
-  }
-  // It, the other open files of its crate and the crates that depend on it recompile.
-  std::vector<Document*> affected = session_.usersOf(d->path);
-  affected.push_back(d);
-  schedule(session_.recompile(affected, /*immediate=*/false));
+  schedule(session_.changed(*d));
 }
 
 void LspServer::onDidSave(const lsp::DidSaveTextDocumentParams& p) {
@@ -484,15 +472,7 @@ void LspServer::onDidSave(const lsp::DidSaveTextDocumentParams& p) {
       log(kWarning, "didSave for a document that is not open: " + p.textDocument.uri);
     return;
   }
-  if (p.text && *p.text != d->text && isRust(*d)) {
-    d->text = *p.text;
-    std::vector<Document*> affected = session_.usersOf(d->path);
-    affected.push_back(d);
-    schedule(session_.recompile(affected, /*immediate=*/true));
-    return;
-  }
-  if (d->lastAttempt && d->lastAttempt->revision == d->revision) return;  // compiled already
-  if (isRust(*d)) schedule(session_.compile(*d, /*immediate=*/true));
+  schedule(session_.saved(*d, p.text));
 }
 
 void LspServer::onDidClose(const lsp::DidCloseTextDocumentParams& p) {
@@ -504,28 +484,16 @@ void LspServer::onDidClose(const lsp::DidCloseTextDocumentParams& p) {
       log(kWarning, "didClose for a document that is not open: " + p.textDocument.uri);
     return;
   }
-  const std::string path = d->path;
+  const std::string uri = d->uri, path = d->path;
   // Its views go with it (a client that never opens them as documents closes only this).
   for (auto it = viewFilters_.lower_bound({path, ""});
        it != viewFilters_.end() && it->first.first == path;)
     it = viewFilters_.erase(it);
-  const std::string key = isRust(*d) ? session_.compileKeyOf(*d) : path;
-  // Files that compiled with its unsaved text compile with the file on disk now.
-  std::vector<Document*> affected;
-  if (isRust(*d) && d->text != readFileText(path)) {
-    affected = session_.usersOf(path);
-    for (Document* m : session_.membersOf(key))
-      if (m != d) affected.push_back(m);
-  }
-  // Its own compile's diagnostics go with it; a crate's about it (a Cargo.toml) stay.
-  if (!session_.diagnosedByCrate(path))
-    notify("textDocument/publishDiagnostics",
-           lsp::PublishDiagnosticsParams{d->uri, std::nullopt, {}});
-  workspace_.close(p.textDocument.uri);
-  if (session_.membersOf(key).empty()) scheduler_->cancel(key);
-  if (key != path) scheduler_->cancel(path);
-  schedule(session_.recompile(affected, /*immediate=*/true));
-  clearOrphanDiagnostics();
+  Session::Closed closed = session_.closed(*d);
+  if (closed.clearOwnDiagnostics)
+    notify("textDocument/publishDiagnostics", lsp::PublishDiagnosticsParams{uri, std::nullopt, {}});
+  schedule(std::move(closed.compiles));
+  for (const std::string& file : closed.clearDiagnostics) clearDiagnostics(file);
   updateWatchedFiles();
   postCheckSyncs();
 }
@@ -799,10 +767,6 @@ void LspServer::publishDiagnostics(const CompileRequest& r,
 void LspServer::clearDiagnostics(const std::string& path) {
   notify("textDocument/publishDiagnostics",
          lsp::PublishDiagnosticsParams{lsp::pathToFileUri(path), std::nullopt, {}});
-}
-
-void LspServer::clearOrphanDiagnostics() {
-  for (const std::string& path : session_.orphanDiagnostics()) clearDiagnostics(path);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -140,9 +140,6 @@ class LspServer final : public MessageHandler {
   /// Publishes a compile's diagnostics for the files they are about, and clears those of
   /// files that the compiles of `r.key` diagnosed before and that have none now.
   void publishDiagnostics(const CompileRequest& r, const std::vector<const Snapshot*>& served);
-  /// Clears the diagnostics published for files that are not open, by compiles whose
-  /// documents are all closed now.
-  void clearOrphanDiagnostics();
   void clearDiagnostics(const std::string& path);
   void onCompileStarted(const CompileRequest&);
   void onCompileFinished(const CompileRequest&, std::shared_ptr<const CompileResult>,

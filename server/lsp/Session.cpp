@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <iterator>
 
+#include "Files.h"
+
 namespace ks::server {
 
 bool isRust(const Document& d) {
@@ -104,6 +106,61 @@ CompilePlan Session::recompile(const std::vector<Document*>& docs, bool immediat
   CompilePlan plan;
   for (Document* d : bumpForRecompile(docs)) plan.append(compile(*d, immediate));
   return plan;
+}
+
+CompilePlan Session::recompileWithUsers(Document& d, bool immediate) {
+  // It, the other open files of its crate and the crates that depend on it recompile.
+  std::vector<Document*> affected = usersOf(d.path);
+  affected.push_back(&d);
+  return recompile(affected, immediate);
+}
+
+CompilePlan Session::opened(std::string uri, std::string path, std::string languageId, int version,
+                            std::string text) {
+  Document& d = workspace_.open(std::move(uri), std::move(path), std::move(languageId), version,
+                                std::move(text));
+  if (!isRust(d)) return {};
+  // The other open files of its crate now compile with its text too.
+  for (Document* m : membersOf(compileKeyOf(d)))
+    if (m != &d) workspace_.bump(*m);
+  return compile(d, /*immediate=*/true);
+}
+
+CompilePlan Session::changed(Document& d) {
+  if (!isRust(d)) {
+    workspace_.bump(d);  // compiles read it from disk once saved (a Cargo.toml)
+    return {};
+  }
+  return recompileWithUsers(d, /*immediate=*/false);
+}
+
+CompilePlan Session::saved(Document& d, const std::optional<std::string>& text) {
+  if (text && *text != d.text && isRust(d)) {
+    d.text = *text;
+    return recompileWithUsers(d, /*immediate=*/true);
+  }
+  if (d.lastAttempt && d.lastAttempt->revision == d.revision) return {};  // compiled already
+  return isRust(d) ? compile(d, /*immediate=*/true) : CompilePlan{};
+}
+
+Session::Closed Session::closed(Document& d) {
+  const std::string uri = d.uri, path = d.path;
+  const std::string key = isRust(d) ? compileKeyOf(d) : path;
+  // Files that compiled with its unsaved text compile with the file on disk now.
+  std::vector<Document*> affected;
+  if (isRust(d) && d.text != readRegularFile(path).text) {
+    affected = usersOf(path);
+    for (Document* m : membersOf(key))
+      if (m != &d) affected.push_back(m);
+  }
+  Closed out;
+  out.clearOwnDiagnostics = !diagnosedByCrate(path);
+  workspace_.close(uri);
+  if (membersOf(key).empty()) out.compiles.cancel.push_back(key);
+  if (key != path) out.compiles.cancel.push_back(path);
+  out.compiles.append(recompile(affected, /*immediate=*/true));
+  out.clearDiagnostics = orphanDiagnostics();
+  return out;
 }
 
 CompilePlan Session::filesChanged(const std::vector<std::string>& paths) {

@@ -2,12 +2,16 @@
 //
 // The crates of the open files (which compile serves which file), which files each compile
 // read (so that a change on disk or in another file recompiles the right ones), and which
-// documents get new revisions and compiles when something changes. LspServer decodes a
-// message, asks the Session, and encodes what it answers; the tests ask it directly.
-// Used on the io thread only, as the Workspace it reads.
+// documents get new revisions and compiles when something changes: a document opened,
+// edited, saved or closed, files changed on disk, a compile that finished stale. Each event
+// is one method that changes the documents and answers in plain values (a CompilePlan, the
+// files whose diagnostics to clear); LspServer decodes the message, calls it, and carries
+// out and encodes the answer, as clangd's ClangdLSPServer does over ClangdServer. The tests
+// ask it directly. Used on the io thread only, as the Workspace it changes.
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -56,6 +60,34 @@ class Session {
   /// each crate once.
   CompilePlan recompile(const std::vector<Document*>& docs, bool immediate);
 
+  // The editor's documents. LspServer decodes each notification (and applies a didChange's
+  // edits to the document's text); the Session changes the set of documents and says what
+  // compiles.
+  /// didOpen: opens the document. A Rust file compiles at once, as its crate, whose other
+  /// open files get new revisions (they compile with its text now).
+  CompilePlan opened(std::string uri, std::string path, std::string languageId, int version,
+                     std::string text);
+  /// didChange, once `d` has its new text: a Rust file, the other open files of its crate and
+  /// the crates that read it recompile (debounced); another document (a Cargo.toml) only gets
+  /// a new revision (compiles read it from disk once it is saved).
+  CompilePlan changed(Document& d);
+  /// didSave, with the saved text when the client sent it: a text other than the editor's
+  /// recompiles as an edit does, at once; otherwise a Rust file whose revision has not
+  /// compiled yet compiles.
+  CompilePlan saved(Document& d, const std::optional<std::string>& text);
+  struct Closed {
+    /// The document's own compile's diagnostics go with it; a crate's about it (a
+    /// Cargo.toml, a module not open before) stay.
+    bool clearOwnDiagnostics = false;
+    /// Its compile stops unless its crate still has open files; the files that compiled
+    /// with its unsaved text compile with the file on disk.
+    CompilePlan compiles;
+    /// Files whose diagnostics came from compiles that no open document has now.
+    std::vector<std::string> clearDiagnostics;
+  };
+  /// didClose: closes `d` (gone once this returns).
+  Closed closed(Document& d);
+
   /// Files changed on disk: the open documents whose compiles use one of them recompile
   /// (an open Rust file among them compiles from the editor's text, not the disk's).
   CompilePlan filesChanged(const std::vector<std::string>& paths);
@@ -93,6 +125,10 @@ class Session {
   bool diagnosedByCrate(const std::string& path) const { return diagnosedFiles_.count(path); }
 
  private:
+  /// `d`'s new text: it, the other open files of its crate and the crates that read it
+  /// recompile.
+  CompilePlan recompileWithUsers(Document& d, bool immediate);
+
   Workspace& workspace_;
   CompileOptions options_;
   /// Files that are not open (or not compiled, a Cargo.toml) and have diagnostics published,

@@ -2,7 +2,11 @@
 // file, which files recompile when one changes, and which files are watched.
 #include <doctest/doctest.h>
 
+#include <stdlib.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <set>
@@ -119,6 +123,140 @@ TEST_CASE("session: a file on disk recompiles the documents whose compiles read 
   CHECK(w.session.usersOf("/w/kern/src/unused.rs").empty());
   // Watched: what the compiles read on disk, not the open files (the editor has their text).
   CHECK(w.session.filesRead() == std::set<std::string>{kManifest, kMath});
+}
+
+TEST_CASE("session: opening a file of a known crate compiles the crate, with its text") {
+  OpenFiles w;
+  Document& lib = w.open(kLib, "mod blend;\n");
+  w.compiled(kLib, {kLib, kBlend, kManifest});
+  const int libBefore = lib.revision;
+
+  CompilePlan plan = w.session.opened("file://" + kBlend, kBlend, "rust", 1, "pub fn mix() {}\n");
+  Document* blend = w.workspace.findByPath(kBlend);
+  REQUIRE(blend);
+  REQUIRE(plan.schedule.size() == 1);
+  const CompileRequest& r = plan.schedule[0];
+  CHECK(r.key == kManifest);
+  CHECK(r.immediate);  // an open compiles at once
+  CHECK(r.input.path == kLib);
+  CHECK(r.input.overlays.at(kBlend) == "pub fn mix() {}\n");
+  CHECK(lib.revision > libBefore);  // lib.rs compiles with the module's text now
+  CHECK(r.documents == std::map<std::string, int>{{kBlend, blend->revision}, {kLib, lib.revision}});
+
+  // A manifest opened in the editor is no source: nothing compiles for it.
+  CHECK(w.session.opened("file://" + kManifest, kManifest, "toml", 1, "[package]\n")
+            .schedule.empty());
+  CHECK(w.workspace.findByPath(kManifest));
+}
+
+TEST_CASE("session: an edit recompiles its crate and the crates that read it, debounced") {
+  OpenFiles w;
+  Document& lib = w.open(kLib);
+  Document& other = w.open(kOther);
+  Document& math = w.open(kMath);  // a path dependency's file, open in the editor
+  w.compiled(kLib, {kLib, kMath, kManifest});
+  w.compiled(kOther, {kOther}, true, "");
+  const int libBefore = lib.revision, otherBefore = other.revision;
+
+  math.text = "pub fn add(a: f32) -> f32 { a }\n";
+  CompilePlan plan = w.session.changed(math);
+  std::vector<std::string> keys;
+  for (const CompileRequest& r : plan.schedule) {
+    CHECK_FALSE(r.immediate);  // edits wait for the debounce
+    keys.push_back(r.key);
+  }
+  std::sort(keys.begin(), keys.end());
+  CHECK(keys == std::vector<std::string>{kManifest, kMath});  // the crate that reads it, and it
+  CHECK(lib.revision > libBefore);
+  CHECK(other.revision == otherBefore);
+
+  // A Cargo.toml's edit changes nothing until it is saved (compiles read it from disk).
+  Document& manifest = w.workspace.open("file://" + kManifest, kManifest, "toml", 1, "");
+  const int manifestBefore = manifest.revision;
+  CHECK(w.session.changed(manifest).schedule.empty());
+  CHECK(manifest.revision > manifestBefore);
+}
+
+TEST_CASE("session: a save compiles only what the editor's last text has not compiled") {
+  OpenFiles w;
+  Document& lib = w.open(kLib, "fn f() {}\n");
+  w.compiled(kLib, {kLib, kManifest});
+  // Saved as compiled: nothing to do.
+  CHECK(w.session.saved(lib, std::nullopt).schedule.empty());
+  CHECK(w.session.saved(lib, std::string("fn f() {}\n")).schedule.empty());
+
+  // Saved after an edit whose debounced compile has not run: it compiles at once.
+  w.workspace.bump(lib);
+  CompilePlan plan = w.session.saved(lib, std::nullopt);
+  REQUIRE(plan.schedule.size() == 1);
+  CHECK(plan.schedule[0].immediate);
+
+  // The client saved a text it never sent as an edit: that text compiles.
+  const int before = lib.revision;
+  plan = w.session.saved(lib, std::string("fn g() {}\n"));
+  CHECK(lib.text == "fn g() {}\n");
+  CHECK(lib.revision > before);
+  REQUIRE(plan.schedule.size() == 1);
+  CHECK(plan.schedule[0].input.text == "fn g() {}\n");
+}
+
+TEST_CASE("session: closing a module keeps its crate's compile, now with the file on disk") {
+  OpenFiles w;
+  Document& lib = w.open(kLib);
+  w.open(kBlend, "pub fn unsaved() {}\n");  // differs from the disk (no such file here)
+  w.compiled(kLib, {kLib, kBlend, kManifest});
+  w.session.routeDiagnostics(w.session.compileRequestFor(lib), {kBlend, kMath});
+  const int libBefore = lib.revision;
+
+  Session::Closed closed = w.session.closed(*w.workspace.findByPath(kBlend));
+  CHECK_FALSE(w.workspace.findByPath(kBlend));
+  CHECK(closed.clearOwnDiagnostics);  // its own compile's diagnostics go with it
+  // The crate still has lib.rs open: its compile goes on, without blend.rs's unsaved text.
+  CHECK(std::find(closed.compiles.cancel.begin(), closed.compiles.cancel.end(), kManifest) ==
+        closed.compiles.cancel.end());
+  REQUIRE(closed.compiles.schedule.size() == 1);
+  const CompileRequest& r = closed.compiles.schedule[0];
+  CHECK(r.key == kManifest);
+  CHECK(r.documents == std::map<std::string, int>{{kLib, lib.revision}});
+  CHECK_FALSE(r.input.overlays.count(kBlend));
+  CHECK(lib.revision > libBefore);
+  CHECK(closed.clearDiagnostics.empty());  // the dependency's stay while lib.rs is open
+
+  // The crate's last open file: its compile stops, and what it said of other files goes.
+  closed = w.session.closed(lib);
+  CHECK(closed.compiles.schedule.empty());
+  CHECK(std::find(closed.compiles.cancel.begin(), closed.compiles.cancel.end(), kManifest) !=
+        closed.compiles.cancel.end());
+  CHECK(closed.clearDiagnostics == std::vector<std::string>{kMath});
+}
+
+TEST_CASE("session: closing a file as saved recompiles nothing; a crate's diagnostics of it stay") {
+  char dirTemplate[] = "/tmp/ks-session-XXXXXX";
+  REQUIRE(mkdtemp(dirTemplate));
+  const std::string dir = dirTemplate;
+  const std::string manifest = dir + "/Cargo.toml", lib = dir + "/src/lib.rs",
+                    blend = dir + "/src/blend.rs";
+  std::filesystem::create_directories(dir + "/src");
+  std::ofstream(blend) << "pub fn mix() {}\n";
+  {
+    OpenFiles w;
+    w.open(lib);
+    w.open(blend, "pub fn mix() {}\n");  // as on disk
+    w.compiled(lib, {lib, blend, manifest}, true, manifest);
+    Document& toml = w.workspace.open("file://" + manifest, manifest, "toml", 1, "[package]\n");
+    w.session.routeDiagnostics(w.session.compileRequestFor(*w.workspace.findByPath(lib)),
+                               {manifest});
+
+    Session::Closed closed = w.session.closed(*w.workspace.findByPath(blend));
+    CHECK(closed.compiles.schedule.empty());  // lib.rs compiled with this very text
+    CHECK(closed.clearOwnDiagnostics);
+    // The manifest shows the crate's diagnostics: they stay when it closes.
+    closed = w.session.closed(toml);
+    CHECK_FALSE(closed.clearOwnDiagnostics);
+    CHECK(closed.compiles.cancel.empty());  // the crate's compile goes on
+    CHECK(closed.compiles.schedule.empty());
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("session: files changed on disk recompile the crates that read them, once each") {
