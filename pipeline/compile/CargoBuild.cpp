@@ -481,10 +481,9 @@ ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const CompileO
     failed.err = why;
     return failed;
   };
-  auto cargo = findCargo(tc);
-  if (!cargo)
-    return fail("cargo not found next to " + tc.rustc.path.string() +
-                " or on PATH (install cargo-web)");
+  std::string noCargo;
+  auto cargo = findCargo(tc, &noCargo);
+  if (!cargo) return fail(noCargo);
   std::error_code ec;
   // A read-only cache still compiles: the mirror and target dir then live in a private
   // temporary folder for this compile alone (slower, since cargo's own cache is lost).

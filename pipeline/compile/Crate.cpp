@@ -194,12 +194,12 @@ std::optional<CratePackage> loadPackage(const Toolchain& tc, const fs::path& man
     }
   }
   Entry e{mtime, size, std::nullopt, {}};
-  auto cargo = findCargo(tc);
+  std::string noCargo;
+  auto cargo = findCargo(tc, &noCargo);
   if (auto bad = unreadableFileProblem(manifest)) {  // a FIFO would hang cargo
     e.problem = manifest.string() + " " + *bad;
   } else if (!cargo) {
-    e.problem =
-        "cargo not found next to " + tc.rustc.path.string() + " or on PATH (install cargo-web)";
+    e.problem = noCargo;
   } else {
     ProcessSpec spec;
     spec.argv = {cargo->string(),    "metadata", "--offline",       "--no-deps",
@@ -526,12 +526,6 @@ class DependencyBuilder {
 };
 
 }  // namespace
-
-std::optional<fs::path> findCargo(const Toolchain& tc) {
-  fs::path cargo = tc.rustc.path.parent_path() / "cargo";
-  if (!tc.rustc.path.empty() && ::access(cargo.c_str(), X_OK) == 0) return cargo;
-  return findOnPath("cargo");
-}
 
 std::optional<CratePackage> findCrate(const Toolchain& tc, const fs::path& file,
                                       std::string* problem) {

@@ -95,9 +95,6 @@ CompileOptions withCrateDefaults(const Toolchain&, const std::filesystem::path& 
 std::vector<std::string> crateRustcFlags(const CratePackage&, const CompileOptions&,
                                          std::vector<Diagnostic>& diagnostics);
 
-/// cargo next to the toolchain's rustc, else on PATH.
-std::optional<std::filesystem::path> findCargo(const Toolchain&);
-
 /// Target flags every rustc call of one compile shares (the kernel crate and its
 /// dependencies must agree on them): sysroot, target, opt-level, target-cpu, codegen
 /// units and line directives.

@@ -13,6 +13,7 @@
 #include <llvm/Object/Archive.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Program.h>
 
 #include "Artifact.h"
 #include "Process.h"
@@ -377,6 +378,20 @@ Toolchain discoverAfresh(const ToolchainSettings& settings, const fs::path& cach
 
 }  // namespace
 
+std::optional<fs::path> findCargo(const Toolchain& tc, std::string* problem) {
+  // The cargo of the rustc in use first: one elsewhere on PATH may be of another release.
+  if (!tc.rustc.path.empty()) {
+    const std::string rustcDir = tc.rustc.path.parent_path().string();
+    const llvm::StringRef dirs[] = {rustcDir};
+    if (auto cargo = llvm::sys::findProgramByName("cargo", dirs)) return fs::path(*cargo);
+  }
+  if (auto cargo = findOnPath("cargo")) return cargo;
+  if (problem)
+    *problem =
+        "cargo not found next to " + tc.rustc.path.string() + " or on PATH (install cargo-web)";
+  return std::nullopt;
+}
+
 Toolchain discoverToolchain(const ToolchainSettings& settings) {
   const fs::path cacheDir = defaultCacheDir(settings);
   // Everything besides the file system that discovery reads names the cache file.
@@ -408,20 +423,14 @@ void writeCoreShim(const fs::path& shim, const fs::path& rustSrc) {
   std::ofstream(shim / "src/lib.rs") << "#![no_std]\n";
 }
 
-/// Builds the shim with cargo (the one next to rustc, else PATH's) into `targetDir`; an
-/// error message, or empty.
+/// Builds the shim with cargo (findCargo) into `targetDir`; an error message, or empty.
 std::string buildCoreShim(const Toolchain& tc, const fs::path& shim, const fs::path& targetDir) {
-  fs::path cargo = tc.rustc.path.parent_path() / "cargo";
-  if (::access(cargo.c_str(), X_OK) != 0) {
-    auto p = findOnPath("cargo");
-    if (!p)
-      return "cargo not found next to " + tc.rustc.path.string() +
-             " or on PATH (install cargo-web)";
-    cargo = *p;
-  }
+  std::string noCargo;
+  auto cargo = findCargo(tc, &noCargo);
+  if (!cargo) return noCargo;
   ProcessSpec spec;
-  spec.argv = {cargo.string(), "build",    "--offline",         "--release",
-               "--quiet",      "--target", std::string(kTarget)};
+  spec.argv = {cargo->string(), "build",    "--offline",         "--release",
+               "--quiet",       "--target", std::string(kTarget)};
   spec.cwd = shim;
   spec.timeout = std::chrono::minutes(15);
   spec.env = {{"RUSTC", tc.rustc.path.string()},

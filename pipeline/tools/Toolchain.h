@@ -56,6 +56,10 @@ struct Toolchain {
 /// it was (internal/ToolchainCache.h); any change discovers afresh.
 Toolchain discoverToolchain(const ToolchainSettings& = {});
 
+/// cargo next to the toolchain's rustc, else on PATH (findOnPath); nullopt when there is
+/// none, with `problem` (when given) saying so and what to install.
+std::optional<std::filesystem::path> findCargo(const Toolchain&, std::string* problem = nullptr);
+
 /// Builds the nvptx64 `core` + `compiler_builtins` sysroot into the cache (cargo,
 /// offline) unless it is already there. `progress` receives one-line messages.
 /// Returns an empty string on success, the reason otherwise. Updates `tc.sysroot`.
