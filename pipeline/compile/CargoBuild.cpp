@@ -511,9 +511,7 @@ ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const CompileO
   CargoMessages m = readCargoMessages(r.out, at, unit);
   if (!m.kernelStem.empty() && r.ok()) {
     collectKernelOutputs(m, unit, at, outDir, remarkDir, started);
-    for (fs::path& f : cargoConfigurationFiles(c))
-      if (std::find(unit.sourceFiles.begin(), unit.sourceFiles.end(), f) == unit.sourceFiles.end())
-        unit.sourceFiles.push_back(std::move(f));
+    for (fs::path& f : cargoConfigurationFiles(c)) addSourceFile(unit.sourceFiles, std::move(f));
   }
   if (r.ok() && m.kernelStem.empty()) {
     r.exitCode = 1;

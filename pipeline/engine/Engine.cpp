@@ -1,10 +1,9 @@
 // Engine: see Engine.h.
 #include "Engine.h"
 
-#include <algorithm>
-
 #include "Crate.h"
 #include "Cuda.h"
+#include "Files.h"
 #include "StableHash.h"
 
 namespace ks {
@@ -113,10 +112,8 @@ std::shared_ptr<const CompileResult> Engine::compile(const CompileInput& input,
   ++compiled_;
   // The crate's Cargo.toml (its metadata and flags) is an input too: a change to it makes
   // the result stale for the cache and for the server's watching.
-  if (!compiled->crateManifest.empty() &&
-      std::find(compiled->sourceFiles.begin(), compiled->sourceFiles.end(),
-                compiled->crateManifest) == compiled->sourceFiles.end())
-    compiled->sourceFiles.push_back(compiled->crateManifest);
+  if (!compiled->crateManifest.empty())
+    addSourceFile(compiled->sourceFiles, compiled->crateManifest);
   std::shared_ptr<const CompileResult> result = std::move(compiled);
   if (cacheable) cache_.insert(key, result);
   if (store)

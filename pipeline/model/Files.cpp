@@ -139,6 +139,11 @@ size_t evictLeastRecentlyUsed(const fs::path& dir, uintmax_t maxBytes, const fs:
   return removed;
 }
 
+void addSourceFile(std::vector<fs::path>& sourceFiles, fs::path file) {
+  if (std::find(sourceFiles.begin(), sourceFiles.end(), file) == sourceFiles.end())
+    sourceFiles.push_back(std::move(file));
+}
+
 uintmax_t cacheBoundBytes(const char* variable, uintmax_t defaultMiB) {
   const char* mb = std::getenv(variable);
   uintmax_t n = mb && *mb ? std::strtoull(mb, nullptr, 10) : defaultMiB;

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ks {
 
@@ -40,6 +41,10 @@ std::string fileFingerprint(const std::filesystem::path& path,
 /// a regular file within the bound, or absent.
 std::optional<std::string> unreadableFileProblem(const std::filesystem::path& path,
                                                  uintmax_t maxBytes = kMaxInputFileBytes);
+
+/// Adds `file` to the files a compile read (`sourceFiles`: a change to any of them makes
+/// its result stale) unless it is listed already.
+void addSourceFile(std::vector<std::filesystem::path>& sourceFiles, std::filesystem::path file);
 
 /// Keeps a cache directory whose entries are its subdirectories (the rlib cache, the cargo
 /// mirrors and target dirs) within `maxBytes`, counting every file under an entry (symlinks
