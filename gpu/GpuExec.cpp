@@ -7,9 +7,9 @@
 #include <fstream>
 #include <iterator>
 
+#include "GpuExecProtocol.h"
 #include "Ncu.h"
 #include "Process.h"
-#include "Protocol.h"
 #include "Runner.h"
 
 namespace ks::gpu {

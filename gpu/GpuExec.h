@@ -1,8 +1,8 @@
 // `kernelscope gpu-exec`: the process that touches the GPU.
 //
-// Reads one request (Protocol.h) on stdin, runs or profiles it on this machine's GPU and
-// writes the result on stdout. `kernelscope run`/`profile` and the language server start it
-// as a child (directly, or through a runner prefix such as `ssh gpu-box` on another machine),
+// Reads one request (GpuExecProtocol.h) on stdin, runs or profiles it on this machine's GPU
+// and writes the result on stdout. `kernelscope run`/`profile` and the language server start
+// it as a child (directly, or through a runner prefix such as `ssh gpu-box` on another machine),
 // so a faulting kernel or a hung GPU ends this process only.
 #pragma once
 

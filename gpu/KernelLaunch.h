@@ -15,10 +15,10 @@
 
 #include "Compile.h"
 #include "Engine.h"
+#include "GpuExecProtocol.h"
 #include "LaunchSpec.h"
 #include "LineProfile.h"
 #include "Process.h"
-#include "Protocol.h"
 
 namespace ks::gpu {
 

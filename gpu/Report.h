@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "GpuExecProtocol.h"
 #include "LineProfile.h"
-#include "Protocol.h"
 
 namespace ks::gpu {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "Protocol.h"
+#include "GpuExecProtocol.h"
 
 namespace ks::gpu {
 

@@ -8,13 +8,13 @@
 #include <nlohmann/json.hpp>
 
 #include "ExactLocations.h"
+#include "GpuExecProtocol.h"
 #include "LaunchSpec.h"
 #include "LineMap.h"
 #include "LineProfile.h"
 #include "Ncu.h"
 #include "Parsers.h"
 #include "Process.h"
-#include "Protocol.h"
 #include "Runner.h"
 #include "TestSupport.h"
 

@@ -1,4 +1,4 @@
-#include "Protocol.h"
+#include "GpuExecProtocol.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
