@@ -16,6 +16,7 @@
 #include <llvm/Support/Program.h>
 
 #include "Artifact.h"
+#include "Files.h"
 #include "Process.h"
 #include "StableHash.h"
 #include "ToolchainCache.h"
@@ -159,24 +160,6 @@ ToolInfo probeCudaTool(const std::string& name, const fs::path& path, DiscoveryW
   return t;
 }
 
-/// Names the core's directory only, as it was named before StableHash.h: a new name would
-/// rebuild every user's nvptx64 core (minutes) for nothing. Everything else uses
-/// stableDigest.
-uint64_t fnv1a(std::string_view s, uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
-std::string hex(uint64_t v, int digits = 16) {
-  static const char* d = "0123456789abcdef";
-  std::string s(digits, '0');
-  for (int i = digits - 1; i >= 0; --i, v >>= 4) s[i] = d[v & 15];
-  return s;
-}
-
 /// Without HOME, a directory only this user can write: tools are run from the cache
 /// (cuda-tools/ptxas), so a shared one would let another user plant them.
 fs::path privateCacheDir() {
@@ -213,7 +196,7 @@ constexpr const char* kSetupFix = "run scripts/setup.sh (or: kernelscope setup)"
 
 fs::path Toolchain::sysrootCacheDir() const {
   return cacheDir / "sysroot" /
-         (rustcRelease + "-" + hex(fnv1a(rustc.version + rustc.path.string()), 12));
+         (rustcRelease + "-" + stableDigest({rustc.version, rustc.path.string()}));
 }
 
 std::string Toolchain::fingerprint() const {
@@ -443,11 +426,15 @@ std::string buildCoreShim(const Toolchain& tc, const fs::path& shim, const fs::p
   return {};
 }
 
-/// Copies the built libcore and compiler_builtins from `deps` into a sysroot at `finalDir`.
-/// They are staged next to the final place, then renamed: a concurrent build never sees
-/// half a sysroot, and the staging goes on every path out (a full disk, a signal:
-/// RemovedOnExit). An error message, or empty.
-std::string placeCore(const fs::path& deps, const fs::path& finalDir) {
+/// The file in a core's folder that names the rustc it was built for (removeSupersededCores).
+constexpr std::string_view kBuiltForFile = "kernelscope-rustc";
+
+/// Copies the built libcore and compiler_builtins from `deps` into a sysroot at `finalDir`,
+/// with the path of the `rustc` they were built for (kBuiltForFile). They are staged next
+/// to the final place, then renamed: a concurrent build never sees half a sysroot, and the
+/// staging goes on every path out (a full disk, a signal: RemovedOnExit). An error message,
+/// or empty.
+std::string placeCore(const fs::path& deps, const fs::path& finalDir, const fs::path& rustc) {
   fs::path libDir = fs::path("lib/rustlib") / kTarget / "lib";
   std::error_code ec;
   RemovedOnExit staging(finalDir.string() + ".tmp-" + std::to_string(::getpid()));
@@ -461,7 +448,10 @@ std::string placeCore(const fs::path& deps, const fs::path& finalDir) {
         break;
   }
   if (!ec) {
-    if (auto why = coreProblem(staging.path()); !why.empty())
+    std::ofstream builtFor(staging.path() / kBuiltForFile);
+    builtFor << rustc.string() << "\n";
+    builtFor.close();
+    if (!builtFor || !coreProblem(staging.path()).empty())
       ec = std::make_error_code(std::errc::io_error);
   }
   if (ec) {
@@ -480,6 +470,40 @@ std::string placeCore(const fs::path& deps, const fs::path& finalDir) {
   if (ec && !hasCoreFor(finalDir))
     return "could not place the sysroot at " + finalDir.string() + ": " + ec.message();
   return {};
+}
+
+/// Whether `dir` is one of the cache's nvptx64 cores that nothing uses any more, once the
+/// core of `rustc` is in place: one built for the same rustc path when it was another
+/// release (an upgrade), one whose rustc is gone, and one of an earlier kernelscope
+/// (named otherwise, without kBuiltForFile) that has been left alone for a day, so that an
+/// older kernelscope still at work keeps its own. Only the cache's own core folders count
+/// (lib/rustlib/nvptx64-nvidia-cuda inside; never a link, never a staging folder).
+bool supersededCore(const fs::directory_entry& dir, const fs::path& rustc) {
+  std::error_code ec;
+  if (dir.symlink_status(ec).type() != fs::file_type::directory ||
+      dir.path().filename().string().find(".tmp-") != std::string::npos ||
+      !fs::is_directory(dir.path() / "lib/rustlib" / kTarget, ec))
+    return false;
+  const FileText builtFor = readRegularFile(dir.path() / kBuiltForFile, 4096);
+  if (builtFor.ok()) {
+    const fs::path itsRustc(builtFor.text.substr(0, builtFor.text.find('\n')));
+    return itsRustc == rustc || !fs::exists(itsRustc, ec);
+  }
+  if (!builtFor.missing) return false;
+  const auto changed = fs::last_write_time(dir.path(), ec);
+  return !ec && changed < fs::file_time_type::clock::now() - std::chrono::hours(24);
+}
+
+/// Removes the cores next to `finalDir` that supersededCore names (a rustc upgrade would
+/// otherwise leave every earlier core behind for good); the folders removed.
+std::vector<fs::path> removeSupersededCores(const fs::path& finalDir, const fs::path& rustc) {
+  std::vector<fs::path> superseded, removed;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(finalDir.parent_path(), ec))
+    if (e.path() != finalDir && supersededCore(e, rustc)) superseded.push_back(e.path());
+  for (const auto& dir : superseded)
+    if (fs::remove_all(dir, ec) > 0 && !ec) removed.push_back(dir);
+  return removed;
 }
 
 }  // namespace
@@ -504,9 +528,12 @@ std::string ensureSysroot(Toolchain& tc, const std::function<void(const std::str
   fs::path shim = work.path() / "shim";
   writeCoreShim(shim, tc.rustSrc);
   if (std::string why = buildCoreShim(tc, shim, work.path() / "target"); !why.empty()) return why;
-  if (std::string why = placeCore(work.path() / "target" / kTarget / "release/deps", finalDir);
+  if (std::string why =
+          placeCore(work.path() / "target" / kTarget / "release/deps", finalDir, tc.rustc.path);
       !why.empty())
     return why;
+  for (const fs::path& old : removeSupersededCores(finalDir, tc.rustc.path))
+    progress("Removed " + old.string() + ", a core no rustc here uses any more");
   tc.sysroot.path = finalDir;
   tc.sysroot.problem.clear();
   tc.sysroot.fix.clear();

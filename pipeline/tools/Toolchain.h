@@ -61,8 +61,10 @@ Toolchain discoverToolchain(const ToolchainSettings& = {});
 std::optional<std::filesystem::path> findCargo(const Toolchain&, std::string* problem = nullptr);
 
 /// Builds the nvptx64 `core` + `compiler_builtins` sysroot into the cache (cargo,
-/// offline) unless it is already there. `progress` receives one-line messages.
-/// Returns an empty string on success, the reason otherwise. Updates `tc.sysroot`.
+/// offline) unless it is already there, then removes the cores no rustc uses any more
+/// (an upgraded rustc's earlier one, ...: see README, "Toolchain on your own machine").
+/// `progress` receives one-line messages. Returns an empty string on success, the reason
+/// otherwise. Updates `tc.sysroot`.
 std::string ensureSysroot(Toolchain& tc, const std::function<void(const std::string&)>& progress);
 
 /// The `kernelscope doctor` report: per stage, which tool, where, which version, and

@@ -1,6 +1,7 @@
 // Toolchain discovery: explicit choices, missing tools with fixes, fingerprints.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
@@ -153,4 +154,53 @@ TEST_CASE("toolchain discovery notices a tool that appears") {
   CHECK(discoverToolchain(fake.settings()).nvcc.path != nvcc);  // none, or one on PATH
   fake.write("cuda/bin/nvcc", "echo 'Cuda compilation tools, release 11.8, V11.8.89'");
   CHECK(discoverToolchain(fake.settings()).nvcc.path == nvcc);
+}
+
+TEST_CASE("building the core removes the cores no rustc uses any more, and only those") {
+  FakeTools fake;
+  // cargo next to the fake rustc "builds" core and compiler_builtins: two real archives.
+  fake.write("cargo",
+             "d=\"$CARGO_TARGET_DIR/nvptx64-nvidia-cuda/release/deps\"; mkdir -p \"$d\" && cd "
+             "\"$d\" && echo x > m.o && ar rc libcore-fake.rlib m.o && ar rc "
+             "libcompiler_builtins-fake.rlib m.o");
+  Toolchain tc = discoverToolchain(fake.settings());
+  REQUIRE(tc.rustc.found());
+  REQUIRE_FALSE(tc.sysroot.found());
+  const fs::path sysroots = tc.sysrootCacheDir().parent_path();
+  // A core's folder as kernelscope leaves it; `builtFor` empty: as earlier releases did.
+  auto core = [](const fs::path& dir, const std::string& builtFor) {
+    fs::create_directories(dir / "lib/rustlib/nvptx64-nvidia-cuda/lib");
+    if (!builtFor.empty()) std::ofstream(dir / "kernelscope-rustc") << builtFor << "\n";
+    return dir;
+  };
+  const std::string rustc = tc.rustc.path.string();
+  const fs::path upgraded = core(sysroots / "1.95.0-aa", rustc);  // this rustc's earlier release
+  const fs::path gone = core(sysroots / "1.94.0-bb", "/nonexistent/rustc");
+  const fs::path otherRustc =
+      core(sysroots / "1.96.0-cc", (fake.dir.path() / "cuda/bin/nvcc").string());
+  const fs::path earlierOld = core(sysroots / "1.93.0-0123456789ab", "");
+  fs::last_write_time(earlierOld, fs::file_time_type::clock::now() - 48h);
+  const fs::path earlierRecent = core(sysroots / "1.93.0-ba9876543210", "");
+  const fs::path staging = core(sysroots / "1.95.0-dd.tmp-123", rustc);
+  const fs::path notACore = sysroots / "notes";
+  fs::create_directories(notACore / "lib");
+  const fs::path outside = core(fake.dir.path() / "elsewhere", rustc);
+  fs::create_directory_symlink(outside, sysroots / "link");
+
+  std::vector<std::string> said;
+  REQUIRE(ensureSysroot(tc, [&](const std::string& m) { said.push_back(m); }).empty());
+  CHECK(tc.sysroot.path == tc.sysrootCacheDir());
+  CHECK(test::readFile(tc.sysroot.path / "kernelscope-rustc") == rustc + "\n");
+  CHECK(discoverToolchain(fake.settings()).sysroot.path == tc.sysrootCacheDir());
+  for (const fs::path& removed : {upgraded, gone, earlierOld}) {
+    CAPTURE(removed);
+    CHECK_FALSE(fs::exists(removed));
+    CHECK(std::count(said.begin(), said.end(),
+                     "Removed " + removed.string() + ", a core no rustc here uses any more") == 1);
+  }
+  for (const fs::path& kept : {otherRustc, earlierRecent, staging, notACore, outside}) {
+    CAPTURE(kept);
+    CHECK(fs::exists(kept));
+  }
+  CHECK(fs::is_symlink(sysroots / "link"));
 }
