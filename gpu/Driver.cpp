@@ -16,7 +16,8 @@ std::string loadDriver() {
   std::call_once(loadOnce, [] {
     void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
-      loadProblem = "no CUDA driver on this machine (libcuda.so.1: " + std::string(dlerror()) + ")";
+      // dlerror() names the library: "libcuda.so.1: cannot open shared object file: ..."
+      loadProblem = "no CUDA driver on this machine (" + std::string(dlerror()) + ")";
       return;
     }
     std::string missing;

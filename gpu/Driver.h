@@ -3,7 +3,9 @@
 // libcuda.so.1 is opened with dlopen, so kernelscope builds and runs on machines with no
 // driver and no CUDA toolkit: only `run`/`profile` need one, and they say so when it is
 // missing. The declarations below are the driver's stable C ABI for the few entry points
-// used (cuda.h is not on machines without the toolkit, so it cannot be included here).
+// used (cuda.h is not on machines without the toolkit, so it cannot be included here;
+// tests/gpu/driver_abi_check.cpp checks them against cuda.h where it is). The GPU tests
+// (tests/gpu) use this wrapper too.
 #pragma once
 
 #include <cstddef>
@@ -31,11 +33,22 @@ enum DeviceAttribute : int {
   kAttrMultiprocessorCount = 16,
   kAttrMemoryClockRateKHz = 36,
   kAttrMemoryBusWidthBits = 37,
+  kAttrMaxThreadsPerMultiprocessor = 39,
   kAttrComputeCapabilityMajor = 75,
   kAttrComputeCapabilityMinor = 76,
   kAttrMaxSharedMemoryPerBlockOptin = 97,
 };
-constexpr int kFuncAttrMaxDynamicSharedSizeBytes = 8;
+// CUfunction_attribute values (cuda.h).
+enum FunctionAttribute : int {
+  kFuncAttrSharedSizeBytes = 1,
+  kFuncAttrNumRegs = 4,
+  kFuncAttrMaxDynamicSharedSizeBytes = 8,
+};
+// CUjit_option values (cuda.h): where the JIT writes why PTX does not load.
+enum JitOption : int {
+  kJitErrorLogBuffer = 5,
+  kJitErrorLogBufferSizeBytes = 6,
+};
 
 // Each entry point: the member name, its exported symbol (cuda.h maps several names to
 // versioned symbols, cuMemAlloc -> cuMemAlloc_v2) and its signature.
@@ -54,9 +67,13 @@ constexpr int kFuncAttrMaxDynamicSharedSizeBytes = 8;
   X(cuCtxSetCurrent, "cuCtxSetCurrent", CUcontext) \
   X(cuCtxSynchronize, "cuCtxSynchronize") \
   X(cuModuleLoadData, "cuModuleLoadData", CUmodule*, const void*) \
+  X(cuModuleLoadDataEx, "cuModuleLoadDataEx", CUmodule*, const void*, unsigned, int*, void**) \
   X(cuModuleUnload, "cuModuleUnload", CUmodule) \
   X(cuModuleGetFunction, "cuModuleGetFunction", CUfunction*, CUmodule, const char*) \
   X(cuFuncSetAttribute, "cuFuncSetAttribute", CUfunction, int, int) \
+  X(cuFuncGetAttribute, "cuFuncGetAttribute", int*, int, CUfunction) \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor", \
+      int*, CUfunction, int, size_t) \
   X(cuMemAlloc, "cuMemAlloc_v2", CUdeviceptr*, size_t) \
   X(cuMemFree, "cuMemFree_v2", CUdeviceptr) \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", CUdeviceptr, const void*, size_t) \

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "CudaDriver.h"
+#include "GpuTestSupport.h"
 
 namespace {
 
@@ -40,26 +40,26 @@ template <class T>
 class DeviceBuffer {
  public:
   explicit DeviceBuffer(size_t count) : count_(count) {
-    check(cu.cuMemAlloc(&ptr_, bytes()), "cuMemAlloc");
+    check(driver().cuMemAlloc(&ptr_, bytes()), "cuMemAlloc");
   }
   explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) { upload(host); }
   ~DeviceBuffer() {
-    if (ptr_) cu.cuMemFree(ptr_);
+    if (ptr_) driver().cuMemFree(ptr_);
   }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
   void upload(const std::vector<T>& host) {
-    check(cu.cuMemcpyHtoD(ptr_, host.data(), bytes()), "cuMemcpyHtoD");
+    check(driver().cuMemcpyHtoD(ptr_, host.data(), bytes()), "cuMemcpyHtoD");
   }
   std::vector<T> download() const {
     std::vector<T> host(count_);
-    check(cu.cuMemcpyDtoH(host.data(), ptr_, bytes()), "cuMemcpyDtoH");
+    check(driver().cuMemcpyDtoH(host.data(), ptr_, bytes()), "cuMemcpyDtoH");
     return host;
   }
   void fillBits(uint32_t bits) {
     static_assert(sizeof(T) == 4);
-    check(cu.cuMemsetD32(ptr_, bits, count_), "cuMemsetD32");
+    check(driver().cuMemsetD32(ptr_, bits, count_), "cuMemsetD32");
   }
   CUdeviceptr ptr() const { return ptr_; }
 
@@ -101,10 +101,10 @@ struct Kernel {
                                  std::to_string(args[i].size) + " in the test");
       params.push_back(args[i].bytes.data());
     }
-    check(cu.cuLaunchKernel(function, grid.x, grid.y, grid.z, block.x, block.y, block.z, 0, nullptr,
-                            params.data(), nullptr),
+    check(driver().cuLaunchKernel(function, grid.x, grid.y, grid.z, block.x, block.y, block.z, 0,
+                                  nullptr, params.data(), nullptr),
           "cuLaunchKernel");
-    check(cu.cuCtxSynchronize(), "kernel execution");
+    check(driver().cuCtxSynchronize(), "kernel execution");
   }
 };
 
@@ -319,7 +319,7 @@ int main(int argc, char** argv) {
       }
       try {
         Kernel k{nullptr, entry};
-        check(cu.cuModuleGetFunction(&k.function, module, entry.name.c_str()),
+        check(driver().cuModuleGetFunction(&k.function, module, entry.name.c_str()),
               "cuModuleGetFunction");
         const Result result = it->second(k);
         report(result.ok ? "ok" : "FAIL", entry.name, result.detail);
@@ -329,9 +329,9 @@ int main(int argc, char** argv) {
         ++failed;
       }
     }
-    cu.cuModuleUnload(module);
+    driver().cuModuleUnload(module);
   }
-  cu.cuDevicePrimaryCtxRelease(device.device);
+  driver().cuDevicePrimaryCtxRelease(device.device);
 
   std::printf("%d passed, %d failed", passed, failed);
   if (skipped) std::printf(", %d skipped", skipped);

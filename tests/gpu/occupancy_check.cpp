@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "CudaDriver.h"
+#include "GpuTestSupport.h"
 #include "Occupancy.h"
 
 namespace {
@@ -43,9 +43,9 @@ std::map<std::string, Expected> readExpected(const std::string& path, bool& ok) 
   return out;
 }
 
-int attribute(CUfunction f, CUfunction_attribute a) {
+int attribute(CUfunction f, FunctionAttribute a) {
   int v = 0;
-  check(cu.cuFuncGetAttribute(&v, a, f), "cuFuncGetAttribute");
+  check(driver().cuFuncGetAttribute(&v, a, f), "cuFuncGetAttribute");
   return v;
 }
 
@@ -125,8 +125,8 @@ int main(int argc, char** argv) {
       return kExitFailed;
     }
     int threadsPerSm = 0;
-    check(cu.cuDeviceGetAttribute(&threadsPerSm, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
-                                  device.device),
+    check(driver().cuDeviceGetAttribute(&threadsPerSm, kAttrMaxThreadsPerMultiprocessor,
+                                        device.device),
           "cuDeviceGetAttribute");
     const uint32_t maxWarps = static_cast<uint32_t>(threadsPerSm) / 32;
     if (maxWarps != limits->maxWarpsPerSm)
@@ -147,10 +147,10 @@ int main(int argc, char** argv) {
       CUmodule module = loadModule(f.text);
       for (const auto& entry : f.entries) {
         CUfunction fn = nullptr;
-        check(cu.cuModuleGetFunction(&fn, module, entry.name.c_str()), "cuModuleGetFunction");
+        check(driver().cuModuleGetFunction(&fn, module, entry.name.c_str()), "cuModuleGetFunction");
         ks::OccupancyInput in;
-        in.registers = static_cast<uint32_t>(attribute(fn, CU_FUNC_ATTRIBUTE_NUM_REGS));
-        in.staticShared = static_cast<uint32_t>(attribute(fn, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES));
+        in.registers = static_cast<uint32_t>(attribute(fn, kFuncAttrNumRegs));
+        in.staticShared = static_cast<uint32_t>(attribute(fn, kFuncAttrSharedSizeBytes));
         auto exp = expected.find(entry.name);
         if (exp != expected.end()) in.barriers = exp->second.barriers;
 
@@ -164,8 +164,8 @@ int main(int argc, char** argv) {
           in.dynamicShared = dynamic;
           for (uint32_t size = 32; size <= 1024; size += 32) {
             int blocks = 0;
-            check(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn,
-                                                                 static_cast<int>(size), dynamic),
+            check(driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                      &blocks, fn, static_cast<int>(size), dynamic),
                   "cuOccupancyMaxActiveBlocksPerMultiprocessor");
             in.blockSize = size;
             const uint32_t ours = ks::computeOccupancy(*limits, in).blocksPerSm;
@@ -206,9 +206,9 @@ int main(int argc, char** argv) {
                     counts.c_str(), atBlock.c_str(), best.c_str(), shown.c_str(),
                     ok ? "" : ("; differ at size/dynamic:driver/ours" + mismatches).c_str());
       }
-      cu.cuModuleUnload(module);
+      driver().cuModuleUnload(module);
     }
-    cu.cuDevicePrimaryCtxRelease(device.device);
+    driver().cuDevicePrimaryCtxRelease(device.device);
   } catch (const std::exception& e) {
     std::printf("FAIL  %s\n", e.what());
     return kExitFailed;

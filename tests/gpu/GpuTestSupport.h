@@ -1,13 +1,12 @@
-// The CUDA driver API opened at run time, and the PTX inputs of the GPU tests.
+// What the GPU tests share beyond the CUDA driver wrapper (gpu/Driver.h, the one kernelscope
+// runs kernels with): their exit statuses, device 0 opened with its primary context, and
+// the PTX inputs and their kernels.
 //
 // Shared by gpu_examples (runs the example kernels) and occupancy_check (asks the driver
-// for occupancy). The driver library is opened with dlopen (libcuda.so.1), so the programs
-// build without a GPU or a driver and need nothing at run time but the PTX files and
-// libcuda; without them they skip and say why. Header-only: each test is one .cpp.
+// for occupancy). The driver is opened at run time (dlopen of libcuda.so.1), so the
+// programs build without a GPU, a driver or cuda.h and need nothing at run time but the PTX
+// files and libcuda; without them they skip and say why. Header-only: each test is one .cpp.
 #pragma once
-
-#include <cuda.h>
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <array>
@@ -21,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "Driver.h"
+
 namespace ks::gpu {
 
 namespace fs = std::filesystem;
@@ -29,82 +30,7 @@ constexpr int kExitFailed = 1;
 constexpr int kExitUsage = 2;
 constexpr int kExitSkipped = 77;  // CTest's SKIP_RETURN_CODE
 
-#define KS_STR2(x) #x
-#define KS_STR(x) KS_STR2(x)
-
-// Every driver entry point used. cuda.h maps several names to versioned symbols (cuMemAlloc ->
-// cuMemAlloc_v2); stringizing after macro expansion looks up exactly the symbol whose
-// signature the header declares.
-// clang-format off
-#define KS_DRIVER_FUNCTIONS(X) \
-  X(cuInit) \
-  X(cuDriverGetVersion) \
-  X(cuGetErrorName) \
-  X(cuGetErrorString) \
-  X(cuDeviceGetCount) \
-  X(cuDeviceGet) \
-  X(cuDeviceGetName) \
-  X(cuDeviceGetAttribute) \
-  X(cuDevicePrimaryCtxRetain) \
-  X(cuDevicePrimaryCtxRelease) \
-  X(cuCtxSetCurrent) \
-  X(cuCtxSynchronize) \
-  X(cuModuleLoadDataEx) \
-  X(cuModuleUnload) \
-  X(cuModuleGetFunction) \
-  X(cuFuncGetAttribute) \
-  X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
-  X(cuMemAlloc) \
-  X(cuMemFree) \
-  X(cuMemcpyHtoD) \
-  X(cuMemcpyDtoH) \
-  X(cuMemsetD32) \
-  X(cuLaunchKernel)
-// clang-format on
-
-struct Driver {
-#define KS_MEMBER(name) decltype(&::name) name = nullptr;
-  KS_DRIVER_FUNCTIONS(KS_MEMBER)
-#undef KS_MEMBER
-};
-
-inline Driver cu;  // the one driver instance; filled by loadDriver()
-
-/// Opens libcuda.so.1 and resolves every entry point. Returns the reason on failure.
-inline std::string loadDriver() {
-  void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib) return std::string("no CUDA driver (") + dlerror() + ")";
-  std::string missing;
-#define KS_RESOLVE(name)                                                   \
-  cu.name = reinterpret_cast<decltype(cu.name)>(dlsym(lib, KS_STR(name))); \
-  if (!cu.name) missing += std::string(missing.empty() ? "" : ", ") + KS_STR(name);
-  KS_DRIVER_FUNCTIONS(KS_RESOLVE)
-#undef KS_RESOLVE
-  if (!missing.empty()) return "the CUDA driver lacks " + missing + " (driver too old?)";
-  return {};
-}
-
-inline std::string errorText(CUresult r) {
-  const char* name = nullptr;
-  const char* text = nullptr;
-  if (cu.cuGetErrorName) cu.cuGetErrorName(r, &name);
-  if (cu.cuGetErrorString) cu.cuGetErrorString(r, &text);
-  std::ostringstream out;
-  out << (name ? name : "CUresult " + std::to_string(r));
-  if (text) out << " (" << text << ")";
-  if (r == CUDA_ERROR_STUB_LIBRARY) out << ": the stub libcuda was loaded, not a driver";
-  return out.str();
-}
-
-struct CudaError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-inline void check(CUresult r, const char* what) {
-  if (r != CUDA_SUCCESS) throw CudaError(std::string(what) + ": " + errorText(r));
-}
-
-/// Device 0 with its primary context current, or the reason there is none.
+/// Device 0 with its primary context current.
 struct Device {
   CUdevice device = 0;
   CUcontext context = nullptr;
@@ -115,22 +41,23 @@ struct Device {
 /// Loads the driver and finds a device: returns the reason to skip, "" when there is one.
 inline std::string findDevice() {
   if (std::string why = loadDriver(); !why.empty()) return why;
-  if (CUresult r = cu.cuInit(0); r != CUDA_SUCCESS) return "cuInit: " + errorText(r);
+  if (CUresult r = driver().cuInit(0); r != kCudaSuccess) return "cuInit: " + errorText(r);
   int devices = 0;
-  if (cu.cuDeviceGetCount(&devices) != CUDA_SUCCESS || devices == 0) return "no CUDA device";
+  if (driver().cuDeviceGetCount(&devices) != kCudaSuccess || devices == 0) return "no CUDA device";
   return {};
 }
 
-/// Opens device 0 and makes its primary context current; throws CudaError.
+/// Opens device 0 and makes its primary context current; throws DriverError.
 inline Device openDevice() {
+  const Driver& cu = driver();
   Device d;
   check(cu.cuDeviceGet(&d.device, 0), "cuDeviceGet");
   std::array<char, 256> name{};
   check(cu.cuDeviceGetName(name.data(), name.size(), d.device), "cuDeviceGetName");
   d.name = name.data();
-  check(cu.cuDeviceGetAttribute(&d.major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d.device),
+  check(cu.cuDeviceGetAttribute(&d.major, kAttrComputeCapabilityMajor, d.device),
         "cuDeviceGetAttribute");
-  check(cu.cuDeviceGetAttribute(&d.minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d.device),
+  check(cu.cuDeviceGetAttribute(&d.minor, kAttrComputeCapabilityMinor, d.device),
         "cuDeviceGetAttribute");
   check(cu.cuDriverGetVersion(&d.driverVersion), "cuDriverGetVersion");
   check(cu.cuDevicePrimaryCtxRetain(&d.context, d.device), "cuDevicePrimaryCtxRetain");
@@ -219,17 +146,17 @@ inline bool readPtxInputs(const char* program, const std::vector<std::string>& a
 /// Loads a PTX text as a module; on failure the exception carries the JIT's error log.
 inline CUmodule loadModule(const std::string& ptx) {
   std::array<char, 8192> log{};
-  std::array<CUjit_option, 2> options = {CU_JIT_ERROR_LOG_BUFFER,
-                                         CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  std::array<int, 2> options = {kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes};
   std::array<void*, 2> values = {log.data(), reinterpret_cast<void*>(log.size())};
   CUmodule module = nullptr;
-  CUresult r =
-      cu.cuModuleLoadDataEx(&module, ptx.c_str(), options.size(), options.data(), values.data());
-  if (r != CUDA_SUCCESS) {
+  CUresult r = driver().cuModuleLoadDataEx(&module, ptx.c_str(), options.size(), options.data(),
+                                           values.data());
+  if (r != kCudaSuccess) {
     std::string jitLog = log.data();
     while (!jitLog.empty() && std::isspace(static_cast<unsigned char>(jitLog.back())))
       jitLog.pop_back();
-    throw CudaError("cuModuleLoadData: " + errorText(r) + (jitLog.empty() ? "" : ": " + jitLog));
+    throw std::runtime_error("cuModuleLoadDataEx: " + errorText(r) +
+                             (jitLog.empty() ? "" : ": " + jitLog));
   }
   return module;
 }
