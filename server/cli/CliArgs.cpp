@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "Cli.h"
+#include "CliFlags.h"
 #include "Files.h"
 #include "Options.h"
 #include "TextUtil.h"
@@ -85,6 +86,8 @@ void printWorkspaceTrustNotes(const std::vector<Diagnostic>& diagnostics) {
 
 std::optional<std::string> readCompileOption(std::string_view arg, ArgReader& args,
                                              CompileOptions& options) {
+  if (arg.size() > 1 && arg.starts_with("-") && !commandTakesFlag(args.command(), arg))
+    return "unknown option '" + std::string(arg) + "' (see kernelscope --help)";
   const OptionSpec* option = optionByCliFlag(arg);
   if (option && (arg == "--arch" || arg == "--opt" || arg == "--profile")) {
     auto text = args.value();

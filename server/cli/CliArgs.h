@@ -36,7 +36,10 @@ std::string_view severityName(Severity);
 /// The arguments of one subcommand, read front to back.
 class ArgReader {
  public:
-  ArgReader(int argc, char** argv) : argc_(argc), argv_(argv) {}
+  /// `command` names the subcommand in the table of flags (CliFlags.h): "explain", "run", ...
+  ArgReader(std::string_view command, int argc, char** argv)
+      : command_(command), argc_(argc), argv_(argv) {}
+  std::string_view command() const { return command_; }
   /// The next argument; nullopt once all were read.
   std::optional<std::string_view> next() {
     return index_ < argc_ ? std::optional<std::string_view>(argv_[index_++]) : std::nullopt;
@@ -48,6 +51,7 @@ class ArgReader {
   }
 
  private:
+  std::string_view command_;
   int argc_;
   char** argv_;
   int index_ = 0;
@@ -77,7 +81,8 @@ void printWorkspaceTrustNotes(const std::vector<Diagnostic>&);
 /// --profile NAME, checked by the options table of Options.h; --save-temps DIR; --verbose) into
 /// `options`, taking its value from `args`; an arch or opt level read so is marked chosen. Returns
 /// nullopt when `arg` is none of them, an empty string when it was read, otherwise what is wrong
-/// with its value.
+/// with its value. A flag that the table of flags (CliFlags.h) does not give `args.command()` is
+/// an unknown option here, so that a command takes no flag its --help does not list.
 std::optional<std::string> readCompileOption(std::string_view arg, ArgReader& args,
                                              CompileOptions& options);
 

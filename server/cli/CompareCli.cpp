@@ -35,7 +35,7 @@ struct CompareArgs {
 };
 
 std::optional<std::string> parseArgs(int argc, char** argv, CompareArgs& a) {
-  ArgReader args(argc, argv);
+  ArgReader args("compare", argc, argv);
   while (auto next = args.next()) {
     std::string_view arg = *next;
     if (auto bad = readCompileOption(arg, args, a.options)) {

@@ -28,7 +28,7 @@ struct DiffArgs {
 };
 
 std::optional<std::string> parseArgs(int argc, char** argv, DiffArgs& a) {
-  ArgReader args(argc, argv);
+  ArgReader args("diff", argc, argv);
   while (auto next = args.next()) {
     std::string_view arg = *next;
     if (auto bad = readCompileOption(arg, args, a.before)) {

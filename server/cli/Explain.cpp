@@ -33,7 +33,7 @@ struct ExplainArgs {
 
 /// Parses the arguments; returns an error message on bad input.
 std::optional<std::string> parseArgs(int argc, char** argv, ExplainArgs& a) {
-  ArgReader args(argc, argv);
+  ArgReader args("explain", argc, argv);
   while (auto next = args.next()) {
     std::string_view arg = *next;
     if (auto bad = readCompileOption(arg, args, a.options)) {

@@ -28,7 +28,7 @@ struct PassesArgs {
 
 std::optional<std::string> parseArgs(int argc, char** argv, PassesArgs& a) {
   bool onlyLlvm = false, onlyMir = false;
-  ArgReader args(argc, argv);
+  ArgReader args("passes", argc, argv);
   while (auto next = args.next()) {
     std::string_view arg = *next;
     if (auto bad = readCompileOption(arg, args, a.compile)) {

@@ -46,7 +46,7 @@ struct RunArgs {
 };
 
 std::optional<std::string> parseRunArgs(int argc, char** argv, RunArgs& a, bool profile) {
-  ArgReader args(argc, argv);
+  ArgReader args(profile ? "profile" : "run", argc, argv);
   while (auto arg = args.next()) {
     auto intValue = [&](int lo, int hi, int& out) -> std::optional<std::string> {
       auto v = args.value();
@@ -523,9 +523,8 @@ void printCompareProfile(const Side& rust, const Side& cuda) {
 int compareLaunchMain(int argc, char** argv) {
   const auto c = parseCompareLaunch(argc, argv);
   if (!c) {
-    std::cerr << "usage: kernelscope compare RUST_FILE CUDA_FILE --run|--profile [--kernel K] "
-                 "[--spec ITEMS] "
-                 "[--runner PREFIX] ...\n";
+    std::cerr << "usage: kernelscope compare RUST_FILE CUDA_FILE --run|--profile [the options of "
+                 "run or profile] (see kernelscope --help)\n";
     return kExitUsage;
   }
   std::array<Side, 2> sides;

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <string>
 
+#include "CliFlags.h"
 #include "Files.h"
 #include "LspServer.h"
 #include "PipelineCompiler.h"
@@ -19,18 +20,8 @@
 namespace ks {
 namespace {
 
-constexpr const char* kUsage = R"(usage: kernelscope lsp [options]
-  --port N          serve one client on 127.0.0.1:N instead of stdio; the client must
-                    send the token of $KERNELSCOPE_LSP_TOKEN (or of --token-file) as
-                    initializationOptions.token
-  --token-file FILE the token for --port, read from FILE (only its owner may read it)
-  --lit-test [FILE] read `---`-separated JSON messages (from FILE or stdin) and print
-                    every message the server sends as pretty JSON; compiles run inline
-                    and durations are reported as 0
-  --debounce-ms N   wait N ms after an edit before compiling (default: adaptive)
-  --workers N       compile on N threads (default: the number of cores; 0: inline)
-  --rustc PATH      the rustc to use (default: discovered)
-)";
+/// `kernelscope lsp --help`: the option lines come from the table of flags (CliFlags.h).
+std::string usage() { return "usage: kernelscope lsp [options]\n" + cliFlagLines("lsp"); }
 
 struct PortToken {
   std::string token, error;
@@ -110,11 +101,11 @@ std::optional<LspArgs> parseArgs(int argc, char** argv, int& exitCode) {
     } else if (arg == "--stdio") {
       // The default; accepted because editors' clients like to pass it.
     } else if (arg == "-h" || arg == "--help") {
-      std::cout << kUsage;
+      std::cout << usage();
       exitCode = 0;
       return std::nullopt;
     } else {
-      std::cerr << "kernelscope lsp: unknown option " << arg << "\n" << kUsage;
+      std::cerr << "kernelscope lsp: unknown option " << arg << "\n" << usage();
       return std::nullopt;
     }
   }

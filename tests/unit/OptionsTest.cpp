@@ -4,10 +4,15 @@
 // the surface.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cctype>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 
+#include "Artifact.h"
+#include "CliFlags.h"
 #include "Options.h"
 #include "TestSupport.h"
 
@@ -146,15 +151,169 @@ TEST_CASE("one check, one message per option, named as each surface spells it") 
   CHECK(r.err.find("--opt must be 0, 1, 2 or 3") != std::string::npos);
 }
 
-TEST_CASE("kernelscope --help lists every command-line option of the table") {
+namespace {
+
+/// One command's part of `kernelscope --help`: its synopsis lines and its option entries,
+/// each an option line with its continuation lines.
+struct HelpSection {
+  std::string synopsis;
+  std::vector<std::string> entries;
+};
+
+/// `--help` read back by command ("lsp" for `kernelscope [lsp]`).
+std::map<std::string, HelpSection> helpSections(const std::string& help) {
+  std::map<std::string, HelpSection> sections;
+  HelpSection* current = nullptr;
+  for (std::string_view line : splitLines(help)) {
+    if (line.starts_with("  kernelscope ")) {
+      std::string_view rest = line.substr(14);
+      std::string command(rest.substr(0, rest.find(' ')));
+      current = &sections[command == "[lsp]" ? "lsp" : command];
+      current->synopsis += std::string(line) + "\n";
+    } else if (current && line.starts_with("      -")) {
+      current->entries.emplace_back(line);
+    } else if (current && !current->entries.empty() && line.starts_with(std::string(26, ' '))) {
+      current->entries.back() += "\n" + std::string(line);
+    } else if (current && line.starts_with(std::string(20, ' '))) {
+      current->synopsis += std::string(line) + "\n";  // a synopsis continued
+    } else {
+      current = nullptr;
+    }
+  }
+  return sections;
+}
+
+/// `text` with every run of white space one space.
+std::string squeezed(std::string_view text) {
+  std::string out;
+  for (char c : text)
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      out += c;
+    else if (!out.empty() && out.back() != ' ')
+      out += ' ';
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+/// The flags (`--name`) a text mentions.
+std::set<std::string> flagsIn(const std::string& text) {
+  static const std::regex flag(R"((^|[\s\[|(])(--[a-z][a-z-]*))");
+  std::set<std::string> flags;
+  for (std::sregex_iterator it(text.begin(), text.end(), flag), end; it != end; ++it)
+    flags.insert((*it)[2].str());
+  return flags;
+}
+
+}  // namespace
+
+TEST_CASE("kernelscope --help prints every option line from the table of flags") {
   ProcessResult r = test::runKernelscope({"--help"});
+  REQUIRE(r.exitCode == 0);
+  const auto sections = helpSections(r.out);
+  std::set<std::string> commands;
+  for (const CliFlag& f : cliFlagTable())
+    for (std::string_view rest = f.commands; !rest.empty();) {
+      const size_t space = std::min(rest.find(' '), rest.size());
+      commands.insert(std::string(rest.substr(0, space)));
+      rest.remove_prefix(std::min(space + 1, rest.size()));
+    }
+  for (const std::string& command : commands) {
+    CAPTURE(command);
+    REQUIRE(sections.count(command));
+    const HelpSection& section = sections.at(command);
+    // Each entry in the table's order is the flag, its value's name and its help, in the
+    // table's words (an options-table flag's from the options table), and nothing else.
+    const auto flags = cliFlagsOf(command);
+    REQUIRE(section.entries.size() == flags.size());
+    for (size_t i = 0; i < flags.size(); ++i) {
+      const CliFlag& f = *flags[i];
+      CAPTURE(f.flag);
+      std::string expected(f.flag);
+      if (!cliFlagValue(f).empty()) expected += " " + std::string(cliFlagValue(f));
+      CHECK(squeezed(section.entries[i]) == squeezed(expected + " " + std::string(cliFlagHelp(f))));
+      if (f.help.empty()) {
+        const OptionSpec* option = optionByCliFlag(f.flag);
+        REQUIRE(option);
+        CHECK(cliFlagHelp(f) == option->help);
+        CHECK(cliFlagValue(f) == option->cliValue);
+      }
+    }
+    // A flag the synopsis names is one the command takes.
+    for (const std::string& flag : flagsIn(section.synopsis)) {
+      CAPTURE(flag);
+      CHECK(commandTakesFlag(command, flag));
+    }
+  }
+  // Every option the options table gives a flag is some command's.
   for (const auto& o : optionTable()) {
     if (o.cliFlag.empty()) continue;
     CAPTURE(o.cliFlag);
-    // Its line comes from the table: the flag, its value's name and the table's help.
-    const size_t at = r.out.find(std::string(o.cliFlag) + " " + std::string(o.cliValue) + " ");
-    REQUIRE(at != std::string::npos);
-    CHECK(r.out.substr(at, r.out.find('\n', at) - at).ends_with(o.help));
+    CHECK(std::any_of(commands.begin(), commands.end(),
+                      [&](const std::string& c) { return commandTakesFlag(c, o.cliFlag); }));
   }
   CHECK(r.out.find('@') == std::string::npos);  // no placeholder left
+  // `kernelscope lsp --help` has the same lines for the language server's flags.
+  ProcessResult lsp = test::runKernelscope({"lsp", "--help"});
+  CHECK(lsp.exitCode == 0);
+  CHECK(lsp.out == "usage: kernelscope lsp [options]\n" + cliFlagLines("lsp"));
+}
+
+TEST_CASE("each command takes the flags the table gives it, and no other") {
+  TempDir tmp("options-test");
+  // The language server's are left out: a flag it takes starts it.
+  for (const char* command : {"explain", "diff", "compare", "passes", "run", "profile", "doctor"}) {
+    for (const CliFlag* f : cliFlagsOf(command)) {
+      CAPTURE(command);
+      CAPTURE(f->flag);
+      std::vector<std::string> args = {command, std::string(f->flag)};
+      // --save-temps makes its directory at once: one in the temporary directory.
+      if (!cliFlagValue(*f).empty())
+        args.push_back(f->flag == "--save-temps" ? (tmp.path() / "temps").string() : "bad-value");
+      // Without a file (or with a bad value) the command stops at once: never at this flag.
+      ProcessResult r = test::runKernelscope(args);
+      CHECK(r.exitCode == 2);
+      CHECK(r.err.find("unknown option") == std::string::npos);
+    }
+  }
+  // A flag of another command is refused, in the same words everywhere.
+  for (const auto& [command, flag] :
+       std::vector<std::pair<std::string, std::string>>{{"diff", "--line"},
+                                                        {"explain", "--vs-arch"},
+                                                        {"passes", "--stages"},
+                                                        {"profile", "--runs"},
+                                                        {"run", "--ncu"},
+                                                        {"compare", "--json"}}) {
+    CAPTURE(command);
+    REQUIRE_FALSE(commandTakesFlag(command, flag));
+    ProcessResult r = test::runKernelscope({command, "examples/saxpy.rs", flag, "1"});
+    CHECK(r.exitCode == 2);
+    CHECK(r.err.find("unknown option '" + flag + "' (see kernelscope --help)") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("README's command-line synopsis names only flags the commands take") {
+  const std::string readme = source("README.md");
+  const size_t at = readme.find("### Command line\n\n```\n");
+  REQUIRE(at != std::string::npos);
+  const size_t begin = readme.find("```\n", at) + 4;
+  const std::string block = readme.substr(begin, readme.find("```", begin) - begin);
+  std::string command;
+  size_t lines = 0;
+  for (std::string_view line : splitLines(block)) {
+    if (line.starts_with("kernelscope ")) {
+      std::string_view rest = line.substr(12);
+      command = std::string(rest.substr(0, rest.find(' ')));
+      if (command == "[lsp]") command = "lsp";
+      ++lines;
+    }
+    // A line's comment (`# ...`) is prose.
+    const std::string words(line.substr(0, line.find(" # ")));
+    for (const std::string& flag : flagsIn(words)) {
+      CAPTURE(command);
+      CAPTURE(flag);
+      CHECK(commandTakesFlag(command, flag));
+    }
+  }
+  CHECK(lines >= 7);
 }

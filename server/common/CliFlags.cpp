@@ -1,0 +1,162 @@
+// The table of the commands' flags. See CliFlags.h.
+#include "CliFlags.h"
+
+#include <algorithm>
+#include <iterator>
+
+#include "Options.h"
+
+namespace ks {
+
+namespace {
+
+/// The commands that compile: each takes the options for how to compile (readCompileOption).
+constexpr std::string_view kCompiling = "explain diff compare passes run profile";
+
+/// The table (constant-initialized: no order of static initialization to mind).
+constexpr CliFlag kFlags[] = {
+    {"lsp", "--port", "N",
+     "serve one client on 127.0.0.1:N instead of stdio; the client must send the token of "
+     "$KERNELSCOPE_LSP_TOKEN (or of --token-file) as initializationOptions.token"},
+    {"lsp", "--token-file", "FILE",
+     "the token for --port, read from FILE (only its owner may read it)"},
+    {"lsp", "--lit-test", "[FILE]",
+     "read `---`-separated JSON messages (from FILE or stdin) and print every message the "
+     "server sends as pretty JSON; compiles run inline and durations are reported as 0"},
+    {"lsp", "--debounce-ms", "N", "wait N ms after an edit before compiling (default: adaptive)"},
+    {"lsp", "--workers", "N", "compile on N threads (default: the number of cores; 0: inline)"},
+    {"lsp", "--rustc", "PATH", "the rustc to use (default: discovered)"},
+    {"lsp", "--stdio", "", "talk over stdin and stdout (the default)"},
+    {"explain", "--line", "N", "only line N (1-based)"},
+    {"compare", "--kernel", "NAME", "the kernel to compare (default: kernels of the same name)"},
+    {"passes", "--kernel", "NAME", "the kernel whose passes to show (needed)"},
+    {"run profile", "--kernel", "NAME",
+     "the kernel (default: the only one, or the only one with a spec)"},
+    {"explain diff", "--stages", "", ""},
+    {"compare", "--stages", "LIST", "ptx, sass or ptx,sass (default)"},
+    {"diff", "--vs-arch", "sm_XX",
+     "compare FILE with itself compiled for this arch (--arch: the first side's)"},
+    {"diff", "--vs-opt", "N",
+     "compare FILE with itself compiled at this opt level (--opt: the first side's)"},
+    {"passes", "--llvm", "", "only LLVM's passes (default: LLVM's and MIR's)"},
+    {"passes", "--mir", "", "only MIR's passes (default: LLVM's and MIR's)"},
+    {"run profile", "--spec", "ITEMS",
+     "spec items added to the kernel's own ('n = 4096; block = 128')"},
+    {"run", "--runs", "N", "timed launches (default 20)"},
+    {"run", "--warmup", "N",
+     "launches before the timed ones (default 2); the first one's outputs are reported"},
+    {"run", "--dump", "DIR", "write every buffer after the first launch to DIR/NAME.npy"},
+    {"run profile", "--runner", "", ""},
+    {"run profile", "--remote-kernelscope", "PATH",
+     "the kernelscope there (default: kernelscope on its PATH)"},
+    {"run profile", "--timeout", "S", "give up on a launch after S seconds (default 300)"},
+    {"profile", "--ncu", "", ""},
+    {"profile", "--top", "N", "only the N lines with the most stall samples"},
+    {"compare", "--run", "",
+     "run both on the Rust kernel's launch spec (the twin's own spec if it has one): times, "
+     "bandwidth, checksums; takes run's options, and --replay twice (the Rust side's result, "
+     "then the CUDA side's)"},
+    {"compare", "--profile", "",
+     "profile both under Nsight Compute as profile does: hot lines side by side; takes "
+     "profile's options"},
+    {kCompiling, "--arch", "", ""},
+    {kCompiling, "--opt", "", ""},
+    {kCompiling, "--profile", "", ""},
+    {"doctor", "--profile", "NAME", "also show the tools this toolchain profile needs"},
+    {"explain", "--annotate", "", "explain each instruction and its modifiers"},
+    {"explain", "--remarks", "WHICH",
+     "optimizer remarks under each line: default (missed, and what was inlined, hoisted, "
+     "unrolled or vectorized), all, missed, passed, analysis or none"},
+    {"explain", "--block-size", "N", "threads per block for the occupancy column (default 256)"},
+    {"diff passes", "--context", "N", "unchanged lines around each change (default 3)"},
+    {"diff", "--summary", "", "only the summary line (\"PTX +3 −1, SASS +2, regs 10→12\")"},
+    {"diff", "--raw", "", "compare lines as printed (keep register and label numbers)"},
+    {"explain passes run profile", "--json", "", "machine-readable output"},
+    {"explain diff compare run profile", "--save-temps", "DIR",
+     "keep every tool's raw output in DIR"},
+    {"passes", "--save-temps", "DIR",
+     "keep rustc's -print-changed output, final IR and MIR dumps in DIR"},
+    {"run profile", "--save-request", "FILE",
+     "write the gpu-exec request (cubin and plan) to FILE instead of launching"},
+    {"run profile", "--replay", "FILE",
+     "show a result that gpu-exec wrote (kernelscope gpu-exec < REQUEST > FILE)"},
+    {kCompiling, "--verbose", "",
+     "say on stderr how the compiles were answered (\"0 compiled, 1 from the result cache\": "
+     "an unchanged kernel is not compiled again)"},
+};
+
+}  // namespace
+
+const std::vector<CliFlag>& cliFlagTable() {
+  static const std::vector<CliFlag> table(std::begin(kFlags), std::end(kFlags));
+  return table;
+}
+
+namespace {
+
+bool listsCommand(const CliFlag& f, std::string_view command) {
+  std::string_view rest = f.commands;
+  while (!rest.empty()) {
+    const size_t space = std::min(rest.find(' '), rest.size());
+    if (rest.substr(0, space) == command) return true;
+    rest.remove_prefix(std::min(space + 1, rest.size()));
+  }
+  return false;
+}
+
+/// `text` wrapped into lines of at most `width` characters, each after `indent` spaces but
+/// the first (a word longer than a line stands alone).
+std::string wrap(std::string_view text, size_t width, size_t indent) {
+  std::string out, line;
+  while (!text.empty()) {
+    const size_t space = std::min(text.find(' '), text.size());
+    const std::string_view word = text.substr(0, space);
+    text.remove_prefix(std::min(space + 1, text.size()));
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + "\n" + std::string(indent, ' ');
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + std::string(word);
+  }
+  return out + line;
+}
+
+}  // namespace
+
+std::vector<const CliFlag*> cliFlagsOf(std::string_view command) {
+  std::vector<const CliFlag*> flags;
+  for (const CliFlag& f : cliFlagTable())
+    if (listsCommand(f, command)) flags.push_back(&f);
+  return flags;
+}
+
+bool commandTakesFlag(std::string_view command, std::string_view flag) {
+  const auto flags = cliFlagsOf(command);
+  return std::any_of(flags.begin(), flags.end(), [&](const CliFlag* f) { return f->flag == flag; });
+}
+
+std::string_view cliFlagValue(const CliFlag& f) {
+  if (!f.help.empty()) return f.value;
+  const OptionSpec* option = optionByCliFlag(f.flag);
+  return option ? option->cliValue : "";
+}
+
+std::string_view cliFlagHelp(const CliFlag& f) {
+  if (!f.help.empty()) return f.help;
+  const OptionSpec* option = optionByCliFlag(f.flag);
+  return option ? option->help : "";
+}
+
+std::string cliFlagLines(std::string_view command) {
+  constexpr size_t kHelpColumn = 26, kWidth = 100;
+  std::string out;
+  for (const CliFlag* f : cliFlagsOf(command)) {
+    std::string line = "      " + std::string(f->flag);
+    if (!cliFlagValue(*f).empty()) line += " " + std::string(cliFlagValue(*f));
+    line.resize(std::max(line.size() + 1, kHelpColumn), ' ');
+    out += line + wrap(cliFlagHelp(*f), kWidth - line.size(), kHelpColumn) + "\n";
+  }
+  return out;
+}
+
+}  // namespace ks
