@@ -94,14 +94,20 @@ const std::vector<CliFlag>& cliFlagTable() {
 
 namespace {
 
-bool listsCommand(const CliFlag& f, std::string_view command) {
-  std::string_view rest = f.commands;
-  while (!rest.empty()) {
+/// The commands an entry names ("diff passes": diff, passes).
+std::vector<std::string_view> commandsOf(const CliFlag& f) {
+  std::vector<std::string_view> commands;
+  for (std::string_view rest = f.commands; !rest.empty();) {
     const size_t space = std::min(rest.find(' '), rest.size());
-    if (rest.substr(0, space) == command) return true;
+    commands.push_back(rest.substr(0, space));
     rest.remove_prefix(std::min(space + 1, rest.size()));
   }
-  return false;
+  return commands;
+}
+
+bool listsCommand(const CliFlag& f, std::string_view command) {
+  const auto commands = commandsOf(f);
+  return std::find(commands.begin(), commands.end(), command) != commands.end();
 }
 
 /// `text` wrapped into lines of at most `width` characters, each after `indent` spaces but
@@ -122,6 +128,14 @@ std::string wrap(std::string_view text, size_t width, size_t indent) {
 }
 
 }  // namespace
+
+std::vector<std::string_view> cliCommands() {
+  std::vector<std::string_view> all;
+  for (const CliFlag& f : cliFlagTable())
+    for (std::string_view command : commandsOf(f))
+      if (std::find(all.begin(), all.end(), command) == all.end()) all.push_back(command);
+  return all;
+}
 
 std::vector<const CliFlag*> cliFlagsOf(std::string_view command) {
   std::vector<const CliFlag*> flags;

@@ -26,6 +26,9 @@ struct CliFlag {
 /// Every flag of every command, in the order `--help` lists each command's.
 const std::vector<CliFlag>& cliFlagTable();
 
+/// Every command the table gives flags to, in the order it first names them.
+std::vector<std::string_view> cliCommands();
+
 /// The flags `command` ("explain", "lsp", ...) takes, in the table's order.
 std::vector<const CliFlag*> cliFlagsOf(std::string_view command);
 

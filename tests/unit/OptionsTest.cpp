@@ -210,17 +210,11 @@ TEST_CASE("kernelscope --help prints every option line from the table of flags")
   ProcessResult r = test::runKernelscope({"--help"});
   REQUIRE(r.exitCode == 0);
   const auto sections = helpSections(r.out);
-  std::set<std::string> commands;
-  for (const CliFlag& f : cliFlagTable())
-    for (std::string_view rest = f.commands; !rest.empty();) {
-      const size_t space = std::min(rest.find(' '), rest.size());
-      commands.insert(std::string(rest.substr(0, space)));
-      rest.remove_prefix(std::min(space + 1, rest.size()));
-    }
-  for (const std::string& command : commands) {
+  const auto commands = cliCommands();
+  for (std::string_view command : commands) {
     CAPTURE(command);
-    REQUIRE(sections.count(command));
-    const HelpSection& section = sections.at(command);
+    REQUIRE(sections.count(std::string(command)));
+    const HelpSection& section = sections.at(std::string(command));
     // Each entry in the table's order is the flag, its value's name and its help, in the
     // table's words (an options-table flag's from the options table), and nothing else.
     const auto flags = cliFlagsOf(command);
@@ -249,7 +243,7 @@ TEST_CASE("kernelscope --help prints every option line from the table of flags")
     if (o.cliFlag.empty()) continue;
     CAPTURE(o.cliFlag);
     CHECK(std::any_of(commands.begin(), commands.end(),
-                      [&](const std::string& c) { return commandTakesFlag(c, o.cliFlag); }));
+                      [&](std::string_view c) { return commandTakesFlag(c, o.cliFlag); }));
   }
   CHECK(r.out.find('@') == std::string::npos);  // no placeholder left
   // `kernelscope lsp --help` has the same lines for the language server's flags.
