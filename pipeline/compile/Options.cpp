@@ -2,6 +2,7 @@
 #include "Options.h"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "Compile.h"
 #include "Profile.h"
@@ -11,29 +12,29 @@ namespace ks {
 
 namespace {
 
-std::optional<std::string> checkArch(const nlohmann::json& v) {
-  return validateArch(v.get<std::string>());
+std::optional<std::string> checkArch(const OptionValue& v) {
+  return validateArch(std::get<std::string>(v));
 }
 
-std::optional<std::string> checkOptLevel(const nlohmann::json& v) {
-  const auto n = v.get<long long>();
+std::optional<std::string> checkOptLevel(const OptionValue& v) {
+  const long long n = std::get<long long>(v);
   if (n >= 0 && n <= 3) return std::nullopt;
   return std::string("must be 0, 1, 2 or 3");
 }
 
-std::optional<std::string> checkProfile(const nlohmann::json& v) {
-  if (profileFromName(v.get<std::string>())) return std::nullopt;
+std::optional<std::string> checkProfile(const OptionValue& v) {
+  if (profileFromName(std::get<std::string>(v))) return std::nullopt;
   return "must be " + std::string(kProfileChoices);
 }
 
-std::optional<std::string> checkNonNegative(const nlohmann::json& v) {
-  if (v.get<long long>() >= 0) return std::nullopt;
+std::optional<std::string> checkNonNegative(const OptionValue& v) {
+  if (std::get<long long>(v) >= 0) return std::nullopt;
   return std::string("must be a non-negative integer");
 }
 
 /// A cache bound in MiB: up to 1 TiB (what a byte count can hold many times over).
-std::optional<std::string> checkCacheMB(const nlohmann::json& v) {
-  const auto n = v.get<long long>();
+std::optional<std::string> checkCacheMB(const OptionValue& v) {
+  const long long n = std::get<long long>(v);
   if (n >= 0 && n <= (1 << 20)) return std::nullopt;
   return std::string("must be 0 to 1048576 (MiB)");
 }
@@ -135,22 +136,70 @@ const OptionSpec* optionBySetting(std::string_view s) { return findBy(&OptionSpe
 const OptionSpec* optionByCliFlag(std::string_view f) { return findBy(&OptionSpec::cliFlag, f); }
 const OptionSpec* optionByCrateKey(std::string_view k) { return findBy(&OptionSpec::crateKey, k); }
 
-std::optional<std::string> optionProblem(const OptionSpec& option, std::string_view name,
-                                         const nlohmann::json& value) {
+namespace {
+
+/// A value of the option's kind (hasKind; stage names known) in its type.
+OptionValue typedValue(OptionKind kind, const nlohmann::json& v) {
+  switch (kind) {
+    case OptionKind::String:
+      break;
+    case OptionKind::Integer:
+      return v.get<long long>();
+    case OptionKind::Boolean:
+      return v.get<bool>();
+    case OptionKind::StringList:
+      return v.get<std::vector<std::string>>();
+    case OptionKind::StageList: {
+      std::vector<Stage> stages;
+      for (const auto& name : v) stages.push_back(*stageFromName(name.get<std::string>()));
+      return stages;
+    }
+  }
+  return v.get<std::string>();
+}
+
+}  // namespace
+
+DecodedOption decodeOption(const OptionSpec& option, std::string_view name,
+                           const nlohmann::json& value) {
   const std::string named(name);
   if (!hasKind(value, option.kind))
-    return named + " must be " +
-           std::string(option.kind == OptionKind::String || option.kind == OptionKind::Integer
-                           ? option.expected
-                           : kindWords(option.kind));
+    return {std::nullopt,
+            named + " must be " +
+                std::string(option.kind == OptionKind::String || option.kind == OptionKind::Integer
+                                ? option.expected
+                                : kindWords(option.kind))};
   if (option.kind == OptionKind::StageList)
     for (const auto& s : value)
       if (!stageFromName(s.get<std::string>()))
-        return named + ": unknown stage " + s.dump() + " (known: mir, llvm-ir, ptx, sass)";
+        return {std::nullopt,
+                named + ": unknown stage " + s.dump() + " (known: mir, llvm-ir, ptx, sass)"};
+  OptionValue typed = typedValue(option.kind, value);
   if (option.check)
-    if (auto why = option.check(value))
-      return named + (why->starts_with("must ") ? " " : ": ") + *why;
-  return std::nullopt;
+    if (auto why = option.check(typed))
+      return {std::nullopt, named + (why->starts_with("must ") ? " " : ": ") + *why};
+  return {std::move(typed), {}};
+}
+
+std::optional<std::string> optionProblem(const OptionSpec& option, std::string_view name,
+                                         const nlohmann::json& value) {
+  DecodedOption decoded = decodeOption(option, name, value);
+  if (decoded.value) return std::nullopt;
+  return std::move(decoded.problem);
+}
+
+std::string optionValueText(const OptionValue& value) {
+  return std::visit(
+      [](const auto& v) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::vector<Stage>>) {
+          nlohmann::json names = nlohmann::json::array();
+          for (Stage stage : v) names.push_back(stageName(stage));
+          return names.dump();
+        } else {
+          return nlohmann::json(v).dump();
+        }
+      },
+      value);
 }
 
 nlohmann::json cliOptionValue(const OptionSpec& option, std::string_view text) {

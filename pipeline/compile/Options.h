@@ -12,18 +12,27 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
+
+#include "Artifact.h"
 
 namespace ks {
 
-/// The JSON kind of an option's value (a CLI value is read into it by cliOptionValue).
+/// The kind of an option's value: what JSON (or TOML, or a CLI value read by
+/// cliOptionValue) it is given as, and the C++ type it is kept as once checked (OptionValue).
 enum class OptionKind {
-  String,
-  Integer,
-  Boolean,
-  StringList,  // an array of strings (a CLI value: one word)
-  StageList,   // an array of stage names (a CLI value: "ptx,sass")
+  String,      // std::string
+  Integer,     // long long
+  Boolean,     // bool
+  StringList,  // std::vector<std::string>; an array of strings (a CLI value: one word)
+  StageList,   // std::vector<Stage>; an array of stage names (a CLI value: "ptx,sass")
 };
+
+/// A checked value of an option, of the type its kind names. Decoded from JSON once, where
+/// it comes in (decodeOption); everything past that reads the typed value.
+using OptionValue =
+    std::variant<std::string, long long, bool, std::vector<std::string>, std::vector<Stage>>;
 
 struct OptionSpec {
   std::string_view setting;   // editor setting and kernelscope.toml key ("optLevel")
@@ -34,7 +43,7 @@ struct OptionSpec {
   std::string_view expected;  // what a valid value is, in words ("0, 1, 2 or 3")
   std::string_view help;      // one line: what the option does
   /// A check beyond the kind (an arch name, a profile name, a range); the problem in words.
-  std::optional<std::string> (*check)(const nlohmann::json&) = nullptr;
+  std::optional<std::string> (*check)(const OptionValue&) = nullptr;
   std::string_view cliValue;  // the value's name in `kernelscope --help` ("sm_XX"); "": no flag
 };
 
@@ -45,10 +54,21 @@ const OptionSpec* optionBySetting(std::string_view setting);
 const OptionSpec* optionByCliFlag(std::string_view flag);
 const OptionSpec* optionByCrateKey(std::string_view key);
 
-/// Why `value` is no valid value of `option`, in one message that names the option as the
-/// surface spells it (`name`: "--opt", "optLevel", "opt-level"); nullopt when it is valid.
+/// A JSON value of `option` decoded into its type and checked: the value, or why it is none
+/// in one message that names the option as the surface spells it (`name`: "--opt",
+/// "optLevel", "opt-level").
+struct DecodedOption {
+  std::optional<OptionValue> value;
+  std::string problem;  // when there is no value
+};
+DecodedOption decodeOption(const OptionSpec& option, std::string_view name,
+                           const nlohmann::json& value);
+/// Why `value` is no valid value of `option` (decodeOption's problem); nullopt when it is valid.
 std::optional<std::string> optionProblem(const OptionSpec& option, std::string_view name,
                                          const nlohmann::json& value);
+/// A value as a settings file writes it ("sm_90" quoted, 3, true, ["ptx", "sass"]), for
+/// messages that quote it.
+std::string optionValueText(const OptionValue&);
 
 /// A command-line value as the JSON value of the option's kind: "3" -> 3, "ptx,sass" ->
 /// ["ptx", "sass"], "true" -> true; text that is no value of the kind stays a string, so

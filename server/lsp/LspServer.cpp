@@ -521,42 +521,20 @@ void LspServer::updateWatchedFiles() {
   watcher_->watch(files);
 }
 
-json LspServer::validSettings(const json& values, const std::vector<std::string>& fileProblems) {
-  std::vector<std::string> problems = fileProblems;
-  json valid = json::object();
-  for (const auto& [key, value] : values.items()) {
-    size_t before = problems.size();
-    applySettings(Settings{}, json{{key, value}}, problems);
-    if (problems.size() == before) valid[key] = value;
-  }
+void LspServer::reportSettingsProblems(const std::vector<std::string>& problems) {
   for (const auto& problem : problems) {
     log(kWarning, "settings: " + problem);
     notify("window/showMessage",
            {{"type", kWarning}, {"message", "kernelscope settings: " + problem}});
   }
-  return valid;
 }
 
 void LspServer::applySettingsJson(const json& j) {
-  const json* values = &j;
-  if (values->is_object() && values->contains("kernelscope")) values = &(*values)["kernelscope"];
-  if (!values->is_object()) return;
-  if (values->contains("token")) {  // the connection's token (--port), not a setting
-    json rest = *values;
-    rest.erase("token");
-    applySettingsJson(rest);
-    return;
-  }
-  // null (or "") takes a key back from the editor: kernelscope.toml's value, else the default.
-  json given = json::object(), changes = json::object();
-  for (const auto& [key, value] : values->items()) {
-    if (value.is_null() || value == "")
-      changes[key] = nullptr;
-    else
-      given[key] = value;
-  }
-  changes.update(validSettings(given));
-  settingsLayers_.changeEditorValues(changes);
+  std::vector<std::string> problems;
+  std::optional<SettingChanges> changes = decodeEditorSettings(j, problems);
+  reportSettingsProblems(problems);
+  if (!changes) return;
+  settingsLayers_.changeEditorValues(*changes);
   rebuildSettings();
 }
 
@@ -566,7 +544,9 @@ bool LspServer::loadSettingsFile() {
   FileText file = readRegularFile(settingsFile_);
   if (!file.ok() && !file.missing)
     problems.push_back("kernelscope.toml " + file.error + ": not read");
-  settingsLayers_.setFileValues(validSettings(parseSettingsFile(file.text, problems), problems));
+  SettingValues values = parseSettingsFile(file.text, problems);
+  reportSettingsProblems(problems);
+  settingsLayers_.setFileValues(std::move(values));
   Settings before = settings_;
   rebuildSettings();
   return !(before == settings_);

@@ -167,9 +167,8 @@ class LspServer final : public MessageHandler {
   bool loadSettingsFile();
   /// settings_ from its layers: the defaults, kernelscope.toml, the editor's.
   void rebuildSettings();
-  /// The keys of `values` whose values are good; reports the others, and `fileProblems`.
-  lsp::json validSettings(const lsp::json& values,
-                          const std::vector<std::string>& fileProblems = {});
+  /// Tells the user of bad settings (log and message), one by one.
+  void reportSettingsProblems(const std::vector<std::string>& problems);
 
   /// The source document and its newest Snapshot for a `file:` URI, or the error to
   /// answer with (unknown document, not compiled yet).

@@ -1,4 +1,5 @@
-// Settings parsing: the editor's JSON to Settings, value by value.
+// Settings: the editor's JSON and kernelscope.toml decoded into checked values, once; the
+// Settings their layers make.
 #include "Settings.h"
 
 #include <algorithm>
@@ -12,82 +13,72 @@
 namespace ks::server {
 namespace {
 
-std::vector<Stage> stagesOf(const nlohmann::json& names) {
-  std::vector<Stage> stages;
-  for (const auto& n : names) stages.push_back(*stageFromName(n.get<std::string>()));
-  return stages;
+// A checked value into its Settings field, whatever the field's type.
+void store(std::string& field, const OptionValue& v) { field = std::get<std::string>(v); }
+void store(bool& field, const OptionValue& v) { field = std::get<bool>(v); }
+void store(int& field, const OptionValue& v) { field = static_cast<int>(std::get<long long>(v)); }
+void store(size_t& field, const OptionValue& v) {
+  field = static_cast<size_t>(std::get<long long>(v));
+}
+void store(std::chrono::milliseconds& field, const OptionValue& v) {
+  field = std::chrono::milliseconds(std::get<long long>(v));
+}
+void store(ToolchainProfile& field, const OptionValue& v) {
+  field = *profileFromName(std::get<std::string>(v));  // checked by the table
+}
+void store(std::vector<std::string>& field, const OptionValue& v) {
+  field = std::get<std::vector<std::string>>(v);
+}
+void store(std::vector<Stage>& field, const OptionValue& v) {
+  field = std::get<std::vector<Stage>>(v);
+}
+template <class T>
+void store(std::optional<T>& field, const OptionValue& v) {
+  T value{};
+  store(value, v);
+  field = std::move(value);
 }
 
-/// null resets a key: to unset (arch, optLevel, toolchainProfile: the crate's value, else
-/// the default), or to its default.
-void resetSetting(Settings& s, const std::string& key) {
-  const Settings defaults;
-  if (key == "arch")
-    s.arch.reset();
-  else if (key == "optLevel")
-    s.optLevel.reset();
-  else if (key == "toolchainProfile")
-    s.toolchainProfile.reset();
-  else if (key == "stages")
-    s.stages = defaults.stages;
-  else if (key == "hoverStages")
-    s.hoverStages = defaults.hoverStages;
-  else if (key == "rustc")
-    s.rustc = defaults.rustc;
-  else if (key == "extraRustcFlags")
-    s.extraRustcFlags = defaults.extraRustcFlags;
-  else if (key == "debounceMs")
-    s.debounce = defaults.debounce;
-  else if (key == "remarks")
-    s.remarks = defaults.remarks;
-  else if (key == "compileCacheMB")
-    s.compileCacheMB = defaults.compileCacheMB;
-  else if (key == "workspaceTrusted")
-    s.workspaceTrusted = defaults.workspaceTrusted;
-  else if (key == "gpuRunner")
-    s.gpuRunner = defaults.gpuRunner;
-  else if (key == "ncu")
-    s.ncu = defaults.ncu;
+/// Where a setting of the options table is kept in Settings.
+struct SettingField {
+  std::string_view setting;
+  void (*set)(Settings&, const OptionValue&);
+};
+template <auto member>
+constexpr SettingField field(std::string_view setting) {
+  return {setting, [](Settings& s, const OptionValue& v) { store(s.*member, v); }};
 }
+constexpr SettingField kFields[] = {
+    field<&Settings::arch>("arch"),
+    field<&Settings::optLevel>("optLevel"),
+    field<&Settings::toolchainProfile>("toolchainProfile"),
+    field<&Settings::stages>("stages"),
+    field<&Settings::hoverStages>("hoverStages"),
+    field<&Settings::rustc>("rustc"),
+    field<&Settings::extraRustcFlags>("extraRustcFlags"),
+    field<&Settings::debounce>("debounceMs"),
+    field<&Settings::remarks>("remarks"),
+    field<&Settings::compileCacheMB>("compileCacheMB"),
+    field<&Settings::workspaceTrusted>("workspaceTrusted"),
+    field<&Settings::gpuRunner>("gpuRunner"),
+    field<&Settings::ncu>("ncu"),
+};
 
-/// gpuRunner's words, split as the GPU runner splits them (gpu/, which the options table
-/// below the server cannot reach).
-std::optional<std::string> runnerProblem(const std::string& key, const nlohmann::json& value) {
+/// One setting's JSON value checked by the options table (and gpuRunner's words split as the
+/// GPU runner splits them: gpu/, which the table below the server cannot reach). nullopt
+/// for a key that is no setting, or a bad value (appended to `problems`).
+std::optional<OptionValue> decodeSetting(const std::string& key, const nlohmann::json& value,
+                                         std::vector<std::string>& problems) {
+  const OptionSpec* option = optionBySetting(key);
+  if (!option) return std::nullopt;  // unknown keys are ignored (other clients' settings)
+  DecodedOption decoded = decodeOption(*option, key, value);
   std::vector<std::string> argv;
-  if (key != "gpuRunner") return std::nullopt;
-  if (std::string why = gpu::splitRunner(value.get<std::string>(), argv); !why.empty())
-    return "gpuRunner: " + why;
-  return std::nullopt;
-}
-
-/// Sets a key from a value the options table has checked.
-void applySetting(Settings& s, const std::string& key, const nlohmann::json& value) {
-  if (key == "arch")
-    s.arch = value.get<std::string>();
-  else if (key == "toolchainProfile")
-    s.toolchainProfile = profileFromName(value.get<std::string>());
-  else if (key == "optLevel")
-    s.optLevel = value.get<int>();
-  else if (key == "stages")
-    s.stages = stagesOf(value);
-  else if (key == "hoverStages")
-    s.hoverStages = stagesOf(value);
-  else if (key == "rustc")
-    s.rustc = value.get<std::string>();
-  else if (key == "extraRustcFlags")
-    s.extraRustcFlags = value.get<std::vector<std::string>>();
-  else if (key == "debounceMs")
-    s.debounce = std::chrono::milliseconds(value.get<int>());
-  else if (key == "remarks")
-    s.remarks = value.get<bool>();
-  else if (key == "compileCacheMB")
-    s.compileCacheMB = value.get<size_t>();
-  else if (key == "workspaceTrusted")
-    s.workspaceTrusted = value.get<bool>();
-  else if (key == "gpuRunner")
-    s.gpuRunner = value.get<std::string>();
-  else if (key == "ncu")
-    s.ncu = value.get<std::string>();
+  if (decoded.value && key == "gpuRunner")
+    if (std::string why = gpu::splitRunner(std::get<std::string>(*decoded.value), argv);
+        !why.empty())
+      decoded = {std::nullopt, "gpuRunner: " + why};
+  if (!decoded.value) problems.push_back(std::move(decoded.problem));
+  return std::move(decoded.value);
 }
 
 }  // namespace
@@ -107,51 +98,51 @@ CompileOptions Settings::compileOptions() const {
   return o;
 }
 
-Settings applySettings(const Settings& base, const nlohmann::json& input,
-                       std::vector<std::string>& problems) {
-  Settings s = base;
-  const nlohmann::json* j = &input;
-  if (j->is_object() && j->contains("kernelscope")) j = &(*j)["kernelscope"];
-  if (!j->is_object()) return s;
-  for (const auto& [key, value] : j->items()) {
-    const OptionSpec* option = optionBySetting(key);
-    if (!option) continue;  // unknown keys are ignored (other clients' settings)
-    if (value.is_null() || (key == "arch" && value == ""))
-      resetSetting(s, key);
-    else if (auto problem = optionProblem(*option, key, value))  // the table's check and words
-      problems.push_back(*problem);
-    else if (auto runner = runnerProblem(key, value))
-      problems.push_back(*runner);
-    else
-      applySetting(s, key, value);
+std::optional<SettingChanges> decodeEditorSettings(const nlohmann::json& input,
+                                                   std::vector<std::string>& problems) {
+  const nlohmann::json* values = &input;
+  if (values->is_object() && values->contains("kernelscope")) values = &(*values)["kernelscope"];
+  if (!values->is_object()) return std::nullopt;
+  SettingChanges changes;
+  for (const auto& [key, value] : values->items()) {
+    if (!optionBySetting(key)) continue;
+    // null (or "") takes a key back from the editor: kernelscope.toml's value, else the default.
+    if (value.is_null() || value == "")
+      changes[key] = std::nullopt;
+    else if (auto checked = decodeSetting(key, value, problems))
+      changes[key] = std::move(*checked);
   }
+  return changes;
+}
+
+Settings settingsFrom(std::initializer_list<const SettingValues*> layers) {
+  Settings s;
+  for (const SettingValues* layer : layers)
+    for (const SettingField& f : kFields)
+      if (auto it = layer->find(f.setting); it != layer->end()) f.set(s, it->second);
   return s;
 }
 
-std::vector<std::string> withholdUntrustedSettings(nlohmann::json& values, bool trusted) {
+std::vector<std::string> withholdUntrustedSettings(SettingValues& values, bool trusted) {
   std::vector<std::string> withheld;
-  if (!values.is_object()) return withheld;
   if (values.erase("workspaceTrusted"))
     withheld.push_back("workspaceTrusted (only the user can trust a workspace)");
   if (trusted) return withheld;
   for (const char* program : {"rustc", "gpuRunner", "ncu"})
-    if (values.contains(program)) {
-      withheld.push_back(std::string(program) + " = " + values[program].dump());
-      values.erase(program);
+    if (auto it = values.find(program); it != values.end()) {
+      withheld.push_back(std::string(program) + " = " + optionValueText(it->second));
+      values.erase(it);
     }
-  if (values.contains("toolchainProfile") && values["toolchainProfile"].is_string())
-    if (auto p = profileFromName(values["toolchainProfile"].get<std::string>());
-        p && profileRunsCargo(*p)) {
-      withheld.push_back("toolchainProfile = " + values["toolchainProfile"].dump() +
-                         " (it runs cargo)");
-      values.erase("toolchainProfile");
+  if (auto it = values.find("toolchainProfile"); it != values.end())
+    if (profileRunsCargo(*profileFromName(std::get<std::string>(it->second)))) {
+      withheld.push_back("toolchainProfile = " + optionValueText(it->second) + " (it runs cargo)");
+      values.erase(it);
     }
-  if (values.contains("extraRustcFlags") && values["extraRustcFlags"].is_array()) {
-    VettedFlags vetted =
-        vetWorkspaceRustcFlags(values["extraRustcFlags"].get<std::vector<std::string>>());
+  if (auto it = values.find("extraRustcFlags"); it != values.end()) {
+    VettedFlags vetted = vetWorkspaceRustcFlags(std::get<std::vector<std::string>>(it->second));
     if (!vetted.needTrust.empty()) {
       withheld.push_back("extraRustcFlags " + joinFlags(vetted.needTrust));
-      values["extraRustcFlags"] = vetted.safe;
+      it->second = vetted.safe;
     }
   }
   return withheld;
@@ -183,10 +174,13 @@ std::string problemAt(size_t line, const std::string& what) {
 
 }  // namespace
 
+namespace {
+
+/// kernelscope.toml's top-level keys and values as JSON, unchecked.
 // Read with toml++ (Debian's libtomlplusplus-dev). A line TOML cannot read is reported and
 // left out, and the file is read again without it: one typo does not drop the workspace's
 // other settings.
-nlohmann::json parseSettingsFile(const std::string& text, std::vector<std::string>& problems) {
+nlohmann::json settingsFileJson(const std::string& text, std::vector<std::string>& problems) {
   std::vector<std::string> lines;
   for (size_t start = 0; start <= text.size();) {
     size_t end = text.find('\n', start);
@@ -221,23 +215,34 @@ nlohmann::json parseSettingsFile(const std::string& text, std::vector<std::strin
   return out;
 }
 
-void SettingsLayers::changeEditorValues(const nlohmann::json& changes) {
-  for (const auto& [key, value] : changes.items()) {
-    if (value.is_null())
-      editor_.erase(key);
+}  // namespace
+
+SettingValues parseSettingsFile(const std::string& text, std::vector<std::string>& problems) {
+  SettingValues values;
+  const nlohmann::json file = settingsFileJson(text, problems);
+  for (const auto& [key, value] : file.items()) {
+    if (key == "arch" && value == "") continue;  // unset: the crate's arch, else the default
+    if (auto checked = decodeSetting(key, value, problems)) values[key] = std::move(*checked);
+  }
+  return values;
+}
+
+void SettingsLayers::changeEditorValues(const SettingChanges& changes) {
+  for (const auto& [key, value] : changes) {
+    if (value)
+      editor_[key] = *value;
     else
-      editor_[key] = value;
+      editor_.erase(key);
   }
 }
 
 SettingsLayers::Layered SettingsLayers::layered() const {
   Layered out;
-  std::vector<std::string> reported;  // each layer's problems were reported when it was read
   // The workspace's own file may choose only safe values until the user trusts it.
-  out.trusted = applySettings(Settings{}, editor_, reported).workspaceTrusted;
-  nlohmann::json fileValues = file_;
+  out.trusted = settingsFrom({&editor_}).workspaceTrusted;
+  SettingValues fileValues = file_;
   out.withheld = withholdUntrustedSettings(fileValues, out.trusted);
-  out.settings = applySettings(applySettings(Settings{}, fileValues, reported), editor_, reported);
+  out.settings = settingsFrom({&fileValues, &editor_});
   return out;
 }
 

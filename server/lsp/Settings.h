@@ -1,21 +1,27 @@
-// Settings: what the editor chose (initializationOptions, workspace/didChangeConfiguration).
+// Settings: what the editor chose (initializationOptions, workspace/didChangeConfiguration)
+// over the workspace's kernelscope.toml.
 //
-// Parsed leniently: an unknown key is ignored and a bad value keeps the previous one and
+// Decoded leniently: an unknown key is ignored and a bad value keeps the previous one and
 // is reported, so one typo in a settings file never stops the server. The keys, their
-// checks and the words for a bad value are the options table's (Options.h), shared with
-// the CLI and `[package.metadata.kernelscope]`.
+// types, checks and the words for a bad value are the options table's (Options.h), shared
+// with the CLI and `[package.metadata.kernelscope]`. Past the decoding, settings are typed
+// values (OptionValue): no JSON.
 #pragma once
 
 #include <chrono>
+#include <functional>
+#include <initializer_list>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "Artifact.h"
 #include "Compile.h"
 #include "CompileCache.h"
+#include "Options.h"
 
 namespace ks::server {
 
@@ -46,34 +52,44 @@ struct Settings {
   bool operator==(const Settings&) const = default;
 };
 
-/// Applies `json` (either the kernelscope object itself or `{ "kernelscope": {...} }`) on
-/// top of `base`. Problems (wrong types, unknown arch or stage) are appended to `problems`.
-/// A null value resets its key: to unset (arch, optLevel), or to the default.
-Settings applySettings(const Settings& base, const nlohmann::json& json,
-                       std::vector<std::string>& problems);
+/// Settings by their key (the options table's `setting`), each value checked.
+using SettingValues = std::map<std::string, OptionValue, std::less<>>;
+/// Changes of the editor's settings: a value sets its key, nullopt takes it back.
+using SettingChanges = std::map<std::string, std::optional<OptionValue>, std::less<>>;
 
-/// Removes from `fileValues` (a workspace's kernelscope.toml, as validated JSON) what the
-/// workspace may not choose for itself: `workspaceTrusted` always; unless `trusted`, also
-/// `rustc`, `gpuRunner` and `ncu` (programs to run), a `toolchainProfile` that runs cargo and the
-/// `extraRustcFlags` off the allow-list. Returns what was removed, in words.
-std::vector<std::string> withholdUntrustedSettings(nlohmann::json& fileValues, bool trusted);
+/// The editor's settings (initializationOptions, didChangeConfiguration: the kernelscope
+/// object itself or `{ "kernelscope": {...} }`) decoded into checked values, once, where they
+/// come in. null (or "") takes a key back; a bad value is left out and appended to
+/// `problems`; keys that are no setting (other clients', the connection's token) are
+/// ignored. nullopt when `json` holds no settings object.
+std::optional<SettingChanges> decodeEditorSettings(const nlohmann::json& json,
+                                                   std::vector<std::string>& problems);
 
-/// The settings of a workspace's `kernelscope.toml` as the JSON applySettings takes. The
-/// file is TOML with top-level keys (those above) whose values are strings, integers,
-/// booleans or arrays of them. Lines it cannot read, and values of other types, are
-/// appended to `problems` with their line number; the rest of the file still applies.
-nlohmann::json parseSettingsFile(const std::string& text, std::vector<std::string>& problems);
+/// The settings of a workspace's `kernelscope.toml`, checked as the editor's are. The file
+/// is TOML with top-level keys (the settings') whose values are strings, integers, booleans
+/// or arrays of them. Lines it cannot read, and values of other types, are appended to
+/// `problems` with their line number, then bad values; the rest of the file still applies.
+SettingValues parseSettingsFile(const std::string& text, std::vector<std::string>& problems);
+
+/// The settings that `layers` (lowest first) set over the defaults.
+Settings settingsFrom(std::initializer_list<const SettingValues*> layers);
+
+/// Removes from `fileValues` (a workspace's kernelscope.toml) what the workspace may not
+/// choose for itself: `workspaceTrusted` always; unless `trusted`, also `rustc`, `gpuRunner`
+/// and `ncu` (programs to run), a `toolchainProfile` that runs cargo and the
+/// `extraRustcFlags` off the allow-list. Returns what was removed, in words, with why.
+std::vector<std::string> withholdUntrustedSettings(SettingValues& fileValues, bool trusted);
 
 /// The settings from their layers, lowest first: the defaults, the workspace's
 /// kernelscope.toml (only what an untrusted workspace may choose, until the editor's layer
-/// says the user trusts it), the editor's. Each layer holds the keys it set, already checked.
+/// says the user trusts it), the editor's. Each layer holds the keys it set, checked.
 class SettingsLayers {
  public:
-  /// The editor's changes: a value sets its key, null takes it back (to kernelscope.toml's
-  /// value, else the default).
-  void changeEditorValues(const nlohmann::json& changes);
+  /// The editor's changes: a value sets its key, nullopt takes it back (to
+  /// kernelscope.toml's value, else the default).
+  void changeEditorValues(const SettingChanges& changes);
   /// kernelscope.toml's values, as read again.
-  void setFileValues(nlohmann::json values) { file_ = std::move(values); }
+  void setFileValues(SettingValues values) { file_ = std::move(values); }
 
   struct Layered {
     Settings settings;
@@ -83,8 +99,8 @@ class SettingsLayers {
   Layered layered() const;
 
  private:
-  nlohmann::json editor_ = nlohmann::json::object();  // the keys the editor set
-  nlohmann::json file_ = nlohmann::json::object();    // the keys kernelscope.toml sets
+  SettingValues editor_;  // the keys the editor set
+  SettingValues file_;    // the keys kernelscope.toml sets
 };
 
 }  // namespace ks::server

@@ -910,22 +910,30 @@ const std::string kThreeKernels =
 
 TEST_CASE("kernelscope.toml is TOML: literal strings, multi-line arrays; bad lines are reported") {
   std::vector<std::string> problems;
-  json s = server::parseSettingsFile(
+  server::SettingValues s = server::parseSettingsFile(
       "arch = 'sm_80'  # a literal string\n"
       "hoverStages = [\n  \"ptx\",\n  \"sass\",\n]\n"
       "[section]\n"
       "debounceMs = 40\n",
       problems);
-  CHECK(s["arch"] == "sm_80");
-  CHECK(s["hoverStages"] == json::array({"ptx", "sass"}));
+  CHECK(std::get<std::string>(s.at("arch")) == "sm_80");
+  CHECK(std::get<std::vector<Stage>>(s.at("hoverStages")) ==
+        std::vector<Stage>{Stage::Ptx, Stage::Sass});
   REQUIRE(problems.size() == 1);  // the table: not a setting
   CHECK(problems[0].find("kernelscope.toml:6: section:") == 0);
 
   problems.clear();
   s = server::parseSettingsFile("arch = \"sm_75\"\nnot a setting\noptLevel = 2\n", problems);
-  CHECK(s == json{{"arch", "sm_75"}, {"optLevel", 2}});  // the rest of the file still applies
+  // The rest of the file still applies.
+  CHECK(s == server::SettingValues{{"arch", std::string("sm_75")}, {"optLevel", 2LL}});
   REQUIRE(problems.size() == 1);
   CHECK(problems[0].starts_with("kernelscope.toml:2:"));
+
+  // Values of the wrong kind are reported in the table's words after the file's lines.
+  problems.clear();
+  s = server::parseSettingsFile("optLevel = \"3\"\nremarks = true\narch = ''\n", problems);
+  CHECK(s == server::SettingValues{{"remarks", true}});  // an empty arch: unset
+  CHECK(problems == std::vector<std::string>{"optLevel must be 0, 1, 2 or 3"});
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "Options.h"
 #include "Session.h"
 #include "Settings.h"
 
@@ -368,40 +369,124 @@ TEST_CASE("session: diagnostics go to the file they name, and are taken back onc
   CHECK(w.session.orphanDiagnostics().empty());  // cleared once
 }
 
+namespace {
+
+/// The editor's settings as it sends them, decoded; a bad value fails the test.
+server::SettingChanges editorSends(const nlohmann::json& settings) {
+  std::vector<std::string> problems;
+  auto changes = server::decodeEditorSettings(settings, problems);
+  REQUIRE(changes);
+  CHECK(problems.empty());
+  return *changes;
+}
+
+/// A workspace's kernelscope.toml, read; a bad line fails the test.
+server::SettingValues fileSays(const std::string& toml) {
+  std::vector<std::string> problems;
+  server::SettingValues values = server::parseSettingsFile(toml, problems);
+  CHECK(problems.empty());
+  return values;
+}
+
+}  // namespace
+
 TEST_CASE("settings layers: the editor's over kernelscope.toml's over the defaults") {
   server::SettingsLayers layers;
   CHECK_FALSE(layers.layered().settings.arch);  // unset: the crate's, else the default
-  layers.setFileValues({{"arch", "sm_80"}, {"optLevel", 2}});
-  layers.changeEditorValues({{"arch", "sm_90"}});
+  layers.setFileValues(fileSays("arch = \"sm_80\"\noptLevel = 2\n"));
+  layers.changeEditorValues(editorSends({{"kernelscope", {{"arch", "sm_90"}}}}));
   server::Settings s = layers.layered().settings;
   CHECK(s.arch == "sm_90");  // the editor's
   CHECK(s.optLevel == 2);    // kernelscope.toml's, the editor left it
-  // Taken back by the editor: kernelscope.toml's value again.
-  layers.changeEditorValues({{"arch", nullptr}});
+  // Taken back by the editor (null or ""): kernelscope.toml's value again.
+  layers.changeEditorValues(editorSends({{"arch", nullptr}}));
   CHECK(layers.layered().settings.arch == "sm_80");
+  layers.changeEditorValues(editorSends({{"optLevel", 0}}));
+  CHECK(layers.layered().settings.optLevel == 0);
+  layers.changeEditorValues(editorSends({{"optLevel", ""}}));
+  CHECK(layers.layered().settings.optLevel == 2);
   // kernelscope.toml read again without it: the default.
-  layers.setFileValues({{"optLevel", 2}});
+  layers.setFileValues(fileSays("optLevel = 2\n"));
   CHECK_FALSE(layers.layered().settings.arch);
+}
+
+TEST_CASE("settings: each option of the table reaches the Settings, typed") {
+  const server::Settings defaults;
+  for (const OptionSpec& option : optionTable()) {
+    CAPTURE(option.setting);
+    // A value the table accepts for the option, unlike its default.
+    nlohmann::json value;
+    switch (option.kind) {
+      case OptionKind::String:  // a name the option's own check takes (arch, profile)
+        for (const char* candidate : {"sm_80", "rust-cuda"})
+          if (!option.check || !option.check(std::string(candidate))) {
+            value = candidate;
+            break;
+          }
+        break;
+      case OptionKind::Integer:
+        value = 2;
+        break;
+      case OptionKind::Boolean:
+        value = true;
+        break;
+      case OptionKind::StringList:
+        value = {"-Cdebug-assertions"};
+        break;
+      case OptionKind::StageList:
+        value = {"mir"};
+        break;
+    }
+    server::SettingValues layer;
+    for (auto& [key, v] : editorSends({{std::string(option.setting), value}}))
+      layer[key] = v.value();
+    REQUIRE(layer.size() == 1);
+    CHECK_FALSE(server::settingsFrom({&layer}) == defaults);
+  }
+  // Bad values are reported in the table's words and left out.
+  std::vector<std::string> problems;
+  auto changes = server::decodeEditorSettings(
+      {{"optLevel", 7}, {"gpuRunner", "ssh 'gpu"}, {"token", "t"}, {"remarks", true}}, problems);
+  REQUIRE(changes);
+  CHECK(changes->size() == 1);  // remarks: the token is no setting
+  CHECK(problems == std::vector<std::string>{"gpuRunner: unclosed quote in the runner setting",
+                                             "optLevel must be 0, 1, 2 or 3"});
 }
 
 TEST_CASE("settings layers: an untrusted workspace's kernelscope.toml runs no program of its own") {
   server::SettingsLayers layers;
-  layers.setFileValues({{"rustc", "/tmp/evil/rustc"},
-                        {"gpuRunner", "ssh box"},
-                        {"optLevel", 1},
-                        {"workspaceTrusted", true}});
+  layers.setFileValues(
+      fileSays("rustc = \"/tmp/evil/rustc\"\n"
+               "gpuRunner = \"ssh box\"\n"
+               "toolchainProfile = \"rust-cuda\"\n"
+               "extraRustcFlags = [\"-Cdebug-assertions\", \"-Zllvm-plugins=/tmp/evil.so\"]\n"
+               "optLevel = 1\n"
+               "workspaceTrusted = true\n"));
   server::SettingsLayers::Layered l = layers.layered();
   CHECK_FALSE(l.trusted);  // the workspace cannot trust itself
   CHECK(l.settings.rustc.empty());
   CHECK(l.settings.gpuRunner.empty());
+  CHECK_FALSE(l.settings.toolchainProfile);
   CHECK(l.settings.optLevel == 1);  // a safe value still applies
-  CHECK(l.withheld.size() == 3);    // rustc, gpuRunner, workspaceTrusted: each said
-  // Once the user trusts it (the editor's layer), its programs apply.
-  layers.changeEditorValues({{"workspaceTrusted", true}});
+  // Each refusal says what and why.
+  CHECK(l.withheld == std::vector<std::string>{
+                          "workspaceTrusted (only the user can trust a workspace)",
+                          "rustc = \"/tmp/evil/rustc\"",
+                          "gpuRunner = \"ssh box\"",
+                          "toolchainProfile = \"rust-cuda\" (it runs cargo)",
+                          "extraRustcFlags -Zllvm-plugins=/tmp/evil.so",
+                      });
+  CHECK(l.settings.extraRustcFlags == std::vector<std::string>{"-Cdebug-assertions"});
+  // Once the user trusts it (the editor's layer), its programs apply; the file still cannot
+  // say it is trusted.
+  layers.changeEditorValues(editorSends({{"workspaceTrusted", true}}));
   l = layers.layered();
   CHECK(l.trusted);
   CHECK(l.settings.rustc == "/tmp/evil/rustc");
   CHECK(l.settings.gpuRunner == "ssh box");
+  CHECK(l.settings.toolchainProfile == ToolchainProfile::RustCuda);
+  CHECK(l.withheld ==
+        std::vector<std::string>{"workspaceTrusted (only the user can trust a workspace)"});
 }
 
 }  // namespace ks::test
