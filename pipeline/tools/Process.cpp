@@ -379,6 +379,9 @@ RemovedOnExit::RemovedOnExit(std::filesystem::path path) : path_(std::move(path)
   registry().paths.insert(path_.string());
 }
 
+RemovedOnExit::RemovedOnExit(std::filesystem::path path, AlreadyRegistered)
+    : path_(std::move(path)) {}
+
 RemovedOnExit::~RemovedOnExit() {
   std::error_code ec;
   std::filesystem::remove_all(path_, ec);
@@ -391,11 +394,16 @@ TempDir::TempDir(std::string_view prefix) {
   const char* tmpdir = std::getenv("TMPDIR");
   std::string base = tmpdir && *tmpdir ? tmpdir : "/tmp";
   std::string tmpl = base + "/" + std::string(prefix) + "-XXXXXX";
+  // Made and registered in one step under the registry's lock: the termination sweep
+  // (installTerminationCleanup) either sees the directory or runs before it exists.
+  std::lock_guard lock(registry().mutex);
   if (!::mkdtemp(tmpl.data()))
     throw std::runtime_error("cannot make a temporary directory in " + base +
                              (tmpdir && *tmpdir ? " (TMPDIR)" : "") + ": " + std::strerror(errno));
   ::chmod(tmpl.c_str(), 0700);
-  dir_ = std::make_unique<RemovedOnExit>(tmpl);
+  registry().paths.insert(tmpl);
+  dir_ =
+      std::unique_ptr<RemovedOnExit>(new RemovedOnExit(tmpl, RemovedOnExit::AlreadyRegistered{}));
 }
 
 void installTerminationCleanup() {
@@ -407,21 +415,23 @@ void installTerminationCleanup() {
     int sig = 0;
     while (::sigwait(&set, &sig) != 0) {
     }
-    {
-      std::lock_guard lock(registry().mutex);
-      for (pid_t group : registry().groups) ::kill(-group, SIGKILL);
-      // A killed tool may still be inside a write for a moment: remove until nothing
-      // comes back (at most a second).
-      for (int attempt = 0; attempt < 20; ++attempt) {
-        bool left = false;
-        std::error_code ec;
-        for (const auto& path : registry().paths) {
-          std::filesystem::remove_all(path, ec);
-          left |= std::filesystem::exists(path, ec);
-        }
-        if (attempt >= 2 && !left) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    // This is an ordinary thread, not a signal handler (the signal is taken by sigwait), so
+    // it may lock, allocate and walk directories. It takes the registry's lock for good:
+    // a tool started or a TempDir made on another thread from now on waits for the lock
+    // until the process is gone, so nothing appears after the sweep that the sweep missed.
+    registry().mutex.lock();
+    for (pid_t group : registry().groups) ::kill(-group, SIGKILL);
+    // A killed tool may still be inside a write for a moment: remove until nothing comes
+    // back (at most a second).
+    for (int attempt = 0; attempt < 20; ++attempt) {
+      bool left = false;
+      std::error_code ec;
+      for (const auto& path : registry().paths) {
+        std::filesystem::remove_all(path, ec);
+        left |= std::filesystem::exists(path, ec);
       }
+      if (attempt >= 2 && !left) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     // Die of the signal, as without this handler (exit status 128 + sig in a shell).
     ::signal(sig, SIG_DFL);

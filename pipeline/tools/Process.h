@@ -67,6 +67,9 @@ class RemovedOnExit {
   const std::filesystem::path& path() const { return path_; }
 
  private:
+  friend class TempDir;
+  struct AlreadyRegistered {};
+  RemovedOnExit(std::filesystem::path, AlreadyRegistered);  // TempDir registers it itself
   std::filesystem::path path_;
 };
 

@@ -2,12 +2,17 @@
 // process group, output caps, stdin, missing programs, private temp dirs.
 #include <doctest/doctest.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <fstream>
 #include <thread>
 
 #include "Process.h"
+#include "TestSupport.h"
+
+extern char** environ;
 
 using namespace ks;
 using namespace std::chrono_literals;
@@ -111,4 +116,50 @@ TEST_CASE("temp dirs are private and removed") {
     std::ofstream(p / "f") << "x";
   }
   CHECK_FALSE(std::filesystem::exists(p));
+}
+
+void ks::test::churnTempDirsUntilSignalled() {
+  installTerminationCleanup();
+  for (int i = 0; i < 4; ++i)
+    std::thread([] {
+      for (;;) TempDir churn("kernelscope-churn");
+    }).detach();
+  for (;;) ::pause();
+}
+
+namespace {
+/// Starts this test binary as a TempDir churner (churnTempDirsUntilSignalled) in `tmpdir`.
+pid_t startChurner(const std::filesystem::path& tmpdir) {
+  std::vector<std::string> env = {"KS_TEST_TEMPDIR_CHURN=1", "TMPDIR=" + tmpdir.string()};
+  for (char** e = environ; *e; ++e)
+    if (!std::string_view(*e).starts_with("TMPDIR=")) env.emplace_back(*e);
+  std::vector<char*> envp;
+  for (auto& v : env) envp.push_back(v.data());
+  envp.push_back(nullptr);
+  std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  char* argv[] = {self.data(), nullptr};
+  pid_t pid = -1;
+  REQUIRE(::posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv, envp.data()) == 0);
+  return pid;
+}
+}  // namespace
+
+TEST_CASE("a temp dir made while SIGTERM's sweep runs is removed all the same") {
+  // Four threads make and remove temp dirs without pause; SIGTERM comes in the middle.
+  // Any directory one of them made around the sweep would be left in its TMPDIR.
+  for (int round = 0; round < 6; ++round) {
+    TempDir tmp("kernelscope-test");
+    const pid_t churner = startChurner(tmp.path());
+    for (int wait = 0; wait < 500 && std::filesystem::is_empty(tmp.path()); ++wait)
+      std::this_thread::sleep_for(10ms);
+    std::this_thread::sleep_for(50ms);
+    ::kill(churner, SIGTERM);
+    int status = 0;
+    REQUIRE(::waitpid(churner, &status, 0) == churner);
+    CHECK((WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM));
+    std::vector<std::string> left;
+    for (const auto& e : std::filesystem::directory_iterator(tmp.path()))
+      left.push_back(e.path().filename().string());
+    CHECK_MESSAGE(left.empty(), "round " << round << " left " << left.size() << " directories");
+  }
 }

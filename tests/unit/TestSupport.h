@@ -53,4 +53,8 @@ std::vector<std::string> instructionsFor(const CompileResult&, Stage, const std:
 ProcessResult runKernelscope(const std::vector<std::string>& args,
                              const std::vector<std::pair<std::string, std::string>>& env = {});
 
+/// The test binary's second role (TestMain.cpp, KS_TEST_TEMPDIR_CHURN set): it makes and
+/// removes TempDirs on several threads until a terminating signal ends it.
+[[noreturn]] void churnTempDirsUntilSignalled();
+
 }  // namespace ks::test
