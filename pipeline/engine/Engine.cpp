@@ -15,6 +15,7 @@ void Engine::setRustc(const std::string& path) {
   std::lock_guard lock(mutex_);
   if (settings_.rustc == path) return;
   settings_.rustc = path;
+  ++settingsGeneration_;
   toolchain_.reset();
 }
 
@@ -38,24 +39,34 @@ ResultStore* Engine::resultStore() {
 }
 
 Toolchain Engine::toolchain() {
-  std::lock_guard lock(mutex_);
-  if (!toolchain_) {
-    Toolchain tc = discoverToolchain(settings_);
-    if (tc.rustc.found() && !tc.sysroot.found()) {
-      bool begun = false;
-      std::string problem = ensureSysroot(tc, [&](const std::string& line) {
-        if (progress_) progress_(begun ? "report" : "begin", line);
-        begun = true;
-      });
-      // A problem found before the build began (a cache that is not writable) is said too.
-      if (progress_ && !begun && !problem.empty())
-        progress_("begin", "setting up the nvptx64 sysroot"), begun = true;
-      if (progress_ && begun)
-        progress_("end", problem.empty() ? "the nvptx64 sysroot is ready" : "sysroot: " + problem);
-    }
-    toolchain_ = std::move(tc);
+  // One discovery at a time, without holding mutex_ through it: setRustc (the language
+  // server's io thread) does not wait for the minute a build of the core takes.
+  std::lock_guard discovering(discoveryMutex_);
+  ToolchainSettings settings;
+  uint64_t generation = 0;
+  {
+    std::lock_guard lock(mutex_);
+    if (toolchain_) return *toolchain_;
+    settings = settings_;
+    generation = settingsGeneration_;
   }
-  return *toolchain_;
+  Toolchain tc = discoverToolchain(settings);
+  if (tc.rustc.found() && !tc.sysroot.found()) {
+    bool begun = false;
+    std::string problem = ensureSysroot(tc, [&](const std::string& line) {
+      if (progress_) progress_(begun ? "report" : "begin", line);
+      begun = true;
+    });
+    // A problem found before the build began (a cache that is not writable) is said too.
+    if (progress_ && !begun && !problem.empty())
+      progress_("begin", "setting up the nvptx64 sysroot"), begun = true;
+    if (progress_ && begun)
+      progress_("end", problem.empty() ? "the nvptx64 sysroot is ready" : "sysroot: " + problem);
+  }
+  std::lock_guard lock(mutex_);
+  // Another rustc was set meanwhile: this toolchain answers this call only.
+  if (generation == settingsGeneration_) toolchain_ = tc;
+  return tc;
 }
 
 namespace {

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -68,7 +69,9 @@ class Engine {
 
  private:
   std::mutex mutex_;
+  std::mutex discoveryMutex_;  // held while the toolchain is discovered (and core built)
   ToolchainSettings settings_;
+  uint64_t settingsGeneration_ = 0;  // counts setRustc's changes
   Progress progress_;
   std::optional<Toolchain> toolchain_;
   CompileCache cache_;
