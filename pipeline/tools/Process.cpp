@@ -73,6 +73,11 @@ struct CleanupRegistry {
   std::mutex mutex;
   std::set<pid_t> groups;
   std::multiset<std::string> paths;
+  std::atomic<bool> toolsStopped{false};  // stopAllTools: no tool runs from now on
+
+  void killGroupsLocked() const {
+    for (pid_t group : groups) ::kill(-group, SIGKILL);
+  }
 };
 CleanupRegistry& registry() {
   static auto* r = new CleanupRegistry;  // never destroyed: the signal thread may outlive main
@@ -199,6 +204,8 @@ class RegisteredGroup {
   explicit RegisteredGroup(pid_t pid) : pid_(pid) {
     std::lock_guard lock(registry().mutex);
     registry().groups.insert(pid_);
+    // Forked as stopAllTools ran: it ends at once, as if it had been running then.
+    if (registry().toolsStopped) ::kill(-pid_, SIGKILL);
   }
   ~RegisteredGroup() {
     std::lock_guard lock(registry().mutex);
@@ -246,7 +253,7 @@ class ChildSupervisor {
  private:
   void enforceLimits(Clock::time_point deadline) {
     if (killed_ || exited_) return;
-    if (spec_.cancel.cancelled()) {
+    if (spec_.cancel.cancelled() || registry().toolsStopped) {
       result_.cancelled = true;
       killGroup();
     } else if (Clock::now() >= deadline) {
@@ -336,6 +343,11 @@ ProcessResult runProcess(const ProcessSpec& spec) {
     result.error = "empty command";
     return result;
   }
+  if (registry().toolsStopped) {
+    result.cancelled = true;
+    result.error = "kernelscope is exiting";
+    return result;
+  }
   auto program = findOnPath(spec.argv[0]);
   if (!program) {
     result.error = spec.argv[0] + " not found";
@@ -420,7 +432,7 @@ void installTerminationCleanup() {
     // a tool started or a TempDir made on another thread from now on waits for the lock
     // until the process is gone, so nothing appears after the sweep that the sweep missed.
     registry().mutex.lock();
-    for (pid_t group : registry().groups) ::kill(-group, SIGKILL);
+    registry().killGroupsLocked();
     // A killed tool may still be inside a write for a moment: remove until nothing comes
     // back (at most a second).
     for (int attempt = 0; attempt < 20; ++attempt) {
@@ -442,6 +454,12 @@ void installTerminationCleanup() {
     ::raise(sig);
     ::_exit(128 + sig);
   }).detach();
+}
+
+void stopAllTools() {
+  std::lock_guard lock(registry().mutex);
+  registry().toolsStopped = true;
+  registry().killGroupsLocked();
 }
 
 void endWhenOutputReaderGoes() {

@@ -91,6 +91,13 @@ class TempDir {
 /// thread starts (the signals are blocked in every thread and taken by one of its own).
 void installTerminationCleanup();
 
+/// For a process that ends on its own while work is running (the language server after
+/// `exit`, or when its editor is gone): kills the process group of every running tool and
+/// starts no more (runProcess reports them cancelled), so the threads that wait for tools
+/// unwind at once, removing their temporary directories on the way, instead of finishing
+/// their work first (a build of the nvptx64 core takes a minute). Cannot be undone.
+void stopAllTools();
+
 /// For a command-line run (after installTerminationCleanup): ends kernelscope as SIGTERM
 /// does (tools killed, temporary files removed) as soon as whoever reads its standard output
 /// or error goes away (an editor window that closed, `| head`), instead of a death by

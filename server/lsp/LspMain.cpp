@@ -14,6 +14,7 @@
 #include "Files.h"
 #include "LspServer.h"
 #include "PipelineCompiler.h"
+#include "Process.h"
 #include "TextUtil.h"
 #include "Transport.h"
 
@@ -199,6 +200,10 @@ int lspMain(int argc, char** argv) {
     server::LspServer server(*transport, std::move(options));
     serverPtr = &server;
     transport->run(server);
+    // `exit`, the editor gone or the connection closed: whatever still runs (a compile, the
+    // build of the nvptx64 core) is ended now, so that the process exits at once, its
+    // temporary directories removed, well before an editor's patience runs out.
+    stopAllTools();
     serverPtr = nullptr;
     status = server.exitCode();
   }

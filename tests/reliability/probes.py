@@ -340,6 +340,73 @@ probe("SIGTERM to the server mid-compile",
       stdin=INITIALIZE + message({"jsonrpc": "2.0", "method": "initialized", "params": {}}) + open_saxpy,
       timeout=60)
 
+# The language server while it builds the nvptx64 core itself (an empty cache): `exit`
+# ends it at once, well within an editor's patience (VS Code kills it after 2 s), and a
+# settings change during the build is answered; `exit` or SIGTERM leave no cargo or rustc
+# running and no temp dir.
+def descendants(pid):
+    rows = [r.split(None, 2) for r in subprocess.run(["ps", "-eo", "pid=,ppid=,args="], capture_output=True,
+                                                      text=True).stdout.split("\n") if r.strip()]
+    found, frontier = {}, {str(pid)}
+    while frontier:
+        nxt = {r[0]: r[2] if len(r) > 2 else "" for r in rows if r[1] in frontier and r[0] not in found}
+        found.update(nxt)
+        frontier = set(nxt)
+    return found
+
+
+def during_core_build(finish):
+    """on_start: opens a kernel, waits until cargo's rustc builds core, then `finish(p)`."""
+    def start(p):
+        p.stdin.write(INITIALIZE + message({"jsonrpc": "2.0", "method": "initialized", "params": {}}) + open_saxpy)
+        p.stdin.flush()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not any("rustc" in a and "core" in a for a in start.tools.values()):
+            start.tools.update(descendants(p.pid))
+            time.sleep(0.05)
+        time.sleep(1.0)  # well into the build
+        start.tools.update(descendants(p.pid))
+        start.children = list(start.tools)
+        finish(p)
+    start.tools, start.children = {}, []
+    return start
+
+
+def exit_now(p):
+    exit_now.sent = time.monotonic()
+    p.stdin.write(message({"jsonrpc": "2.0", "method": "workspace/didChangeConfiguration",
+                           "params": {"settings": {"kernelscope": {"compileCacheMB": 32}}}}) +
+                  message({"jsonrpc": "2.0", "id": 9, "method": "shutdown"}) +
+                  message({"jsonrpc": "2.0", "method": "exit"}))
+    p.stdin.flush()
+    try:
+        p.wait(10)
+    except subprocess.TimeoutExpired:
+        pass  # said by the check; the probe's time limit ends it
+    exit_now.took = time.monotonic() - exit_now.sent
+
+
+def core_build_ended(starter, expected_code, cache):
+    def check(r):
+        if not any("rustc" in a for a in starter.tools.values()):
+            return "the core build never ran rustc: " + " | ".join(starter.tools.values())[:300]
+        if r.code != expected_code:
+            return "exit %d, expected %d" % (r.code, expected_code)
+        if expected_code == 0 and exit_now.took > 1.0:
+            return "exit took %.1f s" % exit_now.took
+        staging = leftovers(cache, kept=CACHE_RECORDS | {"sysroot"})
+        return tools_gone(starter) or ("staging left in the cache: %s" % staging if staging else "")
+    return check
+
+
+for how, finish, code, sig in [("exit", exit_now, 0, None),
+                               ("SIGTERM", lambda p: os.kill(p.pid, signal.SIGTERM), -signal.SIGTERM, signal.SIGTERM)]:
+    starter = during_core_build(finish)
+    empty_cache = os.path.join(WORK, "empty-cache-" + how)
+    probe("%s to the server while it builds core" % how, core_build_ended(starter, code, empty_cache),
+          expected_signal=sig, args=["lsp"], on_start=starter, timeout=180,
+          env_extra={"KERNELSCOPE_CACHE_DIR": empty_cache})
+
 # --- Abusive LSP traffic -------------------------------------------------------------
 deep = b"[" * 2_000_000 + b"]" * 2_000_000
 probe("2 MB of nested arrays before initialize",
