@@ -179,7 +179,9 @@ struct ChildPipes {
   // The tool dies with kernelscope even when kernelscope is killed outright (SIGKILL, a
   // crash), which no handler of ours sees. The kernel sends it when the forking thread ends;
   // that thread waits for this child in runProcess, so it outlives it. The tool's own
-  // children (cargo's rustc) are not covered: they end with their work.
+  // children (cargo's rustc) are not covered: the kernel has no such signal for a whole
+  // group; they die with the group when the tool ends, is cancelled or kernelscope ends in
+  // order, but finish their work when kernelscope is killed outright.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(127);  // kernelscope died before the prctl
   // The signals installTerminationCleanup blocks are unblocked again: the tool must die of them.
@@ -268,7 +270,16 @@ class ChildSupervisor {
   }
 
   void reap() {
-    if (exited_ || ::waitpid(pid_, &waitStatus_, WNOHANG) != pid_) return;
+    if (exited_) return;
+    // Seen exited without being reaped (WNOWAIT): until it is reaped its pid, which is its
+    // group's id, cannot be taken by another process, so what it left running in its
+    // group (a build tool's compilers) is killed safely. Every process of a tool ends with it.
+    siginfo_t info{};
+    if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) != 0 ||
+        info.si_pid != pid_)
+      return;
+    ::kill(-pid_, SIGKILL);
+    ::waitpid(pid_, &waitStatus_, 0);
     exited_ = true;
     // Grandchildren may hold the pipes open: drain for a short while only.
     drainUntil_ = Clock::now() + std::chrono::milliseconds(200);

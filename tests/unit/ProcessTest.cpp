@@ -62,6 +62,15 @@ TEST_CASE("the time limit kills the whole process group, grandchildren included"
   CHECK(r.describe().find("timed out") != std::string::npos);
 }
 
+TEST_CASE("what a tool leaves running in its process group ends with it") {
+  // A build tool that exits while its compilers still run (killed, or crashed): they go too.
+  auto r = sh("sleep 30 >/dev/null 2>&1 & echo $!");
+  CHECK(r.ok());
+  pid_t grandchild = std::stoi(r.out);
+  std::this_thread::sleep_for(50ms);
+  CHECK_FALSE(processAlive(grandchild));
+}
+
 TEST_CASE("cancellation from another thread kills the process") {
   CancellationToken token;
   std::thread canceller([token] {
