@@ -14,13 +14,16 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <random>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
@@ -413,20 +416,101 @@ RemovedOnExit::~RemovedOnExit() {
     registry().paths.erase(it);
 }
 
-TempDir::TempDir(std::string_view prefix) {
+namespace {
+
+/// The directory temporary directories go in: $TMPDIR, else /tmp.
+std::string tempBase() {
   const char* tmpdir = std::getenv("TMPDIR");
-  std::string base = tmpdir && *tmpdir ? tmpdir : "/tmp";
-  std::string tmpl = base + "/" + std::string(prefix) + "-XXXXXX";
+  return tmpdir && *tmpdir ? tmpdir : "/tmp";
+}
+
+/// Who made a temporary directory, as its name says: the process id, the process's start
+/// time (clock ticks after boot: a pid used again belongs to a later start) and its pid
+/// namespace (a pid of another namespace says nothing about this one's processes).
+struct TempDirOwner {
+  unsigned long long pid = 0, start = 0, pidNamespace = 0;
+  bool operator==(const TempDirOwner&) const = default;
+};
+
+/// The start time of process `pid` (field 22 of /proc/PID/stat), nullopt when none runs.
+std::optional<unsigned long long> startTimeOf(const std::string& pid) {
+  std::ifstream f("/proc/" + pid + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const size_t paren = stat.rfind(')');  // the command name may hold spaces and parentheses
+  if (paren == std::string::npos) return std::nullopt;
+  std::istringstream fields(stat.substr(paren + 1));
+  std::string field;
+  for (int i = 3; i <= 22 && fields >> field; ++i)
+    if (unsigned long long v = 0;
+        i == 22 && std::from_chars(field.data(), field.data() + field.size(), v).ec == std::errc())
+      return v;
+  return std::nullopt;
+}
+
+unsigned long long pidNamespace() {
+  struct stat st {};
+  return ::stat("/proc/self/ns/pid", &st) == 0 ? st.st_ino : 0;
+}
+
+/// This process as TempDirOwner; a start time of 0 when /proc cannot tell it.
+TempDirOwner thisProcess() {
+  const auto pid = static_cast<unsigned long long>(::getpid());
+  return {pid, startTimeOf(std::to_string(pid)).value_or(0), pidNamespace()};
+}
+
+/// The owner in the name of a directory TempDir made (`kernelscope…-PID-START-NS-XXXXXX`);
+/// nullopt for every other name.
+std::optional<TempDirOwner> ownerInName(std::string_view name) {
+  if (!name.starts_with("kernelscope")) return std::nullopt;
+  unsigned long long fields[3];
+  size_t end = name.rfind('-');
+  if (end == std::string_view::npos || name.size() - end != 7) return std::nullopt;  // -XXXXXX
+  for (int i = 2; i >= 0; --i) {
+    const size_t dash = name.rfind('-', end - 1);
+    if (dash == std::string_view::npos || dash + 1 == end) return std::nullopt;
+    auto [ptr, ec] = std::from_chars(name.data() + dash + 1, name.data() + end, fields[i]);
+    if (ec != std::errc() || ptr != name.data() + end) return std::nullopt;
+    end = dash;
+  }
+  return TempDirOwner{fields[0], fields[1], fields[2]};
+}
+
+}  // namespace
+
+TempDir::TempDir(std::string_view prefix) {
+  const std::string base = tempBase();
+  const TempDirOwner self = thisProcess();
+  std::string tmpl = base + "/" + std::string(prefix) + "-" + std::to_string(self.pid) + "-" +
+                     std::to_string(self.start) + "-" + std::to_string(self.pidNamespace) +
+                     "-XXXXXX";
   // Made and registered in one step under the registry's lock: the termination sweep
   // (installTerminationCleanup) either sees the directory or runs before it exists.
   std::lock_guard lock(registry().mutex);
   if (!::mkdtemp(tmpl.data()))
     throw std::runtime_error("cannot make a temporary directory in " + base +
-                             (tmpdir && *tmpdir ? " (TMPDIR)" : "") + ": " + std::strerror(errno));
+                             (base == "/tmp" ? "" : " (TMPDIR)") + ": " + std::strerror(errno));
   ::chmod(tmpl.c_str(), 0700);
   registry().paths.insert(tmpl);
   dir_ =
       std::unique_ptr<RemovedOnExit>(new RemovedOnExit(tmpl, RemovedOnExit::AlreadyRegistered{}));
+}
+
+void removeTempDirsOfEndedProcesses() {
+  const TempDirOwner self = thisProcess();
+  if (self.start == 0) return;  // without /proc, whether a process runs cannot be told
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(tempBase(), ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    const auto owner = ownerInName(it->path().filename().string());
+    // Only ours: a directory (not a link) of this user, named by a process this one can see.
+    struct stat st {};
+    if (!owner || owner->start == 0 || owner->pidNamespace != self.pidNamespace ||
+        ::lstat(it->path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid())
+      continue;
+    if (startTimeOf(std::to_string(owner->pid)) == owner->start) continue;  // still running
+    std::error_code ignored;
+    std::filesystem::remove_all(it->path(), ignored);
+  }
 }
 
 void installTerminationCleanup() {

@@ -74,7 +74,9 @@ class RemovedOnExit {
 };
 
 /// A private temporary directory (mode 0700) in $TMPDIR (else /tmp), removed with its
-/// contents on destruction or termination (RemovedOnExit). Throws std::runtime_error
+/// contents on destruction or termination (RemovedOnExit). Its name is the prefix, then
+/// this process's id, start time and pid namespace, so that a later kernelscope can tell
+/// when its maker is gone (removeTempDirsOfEndedProcesses). Throws std::runtime_error
 /// with a message for the user when it cannot be made (TMPDIR missing or not writable).
 class TempDir {
  public:
@@ -84,6 +86,13 @@ class TempDir {
  private:
   std::unique_ptr<RemovedOnExit> dir_;
 };
+
+/// Removes the temporary directories (TempDir's, in $TMPDIR, else /tmp) of kernelscope
+/// processes that are gone: those killed outright (SIGKILL, a crash), which nothing of
+/// theirs could remove. Only directories of this user whose name says which kernelscope
+/// made them and that it no longer runs (its pid is free or runs a later process); never
+/// anything else. Called once at start.
+void removeTempDirsOfEndedProcesses();
 
 /// Makes SIGINT, SIGTERM and SIGHUP end the process cleanly: the process groups of
 /// running tools are killed and every RemovedOnExit path is removed, then the process

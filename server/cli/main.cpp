@@ -98,6 +98,8 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   // Ctrl-C, SIGTERM, SIGHUP: running tools are killed and temporary files removed.
   ks::installTerminationCleanup();
+  // What a kernelscope killed outright left in the temporary directory goes now.
+  ks::removeTempDirsOfEndedProcesses();
   // The language server watches its client itself (stdin, the editor's process id).
   const std::string_view cmd = argc > 1 ? argv[1] : "";
   if (cmd != "lsp" && !cmd.empty() && !cmd.starts_with("--")) ks::endWhenOutputReaderGoes();

@@ -305,13 +305,18 @@ def tools_died_with_it(r):
     if not kill_starter.children:
         return "no tool was running when the signal came"
     alive = tools_gone(kill_starter, wait=0.5)
-    # Nothing can remove a temp dir when killed outright: not counted as left behind here.
-    shutil.rmtree(probe_env("SIGKILL to explain mid-compile")[1], ignore_errors=True)
-    return alive
+    # Nothing removes a temp dir when killed outright: the next kernelscope does.
+    env, tmp = probe_env("SIGKILL to explain mid-compile, then another kernelscope")
+    left = os.listdir(tmp)
+    if not left:
+        return alive or "the killed explain had no temp dir, so the sweep went untested"
+    again = run(["doctor"], env=env, timeout=60)
+    return alive or ("the next kernelscope left the dead one's %s (exit %d)" % (os.listdir(tmp), again.code)
+                     if os.listdir(tmp) else "")
 
 
-probe("SIGKILL to explain mid-compile", tools_died_with_it, expected_signal=signal.SIGKILL,
-      args=["explain", many, "--stages", "ptx"], on_start=kill_starter, timeout=60)
+probe("SIGKILL to explain mid-compile, then another kernelscope", tools_died_with_it,
+      expected_signal=signal.SIGKILL, args=["explain", many, "--stages", "ptx"], on_start=kill_starter, timeout=60)
 
 # Whoever reads kernelscope's output goes away (a closed editor window, `| head`): it ends
 # as on SIGTERM, its tools killed and its temp dirs removed, not by SIGPIPE at a later write.

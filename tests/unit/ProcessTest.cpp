@@ -127,6 +127,65 @@ TEST_CASE("temp dirs are private and removed") {
   CHECK_FALSE(std::filesystem::exists(p));
 }
 
+namespace {
+/// A process id that no process has now: a child that has ended and been reaped.
+pid_t endedPid() {
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  ::waitpid(pid, nullptr, 0);
+  return pid;
+}
+
+/// Sets TMPDIR for the scope.
+struct TmpdirSet {
+  explicit TmpdirSet(const std::filesystem::path& dir) {
+    if (const char* v = std::getenv("TMPDIR")) before = v;
+    ::setenv("TMPDIR", dir.c_str(), 1);
+  }
+  ~TmpdirSet() { before ? ::setenv("TMPDIR", before->c_str(), 1) : ::unsetenv("TMPDIR"); }
+  std::optional<std::string> before;
+};
+}  // namespace
+
+TEST_CASE("temp dirs of kernelscope processes that are gone are removed, nothing else") {
+  TempDir tmp("kernelscope-test");
+  TmpdirSet inTmp(tmp.path());
+  TempDir live("kernelscope-live");  // this process's: PREFIX-PID-START-NS-XXXXXX
+  const std::string name = live.path().filename().string();
+  std::vector<std::string> part;
+  for (size_t at = 0, dash; at != std::string::npos;
+       at = dash == std::string::npos ? dash : dash + 1)
+    part.push_back(name.substr(at, (dash = name.find('-', at)) - at));
+  REQUIRE(part.size() == 6);
+  REQUIRE(part[2] == std::to_string(::getpid()));
+  const std::string start = part[3], ns = part[4], self = part[2],
+                    gone = std::to_string(endedPid());
+  auto dir = [&](const std::string& n) {
+    std::filesystem::create_directories(tmp.path() / n / "target");
+    std::ofstream(tmp.path() / n / "target" / "f") << "x";
+    return tmp.path() / n;
+  };
+  const auto ended = dir("kernelscope-core-" + gone + "-" + start + "-" + ns + "-a1B2c3");
+  const auto reused =
+      dir("kernelscope-rustc-" + self + "-" + std::to_string(std::stoull(start) + 1) + "-" + ns +
+          "-a1B2c3");  // this pid, a process before this one
+  const auto otherNs = dir("kernelscope-core-" + gone + "-" + start + "-1" + ns + "-a1B2c3");
+  const auto notOurs = dir("cargo-" + gone + "-" + start + "-" + ns + "-a1B2c3");
+  const auto unnamed = dir("kernelscope-notes");
+  const auto outside = dir("outside");
+  std::filesystem::create_directory_symlink(
+      outside, tmp.path() / ("kernelscope-core-" + gone + "-" + start + "-" + ns + "-zzzzzz"));
+
+  removeTempDirsOfEndedProcesses();
+  CHECK_FALSE(std::filesystem::exists(ended));
+  CHECK_FALSE(std::filesystem::exists(reused));
+  CHECK(std::filesystem::exists(live.path()));
+  CHECK(std::filesystem::exists(otherNs / "target" / "f"));
+  CHECK(std::filesystem::exists(notOurs / "target" / "f"));
+  CHECK(std::filesystem::exists(unnamed / "target" / "f"));
+  CHECK(std::filesystem::exists(outside / "target" / "f"));
+}
+
 void ks::test::churnTempDirsUntilSignalled() {
   installTerminationCleanup();
   for (int i = 0; i < 4; ++i)
