@@ -16,7 +16,8 @@ TMPDIR or stray staging entries in its cache afterwards; user files lost compare
 checksum of every file of the example workspace before and after all probes. Probes that
 need root (mounting a read-only or full file system) are skipped, and say so, elsewhere.
 The exit status is non-zero when any of the four is non-zero or a probe's expectation
-fails; KS_RELIABILITY_QUICK=1 skips the two probes that build the nvptx64 core (minutes).
+fails; KS_RELIABILITY_QUICK=1 skips the two probes that build the nvptx64 core (minutes), and
+KS_RELIABILITY_ONLY=TEXT runs only the probes whose name contains TEXT.
 """
 import hashlib
 import json
@@ -31,8 +32,20 @@ import time
 KS = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "../.."))
 QUICK = os.environ.get("KS_RELIABILITY_QUICK") == "1"
+ONLY = os.environ.get("KS_RELIABILITY_ONLY", "")
 WORK = tempfile.mkdtemp(prefix="ks-reliability-")
 HOME_CACHE = os.path.expanduser("~/.cache/kernelscope")
+# The probes' own cache, so that what they compile never lands in the user's (results,
+# toolchain record, rlibs); the nvptx64 core and the CUDA tools, minutes to make, are the
+# user's, reached through links.
+CACHE = os.path.join(WORK, "cache")
+os.makedirs(CACHE)
+for shared in ("sysroot", "cuda-tools"):
+    if os.path.isdir(os.path.join(HOME_CACHE, shared)):
+        os.symlink(os.path.join(HOME_CACHE, shared), os.path.join(CACHE, shared))
+os.environ["KERNELSCOPE_CACHE_DIR"] = CACHE
+USER_RESULTS = os.path.join(HOME_CACHE, "results")
+results_before = set(os.listdir(USER_RESULTS)) if os.path.isdir(USER_RESULTS) else set()
 
 tried = crashes = hangs = left_behind = 0
 failures, skipped = [], []
@@ -110,6 +123,8 @@ def leftovers(*dirs, kept=()):
 def probe(name, check, expected_signal=None, clean=(), **kwargs):
     """Runs one probe: `kwargs` go to run(); `check(r)` returns what is wrong, or ''."""
     global tried, crashes, hangs, left_behind
+    if ONLY not in name:
+        return
     tried += 1
     env, tmp = probe_env(name, **kwargs.pop("env_extra", {}))
     r = run(env=env, **kwargs)
@@ -499,6 +514,19 @@ else:
           env_extra={"KERNELSCOPE_CACHE_DIR": damaged})
     probe("setup repairs a truncated libcore", expect(0, "nvptx64 core ready"), args=["setup"],
           env_extra={"KERNELSCOPE_CACHE_DIR": damaged}, timeout=900)
+
+# --- The user's cache: the probes' results went to their own ---------------------------
+tried += 1
+ours = set(os.listdir(os.path.join(CACHE, "results"))) if os.path.isdir(os.path.join(CACHE, "results")) else set()
+theirs = (set(os.listdir(USER_RESULTS)) if os.path.isdir(USER_RESULTS) else set()) - results_before
+problem = ""
+if not ours and os.environ.get("KERNELSCOPE_RESULT_CACHE_MB") != "0" and not ONLY:
+    problem = "the probes' compiles kept no results in their own cache"
+elif ours & theirs:
+    problem = "results of the probes in the user's cache: " + ", ".join(sorted(ours & theirs)[:3])
+print("%-44s %s" % ("the user's result cache is left alone", "FAIL: " + problem if problem else "ok"), flush=True)
+if problem:
+    failures.append("the user's result cache is left alone")
 
 # --- The user's files -------------------------------------------------------------------
 after = checksum_tree(ws)
