@@ -280,6 +280,17 @@ local function run()
     check("K in the PTX view shows what the instruction is", text ~= nil)
     if text then
       out("# view hover: " .. text:gsub("\n", " | "):sub(1, 200))
+      -- A later stage of the compile refreshes the view with the same text (a compile that
+      -- is slow, as under load, does so while the user reads a hover): the hover stays.
+      local refreshed = false
+      views.refresh(vbuf, function()
+        refreshed = true
+      end)
+      wait_for(function()
+        return refreshed
+      end, 10000)
+      sleep(100) -- a CursorMoved would fire on the main loop's next turn
+      check("the hover stays open when the view is refreshed with the same text", refreshed and floating_text() ~= nil)
     end
     close_floats()
     vim.api.nvim_set_current_win(src_win)

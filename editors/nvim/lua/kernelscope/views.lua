@@ -223,7 +223,13 @@ local function apply(view, artifact)
   index(view, artifact)
   vim.b[view.bufnr].kernelscope_uri = view.uri
   vim.b[view.bufnr].kernelscope_revision = view.revision
-  set_text(view.bufnr, split_text(artifact.text))
+  -- Each later stage of a compile (resources, SASS) sends the same text again: rewriting it
+  -- would count as a change of the cursor line, and the CursorMoved that Neovim fires for it
+  -- closes whatever is open at the cursor (the hover of K).
+  local lines = split_text(artifact.text)
+  if not vim.deep_equal(lines, vim.api.nvim_buf_get_lines(view.bufnr, 0, -1, false)) then
+    set_text(view.bufnr, lines)
+  end
   -- Re-highlight for wherever the source cursor is now.
   local win = windows_of(view.source)[1]
   if win then
