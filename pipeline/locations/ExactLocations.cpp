@@ -31,9 +31,6 @@
 
 namespace ks {
 
-// Shared with LlvmIrParser.cpp: the frames of a DILocation and its inlinedAt chain.
-std::vector<Frame> inlineChainOf(const llvm::DILocation* loc);
-
 namespace {
 
 void initNvptxOnce() {
@@ -163,20 +160,30 @@ ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const
 
 namespace {
 
+/// Chain ids: one per distinct chain (chains interned by `chains`, so a chain's identity
+/// tells it apart), each naming its chain in `table.chains`.
+struct ChainIds {
+  DebugChains chains;
+  std::unordered_map<const void*, uint32_t> ids;
+
+  uint32_t idOf(const Chain& chain, ChainTable& table) {
+    auto [it, inserted] = ids.emplace(chain.id(), static_cast<uint32_t>(table.chains.size()));
+    if (inserted) table.chains.push_back(chain);
+    return it->second;
+  }
+};
+
 /// Gives every located instruction of `f` a chain-id DebugLoc (kChainIdBase + its index in
 /// `table.chains`), scoped to the function.
-void setChainIds(llvm::Function& f, std::map<std::vector<Frame>, uint32_t>& ids,
-                 ChainTable& table) {
+void setChainIds(llvm::Function& f, ChainIds& ids, ChainTable& table) {
   llvm::DISubprogram* sp = f.getSubprogram();
   if (!sp) return;
   for (llvm::BasicBlock& bb : f)
     for (llvm::Instruction& inst : bb) {
       const llvm::DILocation* loc = inst.getDebugLoc().get();
       if (!loc || loc->getLine() == 0) continue;
-      std::vector<Frame> chain = inlineChainOf(loc);
-      auto [it, inserted] = ids.emplace(chain, static_cast<uint32_t>(table.chains.size()));
-      if (inserted) table.chains.emplace_back(std::move(chain));
-      inst.setDebugLoc(llvm::DILocation::get(f.getContext(), kChainIdBase + it->second, 0, sp));
+      const uint32_t id = ids.idOf(ids.chains.of(loc), table);
+      inst.setDebugLoc(llvm::DILocation::get(f.getContext(), kChainIdBase + id, 0, sp));
     }
 }
 
@@ -219,7 +226,7 @@ std::optional<std::string> emitPtx(llvm::Module& module, const std::string& arch
 void regenerate(Artifact& ptx, llvm::Module& module, const std::string& arch, int optLevel,
                 const std::map<std::string, std::vector<uint32_t>>& needed,
                 const std::set<const llvm::Function*>* keep, ChainTable& table) {
-  std::map<std::vector<Frame>, uint32_t> ids;
+  ChainIds ids;
   for (llvm::Function& f : module) {
     if (f.isDeclaration()) continue;
     if (!keep || keep->count(&f)) {
@@ -270,18 +277,16 @@ void regenerate(Artifact& ptx, llvm::Module& module, const std::string& arch, in
         target.location = {};
         continue;
       }
-      std::vector<Frame> loc = regen;
       uint32_t id;
-      if (loc.front().line >= kChainIdBase) {
-        id = loc.front().line - kChainIdBase;
+      if (regen.front().line >= kChainIdBase) {
+        id = regen.front().line - kChainIdBase;
         if (id >= table.chains.size()) continue;
       } else {
         // A location the backend prints by itself (a function's opening line): keep it,
         // and give it an id too so that SASS can name it.
+        std::vector<Frame> loc = regen;
         loc.front().function = ptx.functions[ptx.lines[ptxLine].function].demangled;
-        auto [pos, inserted] = ids.emplace(loc, static_cast<uint32_t>(table.chains.size()));
-        if (inserted) table.chains.emplace_back(loc);
-        id = pos->second;
+        id = ids.idOf(ids.chains.intern(std::move(loc)), table);
       }
       target.location = table.chains[id];
     }

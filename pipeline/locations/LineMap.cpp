@@ -8,6 +8,7 @@
 #include <optional>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace ks {
 
@@ -52,6 +53,12 @@ void LineMap::addArtifact(const Artifact& a) {
   auto added = std::make_shared<PerStage>();
   PerStage& s = *added;
   // One origin per distinct chain (lines share interned chains): origin 0 is "not code".
+  // Each origin's source lines are looked up once, not once per line of its code.
+  struct Lines {
+    std::vector<uint32_t>* direct = nullptr;  // null: not Direct
+    std::vector<std::vector<uint32_t>*> inlined;
+  };
+  std::vector<Lines> linesOfOrigin(1);
   s.origins.emplace_back();
   std::unordered_map<const void*, uint32_t> originOfChain;
   s.originOfLine.reserve(a.lines.size());
@@ -61,15 +68,23 @@ void LineMap::addArtifact(const Artifact& a) {
       s.originOfLine.push_back(0);
       continue;
     }
-    auto [it, added] =
+    auto [it, isNew] =
         originOfChain.try_emplace(line.location.id(), static_cast<uint32_t>(s.origins.size()));
-    if (added) s.origins.push_back(attributeChain(line.location));
+    if (isNew) {
+      const LineOrigin& o = s.origins.emplace_back(attributeChain(line.location));
+      Lines& l = linesOfOrigin.emplace_back();
+      if (o.attribution == Attribution::Direct) {
+        l.direct = &s.bySource[sourceLineOf(o.user)].direct;
+        for (const auto& f : o.outerUserFrames)
+          l.inlined.push_back(&s.bySource[sourceLineOf(f)].inlined);
+      }
+    }
     s.originOfLine.push_back(it->second);
-    const LineOrigin& o = s.origins[it->second];
-    if (o.attribution == Attribution::Direct) {
-      s.bySource[sourceLineOf(o.user)].direct.push_back(i);
-      for (const auto& f : o.outerUserFrames) s.bySource[sourceLineOf(f)].inlined.push_back(i);
-    } else if (o.attribution == Attribution::CompilerGenerated) {
+    const Lines& l = linesOfOrigin[it->second];
+    if (l.direct) {
+      l.direct->push_back(i);
+      for (auto* inlined : l.inlined) inlined->push_back(i);
+    } else if (s.origins[it->second].attribution == Attribution::CompilerGenerated) {
       s.compilerGenerated.push_back(i);
     }
   }
@@ -139,21 +154,62 @@ std::vector<LineMap::Segment> LineMap::segments(Stage stage) const {
   return out;
 }
 
+namespace {
+
+/// Where the IR's chains are: by function symbol and innermost location (file, line,
+/// column), each distinct chain once. The keys refer to the IR's text, which outlives this.
+class IrChainIndex {
+ public:
+  // Column 0 holds every chain of the line, too: SASS gives no column.
+  static constexpr uint32_t kAnyColumn = 0;
+
+  explicit IrChainIndex(const Artifact& ir) {
+    std::unordered_set<std::pair<const void*, const void*>, PairHash> seen;  // (list, chain)
+    for (const auto& line : ir.lines) {
+      if (line.kind != LineKind::Instruction || line.location.empty() || line.function < 0)
+        continue;
+      const Frame& f = line.location.front();
+      const std::string& fn = ir.functions[line.function].symbol;
+      for (uint32_t col : {f.column, kAnyColumn}) {
+        auto& v = index_[Key{fn, f.file, f.line, col}];
+        if (seen.emplace(&v, line.location.id()).second) v.push_back(&line.location);
+      }
+    }
+  }
+  /// The chains of `symbol` at this location; null when there are none.
+  const std::vector<const Chain*>* find(std::string_view symbol, std::string_view file,
+                                        uint32_t line, uint32_t column) const {
+    auto it = index_.find(Key{symbol, file, line, column});
+    return it == index_.end() ? nullptr : &it->second;
+  }
+
+ private:
+  struct Key {
+    std::string_view symbol, file;
+    uint32_t line, column;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const {
+      std::hash<std::string_view> h;
+      return h(k.symbol) ^ (h(k.file) << 1) ^ (size_t(k.line) * 0x9e3779b97f4a7c15ULL) ^
+             (size_t(k.column) << 7);
+    }
+  };
+  struct PairHash {
+    size_t operator()(const std::pair<const void*, const void*>& p) const {
+      return std::hash<const void*>{}(p.first) ^ (std::hash<const void*>{}(p.second) << 1);
+    }
+  };
+  std::unordered_map<Key, std::vector<const Chain*>, KeyHash> index_;
+};
+
+}  // namespace
+
 void recoverInlineChains(Artifact& target, const Artifact& ir, const LineMap& users) {
   // Every IR chain, keyed by function and innermost location (with and without column:
   // SASS gives no column).
-  using Key = std::tuple<std::string, std::string, uint32_t, uint32_t>;
-  std::map<Key, std::vector<const Chain*>> index;
-  for (const auto& line : ir.lines) {
-    if (line.kind != LineKind::Instruction || line.location.empty() || line.function < 0) continue;
-    const Frame& f = line.location.front();
-    const std::string& fn = ir.functions[line.function].symbol;
-    for (uint32_t col : {f.column, 0u}) {
-      auto& v = index[{fn, f.file, f.line, col}];
-      if (std::find_if(v.begin(), v.end(), [&](auto* c) { return *c == line.location; }) == v.end())
-        v.push_back(&line.location);
-    }
-  }
+  const IrChainIndex index(ir);
 
   auto innermostUser = [&](const std::vector<Frame>& chain) -> const Frame* {
     for (const auto& f : chain)
@@ -170,23 +226,26 @@ void recoverInlineChains(Artifact& target, const Artifact& ir, const LineMap& us
       context = {};
     }
     if (line.kind != LineKind::Instruction || line.location.empty() || fn < 0) continue;
-    const Frame here = line.location.front();
+    const Chain printed = line.location;  // keeps `here` alive while the line's changes
+    const Frame& here = printed.front();
     if (here.line == 0) continue;
     if (line.location.size() > 1 || line.source == LocationSource::Regenerated) {  // already exact
       if (innermostUser(line.location)) context = line.location;
       continue;
     }
     const std::string& symbol = target.functions[fn].symbol;
-    auto it = index.find({symbol, here.file, here.line, here.column});
-    if (it == index.end()) it = index.find({symbol, here.file, here.line, 0u});
+    const std::vector<const Chain*>* candidates =
+        index.find(symbol, here.file, here.line, here.column);
+    if (!candidates)
+      candidates = index.find(symbol, here.file, here.line, IrChainIndex::kAnyColumn);
 
     const Chain* chosen = nullptr;
-    if (it != index.end()) {
+    if (candidates) {
       // Prefer the candidate that shares a user frame with the code just before it, then
       // the one whose user line is nearest to it.
       const Frame* ctx = innermostUser(context);
       long bestScore = -1;
-      for (const auto* cand : it->second) {
+      for (const auto* cand : *candidates) {
         const Frame* u = innermostUser(*cand);
         long score = u ? 1000000 : 0;
         if (u && ctx) {

@@ -62,17 +62,27 @@ std::string functionNameOf(const llvm::DILocalScope* scope) {
 
 }  // namespace
 
-std::vector<Frame> inlineChainOf(const llvm::DILocation* loc) {
+DebugChains::DebugChains() = default;
+DebugChains::~DebugChains() = default;
+
+const DebugChains::Scope& DebugChains::scopeOf(const llvm::DILocalScope* scope) {
+  auto [it, added] = scopes_.try_emplace(scope);
+  if (added) it->second = {filePathOf(scope), functionNameOf(scope)};
+  return it->second;
+}
+
+const Chain& DebugChains::of(const llvm::DILocation* loc) {
+  static const Chain kNone;
+  if (!loc) return kNone;
+  auto [it, added] = chains_.try_emplace(loc);
+  if (!added) return it->second;
   std::vector<Frame> chain;
-  for (; loc; loc = loc->getInlinedAt()) {
-    Frame f;
-    f.file = filePathOf(loc->getScope());
-    f.line = loc->getLine();
-    f.column = loc->getColumn();
-    f.function = functionNameOf(loc->getScope());
-    chain.push_back(std::move(f));
+  for (const llvm::DILocation* at = loc; at; at = at->getInlinedAt()) {
+    const Scope& s = scopeOf(at->getScope());
+    chain.push_back(Frame{s.file, at->getLine(), at->getColumn(), s.function});
   }
-  return chain;
+  it->second = interner_.intern(std::move(chain));
+  return it->second;
 }
 
 namespace {
@@ -172,17 +182,12 @@ Artifact parseLlvmIr(std::string input, std::string* error, LlvmModule* keep) {
   }
 
   // LLVM uniques debug locations, so one chain per DILocation (interned across them).
-  ChainInterner chains;
-  std::unordered_map<const llvm::DILocation*, Chain> chainOf;
+  DebugChains chains;
   for (auto [offset, inst] : recorder.instructions) {
     uint32_t l = lineAt(a.lineStarts, offset);
     auto& line = a.lines[l];
     line.kind = LineKind::Instruction;
-    if (const llvm::DILocation* loc = inst->getDebugLoc().get()) {
-      auto [it, added] = chainOf.try_emplace(loc);
-      if (added) it->second = chains.intern(inlineChainOf(loc));
-      line.location = it->second;
-    }
+    line.location = chains.of(inst->getDebugLoc().get());
   }
   if (keep) {
     keep->module = std::move(module);

@@ -6,6 +6,7 @@
 // inlined scope on the way out to the function's root scope.
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "Parsers.h"
 #include "TextUtil.h"
@@ -21,8 +22,12 @@ struct Scope {
   Frame callSite;
 };
 
+/// Normalized paths by the text MIR spells them in: a file's spans repeat its path on every
+/// statement, so each is normalized once.
+using PathCache = std::unordered_map<std::string_view, std::string>;
+
 /// Parses "FILE:L:C: L:C" (the end position is ignored).
-std::optional<Frame> parseSpan(std::string_view s) {
+std::optional<Frame> parseSpan(std::string_view s, PathCache& paths) {
   s = text::trim(s);
   // The end position follows the last ": "; the start is "FILE:L:C" before it.
   size_t sep = s.rfind(": ");
@@ -36,7 +41,10 @@ std::optional<Frame> parseSpan(std::string_view s) {
   auto col = text::parseUint(start.substr(c2 + 1));
   if (!line || !col) return std::nullopt;
   Frame f;
-  f.file = normalizePath(start.substr(0, c1));
+  std::string_view file = start.substr(0, c1);
+  auto [path, added] = paths.try_emplace(file);
+  if (added) path->second = normalizePath(file);
+  f.file = path->second;
   f.line = *line;
   f.column = *col;
   return f;
@@ -138,7 +146,7 @@ class MirReader {
       text::consume(callee, "#[track_caller] ");
       s.callee = std::string(callee);
       if (text::consume(comment, "at ")) {
-        if (auto f = parseSpan(comment)) s.callSite = *f;
+        if (auto f = parseSpan(comment, paths_)) s.callSite = *f;
       }
     }
     if (id) {
@@ -159,32 +167,38 @@ class MirReader {
     if (!text::consume(c, "scope ")) return;
     auto scopeId = text::takeUint(c);
     if (!scopeId || !text::consume(c, " at ")) return;
-    auto span = parseSpan(c);
+    auto span = parseSpan(c, paths_);
     if (!span) return;
     int s = static_cast<int>(*scopeId);
     span->function = functionOfScope(s);
     std::vector<Frame> chain{*span};
-    for (; s > 0 && scopes_.count(s); s = scopes_[s].parent) {
-      if (!scopes_[s].inlined) continue;
-      Frame site = scopes_[s].callSite;
-      site.function = functionOfScope(scopes_[s].parent);
+    for (const Scope* scope = scopeOf(s); s > 0 && scope; scope = scopeOf(s = scope->parent)) {
+      if (!scope->inlined) continue;
+      Frame site = scope->callSite;
+      site.function = functionOfScope(scope->parent);
       chain.push_back(site);
     }
     line.location = chains_.intern(std::move(chain));
   }
 
+  const Scope* scopeOf(int s) const {
+    auto it = scopes_.find(s);
+    return it == scopes_.end() ? nullptr : &it->second;
+  }
+
   /// The function whose code scope `s` holds: the innermost inlined callee, else the item.
-  std::string functionOfScope(int s) {
-    for (; s >= 0; s = scopes_.count(s) ? scopes_[s].parent : -1)
-      if (scopes_.count(s) && scopes_[s].inlined) return scopes_[s].callee;
+  const std::string& functionOfScope(int s) const {
+    for (const Scope* scope = scopeOf(s); scope; scope = scopeOf(scope->parent))
+      if (scope->inlined) return scope->callee;
     return fnName_;
   }
 
   Artifact& a_;
   ChainInterner chains_;
-  std::map<uint32_t, Scope> scopes_;  // per function
-  std::vector<int> openScopes_;       // scope declarations whose bodies we are in
-  std::vector<char> braces_;          // 's' scope, 'b' block, 'o' other
+  PathCache paths_;
+  std::map<int, Scope> scopes_;  // per function
+  std::vector<int> openScopes_;  // scope declarations whose bodies we are in
+  std::vector<char> braces_;     // 's' scope, 'b' block, 'o' other
   int32_t fn_ = -1;
   std::string fnName_;
 };

@@ -6,10 +6,13 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "Artifact.h"
 
 namespace llvm {
+class DILocalScope;
+class DILocation;
 class LLVMContext;
 class Module;
 }  // namespace llvm
@@ -35,6 +38,31 @@ struct LlvmModule {
   void reset();  // frees the module and its context
   std::unique_ptr<llvm::LLVMContext> context;
   std::unique_ptr<llvm::Module> module;  // destroyed before its context
+};
+
+/// The inline chains of an LLVM module's debug locations (innermost frame first), each made
+/// once: a location's chain, and a scope's file and demangled function name, are computed
+/// on first use and shared after, so reading every instruction of a module costs one
+/// demangling per function, not one per frame of every instruction.
+class DebugChains {
+ public:
+  DebugChains();
+  ~DebugChains();
+  DebugChains(const DebugChains&) = delete;
+  DebugChains& operator=(const DebugChains&) = delete;
+  /// The chain of `loc` and the locations it was inlined at (empty for null).
+  const Chain& of(const llvm::DILocation* loc);
+  /// `frames` as a chain shared with the equal chains made here.
+  Chain intern(std::vector<Frame> frames) { return interner_.intern(std::move(frames)); }
+
+ private:
+  struct Scope {
+    std::string file, function;
+  };
+  const Scope& scopeOf(const llvm::DILocalScope*);
+  std::unordered_map<const llvm::DILocation*, Chain> chains_;
+  std::unordered_map<const llvm::DILocalScope*, Scope> scopes_;
+  ChainInterner interner_;
 };
 
 /// PTX from LLVM's NVPTX backend: `.file`/`.loc`, including the

@@ -5,6 +5,7 @@
 // the `.debug_str` section. `.file` directives may come after their use (LLVM prints
 // them at the end), so the text is read in two passes.
 #include <map>
+#include <optional>
 
 #include "Parsers.h"
 #include "TextUtil.h"
@@ -157,6 +158,7 @@ class PtxReader {
     sawBody_ = false;
     continued_ = false;
     current_.clear();
+    currentChain_.reset();
     if (prototype) fn_ = -1;
   }
 
@@ -181,7 +183,8 @@ class PtxReader {
       continued_ = !statementEnds(t);
     } else {
       line.kind = LineKind::Instruction;
-      line.location = chains_.intern(current_);
+      if (!currentChain_) currentChain_ = chains_.intern(current_);
+      line.location = *currentChain_;
       continued_ = !statementEnds(t);
     }
   }
@@ -198,6 +201,7 @@ class PtxReader {
     auto c = text::takeUint(rest);
     if (!f || !l) return;
     current_.clear();
+    currentChain_.reset();
     current_.push_back(Frame{fileOf(*f), *l, c.value_or(0), {}});
     if (size_t fnPos = rest.find("function_name "); fnPos != std::string_view::npos) {
       std::string_view label = rest.substr(fnPos + 14);
@@ -225,6 +229,7 @@ class PtxReader {
   const std::map<uint32_t, std::string> files_;
   const std::map<std::string, std::string, std::less<>> debugStrings_;
   std::vector<Frame> current_;
+  std::optional<Chain> currentChain_;  // current_ interned, once per `.loc`
   ChainInterner chains_;
   int32_t fn_ = -1;
   int depth_ = 0;
