@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "Diagnostics.h"
 #include "Parsers.h"
@@ -76,8 +78,54 @@ std::optional<Frame> frameOf(const std::optional<llvm::remarks::RemarkLocation>&
 
 }  // namespace
 
-std::vector<Remark> parseRemarksYaml(std::string_view yaml) {
+namespace {
+
+constexpr std::string_view kBookkeepingPasses[] = {"size-info", "stack-frame-layout",
+                                                   "prologepilog", "asm-printer"};
+
+bool isBookkeepingPass(std::string_view pass) {
+  return std::find(std::begin(kBookkeepingPasses), std::end(kBookkeepingPasses), pass) !=
+         std::end(kBookkeepingPasses);
+}
+
+/// The pass a remark document names on the line after its `--- !Kind` line, as the YAML
+/// remark serializer writes it (`Pass: NAME`, NAME perhaps quoted); empty when it is not
+/// there.
+std::string_view passOfDocument(std::string_view doc) {
+  size_t nl = doc.find('\n');
+  if (nl == std::string_view::npos) return {};
+  std::string_view next = doc.substr(nl + 1);
+  if (!text::consume(next, "Pass:")) return {};
+  next = next.substr(0, next.find('\n'));
+  next = text::trim(next);
+  if (next.size() >= 2 && (next.front() == '\'' || next.front() == '"') &&
+      next.back() == next.front())
+    next = next.substr(1, next.size() - 2);
+  return next;
+}
+
+/// `yaml` without the documents of bookkeeping passes, which are about half of what rustc
+/// writes and need not go through the YAML parser at all.
+std::string withoutBookkeeping(std::string_view yaml) {
+  std::string kept;
+  kept.reserve(yaml.size());
+  size_t at = 0;
+  while (at < yaml.size()) {
+    size_t next = yaml.find("\n--- ", at);
+    next = next == std::string_view::npos ? yaml.size() : next + 1;
+    std::string_view doc = yaml.substr(at, next - at);
+    if (!(doc.starts_with("--- ") && isBookkeepingPass(passOfDocument(doc)))) kept.append(doc);
+    at = next;
+  }
+  return kept;
+}
+
+}  // namespace
+
+std::vector<Remark> parseRemarksYaml(std::string_view yaml, bool withBookkeeping) {
   std::vector<Remark> out;
+  std::string kept;
+  if (!withBookkeeping) yaml = kept = withoutBookkeeping(yaml);
   auto parser = llvm::remarks::createRemarkParser(llvm::remarks::Format::YAML,
                                                   llvm::StringRef(yaml.data(), yaml.size()));
   if (!parser) {
@@ -92,6 +140,7 @@ std::vector<Remark> parseRemarksYaml(std::string_view yaml) {
       break;
     }
     const llvm::remarks::Remark& in = **next;
+    if (!withBookkeeping && isBookkeepingPass(unquote(in.PassName))) continue;
     Remark& r = out.emplace_back();
     r.kind = kindOf(in.RemarkType);
     r.pass = unquote(in.PassName);
@@ -112,31 +161,36 @@ std::vector<Remark> parseRemarksYaml(std::string_view yaml) {
 
 namespace {
 
-/// Where the instructions of the LLVM IR are, by their innermost frame.
+/// Where the instructions of the LLVM IR are, by their innermost frame: at each position
+/// (file, line, column) and each whole line, the distinct chains there with the function
+/// each is in, in the order the IR has them. Thousands of instructions share a chain (code
+/// of `core` inlined in every kernel), so a remark looks at each chain once.
 class IrLocations {
  public:
   explicit IrLocations(const Artifact& ir) : ir_(ir) {
-    for (uint32_t i = 0; i < ir.lines.size(); ++i) {
-      const ArtifactLine& l = ir.lines[i];
+    std::unordered_set<Seen, SeenHash> seen;
+    for (const ArtifactLine& l : ir.lines) {
       if (l.kind != LineKind::Instruction || l.location.empty()) continue;
       const Frame& f = l.location.front();
-      byColumn_[{f.file, f.line, f.column}].push_back(i);
-      byLine_[{f.file, f.line}].push_back(i);
+      for (uint32_t column : {f.column, kWholeLine}) {
+        std::vector<Candidate>& here = at_[Key{f.file, f.line, column}];
+        if (seen.insert(Seen{&here, l.location.id(), l.function}).second)
+          here.push_back(Candidate{&l.location, l.function});
+      }
     }
   }
 
   /// The chains of the instructions at `at`: exact position first, then the line; in
   /// `function` when it has any there, else anywhere.
   std::vector<const Chain*> chainsAt(const Frame& at, const std::string& function) const {
-    for (const auto* lines : {find(byColumn_, std::tuple{at.file, at.line, at.column}),
-                              find(byLine_, std::pair{at.file, at.line})}) {
-      if (!lines) continue;
+    for (uint32_t column : {at.column, kWholeLine}) {
+      auto it = at_.find(Key{at.file, at.line, column});
+      if (it == at_.end()) continue;
       std::vector<const Chain*> inFunction, anywhere;
-      for (uint32_t i : *lines) {
-        const ArtifactLine& l = ir_.lines[i];
-        anywhere.push_back(&l.location);
-        if (l.function >= 0 && ir_.functions[l.function].demangled == function)
-          inFunction.push_back(&l.location);
+      for (const Candidate& c : it->second) {
+        anywhere.push_back(c.chain);
+        if (c.function >= 0 && ir_.functions[c.function].demangled == function)
+          inFunction.push_back(c.chain);
       }
       return inFunction.empty() ? anywhere : inFunction;
     }
@@ -144,38 +198,52 @@ class IrLocations {
   }
 
  private:
-  template <class Map, class Key>
-  static const std::vector<uint32_t>* find(const Map& m, const Key& k) {
-    auto it = m.find(k);
-    return it == m.end() ? nullptr : &it->second;
-  }
+  static constexpr uint32_t kWholeLine = UINT32_MAX;  // a column no location has
+  struct Key {
+    std::string_view file;  // in the IR's chains, which outlive this index
+    uint32_t line, column;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const {
+      return std::hash<std::string_view>{}(k.file) ^ (size_t(k.line) * 0x9e3779b97f4a7c15ULL) ^
+             (size_t(k.column) << 1);
+    }
+  };
+  struct Candidate {
+    const Chain* chain;
+    int32_t function;
+  };
+  struct Seen {
+    const void* list;
+    const void* chain;
+    int32_t function;
+    bool operator==(const Seen&) const = default;
+  };
+  struct SeenHash {
+    size_t operator()(const Seen& s) const {
+      return std::hash<const void*>{}(s.list) ^ (std::hash<const void*>{}(s.chain) << 1) ^
+             size_t(s.function);
+    }
+  };
   const Artifact& ir_;
-  std::map<std::tuple<std::string, uint32_t, uint32_t>, std::vector<uint32_t>> byColumn_;
-  std::map<std::pair<std::string, uint32_t>, std::vector<uint32_t>> byLine_;
+  std::unordered_map<Key, std::vector<Candidate>, KeyHash> at_;
 };
 
-auto sortKey(const Remark& r) {
-  const Frame none;
-  const Frame& at = r.userLocation ? *r.userLocation : none;
+/// What remarks are sorted and folded by (references into the remark and its message).
+auto sortKey(const Remark& r, const std::string& message) {
+  static const Frame kNone;
+  const Frame& at = r.userLocation ? *r.userLocation : kNone;
   // Remarks on no user line are told apart by where they are.
-  const Frame& where = r.userLocation || !r.location ? none : *r.location;
-  return std::tuple{!r.userLocation.has_value(),
-                    at.file,
-                    at.line,
-                    where,
-                    r.kind,
-                    r.pass,
-                    r.name,
-                    remarkMessage(r)};
+  const Frame& where = r.userLocation || !r.location ? kNone : *r.location;
+  return std::tuple<bool, const std::string&, uint32_t, const Frame&, Remark::Kind,
+                    const std::string&, const std::string&, const std::string&>{
+      !r.userLocation.has_value(), at.file, at.line, where, r.kind, r.pass, r.name, message};
 }
 
 }  // namespace
 
-bool isBookkeepingRemark(const Remark& r) {
-  static const std::string_view kPasses[] = {"size-info", "stack-frame-layout", "prologepilog",
-                                             "asm-printer"};
-  return std::find(std::begin(kPasses), std::end(kPasses), r.pass) != std::end(kPasses);
-}
+bool isBookkeepingRemark(const Remark& r) { return isBookkeepingPass(r.pass); }
 
 std::string_view remarkKindName(Remark::Kind k) {
   switch (k) {
@@ -199,6 +267,14 @@ std::string remarkMessage(const Remark& r) {
 std::vector<Remark> attributeRemarks(std::vector<Remark> remarks, const Artifact& llvmIr,
                                      const LineMap& users) {
   const IrLocations ir(llvmIr);
+  std::unordered_map<const void*, std::optional<Frame>> userLineOf;  // by chain
+  auto userLine = [&](const Chain& chain) -> const std::optional<Frame>& {
+    auto [it, added] = userLineOf.try_emplace(chain.id());
+    if (added)
+      if (LineOrigin o = users.attributeChain(chain); o.attribution == Attribution::Direct)
+        it->second = o.user;
+    return it->second;
+  };
   std::vector<Remark> out;
   for (Remark& r : remarks) {
     r.userLocation.reset();
@@ -214,12 +290,11 @@ std::vector<Remark> attributeRemarks(std::vector<Remark> remarks, const Artifact
     }
     std::vector<Frame> lines;  // distinct user lines, in the order the IR has them
     for (const auto* chain : ir.chainsAt(*r.location, r.function)) {
-      LineOrigin o = users.attributeChain(*chain);
-      if (o.attribution != Attribution::Direct) continue;
-      if (std::none_of(lines.begin(), lines.end(), [&](const Frame& f) {
-            return f.file == o.user.file && f.line == o.user.line;
+      const std::optional<Frame>& user = userLine(*chain);
+      if (user && std::none_of(lines.begin(), lines.end(), [&](const Frame& f) {
+            return f.line == user->line && f.file == user->file;
           }))
-        lines.push_back(o.user);
+        lines.push_back(*user);
     }
     for (const Frame& line : lines) {
       Remark copy = r;
@@ -231,21 +306,24 @@ std::vector<Remark> attributeRemarks(std::vector<Remark> remarks, const Artifact
   }
 
   // Fold identical remarks on the same line: loops unrolled or code inlined several times
-  // repeat them word for word. Each key is made once (it holds the remark's message as
-  // shown), then the remarks are sorted by it.
-  using Key = decltype(sortKey(out.front()));
-  std::vector<std::pair<Key, size_t>> keys;
-  keys.reserve(out.size());
-  for (size_t i = 0; i < out.size(); ++i) keys.emplace_back(sortKey(out[i]), i);
-  std::stable_sort(keys.begin(), keys.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  // repeat them word for word. Each message is made once; the remarks are sorted by their
+  // keys, which refer to the remarks and messages without copying them.
+  std::vector<std::string> messages;
+  messages.reserve(out.size());
+  for (const Remark& r : out) messages.push_back(remarkMessage(r));
+  std::vector<size_t> order(out.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto key = [&](size_t i) { return sortKey(out[i], messages[i]); };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
   std::vector<Remark> folded;
-  for (size_t k = 0; k < keys.size(); ++k) {
-    if (k > 0 && keys[k - 1].first == keys[k].first) {
-      folded.back().count += out[keys[k].second].count;
+  size_t last = 0;  // the index in `out` of folded.back(), whose message stays in `messages`
+  for (size_t k = 0; k < order.size(); ++k) {
+    if (k > 0 && sortKey(folded.back(), messages[last]) == key(order[k])) {
+      folded.back().count += out[order[k]].count;
       continue;
     }
-    folded.push_back(std::move(out[keys[k].second]));
+    last = order[k];
+    folded.push_back(std::move(out[last]));
   }
   return folded;
 }

@@ -19,8 +19,9 @@
 namespace ks {
 
 /// Parses the YAML files that `-Zremark-dir` writes (one document per remark), with LLVM's
-/// remarks parser.
-std::vector<Remark> parseRemarksYaml(std::string_view yaml);
+/// remarks parser. Without `withBookkeeping`, the remarks of isBookkeepingRemark are left
+/// out, their documents skipped before parsing (the cost is that of the others).
+std::vector<Remark> parseRemarksYaml(std::string_view yaml, bool withBookkeeping = true);
 
 /// Gives every remark its user line (Remark::userLocation) and folds identical remarks on
 /// one line into one (Remark::count). A remark at a user's line belongs to that line. One

@@ -1,5 +1,6 @@
 // The rustc front end: one rustc call for MIR, LLVM IR, PTX, diagnostics and remarks, the
 // exact inline chains of the PTX regenerated from the IR (ExactLocations.h).
+#include <future>
 #include <set>
 
 #include "Crate.h"
@@ -75,17 +76,32 @@ class RustcFrontEnd final : public FrontEnd {
 
   void afterFirstView(FrontEndOutput& o, const CompileOptions& opts,
                       CompileResult& result) override {
-    if (!remarkDir_.empty()) {
-      std::error_code ec;
-      for (const auto& e : fs::directory_iterator(remarkDir_, ec)) {
-        std::string yaml = readFile(e.path());
-        saveTemp(opts, "remarks." + e.path().filename().string(), yaml);
-        for (auto& rem : parseRemarksYaml(yaml))
-          if (!isBookkeepingRemark(rem)) result.remarks.push_back(std::move(rem));
-      }
-      result.remarks = attributeRemarks(std::move(result.remarks), o.ir, *o.lineMap);
+    // The remarks are read on a thread of their own while the backend regenerates the PTX:
+    // both only read the IR and the line map of the first view.
+    std::future<std::vector<Remark>> remarks;
+    if (!remarkDir_.empty())
+      remarks = std::async(std::launch::async, [&] { return readRemarks(o, opts); });
+    if (completes_) completeChains(o, opts, result);
+    if (remarks.valid()) result.remarks = remarks.get();
+  }
+
+ private:
+  /// rustc's remarks from its remark files, on the user's lines.
+  std::vector<Remark> readRemarks(const FrontEndOutput& o, const CompileOptions& opts) const {
+    std::vector<Remark> remarks;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(remarkDir_, ec)) {
+      std::string yaml = readFile(e.path());
+      saveTemp(opts, "remarks." + e.path().filename().string(), yaml);
+      for (auto& rem : parseRemarksYaml(yaml, /*withBookkeeping=*/false))
+        remarks.push_back(std::move(rem));
     }
-    if (!completes_) return;  // no PTX asked for
+    return attributeRemarks(std::move(remarks), o.ir, *o.lineMap);
+  }
+
+  /// The PTX's exact chains, regenerated from rustc's IR (ExactLocations.h), as the PTX
+  /// stage in a new line map.
+  void completeChains(FrontEndOutput& o, const CompileOptions& opts, CompileResult& result) {
     ChainTable regenerated;
     if (module_.module)
       regenerated = assignExactChains(o.ptx, *module_.module, opts.arch, opts.optLevel, &o.ir);
@@ -98,7 +114,6 @@ class RustcFrontEnd final : public FrontEnd {
     replacePtx(o, opts, result);
   }
 
- private:
   /// Why rustc cannot compile the input at all (no rustc, no core, an unreadable file).
   static std::string inputProblem(const Toolchain& tc, const CompileInput& input) {
     if (!tc.rustc.found() || !tc.sysroot.found()) {
