@@ -28,6 +28,7 @@ struct ExplainArgs {
   CompileOptions options = cliCompileOptions();
   bool json = false;
   bool annotate = false;  // explain each instruction after it (InstructionDocs.h)
+  bool stream = false;    // each group of stages as soon as it exists (streamStages)
   RemarkFilter remarks = *RemarkFilter::named("default");
 };
 
@@ -42,6 +43,8 @@ std::optional<std::string> parseArgs(int argc, char** argv, ExplainArgs& a) {
       a.json = true;
     } else if (arg == "--annotate") {
       a.annotate = true;
+    } else if (arg == "--stream") {
+      a.stream = true;
     } else if (arg == "--remarks") {
       auto v = args.value();
       auto f = v ? RemarkFilter::named(*v) : std::nullopt;
@@ -376,13 +379,18 @@ nlohmann::json explainJson(const ExplainView& v) {
   nlohmann::json stages = nlohmann::json::object();
   for (Stage s : v.args.options.stages) {
     const StageOutcome* st = r.stage(s);
-    stages[std::string(stageName(s))] =
+    const std::string name(stageName(s));
+    const bool coming = std::find(r.pending.begin(), r.pending.end(), name) != r.pending.end();
+    stages[name] =
         st && st->available
             ? nlohmann::json{{"available", true}, {"instructions", st->artifact.instructionCount()}}
-            : nlohmann::json{{"available", false},
-                             {"reason", st ? st->unavailableReason : "not run"}};
+        : coming ? nlohmann::json{{"available", false}, {"pending", true}}
+                 : nlohmann::json{{"available", false},
+                                  {"reason", st ? st->unavailableReason : "not run"}};
   }
   j["stages"] = stages;
+  // Only in a result published before the compile ended (--stream): what is still coming.
+  if (!r.pending.empty()) j["pending"] = r.pending;
   nlohmann::json out = nlohmann::json::array();
   for (uint32_t ln : v.lines) {
     nlohmann::json lj = lineJson(v, ln);
@@ -452,6 +460,55 @@ void printExplainText(std::ostream& out, const ExplainView& v, const Toolchain& 
   printKernelTable(out, r);
 }
 
+/// The source lines `explain` goes through: --line, or every line of the file (1-based).
+std::vector<uint32_t> linesShown(const ExplainArgs& args, size_t lineCount) {
+  if (args.line) return {*args.line};
+  std::vector<uint32_t> lines;
+  for (uint32_t i = 1; i <= lineCount; ++i) lines.push_back(i);
+  return lines;
+}
+
+/// `explain --json`'s object for `r`, the final result or one published before the end.
+nlohmann::json explainJsonOf(const ExplainArgs& args, const CompileResult& r,
+                             const std::string& file,
+                             const std::vector<std::string_view>& sourceLines) {
+  const RemarksByLine remarks(r, args.remarks);
+  return explainJson({args, r, file, sourceLines, remarks, linesShown(args, sourceLines.size())});
+}
+
+/// JSON as printed: `indent` -1 for one line; a file name need not be UTF-8, so bytes that
+/// are not print as U+FFFD.
+std::string jsonText(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+/// "mir, llvm-ir, ptx ready after 0.9 s; still coming: resources, sass"
+std::string readyText(const ExplainArgs& args, const CompileResult& r) {
+  std::string ready, coming;
+  for (Stage s : args.options.stages)
+    if (const StageOutcome* st = r.stage(s); st && st->available)
+      ready += (ready.empty() ? "" : ", ") + std::string(stageName(s));
+  for (const std::string& p : r.pending) coming += (coming.empty() ? "" : ", ") + p;
+  std::ostringstream seconds;
+  seconds << std::fixed << std::setprecision(1) << r.totalTime.count() / 1000.0;
+  return (ready.empty() ? "nothing" : ready) + " ready after " + seconds.str() +
+         " s; still coming: " + coming;
+}
+
+/// --stream: each group of stages as soon as the compile has it (CompileOptions::onStages).
+/// With --json, one line of `explain --json`'s object for the result so far, with `pending`;
+/// the final result follows on the last line, without it. As text, a line on stderr saying
+/// what is ready. Flushed at once, so that a reader sees PTX while ptxas and nvdisasm run.
+StageListener stageStream(const ExplainArgs& args, const std::string& file,
+                          const std::vector<std::string_view>& sourceLines) {
+  return [&args, &file, &sourceLines](std::shared_ptr<const CompileResult> partial) {
+    if (args.json)
+      std::cout << jsonText(explainJsonOf(args, *partial, file, sourceLines), -1) << std::endl;
+    else
+      std::cerr << "kernelscope: " << readyText(args, *partial) << std::endl;
+  };
+}
+
 }  // namespace
 
 int explainMain(int argc, char** argv) {
@@ -481,10 +538,11 @@ int explainMain(int argc, char** argv) {
   // What the command line left unset comes from [package.metadata.kernelscope]; a `.cu` file
   // has PTX and SASS unless --stages chose others.
   args.options = engine.optionsFor(path, args.options);
+  const std::string file = normalizePath(path.string());
+  if (args.stream) args.options.onStages = stageStream(args, file, sourceLines);
   const std::shared_ptr<const CompileResult> compiled =
       engine.compile({path, std::nullopt, {}}, args.options);
   const CompileResult& r = *compiled;
-  const std::string file = normalizePath(path.string());
 
   // Diagnostics first, compiler style, on stderr.
   if (args.json) printWorkspaceTrustNotes(r.diagnostics);
@@ -497,17 +555,13 @@ int explainMain(int argc, char** argv) {
       unavailable.push_back(std::string(stageName(s)) + ": " + st->unavailableReason);
   }
 
-  const RemarksByLine remarks(r, args.remarks);
-  ExplainView view{args, r, file, sourceLines, remarks, {}};
-  if (args.line)
-    view.lines.push_back(*args.line);
-  else
-    for (uint32_t i = 1; i <= sourceLines.size(); ++i) view.lines.push_back(i);
-  if (args.json)  // a file name need not be UTF-8: its bytes that are not print as U+FFFD
-    std::cout << explainJson(view).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
-  else
-    printExplainText(std::cout, view, tc);
+  if (args.json) {  // streamed: the last of its lines
+    std::cout << jsonText(explainJsonOf(args, r, file, sourceLines), args.stream ? -1 : 2) << "\n";
+  } else {
+    const RemarksByLine remarks(r, args.remarks);
+    printExplainText(
+        std::cout, {args, r, file, sourceLines, remarks, linesShown(args, sourceLines.size())}, tc);
+  }
 
   if (!r.succeeded) {
     std::cerr << "kernelscope explain: " << args.file << ": " << failureText(r) << "\n";

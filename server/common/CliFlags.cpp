@@ -72,6 +72,10 @@ constexpr CliFlag kFlags[] = {
     {"diff", "--summary", "", "only the summary line (\"PTX +3 −1, SASS +2, regs 10→12\")"},
     {"diff", "--raw", "", "compare lines as printed (keep register and label numbers)"},
     {"explain passes run profile", "--json", "", "machine-readable output"},
+    {"explain", "--stream", "",
+     "each group of stages as soon as it exists: with --json, one JSON object per line (MIR, "
+     "LLVM IR and PTX first, then the resources, then SASS, each with \"pending\"; the last line "
+     "is --json's result); as text, a line on stderr as each group is ready"},
     {"explain diff compare run profile", "--save-temps", "DIR",
      "keep every tool's raw output in DIR"},
     {"passes", "--save-temps", "DIR",

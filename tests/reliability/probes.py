@@ -22,6 +22,7 @@ KS_RELIABILITY_ONLY=TEXT runs only the probes whose name contains TEXT.
 import hashlib
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -350,6 +351,30 @@ probe("explain whose reader goes away mid-compile",
       lambda r: tools_gone(close_output_after_rustc) if close_output_after_rustc.children else "no tool was running",
       expected_signal=signal.SIGTERM, args=["explain", many, "--stages", "ptx"],
       on_start=close_output_after_rustc, timeout=60)
+
+# A reader of `explain --json --stream` takes the first stages (MIR, LLVM IR and PTX, before
+# ptxas) and goes away while the rest is still coming: the command ends as on SIGTERM.
+def close_output_after_first_stages(p):
+    if select.select([p.stdout], [], [], 120)[0]:  # a line, or the end of the output
+        close_output_after_first_stages.first = p.stdout.readline()
+    close_output_after_first_stages.children = children_of(p.pid)
+    p.stdout.close()
+    p.stderr.close()
+
+
+def stream_ended(r):
+    first = close_output_after_first_stages.first
+    if b'"pending"' not in first:
+        return "no stages came before the end: %r" % first[:200]
+    return tools_gone(close_output_after_first_stages) or (
+        "" if r.code == -signal.SIGTERM else "exit %d, expected the end SIGTERM gives" % r.code)
+
+
+close_output_after_first_stages.first = b""
+close_output_after_first_stages.children = []
+probe("explain --stream whose reader goes away mid-stream", stream_ended,
+      expected_signal=signal.SIGTERM, args=["explain", many, "--json", "--stream", "--stages", "ptx,sass"],
+      on_start=close_output_after_first_stages, env_extra={"KERNELSCOPE_RESULT_CACHE_MB": "0"}, timeout=120)
 
 server_starter = kill_after_rustc(signal.SIGTERM)
 open_saxpy = message({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {

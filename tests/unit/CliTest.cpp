@@ -337,3 +337,75 @@ TEST_CASE("a result cache that cannot be written: said once, and explain still w
     CHECK(says(r, "1 compiled, 0 from"));
   }
 }
+
+TEST_CASE(
+    "explain --json --stream: MIR, LLVM IR and PTX before ptxas runs, then the --json result") {
+  if (!test::toolchainUsable()) return;
+  const Toolchain& tc = test::toolchain();
+  if (!tc.ptxas.found() || !tc.nvdisasm.found()) {
+    MESSAGE("skipped: needs ptxas and nvdisasm");
+    return;
+  }
+  namespace fs = std::filesystem;
+  ResultCacheRun run;
+  const fs::path stream = run.dir.path() / "stream.ndjson", cuda = run.dir.path() / "cuda";
+  // A ptxas that assembles only once the first group of stages is written: the compile has
+  // resources and SASS only if the stream said MIR, LLVM IR and PTX before ptxas ran.
+  fs::create_directories(cuda / "bin");
+  std::ofstream(cuda / "bin/ptxas")
+      << "#!/bin/sh\ncase \"$*\" in *--version*) ;; *) grep -q '\"pending\"' '" << stream.string()
+      << "' || { echo 'ptxas ran before the first stages were written' >&2; exit 9; } ;; esac\n"
+      << "exec '" << tc.ptxas.path.string() << "' \"$@\"\n";
+  fs::permissions(cuda / "bin/ptxas", fs::perms::owner_all);
+  fs::create_symlink(tc.nvdisasm.path, cuda / "bin/nvdisasm");
+  const std::vector<std::pair<std::string, std::string>> env = {
+      {"KERNELSCOPE_CACHE_DIR", run.cache.string()},
+      {"KERNELSCOPE_RESULT_CACHE_MB", "0"},
+      {"CUDA_HOME", cuda.string()},
+      {"STREAM", stream.string()}};
+  // The stream goes to a file that ptxas can read while kernelscope runs.
+  ProcessSpec spec;
+  spec.argv = {"/bin/sh", "-c",      "exec \"$0\" \"$@\" > \"$STREAM\"",
+               KS_BINARY, "explain", run.kernel.string(),
+               "--json",  "--stream"};
+  spec.env = env;
+  spec.timeout = std::chrono::seconds(120);
+  const ProcessResult streamed = runProcess(spec);
+  INFO(streamed.err);
+  REQUIRE(streamed.exitCode == 0);
+  std::vector<nlohmann::json> events;
+  const std::string lines = test::readFile(stream);
+  for (std::string_view line : splitLines(lines))
+    if (!line.empty()) events.push_back(nlohmann::json::parse(line));
+  REQUIRE(events.size() == 3);
+
+  // First: MIR, LLVM IR and PTX with their lines, before ptxas (no resources yet).
+  const nlohmann::json& first = events[0];
+  CHECK(first["pending"] == nlohmann::json({"resources", "sass"}));
+  for (const char* s : {"mir", "llvm-ir", "ptx"}) CHECK(first["stages"][s]["available"] == true);
+  CHECK(first["stages"]["sass"] == nlohmann::json({{"available", false}, {"pending", true}}));
+  REQUIRE(first["kernels"].size() == 1);
+  CHECK_FALSE(first["kernels"][0].contains("registers"));
+  bool ptxOnLines = false;
+  for (const auto& line : first["lines"]) ptxOnLines |= line["stages"].contains("ptx");
+  CHECK(ptxOnLines);
+  // Then the resources (ptxas), SASS still coming.
+  CHECK(events[1]["pending"] == nlohmann::json({"sass"}));
+  CHECK(events[1]["kernels"][0]["registers"].get<int>() > 0);
+  CHECK(events[1]["stages"]["sass"]["pending"] == true);
+  // Last: exactly what explain --json prints.
+  CHECK_FALSE(events[2].contains("pending"));
+  CHECK(events[2]["stages"]["sass"]["available"] == true);
+  const ProcessResult whole = test::runKernelscope({"explain", run.kernel.string(), "--json"}, env);
+  REQUIRE(whole.exitCode == 0);
+  CHECK(events[2] == nlohmann::json::parse(whole.out));
+
+  // As text: a line on stderr as each group is ready, then the view.
+  const ProcessResult text =
+      test::runKernelscope({"explain", run.kernel.string(), "--stream"}, env);
+  REQUIRE(text.exitCode == 0);
+  const size_t ready = text.err.find("kernelscope: mir, llvm-ir, ptx ready after ");
+  CHECK(ready != std::string::npos);
+  CHECK(text.err.find("still coming: resources, sass", ready) != std::string::npos);
+  CHECK(text.out.find("kernels (sm_90") != std::string::npos);
+}
