@@ -214,14 +214,10 @@ LaunchCompile compileForLaunch(Engine& engine, const CompileInput& input, Compil
   options.stagesChosen = false;
   options.remarks = false;
   options.onStages = nullptr;
-  // The cubin comes with the compile's saved tool outputs (in the caller's folder, or here).
-  std::optional<TempDir> temps;
-  if (options.saveTempsDir.empty()) {
-    temps.emplace("kernelscope-run");
-    options.saveTempsDir = temps->path();
-  }
+  // The cubin comes with the result (CompileResult::cubin): an unchanged kernel is answered
+  // from the engine's caches as explain's is.
   c.result = *engine.compile(input, options, cancel);
-  c.cubin = readText(options.saveTempsDir / "k.cubin");
+  if (c.result.cubin) c.cubin = *c.result.cubin;
   for (const auto& d : c.result.diagnostics)
     if (d.severity == Severity::Error)
       c.errors.push_back((d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ": "

@@ -82,8 +82,8 @@ LaunchCompile compileForLaunch(Engine&, const CompileInput& input, CompileOption
 /// The kernel of `result` that `name` names (symbol, demangled path or its last segment).
 const KernelInfo* findKernelByName(const CompileResult& result, const std::string& name);
 
-/// `cubin`: the loadable cubin ptxas made in that compile (CompileOptions::saveTempsDir's
-/// `k.cubin`), the code the SASS view shows.
+/// `cubin`: the loadable cubin ptxas made in that compile (CompileResult::cubin), the code the
+/// SASS view shows.
 PreparedLaunch prepareLaunch(const Toolchain&, const CompileResult&, const std::string& cubin,
                              const std::string& kernel, const LaunchSettings&, ExecRequest::Mode);
 

@@ -419,8 +419,18 @@ PassDumps dumpPasses(const Toolchain& tc, RustcUnit& unit, const CompileOptions&
   // Always: a directory of this run alone, so that cargo (whose fingerprint covers the
   // arguments) never finds the crate fresh and skips the run whose output is the passes.
   args.push_back("-Zdump-mir-dir=" + d.mirDir.string());
-  d.run = runRustcUnit(tc, unit, opts, "llvm-ir", d.out, work, args, {}, cancel);
+  d.run = runRustcUnit(tc, unit, opts, "llvm-ir,dep-info", d.out, work, args, {}, cancel);
   return d;
+}
+
+/// The files a run read: rustc's dep-info (the crate's modules), the path dependencies' files
+/// and the crate's Cargo.toml; empty when rustc wrote no dep-info (then nothing is known).
+std::vector<fs::path> filesRead(const RustcUnit& unit, const PassDumps& dumps) {
+  std::vector<fs::path> files = readDepInfo(dumps.out / (unit.crateName + ".d"), unit.remaps);
+  if (files.empty()) return files;
+  files.insert(files.end(), unit.sourceFiles.begin(), unit.sourceFiles.end());
+  if (unit.crate) files.push_back(unit.crate->manifest);
+  return files;
 }
 
 /// Takes a run's diagnostics into `result`; false, with result.error, when the run was cut
@@ -537,6 +547,7 @@ PassesResult computePasses(const Toolchain& tc, const CompileInput& input,
       continue;
     }
     saveTemps(opts, dumps.run.err, result.finalModuleIr, dumps.mirDir, unit.crateName, mirName);
+    result.sourceFiles = filesRead(unit, dumps);
     readStages(tc, dumps, unit.crateName, popts, symbol, result);
     return result;
   }

@@ -65,6 +65,9 @@ struct PassesResult {
   std::string finalModuleIr;
   std::vector<std::string> kernels;  // every kernel of the crate (for "unknown kernel")
   std::vector<Diagnostic> diagnostics;
+  /// The files the run read (the crate's modules, its path dependencies' files, Cargo.toml):
+  /// a change to any of them makes a kept view stale. Empty when rustc listed none.
+  std::vector<std::filesystem::path> sourceFiles;
   std::string error;  // non-empty: nothing to show, and why
   bool cancelled = false;
 

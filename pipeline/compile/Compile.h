@@ -108,6 +108,10 @@ struct CompileResult {
   std::map<Stage, StageOutcome> stages;
   std::vector<KernelInfo> kernels;
   std::shared_ptr<const LineMap> lineMap;
+  /// The loadable cubin ptxas made, whose code the SASS view shows and `kernelscope run`
+  /// launches; null when there is none (no ptxas, a failure, code that calls functions it
+  /// does not define, several crates' results merged).
+  std::shared_ptr<const std::string> cubin;
   /// Every source file this result was compiled from (the crate's modules, its path
   /// dependencies' files): a change to any of them makes the result stale.
   std::vector<std::filesystem::path> sourceFiles;

@@ -80,6 +80,7 @@ size_t footprint(const CompileResult& r) {
   }
   for (const Diagnostic& d : r.diagnostics) n += sizeof d + d.message.capacity();
   for (const Remark& m : r.remarks) n += sizeof m + m.message.capacity();
+  if (r.cubin) n += r.cubin->size();
   return n;
 }
 

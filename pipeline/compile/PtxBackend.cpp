@@ -167,9 +167,9 @@ std::optional<Assembled> assemble(const Toolchain& tc, const CompileOptions& opt
     result.markUnavailable(opts, Stage::Sass, why);
     if (report.diagnostics.empty()) report.diagnostics.push_back(toolError(why, "ptxas"));
     out.cubin.clear();
-  } else if (!relocatable) {
-    // The loadable cubin is what `kernelscope run` launches (it keeps the saved temps).
-    saveTemp(opts, "k.cubin", readFile(cubin));
+  } else if (!relocatable) {  // the loadable cubin: what `kernelscope run` launches
+    result.cubin = std::make_shared<const std::string>(readFile(cubin));
+    saveTemp(opts, "k.cubin", *result.cubin);
   }
   for (auto& d : report.diagnostics) result.diagnostics.push_back(std::move(d));
   for (auto& k : result.kernels)

@@ -127,21 +127,39 @@ std::shared_ptr<const CompileResult> Engine::compile(const CompileInput& input,
     addSourceFile(compiled->sourceFiles, compiled->crateManifest);
   std::shared_ptr<const CompileResult> result = std::move(compiled);
   if (cacheable) cache_.insert(key, result);
-  if (store)
-    if (std::string problem = store->save(storeKey, *result); !problem.empty()) {
-      std::lock_guard lock(mutex_);
-      if (progress_ && !storeProblemSaid_) progress_("note", problem);
-      storeProblemSaid_ = true;
-    }
+  if (store) noteStoreProblem(store->save(storeKey, *result));
   return result;
+}
+
+void Engine::noteStoreProblem(const std::string& problem) {
+  if (problem.empty()) return;
+  std::lock_guard lock(mutex_);
+  if (progress_ && !storeProblemSaid_) progress_("note", problem);
+  storeProblemSaid_ = true;
 }
 
 PassesResult Engine::passes(const CompileInput& input, const CompileOptions& options,
                             const std::string& kernel, const PassesOptions& passesOptions,
                             const CancellationToken& cancel) {
   const Toolchain tc = toolchain();
-  return computePasses(tc, input, effectiveOptions(tc, input.path, options), kernel, passesOptions,
-                       cancel);
+  const CompileOptions effective = effectiveOptions(tc, input.path, options);
+  // Kept on disk as compiles are (the same key, with the kernel and what to show), unless
+  // the run saves its dumps: a side effect a kept view would not have.
+  ResultStore* store = effective.saveTempsDir.empty() ? resultStore() : nullptr;
+  const std::string storeKey =
+      store ? stableDigest({"passes", compileKey(tc, input, effective), kernel,
+                            std::to_string(passesOptions.llvm), std::to_string(passesOptions.mir),
+                            std::to_string(passesOptions.context), binaryIdentity()})
+            : std::string();
+  if (store)
+    if (std::optional<PassesResult> stored = store->loadPasses(storeKey)) {
+      ++fromDisk_;
+      return std::move(*stored);
+    }
+  PassesResult result = computePasses(tc, input, effective, kernel, passesOptions, cancel);
+  ++compiled_;
+  if (store) noteStoreProblem(store->savePasses(storeKey, result));
+  return result;
 }
 
 Engine::Counters Engine::counters() const {

@@ -55,11 +55,13 @@ class Engine {
   /// A compile that saves its tools' outputs (CompileOptions::saveTempsDir) always runs.
   std::shared_ptr<const CompileResult> compile(const CompileInput&, const CompileOptions&,
                                                const CancellationToken& = {});
-  /// The passes that changed `kernel` (Passes.h), compiled as compile() would compile it.
+  /// The passes that changed `kernel` (Passes.h), compiled as compile() would compile it;
+  /// with keepResultsOnDisk, an unchanged kernel's view is read from there (counted as
+  /// compile() counts its answers).
   PassesResult passes(const CompileInput&, const CompileOptions&, const std::string& kernel,
                       const PassesOptions& = {}, const CancellationToken& = {});
 
-  /// How compile() was answered so far: by the compile driver, or from a cache.
+  /// How compile() and passes() were answered so far: by running the tools, or from a cache.
   struct Counters {
     size_t compiled = 0;
     size_t fromMemory = 0;
@@ -81,6 +83,8 @@ class Engine {
   std::atomic<size_t> compiled_{0}, fromMemory_{0}, fromDisk_{0};
 
   ResultStore* resultStore();
+  /// Says once, through progress, why results cannot be kept on disk ("": nothing to say).
+  void noteStoreProblem(const std::string& problem);
 };
 
 }  // namespace ks

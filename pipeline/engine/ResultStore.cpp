@@ -23,7 +23,7 @@ using nlohmann::json;
 namespace {
 
 // Bumped when the encoding changes (the binary's identity in the key covers builds too).
-constexpr int kFormat = 1;
+constexpr int kFormat = 2;
 
 /// Chains and file names are stored once and referred to by index.
 class Tables {
@@ -257,6 +257,8 @@ std::string serializeResult(const CompileResult& r) {
             {"sourceFiles", std::move(sources)},
             {"crateManifest", r.crateManifest.string()},
             {"userFiles", r.lineMap ? json(r.lineMap->userFiles()) : json()},
+            {"cubin", r.cubin ? json::binary(std::vector<uint8_t>(r.cubin->begin(), r.cubin->end()))
+                              : json()},
             {"stages", std::move(stages)},
             {"diagnostics", std::move(diagnostics)},
             {"remarks", std::move(remarks)},
@@ -290,6 +292,9 @@ std::optional<CompileResult> deserializeResult(std::string_view bytes) {
     r.toolTime = std::chrono::milliseconds(j.at("toolTime").get<int64_t>());
     for (const json& f : j.at("sourceFiles")) r.sourceFiles.emplace_back(f.get<std::string>());
     r.crateManifest = j.at("crateManifest").get<std::string>();
+    if (const json& cubin = j.at("cubin"); !cubin.is_null())
+      r.cubin =
+          std::make_shared<const std::string>(cubin.get_binary().begin(), cubin.get_binary().end());
     std::shared_ptr<LineMap> lineMap;
     if (!j.at("userFiles").is_null())
       lineMap = std::make_shared<LineMap>(j.at("userFiles").get<std::vector<std::string>>());
@@ -313,6 +318,61 @@ std::optional<CompileResult> deserializeResult(std::string_view bytes) {
   }
 }
 
+std::string serializePasses(const PassesResult& r) {
+  json stages = json::array();
+  for (const StagePasses& sp : r.stages) {
+    json changes = json::array();
+    for (const PassChange& c : sp.changes)
+      changes.push_back({static_cast<int>(c.stage), c.pass, c.unit, c.before, c.after, c.diff});
+    stages.push_back({static_cast<int>(sp.stage), std::move(changes), sp.passesRun, sp.initial,
+                      sp.final, sp.initialCount, sp.finalCount});
+  }
+  json diagnostics = json::array(), sources = json::array();
+  for (const Diagnostic& d : r.diagnostics) diagnostics.push_back(diagnosticJson(d));
+  for (const fs::path& f : r.sourceFiles) sources.push_back(f.string());
+  const json j = {{"passesFormat", kFormat},
+                  {"kernel", r.kernel},
+                  {"demangled", r.demangled},
+                  {"stages", std::move(stages)},
+                  {"finalModuleIr", r.finalModuleIr},
+                  {"kernels", r.kernels},
+                  {"diagnostics", std::move(diagnostics)},
+                  {"sourceFiles", std::move(sources)}};
+  std::vector<uint8_t> bytes = json::to_cbor(j);
+  return std::string(bytes.begin(), bytes.end());
+}
+
+std::optional<PassesResult> deserializePasses(std::string_view bytes) {
+  try {
+    const json j = json::from_cbor(bytes.begin(), bytes.end());
+    if (j.at("passesFormat").get<int>() != kFormat) return std::nullopt;
+    PassesResult r;
+    r.kernel = j.at("kernel").get<std::string>();
+    r.demangled = j.at("demangled").get<std::string>();
+    for (const json& s : j.at("stages")) {
+      StagePasses sp;
+      sp.stage = static_cast<Stage>(s.at(0).get<int>());
+      for (const json& c : s.at(1))
+        sp.changes.push_back({static_cast<Stage>(c.at(0).get<int>()), c.at(1).get<std::string>(),
+                              c.at(2).get<std::string>(), c.at(3).get<size_t>(),
+                              c.at(4).get<size_t>(), c.at(5).get<std::string>()});
+      sp.passesRun = s.at(2).get<size_t>();
+      sp.initial = s.at(3).get<std::string>();
+      sp.final = s.at(4).get<std::string>();
+      sp.initialCount = s.at(5).get<size_t>();
+      sp.finalCount = s.at(6).get<size_t>();
+      r.stages.push_back(std::move(sp));
+    }
+    r.finalModuleIr = j.at("finalModuleIr").get<std::string>();
+    r.kernels = j.at("kernels").get<std::vector<std::string>>();
+    for (const json& d : j.at("diagnostics")) r.diagnostics.push_back(diagnosticFrom(d));
+    for (const json& f : j.at("sourceFiles")) r.sourceFiles.emplace_back(f.get<std::string>());
+    return r;
+  } catch (const std::exception&) {  // nlohmann's parse and type errors
+    return std::nullopt;
+  }
+}
+
 namespace {
 
 constexpr const char* kResultFile = "result.cbor";
@@ -320,26 +380,25 @@ constexpr const char* kFilesFile = "files";  // "DIGEST PATH" per line: the othe
 
 }  // namespace
 
-std::shared_ptr<const CompileResult> ResultStore::load(const std::string& key) const {
+std::optional<std::string> ResultStore::loadEntry(const std::string& key) const {
   const fs::path entry = dir_ / key;
   std::ifstream files(entry / kFilesFile);
-  if (!files) return nullptr;
+  if (!files) return std::nullopt;
   for (std::string line; std::getline(files, line);) {
     const size_t space = line.find(' ');
     if (space == std::string::npos || fileDigest(line.substr(space + 1)) != line.substr(0, space))
-      return nullptr;  // a module, dependency or Cargo.toml changed (or a damaged list)
+      return std::nullopt;  // a module, dependency or Cargo.toml changed (or a damaged list)
   }
-  const FileText bytes = readRegularFile(entry / kResultFile, uintmax_t{1} << 32);
-  if (!bytes.ok()) return nullptr;
-  auto result = deserializeResult(bytes.text);
-  if (!result) return nullptr;
+  FileText bytes = readRegularFile(entry / kResultFile, uintmax_t{1} << 32);
+  if (!bytes.ok()) return std::nullopt;
   std::error_code ec;  // its last use, for the eviction (evictLeastRecentlyUsed)
   fs::last_write_time(entry, fs::file_time_type::clock::now(), ec);
-  return std::make_shared<const CompileResult>(std::move(*result));
+  return std::move(bytes.text);
 }
 
-std::string ResultStore::save(const std::string& key, const CompileResult& result) const {
-  if (!result.succeeded || result.cancelled || maxBytes_ == 0) return {};
+std::string ResultStore::saveEntry(const std::string& key, const std::string& bytes,
+                                   const std::vector<fs::path>& sourceFiles) const {
+  if (maxBytes_ == 0) return {};
   const fs::path entry = dir_ / key;
   const fs::path staging = dir_ / (".tmp-" + key + "-" + std::to_string(::getpid()));
   std::error_code ec;
@@ -352,10 +411,9 @@ std::string ResultStore::save(const std::string& key, const CompileResult& resul
   if (ec) return failed(ec.message());
   {
     std::ofstream files(staging / kFilesFile, std::ios::binary);
-    for (const fs::path& f : result.sourceFiles)
-      files << fileDigest(f) << ' ' << f.string() << '\n';
+    for (const fs::path& f : sourceFiles) files << fileDigest(f) << ' ' << f.string() << '\n';
     std::ofstream out(staging / kResultFile, std::ios::binary);
-    out << serializeResult(result);
+    out << bytes;
     if (!files.flush() || !out.flush()) return failed("is the disk full?");
   }
   fs::remove_all(entry, ec);  // a stale entry under the same key makes way
@@ -363,6 +421,28 @@ std::string ResultStore::save(const std::string& key, const CompileResult& resul
   if (ec) fs::remove_all(staging, ec);  // another run placed it first: theirs is as good
   evictLeastRecentlyUsed(dir_, maxBytes_, entry);
   return {};
+}
+
+std::shared_ptr<const CompileResult> ResultStore::load(const std::string& key) const {
+  const std::optional<std::string> bytes = loadEntry(key);
+  std::optional<CompileResult> result = bytes ? deserializeResult(*bytes) : std::nullopt;
+  return result ? std::make_shared<const CompileResult>(std::move(*result)) : nullptr;
+}
+
+std::string ResultStore::save(const std::string& key, const CompileResult& result) const {
+  if (!result.succeeded || result.cancelled) return {};
+  return saveEntry(key, serializeResult(result), result.sourceFiles);
+}
+
+std::optional<PassesResult> ResultStore::loadPasses(const std::string& key) const {
+  const std::optional<std::string> bytes = loadEntry(key);
+  return bytes ? deserializePasses(*bytes) : std::nullopt;
+}
+
+std::string ResultStore::savePasses(const std::string& key, const PassesResult& result) const {
+  // Only a whole answer whose files are known: an error may be a killed tool, worth retrying.
+  if (!result.error.empty() || result.cancelled || result.sourceFiles.empty()) return {};
+  return saveEntry(key, serializePasses(result), result.sourceFiles);
 }
 
 }  // namespace ks

@@ -1,6 +1,6 @@
 // ResultStore: compile results kept on disk between runs of the CLI, so that a second
-// `kernelscope explain` of an unchanged kernel with the same options and toolchain does not
-// compile again.
+// `kernelscope explain` (`run`, `profile`, `passes`) of an unchanged kernel with the same
+// options and toolchain does not compile again.
 //
 // An entry is a directory `<dir>/<key>/` holding the result serialized whole (artifacts,
 // locations, diagnostics, remarks, kernels: the line map is rebuilt from the artifacts, the
@@ -20,12 +20,16 @@
 #include <string_view>
 
 #include "Compile.h"
+#include "Passes.h"
 
 namespace ks {
 
 /// `result` as bytes, and back (nullopt for bytes that are not one, whole).
 std::string serializeResult(const CompileResult& result);
 std::optional<CompileResult> deserializeResult(std::string_view bytes);
+/// The same for a kernel's pass-by-pass view (Passes.h).
+std::string serializePasses(const PassesResult& result);
+std::optional<PassesResult> deserializePasses(std::string_view bytes);
 
 class ResultStore {
  public:
@@ -37,10 +41,19 @@ class ResultStore {
   /// Stores a result that produced code; returns why it could not be written ("" when it was
   /// or when it is not kept: a failure, a cancelled compile).
   std::string save(const std::string& key, const CompileResult& result) const;
+  /// The same for a kernel's pass-by-pass view (Engine::passes); only a view without an error
+  /// whose source files are known is kept.
+  std::optional<PassesResult> loadPasses(const std::string& key) const;
+  std::string savePasses(const std::string& key, const PassesResult& result) const;
 
   const std::filesystem::path& dir() const { return dir_; }
 
  private:
+  /// An entry's bytes, when it is whole and the files it lists are unchanged.
+  std::optional<std::string> loadEntry(const std::string& key) const;
+  std::string saveEntry(const std::string& key, const std::string& bytes,
+                        const std::vector<std::filesystem::path>& sourceFiles) const;
+
   std::filesystem::path dir_;
   uintmax_t maxBytes_;
 };

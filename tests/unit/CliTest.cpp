@@ -409,3 +409,59 @@ TEST_CASE(
   CHECK(text.err.find("still coming: resources, sass", ready) != std::string::npos);
   CHECK(text.out.find("kernels (sm_90") != std::string::npos);
 }
+
+TEST_CASE("passes, run and profile answer an unchanged kernel from the result cache, rustc unrun") {
+  if (!test::toolchainUsable()) return;
+  namespace fs = std::filesystem;
+  ResultCacheRun run;
+  // A rustc that counts the compiles it is asked for (not discovery's --version).
+  const fs::path rustc = run.dir.path() / "rustc", compiles = run.dir.path() / "rustc-compiles";
+  std::ofstream(rustc) << "#!/bin/sh\ncase \"$*\" in *--emit*) echo >> '" << compiles.string()
+                       << "';; esac\nexec '" << test::toolchain().rustc.path.string()
+                       << "' \"$@\"\n";
+  fs::permissions(rustc, fs::perms::owner_all);
+  // Its nvptx64 core is the real rustc's (a core's folder is named after its rustc).
+  Toolchain wrapped = test::toolchain();
+  wrapped.rustc.path = rustc;
+  wrapped.cacheDir = run.cache;
+  fs::remove(run.cache / "sysroot");  // the link to the shared cache's folder
+  fs::create_directories(run.cache / "sysroot");
+  fs::create_directory_symlink(test::toolchain().sysroot.path, wrapped.sysrootCacheDir());
+  auto rustcCompiles = [&] {
+    std::ifstream in(compiles);
+    size_t n = 0;
+    for (std::string line; std::getline(in, line);) ++n;
+    return n;
+  };
+  auto kernelscope = [&](std::vector<std::string> args, std::string_view answered) {
+    args.insert(args.begin() + 1, run.kernel.string());
+    args.push_back("--verbose");
+    ProcessResult r = test::runKernelscope(args, {{"KERNELSCOPE_CACHE_DIR", run.cache.string()},
+                                                  {"KERNELSCOPE_RESULT_CACHE_MB", "64"},
+                                                  {"KERNELSCOPE_RUSTC", rustc.string()}});
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    CHECK(says(r, answered));
+    return r.out;
+  };
+  const std::string passes = kernelscope({"passes", "--kernel", "saxpy"}, "1 compiled, 0 from");
+  CHECK(rustcCompiles() == 1);
+  CHECK(kernelscope({"passes", "--kernel", "saxpy"}, "0 compiled, 1 from") == passes);
+  CHECK(rustcCompiles() == 1);
+
+  // run and profile: the request they would send to gpu-exec (the cubin and the plan).
+  const fs::path first = run.dir.path() / "first.request", again = run.dir.path() / "again.request";
+  kernelscope({"run", "--save-request", first.string()}, "1 compiled, 0 from");
+  CHECK(rustcCompiles() == 2);
+  kernelscope({"run", "--save-request", again.string()}, "0 compiled, 1 from");
+  kernelscope({"profile", "--save-request", again.string()}, "0 compiled, 1 from");
+  CHECK(rustcCompiles() == 2);
+  kernelscope({"run", "--save-request", again.string()}, "0 compiled, 1 from");
+  CHECK(test::readFile(again) == test::readFile(first));  // the same cubin, byte for byte
+
+  // An edit compiles again.
+  std::ofstream(run.kernel, std::ios::app) << "\n// edited\n";
+  kernelscope({"passes", "--kernel", "saxpy"}, "1 compiled, 0 from");
+  kernelscope({"run", "--save-request", again.string()}, "1 compiled, 0 from");
+  CHECK(rustcCompiles() == 4);
+}

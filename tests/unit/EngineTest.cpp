@@ -8,6 +8,7 @@
 #include "Engine.h"
 #include "Process.h"
 #include "ResultStore.h"
+#include "StableHash.h"
 #include "TestSupport.h"
 
 using namespace ks;
@@ -111,6 +112,7 @@ std::string dumpResult(const CompileResult& r) {
   std::ostringstream o;
   o << r.succeeded << r.arch << r.optLevel << int(r.profile) << r.failure << "\n";
   for (const auto& f : r.sourceFiles) o << "source " << f.string() << "\n";
+  o << "cubin " << (r.cubin ? stableDigest({*r.cubin}) : "none") << "\n";
   for (const auto& [stage, st] : r.stages) {
     o << "== " << stageName(stage) << " " << st.available << " " << st.unavailableReason << "\n"
       << test::dumpArtifact(st.artifact);
@@ -175,6 +177,38 @@ TEST_CASE("a stored result reads back as the compile made it") {
     CHECK_FALSE(deserializeResult(bytes.substr(0, bytes.size() / 2)));
     CHECK_FALSE(deserializeResult("not a result"));
   }
+}
+
+TEST_CASE("a kept pass-by-pass view reads back whole, and goes stale with the crate's files") {
+  if (!test::toolchainUsable()) return;
+  const fs::path math = test::sourceDir() / "examples/crate/src/math.rs";
+  Engine engine = testEngine();
+  const PassesResult r = engine.passes({math, std::nullopt, {}}, {}, "scaled_saxpy");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  // The crate's modules, its path dependency and its Cargo.toml: what makes a kept view stale.
+  for (const char* f : {"examples/crate/src/lib.rs", "examples/crate/src/math.rs",
+                        "examples/crate-util/src/lib.rs", "examples/crate/Cargo.toml"})
+    CHECK_MESSAGE(std::count(r.sourceFiles.begin(), r.sourceFiles.end(),
+                             fs::path(normalizePath((test::sourceDir() / f).string()))) == 1,
+                  f);
+  auto back = deserializePasses(serializePasses(r));
+  REQUIRE(back);
+  CHECK(renderPasses(*back, "t") == renderPasses(r, "t"));
+  CHECK(back->finalModuleIr == r.finalModuleIr);
+  CHECK(back->kernels == r.kernels);
+  CHECK(back->sourceFiles == r.sourceFiles);
+  CHECK_FALSE(deserializePasses(serializeResult(test::compiled(math))));  // another kind
+
+  TempDir dir("result-store-passes");
+  ResultStore store(dir.path() / "results", uintmax_t{64} << 20);
+  CHECK(store.savePasses("p", r).empty());
+  REQUIRE(store.loadPasses("p"));
+  CHECK(renderPasses(*store.loadPasses("p"), "t") == renderPasses(r, "t"));
+  PassesResult failed = r;
+  failed.error = "unknown kernel 'x'";  // an error is not kept
+  CHECK(store.savePasses("failed", failed).empty());
+  CHECK_FALSE(store.loadPasses("failed"));
 }
 
 TEST_CASE("the result store: hits while the other files are unchanged, bounded, whole entries") {
