@@ -442,8 +442,8 @@ void collectKernelOutputs(const CargoMessages& m, const RustcUnit& unit, const C
 /// The files besides the sources whose change changes what cargo builds: the lock file (the
 /// registry dependencies' versions) and each .cargo/config that cargo reads from the
 /// package's folder upward and from $CARGO_HOME. They join the result's source files, so a
-/// cached result goes stale with them. Only files that exist are listed: one created later
-/// is not noticed until another input changes.
+/// cached result goes stale with them and the server watches them. Those that do not exist
+/// are listed too: cargo would read one created later, so its creation changes the result.
 std::vector<fs::path> cargoConfigurationFiles(const CargoUnit& c) {
   std::vector<fs::path> files{c.workspaceRoot / "Cargo.lock"};
   for (fs::path dir = c.manifest.parent_path(); !dir.empty(); dir = dir.parent_path()) {
@@ -460,10 +460,6 @@ std::vector<fs::path> cargoConfigurationFiles(const CargoUnit& c) {
     files.push_back(homeDir / "config.toml");
     files.push_back(homeDir / "config");
   }
-  std::erase_if(files, [](const fs::path& f) {
-    std::error_code ec;
-    return !fs::is_regular_file(f, ec);
-  });
   return files;
 }
 

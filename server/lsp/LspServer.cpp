@@ -348,10 +348,14 @@ void LspServer::onInitialized(const lsp::NoParams&) {
         options_.watchInterval);
     updateWatchedFiles();  // kernelscope.toml, before any compile
   } else {
-    // Modules and path dependencies, the crates' manifests ([package.metadata.kernelscope])
+    // Modules and path dependencies, the crates' manifests ([package.metadata.kernelscope]),
+    // what else cargo reads (the lock file, configuration files, also one created later)
     // and the workspace's settings.
     json watchers = json::array({{{"globPattern", "**/*.rs"}},
                                  {{"globPattern", "**/Cargo.toml"}},
+                                 {{"globPattern", "**/Cargo.lock"}},
+                                 {{"globPattern", "**/.cargo/config.toml"}},
+                                 {{"globPattern", "**/.cargo/config"}},
                                  {{"globPattern", "**/kernelscope.toml"}}});
     request("client/registerCapability",
             {{"registrations", json::array({{{"id", "kernelscope-watch-rs"},

@@ -315,6 +315,8 @@ class CrateCopy {
   }
   /// The absolute path of `rel` in the copy of examples/crate.
   std::string file(const std::string& rel) const { return (dir_.path() / "crate" / rel).string(); }
+  /// The folder that holds the copy (examples/crate's parent).
+  const std::filesystem::path& parent() const { return dir_.path(); }
   /// Writes `text` to `rel` and tells the server, as a client's file watcher would.
   void write(TestClient& client, const std::string& rel, const std::string& text) const {
     std::ofstream(file(rel), std::ios::binary | std::ios::trunc) << text;
@@ -525,6 +527,33 @@ TEST_CASE(
   json k = kernels();
   CHECK(k["arch"] == "sm_86");
   CHECK(k["kernels"].size() == 2);
+}
+
+TEST_CASE("real crate through cargo: a cargo configuration file created above it recompiles it") {
+  SKIP_WITHOUT_TOOLCHAIN();
+  CrateCopy crate;
+  PipelineCompiler* compiler = nullptr;
+  server::ServerOptions options = realOptions(compiler);
+  options.watchInterval = std::chrono::milliseconds(5);  // the server polls what was read
+  TestClient client(options, false);
+  client.result("initialize", {{"capabilities", json::object()},
+                               {"initializationOptions", {{"workspaceTrusted", true}}}});
+  client.notify("initialized", json::object());
+  const std::string lib = client.open(crate.file("src/lib.rs"), readFile(crate.file("src/lib.rs")));
+  client.sync();
+  auto revision = [&] {
+    return client.result("kernelscope/kernels", {{"textDocument", {{"uri", lib}}}})["revision"]
+        .get<int>();
+  };
+  const int before = revision();
+  const size_t compiled = compiler->engine().counters().compiled;
+  REQUIRE(compiled >= 1);
+  // cargo reads .cargo/config.toml in every folder above the package, also one made now.
+  std::filesystem::create_directories(crate.parent() / ".cargo");
+  std::ofstream(crate.parent() / ".cargo/config.toml") << "[build]\n";
+  CHECK(client.syncUntil([&] { return compiler->engine().counters().compiled > compiled; }));
+  client.sync();
+  CHECK(revision() > before);
 }
 
 TEST_CASE("real crate: switching the arch live from sm_75 to sm_90 recompiles the SASS for it") {

@@ -684,7 +684,9 @@ TEST_CASE("watched files: a change to a module an open kernel uses recompiles it
     if (m.value("method", "") == "client/registerCapability")
       for (const auto& w : m["params"]["registrations"][0]["registerOptions"]["watchers"])
         globs.insert(w["globPattern"]);
-  CHECK(globs == std::set<std::string>{"**/*.rs", "**/Cargo.toml", "**/kernelscope.toml"});
+  CHECK(globs == std::set<std::string>{"**/*.rs", "**/Cargo.toml", "**/Cargo.lock",
+                                       "**/.cargo/config.toml", "**/.cargo/config",
+                                       "**/kernelscope.toml"});
 
   std::string uri = client.open(kPath, "mod common;\n" + kSaxpy);
   client.sync();

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -464,4 +465,43 @@ TEST_CASE("passes, run and profile answer an unchanged kernel from the result ca
   kernelscope({"passes", "--kernel", "saxpy"}, "1 compiled, 0 from");
   kernelscope({"run", "--save-request", again.string()}, "1 compiled, 0 from");
   CHECK(rustcCompiles() == 4);
+}
+
+TEST_CASE("a cargo configuration file created above a crate later compiles it again") {
+  if (!test::toolchainUsable()) return;
+  namespace fs = std::filesystem;
+  ResultCacheRun run;
+  auto write = [&](const std::string& rel, const std::string& text) {
+    fs::create_directories((run.dir.path() / rel).parent_path());
+    std::ofstream(run.dir.path() / rel) << text;
+  };
+  write("k/Cargo.toml",
+        "[package]\nname = \"k\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"
+        "[lib]\ncrate-type = [\"cdylib\"]\n[lints.rust]\nunexpected_cfgs = \"allow\"\n");
+  std::string lib = "#![no_std]\n#![feature(abi_ptx)]\n";
+  for (const std::string name : {"always", "from_parent"})
+    lib += (name == "always" ? std::string() : "#[cfg(" + name + ")]\n") +
+           "#[no_mangle]\npub unsafe extern \"ptx-kernel\" fn " + name +
+           "(p: *mut f32) {\n    *p = 1.0;\n}\n";
+  write("k/src/lib.rs",
+        lib + "#[panic_handler]\nfn p(_: &core::panic::PanicInfo) -> ! { loop {} }\n");
+  auto explain = [&](std::string_view answered) {
+    ProcessResult r = test::runKernelscope(
+        {"explain", (run.dir.path() / "k/src/lib.rs").string(), "--json", "--stages", "ptx",
+         "--verbose"},
+        {{"KERNELSCOPE_CACHE_DIR", run.cache.string()}, {"KERNELSCOPE_RESULT_CACHE_MB", "64"}});
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    CHECK(says(r, answered));
+    std::set<std::string> kernels;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    for (const auto& k : j["kernels"]) kernels.insert(k["name"].get<std::string>());
+    return kernels;
+  };
+  CHECK(explain("1 compiled, 0 from") == std::set<std::string>{"always"});
+  CHECK(explain("0 compiled, 1 from") == std::set<std::string>{"always"});
+  // cargo reads .cargo/config.toml in every folder above the package: one made now counts.
+  write(".cargo/config.toml", "[build]\nrustflags = [\"--cfg\", \"from_parent\"]\n");
+  CHECK(explain("1 compiled, 0 from") == std::set<std::string>{"always", "from_parent"});
+  CHECK(explain("0 compiled, 1 from") == std::set<std::string>{"always", "from_parent"});
 }
