@@ -270,13 +270,16 @@ TEST_CASE("each command takes the flags the table gives it, and no other") {
     }
   }
   // A flag of another command is refused, in the same words everywhere.
-  for (const auto& [command, flag] :
+  for (const auto& commandAndFlag :
        std::vector<std::pair<std::string, std::string>>{{"diff", "--line"},
                                                         {"explain", "--vs-arch"},
                                                         {"passes", "--stages"},
                                                         {"profile", "--runs"},
                                                         {"run", "--ncu"},
                                                         {"compare", "--json"}}) {
+    // References, not structured bindings: clang 14 cannot capture a binding in CAPTURE's lambda.
+    const std::string& command = commandAndFlag.first;
+    const std::string& flag = commandAndFlag.second;
     CAPTURE(command);
     REQUIRE_FALSE(commandTakesFlag(command, flag));
     ProcessResult r = test::runKernelscope({command, "examples/saxpy.rs", flag, "1"});
