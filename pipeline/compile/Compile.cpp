@@ -128,10 +128,12 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input,
   if (assembles) coming.push_back("resources");
   if (disassembles) coming.push_back("sass");
   publish(coming);
+  // ptxas and nvdisasm run on their own thread while the front end completes the chains.
+  BackEndTools tools(tc, opts, cancel, *code, out);
   frontEnd->afterFirstView(*code, opts, result);  // comes with the resources
-  std::optional<Assembled> assembled = assemble(tc, opts, cancel, *code, out, result);
+  std::optional<Assembled> assembled = assemble(tc, opts, tools, *code, result);
   if (assembled && !assembled->cubin.empty() && disassembles) publish({"sass"});
-  if (!assembled || !disassemble(tc, opts, cancel, *code, *assembled, result))
+  if (!assembled || !disassemble(tc, opts, tools, *code, *assembled, result))
     result.cancelled = true;
   frontEnd->complete(input, opts, result);
   return finish();

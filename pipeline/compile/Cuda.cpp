@@ -166,7 +166,7 @@ class CudaFrontEnd final : public FrontEnd {
         std::make_shared<LineMap>(std::vector<std::string>(userFiles.begin(), userFiles.end()));
     if (opts.wants(Stage::Ptx)) result.stages[Stage::Ptx] = {true, {}, o.ptx, r.elapsed};
     o.ir.stage = Stage::LlvmIr;  // none: nvcc's `.loc` lines already carry exact inline chains
-    o.chainIds = false;
+    o.lineIds = false;
     lowerPtxIsaForPtxas(tc, file, ptxText, o, result);
     return o;
   }

@@ -110,52 +110,118 @@ void attachToSource(Diagnostic& d, const Artifact& ptx, const LineMap& lineMap) 
 
 }  // namespace
 
+namespace {
+
+/// What ptxas is given for `in` (see BackEndTools): made before the tools' thread starts,
+/// so that the thread reads nothing the front end changes meanwhile.
+BackEndTools::Ptxas ptxasInput(const FrontEndOutput& in, const fs::path& outDir,
+                               std::string& text) {
+  BackEndTools::Ptxas out;
+  out.cubin = outDir / (in.stem + ".cubin");
+  out.relocatable = hasExternFunctions(in.ptx);
+  if (in.ptxasText) {
+    text = *in.ptxasText;
+  } else if (in.lineIds) {
+    LineIdPtx ids = ptxWithLineIds(in.ptx);
+    text = std::move(ids.text);
+    out.ptxLineOf = std::move(ids.newToOld);
+    out.lineIds = ids.hasIds;
+  } else {
+    text = in.ptx.text;
+  }
+  return out;
+}
+
+/// Runs ptxas on `ptxFile`, once more as relocatable (-c) when it names functions it lacks.
+void runPtxas(const Toolchain& tc, const CompileOptions& opts, const CancellationToken& cancel,
+              const fs::path& ptxFile, BackEndTools::Ptxas& out) {
+  auto run = [&](bool relocatable) {
+    ProcessSpec p;
+    p.argv = {tc.ptxas.path.string(), "-arch=" + opts.arch, "-v", "-lineinfo"};
+    if (relocatable) p.argv.push_back("-c");
+    p.argv.insert(p.argv.end(), {ptxFile.string(), "-o", out.cubin.string()});
+    p.timeout = opts.toolTimeout;
+    p.cancel = cancel;
+    return runProcess(p);
+  };
+  out.run = run(out.relocatable);
+  if (!out.relocatable && !out.run.ok() &&
+      out.run.err.find("Unresolved extern function") != std::string::npos) {
+    const auto firstTry = out.run.elapsed;
+    out.run = run(true);
+    out.run.elapsed += firstTry;
+    out.relocatable = true;
+  }
+}
+
+std::optional<ProcessResult> runNvdisasm(const Toolchain& tc, const CompileOptions& opts,
+                                         const CancellationToken& cancel,
+                                         const BackEndTools::Ptxas& ptxas) {
+  if (!opts.wants(Stage::Sass) || !tc.nvdisasm.found() || !ptxas.run.ok()) return std::nullopt;
+  ProcessSpec p;
+  p.argv = {tc.nvdisasm.path.string(), "-c", "-g", "-gi", ptxas.cubin.string()};
+  p.timeout = opts.toolTimeout;
+  p.cancel = cancel;
+  return runProcess(p);
+}
+
+}  // namespace
+
+BackEndTools::BackEndTools(const Toolchain& tc, const CompileOptions& opts,
+                           const CancellationToken& cancel, const FrontEndOutput& in,
+                           const fs::path& outDir) {
+  if ((!opts.wants(Stage::Ptx) && !opts.wants(Stage::Sass)) || !tc.ptxas.found()) return;
+  // The thread reads only what does not change until the compile ends (the toolchain, the
+  // options, the token) and what is made for it here; the PTX's chains change meanwhile.
+  const fs::path ptxFile = outDir / (in.stem + ".lineids.ptx");
+  std::string text;
+  Ptxas input = ptxasInput(in, outDir, text);
+  std::ofstream(ptxFile, std::ios::binary) << text;
+  auto ptxas = std::make_shared<std::promise<Ptxas>>();
+  ptxas_ = ptxas->get_future().share();
+  nvdisasmRun_ = std::async(
+      std::launch::async, [&tc, &opts, &cancel, ptxFile, ptxas, done = std::move(input)]() mutable {
+        runPtxas(tc, opts, cancel, ptxFile, done);
+        const bool cancelled = done.run.cancelled;
+        std::optional<ProcessResult> sass =
+            cancelled ? std::nullopt : runNvdisasm(tc, opts, cancel, done);
+        ptxas->set_value(std::move(done));
+        return sass;
+      });
+}
+
+BackEndTools::~BackEndTools() {
+  if (nvdisasmRun_.valid()) nvdisasmRun_.wait();
+}
+
+const BackEndTools::Ptxas& BackEndTools::ptxas() { return ptxas_.get(); }
+
+const std::optional<ProcessResult>& BackEndTools::nvdisasm() {
+  if (!nvdisasm_) nvdisasm_ = nvdisasmRun_.valid() ? nvdisasmRun_.get() : std::nullopt;
+  return *nvdisasm_;
+}
+
 std::optional<Assembled> assemble(const Toolchain& tc, const CompileOptions& opts,
-                                  const CancellationToken& cancel, const FrontEndOutput& in,
-                                  const fs::path& outDir, CompileResult& result) {
+                                  BackEndTools& tools, const FrontEndOutput& in,
+                                  CompileResult& result) {
   if (!opts.wants(Stage::Ptx) && !opts.wants(Stage::Sass)) return Assembled{};
   if (!tc.ptxas.found()) {
     result.markUnavailable(opts, Stage::Sass,
                            "ptxas: " + tc.ptxas.problem + " (fix: " + tc.ptxas.fix + ")");
     return Assembled{};
   }
-  // ptxas reads the PTX with chain-id `.loc` lines, so that every SASS instruction gets the
-  // chain of the PTX it came from (see ExactLocations.h); its code is the front end's,
-  // instruction for instruction.
-  fs::path ptxFile = outDir / (in.stem + ".lineids.ptx");
-  Assembled out{outDir / (in.stem + ".cubin"), std::nullopt};
-  const fs::path& cubin = out.cubin;
-  if (!in.ptxasText && in.chainIds) out.chainIds = ptxWithChainIds(in.ptx);
-  std::ofstream(ptxFile, std::ios::binary) << (in.ptxasText   ? *in.ptxasText
-                                               : out.chainIds ? out.chainIds->text
-                                                              : in.ptx.text);
-  const std::vector<uint32_t> noRewrite;
-  const std::vector<uint32_t>& ptxLineOf = out.chainIds ? out.chainIds->newToOld : noRewrite;
-  auto runPtxas = [&](bool relocatable) {
-    ProcessSpec p;
-    p.argv = {tc.ptxas.path.string(), "-arch=" + opts.arch, "-v", "-lineinfo"};
-    if (relocatable) p.argv.push_back("-c");
-    p.argv.insert(p.argv.end(), {ptxFile.string(), "-o", cubin.string()});
-    p.timeout = opts.toolTimeout;
-    p.cancel = cancel;
-    ProcessResult pr = runProcess(p);
-    result.toolTime += pr.elapsed;
-    return pr;
-  };
-  bool relocatable = hasExternFunctions(in.ptx);
-  ProcessResult pr = runPtxas(relocatable);
-  if (!relocatable && !pr.ok() && pr.err.find("Unresolved extern function") != std::string::npos) {
-    pr = runPtxas(true);
-    relocatable = true;
-  }
+  const BackEndTools::Ptxas& ptxas = tools.ptxas();
+  const ProcessResult& pr = ptxas.run;
+  result.toolTime += pr.elapsed;
   if (pr.cancelled) return std::nullopt;
   saveTemp(opts, "ptxas.stderr", pr.err + pr.out);
   PtxasReport report = parsePtxasReport(pr.err + pr.out);
   for (auto& d : report.diagnostics) {  // name the front end's PTX lines, not our rewrite's
-    if (d.ptxLine && *d.ptxLine >= 1 && *d.ptxLine <= ptxLineOf.size())
-      d.ptxLine = ptxLineOf[*d.ptxLine - 1] + 1;
+    if (d.ptxLine && *d.ptxLine >= 1 && *d.ptxLine <= ptxas.ptxLineOf.size())
+      d.ptxLine = ptxas.ptxLineOf[*d.ptxLine - 1] + 1;
     if (d.ptxLine) attachToSource(d, in.ptx, *in.lineMap);
   }
+  Assembled out{ptxas.cubin};
   if (!pr.ok()) {
     std::string why = "ptxas " + pr.describe();
     if (pr.err.find("not defined for option") != std::string::npos)
@@ -167,8 +233,8 @@ std::optional<Assembled> assemble(const Toolchain& tc, const CompileOptions& opt
     result.markUnavailable(opts, Stage::Sass, why);
     if (report.diagnostics.empty()) report.diagnostics.push_back(toolError(why, "ptxas"));
     out.cubin.clear();
-  } else if (!relocatable) {  // the loadable cubin: what `kernelscope run` launches
-    result.cubin = std::make_shared<const std::string>(readFile(cubin));
+  } else if (!ptxas.relocatable) {  // the loadable cubin: what `kernelscope run` launches
+    result.cubin = std::make_shared<const std::string>(readFile(out.cubin));
     saveTemp(opts, "k.cubin", *result.cubin);
   }
   for (auto& d : report.diagnostics) result.diagnostics.push_back(std::move(d));
@@ -181,20 +247,17 @@ std::optional<Assembled> assemble(const Toolchain& tc, const CompileOptions& opt
   return out;
 }
 
-bool disassemble(const Toolchain& tc, const CompileOptions& opts, const CancellationToken& cancel,
+bool disassemble(const Toolchain& tc, const CompileOptions& opts, BackEndTools& tools,
                  const FrontEndOutput& in, const Assembled& assembled, CompileResult& result) {
-  const fs::path& cubin = assembled.cubin;
-  if (!opts.wants(Stage::Sass) || cubin.empty()) return true;
+  if (!opts.wants(Stage::Sass) || assembled.cubin.empty()) return true;
   if (!tc.nvdisasm.found()) {
     result.markUnavailable(opts, Stage::Sass,
                            "nvdisasm: " + tc.nvdisasm.problem + " (fix: " + tc.nvdisasm.fix + ")");
     return true;
   }
-  ProcessSpec p;
-  p.argv = {tc.nvdisasm.path.string(), "-c", "-g", "-gi", cubin.string()};
-  p.timeout = opts.toolTimeout;
-  p.cancel = cancel;
-  ProcessResult dr = runProcess(p);
+  std::optional<ProcessResult> run = tools.nvdisasm();
+  if (!run) return true;
+  ProcessResult& dr = *run;
   result.toolTime += dr.elapsed;
   if (dr.cancelled) return false;
   if (!dr.ok()) {
@@ -206,7 +269,7 @@ bool disassemble(const Toolchain& tc, const CompileOptions& opts, const Cancella
   auto& st = result.stages[Stage::Sass];
   st.artifact = parseSass(std::move(dr.out));
   // Decoded, SASS has its PTX's chains; without ids (nvcc's own `.loc`), complete them.
-  if (!assembled.chainIds || decodeSassChainIds(st.artifact, *assembled.chainIds) == 0)
+  if (!tools.ptxas().lineIds || decodeSassLineIds(st.artifact, in.ptx) == 0)
     recoverInlineChains(st.artifact, in.ir, *in.lineMap);
   st.available = true;
   // A new map with SASS added: the one published before stays as it was.

@@ -16,6 +16,7 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
 
+#include <algorithm>
 #include <cctype>
 #include <list>
 #include <map>
@@ -420,48 +421,79 @@ ChainTable assignExactChains(Artifact& ptx, llvm::Module& module, const std::str
   return table;
 }
 
-ChainIdPtx ptxWithChainIds(const Artifact& ptx) {
-  ChainIdPtx out;
-  // Any declared file will do for the id lines; take the first `.file` of the PTX.
-  std::string fileId;
-  for (size_t i = 0; i < ptx.lines.size() && fileId.empty(); ++i) {
+namespace {
+
+/// The number of the first `.file` the PTX declares (any declared file will do for the id
+/// lines); empty when it declares none.
+std::string firstFileId(const Artifact& ptx) {
+  for (size_t i = 0; i < ptx.lines.size(); ++i) {
     std::string_view t = text::trim(ptx.lineText(i));
     if (text::consume(t, ".file")) {
       text::skipBlanks(t);
-      if (auto n = text::takeUint(t)) fileId = std::to_string(*n);
+      if (auto n = text::takeUint(t)) return std::to_string(*n);
     }
   }
-  out.text.reserve(ptx.text.size() + ptx.text.size() / 2);
-  // Lines share their chains (interned), so the chain's identity tells them apart.
-  std::map<std::pair<const void*, LocationSource>, uint32_t> ids;
-  auto idOf = [&](const ArtifactLine& l) {
-    Chain chain = l.location.empty() || l.location.front().line == 0 ? Chain{} : l.location;
-    auto [it, inserted] =
-        ids.emplace(std::pair{chain.id(), l.source}, static_cast<uint32_t>(out.chains.size()));
-    if (inserted) {
-      out.chains.push_back(std::move(chain));
-      out.sources.push_back(l.source);
-    }
-    return static_cast<int64_t>(it->second);
-  };
+  return {};
+}
 
-  int64_t last = -1;
+/// The chain a SASS instruction from PTX line `l` takes: none for compiler-generated code.
+Chain chainOfPtxLine(const ArtifactLine& l) {
+  return l.location.empty() || l.location.front().line == 0 ? Chain{} : l.location;
+}
+
+/// `//## File "...", line N inlined at ...` in nvdisasm's notation, or compiler-generated.
+std::string fileComment(std::string_view indent, const Chain& chain) {
+  std::string out(indent);
+  if (chain.empty()) return out + "//## compiler-generated (no source line)";
+  out += "//## File \"" + chain.front().file + "\", line " + std::to_string(chain.front().line);
+  for (size_t k = 1; k < chain.size(); ++k)
+    out += " inlined at \"" + chain[k].file + "\", line " + std::to_string(chain[k].line);
+  return out;
+}
+
+/// Drops the lines of `a` that `keep` says no to, fixing up the function ranges.
+void keepLines(Artifact& a, std::string text, const std::vector<bool>& keep) {
+  std::vector<uint32_t> newIndex(a.lines.size() + 1, 0);
+  std::vector<ArtifactLine> lines;
+  lines.reserve(a.lines.size());
+  for (uint32_t i = 0; i < a.lines.size(); ++i) {
+    newIndex[i] = static_cast<uint32_t>(lines.size());
+    if (keep[i]) lines.push_back(std::move(a.lines[i]));
+  }
+  newIndex[a.lines.size()] = static_cast<uint32_t>(lines.size());
+  for (auto& f : a.functions) {
+    f.firstLine = newIndex[std::min<size_t>(f.firstLine, a.lines.size())];
+    // The last kept line at or before the old last line.
+    const uint32_t end = newIndex[std::min<size_t>(f.lastLine + 1, a.lines.size())];
+    f.lastLine = end > f.firstLine ? end - 1 : f.firstLine;
+  }
+  a.text = std::move(text);
+  a.indexLines();
+  a.lines = std::move(lines);
+}
+
+}  // namespace
+
+LineIdPtx ptxWithLineIds(const Artifact& ptx) {
+  LineIdPtx out;
+  const std::string fileId = firstFileId(ptx);
+  if (fileId.empty()) {
+    out.text = ptx.text;
+    return out;
+  }
+  out.hasIds = true;
+  out.text.reserve(ptx.text.size() * 2);
+  out.newToOld.reserve(ptx.lines.size() * 2);
   for (uint32_t i = 0; i < ptx.lines.size(); ++i) {
     std::string_view line = ptx.lineText(i);
     const ArtifactLine& l = ptx.lines[i];
-    bool inFunction = !fileId.empty() && l.function >= 0;
+    const bool inFunction = l.function >= 0;
     if (inFunction && l.kind == LineKind::Directive && isPtxLocDirective(text::trim(line)))
       continue;
     if (inFunction && l.kind == LineKind::Instruction) {
-      int64_t id = idOf(l);
-      if (id != last) {
-        out.text += "\t.loc\t" + fileId + " " + std::to_string(kChainIdBase + id) + " 0\n";
-        out.newToOld.push_back(i);
-        last = id;
-      }
+      out.text += "\t.loc\t" + fileId + " " + std::to_string(kLineIdBase + i) + " 0\n";
+      out.newToOld.push_back(i);
     }
-    if (l.kind == LineKind::Label || l.kind == LineKind::Header)
-      last = -1;  // a branch target needs its own .loc
     out.text.append(line);
     out.text += '\n';
     out.newToOld.push_back(i);
@@ -469,28 +501,29 @@ ChainIdPtx ptxWithChainIds(const Artifact& ptx) {
   return out;
 }
 
-size_t decodeSassChainIds(Artifact& sass, const ChainIdPtx& ids) {
-  auto idOf = [&](const Chain& loc) -> std::optional<uint32_t> {
-    if (loc.empty() || loc.front().line < kChainIdBase ||
-        loc.front().line - kChainIdBase >= ids.chains.size())
-      return std::nullopt;
-    return loc.front().line - kChainIdBase;
+size_t decodeSassLineIds(Artifact& sass, const Artifact& ptx) {
+  // The PTX line a located SASS line came from, if its line is an id.
+  auto ptxLineOf = [&](uint32_t printed) -> std::optional<uint32_t> {
+    if (printed < kLineIdBase || printed - kLineIdBase >= ptx.lines.size()) return std::nullopt;
+    return printed - kLineIdBase;
   };
   // The PTX's chains (equal ones made one), which the decoded lines share; a line left as
   // nvdisasm printed it shares an equal one too.
   ChainInterner chains;
-  std::vector<Chain> chainOfId;
-  chainOfId.reserve(ids.chains.size());
-  for (const Chain& c : ids.chains) chainOfId.push_back(chains.intern(c));
   size_t decoded = 0;
   std::string text;
   text.reserve(sass.text.size());
+  std::vector<bool> keep(sass.lines.size(), true);
+  std::string lastComment;  // the last `//##` comment kept in the current function
+  int32_t commentFunction = -2;
   for (uint32_t i = 0; i < sass.lines.size(); ++i) {
     ArtifactLine& l = sass.lines[i];
     std::string_view line = sass.lineText(i);
-    if (auto id = idOf(l.location); id && l.kind == LineKind::Instruction) {
-      l.location = chainOfId[*id];
-      l.source = ids.sources[*id];
+    std::optional<uint32_t> from =
+        l.location.empty() ? std::nullopt : ptxLineOf(l.location.front().line);
+    if (from && l.kind == LineKind::Instruction) {
+      l.location = chains.intern(chainOfPtxLine(ptx.lines[*from]));
+      l.source = ptx.lines[*from].source;
       ++decoded;
     } else {
       l.location = chains.intern(l.location);
@@ -502,18 +535,14 @@ size_t decodeSassChainIds(Artifact& sass, const ChainIdPtx& ids) {
       std::string_view num =
           comma == std::string_view::npos ? std::string_view{} : line.substr(comma + 8);
       auto n = text::takeUint(num);
-      if (n && *n >= kChainIdBase && *n - kChainIdBase < ids.chains.size()) {
-        const auto& chain = ids.chains[*n - kChainIdBase];
-        std::string rewritten(line.substr(0, at));
-        if (chain.empty()) {
-          rewritten += "//## compiler-generated (no source line)";
-        } else {
-          rewritten += "//## File \"" + chain.front().file + "\", line " +
-                       std::to_string(chain.front().line);
-          for (size_t k = 1; k < chain.size(); ++k)
-            rewritten +=
-                " inlined at \"" + chain[k].file + "\", line " + std::to_string(chain[k].line);
+      if (auto id = n ? ptxLineOf(static_cast<uint32_t>(*n)) : std::nullopt) {
+        std::string rewritten = fileComment(line.substr(0, at), chainOfPtxLine(ptx.lines[*id]));
+        if (l.function == commentFunction && rewritten == lastComment) {
+          keep[i] = false;  // nvdisasm prints a comment only where the place changes
+          continue;
         }
+        lastComment = rewritten;
+        commentFunction = l.function;
         text += rewritten;
         text += '\n';
         continue;
@@ -522,11 +551,7 @@ size_t decodeSassChainIds(Artifact& sass, const ChainIdPtx& ids) {
     text.append(line);
     text += '\n';
   }
-  // Keep the parsed lines; only the text (and so the line offsets) changed.
-  std::vector<ArtifactLine> lines = std::move(sass.lines);
-  sass.text = std::move(text);
-  sass.indexLines();
-  sass.lines = std::move(lines);
+  keepLines(sass, std::move(text), keep);
   return decoded;
 }
 

@@ -7,9 +7,10 @@
 // locations do not change code generation, so the instruction streams match rustc's
 // one for one, and the id on each regenerated instruction gives its exact chain.
 //
-// For SASS, rustc's own PTX is given to ptxas with `.loc` lines that carry an id per
-// distinct chain of the finished PTX map (exact, guessed, or none at all); nvdisasm then
-// prints the id of every SASS instruction, which decodes to the same chain as its PTX.
+// For SASS, rustc's own PTX is given to ptxas with a `.loc` line before every instruction
+// that carries the instruction's PTX line as an id; nvdisasm then prints, for every SASS
+// instruction, the PTX instruction it came from, which gives it that instruction's chain.
+// The ids do not depend on the chains, so ptxas and nvdisasm run while they are regenerated.
 #pragma once
 
 #include <string>
@@ -25,6 +26,8 @@ class Module;
 namespace ks {
 
 inline constexpr uint32_t kChainIdBase = 1000000;
+/// The first line id given to ptxas (ptxWithLineIds): kLineIdBase + the PTX line.
+inline constexpr uint32_t kLineIdBase = 1000000;
 
 struct ChainTable {
   std::vector<Chain> chains;       // chain id -> frames, innermost first
@@ -58,26 +61,25 @@ void forgetRegeneratedChains();
 /// know. nullopt when regeneration worked.
 std::optional<Diagnostic> chainRegenerationWarning(const ChainTable& table);
 
-/// The PTX given to ptxas, with one `.loc` per distinct chain of the finished PTX map.
-struct ChainIdPtx {
-  std::string text;                     // the PTX with its `.loc` lines replaced by ids
-  std::vector<Chain> chains;            // id -> the chain (empty: no location)
-  std::vector<LocationSource> sources;  // id -> how the PTX line got that chain
-  std::vector<uint32_t> newToOld;       // line of `text` -> line of the PTX it came from
+/// The PTX given to ptxas: the front end's PTX with a `.loc F <kLineIdBase + L> 0` before
+/// every instruction, L being the instruction's line in that PTX. nvdisasm then names, for
+/// every SASS instruction, the PTX instruction ptxas made it from, so SASS takes that
+/// instruction's chain once the PTX's chains are final: ptxas and nvdisasm need not wait for
+/// the chains to be regenerated. Without a `.file` in the PTX there is nothing to name, and
+/// the text is returned as it is.
+struct LineIdPtx {
+  std::string text;                // the PTX with its `.loc` lines replaced by line ids
+  std::vector<uint32_t> newToOld;  // line of `text` -> line of the PTX it came from
+  bool hasIds = false;             // false: `text` is the PTX as it was
 };
+LineIdPtx ptxWithLineIds(const Artifact& ptx);
 
-/// Gives ptxas `ptx` with a `.loc F <kChainIdBase + id> 0` before every instruction whose
-/// chain differs from the previous one's, `id` naming its chain in the finished map,
-/// including the lines completed by recoverInlineChains and those with no location (which
-/// a plain line 0 would hide: nvdisasm prints nothing for it). Without a `.file` in the
-/// PTX there is nothing to name, and the text is returned as it is.
-ChainIdPtx ptxWithChainIds(const Artifact& ptx);
-
-/// Decodes the chain ids in SASS made from ptxWithChainIds(): every instruction gets the
-/// chain (and location source) of the PTX it came from, and each `//## File` comment is
-/// rewritten to the real location (in nvdisasm's own `inlined at` notation) or to
-/// `//## compiler-generated`, so the text reads as nvdisasm would print it. Returns the
-/// number of instructions decoded.
-size_t decodeSassChainIds(Artifact& sass, const ChainIdPtx& ids);
+/// Decodes the line ids in SASS made from ptxWithLineIds(ptx): every instruction gets the
+/// chain (and location source) of the PTX instruction it came from, with the chains `ptx`
+/// has now, and each `//## File` comment is rewritten to the real location (in nvdisasm's
+/// own `inlined at` notation) or to `//## compiler-generated`, so the text reads as
+/// nvdisasm would print it: a comment that repeats the one before it in its function is
+/// left out. Returns the number of instructions decoded.
+size_t decodeSassLineIds(Artifact& sass, const Artifact& ptx);
 
 }  // namespace ks

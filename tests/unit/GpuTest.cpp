@@ -341,7 +341,7 @@ Artifact goldenSass(const std::string& name) {
   LineMap users({userFile});
   recoverInlineChains(ptx, ir, users);
   Artifact sass = parseSass(test::readFile(dir / "k.sass"));
-  decodeSassChainIds(sass, ptxWithChainIds(ptx));
+  decodeSassLineIds(sass, ptx);
   return sass;
 }
 

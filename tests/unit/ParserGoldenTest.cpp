@@ -78,9 +78,9 @@ TEST_CASE("MIR, LLVM IR, PTX and SASS parsers on the recorded kernels") {
     recoverInlineChains(ptx, ir, users);  // as the pipeline does, before the chain ids
     test::checkGolden(dir / "ptx.expected", test::dumpArtifact(ptx));
 
-    // The recorded SASS came from PTX with chain-id lines; decoding needs the same ids.
+    // The recorded SASS came from PTX with line-id lines (ptxWithLineIds of this PTX).
     Artifact sass = parseSass(test::readFile(dir / "k.sass"));
-    CHECK(decodeSassChainIds(sass, ptxWithChainIds(ptx)) > 0);
+    CHECK(decodeSassLineIds(sass, ptx) > 0);
     test::checkGolden(dir / "sass.expected", test::dumpArtifact(sass));
 
     test::checkGolden(dir / "ptxas.expected",
@@ -246,8 +246,7 @@ TEST_CASE("lines with one inline chain share one copy of its frames, and one lin
       CHECK(map.origin(Stage::Ptx, i).chain.id() == ptx.lines[i].location.id());
     }
     Artifact sass = parseSass(test::readFile(dir / "k.sass"));
-    ChainIdPtx ids = ptxWithChainIds(ptx);
-    decodeSassChainIds(sass, ids);
+    decodeSassLineIds(sass, ptx);
     checkShared(sass);
   }
 }

@@ -24,9 +24,9 @@ struct FrontEndOutput {
   std::shared_ptr<LineMap> lineMap;      // over the user's files, no stage added yet
   std::string stem;                      // file name stem for the PTX given to ptxas and the cubin
   std::optional<std::string> ptxasText;  // what ptxas assembles, when not `ptx` itself
-  /// Give ptxas the PTX with chain-id `.loc` lines (ptxWithChainIds), so that SASS takes the
+  /// Give ptxas the PTX with line-id `.loc` lines (ptxWithLineIds), so that SASS takes the
   /// PTX's chains; off where the front end's own `.loc` lines are exact (nvcc's `inlined_at`).
-  bool chainIds = true;
+  bool lineIds = true;
 };
 
 class FrontEnd {

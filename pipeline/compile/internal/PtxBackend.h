@@ -1,19 +1,22 @@
 // The stages after PTX, shared by every front end (FrontEnd.h): ptxas, nvdisasm, the line
 // map and the kernel table.
 //
-// Each step completes a CompileResult in place: kernelTable() lists the PTX's entry points,
-// assemble() runs ptxas once for the resources and the cubin, disassemble() runs nvdisasm
-// for SASS; each adds its stage to the line map. compileKernel publishes the result after
+// Each step completes a CompileResult in place: kernelTable() lists the PTX's entry points;
+// BackEndTools runs ptxas once (resources and the cubin) and nvdisasm (SASS) on a thread of
+// their own while the PTX's chains are completed; assemble() and disassemble() then read
+// what they printed; each adds its stage to the line map. compileKernel publishes the result after
 // each step (StageListener in Compile.h). Internal to pipeline/.
 #pragma once
 
 #include <filesystem>
+#include <future>
 #include <optional>
 #include <string>
 
 #include "Compile.h"
 #include "ExactLocations.h"
 #include "FrontEnd.h"
+#include "Process.h"
 
 namespace ks {
 
@@ -32,22 +35,55 @@ void kernelTable(const FrontEndOutput& in, const CompileOptions&, CompileResult&
 /// map: the one published before stays as it was.
 void replacePtx(const FrontEndOutput& in, const CompileOptions&, CompileResult& result);
 
-/// What ptxas was given and made: the cubin (empty when there is none) and, when ptxas read
-/// the PTX with chain ids, that PTX, whose ids the SASS then carries.
-struct Assembled {
-  std::filesystem::path cubin;
-  std::optional<ChainIdPtx> chainIds;
+/// ptxas and nvdisasm on the front end's PTX, run on a thread of their own from the moment
+/// the first view is published, while the front end completes the PTX's chains
+/// (FrontEnd::afterFirstView): what they are given (ptxWithLineIds) does not depend on the
+/// chains, and what they print is read only after the chains are final (assemble,
+/// disassemble). The destructor waits for the tools, so that nothing outlives the compile's
+/// directory.
+class BackEndTools {
+ public:
+  /// Starts ptxas (when PTX or SASS is wanted and ptxas exists) and then nvdisasm (when SASS
+  /// is wanted and ptxas made a cubin) on `in`'s PTX, writing into `outDir`.
+  BackEndTools(const Toolchain&, const CompileOptions&, const CancellationToken&,
+               const FrontEndOutput& in, const std::filesystem::path& outDir);
+  ~BackEndTools();
+  BackEndTools(const BackEndTools&) = delete;
+  BackEndTools& operator=(const BackEndTools&) = delete;
+
+  struct Ptxas {
+    ProcessResult run;
+    bool relocatable = false;         // linked with -c: the PTX calls functions it lacks
+    std::filesystem::path cubin;      // where ptxas wrote it
+    std::vector<uint32_t> ptxLineOf;  // line of what ptxas read -> the front end's PTX line
+    bool lineIds = false;             // ptxas read the PTX with line ids (ptxWithLineIds)
+  };
+  bool runsPtxas() const { return ptxas_.valid(); }
+  /// Waits for ptxas.
+  const Ptxas& ptxas();
+  /// Waits for nvdisasm; nullopt when it did not run (no SASS wanted, no cubin, no nvdisasm).
+  const std::optional<ProcessResult>& nvdisasm();
+
+ private:
+  std::shared_future<Ptxas> ptxas_;
+  std::future<std::optional<ProcessResult>> nvdisasmRun_;
+  std::optional<std::optional<ProcessResult>> nvdisasm_;
 };
 
-/// Runs ptxas once on the front end's PTX: resources and occupancy for every kernel,
-/// ptxas's diagnostics, and the cubin in `outDir`. nullopt when cancelled.
-std::optional<Assembled> assemble(const Toolchain&, const CompileOptions&, const CancellationToken&,
-                                  const FrontEndOutput& in, const std::filesystem::path& outDir,
-                                  CompileResult& result);
+/// What ptxas made, for disassemble(): the cubin (empty when there is none).
+struct Assembled {
+  std::filesystem::path cubin;
+};
 
-/// Runs nvdisasm on the cubin for SASS with exact or recovered inline chains, adds it to
-/// the line map and counts each kernel's SASS instructions. Returns false when cancelled.
-bool disassemble(const Toolchain&, const CompileOptions&, const CancellationToken&,
+/// ptxas's report once it is done: resources and occupancy for every kernel, ptxas's
+/// diagnostics (placed by the PTX's final chains), and the loadable cubin. nullopt when
+/// cancelled.
+std::optional<Assembled> assemble(const Toolchain&, const CompileOptions&, BackEndTools& tools,
+                                  const FrontEndOutput& in, CompileResult& result);
+
+/// nvdisasm's SASS once it is done, with exact or recovered inline chains, added to the line
+/// map; counts each kernel's SASS instructions. Returns false when cancelled.
+bool disassemble(const Toolchain&, const CompileOptions&, BackEndTools& tools,
                  const FrontEndOutput& in, const Assembled& assembled, CompileResult& result);
 
 }  // namespace ks
