@@ -368,14 +368,17 @@ nlohmann::json compilerGeneratedJson(const ExplainView& v) {
   return generated;
 }
 
-nlohmann::json explainJson(const ExplainView& v) {
+/// `explain --json`'s object without its "lines" (a null in their place, so that the keys
+/// keep their order): those are written one by one (writeExplainJson).
+nlohmann::json explainJsonHead(const ExplainView& v) {
   const CompileResult& r = v.r;
   nlohmann::json j = {{"file", v.file},
                       {"arch", r.arch},
                       {"optLevel", r.optLevel},
                       {"compiled", r.succeeded},
                       {"profile", profileName(r.profile)},
-                      {"diagnostics", diagnosticsJson(r)}};
+                      {"diagnostics", diagnosticsJson(r)},
+                      {"lines", nullptr}};
   nlohmann::json stages = nlohmann::json::object();
   for (Stage s : v.args.options.stages) {
     const StageOutcome* st = r.stage(s);
@@ -391,14 +394,6 @@ nlohmann::json explainJson(const ExplainView& v) {
   j["stages"] = stages;
   // Only in a result published before the compile ended (--stream): what is still coming.
   if (!r.pending.empty()) j["pending"] = r.pending;
-  nlohmann::json out = nlohmann::json::array();
-  for (uint32_t ln : v.lines) {
-    nlohmann::json lj = lineJson(v, ln);
-    if (!v.args.line && lj["stages"].empty() && !lj.contains("remarks"))
-      continue;  // whole-file JSON lists lines with code only
-    out.push_back(std::move(lj));
-  }
-  j["lines"] = out;
   if (!v.args.line) j["compilerGenerated"] = compilerGeneratedJson(v);  // whole-file runs only
   nlohmann::json kernels = nlohmann::json::array();
   for (const auto& k : r.kernels) kernels.push_back(kernelJson(k));
@@ -408,6 +403,63 @@ nlohmann::json explainJson(const ExplainView& v) {
     if (v.args.remarks.accepts(rem)) remarks.push_back(remarkJson(rem));
   j["remarks"] = remarks;
   return j;
+}
+
+/// JSON as printed: `indent` -1 for one line; a file name need not be UTF-8, so bytes that
+/// are not print as U+FFFD.
+std::string jsonText(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+/// `value` printed `depth` levels in, as the enclosing value's dump(indent) would print it.
+void writeNested(std::ostream& out, const nlohmann::json& value, int indent, int depth) {
+  std::string text = jsonText(value, indent);
+  if (indent < 0) {
+    out << text;
+    return;
+  }
+  // A JSON text has no raw newline inside a string, so each one starts a nested line.
+  const std::string pad(static_cast<size_t>(indent * depth), ' ');
+  size_t from = 0;
+  for (size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1)
+    out.write(text.data() + from, static_cast<std::streamsize>(nl + 1 - from)) << pad;
+  out.write(text.data() + from, static_cast<std::streamsize>(text.size() - from));
+}
+
+/// `explain --json`'s object, byte for byte as one dump(indent) of it would be, with the
+/// lines made and written one at a time: a whole file's lines carry every instruction of
+/// every stage (hundreds of MB for a file of 80 kernels), which as one JSON value in memory
+/// took gigabytes.
+void writeExplainJson(std::ostream& out, const ExplainView& v, int indent) {
+  const nlohmann::json head = explainJsonHead(v);
+  const bool pretty = indent >= 0;
+  const std::string pad1(pretty ? static_cast<size_t>(indent) : 0, ' ');
+  const std::string pad2 = pad1 + pad1;
+  const char* keySep = pretty ? "\": " : "\":";  // the keys are ours: plain ASCII
+  out << '{';
+  bool firstKey = true;
+  for (const auto& [key, value] : head.items()) {
+    out << (firstKey ? "" : ",") << (pretty ? "\n" : "") << pad1 << '"' << key << keySep;
+    firstKey = false;
+    if (key != "lines") {
+      writeNested(out, value, indent, 1);
+      continue;
+    }
+    out << '[';
+    bool firstLine = true;
+    for (uint32_t ln : v.lines) {
+      nlohmann::json lj = lineJson(v, ln);
+      if (!v.args.line && lj["stages"].empty() && !lj.contains("remarks"))
+        continue;  // whole-file JSON lists lines with code only
+      out << (firstLine ? "" : ",") << (pretty ? "\n" : "") << pad2;
+      writeNested(out, lj, indent, 2);
+      firstLine = false;
+    }
+    if (!firstLine && pretty) out << '\n' << pad1;
+    out << ']';
+  }
+  if (pretty && !firstKey) out << '\n';
+  out << '}';
 }
 
 /// One source line with what each stage made of it, as text; false when it made nothing.
@@ -468,18 +520,13 @@ std::vector<uint32_t> linesShown(const ExplainArgs& args, size_t lineCount) {
   return lines;
 }
 
-/// `explain --json`'s object for `r`, the final result or one published before the end.
-nlohmann::json explainJsonOf(const ExplainArgs& args, const CompileResult& r,
-                             const std::string& file,
-                             const std::vector<std::string_view>& sourceLines) {
+/// Writes `explain --json`'s object for `r`, the final result or one published before the end.
+void printExplainJson(std::ostream& out, const ExplainArgs& args, const CompileResult& r,
+                      const std::string& file, const std::vector<std::string_view>& sourceLines,
+                      int indent) {
   const RemarksByLine remarks(r, args.remarks);
-  return explainJson({args, r, file, sourceLines, remarks, linesShown(args, sourceLines.size())});
-}
-
-/// JSON as printed: `indent` -1 for one line; a file name need not be UTF-8, so bytes that
-/// are not print as U+FFFD.
-std::string jsonText(const nlohmann::json& j, int indent) {
-  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+  writeExplainJson(out, {args, r, file, sourceLines, remarks, linesShown(args, sourceLines.size())},
+                   indent);
 }
 
 /// "mir, llvm-ir, ptx ready after 0.9 s; still coming: resources, sass"
@@ -502,9 +549,10 @@ std::string readyText(const ExplainArgs& args, const CompileResult& r) {
 StageListener stageStream(const ExplainArgs& args, const std::string& file,
                           const std::vector<std::string_view>& sourceLines) {
   return [&args, &file, &sourceLines](std::shared_ptr<const CompileResult> partial) {
-    if (args.json)
-      std::cout << jsonText(explainJsonOf(args, *partial, file, sourceLines), -1) << std::endl;
-    else
+    if (args.json) {
+      printExplainJson(std::cout, args, *partial, file, sourceLines, -1);
+      std::cout << std::endl;
+    } else
       std::cerr << "kernelscope: " << readyText(args, *partial) << std::endl;
   };
 }
@@ -556,7 +604,8 @@ int explainMain(int argc, char** argv) {
   }
 
   if (args.json) {  // streamed: the last of its lines
-    std::cout << jsonText(explainJsonOf(args, r, file, sourceLines), args.stream ? -1 : 2) << "\n";
+    printExplainJson(std::cout, args, r, file, sourceLines, args.stream ? -1 : 2);
+    std::cout << "\n";
   } else {
     const RemarksByLine remarks(r, args.remarks);
     printExplainText(

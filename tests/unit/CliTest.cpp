@@ -52,6 +52,24 @@ TEST_CASE("explain --json gives the same data to scripts") {
   CHECK(sawAdd);
 }
 
+TEST_CASE("explain --json, written a line at a time, is what one dump of its object prints") {
+  if (!test::toolchainUsable()) return;
+  // The lines are written one by one (a whole file's are hundreds of MB at 80 kernels); the
+  // text must still be the JSON library's own, pretty and on one line alike.
+  for (const char* file : {"examples/reduce_sum.rs", "tests/fixtures/iterators.rs"}) {
+    CAPTURE(file);
+    auto pretty = test::runKernelscope({"explain", file, "--json"});
+    REQUIRE(pretty.exitCode == 0);
+    auto j = nlohmann::json::parse(pretty.out);
+    CHECK(j["lines"].size() > 3);
+    CHECK(pretty.out == j.dump(2) + "\n");
+    auto oneLine = test::runKernelscope({"explain", file, "--json", "--stream"});
+    REQUIRE(oneLine.exitCode == 0);
+    for (std::string_view line : splitLines(oneLine.out))
+      CHECK(line == nlohmann::json::parse(line).dump());
+  }
+}
+
 TEST_CASE("explain lists the code with no source line after the lines, in text and JSON") {
   if (!test::toolchainUsable()) return;
   auto text =
