@@ -172,15 +172,20 @@ class RustcFrontEnd final : public FrontEnd {
       if (fs::exists(out / (crate + ext))) saveTemp(opts, name, readFile(out / (crate + ext)));
     FrontEndOutput o;
     o.stem = crate;
-    // The IR is parsed once: read into the artifact, then given chain ids for the PTX
-    // (afterFirstView).
+    // The MIR is read on a thread of its own while the IR and PTX are (the first view waits
+    // for all three). The IR is parsed once: read into the artifact, then given chain ids for
+    // the PTX (afterFirstView).
+    std::future<Artifact> mir;
+    if (opts.wants(Stage::Mir))
+      mir = std::async(std::launch::async,
+                       [path = out / (crate + ".mir")] { return parseMir(readFile(path)); });
     if (completes_) o.ptx = parsePtx(readFile(out / (crate + ".s")));
     o.ir = parseLlvmIr(readFile(out / (crate + ".ll")), &irError_, completes_ ? &module_ : nullptr);
     o.lineMap = userLineMap(input, unit, result, o.ir);
 
-    if (opts.wants(Stage::Mir)) {
+    if (mir.valid()) {
       auto& st = result.stages[Stage::Mir];
-      st.artifact = parseMir(readFile(out / (crate + ".mir")));
+      st.artifact = mir.get();
       st.available = true;
     }
     if (opts.wants(Stage::LlvmIr)) {
