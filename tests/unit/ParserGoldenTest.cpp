@@ -75,7 +75,7 @@ TEST_CASE("MIR, LLVM IR, PTX and SASS parsers on the recorded kernels") {
     CHECK(chains.error.empty());
     CHECK(chains.instructionsMatched * 20 >= ptx.instructionCount() * 19);
     LineMap users({userFileOf(ir, name)});
-    recoverInlineChains(ptx, ir, users);  // as the pipeline does, before the chain ids
+    recoverInlineChains(ptx, ir, users);  // as the pipeline does, before SASS is decoded
     test::checkGolden(dir / "ptx.expected", test::dumpArtifact(ptx));
 
     // The recorded SASS came from PTX with line-id lines (ptxWithLineIds of this PTX).

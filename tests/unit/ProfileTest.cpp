@@ -574,7 +574,7 @@ TEST_CASE(
   CHECK(r.kernels[0].definition.line == lineOf(mainRs, "fn vecadd("));
 }
 
-TEST_CASE("a profile's PTX reaches ptxas with chain ids: its SASS sits on the lines its PTX does") {
+TEST_CASE("a profile's PTX reaches ptxas with line ids: its SASS sits on the lines its PTX does") {
   if (!test::toolchainUsable() || !test::toolchain().ptxas.found() ||
       !test::toolchain().nvdisasm.found()) {
     MESSAGE("skipped: no ptxas and nvdisasm (scripts/setup.sh)");
