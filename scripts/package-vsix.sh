@@ -2,8 +2,9 @@
 # Builds the linux-x64 VS Code extension with the server inside, installable in one step:
 #   scripts/package-vsix.sh [OUT.vsix]     (default: build-vsix/kernelscope-linux-x64.vsix)
 #
-# The server is built in build-vsix/ with LLVM's static libraries (KERNELSCOPE_STATIC_LLVM),
-# so it needs no llvm-22 package; the shared libraries it still links that are not part of
+# The server is the build's kernelscope-static (KERNELSCOPE_BUILD_DIR, default build/; it is
+# configured as scripts/setup.sh does when it is not there): the same objects as kernelscope,
+# linked with LLVM's static libraries, so it needs no llvm-22 package; the shared libraries it still links that are not part of
 # every Debian 12 system (everything but glibc, libstdc++ and libgcc) travel beside it in
 # server/lib/, found through an $ORIGIN rpath. Before packaging, the script checks with ldd,
 # with LD_LIBRARY_PATH cleared, that every library resolves to the copy in server/lib/ or
@@ -12,16 +13,16 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=$(realpath -m "${1:-$ROOT/build-vsix/kernelscope-linux-x64.vsix}")
-BUILD=$ROOT/build-vsix
+BUILD=${KERNELSCOPE_BUILD_DIR:-$ROOT/build}
 say() { printf '[package-vsix] %s\n' "$*" >&2; }
 
 "$ROOT/scripts/ensure-apt.sh" package-vsix patchelf
-launcher=()
-if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
-say "building the server with static LLVM in ${BUILD#"$ROOT"/}"
-cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKERNELSCOPE_STATIC_LLVM=ON \
-  "${launcher[@]}" >/dev/null
-ninja -C "$BUILD" kernelscope >/dev/null
+say "building the server with static LLVM (kernelscope-static) in ${BUILD#"$ROOT"/}"
+if [ ! -f "$BUILD/CMakeCache.txt" ]; then
+  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+cmake --build "$BUILD" --parallel "$(nproc)" --target kernelscope-static >/dev/null
+SERVER=$BUILD/server/kernelscope-static
 
 STAGE=$(mktemp -d "${TMPDIR:-/tmp}/kernelscope-vsix.XXXXXX")
 trap 'rm -rf "$STAGE"' EXIT
@@ -33,7 +34,7 @@ mkdir -p "$STAGE/ext/server/lib"
 (cd "$ROOT/editors/vscode" && tar --exclude=./node_modules --exclude=./server --exclude='./*.vsix' -cf - .) |
   tar -C "$STAGE/ext" -xf -
 ln -s "$ROOT/editors/vscode/node_modules" "$STAGE/ext/node_modules"
-cp "$BUILD/server/kernelscope" "$STAGE/ext/server/kernelscope"
+cp "$SERVER" "$STAGE/ext/server/kernelscope"
 strip "$STAGE/ext/server/kernelscope"
 
 # Libraries every Debian 12 system has: glibc's, libstdc++ and libgcc.
@@ -42,7 +43,7 @@ while read -r name _ path _; do
   [[ $name =~ $base ]] && continue
   [ -f "$path" ] || { say "cannot find $name for the server"; exit 1; }
   cp -L "$path" "$STAGE/ext/server/lib/$name"
-done < <(ldd "$BUILD/server/kernelscope" | awk '$2 == "=>" { print $1, $2, $3, $4 }')
+done < <(ldd "$SERVER" | awk '$2 == "=>" { print $1, $2, $3, $4 }')
 patchelf --set-rpath '$ORIGIN/lib' "$STAGE/ext/server/kernelscope"
 
 # Check: with no LD_LIBRARY_PATH, every library is the carried copy or a base one; no LLVM.

@@ -203,7 +203,10 @@ for script in ${KS_E2E:-e2e.mjs stages.e2e.mjs filters.e2e.mjs commands.e2e.mjs 
   install.e2e.mjs)
     # The .vsix with the server inside, on a machine whose kernelscope cache is empty.
     say "packaging the linux-x64 .vsix with the server (scripts/package-vsix.sh)"
-    if "$ROOT/scripts/package-vsix.sh" "$WORK/kernelscope-linux-x64.vsix"; then
+    # Linked in the build of the server under test (KERNELSCOPE_BIN is BUILD/server/kernelscope),
+    # so that no object is compiled a second time.
+    if KERNELSCOPE_BUILD_DIR=$(dirname "$(dirname "$(realpath "$KERNELSCOPE_BIN")")") \
+         "$ROOT/scripts/package-vsix.sh" "$WORK/kernelscope-linux-x64.vsix"; then
       mkdir -p "$WORK/empty-cache"
       KERNELSCOPE_CACHE_DIR=$WORK/empty-cache PATH=$NO_SERVER_PATH \
         run_script "$script" "$WORK/kernelscope-linux-x64.vsix" ""
