@@ -10,6 +10,7 @@
 #include "Crate.h"
 #include "Cuda.h"
 #include "Diff.h"
+#include "Files.h"
 #include "Parsers.h"
 #include "TextUtil.h"
 
@@ -18,13 +19,6 @@ namespace ks {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 constexpr std::string_view kDumpAfter = "*** IR Dump After ";
 constexpr std::string_view kDumpStart = "*** IR Dump At Start ***";
@@ -346,7 +340,7 @@ StagePasses mirPassChanges(const std::vector<MirDumpFile>& files, std::string_vi
       before[f.number] = &f;
       continue;
     }
-    std::string afterText = readFile(f.path);
+    std::string afterText = readWholeFile(f.path);
     last = afterText;
     if (!haveStart) {  // the first dump (`built`): the body before any pass
       sp.initial = afterText;
@@ -355,7 +349,7 @@ StagePasses mirPassChanges(const std::vector<MirDumpFile>& files, std::string_vi
     auto b = before.find(f.number);
     if (b == before.end()) continue;  // a phase marker ("analysis", "runtime-optimized")
     ++sp.passesRun;
-    std::string beforeText = readFile(b->second->path);
+    std::string beforeText = readWholeFile(b->second->path);
     if (mirBodyText(beforeText) == mirBodyText(afterText)) continue;
     PassChange c;
     c.stage = Stage::Mir;
@@ -533,7 +527,7 @@ PassesResult computePasses(const Toolchain& tc, const CompileInput& input,
       return result;
     }
     if (!takeRun(dumps.run, unit, result)) return result;
-    result.finalModuleIr = readFile(dumps.out / (unit.crateName + ".ll"));
+    result.finalModuleIr = readWholeFile(dumps.out / (unit.crateName + ".ll"));
     Artifact ir = parseLlvmIr(result.finalModuleIr);
     const ArtifactFunction* found = findKernel(ir, kernel, result);
     if (!found) return result;

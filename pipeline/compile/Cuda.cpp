@@ -155,7 +155,7 @@ class CudaFrontEnd final : public FrontEnd {
     result.succeeded = true;
     result.sourceFiles = {file};
 
-    std::string ptxText = unshadow(readFile(ptxFile));
+    std::string ptxText = unshadow(readWholeFile(ptxFile));
     o.ptx = parsePtx(ptxText);
     std::set<std::string> userFiles = {file.string()};
     std::string dir = file.parent_path().string() + "/";

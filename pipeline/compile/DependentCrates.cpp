@@ -31,7 +31,8 @@ bool hasKernels(const CratePackage& pkg, const std::map<std::string, std::string
     if (it->path().extension() != ".rs" || !it->is_regular_file(ec)) continue;
     const std::string path = normalizePath(it->path().string());
     auto open = overlays.find(path);
-    const std::string text = open != overlays.end() ? open->second : readFile(it->path());
+    const std::string text =
+        open != overlays.end() ? open->second : readRegularFile(it->path()).text;
     if (!scanKernelEntries(text).empty()) return true;
   }
   return false;

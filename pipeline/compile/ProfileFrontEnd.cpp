@@ -182,7 +182,7 @@ class ProfileCompile {
     if (opts_.wants(Stage::Mir)) readMir(b);
     o.ir = readIr(irFile);
     // The backend's `.loc` lines as printed: no chain regeneration for these.
-    o.ptx = parsePtx(readFile(ptxFile));
+    o.ptx = parsePtx(readWholeFile(ptxFile));
     if (!o.ir.lines.empty()) recoverInlineChains(o.ptx, o.ir, *o.lineMap);
     if (opts_.wants(Stage::Ptx)) {
       result_.stages[Stage::Ptx].artifact = o.ptx;
@@ -197,7 +197,7 @@ class ProfileCompile {
       result_.markUnavailable(opts_, Stage::Mir, "cargo wrote no MIR for " + b.crateName);
       return;
     }
-    result_.stages[Stage::Mir].artifact = parseMir(readFile(mir));
+    result_.stages[Stage::Mir].artifact = parseMir(readWholeFile(mir));
     result_.stages[Stage::Mir].available = true;
   }
 
@@ -210,7 +210,7 @@ class ProfileCompile {
       return {};
     }
     std::string irError;
-    Artifact ir = parseLlvmIr(readFile(irFile), &irError);
+    Artifact ir = parseLlvmIr(readWholeFile(irFile), &irError);
     if (!irError.empty()) {
       // rust-cuda's NVVM IR is LLVM 7's dialect (typed pointers): it may not parse here.
       result_.markUnavailable(
@@ -255,7 +255,7 @@ class ProfileFrontEnd final : public FrontEnd {
                 CompileResult& result) const override {
     // Without line info a kernel's definition is found by its name in the source.
     const fs::path file = normalizePath(fs::absolute(input.path).string());
-    const std::string source = input.text ? *input.text : readFile(file);
+    const std::string source = input.text ? *input.text : readRegularFile(file).text;
     for (auto& k : result.kernels)
       if (k.definition.line == 0)
         if (auto entry = kernelEntryFor(source, k.symbol))

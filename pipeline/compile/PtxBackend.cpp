@@ -4,19 +4,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "Files.h"
 #include "GpuArch.h"
 #include "Parsers.h"
 
 namespace ks {
 
 namespace fs = std::filesystem;
-
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 Diagnostic toolError(std::string message, std::string source) {
   Diagnostic d;
@@ -234,7 +228,7 @@ std::optional<Assembled> assemble(const Toolchain& tc, const CompileOptions& opt
     if (report.diagnostics.empty()) report.diagnostics.push_back(toolError(why, "ptxas"));
     out.cubin.clear();
   } else if (!ptxas.relocatable) {  // the loadable cubin: what `kernelscope run` launches
-    result.cubin = std::make_shared<const std::string>(readFile(out.cubin));
+    result.cubin = std::make_shared<const std::string>(readWholeFile(out.cubin));
     saveTemp(opts, "k.cubin", *result.cubin);
   }
   for (auto& d : report.diagnostics) result.diagnostics.push_back(std::move(d));

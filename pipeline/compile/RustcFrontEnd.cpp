@@ -91,7 +91,7 @@ class RustcFrontEnd final : public FrontEnd {
     std::vector<Remark> remarks;
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(remarkDir_, ec)) {
-      std::string yaml = readFile(e.path());
+      std::string yaml = readWholeFile(e.path());
       saveTemp(opts, "remarks." + e.path().filename().string(), yaml);
       for (auto& rem : parseRemarksYaml(yaml, /*withBookkeeping=*/false))
         remarks.push_back(std::move(rem));
@@ -169,7 +169,7 @@ class RustcFrontEnd final : public FrontEnd {
                              CompileResult& result) {
     const std::string& crate = unit.crateName;
     for (const auto& [ext, name] : {std::pair{".mir", "k.mir"}, {".ll", "k.ll"}, {".s", "k.ptx"}})
-      if (fs::exists(out / (crate + ext))) saveTemp(opts, name, readFile(out / (crate + ext)));
+      if (fs::exists(out / (crate + ext))) saveTemp(opts, name, readWholeFile(out / (crate + ext)));
     FrontEndOutput o;
     o.stem = crate;
     // The MIR is read on a thread of its own while the IR and PTX are (the first view waits
@@ -178,9 +178,10 @@ class RustcFrontEnd final : public FrontEnd {
     std::future<Artifact> mir;
     if (opts.wants(Stage::Mir))
       mir = std::async(std::launch::async,
-                       [path = out / (crate + ".mir")] { return parseMir(readFile(path)); });
-    if (completes_) o.ptx = parsePtx(readFile(out / (crate + ".s")));
-    o.ir = parseLlvmIr(readFile(out / (crate + ".ll")), &irError_, completes_ ? &module_ : nullptr);
+                       [path = out / (crate + ".mir")] { return parseMir(readWholeFile(path)); });
+    if (completes_) o.ptx = parsePtx(readWholeFile(out / (crate + ".s")));
+    o.ir = parseLlvmIr(readWholeFile(out / (crate + ".ll")), &irError_,
+                       completes_ ? &module_ : nullptr);
     o.lineMap = userLineMap(input, unit, result, o.ir);
 
     if (mir.valid()) {

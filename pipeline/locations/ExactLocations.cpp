@@ -508,8 +508,16 @@ size_t decodeSassLineIds(Artifact& sass, const Artifact& ptx) {
     return printed - kLineIdBase;
   };
   // The PTX's chains (equal ones made one), which the decoded lines share; a line left as
-  // nvdisasm printed it shares an equal one too.
+  // nvdisasm printed it shares an equal one too. Each chain object of the PTX is interned
+  // once: most SASS lines find theirs by its address, without hashing its frames.
   ChainInterner chains;
+  std::unordered_map<const void*, Chain> internedPtxChain;
+  auto chainOf = [&](const ArtifactLine& ptxLine) {
+    Chain chain = chainOfPtxLine(ptxLine);
+    auto [it, added] = internedPtxChain.try_emplace(chain.id());
+    if (added) it->second = chains.intern(chain);
+    return it->second;
+  };
   size_t decoded = 0;
   std::string text;
   text.reserve(sass.text.size());
@@ -522,7 +530,7 @@ size_t decodeSassLineIds(Artifact& sass, const Artifact& ptx) {
     std::optional<uint32_t> from =
         l.location.empty() ? std::nullopt : ptxLineOf(l.location.front().line);
     if (from && l.kind == LineKind::Instruction) {
-      l.location = chains.intern(chainOfPtxLine(ptx.lines[*from]));
+      l.location = chainOf(ptx.lines[*from]);
       l.source = ptx.lines[*from].source;
       ++decoded;
     } else {

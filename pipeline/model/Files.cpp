@@ -77,6 +77,10 @@ FileText readRegularFile(const std::filesystem::path& path, uintmax_t maxBytes) 
   return out;
 }
 
+std::string readWholeFile(const std::filesystem::path& path) {
+  return readRegularFile(path, kMaxToolOutputBytes).text;
+}
+
 std::string fileFingerprint(const std::filesystem::path& path, uintmax_t readAtMost) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return "\x01missing";

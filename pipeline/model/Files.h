@@ -30,6 +30,14 @@ struct FileText {
 FileText readRegularFile(const std::filesystem::path& path,
                          uintmax_t maxBytes = kMaxInputFileBytes);
 
+/// The largest file a tool writes that kernelscope reads (rustc's MIR and IR, nvdisasm's SASS:
+/// tens of MB for a file of many kernels).
+inline constexpr uintmax_t kMaxToolOutputBytes = uintmax_t{1} << 30;
+
+/// A file a tool wrote, whole, read in one go as readRegularFile does; empty when it is
+/// missing or cannot be read.
+std::string readWholeFile(const std::filesystem::path& path);
+
 /// What stands for a file when only a change of it matters (cache keys): the text of a
 /// regular file up to `readAtMost` bytes, and for a larger one its size, modification time
 /// and inode (a 1 GB data file in a path dependency is not read on every compile); a

@@ -15,13 +15,12 @@
 
 #include "Compile.h"
 #include "ExactLocations.h"
+#include "Files.h"
 #include "FrontEnd.h"
 #include "Process.h"
 
 namespace ks {
 
-/// The whole file (empty when unreadable).
-std::string readFile(const std::filesystem::path&);
 /// An error diagnostic without a location: a tool is missing, failed or crashed.
 Diagnostic toolError(std::string message, std::string source = "kernelscope");
 /// Copies `content` to `opts.saveTempsDir/name` when saving temps.
