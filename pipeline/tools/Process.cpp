@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -21,6 +22,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -56,7 +58,7 @@ struct Pipe {
   }
 };
 
-std::vector<std::string> buildEnvironment(const ProcessSpec& spec) {
+std::vector<std::string> buildEnvironment(const ProcessSpec& spec, const std::string& toolTmp) {
   std::map<std::string, std::string> vars;
   for (char** e = environ; e && *e; ++e) {
     std::string_view kv(*e);
@@ -64,6 +66,7 @@ std::vector<std::string> buildEnvironment(const ProcessSpec& spec) {
     if (eq != std::string_view::npos)
       vars[std::string(kv.substr(0, eq))] = std::string(kv.substr(eq + 1));
   }
+  if (!toolTmp.empty()) vars["TMPDIR"] = toolTmp;
   for (const auto& [k, v] : spec.env) vars[k] = v;
   std::vector<std::string> out;
   out.reserve(vars.size());
@@ -143,10 +146,11 @@ namespace {
 /// a multi-threaded parent may not allocate. Not movable, since argv and envp point into
 /// the strings it owns.
 struct ExecImage {
-  ExecImage(const ProcessSpec& spec, const std::filesystem::path& program)
+  ExecImage(const ProcessSpec& spec, const std::filesystem::path& program,
+            const std::string& toolTmp)
       : program(program.string()),
         args(spec.argv),
-        env(buildEnvironment(spec)),
+        env(buildEnvironment(spec, toolTmp)),
         cwd(spec.cwd.string()) {
     for (auto& s : args) argv.push_back(s.data());
     argv.push_back(nullptr);
@@ -367,7 +371,19 @@ ProcessResult runProcess(const ProcessSpec& spec) {
     result.error = spec.argv[0] + " not found";
     return result;
   }
-  const ExecImage image(spec, *program);
+  // The tool's TMPDIR is a directory of ours, removed when the tool has ended (its process
+  // group included): what a tool or its children leave there when killed (a linker's files
+  // under cargo, nvcc's intermediates) goes with it. A TMPDIR the spec sets is kept, and
+  // where no directory can be made (TMPDIR missing) the tool gets the environment's.
+  std::optional<TempDir> toolTmp;
+  if (std::none_of(spec.env.begin(), spec.env.end(),
+                   [](const auto& kv) { return kv.first == "TMPDIR"; })) {
+    try {
+      toolTmp.emplace("kernelscope-tool");
+    } catch (const std::runtime_error&) {
+    }
+  }
+  const ExecImage image(spec, *program, toolTmp ? toolTmp->path().string() : std::string());
   ChildPipes pipes;
   if (!pipes.open()) {
     result.error = std::string("pipe: ") + std::strerror(errno);

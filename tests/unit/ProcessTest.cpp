@@ -71,6 +71,33 @@ TEST_CASE("what a tool leaves running in its process group ends with it") {
   CHECK_FALSE(processAlive(grandchild));
 }
 
+TEST_CASE("a tool's temporary files go with it, even when it is killed") {
+  // A tool's TMPDIR is a private directory of ours: what it (or a linker under it) leaves
+  // there when it is killed and cannot clean up is removed as the tool ends.
+  TempDir outer("kernelscope-tooltmp-test");
+  const char* saved = std::getenv("TMPDIR");
+  const std::string before = saved ? saved : "";
+  ::setenv("TMPDIR", outer.path().c_str(), 1);
+  auto r = sh("echo \"$TMPDIR\"; touch \"$TMPDIR/cc1.res\"; kill -KILL $$");
+  auto ok = sh("echo \"$TMPDIR\"; touch \"$TMPDIR/left.o\"");
+  ProcessSpec own;
+  own.argv = {"/bin/sh", "-c", "echo \"$TMPDIR\""};
+  own.env = {{"TMPDIR", outer.path().string()}};
+  auto kept = runProcess(own);
+  if (saved)
+    ::setenv("TMPDIR", before.c_str(), 1);
+  else
+    ::unsetenv("TMPDIR");
+  CHECK(r.signal == SIGKILL);
+  CHECK(ok.ok());
+  const std::string toolTmp = r.out.substr(0, r.out.find('\n'));
+  CHECK(toolTmp.starts_with(outer.path().string() + "/kernelscope-tool"));
+  CHECK(ok.out.substr(0, ok.out.find('\n')) != toolTmp);  // a directory per run
+  CHECK_FALSE(std::filesystem::exists(toolTmp));
+  CHECK(std::filesystem::is_empty(outer.path()));   // nothing of either run is left
+  CHECK(kept.out == outer.path().string() + "\n");  // a TMPDIR the spec sets is kept
+}
+
 TEST_CASE("cancellation from another thread kills the process") {
   CancellationToken token;
   std::thread canceller([token] {
