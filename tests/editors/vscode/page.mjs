@@ -164,11 +164,20 @@ export async function focusEditor(page, title) {
 }
 
 export async function goToLine(page, title, line1) {
-  await focusEditor(page, title);
-  await page.keyboard.press("Control+G");
   const input = page.locator(".quick-input-widget .quick-input-box input");
-  await input.waitFor({ state: "visible" });
-  await input.fill(`:${line1}`);
+  // A stage view that a later stage of the compile refreshes takes the focus for a moment,
+  // which closes an open quick input: then the editor is focused and asked again.
+  for (let attempt = 1; ; attempt++) {
+    await focusEditor(page, title);
+    await page.keyboard.press("Control+G");
+    await input.waitFor({ state: "visible" });
+    try {
+      await input.fill(`:${line1}`, { timeout: 5000 });
+      break;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+    }
+  }
   await page.keyboard.press("Enter");
   await input.waitFor({ state: "hidden" });
 }
