@@ -24,7 +24,8 @@ if [ -f "$BUILD_DIR/CMakeCache.txt" ]; then cmake -DKERNELSCOPE_WERROR=ON "$BUIL
 "$ROOT/scripts/check.sh" --tidy "$BUILD_DIR" || { echo "[test] clang-tidy failed (see above)" >&2; exit 1; }
 
 status=0
-(cd "$BUILD_DIR" && ctest --output-on-failure --timeout 1500 "$@") || status=$?
+# -j2: only the unit suite's two halves run side by side (tests/CMakeLists.txt).
+(cd "$BUILD_DIR" && ctest --output-on-failure --timeout 1500 -j2 "$@") || status=$?
 
 echo "[test] sanitizers and fuzzing: building with clang, ASan and UBSan in $SANITIZE_DIR" >&2
 log=$SANITIZE_DIR/build.log
@@ -36,5 +37,5 @@ fi
 cmake --build "$SANITIZE_DIR" --parallel "$(nproc)" --target kernelscope ks_unit_tests ks_lsp_tests ks_lsp_fuzz \
   >"$log" 2>&1 || { grep -E "error|FAILED" "$log" | head -30; exit 1; }
 (cd "$SANITIZE_DIR" && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  ctest --output-on-failure --timeout 600 -R '^(unit|lsp\.unit|lsp\.fuzz)$') || status=$?
+  ctest --output-on-failure --timeout 600 -j2 -R '^(unit\.(first|second)|lsp\.unit|lsp\.fuzz)$') || status=$?
 exit $status
