@@ -173,26 +173,25 @@ BackEndTools::BackEndTools(const Toolchain& tc, const CompileOptions& opts,
   std::ofstream(ptxFile, std::ios::binary) << text;
   auto ptxas = std::make_shared<std::promise<Ptxas>>();
   ptxas_ = ptxas->get_future().share();
-  nvdisasmRun_ = std::async(
-      std::launch::async, [&tc, &opts, &cancel, ptxFile, ptxas, done = std::move(input)]() mutable {
-        runPtxas(tc, opts, cancel, ptxFile, done);
-        const bool cancelled = done.run.cancelled;
-        std::optional<ProcessResult> sass =
-            cancelled ? std::nullopt : runNvdisasm(tc, opts, cancel, done);
-        ptxas->set_value(std::move(done));
-        return sass;
-      });
+  nvdisasm_ = std::async(std::launch::async,
+                         [&tc, &opts, &cancel, ptxFile, ptxas, done = std::move(input)]() mutable {
+                           runPtxas(tc, opts, cancel, ptxFile, done);
+                           const bool cancelled = done.run.cancelled;
+                           std::optional<ProcessResult> sass =
+                               cancelled ? std::nullopt : runNvdisasm(tc, opts, cancel, done);
+                           ptxas->set_value(std::move(done));
+                           return sass;
+                         });
 }
 
 BackEndTools::~BackEndTools() {
-  if (nvdisasmRun_.valid()) nvdisasmRun_.wait();
+  if (nvdisasm_.valid()) nvdisasm_.wait();
 }
 
 const BackEndTools::Ptxas& BackEndTools::ptxas() { return ptxas_.get(); }
 
-const std::optional<ProcessResult>& BackEndTools::nvdisasm() {
-  if (!nvdisasm_) nvdisasm_ = nvdisasmRun_.valid() ? nvdisasmRun_.get() : std::nullopt;
-  return *nvdisasm_;
+std::optional<ProcessResult> BackEndTools::takeNvdisasm() {
+  return nvdisasm_.valid() ? nvdisasm_.get() : std::nullopt;
 }
 
 std::optional<Assembled> assemble(const Toolchain& tc, const CompileOptions& opts,
@@ -249,7 +248,7 @@ bool disassemble(const Toolchain& tc, const CompileOptions& opts, BackEndTools& 
                            "nvdisasm: " + tc.nvdisasm.problem + " (fix: " + tc.nvdisasm.fix + ")");
     return true;
   }
-  std::optional<ProcessResult> run = tools.nvdisasm();
+  std::optional<ProcessResult> run = tools.takeNvdisasm();
   if (!run) return true;
   ProcessResult& dr = *run;
   result.toolTime += dr.elapsed;

@@ -57,16 +57,15 @@ class BackEndTools {
     std::vector<uint32_t> ptxLineOf;  // line of what ptxas read -> the front end's PTX line
     bool lineIds = false;             // ptxas read the PTX with line ids (ptxWithLineIds)
   };
-  bool runsPtxas() const { return ptxas_.valid(); }
   /// Waits for ptxas.
   const Ptxas& ptxas();
-  /// Waits for nvdisasm; nullopt when it did not run (no SASS wanted, no cubin, no nvdisasm).
-  const std::optional<ProcessResult>& nvdisasm();
+  /// Waits for nvdisasm and hands over what it printed (once: its SASS is moved out);
+  /// nullopt when it did not run (no SASS wanted, no cubin, no nvdisasm).
+  std::optional<ProcessResult> takeNvdisasm();
 
  private:
   std::shared_future<Ptxas> ptxas_;
-  std::future<std::optional<ProcessResult>> nvdisasmRun_;
-  std::optional<std::optional<ProcessResult>> nvdisasm_;
+  std::future<std::optional<ProcessResult>> nvdisasm_;
 };
 
 /// What ptxas made, for disassemble(): the cubin (empty when there is none).
