@@ -4,11 +4,13 @@
 #include <set>
 
 #include "Crate.h"
+#include "ExactLocations.h"
 #include "Files.h"
 #include "FrontEnd.h"
 #include "Parsers.h"
 #include "PtxBackend.h"
 #include "Remarks.h"
+#include "Trust.h"
 
 namespace ks {
 
@@ -63,15 +65,25 @@ class RustcFrontEnd final : public FrontEnd {
 
     // --- rustc: MIR, LLVM IR, PTX, diagnostics and remarks in one call.
     const bool needPtx = opts.wants(Stage::Ptx) || opts.wants(Stage::Sass);
+    ptxFrom_ = !needPtx                          ? PtxFrom::Nowhere
+               : backEndIsRustcs(tc, unit, opts) ? PtxFrom::OurBackEnd
+                                                 : PtxFrom::Rustc;
     remarkDir_ = opts.remarks ? work / "remarks" : fs::path();
-    ProcessResult r = runRustcUnit(tc, unit, opts, emitFor(opts, unit, needPtx), out, work, {},
-                                   remarkDir_, cancel);
+    // The IR keeps the order of each value's uses, which the back end's choices follow (a
+    // reparsed module would have its own), so our back end sees what rustc's did.
+    const std::vector<std::string> keepUseOrder = {"-C", "llvm-args=-preserve-ll-uselistorder"};
+    ProcessResult r = runRustcUnit(tc, unit, opts, emitFor(opts, unit, ptxFrom_ == PtxFrom::Rustc),
+                                   out, work, keepUseOrder, remarkDir_, cancel);
     result.toolTime += r.elapsed;
     if (r.cancelled) return cancelCompile(opts, result);
     if (!takeRun(r, unit, opts, out, result)) return std::nullopt;
     result.succeeded = true;
-    completes_ = needPtx;
-    return readOutputs(input, unit, opts, out, result);
+    FrontEndOutput o = readOutputs(input, unit, opts, out, result);
+    if (needPtx && ptxFrom_ == PtxFrom::Nowhere) {  // our back end failed: MIR and IR only
+      kernelTable(o, opts, result);
+      return std::nullopt;
+    }
+    return o;
   }
 
   void afterFirstView(FrontEndOutput& o, const CompileOptions& opts,
@@ -81,11 +93,28 @@ class RustcFrontEnd final : public FrontEnd {
     std::future<std::vector<Remark>> remarks;
     if (!remarkDir_.empty())
       remarks = std::async(std::launch::async, [&] { return readRemarks(o, opts); });
-    if (completes_) completeChains(o, opts, result);
+    if (ptxFrom_ == PtxFrom::Rustc) completeChains(o, opts, result);
     if (remarks.valid()) result.remarks = remarks.get();
   }
 
  private:
+  /// Where the PTX comes from. rustc's LLVM is often the one kernelscope links (Debian's
+  /// rustc and kernelscope share the system's): its NVPTX back end then makes, from rustc's
+  /// IR, the PTX rustc would (byte for byte), with every instruction's exact chain as it
+  /// prints it, in about the time rustc's own back end takes. Otherwise rustc makes it and
+  /// its chains are regenerated after the first view (ExactLocations.h).
+  enum class PtxFrom { Nowhere, Rustc, OurBackEnd };
+
+  /// Whether rustc's back end would do what ours does: the same LLVM release, and nothing
+  /// in rustc's arguments that sets the back end up otherwise (cargo builds may add flags
+  /// of their own, so they keep rustc's back end).
+  static bool backEndIsRustcs(const Toolchain& tc, const RustcUnit& unit,
+                              const CompileOptions& opts) {
+    if (unit.cargo || tc.rustcLlvm != backEndLlvmRelease()) return false;
+    std::vector<std::string> args = unit.args;
+    args.insert(args.end(), opts.extraRustcFlags.begin(), opts.extraRustcFlags.end());
+    return leavesBackEndAlone(args);
+  }
   /// rustc's remarks from its remark files, on the user's lines.
   std::vector<Remark> readRemarks(const FrontEndOutput& o, const CompileOptions& opts) const {
     std::vector<Remark> remarks;
@@ -173,15 +202,16 @@ class RustcFrontEnd final : public FrontEnd {
     FrontEndOutput o;
     o.stem = crate;
     // The MIR is read on a thread of its own while the IR and PTX are (the first view waits
-    // for all three). The IR is parsed once: read into the artifact, then given chain ids for
-    // the PTX (afterFirstView).
+    // for all three). The IR is parsed once: read into the artifact, then compiled to PTX or
+    // used to regenerate rustc's PTX's chains (afterFirstView).
     std::future<Artifact> mir;
     if (opts.wants(Stage::Mir))
       mir = std::async(std::launch::async,
                        [path = out / (crate + ".mir")] { return parseMir(readWholeFile(path)); });
-    if (completes_) o.ptx = parsePtx(readWholeFile(out / (crate + ".s")));
+    if (ptxFrom_ == PtxFrom::Rustc) o.ptx = parsePtx(readWholeFile(out / (crate + ".s")));
     o.ir = parseLlvmIr(readWholeFile(out / (crate + ".ll")), &irError_,
-                       completes_ ? &module_ : nullptr);
+                       ptxFrom_ != PtxFrom::Nowhere ? &module_ : nullptr);
+    if (ptxFrom_ == PtxFrom::OurBackEnd) compileIr(opts, crate, o, result);
     o.lineMap = userLineMap(input, unit, result, o.ir);
 
     if (mir.valid()) {
@@ -194,13 +224,37 @@ class RustcFrontEnd final : public FrontEnd {
       st.artifact = o.ir;
       st.available = true;
     }
-    if (opts.wants(Stage::Ptx)) {  // first shown with guessed chains: see afterFirstView
+    if (opts.wants(Stage::Ptx) && ptxFrom_ != PtxFrom::Nowhere) {
+      // rustc's is first shown with guessed chains (afterFirstView); ours has its own.
       auto& st = result.stages[Stage::Ptx];
       st.artifact = o.ptx;
       recoverInlineChains(st.artifact, o.ir, *o.lineMap);
       st.available = true;
     }
     return o;
+  }
+
+  /// Makes the PTX of rustc's IR with our back end (see PtxFrom), with the back end's
+  /// remarks where rustc would have written them. When it cannot, the PTX and SASS say why
+  /// and there is no PTX (PtxFrom::Nowhere).
+  void compileIr(const CompileOptions& opts, const std::string& crate, FrontEndOutput& o,
+                 CompileResult& result) {
+    std::string why = irError_.empty() ? "" : "cannot read rustc's LLVM IR: " + irError_;
+    if (module_.module) {
+      const std::string remarks =
+          remarkDir_.empty() ? "" : (remarkDir_ / (crate + ".codegen.opt.yaml")).string();
+      if (std::optional<Artifact> ptx =
+              compilePtx(*module_.module, opts.arch, opts.optLevel, why, remarks)) {
+        saveTemp(opts, "k.ptx", ptx->text);
+        o.ptx = std::move(*ptx);
+      }
+    }
+    module_.reset();
+    if (why.empty()) return;
+    why = "the NVPTX back end could not compile rustc's IR: " + why;
+    result.diagnostics.push_back(toolError(why));
+    for (Stage s : {Stage::Ptx, Stage::Sass}) result.markUnavailable(opts, s, why);
+    ptxFrom_ = PtxFrom::Nowhere;
   }
 
   /// The line map over the user's files: the crate's files and its path dependencies' (or
@@ -216,9 +270,9 @@ class RustcFrontEnd final : public FrontEnd {
     return std::make_shared<LineMap>(std::vector<std::string>(userFiles.begin(), userFiles.end()));
   }
 
-  fs::path remarkDir_;      // where rustc wrote its remarks; empty: none wanted
-  bool completes_ = false;  // the PTX's chains are completed after the first view
-  LlvmModule module_;       // rustc's IR, kept from parsing to afterFirstView
+  fs::path remarkDir_;  // where rustc wrote its remarks; empty: none wanted
+  PtxFrom ptxFrom_ = PtxFrom::Nowhere;
+  LlvmModule module_;  // rustc's IR, kept from parsing to compileIr or afterFirstView
   std::string irError_;
 };
 

@@ -1,10 +1,15 @@
-// Exact inline chains by regenerating PTX with chain ids: see ExactLocations.h.
+// Exact inline chains by following the NVPTX backend as it prints: see ExactLocations.h.
 #include "ExactLocations.h"
 
 #include <llvm/AsmParser/Parser.h>
+#include <llvm/CodeGen/AsmPrinter.h>
+#include <llvm/CodeGen/AsmPrinterHandler.h>
+#include <llvm/CodeGen/MachineInstr.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LLVMRemarkStreamer.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -41,12 +46,6 @@ void initNvptxOnce() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
-    // An instruction without a debug location inherits the previous `.loc` unless it
-    // starts a block; with this LLVM option every such instruction gets a line-0 `.loc`,
-    // so the regenerated PTX tells compiler-generated code apart. It changes no code.
-    auto& options = llvm::cl::getRegisteredOptions();
-    if (auto it = options.find("use-unknown-locations"); it != options.end())
-      it->second->addOccurrence(0, "use-unknown-locations", "Enable");
   });
 }
 
@@ -161,65 +160,132 @@ ChainTable assignExactChains(Artifact& ptx, const std::string& llvmIrText, const
 
 namespace {
 
-/// Chain ids: one per distinct chain (chains interned by `chains`, so a chain's identity
-/// tells it apart), each naming its chain in `table.chains`.
-struct ChainIds {
-  DebugChains chains;
-  std::unordered_map<const void*, uint32_t> ids;
+/// Where each machine instruction's text begins in the AsmPrinter's output, and its exact
+/// chain: the AsmPrinter calls the handlers it is given before it prints an instruction
+/// (before its `.loc` too), and it writes straight into `out` (an unbuffered stream).
+class ChainRecorder final : public llvm::AsmPrinterHandler {
+ public:
+  struct Mark {
+    size_t offset = 0;
+    Chain chain;  // empty: no debug location (compiler-generated)
+    // Printed under the function's opening `.loc`: LLVM gives no line-0 `.loc` to the
+    // instructions without a location before the function's first located one, nor to its
+    // frame set-up.
+    bool underOpening = false;
+  };
+  ChainRecorder(const llvm::SmallString<0>& out, std::vector<Mark>& marks)
+      : out_(out), marks_(marks) {}
 
-  uint32_t idOf(const Chain& chain, ChainTable& table) {
-    auto [it, inserted] = ids.emplace(chain.id(), static_cast<uint32_t>(table.chains.size()));
-    if (inserted) table.chains.push_back(chain);
-    return it->second;
+  void beginInstruction(const llvm::MachineInstr* mi) override {
+    if (mi->isMetaInstruction()) return;  // prints nothing
+    Mark m{out_.size(), {}, false};
+    const llvm::DILocation* loc = mi->getDebugLoc().get();
+    if (loc && loc->getLine() != 0) {
+      m.chain = chains_.of(loc);
+      located_ = true;
+    } else {
+      m.underOpening = !located_ || mi->getFlag(llvm::MachineInstr::FrameSetup);
+    }
+    marks_.push_back(std::move(m));
   }
+  // The function's closing text belongs to no instruction.
+  void endFunction(const llvm::MachineFunction*) override {
+    marks_.push_back({out_.size(), {}, false});
+  }
+  void beginFunction(const llvm::MachineFunction*) override { located_ = false; }
+  void endModule() override {}
+
+ private:
+  const llvm::SmallString<0>& out_;
+  std::vector<Mark>& marks_;  // outlives the printer, which may drop its handlers first
+  DebugChains chains_;
+  bool located_ = false;  // an instruction of this function with a location printed
 };
 
-/// Gives every located instruction of `f` a chain-id DebugLoc (kChainIdBase + its index in
-/// `table.chains`), scoped to the function.
-void setChainIds(llvm::Function& f, ChainIds& ids, ChainTable& table) {
-  llvm::DISubprogram* sp = f.getSubprogram();
-  if (!sp) return;
-  for (llvm::BasicBlock& bb : f)
-    for (llvm::Instruction& inst : bb) {
-      const llvm::DILocation* loc = inst.getDebugLoc().get();
-      if (!loc || loc->getLine() == 0) continue;
-      const uint32_t id = ids.idOf(ids.chains.of(loc), table);
-      inst.setDebugLoc(llvm::DILocation::get(f.getContext(), kChainIdBase + id, 0, sp));
+/// The legacy pass manager the NVPTX pipeline is built into, which hands `recorder` to the
+/// AsmPrinter as it is added (the pipeline makes the printer itself and keeps no other
+/// handle on it). Matched by name: LLVM is built without RTTI.
+class RecordingPassManager final : public llvm::legacy::PassManager {
+ public:
+  explicit RecordingPassManager(std::unique_ptr<ChainRecorder> recorder)
+      : recorder_(std::move(recorder)) {}
+  void add(llvm::Pass* p) override {
+    if (recorder_ && p->getPassName() == "NVPTX Assembly Printer")
+      static_cast<llvm::AsmPrinter*>(p)->addAsmPrinterHandler(std::move(recorder_));
+    llvm::legacy::PassManager::add(p);
+  }
+  bool attached() const { return !recorder_; }
+
+ private:
+  std::unique_ptr<ChainRecorder> recorder_;
+};
+
+/// Gives each instruction line of `ptx` (parsed from the recorded output) the chain of the
+/// machine instruction it was printed for: the last mark at or before the line's start.
+/// One printed under the function's opening `.loc` keeps that line, as a debugger reads it.
+void assignRecordedChains(Artifact& ptx, const std::vector<ChainRecorder::Mark>& marks) {
+  size_t next = 0;  // the first mark after the line
+  const ChainRecorder::Mark* current = nullptr;
+  for (uint32_t i = 0; i < ptx.lines.size(); ++i) {
+    const size_t start = ptx.lineStarts[i];
+    while (next < marks.size() && marks[next].offset <= start) current = &marks[next++];
+    ArtifactLine& line = ptx.lines[i];
+    if (line.kind != LineKind::Instruction) continue;
+    line.source = LocationSource::Regenerated;
+    if (current && current->underOpening && !line.location.empty() && line.function >= 0) {
+      std::vector<Frame> loc = line.location;
+      loc.front().function = ptx.functions[line.function].demangled;
+      line.location = Chain(std::move(loc));
+    } else {
+      line.location = current ? current->chain : Chain{};
     }
+  }
 }
 
-/// The PTX the NVPTX backend makes of `module`; nullopt (and `table.error`) when it cannot.
-std::optional<std::string> emitPtx(llvm::Module& module, const std::string& arch, int optLevel,
-                                   ChainTable& table) {
+/// The PTX the NVPTX backend makes of `module`, each instruction with its exact chain;
+/// nullopt (and `error`) when it cannot. With rustc's LLVM, the text is rustc's own.
+std::optional<Artifact> emitPtx(llvm::Module& module, const std::string& arch, int optLevel,
+                                std::string& error) {
   initNvptxOnce();
   std::string err;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(module.getTargetTriple(), err);
   if (!target) {
-    table.error = "NVPTX backend unavailable: " + err;
+    error = "NVPTX backend unavailable: " + err;
     return std::nullopt;
   }
   llvm::TargetOptions options;
+  // As rustc sets its own up: `unreachable` traps, except after a call that does not return
+  // (there the back end's lowering puts an `exit` in front of it instead).
+  options.TrapUnreachable = true;
+  options.NoTrapAfterNoreturn = true;
   std::unique_ptr<llvm::TargetMachine> tm(
       target->createTargetMachine(module.getTargetTriple(), arch, "", options, std::nullopt,
                                   std::nullopt, codegenLevel(optLevel)));
   if (!tm) {
-    table.error = "cannot create an NVPTX target machine for " + arch;
+    error = "cannot create an NVPTX target machine for " + arch;
     return std::nullopt;
   }
   module.setDataLayout(tm->createDataLayout());
   llvm::SmallString<0> out;
   llvm::raw_svector_ostream os(out);
-  llvm::legacy::PassManager pm;
+  std::vector<ChainRecorder::Mark> marks;
+  RecordingPassManager pm(std::make_unique<ChainRecorder>(out, marks));
   if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
-    table.error = "the NVPTX backend cannot emit assembly";
+    error = "the NVPTX backend cannot emit assembly";
+    return std::nullopt;
+  }
+  if (!pm.attached()) {
+    error = "the NVPTX backend has no assembly printer to follow";
     return std::nullopt;
   }
   pm.run(module);
-  return std::string(out.str());
+  Artifact ptx = parsePtx(std::string(out.str()));
+  assignRecordedChains(ptx, marks);
+  return ptx;
 }
 
 /// Regenerates the PTX of the functions in `needed` (rustc's PTX instruction lines by
-/// symbol) from `module` with chain ids and aligns it with rustc's PTX, giving their
+/// symbol) from `module` with exact chains and aligns it with rustc's PTX, giving their
 /// instructions their exact chains. When `keep` is given, the bodies of the other functions
 /// are dropped first (each becomes one `unreachable`, keeping its linkage and attributes,
 /// which is all a caller's code depends on), so that the backend compiles no more than it
@@ -227,27 +293,21 @@ std::optional<std::string> emitPtx(llvm::Module& module, const std::string& arch
 void regenerate(Artifact& ptx, llvm::Module& module, const std::string& arch, int optLevel,
                 const std::map<std::string, std::vector<uint32_t>>& needed,
                 const std::set<const llvm::Function*>* keep, ChainTable& table) {
-  ChainIds ids;
   for (llvm::Function& f : module) {
-    if (f.isDeclaration()) continue;
-    if (!keep || keep->count(&f)) {
-      setChainIds(f, ids, table);
-      continue;
-    }
+    if (f.isDeclaration() || !keep || keep->count(&f)) continue;
     const auto linkage = f.getLinkage();
     f.deleteBody();
     new llvm::UnreachableInst(f.getContext(), llvm::BasicBlock::Create(f.getContext(), "", &f));
     f.setLinkage(linkage);
   }
-  std::optional<std::string> text = emitPtx(module, arch, optLevel, table);
-  if (!text) return;
-  Artifact regenerated = parsePtx(std::move(*text));
+  std::optional<Artifact> regenerated = emitPtx(module, arch, optLevel, table.error);
+  if (!regenerated) return;
 
   // Align instruction for instruction, per function. The streams are usually identical;
   // when they are not (the reparsed IR's use-lists differ from rustc's in-memory module,
   // which can reorder a few independent instructions), the shortest edit script
   // still pairs almost all of them, and the rest pair up by shape within their gap.
-  auto ours = instructionsByFunction(regenerated);
+  auto ours = instructionsByFunction(*regenerated);
   for (const auto& [symbol, lines] : needed) {
     auto it = ours.find(symbol);
     if (it == ours.end()) {
@@ -256,7 +316,7 @@ void regenerate(Artifact& ptx, llvm::Module& module, const std::string& arch, in
     }
     std::vector<std::string> a, b;
     for (uint32_t l : lines) a.push_back(normalized(ptx.lineText(l)));
-    for (uint32_t l : it->second) b.push_back(normalized(regenerated.lineText(l)));
+    for (uint32_t l : it->second) b.push_back(normalized(regenerated->lineText(l)));
     std::vector<std::pair<size_t, size_t>> pairs;  // (index in a, index in b, exact)
     std::vector<bool> exact;
     if (a == b) {
@@ -271,25 +331,9 @@ void regenerate(Artifact& ptx, llvm::Module& module, const std::string& arch, in
     for (size_t p = 0; p < pairs.size(); ++p) {
       uint32_t ptxLine = lines[pairs[p].first];
       table.instructionsMatched += exact[p];
-      const Chain& regen = regenerated.lines[it->second[pairs[p].second]].location;
       ArtifactLine& target = ptx.lines[ptxLine];
+      target.location = regenerated->lines[it->second[pairs[p].second]].location;
       target.source = exact[p] ? LocationSource::Regenerated : LocationSource::Guessed;
-      if (regen.empty() || regen.front().line == 0) {  // no debug location: compiler-generated
-        target.location = {};
-        continue;
-      }
-      uint32_t id;
-      if (regen.front().line >= kChainIdBase) {
-        id = regen.front().line - kChainIdBase;
-        if (id >= table.chains.size()) continue;
-      } else {
-        // A location the backend prints by itself (a function's opening line): keep it,
-        // and give it an id too so that SASS can name it.
-        std::vector<Frame> loc = regen;
-        loc.front().function = ptx.functions[ptx.lines[ptxLine].function].demangled;
-        id = ids.idOf(ids.chains.intern(std::move(loc)), table);
-      }
-      target.location = table.chains[id];
     }
   }
 }
@@ -369,6 +413,23 @@ std::string functionKey(const Artifact& ptx, const ArtifactFunction& inPtx, cons
 }  // namespace
 
 void forgetRegeneratedChains() { regeneratedChains().clear(); }
+
+std::string backEndLlvmRelease() { return LLVM_VERSION_STRING; }
+
+std::optional<Artifact> compilePtx(llvm::Module& module, const std::string& arch, int optLevel,
+                                   std::string& error, const std::string& remarksFile) {
+  if (remarksFile.empty()) return emitPtx(module, arch, optLevel, error);
+  // The back end's remarks, as rustc writes them when it runs the back end itself.
+  auto remarks =
+      llvm::setupLLVMOptimizationRemarks(module.getContext(), remarksFile, "", "yaml", false);
+  if (!remarks) {
+    error = "cannot write the back end's remarks: " + llvm::toString(remarks.takeError());
+    return std::nullopt;
+  }
+  std::optional<Artifact> ptx = emitPtx(module, arch, optLevel, error);
+  (*remarks).get()->keep();
+  return ptx;  // the handle finishes the file as it goes
+}
 
 ChainTable assignExactChains(Artifact& ptx, llvm::Module& module, const std::string& arch,
                              int optLevel, const Artifact* ir) {

@@ -1,11 +1,13 @@
 // Exact inline chains for PTX and SASS.
 //
 // LLVM 22's PTX `.loc` carries no `inlined_at`, so code inlined out of `core` shows only
-// the library's line. The IR still has the exact chain of every instruction. We
-// regenerate the PTX in-process with LLVM's NVPTX backend from the same IR, with every
-// instruction's debug location replaced by a "chain id" line (kChainIdBase + i); debug
-// locations do not change code generation, so the instruction streams match rustc's
-// one for one, and the id on each regenerated instruction gives its exact chain.
+// the library's line. The IR still has the exact chain of every instruction, and LLVM's
+// NVPTX backend knows which machine instruction it prints each PTX line for: kernelscope
+// compiles rustc's IR in-process with that backend and follows its printer (an
+// AsmPrinterHandler), which gives every printed instruction the chain of its debug
+// location. When the backend is rustc's own LLVM, that PTX is rustc's, byte for byte, and
+// rustc need not make it (compilePtx); otherwise rustc's PTX is aligned with the one made
+// here, instruction for instruction, and takes its chains (assignExactChains).
 //
 // For SASS, rustc's own PTX is given to ptxas with a `.loc` line before every instruction
 // that carries the instruction's PTX line as an id; nvdisasm then prints, for every SASS
@@ -13,6 +15,7 @@
 // The ids do not depend on the chains, so ptxas and nvdisasm run while they are regenerated.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,12 +28,10 @@ class Module;
 
 namespace ks {
 
-inline constexpr uint32_t kChainIdBase = 1000000;
 /// The first line id given to ptxas (ptxWithLineIds): kLineIdBase + the PTX line.
 inline constexpr uint32_t kLineIdBase = 1000000;
 
 struct ChainTable {
-  std::vector<Chain> chains;       // chain id -> frames, innermost first
   size_t functionsAligned = 0;     // instruction streams identical to rustc's
   size_t functionsMisaligned = 0;  // paired by alignment (or not at all)
   size_t instructionsMatched = 0;  // instructions of rustc's PTX paired exactly
@@ -38,7 +39,18 @@ struct ChainTable {
   std::string error;               // why regeneration failed, if it did
 };
 
-/// Regenerates PTX from rustc's LLVM IR text with chain ids, aligns it with `ptx`
+/// The LLVM release whose NVPTX back end kernelscope links ("22.1.8"), as rustc -vV names
+/// its own.
+std::string backEndLlvmRelease();
+
+/// The PTX LLVM's NVPTX backend makes of rustc's IR (parseLlvmIr's `keep`; changes
+/// `module`), every instruction with its exact chain (`LocationSource::Regenerated`) or none
+/// (compiler-generated code). nullopt, with `error`, when the backend cannot make it. With
+/// `remarksFile`, the back end's optimization remarks are written there as YAML.
+std::optional<Artifact> compilePtx(llvm::Module& module, const std::string& arch, int optLevel,
+                                   std::string& error, const std::string& remarksFile = {});
+
+/// Regenerates PTX from rustc's LLVM IR text with exact chains, aligns it with `ptx`
 /// (rustc's PTX) per function, and gives every aligned instruction of `ptx` its exact
 /// chain (`LocationSource::Regenerated`), or no location at all where the compiler gave
 /// the instruction none (compiler-generated code; rustc's PTX shows it under the `.loc`

@@ -32,6 +32,12 @@ struct VettedFlags {
 /// Anything else (unknown flags included) needs trust.
 VettedFlags vetWorkspaceRustcFlags(const std::vector<std::string>& flags);
 
+/// Whether `flags` (in the same form) leave rustc's LLVM back end as kernelscope sets its own
+/// up: no `-C` option but those that change only the IR (debuginfo, debug-assertions,
+/// overflow-checks, inline-threshold, panic, remark) and no `-Z` option but the MIR ones
+/// above. Any other (target-feature, llvm-args, relocation-model, ...) may change the PTX.
+bool leavesBackEndAlone(const std::vector<std::string>& flags);
+
 /// Whether compiling with `profile` runs cargo, and with it the crate's build scripts.
 bool profileRunsCargo(ToolchainProfile profile);
 

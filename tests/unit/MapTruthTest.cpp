@@ -23,6 +23,7 @@
 #include <optional>
 #include <set>
 
+#include "../bench/GeneratedKernels.h"
 #include "Compile.h"
 #include "Crate.h"
 #include "ExactLocations.h"
@@ -530,4 +531,68 @@ TEST_CASE("after an edit, only the edited kernel is regenerated, and the map sta
   CHECK(functions >= 2);
   CHECK(reused == functions - 1);  // all but `first`
   CHECK(exact("after").first == functions);
+}
+
+TEST_CASE("kernelscope's back end makes rustc's own PTX from rustc's IR, byte for byte") {
+  const Toolchain& tc = test::toolchain();
+  if (tc.rustcLlvm != backEndLlvmRelease()) {
+    MESSAGE("skipped: rustc's LLVM (" << tc.rustcLlvm << ") is not kernelscope's ("
+                                      << backEndLlvmRelease() << "), so rustc makes the PTX");
+    return;
+  }
+  TempDir work("kernelscope-backend");
+  std::vector<std::string> kernels = test::compilingKernels();
+  kernels.push_back((work.path() / "k20.rs").string());  // 20 kernels, 927 lines
+  std::ofstream(kernels.back()) << bench::generatedKernels(20);
+  kernels.push_back((work.path() / "two.rs").string());  // calls that do not return
+  std::ofstream(kernels.back()) << kTwoKernels;
+  for (int opt : {0, 1, 2, 3})
+    for (const auto& name : kernels) {
+      CAPTURE(name);
+      CAPTURE(opt);
+      CompileOptions opts;
+      opts.optLevel = opt;
+      ProcessSpec rustc;
+      rustc.argv = {tc.rustc.path.string()};
+      for (auto& a : rustcTargetArgs(tc, opts)) rustc.argv.push_back(a);
+      const fs::path file = test::sourceDir() / name;
+      rustc.argv.insert(rustc.argv.end(),
+                        {"--edition", "2021", "--crate-type", "rlib", "--emit=llvm-ir,asm", "-C",
+                         "llvm-args=-preserve-ll-uselistorder", "--crate-name", "k", "--out-dir",
+                         work.path().string(), file.string()});
+      rustc.env = {{"RUSTC_BOOTSTRAP", "1"}};
+      ProcessResult r = runProcess(rustc);
+      REQUIRE_MESSAGE(r.ok(), r.err.substr(0, 2000));
+      LlvmModule module;
+      parseLlvmIr(test::readFile(work.path() / "k.ll"), nullptr, &module);
+      REQUIRE(module.module);
+      std::string error;
+      std::optional<Artifact> ours = compilePtx(*module.module, opts.arch, opts.optLevel, error);
+      REQUIRE_MESSAGE(ours, error);
+      CHECK(ours->text == test::readFile(work.path() / "k.s"));
+      size_t located = 0;
+      for (const ArtifactLine& l : ours->lines)
+        if (l.kind == LineKind::Instruction) {
+          CHECK(l.source == LocationSource::Regenerated);
+          located += !l.location.empty();
+        }
+      CHECK(located > 0);
+    }
+}
+
+TEST_CASE("flags that set rustc's back end up otherwise leave the PTX to rustc") {
+  const fs::path file = test::sourceDir() / "examples" / "saxpy.rs";
+  CompileOptions opts;
+  opts.extraRustcFlags = {"-C", "target-feature=+ptx80"};
+  const CompileResult r = compileKernel(test::toolchain(), {file, std::nullopt}, opts);
+  REQUIRE(r.succeeded);
+  const StageOutcome* ptx = r.stage(Stage::Ptx);
+  REQUIRE(ptx);
+  REQUIRE(ptx->available);
+  // rustc's back end took the feature: our default would be another PTX ISA version.
+  CHECK(ptx->artifact.text.find(".version 8.0") != std::string::npos);
+  size_t exact = 0;
+  for (const ArtifactLine& l : ptx->artifact.lines)
+    exact += l.kind == LineKind::Instruction && l.source == LocationSource::Regenerated;
+  CHECK(exact > 0);  // and its chains were regenerated
 }

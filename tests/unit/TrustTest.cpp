@@ -37,3 +37,18 @@ TEST_CASE("profiles that run cargo need trust") {
   CHECK(profileRunsCargo(ToolchainProfile::RustCuda));
   CHECK(profileRunsCargo(ToolchainProfile::CudaOxide));
 }
+
+TEST_CASE("flags that leave rustc's LLVM back end alone") {
+  CHECK(leavesBackEndAlone({}));
+  CHECK(leavesBackEndAlone({"-C", "debuginfo=2", "-Coverflow-checks=on", "--codegen", "panic=abort",
+                            "-Zmir-opt-level=2", "--cfg", "feature=\"x\"", "-A", "dead_code"}));
+  for (const std::vector<std::string>& flags :
+       std::vector<std::vector<std::string>>{{"-C", "target-feature=+ptx80"},
+                                             {"-Cllvm-args=-nvptx-sched4reg"},
+                                             {"--codegen=relocation-model=pic"},
+                                             {"-C", "opt-level=1"},
+                                             {"-Ztrap-unreachable=no"}}) {
+    CAPTURE(flags.front());
+    CHECK_FALSE(leavesBackEndAlone(flags));
+  }
+}
