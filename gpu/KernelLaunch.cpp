@@ -109,7 +109,7 @@ std::optional<KernelSignature> kernelSignature(const CompileResult& result,
   const StageOutcome* ptx = result.stage(Stage::Ptx);
   if (!ptx || !ptx->available) return std::nullopt;
   std::optional<KernelSignature> signature;
-  for (auto& sig : ptxKernelSignatures(ptx->artifact.text))
+  for (auto& sig : ptxKernelSignatures(ptx->artifact->text))
     if (sig.name == kernel) signature = std::move(sig);
   if (!signature) return std::nullopt;
   if (auto decl = declaration(result, kernel, unsaved)) {
@@ -339,7 +339,7 @@ std::optional<KernelLineProfile> lineProfile(const CompileResult& result, const 
     return std::nullopt;
   }
   auto lines = attributeToLines(
-      source, kernel, sass->artifact,
+      source, kernel, *sass->artifact,
       [&](const std::string& f) { return result.lineMap->isUserFile(f); }, problem);
   if (lines && !run.ncuMetricsCsv.empty()) {
     if (std::string why = parseNcuMetricsCsv(run.ncuMetricsCsv, lines->metrics); !why.empty())

@@ -372,7 +372,7 @@ CompileDiff diffCompiles(const CompileResult& before, const CompileResult& after
     const StageOutcome* x = before.stage(s);
     const StageOutcome* y = after.stage(s);
     if (!x || !y || !x->available || !y->available) continue;
-    StageDiff sd = diffArtifacts(x->artifact, y->artifact, beforeLabel, afterLabel, options);
+    StageDiff sd = diffArtifacts(*x->artifact, *y->artifact, beforeLabel, afterLabel, options);
     if (sd.changed()) {
       std::string p(stageTitle(s));
       if (sd.added) p += " +" + std::to_string(sd.added);

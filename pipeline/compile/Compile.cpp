@@ -29,6 +29,11 @@ std::optional<std::string> validateArch(std::string_view arch) {
   return std::nullopt;
 }
 
+const std::shared_ptr<const Artifact>& StageOutcome::emptyArtifact() {
+  static const std::shared_ptr<const Artifact> empty = std::make_shared<const Artifact>();
+  return empty;
+}
+
 void CompileResult::markUnavailable(const CompileOptions& opts, Stage s, const std::string& why) {
   if (!opts.wants(s)) return;
   auto& st = stages[s];

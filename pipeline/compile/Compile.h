@@ -84,8 +84,14 @@ struct CompileInput {
 struct StageOutcome {
   bool available = false;
   std::string unavailableReason;  // "nvdisasm not found: run scripts/setup.sh", ...
-  Artifact artifact;
+  /// Never null, and never changed once set: the snapshots published stage by stage, the
+  /// final result and the cache share one artifact instead of copying it.
+  std::shared_ptr<const Artifact> artifact = emptyArtifact();
   std::chrono::milliseconds toolTime{0};
+
+  void setArtifact(Artifact a) { artifact = std::make_shared<const Artifact>(std::move(a)); }
+  /// The artifact every stage without one shares.
+  static const std::shared_ptr<const Artifact>& emptyArtifact();
 };
 
 /// A kernel as the user sees it: its resources and where it is.

@@ -68,7 +68,7 @@ size_t footprint(const CompileResult& r) {
   size_t n = sizeof r;
   std::unordered_set<const void*> counted{nullptr};
   for (const auto& [stage, outcome] : r.stages) {
-    const Artifact& a = outcome.artifact;
+    const Artifact& a = *outcome.artifact;
     n += stringBytes(a.text) + a.lines.capacity() * sizeof(ArtifactLine) +
          a.lineStarts.capacity() * sizeof(uint32_t) +
          a.functions.capacity() * sizeof(ArtifactFunction);

@@ -164,7 +164,10 @@ class CudaFrontEnd final : public FrontEnd {
         if (f.file.starts_with(dir)) userFiles.insert(f.file);
     o.lineMap =
         std::make_shared<LineMap>(std::vector<std::string>(userFiles.begin(), userFiles.end()));
-    if (opts.wants(Stage::Ptx)) result.stages[Stage::Ptx] = {true, {}, o.ptx, r.elapsed};
+    if (opts.wants(Stage::Ptx)) {
+      StageOutcome& st = result.stages[Stage::Ptx];
+      st = {true, {}, std::make_shared<const Artifact>(o.ptx), r.elapsed};
+    }
     o.ir.stage = Stage::LlvmIr;  // none: nvcc's `.loc` lines already carry exact inline chains
     o.lineIds = false;
     lowerPtxIsaForPtxas(tc, file, ptxText, o, result);

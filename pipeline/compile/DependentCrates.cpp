@@ -126,7 +126,7 @@ CompileResult mergeCompileResults(std::vector<CompileResult> results) {
     merged.toolTime += r.toolTime;
     const uint32_t ptxOffset =
         merged.stages.count(Stage::Ptx)
-            ? static_cast<uint32_t>(merged.stages[Stage::Ptx].artifact.lines.size())
+            ? static_cast<uint32_t>(merged.stages[Stage::Ptx].artifact->lines.size())
             : 0;
     for (Diagnostic& d : r.diagnostics) {
       if (d.ptxLine) *d.ptxLine += ptxOffset;
@@ -145,7 +145,9 @@ CompileResult mergeCompileResults(std::vector<CompileResult> results) {
         m = outcome;
         continue;
       }
-      appendArtifact(m.artifact, outcome.artifact);
+      Artifact appended = *m.artifact;
+      appendArtifact(appended, *outcome.artifact);
+      m.setArtifact(std::move(appended));
     }
     for (auto& k : r.kernels) merged.kernels.push_back(std::move(k));
     for (auto& rem : r.remarks) merged.remarks.push_back(std::move(rem));
@@ -156,7 +158,7 @@ CompileResult mergeCompileResults(std::vector<CompileResult> results) {
   auto lineMap =
       std::make_shared<LineMap>(std::vector<std::string>(userFiles.begin(), userFiles.end()));
   for (const auto& [stage, outcome] : merged.stages)
-    if (outcome.available) lineMap->addArtifact(outcome.artifact);
+    if (outcome.available) lineMap->addArtifact(*outcome.artifact);
   merged.lineMap = lineMap;
   return merged;
 }

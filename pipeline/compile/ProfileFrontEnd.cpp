@@ -185,7 +185,7 @@ class ProfileCompile {
     o.ptx = parsePtx(readWholeFile(ptxFile));
     if (!o.ir.lines.empty()) recoverInlineChains(o.ptx, o.ir, *o.lineMap);
     if (opts_.wants(Stage::Ptx)) {
-      result_.stages[Stage::Ptx].artifact = o.ptx;
+      result_.stages[Stage::Ptx].setArtifact(o.ptx);
       result_.stages[Stage::Ptx].available = true;
     }
     return o;
@@ -197,7 +197,7 @@ class ProfileCompile {
       result_.markUnavailable(opts_, Stage::Mir, "cargo wrote no MIR for " + b.crateName);
       return;
     }
-    result_.stages[Stage::Mir].artifact = parseMir(readWholeFile(mir));
+    result_.stages[Stage::Mir].setArtifact(parseMir(readWholeFile(mir)));
     result_.stages[Stage::Mir].available = true;
   }
 
@@ -219,7 +219,7 @@ class ProfileCompile {
       return {};
     }
     if (opts_.wants(Stage::LlvmIr)) {
-      result_.stages[Stage::LlvmIr].artifact = ir;
+      result_.stages[Stage::LlvmIr].setArtifact(ir);
       result_.stages[Stage::LlvmIr].available = true;
     }
     return ir;

@@ -57,7 +57,7 @@ bool hasExternFunctions(const Artifact& ptx) {
 
 void kernelTable(const FrontEndOutput& in, const CompileOptions&, CompileResult& result) {
   for (auto& [stage, st] : result.stages)
-    if (st.available) in.lineMap->addArtifact(st.artifact);
+    if (st.available) in.lineMap->addArtifact(*st.artifact);
   result.lineMap = in.lineMap;
   const Artifact& ptx = in.ptx;
   for (const auto& f : ptx.functions) {
@@ -82,9 +82,9 @@ void kernelTable(const FrontEndOutput& in, const CompileOptions&, CompileResult&
 void replacePtx(const FrontEndOutput& in, const CompileOptions& opts, CompileResult& result) {
   if (!opts.wants(Stage::Ptx) || !result.lineMap) return;
   auto& st = result.stages[Stage::Ptx];
-  st.artifact = in.ptx;
+  st.setArtifact(in.ptx);
   auto lineMap = std::make_shared<LineMap>(*result.lineMap);
-  lineMap->addArtifact(st.artifact);
+  lineMap->addArtifact(*st.artifact);
   result.lineMap = std::move(lineMap);
 }
 
@@ -260,16 +260,17 @@ bool disassemble(const Toolchain& tc, const CompileOptions& opts, BackEndTools& 
   }
   saveTemp(opts, "k.sass", dr.out);
   auto& st = result.stages[Stage::Sass];
-  st.artifact = parseSass(std::move(dr.out));
+  Artifact sass = parseSass(std::move(dr.out));
   // Decoded, SASS has its PTX's chains; without ids (nvcc's own `.loc`), complete them.
-  if (!tools.ptxas().lineIds || decodeSassLineIds(st.artifact, in.ptx) == 0)
-    recoverInlineChains(st.artifact, in.ir, *in.lineMap);
+  if (!tools.ptxas().lineIds || decodeSassLineIds(sass, in.ptx) == 0)
+    recoverInlineChains(sass, in.ir, *in.lineMap);
+  st.setArtifact(std::move(sass));
   st.available = true;
   // A new map with SASS added: the one published before stays as it was.
   auto lineMap = std::make_shared<LineMap>(*result.lineMap);
-  lineMap->addArtifact(st.artifact);
+  lineMap->addArtifact(*st.artifact);
   result.lineMap = std::move(lineMap);
-  for (auto& k : result.kernels) k.sassInstructions = instructionsOf(st.artifact, k.symbol);
+  for (auto& k : result.kernels) k.sassInstructions = instructionsOf(*st.artifact, k.symbol);
   return true;
 }
 

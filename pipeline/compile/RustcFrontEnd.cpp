@@ -216,19 +216,20 @@ class RustcFrontEnd final : public FrontEnd {
 
     if (mir.valid()) {
       auto& st = result.stages[Stage::Mir];
-      st.artifact = mir.get();
+      st.setArtifact(mir.get());
       st.available = true;
     }
     if (opts.wants(Stage::LlvmIr)) {
       auto& st = result.stages[Stage::LlvmIr];
-      st.artifact = o.ir;
+      st.setArtifact(o.ir);
       st.available = true;
     }
     if (opts.wants(Stage::Ptx) && ptxFrom_ != PtxFrom::Nowhere) {
       // rustc's is first shown with guessed chains (afterFirstView); ours has its own.
       auto& st = result.stages[Stage::Ptx];
-      st.artifact = o.ptx;
-      recoverInlineChains(st.artifact, o.ir, *o.lineMap);
+      Artifact ptx = o.ptx;
+      recoverInlineChains(ptx, o.ir, *o.lineMap);
+      st.setArtifact(std::move(ptx));
       st.available = true;
     }
     return o;

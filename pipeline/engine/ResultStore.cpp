@@ -239,7 +239,7 @@ std::string serializeResult(const CompileResult& r) {
                       {"available", outcome.available},
                       {"reason", outcome.unavailableReason},
                       {"toolTime", outcome.toolTime.count()},
-                      {"artifact", artifactJson(outcome.artifact, t)}});
+                      {"artifact", artifactJson(*outcome.artifact, t)}});
   json diagnostics = json::array(), remarks = json::array(), kernels = json::array();
   for (const Diagnostic& d : r.diagnostics) diagnostics.push_back(diagnosticJson(d));
   for (const Remark& m : r.remarks) remarks.push_back(remarkJson(m, t));
@@ -303,9 +303,9 @@ std::optional<CompileResult> deserializeResult(std::string_view bytes) {
       o.available = s.at("available").get<bool>();
       o.unavailableReason = s.at("reason").get<std::string>();
       o.toolTime = std::chrono::milliseconds(s.at("toolTime").get<int64_t>());
-      o.artifact = artifactFrom(s.at("artifact"), t);
+      o.setArtifact(artifactFrom(s.at("artifact"), t));
       // The line map is a function of the artifacts and the user's files (LineMap.h).
-      if (o.available && lineMap) lineMap->addArtifact(o.artifact);
+      if (o.available && lineMap) lineMap->addArtifact(*o.artifact);
       r.stages[static_cast<Stage>(s.at("stage").get<int>())] = std::move(o);
     }
     r.lineMap = std::move(lineMap);

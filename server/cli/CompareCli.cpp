@@ -180,7 +180,7 @@ int printPair(const KernelPair& pair, const CompileResult& rust, const CompileRe
       continue;
     }
     StageDiff d =
-        diffArtifacts(kernelBody(sa->artifact, a->symbol), kernelBody(sb->artifact, b->symbol),
+        diffArtifacts(kernelBody(*sa->artifact, a->symbol), kernelBody(*sb->artifact, b->symbol),
                       args.rustFile, args.cudaFile, {static_cast<int>(args.context), true});
     std::cout << "  " << d.removed << " instructions only in rust (-), " << d.added
               << " only in c++ (+)\n";

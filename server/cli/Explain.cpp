@@ -142,7 +142,7 @@ std::string displayText(Stage stage, std::string_view line) {
 /// function (ptxas pads each function with a dozen NOPs): (first line, repeats).
 std::vector<std::pair<uint32_t, size_t>> compilerGeneratedRuns(const CompileResult& r, Stage s) {
   std::vector<std::pair<uint32_t, size_t>> runs;
-  const Artifact& a = r.stage(s)->artifact;
+  const Artifact& a = *r.stage(s)->artifact;
   auto shown = [&](uint32_t l) {
     std::string t = displayText(s, a.lineText(l));
     if (t.starts_with("/*") && t.find("*/") != std::string::npos)
@@ -232,11 +232,11 @@ void printCompilerGenerated(std::ostream& out, const CompileResult& r,
     const StageOutcome* st = r.stage(s);
     if (!st || !st->available || !r.lineMap) continue;
     for (auto [al, repeats] : compilerGeneratedRuns(r, s)) {
-      const ArtifactLine& l = st->artifact.lines[al];
+      const ArtifactLine& l = st->artifact->lines[al];
       block << "      " << std::left << std::setw(8) << stageName(s) << std::right
-            << displayText(s, st->artifact.lineText(al));
+            << displayText(s, st->artifact->lineText(al));
       if (repeats > 1) block << "   (x" << repeats << ")";
-      if (l.function >= 0) block << "   // in " << st->artifact.functions[l.function].demangled;
+      if (l.function >= 0) block << "   // in " << st->artifact->functions[l.function].demangled;
       block << "\n";
     }
   }
@@ -329,13 +329,13 @@ nlohmann::json lineJson(const ExplainView& v, uint32_t ln) {
     auto add = [&](uint32_t al, bool inlined) {
       const LineOrigin& o = r.lineMap->origin(s, al);
       arr.push_back({{"line", al + 1},
-                     {"text", displayText(s, st->artifact.lineText(al))},
+                     {"text", displayText(s, st->artifact->lineText(al))},
                      {"inlined", inlined},
                      {"viaLibrary", o.viaLibrary},
-                     {"guessed", st->artifact.lines[al].source == LocationSource::Guessed},
+                     {"guessed", st->artifact->lines[al].source == LocationSource::Guessed},
                      {"chain", chainJson(o.chain)}});
       if (v.args.annotate)
-        if (auto doc = describeInstruction(s, st->artifact.lineText(al)))
+        if (auto doc = describeInstruction(s, st->artifact->lineText(al)))
           arr.back()["explanation"] = renderOneLine(*doc);
     };
     for (uint32_t al : sl.direct) add(al, false);
@@ -357,11 +357,11 @@ nlohmann::json compilerGeneratedJson(const ExplainView& v) {
     if (!st || !st->available || !v.r.lineMap) continue;
     nlohmann::json arr = nlohmann::json::array();
     for (uint32_t al : v.r.lineMap->compilerGenerated(s)) {
-      const ArtifactLine& l = st->artifact.lines[al];
+      const ArtifactLine& l = st->artifact->lines[al];
       arr.push_back(
           {{"line", al + 1},
-           {"text", displayText(s, st->artifact.lineText(al))},
-           {"function", l.function >= 0 ? st->artifact.functions[l.function].demangled : ""}});
+           {"text", displayText(s, st->artifact->lineText(al))},
+           {"function", l.function >= 0 ? st->artifact->functions[l.function].demangled : ""}});
     }
     if (!arr.empty()) generated[std::string(stageName(s))] = arr;
   }
@@ -384,12 +384,12 @@ nlohmann::json explainJsonHead(const ExplainView& v) {
     const StageOutcome* st = r.stage(s);
     const std::string name(stageName(s));
     const bool coming = std::find(r.pending.begin(), r.pending.end(), name) != r.pending.end();
-    stages[name] =
-        st && st->available
-            ? nlohmann::json{{"available", true}, {"instructions", st->artifact.instructionCount()}}
-        : coming ? nlohmann::json{{"available", false}, {"pending", true}}
-                 : nlohmann::json{{"available", false},
-                                  {"reason", st ? st->unavailableReason : "not run"}};
+    stages[name] = st && st->available
+                       ? nlohmann::json{{"available", true},
+                                        {"instructions", st->artifact->instructionCount()}}
+                   : coming ? nlohmann::json{{"available", false}, {"pending", true}}
+                            : nlohmann::json{{"available", false},
+                                             {"reason", st ? st->unavailableReason : "not run"}};
   }
   j["stages"] = stages;
   // Only in a result published before the compile ended (--stream): what is still coming.
@@ -472,13 +472,13 @@ bool printLine(std::ostream& block, const ExplainView& v, uint32_t ln) {
     const StageLines& sl = r.lineMap->linesFor(s, {v.file, ln});
     auto emit = [&](uint32_t al) {
       const LineOrigin& o = r.lineMap->origin(s, al);
-      std::string marker = markerFor(o, {v.file, ln}, functionOf(st->artifact, al));
+      std::string marker = markerFor(o, {v.file, ln}, functionOf(*st->artifact, al));
       block << "      " << std::left << std::setw(8) << stageName(s) << std::right
-            << displayText(s, st->artifact.lineText(al));
+            << displayText(s, st->artifact->lineText(al));
       if (!marker.empty()) block << "   // " << marker;
       block << "\n";
       if (v.args.annotate)
-        if (auto doc = describeInstruction(s, st->artifact.lineText(al)))
+        if (auto doc = describeInstruction(s, st->artifact->lineText(al)))
           block << "              = " << renderOneLine(*doc) << "\n";
     };
     for (uint32_t al : sl.direct) emit(al);

@@ -808,7 +808,7 @@ int LspServer::artifactLineOf(const VirtualTarget& t, int line,
   if (!filters) return line;
   const StageOutcome* outcome = t.snapshot->result ? t.snapshot->result->stage(t.stage) : nullptr;
   if (!outcome || !outcome->available) return line;
-  return ArtifactView(outcome->artifact, *filters).artifactLine(line);
+  return ArtifactView(*outcome->artifact, *filters).artifactLine(line);
 }
 
 std::function<std::string(const std::string&)> LspServer::uriOf() {
@@ -917,7 +917,7 @@ void LspServer::onArtifact(const lsp::ArtifactParams& p, Callback<lsp::ArtifactR
   }
   viewFilters_[view] = *p.filters;
   reply(filterArtifact(std::move(*result),
-                       ArtifactView((*stageOf(*snapshot, *stage))->artifact, *p.filters)));
+                       ArtifactView(*(*stageOf(*snapshot, *stage))->artifact, *p.filters)));
 }
 
 void LspServer::onLineMap(const lsp::LineMapParams& p, Callback<lsp::LineMapResult> reply) {

@@ -62,8 +62,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "kernelscope failed on %s\n", k.c_str());
         return 1;
       }
-      ptx = r.stage(Stage::Ptx)->artifact.instructionCount();
-      sass = r.stage(Stage::Sass)->artifact.instructionCount();
+      ptx = r.stage(Stage::Ptx)->artifact->instructionCount();
+      sass = r.stage(Stage::Sass)->artifact->instructionCount();
       raw.push_back(ms(t1 - t0));
       ours.push_back(ms(t2 - t1));
     }

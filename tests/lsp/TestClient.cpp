@@ -136,8 +136,8 @@ CompileResult FakeCompiler::operator()(const CompileInput& in, const CompileOpti
     StageOutcome& o = r.stages[stage];
     if (stage == Stage::Ptx || stage == Stage::Sass) {
       o.available = true;
-      o.artifact = build(stage);
-      map->addArtifact(o.artifact);
+      o.setArtifact(build(stage));
+      map->addArtifact(*o.artifact);
     } else {
       o.unavailableReason = "the test compiler makes PTX and SASS only";
     }
@@ -161,7 +161,7 @@ CompileResult FakeCompiler::operator()(const CompileInput& in, const CompileOpti
     res.isEntry = true;
     info.resources = res;
     if (const StageOutcome* ptx = r.stage(Stage::Ptx))
-      info.ptxInstructions = ptx->artifact.instructionCount();
+      info.ptxInstructions = ptx->artifact->instructionCount();
     r.kernels.push_back(info);
   }
   return r;

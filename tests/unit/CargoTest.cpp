@@ -109,7 +109,7 @@ TEST_CASE("unsaved text reaches cargo's build, and a revert to the saved text is
     CompileResult r = compileKernel(test::toolchain(), in, trusted());
     INFO(allMessages(r));
     REQUIRE(r.succeeded);
-    return r.stage(Stage::Ptx)->artifact.text;
+    return r.stage(Stage::Ptx)->artifact->text;
   };
   CHECK(ptxOf({shade, fiveTimes, {}}).find("0f40A00000") != std::string::npos);  // 5.0
   CHECK(ptxOf({shade, std::nullopt, {}}).find("0f40A00000") == std::string::npos);
@@ -270,7 +270,7 @@ TEST_CASE("a helper crate used by two kernel crates shows the kernels of both") 
   INFO(allMessages(r));
   REQUIRE(r.succeeded);
   CHECK(kernelNames(r) == std::vector<std::string>{"a_twice", "b_twice"});
-  const auto& ptx = r.stage(Stage::Ptx)->artifact;
+  const Artifact& ptx = *r.stage(Stage::Ptx)->artifact;
   std::set<std::string> kernels;
   for (uint32_t l : r.lineMap->linesFor(Stage::Ptx, {util.string(), 4}).direct)
     kernels.insert(ptx.functions[ptx.lines[l].function].demangled);
@@ -315,7 +315,7 @@ TEST_CASE("an unchanged kernel crate is fresh to cargo: not rebuilt, its remarks
   CHECK(kernelCrateBuilt(cache.path()) == built);
   CHECK(kernelNames(second) == kernelNames(first));
   CHECK(second.remarks.size() == first.remarks.size());
-  CHECK(second.stage(Stage::Ptx)->artifact.text == first.stage(Stage::Ptx)->artifact.text);
+  CHECK(second.stage(Stage::Ptx)->artifact->text == first.stage(Stage::Ptx)->artifact->text);
 
   // Without remarks: the same arguments (fresh), and no remark is read; with them again,
   // the build's remarks are still there.
@@ -336,7 +336,7 @@ TEST_CASE("an unchanged kernel crate is fresh to cargo: not rebuilt, its remarks
   CompileResult edited = compileKernel(tc, {kernels, text, {}}, trusted());
   REQUIRE(edited.succeeded);
   CHECK(kernelCrateBuilt(cache.path()) != built);
-  CHECK(edited.stage(Stage::Ptx)->artifact.text.find("0f40400000") != std::string::npos);
+  CHECK(edited.stage(Stage::Ptx)->artifact->text.find("0f40400000") != std::string::npos);
 }
 
 TEST_CASE("passes through cargo: the build script's cfg is seen, and a second run runs again") {

@@ -146,14 +146,14 @@ TEST_CASE(
   // they are regenerated from the IR and come with the resources, in a new line map.
   CHECK(code.remarks.empty());
   auto regenerated = [](const CompileResult& r) {
-    const auto& lines = r.stage(Stage::Ptx)->artifact.lines;
+    const auto& lines = r.stage(Stage::Ptx)->artifact->lines;
     return std::count_if(lines.begin(), lines.end(), [](const ArtifactLine& l) {
       return l.source == LocationSource::Regenerated;
     });
   };
   const bool ourBackEnd = test::toolchain().rustcLlvm == backEndLlvmRelease();
   CHECK(regenerated(code) ==
-        (ourBackEnd ? code.stage(Stage::Ptx)->artifact.instructionCount() : 0));
+        (ourBackEnd ? code.stage(Stage::Ptx)->artifact->instructionCount() : 0));
 
   const CompileResult& resources = *published[1];
   CHECK(resources.pending == std::vector<std::string>{"sass"});
@@ -161,7 +161,7 @@ TEST_CASE(
   REQUIRE(resources.kernels[0].resources);
   CHECK(resources.kernels[0].resources->registers > 0);
   CHECK_FALSE(resources.stage(Stage::Sass));
-  CHECK(regenerated(resources) == resources.stage(Stage::Ptx)->artifact.instructionCount());
+  CHECK(regenerated(resources) == resources.stage(Stage::Ptx)->artifact->instructionCount());
   CHECK_FALSE(resources.remarks.empty());
   CHECK((resources.lineMap != code.lineMap) == !ourBackEnd);
   CHECK_FALSE(resources.lineMap->linesFor(Stage::Ptx, {f.path.string(), line}).direct.empty());
@@ -230,8 +230,8 @@ TEST_CASE("architectures: another target works, an unknown one is refused") {
   sm75.arch = "sm_75";
   CompileResult r = compileKernel(test::toolchain(), {saxpy, std::nullopt}, sm75);
   REQUIRE(r.succeeded);
-  CHECK(r.stage(Stage::Ptx)->artifact.text.find(".target sm_75") != std::string::npos);
-  CHECK(r.stage(Stage::Sass)->artifact.text.find("SM75") != std::string::npos);
+  CHECK(r.stage(Stage::Ptx)->artifact->text.find(".target sm_75") != std::string::npos);
+  CHECK(r.stage(Stage::Sass)->artifact->text.find("SM75") != std::string::npos);
 
   CompileOptions bogus;
   bogus.arch = "sm_42";
@@ -321,8 +321,8 @@ TEST_CASE("the compile cache is bounded in bytes: real results are evicted, leas
        reduce = compiled("reduce_sum.rs");
   size_t a = footprint(*saxpy), b = footprint(*matmul), c = footprint(*reduce);
   // At least the texts and a line per artifact line: the estimate is not a constant.
-  CHECK(a > saxpy->stage(Stage::Ptx)->artifact.text.size() +
-                saxpy->stage(Stage::Sass)->artifact.text.size());
+  CHECK(a > saxpy->stage(Stage::Ptx)->artifact->text.size() +
+                saxpy->stage(Stage::Sass)->artifact->text.size());
   CHECK(b > a);
   CompileCache cache(a + b + c - 1);  // not room for all three
   cache.insert("saxpy", saxpy);

@@ -77,7 +77,7 @@ TEST_CASE("a line in a submodule maps to its instructions, in every stage") {
 
   uint32_t square = math.lineOf("v * v");
   auto ptx = test::instructionsFor(r, Stage::Ptx, math.path.string(), square);
-  INFO(r.stage(Stage::Ptx)->artifact.text);
+  INFO(r.stage(Stage::Ptx)->artifact->text);
   CHECK(anyContains(ptx, "mul.rn.f32"));
   CHECK(anyContains(test::instructionsFor(r, Stage::Sass, math.path.string(), square), "FMUL"));
   CHECK_FALSE(test::instructionsFor(r, Stage::LlvmIr, math.path.string(), square).empty());
@@ -182,10 +182,10 @@ TEST_CASE("every target GPU from sm_70 to sm_90 compiles against the one core") 
     CompileResult r =
         compileKernel(test::toolchain(), {crateDir() / "src/math.rs", std::nullopt, {}}, o);
     REQUIRE(r.succeeded);
-    CHECK(r.stage(Stage::Ptx)->artifact.text.find(".target " + arch) != std::string::npos);
+    CHECK(r.stage(Stage::Ptx)->artifact->text.find(".target " + arch) != std::string::npos);
     REQUIRE(r.stage(Stage::Sass)->available);
     std::string sm = "SM" + arch.substr(3);
-    CHECK(r.stage(Stage::Sass)->artifact.text.find(sm) != std::string::npos);
+    CHECK(r.stage(Stage::Sass)->artifact->text.find(sm) != std::string::npos);
     REQUIRE(r.kernels.size() == 2);
     CHECK(r.kernels[0].resources);
   }
@@ -202,8 +202,8 @@ TEST_CASE("switching sm_75 -> sm_90 recompiles the crate for the new arch") {
   REQUIRE(b.succeeded);
   CHECK(a.arch == "sm_75");
   CHECK(b.arch == "sm_90");
-  CHECK(a.stage(Stage::Sass)->artifact.text.find("SM75") != std::string::npos);
-  CHECK(b.stage(Stage::Sass)->artifact.text.find("SM90") != std::string::npos);
+  CHECK(a.stage(Stage::Sass)->artifact->text.find("SM75") != std::string::npos);
+  CHECK(b.stage(Stage::Sass)->artifact->text.find("SM90") != std::string::npos);
   uint32_t square = math.lineOf("v * v");
   CHECK_FALSE(test::instructionsFor(a, Stage::Sass, math.path.string(), square).empty());
   CHECK_FALSE(test::instructionsFor(b, Stage::Sass, math.path.string(), square).empty());

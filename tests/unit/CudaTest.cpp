@@ -32,7 +32,7 @@ TEST_CASE("a .cu kernel maps its lines like a Rust one") {
   CHECK_FALSE(r.stage(Stage::Mir)->available);
   REQUIRE(r.stage(Stage::Ptx)->available);
   uint32_t line = f.lineOf("y[i] = a * x[i] + y[i];");
-  INFO(r.stage(Stage::Ptx)->artifact.text);
+  INFO(r.stage(Stage::Ptx)->artifact->text);
   auto ptx = test::instructionsFor(r, Stage::Ptx, f.path.string(), line);
   CHECK(anyContains(ptx, "fma.rn.f32"));
   CHECK(anyContains(

@@ -210,7 +210,7 @@ TEST_CASE("the summary of two compiles: changed stages, then each kernel's resou
     CompileResult c;
     c.succeeded = true;
     c.stages[Stage::Ptx].available = true;
-    c.stages[Stage::Ptx].artifact = parsePtx(ptx);
+    c.stages[Stage::Ptx].setArtifact(parsePtx(ptx));
     c.kernels = std::move(kernels);
     return c;
   };

@@ -115,7 +115,7 @@ std::string dumpResult(const CompileResult& r) {
   o << "cubin " << (r.cubin ? stableDigest({*r.cubin}) : "none") << "\n";
   for (const auto& [stage, st] : r.stages) {
     o << "== " << stageName(stage) << " " << st.available << " " << st.unavailableReason << "\n"
-      << test::dumpArtifact(st.artifact);
+      << test::dumpArtifact(*st.artifact);
     if (!st.available || !r.lineMap) continue;
     for (const SourceLine& src : r.lineMap->sourceLinesWithCode(stage)) {
       const StageLines& sl = r.lineMap->linesFor(stage, src);

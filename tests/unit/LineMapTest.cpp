@@ -147,14 +147,14 @@ TEST_CASE("every instruction of every kernel maps to a user line or is marked co
       REQUIRE(st);
       REQUIRE_MESSAGE(st->available, k << " " << stageName(s) << ": " << st->unavailableReason);
       size_t direct = 0, guessed = 0;
-      for (uint32_t l = 0; l < st->artifact.lines.size(); ++l) {
-        if (st->artifact.lines[l].kind != LineKind::Instruction) continue;
+      for (uint32_t l = 0; l < st->artifact->lines.size(); ++l) {
+        if (st->artifact->lines[l].kind != LineKind::Instruction) continue;
         const LineOrigin& o = r.lineMap->origin(s, l);
-        INFO(k << " " << stageName(s) << " line " << l + 1 << ": " << st->artifact.lineText(l));
+        INFO(k << " " << stageName(s) << " line " << l + 1 << ": " << st->artifact->lineText(l));
         CHECK((o.attribution == Attribution::Direct ||
                o.attribution == Attribution::CompilerGenerated));
         direct += o.attribution == Attribution::Direct;
-        guessed += st->artifact.lines[l].source == LocationSource::Guessed;
+        guessed += st->artifact->lines[l].source == LocationSource::Guessed;
       }
       // How much is compiler-generated depends on the kernel (a zeroed local array is 64
       // stores with no line); MapTruthTest checks each instruction's line or its absence
@@ -176,7 +176,7 @@ TEST_CASE("MIR, LLVM IR, PTX and SASS agree on which lines produced code") {
     auto mir = linesWithCode(r, Stage::Mir), ir = linesWithCode(r, Stage::LlvmIr);
     auto ptx = linesWithCode(r, Stage::Ptx), sass = linesWithCode(r, Stage::Sass);
     // A function's own `fn` line holds its prologue (parameter loads) in some stages only.
-    for (const auto& f : r.stage(Stage::LlvmIr)->artifact.functions) {
+    for (const auto& f : r.stage(Stage::LlvmIr)->artifact->functions) {
       mir.insert(f.definition.line);
       ir.insert(f.definition.line);
     }
@@ -225,7 +225,7 @@ TEST_CASE("a match compiled to a jump table: the target list is no instruction, 
   test::Fixture f(test::sourceDir() / "tests/fixtures/jump_table.rs");
   const CompileResult& r = test::compiled(f.path);
   REQUIRE(r.succeeded);
-  const Artifact& ptx = r.stage(Stage::Ptx)->artifact;
+  const Artifact& ptx = *r.stage(Stage::Ptx)->artifact;
   size_t targets = 0;
   for (uint32_t l = 0; l < ptx.lines.size(); ++l) {
     std::string_view t = ptx.lineText(l);
@@ -252,7 +252,7 @@ TEST_CASE(
   CHECK(anyStartsWith(test::instructionsFor(r, Stage::Sass, file, f.line("spin")), "BRA"));
   CHECK_FALSE(test::instructionsFor(r, Stage::Sass, file, f.line("store")).empty());
   // Each function ends with ptxas's own branch-to-self and NOPs: compiler-generated.
-  const Artifact& sass = r.stage(Stage::Sass)->artifact;
+  const Artifact& sass = *r.stage(Stage::Sass)->artifact;
   for (const auto& fn : sass.functions) {
     uint32_t last = fn.lastLine;
     while (last > fn.firstLine && sass.lines[last].kind != LineKind::Instruction) --last;
@@ -265,7 +265,7 @@ TEST_CASE("instructions without a debug location are compiler-generated in PTX a
   // line 0: both would pin them to a neighbour.
   if (!test::toolchainUsable()) return;
   const CompileResult& r = test::compiled(test::sourceDir() / "tests/fixtures/jump_table.rs");
-  const Artifact& ptx = r.stage(Stage::Ptx)->artifact;
+  const Artifact& ptx = *r.stage(Stage::Ptx)->artifact;
   const auto& generated = r.lineMap->compilerGenerated(Stage::Ptx);
   size_t underALoc = 0;  // compiler-generated though rustc's PTX has a `.loc` line for it
   for (uint32_t l : generated) {

@@ -418,11 +418,11 @@ TEST_CASE("the map equals the compiler's own debug info on every instruction (DW
       const StageOutcome* st = r.stage(s);
       REQUIRE(st);
       REQUIRE_MESSAGE(st->available, st->unavailableReason);
-      Figures f = compare(s, st->artifact, s == Stage::Ptx ? truth.ptx : truth.sass);
+      Figures f = compare(s, *st->artifact, s == Stage::Ptx ? truth.ptx : truth.sass);
       CHECK(f.unaligned == 0);
       CHECK(f.wrong == 0);
       CHECK(f.pinned == 0);
-      CHECK(f.checked == st->artifact.instructionCount());
+      CHECK(f.checked == st->artifact->instructionCount());
       Figures& t = total[s == Stage::Ptx ? 0 : 1];
       t.checked += f.checked, t.wrong += f.wrong, t.pinned += f.pinned, t.lost += f.lost;
       t.compilerGenerated += f.compilerGenerated, t.unaligned += f.unaligned;
@@ -495,7 +495,7 @@ TEST_CASE("after an edit, only the edited kernel is regenerated, and the map sta
     REQUIRE_MESSAGE(truth.error.empty(), truth.error);
     for (Stage s : {Stage::Ptx, Stage::Sass}) {
       CAPTURE(stageName(s));
-      Figures f = compare(s, after.stage(s)->artifact, s == Stage::Ptx ? truth.ptx : truth.sass);
+      Figures f = compare(s, *after.stage(s)->artifact, s == Stage::Ptx ? truth.ptx : truth.sass);
       CHECK(f.checked > 0);
       CHECK(f.unaligned == 0);
       CHECK(f.wrong == 0);
@@ -590,9 +590,9 @@ TEST_CASE("flags that set rustc's back end up otherwise leave the PTX to rustc")
   REQUIRE(ptx);
   REQUIRE(ptx->available);
   // rustc's back end took the feature: our default would be another PTX ISA version.
-  CHECK(ptx->artifact.text.find(".version 8.0") != std::string::npos);
+  CHECK(ptx->artifact->text.find(".version 8.0") != std::string::npos);
   size_t exact = 0;
-  for (const ArtifactLine& l : ptx->artifact.lines)
+  for (const ArtifactLine& l : ptx->artifact->lines)
     exact += l.kind == LineKind::Instruction && l.source == LocationSource::Regenerated;
   CHECK(exact > 0);  // and its chains were regenerated
 }

@@ -169,9 +169,9 @@ std::vector<std::string> instructionsFor(const CompileResult& r, Stage s, const 
   const StageOutcome* st = r.stage(s);
   if (!st || !st->available || !r.lineMap) return out;
   const StageLines& sl = r.lineMap->linesFor(s, {normalizePath(file), line});
-  for (uint32_t l : sl.direct) out.emplace_back(text::trim(st->artifact.lineText(l)));
+  for (uint32_t l : sl.direct) out.emplace_back(text::trim(st->artifact->lineText(l)));
   if (includeInlined)
-    for (uint32_t l : sl.inlined) out.emplace_back(text::trim(st->artifact.lineText(l)));
+    for (uint32_t l : sl.inlined) out.emplace_back(text::trim(st->artifact->lineText(l)));
   return out;
 }
 

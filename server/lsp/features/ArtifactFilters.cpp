@@ -282,7 +282,7 @@ lsp::LineMapResult filterLineMap(lsp::LineMapResult r, const Snapshot& s,
     const StageOutcome* outcome = s.result->stage(stage);
     const std::string name(stageName(stage));
     if (!outcome || !outcome->available || !r.stages.count(name)) continue;
-    const ArtifactView view(outcome->artifact, filters);
+    const ArtifactView view(*outcome->artifact, filters);
     int count = 0;
     r.stages[name] = viewRanges(r.stages[name], view, &count);
     r.counts[name] = count;

@@ -12,7 +12,7 @@ lsp::Expected<lsp::ArtifactResult> artifactOf(const Snapshot& s, Stage stage, bo
                                               const UriOf& uriOf) {
   auto outcome = stageOf(s, stage);
   if (!outcome) return outcome.error();
-  const Artifact& a = (*outcome)->artifact;
+  const Artifact& a = *(*outcome)->artifact;
   lsp::ArtifactResult r;
   r.uri = virtualUri(stage, s.path, versionedUri ? std::optional<int>(s.revision) : std::nullopt);
   r.stage = std::string(stageName(stage));

@@ -73,7 +73,7 @@ std::vector<lsp::CodeLens> usedByLenses(const Snapshot& s, PositionEncoding enc)
   for (Stage stage : {Stage::Ptx, Stage::Sass}) {
     const StageOutcome* o = s.result->stage(stage);
     if (!o || !o->available) continue;
-    const Artifact& a = o->artifact;
+    const Artifact& a = *o->artifact;
     for (const SourceLine& src : map.sourceLinesWithCode(stage)) {
       if (src.file != s.path) continue;
       for (uint32_t l : map.linesFor(stage, src).direct) {

@@ -108,7 +108,7 @@ std::optional<lsp::Hover> sourceHover(const Snapshot& s, int line, const Setting
     if (!lines.inlined.empty())
       md.text(" (+" + std::to_string(lines.inlined.size()) + " inlined through this line)");
     md.text("\n");
-    if (!lines.direct.empty()) appendLines(md, outcome->artifact, lines.direct);
+    if (!lines.direct.empty()) appendLines(md, *outcome->artifact, lines.direct);
     // Library code inlined into this line, named once per function.
     std::set<std::string> via;
     for (uint32_t l : lines.direct) {
@@ -117,7 +117,7 @@ std::optional<lsp::Hover> sourceHover(const Snapshot& s, int line, const Setting
     }
     for (const auto& v : via) md.text("- inlined from " + v + "\n");
     if (!lines.inlined.empty() && lines.direct.empty())
-      appendLines(md, outcome->artifact, lines.inlined);
+      appendLines(md, *outcome->artifact, lines.inlined);
     // This file's code inlined into kernels elsewhere (a dependency's helper): which kernel,
     // and the call site it was inlined at.
     std::set<std::string> into;
@@ -126,9 +126,9 @@ std::optional<lsp::Hover> sourceHover(const Snapshot& s, int line, const Setting
       auto site = std::find_if(o.outerUserFrames.begin(), o.outerUserFrames.end(),
                                [&](const Frame& f) { return f.file != s.path; });
       if (site == o.outerUserFrames.end()) continue;
-      const ArtifactLine& al = outcome->artifact.lines[l];
+      const ArtifactLine& al = outcome->artifact->lines[l];
       std::string function =
-          al.function >= 0 ? outcome->artifact.functions[al.function].demangled : "?";
+          al.function >= 0 ? outcome->artifact->functions[al.function].demangled : "?";
       into.insert(md.code(function) + ", inlined at " + location(*site));
     }
     for (const auto& k : into) md.text("- in " + k + "\n");
@@ -143,10 +143,10 @@ std::optional<lsp::Hover> artifactHover(const Snapshot& s, Stage stage, int line
   if (!s.result || !s.result->lineMap || line < 0) return std::nullopt;
   const StageOutcome* outcome = s.result->stage(stage);
   if (!outcome || !outcome->available ||
-      static_cast<size_t>(line) >= outcome->artifact.lines.size())
+      static_cast<size_t>(line) >= outcome->artifact->lines.size())
     return std::nullopt;
   const LineOrigin& o = s.result->lineMap->origin(stage, static_cast<uint32_t>(line));
-  const std::string_view text = outcome->artifact.lineText(line);
+  const std::string_view text = outcome->artifact->lineText(line);
   // What the instruction (or directive) means, from the instruction reference.
   const std::optional<InstructionDoc> doc = describeInstruction(stage, text);
   if (o.attribution == Attribution::None && !doc) return std::nullopt;

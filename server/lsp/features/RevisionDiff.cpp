@@ -18,8 +18,8 @@ lsp::Expected<lsp::DiffResult> diffOf(const Snapshot& base, const Snapshot& curr
   r.baseUri = virtualUri(stage, base.path, base.revision);
   r.uri = virtualUri(stage, current.path, current.revision);
   // Headers in the user's words; the revisions travel in the reply's own fields.
-  r.unified =
-      diffArtifacts((*before)->artifact, (*after)->artifact, "previous save", "this save").unified;
+  r.unified = diffArtifacts(*(*before)->artifact, *(*after)->artifact, "previous save", "this save")
+                  .unified;
   return r;
 }
 
