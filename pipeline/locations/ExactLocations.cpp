@@ -13,7 +13,6 @@
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -64,8 +63,8 @@ llvm::CodeGenOptLevel codegenLevel(int optLevel) {
 }
 
 /// An instruction's shape for comparing two printings of the same code: white space
-/// folded and virtual register numbers dropped (the backend numbers them differently
-/// when debug locations change), so `add.s64 %rd8, %rd20, %rd41;` reads
+/// folded and virtual register numbers dropped (another LLVM release, or IR without
+/// rustc's use order, numbers them differently), so `add.s64 %rd8, %rd20, %rd41;` reads
 /// `add.s64 %rd, %rd, %rd;`.
 std::string normalized(std::string_view line) {
   std::string out;
@@ -304,9 +303,9 @@ void regenerate(Artifact& ptx, llvm::Module& module, const std::string& arch, in
   if (!regenerated) return;
 
   // Align instruction for instruction, per function. The streams are usually identical;
-  // when they are not (the reparsed IR's use-lists differ from rustc's in-memory module,
-  // which can reorder a few independent instructions), the shortest edit script
-  // still pairs almost all of them, and the rest pair up by shape within their gap.
+  // when they are not (rustc's LLVM is another release, which may schedule a few
+  // instructions differently), the shortest edit script still pairs almost all of them,
+  // and the rest pair up by shape within their gap.
   auto ours = instructionsByFunction(*regenerated);
   for (const auto& [symbol, lines] : needed) {
     auto it = ours.find(symbol);

@@ -207,6 +207,13 @@ class IrChainIndex {
 }  // namespace
 
 void recoverInlineChains(Artifact& target, const Artifact& ir, const LineMap& users) {
+  // Only a printed one-frame location is completed: where there is none (PTX from
+  // kernelscope's back end), the IR need not be indexed at all.
+  auto completes = [](const ArtifactLine& l) {
+    return l.kind == LineKind::Instruction && l.function >= 0 && l.location.size() == 1 &&
+           l.location.front().line != 0 && l.source != LocationSource::Regenerated;
+  };
+  if (std::none_of(target.lines.begin(), target.lines.end(), completes)) return;
   // Every IR chain, keyed by function and innermost location (with and without column:
   // SASS gives no column).
   const IrChainIndex index(ir);

@@ -111,11 +111,12 @@ void compileScale(const Toolchain& tc, const fs::path& dir, int rounds,
       first.push_back(seen ? ms(firstView - start) : ms(end - start));
     }
     double rc = median(rustc), tl = median(tools), ks = median(ours), fv = median(first);
-    const double tc = median(toolsCpu), kc = median(ksCpu);
+    const double toolsCpuS = median(toolsCpu), ksCpuS = median(ksCpu);
     std::printf(
         "%8d %6zu %9.0f %9.0f %9.0f %9.0f %9.3f %8.0f %9.3f %9.2f %9.2f %9.2f %9.2f %11.3f %7zu\n",
         n, splitLines(text).size(), rc, tl, ks, ks - tl, (ks - tl) / tl, fv, fv / rc,
-        median(ownCpu), median(firstCpu), tc, kc, (kc - tc) / tc, ptxLines);
+        median(ownCpu), median(firstCpu), toolsCpuS, ksCpuS, (ksCpuS - toolsCpuS) / toolsCpuS,
+        ptxLines);
   }
   std::printf(
       "(ms, medians of %d rounds; own = ks - tools; first = first view published;\n"
