@@ -19,6 +19,7 @@ import {
   openAndCompile,
   openFile,
   outputChannel,
+  pickArch,
   renderedLines,
   runCommand,
   runSteps,
@@ -66,15 +67,6 @@ async function targets(page, arch) {
   return (await renderedLines(page, PTX)).some((l) => new RegExp(`^\\s*\\.target\\s+${arch}\\b`).test(l.text));
 }
 
-async function pickArch(page, label) {
-  await focusEditor(page, "saxpy.rs");
-  await runCommand(page, "kernelscope: Select Target GPU Architecture");
-  const input = page.locator(".quick-input-widget .quick-input-box input");
-  await input.fill(label);
-  await page.locator(".quick-input-widget .monaco-list-row", { hasText: label }).first().waitFor();
-  await page.keyboard.press("Enter");
-}
-
 runSteps(async (page) => {
   await step(page, "saxpy.rs compiles, its PTX beside it", async () => {
     await openAndCompile(page, URL, "saxpy.rs", FIRST_COMPILE_MS);
@@ -84,9 +76,9 @@ runSteps(async (page) => {
   });
 
   await step(page, "the arch picker's \"default\" takes the user's arch setting back: sm_90", async () => {
-    await pickArch(page, "sm_80");
+    await pickArch(page, "saxpy.rs", "sm_80");
     await waitUntil("the PTX to target sm_80", () => targets(page, "sm_80"), FIRST_COMPILE_MS);
-    await pickArch(page, "default");
+    await pickArch(page, "saxpy.rs", "default");
     await waitUntil("the PTX to target sm_90, the default", () => targets(page, "sm_90"), FIRST_COMPILE_MS);
     const user = fs.readFileSync(path.join(USER_DATA, "User", "settings.json"), "utf8");
     if (/"kernelscope\.arch"/.test(user)) throw new Error(`the user settings still set an arch:\n${user}`);

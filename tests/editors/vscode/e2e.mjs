@@ -24,6 +24,7 @@ import {
   lineOf,
   NOT_AN_INSTRUCTION,
   noExtensionHostErrors,
+  pickArch,
   renderedLines,
   runCommand,
   runSteps,
@@ -262,12 +263,7 @@ runSteps(async (page) => {
     await waitUntil(`the PTX view to target ${FIRST_ARCH}, from the settings`, async () =>
       (await renderedLines(page, PTX_TAB)).some((l) => new RegExp(`^\\s*\\.target\\s+${FIRST_ARCH}\\b`).test(l.text)),
     STEP_MS);
-    await focusEditor(page, "saxpy.rs");
-    await runCommand(page, "kernelscope: Select Target GPU Architecture");
-    const input = page.locator(".quick-input-widget .quick-input-box input");
-    await input.fill("sm_90");
-    await page.locator(".quick-input-widget .monaco-list-row", { hasText: "sm_90" }).first().waitFor();
-    await page.keyboard.press("Enter");
+    await pickArch(page, "saxpy.rs", "sm_90");
     await focusEditor(page, PTX_TAB);
     await page.keyboard.press("Control+Home");
     await waitUntil("the PTX view to target sm_90", async () =>

@@ -40,12 +40,34 @@ export function lineOf(file, text) {
   return line;
 }
 
+/** VS Code's quick input box (Quick Open, the Command Palette, Go to Line, pickers). */
+export function quickInput(page) {
+  return page.locator(".quick-input-widget .quick-input-box input");
+}
+
+/**
+ * Opens a quick input with `key` (after `prepare`, when given) and types `text` into it. The
+ * stage views follow the active file, and VS Code's `vscode.open` activates the group it
+ * opens in for a moment, which closes an open quick input: then it is asked for again.
+ */
+export async function typeInQuickInput(page, key, text, prepare = async () => {}) {
+  const input = quickInput(page);
+  for (let attempt = 1; ; attempt++) {
+    await prepare();
+    await page.keyboard.press(key);
+    try {
+      await input.waitFor({ state: "visible", timeout: 5000 });
+      await input.fill(text, { timeout: 5000 });
+      return input;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+    }
+  }
+}
+
 /** Opens a file of the workspace by its path, through Quick Open, and waits for its tab. */
 export async function openFile(page, relative) {
-  await page.keyboard.press("Control+P");
-  const input = page.locator(".quick-input-widget .quick-input-box input");
-  await input.waitFor({ state: "visible" });
-  await input.fill(relative);
+  await typeInQuickInput(page, "Control+P", relative);
   // The list filters as it is typed: wait until the first row is the file itself.
   const first = page.locator(".quick-input-widget .monaco-list-row").first();
   await waitUntil(`Quick Open to list ${relative} first`, async () =>
@@ -144,11 +166,17 @@ export async function waitUntil(what, fn, timeoutMs = STEP_MS) {
 }
 
 export async function runCommand(page, title) {
-  await page.keyboard.press("F1");
-  const input = page.locator(".quick-input-widget .quick-input-box input");
-  await input.waitFor({ state: "visible" });
-  await input.fill(`>${title}`);
+  await typeInQuickInput(page, "F1", `>${title}`);
   await page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first().waitFor();
+  await page.keyboard.press("Enter");
+}
+
+/** Picks `label` in kernelscope's Select Target GPU Architecture, from the editor of `title`. */
+export async function pickArch(page, title, label) {
+  await focusEditor(page, title);
+  await runCommand(page, "kernelscope: Select Target GPU Architecture");
+  await quickInput(page).fill(label);
+  await page.locator(".quick-input-widget .monaco-list-row", { hasText: label }).first().waitFor();
   await page.keyboard.press("Enter");
 }
 
@@ -164,20 +192,7 @@ export async function focusEditor(page, title) {
 }
 
 export async function goToLine(page, title, line1) {
-  const input = page.locator(".quick-input-widget .quick-input-box input");
-  // A stage view that a later stage of the compile refreshes takes the focus for a moment,
-  // which closes an open quick input: then the editor is focused and asked again.
-  for (let attempt = 1; ; attempt++) {
-    await focusEditor(page, title);
-    await page.keyboard.press("Control+G");
-    await input.waitFor({ state: "visible" });
-    try {
-      await input.fill(`:${line1}`, { timeout: 5000 });
-      break;
-    } catch (e) {
-      if (attempt >= 3) throw e;
-    }
-  }
+  const input = await typeInQuickInput(page, "Control+G", `:${line1}`, () => focusEditor(page, title));
   await page.keyboard.press("Enter");
   await input.waitFor({ state: "hidden" });
 }
