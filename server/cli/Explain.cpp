@@ -7,6 +7,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <unordered_map>
+#include <vector>
 
 #include "Cli.h"
 #include "CliArgs.h"
@@ -160,12 +162,8 @@ std::vector<std::pair<uint32_t, size_t>> compilerGeneratedRuns(const CompileResu
   return runs;
 }
 
-nlohmann::json chainJson(const std::vector<Frame>& chain) {
-  nlohmann::json j = nlohmann::json::array();
-  for (const auto& f : chain)
-    j.push_back(
-        {{"file", f.file}, {"line", f.line}, {"column", f.column}, {"function", f.function}});
-  return j;
+nlohmann::json frameJson(const Frame& f) {
+  return {{"file", f.file}, {"line", f.line}, {"column", f.column}, {"function", f.function}};
 }
 
 nlohmann::json kernelJson(const KernelInfo& k) {
@@ -219,7 +217,7 @@ nlohmann::json remarkJson(const Remark& rem) {
                       {"count", rem.count},
                       {"viaLibrary", rem.viaLibrary}};
   if (rem.userLocation) j["file"] = rem.userLocation->file, j["line"] = rem.userLocation->line;
-  if (rem.location) j["location"] = chainJson({*rem.location}).front();
+  if (rem.location) j["location"] = frameJson(*rem.location);
   return j;
 }
 
@@ -316,32 +314,76 @@ nlohmann::json diagnosticsJson(const CompileResult& r) {
   return diags;
 }
 
+/// Calls `visit(stage, outcome, artifact line, inlined)` for each instruction that source
+/// line `ln` became in each stage shown: those it made directly first, then those inlined.
+template <typename Visit>
+void forEachInstruction(const ExplainView& v, uint32_t ln, Visit&& visit) {
+  for (Stage s : v.args.options.stages) {
+    const StageOutcome* st = v.r.stage(s);
+    if (!st || !st->available || !v.r.lineMap) continue;
+    const StageLines& sl = v.r.lineMap->linesFor(s, {v.file, ln});
+    for (uint32_t al : sl.direct) visit(s, *st, al, false);
+    for (uint32_t al : sl.inlined) visit(s, *st, al, true);
+  }
+}
+
+/// The inline chains of the instructions shown, each once, in the order first met: an
+/// instruction names its chain by index (as a copy under each instruction, the chains were
+/// 83% of an 80-kernel file's JSON). The stages intern chains each on their own, so one
+/// chain of several stages is found by its frames.
+class ChainTable {
+ public:
+  explicit ChainTable(const ExplainView& v) {
+    for (uint32_t ln : v.lines)
+      forEachInstruction(v, ln, [&](Stage s, const StageOutcome&, uint32_t al, bool) {
+        add(v.r.lineMap->origin(s, al).chain);
+      });
+  }
+  /// The index of a chain of an instruction shown.
+  int indexOf(const Chain& chain) const { return byId_.at(chain.id()); }
+  nlohmann::json json() const {
+    nlohmann::json j = nlohmann::json::array();
+    for (const Chain& chain : chains_) {
+      nlohmann::json frames = nlohmann::json::array();
+      for (const Frame& f : chain) frames.push_back(frameJson(f));
+      j.push_back(std::move(frames));
+    }
+    return j;
+  }
+
+ private:
+  void add(const Chain& chain) {
+    if (byId_.count(chain.id())) return;
+    const Chain canonical = byFrames_.intern(chain);
+    auto [it, added] = byCanonicalId_.try_emplace(canonical.id(), static_cast<int>(chains_.size()));
+    if (added) chains_.push_back(canonical);
+    byId_.emplace(chain.id(), it->second);
+  }
+
+  std::unordered_map<const void*, int> byId_;           // any chain met → its index
+  ChainInterner byFrames_;                              // equal frames → one canonical chain
+  std::unordered_map<const void*, int> byCanonicalId_;  // canonical chain → its index
+  std::vector<Chain> chains_;
+};
+
 /// One source line with what each stage made of it and its remarks.
-nlohmann::json lineJson(const ExplainView& v, uint32_t ln) {
+nlohmann::json lineJson(const ExplainView& v, const ChainTable& chains, uint32_t ln) {
   const CompileResult& r = v.r;
   nlohmann::json lj = {{"line", ln}, {"text", std::string(v.sourceLines[ln - 1])}};
   nlohmann::json per = nlohmann::json::object();
-  for (Stage s : v.args.options.stages) {
-    const StageOutcome* st = r.stage(s);
-    if (!st || !st->available || !r.lineMap) continue;
-    const StageLines& sl = r.lineMap->linesFor(s, {v.file, ln});
-    nlohmann::json arr = nlohmann::json::array();
-    auto add = [&](uint32_t al, bool inlined) {
-      const LineOrigin& o = r.lineMap->origin(s, al);
-      arr.push_back({{"line", al + 1},
-                     {"text", displayText(s, st->artifact->lineText(al))},
-                     {"inlined", inlined},
-                     {"viaLibrary", o.viaLibrary},
-                     {"guessed", st->artifact->lines[al].source == LocationSource::Guessed},
-                     {"chain", chainJson(o.chain)}});
-      if (v.args.annotate)
-        if (auto doc = describeInstruction(s, st->artifact->lineText(al)))
-          arr.back()["explanation"] = renderOneLine(*doc);
-    };
-    for (uint32_t al : sl.direct) add(al, false);
-    for (uint32_t al : sl.inlined) add(al, true);
-    if (!arr.empty()) per[std::string(stageName(s))] = arr;
-  }
+  forEachInstruction(v, ln, [&](Stage s, const StageOutcome& st, uint32_t al, bool inlined) {
+    const LineOrigin& o = r.lineMap->origin(s, al);
+    nlohmann::json& arr = per[std::string(stageName(s))];
+    arr.push_back({{"line", al + 1},
+                   {"text", displayText(s, st.artifact->lineText(al))},
+                   {"inlined", inlined},
+                   {"viaLibrary", o.viaLibrary},
+                   {"guessed", st.artifact->lines[al].source == LocationSource::Guessed},
+                   {"chain", chains.indexOf(o.chain)}});
+    if (v.args.annotate)
+      if (auto doc = describeInstruction(s, st.artifact->lineText(al)))
+        arr.back()["explanation"] = renderOneLine(*doc);
+  });
   lj["stages"] = per;
   nlohmann::json remarks = nlohmann::json::array();
   for (const Remark* rem : v.remarks.on(v.file, ln)) remarks.push_back(remarkJson(*rem));
@@ -431,7 +473,9 @@ void writeNested(std::ostream& out, const nlohmann::json& value, int indent, int
 /// every stage (hundreds of MB for a file of 80 kernels), which as one JSON value in memory
 /// took gigabytes.
 void writeExplainJson(std::ostream& out, const ExplainView& v, int indent) {
-  const nlohmann::json head = explainJsonHead(v);
+  const ChainTable chains(v);
+  nlohmann::json head = explainJsonHead(v);
+  head["chains"] = chains.json();
   const bool pretty = indent >= 0;
   const std::string pad1(pretty ? static_cast<size_t>(indent) : 0, ' ');
   const std::string pad2 = pad1 + pad1;
@@ -448,7 +492,7 @@ void writeExplainJson(std::ostream& out, const ExplainView& v, int indent) {
     out << '[';
     bool firstLine = true;
     for (uint32_t ln : v.lines) {
-      nlohmann::json lj = lineJson(v, ln);
+      nlohmann::json lj = lineJson(v, chains, ln);
       if (!v.args.line && lj["stages"].empty() && !lj.contains("remarks"))
         continue;  // whole-file JSON lists lines with code only
       out << (firstLine ? "" : ",") << (pretty ? "\n" : "") << pad2;

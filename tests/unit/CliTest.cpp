@@ -3,8 +3,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -50,6 +53,38 @@ TEST_CASE("explain --json gives the same data to scripts") {
     for (const auto& ins : line["stages"]["ptx"])
       sawAdd |= ins["text"].get<std::string>().starts_with("add.rn.f32");
   CHECK(sawAdd);
+
+  // Each inline chain is listed once; an instruction names its own by index, and the PTX
+  // and SASS of one chain name the same entry.
+  const auto& chains = j["chains"];
+  REQUIRE(chains.is_array());
+  std::set<std::string> distinct;
+  for (const auto& chain : chains) CHECK(distinct.insert(chain.dump()).second);
+  std::map<std::string, std::set<int>> stagesOfChain;
+  std::vector<bool> named(chains.size(), false);
+  for (const auto& line : j["lines"])
+    for (const auto& [stage, instructions] : line["stages"].items())
+      for (const auto& ins : instructions) {
+        const int index = ins["chain"].get<int>();
+        REQUIRE(index >= 0);
+        REQUIRE(static_cast<size_t>(index) < chains.size());
+        named[index] = true;
+        stagesOfChain[stage].insert(index);
+        // The chain of an instruction a line made itself starts at that line.
+        if (!ins["inlined"] && !ins["viaLibrary"] && !ins["guessed"] && !chains[index].empty())
+          CHECK(chains[index][0]["line"] == line["line"]);
+      }
+  CHECK(std::find(named.begin(), named.end(), false) == named.end());
+  bool viaCore = false;  // vector_add reads its thread index through core, inlined into it
+  for (const auto& chain : chains)
+    viaCore |= chain.size() > 1 && chain[0]["function"].get<std::string>().starts_with("core::") &&
+               chain.back()["function"] == "vector_add";
+  CHECK(viaCore);
+  std::vector<int> shared;
+  std::set_intersection(stagesOfChain["ptx"].begin(), stagesOfChain["ptx"].end(),
+                        stagesOfChain["sass"].begin(), stagesOfChain["sass"].end(),
+                        std::back_inserter(shared));
+  CHECK_FALSE(shared.empty());
 }
 
 TEST_CASE("explain --json, written a line at a time, is what one dump of its object prints") {
