@@ -31,13 +31,6 @@ std::string readFile(const fs::path& p) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-RunResult failure(std::string kind, std::string message) {
-  RunResult r;
-  r.errorKind = std::move(kind);
-  r.error = std::move(message);
-  return r;
-}
-
 /// The quoted lines of ncu's output (its CSV), without the program's or ncu's messages.
 std::string csvLines(const std::string& out) {
   std::string csv;
@@ -71,11 +64,12 @@ std::string ncuMessages(const ProcessResult& p) {
 RunResult profile(const ExecRequest& request, const std::vector<std::string>& self) {
   fs::path ncu = findNcu(request.ncu);
   if (ncu.empty())
-    return failure("ncu", request.ncu.empty()
-                              ? "Nsight Compute's CLI (ncu) was not found on the GPU machine: "
-                                "install Nsight Compute, "
-                                "or set CUDA_HOME there"
-                              : "the configured ncu '" + request.ncu + "' is not an executable");
+    return RunResult::failure(
+        "ncu", request.ncu.empty()
+                   ? "Nsight Compute's CLI (ncu) was not found on the GPU machine: "
+                     "install Nsight Compute, "
+                     "or set CUDA_HOME there"
+                   : "the configured ncu '" + request.ncu + "' is not an executable");
   TempDir dir("kernelscope-profile");
   ExecRequest once = request;
   once.mode = ExecRequest::Mode::LaunchOnce;
@@ -103,7 +97,7 @@ RunResult profile(const ExecRequest& request, const std::vector<std::string>& se
         why +=
             "\n(the GPU's performance counters are reserved for administrators: see NVIDIA's "
             "ERR_NVGPUCTRPERM page)";
-      return failure("ncu", why);
+      return RunResult::failure("ncu", why);
     }
     std::string csv = csvLines(p.out);
     if (sourcePage) {
@@ -134,7 +128,7 @@ int gpuExecMain(const std::vector<std::string>& self, int argc, char** argv) {
   ExecRequest request;
   RunResult result;
   if (std::string why = decodeRequest(message, request); !why.empty())
-    result = failure("request", why);
+    result = RunResult::failure("request", why);
   else if (request.mode == ExecRequest::Mode::Profile)
     result = profile(request, self);
   else

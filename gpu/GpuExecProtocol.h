@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "LaunchSpec.h"
@@ -71,6 +72,14 @@ struct RunResult {
   std::string ncuSourceCsv;   // profile: ncu --page source --csv --print-source sass
   std::string ncuMetricsCsv;  // profile: ncu --page raw --csv of the kernel metrics
   std::vector<std::string> blobs;
+
+  /// A run that did not happen or did not finish, and why.
+  static RunResult failure(std::string kind, std::string message) {
+    RunResult r;
+    r.errorKind = std::move(kind);
+    r.error = std::move(message);
+    return r;
+  }
 };
 
 std::string encodeRequest(const ExecRequest&);

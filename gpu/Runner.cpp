@@ -67,24 +67,18 @@ std::string dims(const std::array<uint32_t, 3>& d) {
   return s + ")";
 }
 
-RunResult failure(std::string kind, std::string message) {
-  RunResult r;
-  r.errorKind = std::move(kind);
-  r.error = std::move(message);
-  return r;
-}
-
 /// Why the CUDA driver or a device is unavailable on this machine, or nullopt when both are.
 std::optional<RunResult> driverUnavailable() {
   if (std::string why = loadDriver(); !why.empty())
-    return failure("no-driver", why + "; " + kNoDriverHint);
+    return RunResult::failure("no-driver", why + "; " + kNoDriverHint);
   const Driver& cu = driver();
   if (CUresult r = cu.cuInit(0); r != kCudaSuccess)
-    return failure("no-device",
-                   "the CUDA driver did not start: " + errorText(r) + "; " + kNoDriverHint);
+    return RunResult::failure(
+        "no-device", "the CUDA driver did not start: " + errorText(r) + "; " + kNoDriverHint);
   int count = 0;
   if (cu.cuDeviceGetCount(&count) != kCudaSuccess || count == 0)
-    return failure("no-device", std::string("no CUDA device on this machine; ") + kNoDriverHint);
+    return RunResult::failure("no-device",
+                              std::string("no CUDA device on this machine; ") + kNoDriverHint);
   return std::nullopt;
 }
 
@@ -137,17 +131,18 @@ class DeviceContext {
       module_ = nullptr;
       std::string hint =
           r == 209 || r == 200 ? ": the cubin was built for another GPU (choose its --arch)" : "";
-      return failure("load", "cannot load the cubin: " + errorText(r) + hint);
+      return RunResult::failure("load", "cannot load the cubin: " + errorText(r) + hint);
     }
     if (cu_.cuModuleGetFunction(&function, module_, plan.kernel.c_str()) != kCudaSuccess)
-      return failure("load", "the cubin has no kernel named '" + plan.kernel + "'");
+      return RunResult::failure("load", "the cubin has no kernel named '" + plan.kernel + "'");
     if (plan.sharedBytes > 48 * 1024)
       if (CUresult r = cu_.cuFuncSetAttribute(function, kFuncAttrMaxDynamicSharedSizeBytes,
                                               int(plan.sharedBytes));
           r != kCudaSuccess)
-        return failure("launch", launch + ": " + std::to_string(plan.sharedBytes) +
-                                     " B of dynamic shared memory is more than this GPU allows: " +
-                                     errorText(r));
+        return RunResult::failure(
+            "launch",
+            launch + ": " + std::to_string(plan.sharedBytes) +
+                " B of dynamic shared memory is more than this GPU allows: " + errorText(r));
     return std::nullopt;
   }
 
@@ -179,8 +174,8 @@ struct KernelArguments {
         }
         if (CUresult r = cu.cuMemAlloc(&memory[i].ptr, a.byteSize()); r != kCudaSuccess) {
           memory[i].ptr = 0;
-          return failure("memory", "cannot allocate " + std::to_string(a.byteSize()) +
-                                       " bytes for '" + a.name + "': " + errorText(r));
+          return RunResult::failure("memory", "cannot allocate " + std::to_string(a.byteSize()) +
+                                                  " bytes for '" + a.name + "': " + errorText(r));
         }
         if (a.fill.kind == Fill::Kind::Zeros) {
           check(cu.cuMemsetD8(memory[i].ptr, 0, a.byteSize()), "cuMemsetD8");
@@ -193,7 +188,7 @@ struct KernelArguments {
         params.push_back(slots[i].data());
       }
     } catch (const DriverError& e) {
-      return failure("memory", e.what());
+      return RunResult::failure("memory", e.what());
     }
     return std::nullopt;
   }
@@ -215,15 +210,15 @@ class KernelLauncher {
 
   RunResult faulted(CUresult r, const char* when) const {
     bool launchError = r == 701 /* LAUNCH_OUT_OF_RESOURCES */ || r == 1 /* INVALID_VALUE */;
-    return failure(
+    return RunResult::failure(
         launchError ? "launch" : "fault",
         launch_ + (launchError ? " could not start " : " failed ") + when + ": " + errorText(r));
   }
 
   /// A driver call that failed after the first launch: a fault when the context is gone.
   RunResult driverFailed(const DriverError& e) const {
-    return failure(e.code == 700 || e.code == 716 || e.code == 719 ? "fault" : "launch",
-                   launch_ + ": " + e.what());
+    return RunResult::failure(e.code == 700 || e.code == 716 || e.code == 719 ? "fault" : "launch",
+                              launch_ + ": " + e.what());
   }
 
   /// The first launch, run to completion.
@@ -352,7 +347,7 @@ RunResult execute(const ExecRequest& request) {
   try {
     gpu.open(result.device);
   } catch (const DriverError& e) {
-    RunResult f = failure("no-device", e.what());
+    RunResult f = RunResult::failure("no-device", e.what());
     f.device = result.device;
     return f;
   }
