@@ -352,17 +352,19 @@ class ChainTable {
   }
 
  private:
+  // The canonical chain of some frames is the first met with them, so its id is in byId_
+  // whenever another chain with those frames comes.
   void add(const Chain& chain) {
     if (byId_.count(chain.id())) return;
     const Chain canonical = byFrames_.intern(chain);
-    auto [it, added] = byCanonicalId_.try_emplace(canonical.id(), static_cast<int>(chains_.size()));
+    auto [it, added] = byId_.try_emplace(canonical.id(), static_cast<int>(chains_.size()));
     if (added) chains_.push_back(canonical);
-    byId_.emplace(chain.id(), it->second);
+    const int index = it->second;
+    byId_.emplace(chain.id(), index);  // nothing when `chain` is the canonical one
   }
 
-  std::unordered_map<const void*, int> byId_;           // any chain met → its index
-  ChainInterner byFrames_;                              // equal frames → one canonical chain
-  std::unordered_map<const void*, int> byCanonicalId_;  // canonical chain → its index
+  std::unordered_map<const void*, int> byId_;  // any chain met → its index
+  ChainInterner byFrames_;                     // equal frames → one canonical chain
   std::vector<Chain> chains_;
 };
 
