@@ -6,10 +6,15 @@
 //     the first view (MIR, LLVM IR, PTX and the line map published) against rustc alone;
 //  2. the language server's resident memory with 20 files open, and over many
 //     edit/compile cycles of the 40-kernel file;
-//  3. the bytes of a PTX `kernelscope/artifact` reply of the 40-kernel file.
+//  3. the bytes of a PTX `kernelscope/artifact` reply of the 40-kernel file;
+//  4. `kernelscope explain --json` of the largest file, read from the result cache: its
+//     bytes, time and peak RSS, against the same file's text view.
 // Usage: ks_bench_scale [ROUNDS [CYCLES [SIZES]]]   (defaults 3, 200 and 1,5,10,20,40,80;
 // ROUNDS 0: no compiles, CYCLES -1: no server; SIZES: the kernel counts, comma-separated)
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -232,6 +237,62 @@ void serverMemory(const fs::path& dir, int cycles) {
   }
 }
 
+/// One run of the kernelscope executable: its time, its own peak RSS (wait4, not the other
+/// children's) and the bytes it wrote.
+struct CliRun {
+  double seconds = 0, maxRssMiB = 0;
+  uintmax_t bytes = 0;
+  bool ok = false;
+};
+
+CliRun runKernelscope(const std::vector<std::string>& args, const fs::path& out) {
+  std::vector<std::string> argv{KS_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> cargv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  const auto start = Clock::now();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) _exit(127);
+    execv(cargv[0], cargv.data());
+    _exit(127);
+  }
+  CliRun run;
+  int status = 0;
+  rusage u{};
+  if (pid < 0 || wait4(pid, &status, 0, &u) != pid) return run;
+  run.seconds = ms(Clock::now() - start) / 1000;
+  run.maxRssMiB = u.ru_maxrss / 1024.0;
+  run.bytes = fs::file_size(out);
+  run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  return run;
+}
+
+/// 4. explain --json of an n-kernel file from the result cache (the user's, which holds the
+/// nvptx64 core too), beside its text view.
+void explainJson(const fs::path& dir, int n) {
+  const fs::path file = dir / ("explain" + std::to_string(n) + ".rs");
+  std::ofstream(file) << generatedKernels(n);
+  const fs::path out = dir / "explain.out";
+  if (!runKernelscope({"explain", file.string()}, out).ok) {  // compiles, fills the cache
+    std::fprintf(stderr, "kernelscope explain %s failed\n", file.c_str());
+    return;
+  }
+  std::printf("\n%-34s %12s %9s %9s\n",
+              ("explain, " + std::to_string(n) + " kernels, cached").c_str(), "bytes", "s",
+              "RSS MiB");
+  for (const char* format : {"text", "--json"}) {
+    std::vector<std::string> args{"explain", file.string()};
+    if (std::string_view(format) != "text") args.emplace_back(format);
+    const CliRun run = runKernelscope(args, out);
+    std::printf("%-34s %12ju %9.2f %9.1f%s\n", format, run.bytes, run.seconds, run.maxRssMiB,
+                run.ok ? "" : " (failed)");
+  }
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -255,5 +316,6 @@ int main(int argc, char** argv) {
   // The server first, so that its memory is not measured on top of the compiles'.
   if (cycles >= 0) serverMemory(dir.path(), cycles);
   if (rounds > 0) compileScale(tc, dir.path(), rounds, sizes);
+  if (!sizes.empty()) explainJson(dir.path(), *std::max_element(sizes.begin(), sizes.end()));
   return 0;
 }
