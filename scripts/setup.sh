@@ -19,7 +19,7 @@ say() { printf '[setup] %s\n' "$*" >&2; }
 # librust-num-traits-dev: a registry crate (with libm and autocfg) that the cargo tests'
 # kernel crate takes offline from /usr/share/cargo/registry.
 APT_PACKAGES=(rustc-web cargo-web rust-web-src llvm-22-dev nlohmann-json3-dev libasio-dev
-              doctest-dev libtomlplusplus-dev cmake g++ ninja-build binutils librust-num-traits-dev)
+              doctest-dev libtomlplusplus-dev libcereal-dev cmake g++ ninja-build binutils librust-num-traits-dev)
 # Extra packages a caller needs as well (the test command adds the editors'), space-separated.
 read -r -a EXTRA_APT <<<"${KERNELSCOPE_EXTRA_APT:-}"
 APT_PACKAGES+=("${EXTRA_APT[@]}")

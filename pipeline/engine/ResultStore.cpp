@@ -1,230 +1,283 @@
 // ResultStore: see ResultStore.h.
 //
-// The encoding is CBOR through nlohmann/json (the library the pipeline already reads JSON
-// with); the per-line data of an artifact (kind, location source, function, chain) is packed
-// into one binary string, as tens of thousands of lines would otherwise be as many JSON values.
+// The encoding is cereal's binary archive, written straight from the result into one buffer
+// (a document of the whole result built first, as nlohmann's CBOR needs, cost the CLI a
+// third of its own CPU at 80 kernels and doubled its peak memory). Chains and their files
+// are stored once, in tables written before the artifacts that refer to them by index.
+// Native byte order: an entry is read only by the binary that wrote it (ResultStore.h).
+// The bytes end with their digest, checked before anything is decoded, so a damaged or
+// truncated entry is refused whole and no size read from it is ever trusted.
 #include "ResultStore.h"
 
 #include <unistd.h>
 
+#include <cereal/archives/binary.hpp>
+#include <cereal/types/optional.hpp>
+#include <cereal/types/string.hpp>
+#include <cereal/types/utility.hpp>
+#include <cereal/types/vector.hpp>
 #include <chrono>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include <streambuf>
 #include <unordered_map>
 
 #include "Files.h"
 #include "StableHash.h"
 
+// The plain parts of a result, as cereal writes and reads them (members in order; enums as
+// their underlying type). Frames are written whole here; chains go through Tables below.
+namespace cereal {
+template <class A>
+void serialize(A& a, ks::Frame& f) {
+  a(f.file, f.line, f.column, f.function);
+}
+template <class A>
+void serialize(A& a, ks::SourceRange& r) {
+  a(r.file, r.startLine, r.startColumn, r.endLine, r.endColumn);
+}
+template <class A>
+void serialize(A& a, ks::RelatedNote& n) {
+  a(n.range, n.message);
+}
+template <class A>
+void serialize(A& a, ks::SuggestedFix& f) {
+  a(f.title, f.edits);
+}
+template <class A>
+void serialize(A& a, ks::Diagnostic& d) {
+  a(d.severity, d.source, d.code, d.message, d.range, d.rendered, d.ptxLine, d.related, d.fixes);
+}
+template <class A>
+void serialize(A& a, ks::Remark& r) {
+  a(r.kind, r.pass, r.name, r.function, r.message, r.location, r.userLocation, r.viaLibrary,
+    r.count);
+}
+template <class A>
+void serialize(A& a, ks::KernelResources& r) {
+  a(r.name, r.arch, r.registers, r.barriers, r.stackFrame, r.spillStores, r.spillLoads,
+    r.sharedMemory, r.constantMemory, r.localMemory, r.isEntry);
+}
+template <class A>
+void serialize(A& a, ks::ArtifactFunction& f) {
+  a(f.symbol, f.demangled, f.firstLine, f.lastLine, f.isKernel, f.definition);
+}
+template <class A>
+void serialize(A& a, ks::PassChange& c) {
+  a(c.stage, c.pass, c.unit, c.before, c.after, c.diff);
+}
+template <class A>
+void serialize(A& a, ks::StagePasses& s) {
+  a(s.stage, s.changes, s.passesRun, s.initial, s.final, s.initialCount, s.finalCount);
+}
+}  // namespace cereal
+
 namespace ks {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 namespace {
 
 // Bumped when the encoding changes (the binary's identity in the key covers builds too).
-constexpr int kFormat = 2;
+constexpr uint32_t kFormat = 3;
+// What an entry holds, first in its bytes: a result and a pass-by-pass view are not mistaken
+// for each other.
+constexpr std::string_view kResultTag = "ks-result", kPassesTag = "ks-passes";
+constexpr size_t kDigestChars = 32;  // bytesDigest's hex digits, at the end of the bytes
 
-/// Chains and file names are stored once and referred to by index.
-class Tables {
+/// cereal writes through a stream: this one appends to a string reserved beforehand.
+class StringSink final : public std::streambuf {
  public:
-  uint32_t file(const std::string& f) {
-    auto [it, added] = fileIndex_.try_emplace(f, static_cast<uint32_t>(files_.size()));
-    if (added) files_.push_back(f);
-    return it->second;
+  explicit StringSink(std::string& out) : out_(out) {}
+
+ protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    out_.append(s, static_cast<size_t>(n));
+    return n;
   }
-  json frame(const Frame& f) { return json::array({file(f.file), f.line, f.column, f.function}); }
-  uint32_t chain(const Chain& c) {
-    if (c.empty()) return 0;
-    auto [it, added] = chainIndex_.try_emplace(c.id(), static_cast<uint32_t>(chains_.size() + 1));
-    if (added) {
-      json frames = json::array();
-      for (const Frame& f : c) frames.push_back(frame(f));
-      chains_.push_back(std::move(frames));
-    }
-    return it->second;
+  int_type overflow(int_type c) override {
+    if (!traits_type::eq_int_type(c, traits_type::eof()))
+      out_.push_back(traits_type::to_char_type(c));
+    return traits_type::not_eof(c);
   }
-  json filesJson() const { return files_; }
-  json chainsJson() const { return chains_; }
 
  private:
+  std::string& out_;
+};
+
+/// And reads from one: bytes already in memory, not copied.
+class BytesSource final : public std::streambuf {
+ public:
+  explicit BytesSource(std::string_view bytes) {
+    char* begin = const_cast<char*>(bytes.data());  // only ever read
+    setg(begin, begin, begin + bytes.size());
+  }
+};
+
+/// `tag`, the format and what `body` writes, followed by the digest of all of it.
+template <class Body>
+std::string encode(std::string_view tag, size_t sizeHint, Body&& body) {
+  std::string bytes;
+  bytes.reserve(sizeHint + 1024);
+  {
+    StringSink sink(bytes);
+    std::ostream out(&sink);
+    cereal::BinaryOutputArchive archive(out);
+    archive(std::string(tag), kFormat);
+    body(archive);
+  }
+  bytes += bytesDigest(bytes);
+  return bytes;
+}
+
+/// Decodes what encode wrote with `tag`: nullopt for bytes whose digest, tag or format is not
+/// that, and for anything cereal or `body` cannot read.
+template <class T, class Body>
+std::optional<T> decode(std::string_view bytes, std::string_view tag, Body&& body) {
+  if (bytes.size() < kDigestChars) return std::nullopt;
+  const std::string_view content = bytes.substr(0, bytes.size() - kDigestChars);
+  if (bytesDigest(content) != bytes.substr(content.size())) return std::nullopt;
+  try {
+    BytesSource source(content);
+    std::istream in(&source);
+    cereal::BinaryInputArchive archive(in);
+    std::string writtenTag;
+    uint32_t format = 0;
+    archive(writtenTag, format);
+    if (writtenTag != tag || format != kFormat) return std::nullopt;
+    return body(archive);
+  } catch (const std::exception&) {  // cereal's read errors, out-of-range indexes
+    return std::nullopt;
+  }
+}
+
+/// The chains of a result's artifacts, each once, with the files their frames name: written
+/// before the artifacts, whose lines name a chain by its index (0: none).
+class Tables {
+ public:
+  explicit Tables(const CompileResult& r) {
+    for (const auto& [stage, outcome] : r.stages)
+      for (const ArtifactLine& l : outcome.artifact->lines) add(l.location);
+  }
+  uint32_t chain(const Chain& c) const { return c.empty() ? 0 : chainIndex_.at(c.id()); }
+  /// About the bytes `save` writes.
+  size_t bytes() const { return bytes_; }
+
+  void save(cereal::BinaryOutputArchive& a) const {
+    a(files_, static_cast<uint32_t>(chains_.size()));
+    for (const Chain* c : chains_) {
+      a(static_cast<uint32_t>(c->size()));
+      for (const Frame& f : *c) a(fileIndex_.at(f.file), f.line, f.column, f.function);
+    }
+  }
+
+ private:
+  void add(const Chain& c) {
+    if (c.empty()) return;
+    auto [it, added] = chainIndex_.try_emplace(c.id(), static_cast<uint32_t>(chains_.size() + 1));
+    if (!added) return;
+    chains_.push_back(&c);
+    bytes_ += 4;
+    for (const Frame& f : c) {
+      bytes_ += 20 + f.function.size();
+      if (fileIndex_.try_emplace(f.file, static_cast<uint32_t>(files_.size())).second) {
+        files_.push_back(f.file);
+        bytes_ += 8 + f.file.size();
+      }
+    }
+  }
+
   std::vector<std::string> files_;
   std::unordered_map<std::string, uint32_t> fileIndex_;
-  json chains_ = json::array();  // index i+1: chains_[i]; 0 is the empty chain
+  std::vector<const Chain*> chains_;  // index i+1: chains_[i]
   std::unordered_map<const void*, uint32_t> chainIndex_;
+  size_t bytes_ = 0;
 };
 
-/// The reading side of Tables.
-struct ReadTables {
+/// The reading side of Tables: the chains by index, interned again.
+std::vector<Chain> loadChains(cereal::BinaryInputArchive& a) {
   std::vector<std::string> files;
+  uint32_t count = 0;
+  a(files, count);
   std::vector<Chain> chains{Chain()};
-  Frame frame(const json& j) const {
-    return {files.at(j.at(0).get<uint32_t>()), j.at(1).get<uint32_t>(), j.at(2).get<uint32_t>(),
-            j.at(3).get<std::string>()};
+  ChainInterner interner;
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t frames = 0;
+    a(frames);
+    std::vector<Frame> chain;
+    for (uint32_t k = 0; k < frames; ++k) {
+      uint32_t file = 0;
+      Frame& f = chain.emplace_back();
+      a(file, f.line, f.column, f.function);
+      f.file = files.at(file);
+    }
+    chains.push_back(interner.intern(std::move(chain)));
   }
-};
-
-void put32(std::vector<uint8_t>& out, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-uint32_t get32(const std::vector<uint8_t>& in, size_t at) {
-  uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v |= uint32_t(in.at(at + i)) << (8 * i);
-  return v;
-}
-constexpr size_t kLineBytes = 10;  // kind, source, function (int32), chain index
-
-json rangeJson(const SourceRange& r) {
-  return json::array({r.file, r.startLine, r.startColumn, r.endLine, r.endColumn});
-}
-SourceRange rangeFrom(const json& j) {
-  return {j.at(0).get<std::string>(), j.at(1).get<uint32_t>(), j.at(2).get<uint32_t>(),
-          j.at(3).get<uint32_t>(), j.at(4).get<uint32_t>()};
+  return chains;
 }
 
-json artifactJson(const Artifact& a, Tables& t) {
-  std::vector<uint8_t> lines;
-  lines.reserve(a.lines.size() * kLineBytes);
-  for (const ArtifactLine& l : a.lines) {
-    lines.push_back(static_cast<uint8_t>(l.kind));
-    lines.push_back(static_cast<uint8_t>(l.source));
-    put32(lines, static_cast<uint32_t>(l.function));
-    put32(lines, t.chain(l.location));
+/// An artifact: its text (its lines are indexed again on reading), each line's kind,
+/// location source, function and chain index, and its functions.
+void saveArtifact(cereal::BinaryOutputArchive& a, const Artifact& art, const Tables& t) {
+  std::vector<uint8_t> kinds, sources;
+  std::vector<int32_t> functions;
+  std::vector<uint32_t> chains;
+  kinds.reserve(art.lines.size());
+  sources.reserve(art.lines.size());
+  functions.reserve(art.lines.size());
+  chains.reserve(art.lines.size());
+  for (const ArtifactLine& l : art.lines) {
+    kinds.push_back(static_cast<uint8_t>(l.kind));
+    sources.push_back(static_cast<uint8_t>(l.source));
+    functions.push_back(l.function);
+    chains.push_back(t.chain(l.location));
   }
-  json functions = json::array();
-  for (const ArtifactFunction& f : a.functions)
-    functions.push_back(
-        {f.symbol, f.demangled, f.firstLine, f.lastLine, f.isKernel, t.frame(f.definition)});
-  return {{"stage", static_cast<int>(a.stage)},
-          {"text", a.text},
-          {"lines", json::binary(std::move(lines))},
-          {"functions", std::move(functions)}};
+  a(art.stage, art.text, kinds, sources, functions, chains, art.functions);
 }
 
-Artifact artifactFrom(const json& j, const ReadTables& t) {
-  Artifact a;
-  a.stage = static_cast<Stage>(j.at("stage").get<int>());
-  a.text = j.at("text").get<std::string>();
-  a.indexLines();
-  const std::vector<uint8_t>& lines = j.at("lines").get_binary();
-  if (lines.size() != a.lines.size() * kLineBytes) throw std::out_of_range("artifact lines");
-  for (size_t i = 0; i < a.lines.size(); ++i) {
-    const size_t at = i * kLineBytes;
-    ArtifactLine& l = a.lines[i];
-    l.kind = static_cast<LineKind>(lines[at]);
-    l.source = static_cast<LocationSource>(lines[at + 1]);
-    l.function = static_cast<int32_t>(get32(lines, at + 2));
-    l.location = t.chains.at(get32(lines, at + 6));
+Artifact loadArtifact(cereal::BinaryInputArchive& a, const std::vector<Chain>& chainTable) {
+  Artifact art;
+  std::vector<uint8_t> kinds, sources;
+  std::vector<int32_t> functions;
+  std::vector<uint32_t> chains;
+  a(art.stage, art.text, kinds, sources, functions, chains, art.functions);
+  art.indexLines();
+  const size_t n = art.lines.size();
+  if (kinds.size() != n || sources.size() != n || functions.size() != n || chains.size() != n)
+    throw std::out_of_range("artifact lines");
+  for (size_t i = 0; i < n; ++i) {
+    ArtifactLine& l = art.lines[i];
+    l.kind = static_cast<LineKind>(kinds[i]);
+    l.source = static_cast<LocationSource>(sources[i]);
+    l.function = functions[i];
+    l.location = chainTable.at(chains[i]);
   }
-  for (const json& f : j.at("functions"))
-    a.functions.push_back({f.at(0).get<std::string>(), f.at(1).get<std::string>(),
-                           f.at(2).get<uint32_t>(), f.at(3).get<uint32_t>(), f.at(4).get<bool>(),
-                           t.frame(f.at(5))});
-  return a;
+  return art;
 }
 
-json diagnosticJson(const Diagnostic& d) {
-  json related = json::array(), fixes = json::array();
-  for (const RelatedNote& n : d.related) related.push_back({rangeJson(n.range), n.message});
-  for (const SuggestedFix& f : d.fixes) {
-    json edits = json::array();
-    for (const auto& [range, text] : f.edits) edits.push_back({rangeJson(range), text});
-    fixes.push_back({f.title, std::move(edits)});
-  }
-  return {{"severity", static_cast<int>(d.severity)},
-          {"source", d.source},
-          {"code", d.code},
-          {"message", d.message},
-          {"range", d.range ? rangeJson(*d.range) : json()},
-          {"rendered", d.rendered},
-          {"ptxLine", d.ptxLine ? json(*d.ptxLine) : json()},
-          {"related", std::move(related)},
-          {"fixes", std::move(fixes)}};
+/// A kernel; its occupancy is a function of the resources, the arch and the block size, so
+/// only the block size is kept.
+void saveKernel(cereal::BinaryOutputArchive& a, const KernelInfo& k) {
+  const std::optional<uint32_t> blockSize =
+      k.occupancy ? std::optional(k.occupancy->atBlockSize.blockSize) : std::nullopt;
+  a(k.symbol, k.demangled, k.definition, k.resources, static_cast<uint64_t>(k.ptxInstructions),
+    static_cast<uint64_t>(k.sassInstructions), blockSize);
 }
 
-Diagnostic diagnosticFrom(const json& j) {
-  Diagnostic d;
-  d.severity = static_cast<Severity>(j.at("severity").get<int>());
-  d.source = j.at("source").get<std::string>();
-  d.code = j.at("code").get<std::string>();
-  d.message = j.at("message").get<std::string>();
-  if (!j.at("range").is_null()) d.range = rangeFrom(j.at("range"));
-  d.rendered = j.at("rendered").get<std::string>();
-  if (!j.at("ptxLine").is_null()) d.ptxLine = j.at("ptxLine").get<uint32_t>();
-  for (const json& n : j.at("related"))
-    d.related.push_back({rangeFrom(n.at(0)), n.at(1).get<std::string>()});
-  for (const json& f : j.at("fixes")) {
-    SuggestedFix fix{f.at(0).get<std::string>(), {}};
-    for (const json& e : f.at(1)) fix.edits.emplace_back(rangeFrom(e.at(0)), e.at(1));
-    d.fixes.push_back(std::move(fix));
-  }
-  return d;
-}
-
-json remarkJson(const Remark& r, Tables& t) {
-  return {{"kind", static_cast<int>(r.kind)},
-          {"pass", r.pass},
-          {"name", r.name},
-          {"function", r.function},
-          {"message", r.message},
-          {"location", r.location ? t.frame(*r.location) : json()},
-          {"userLocation", r.userLocation ? t.frame(*r.userLocation) : json()},
-          {"viaLibrary", r.viaLibrary},
-          {"count", r.count}};
-}
-
-Remark remarkFrom(const json& j, const ReadTables& t) {
-  Remark r;
-  r.kind = static_cast<Remark::Kind>(j.at("kind").get<int>());
-  r.pass = j.at("pass").get<std::string>();
-  r.name = j.at("name").get<std::string>();
-  r.function = j.at("function").get<std::string>();
-  r.message = j.at("message").get<std::string>();
-  if (!j.at("location").is_null()) r.location = t.frame(j.at("location"));
-  if (!j.at("userLocation").is_null()) r.userLocation = t.frame(j.at("userLocation"));
-  r.viaLibrary = j.at("viaLibrary").get<bool>();
-  r.count = j.at("count").get<uint32_t>();
-  return r;
-}
-
-json resourcesJson(const KernelResources& r) {
-  return json::array({r.name, r.arch, r.registers, r.barriers, r.stackFrame, r.spillStores,
-                      r.spillLoads, r.sharedMemory, r.constantMemory, r.localMemory, r.isEntry});
-}
-
-KernelResources resourcesFrom(const json& j) {
-  KernelResources r;
-  r.name = j.at(0).get<std::string>();
-  r.arch = j.at(1).get<std::string>();
-  uint32_t* fields[] = {&r.registers,  &r.barriers,     &r.stackFrame,     &r.spillStores,
-                        &r.spillLoads, &r.sharedMemory, &r.constantMemory, &r.localMemory};
-  for (size_t i = 0; i < std::size(fields); ++i) *fields[i] = j.at(2 + i).get<uint32_t>();
-  r.isEntry = j.at(10).get<bool>();
-  return r;
-}
-
-json kernelJson(const KernelInfo& k, Tables& t) {
-  return {{"symbol", k.symbol},
-          {"demangled", k.demangled},
-          {"definition", t.frame(k.definition)},
-          {"resources", k.resources ? resourcesJson(*k.resources) : json()},
-          {"ptx", k.ptxInstructions},
-          {"sass", k.sassInstructions},
-          // The occupancy is a function of the resources, the arch and the block size.
-          {"blockSize", k.occupancy ? json(k.occupancy->atBlockSize.blockSize) : json()}};
-}
-
-KernelInfo kernelFrom(const json& j, const std::string& arch, const ReadTables& t) {
+KernelInfo loadKernel(cereal::BinaryInputArchive& a, const std::string& arch) {
   KernelInfo k;
-  k.symbol = j.at("symbol").get<std::string>();
-  k.demangled = j.at("demangled").get<std::string>();
-  k.definition = t.frame(j.at("definition"));
-  if (!j.at("resources").is_null()) k.resources = resourcesFrom(j.at("resources"));
-  k.ptxInstructions = j.at("ptx").get<size_t>();
-  k.sassInstructions = j.at("sass").get<size_t>();
-  if (!j.at("blockSize").is_null() && k.resources)
-    k.occupancy = kernelOccupancy(arch, *k.resources, j.at("blockSize").get<uint32_t>());
+  uint64_t ptx = 0, sass = 0;
+  std::optional<uint32_t> blockSize;
+  a(k.symbol, k.demangled, k.definition, k.resources, ptx, sass, blockSize);
+  k.ptxInstructions = ptx;
+  k.sassInstructions = sass;
+  if (blockSize && k.resources) k.occupancy = kernelOccupancy(arch, *k.resources, *blockSize);
   return k;
+}
+
+std::vector<std::string> pathStrings(const std::vector<fs::path>& paths) {
+  std::vector<std::string> out;
+  for (const fs::path& p : paths) out.push_back(p.string());
+  return out;
 }
 
 std::string fileDigest(const fs::path& f) { return stableDigest({fileFingerprint(f)}); }
@@ -232,150 +285,96 @@ std::string fileDigest(const fs::path& f) { return stableDigest({fileFingerprint
 }  // namespace
 
 std::string serializeResult(const CompileResult& r) {
-  Tables t;
-  json stages = json::array();
+  const Tables tables(r);
+  // About what it comes to, so that the buffer is allocated once.
+  size_t sizeHint = tables.bytes() + (r.cubin ? r.cubin->size() : 0);
   for (const auto& [stage, outcome] : r.stages)
-    stages.push_back({{"stage", static_cast<int>(stage)},
-                      {"available", outcome.available},
-                      {"reason", outcome.unavailableReason},
-                      {"toolTime", outcome.toolTime.count()},
-                      {"artifact", artifactJson(*outcome.artifact, t)}});
-  json diagnostics = json::array(), remarks = json::array(), kernels = json::array();
-  for (const Diagnostic& d : r.diagnostics) diagnostics.push_back(diagnosticJson(d));
-  for (const Remark& m : r.remarks) remarks.push_back(remarkJson(m, t));
-  for (const KernelInfo& k : r.kernels) kernels.push_back(kernelJson(k, t));
-  json sources = json::array();
-  for (const fs::path& f : r.sourceFiles) sources.push_back(f.string());
-  json j = {{"format", kFormat},
-            {"succeeded", r.succeeded},
-            {"failure", r.failure},
-            {"arch", r.arch},
-            {"optLevel", r.optLevel},
-            {"profile", static_cast<int>(r.profile)},
-            {"totalTime", r.totalTime.count()},
-            {"toolTime", r.toolTime.count()},
-            {"sourceFiles", std::move(sources)},
-            {"crateManifest", r.crateManifest.string()},
-            {"userFiles", r.lineMap ? json(r.lineMap->userFiles()) : json()},
-            {"cubin", r.cubin ? json::binary(std::vector<uint8_t>(r.cubin->begin(), r.cubin->end()))
-                              : json()},
-            {"stages", std::move(stages)},
-            {"diagnostics", std::move(diagnostics)},
-            {"remarks", std::move(remarks)},
-            {"kernels", std::move(kernels)}};
-  // The tables last: filled while the rest was encoded.
-  j["files"] = t.filesJson();
-  j["chains"] = t.chainsJson();
-  std::vector<uint8_t> bytes = json::to_cbor(j);
-  return std::string(bytes.begin(), bytes.end());
+    sizeHint += outcome.artifact->text.size() + outcome.artifact->lines.size() * 10;
+  for (const Remark& m : r.remarks)
+    sizeHint += m.pass.size() + m.name.size() + m.function.size() + m.message.size() +
+                2 * (sizeof(Frame) + (m.location ? m.location->file.size() : 0) +
+                     (m.location ? m.location->function.size() : 0));
+  return encode(kResultTag, sizeHint, [&](cereal::BinaryOutputArchive& a) {
+    a(r.succeeded, r.failure, r.arch, r.optLevel, r.profile,
+      static_cast<int64_t>(r.totalTime.count()), static_cast<int64_t>(r.toolTime.count()),
+      pathStrings(r.sourceFiles), r.crateManifest.string());
+    a(r.lineMap ? std::optional(r.lineMap->userFiles()) : std::nullopt,
+      r.cubin ? std::optional(*r.cubin) : std::nullopt);
+    tables.save(a);
+    a(static_cast<uint32_t>(r.stages.size()));
+    for (const auto& [stage, outcome] : r.stages) {
+      a(stage, outcome.available, outcome.unavailableReason,
+        static_cast<int64_t>(outcome.toolTime.count()));
+      saveArtifact(a, *outcome.artifact, tables);
+    }
+    a(r.diagnostics, r.remarks, static_cast<uint32_t>(r.kernels.size()));
+    for (const KernelInfo& k : r.kernels) saveKernel(a, k);
+  });
 }
 
 std::optional<CompileResult> deserializeResult(std::string_view bytes) {
-  try {
-    const json j = json::from_cbor(bytes.begin(), bytes.end());
-    if (j.at("format").get<int>() != kFormat) return std::nullopt;
-    ReadTables t;
-    t.files = j.at("files").get<std::vector<std::string>>();
-    ChainInterner interner;
-    for (const json& c : j.at("chains")) {
-      std::vector<Frame> frames;
-      for (const json& f : c) frames.push_back(t.frame(f));
-      t.chains.push_back(interner.intern(std::move(frames)));
-    }
+  return decode<CompileResult>(bytes, kResultTag, [](cereal::BinaryInputArchive& a) {
     CompileResult r;
-    r.succeeded = j.at("succeeded").get<bool>();
-    r.failure = j.at("failure").get<std::string>();
-    r.arch = j.at("arch").get<std::string>();
-    r.optLevel = j.at("optLevel").get<int>();
-    r.profile = static_cast<ToolchainProfile>(j.at("profile").get<int>());
-    r.totalTime = std::chrono::milliseconds(j.at("totalTime").get<int64_t>());
-    r.toolTime = std::chrono::milliseconds(j.at("toolTime").get<int64_t>());
-    for (const json& f : j.at("sourceFiles")) r.sourceFiles.emplace_back(f.get<std::string>());
-    r.crateManifest = j.at("crateManifest").get<std::string>();
-    if (const json& cubin = j.at("cubin"); !cubin.is_null())
-      r.cubin =
-          std::make_shared<const std::string>(cubin.get_binary().begin(), cubin.get_binary().end());
+    int64_t totalTime = 0, toolTime = 0;
+    std::vector<std::string> sourceFiles;
+    std::string manifest;
+    a(r.succeeded, r.failure, r.arch, r.optLevel, r.profile, totalTime, toolTime, sourceFiles,
+      manifest);
+    r.totalTime = std::chrono::milliseconds(totalTime);
+    r.toolTime = std::chrono::milliseconds(toolTime);
+    r.sourceFiles.assign(sourceFiles.begin(), sourceFiles.end());
+    r.crateManifest = manifest;
+    std::optional<std::vector<std::string>> userFiles;
+    std::optional<std::string> cubin;
+    a(userFiles, cubin);
+    if (cubin) r.cubin = std::make_shared<const std::string>(std::move(*cubin));
     std::shared_ptr<LineMap> lineMap;
-    if (!j.at("userFiles").is_null())
-      lineMap = std::make_shared<LineMap>(j.at("userFiles").get<std::vector<std::string>>());
-    for (const json& s : j.at("stages")) {
+    if (userFiles) lineMap = std::make_shared<LineMap>(std::move(*userFiles));
+    const std::vector<Chain> chains = loadChains(a);
+    uint32_t stages = 0;
+    a(stages);
+    for (uint32_t i = 0; i < stages; ++i) {
+      Stage stage{};
       StageOutcome o;
-      o.available = s.at("available").get<bool>();
-      o.unavailableReason = s.at("reason").get<std::string>();
-      o.toolTime = std::chrono::milliseconds(s.at("toolTime").get<int64_t>());
-      o.setArtifact(artifactFrom(s.at("artifact"), t));
+      int64_t stageToolTime = 0;
+      a(stage, o.available, o.unavailableReason, stageToolTime);
+      o.toolTime = std::chrono::milliseconds(stageToolTime);
+      o.setArtifact(loadArtifact(a, chains));
       // The line map is a function of the artifacts and the user's files (LineMap.h).
       if (o.available && lineMap) lineMap->addArtifact(*o.artifact);
-      r.stages[static_cast<Stage>(s.at("stage").get<int>())] = std::move(o);
+      r.stages[stage] = std::move(o);
     }
     r.lineMap = std::move(lineMap);
-    for (const json& d : j.at("diagnostics")) r.diagnostics.push_back(diagnosticFrom(d));
-    for (const json& m : j.at("remarks")) r.remarks.push_back(remarkFrom(m, t));
-    for (const json& k : j.at("kernels")) r.kernels.push_back(kernelFrom(k, r.arch, t));
+    uint32_t kernels = 0;
+    a(r.diagnostics, r.remarks, kernels);
+    for (uint32_t i = 0; i < kernels; ++i) r.kernels.push_back(loadKernel(a, r.arch));
     return r;
-  } catch (const std::exception&) {  // nlohmann's parse and type errors, out-of-range indexes
-    return std::nullopt;
-  }
+  });
 }
 
 std::string serializePasses(const PassesResult& r) {
-  json stages = json::array();
-  for (const StagePasses& sp : r.stages) {
-    json changes = json::array();
-    for (const PassChange& c : sp.changes)
-      changes.push_back({static_cast<int>(c.stage), c.pass, c.unit, c.before, c.after, c.diff});
-    stages.push_back({static_cast<int>(sp.stage), std::move(changes), sp.passesRun, sp.initial,
-                      sp.final, sp.initialCount, sp.finalCount});
-  }
-  json diagnostics = json::array(), sources = json::array();
-  for (const Diagnostic& d : r.diagnostics) diagnostics.push_back(diagnosticJson(d));
-  for (const fs::path& f : r.sourceFiles) sources.push_back(f.string());
-  const json j = {{"passesFormat", kFormat},
-                  {"kernel", r.kernel},
-                  {"demangled", r.demangled},
-                  {"stages", std::move(stages)},
-                  {"finalModuleIr", r.finalModuleIr},
-                  {"kernels", r.kernels},
-                  {"diagnostics", std::move(diagnostics)},
-                  {"sourceFiles", std::move(sources)}};
-  std::vector<uint8_t> bytes = json::to_cbor(j);
-  return std::string(bytes.begin(), bytes.end());
+  size_t sizeHint = r.finalModuleIr.size();
+  for (const StagePasses& sp : r.stages)
+    for (const PassChange& c : sp.changes) sizeHint += c.diff.size();
+  return encode(kPassesTag, sizeHint, [&](cereal::BinaryOutputArchive& a) {
+    a(r.kernel, r.demangled, r.stages, r.finalModuleIr, r.kernels, r.diagnostics,
+      pathStrings(r.sourceFiles));
+  });
 }
 
 std::optional<PassesResult> deserializePasses(std::string_view bytes) {
-  try {
-    const json j = json::from_cbor(bytes.begin(), bytes.end());
-    if (j.at("passesFormat").get<int>() != kFormat) return std::nullopt;
+  return decode<PassesResult>(bytes, kPassesTag, [](cereal::BinaryInputArchive& a) {
     PassesResult r;
-    r.kernel = j.at("kernel").get<std::string>();
-    r.demangled = j.at("demangled").get<std::string>();
-    for (const json& s : j.at("stages")) {
-      StagePasses sp;
-      sp.stage = static_cast<Stage>(s.at(0).get<int>());
-      for (const json& c : s.at(1))
-        sp.changes.push_back({static_cast<Stage>(c.at(0).get<int>()), c.at(1).get<std::string>(),
-                              c.at(2).get<std::string>(), c.at(3).get<size_t>(),
-                              c.at(4).get<size_t>(), c.at(5).get<std::string>()});
-      sp.passesRun = s.at(2).get<size_t>();
-      sp.initial = s.at(3).get<std::string>();
-      sp.final = s.at(4).get<std::string>();
-      sp.initialCount = s.at(5).get<size_t>();
-      sp.finalCount = s.at(6).get<size_t>();
-      r.stages.push_back(std::move(sp));
-    }
-    r.finalModuleIr = j.at("finalModuleIr").get<std::string>();
-    r.kernels = j.at("kernels").get<std::vector<std::string>>();
-    for (const json& d : j.at("diagnostics")) r.diagnostics.push_back(diagnosticFrom(d));
-    for (const json& f : j.at("sourceFiles")) r.sourceFiles.emplace_back(f.get<std::string>());
+    std::vector<std::string> sourceFiles;
+    a(r.kernel, r.demangled, r.stages, r.finalModuleIr, r.kernels, r.diagnostics, sourceFiles);
+    r.sourceFiles.assign(sourceFiles.begin(), sourceFiles.end());
     return r;
-  } catch (const std::exception&) {  // nlohmann's parse and type errors
-    return std::nullopt;
-  }
+  });
 }
 
 namespace {
 
-constexpr const char* kResultFile = "result.cbor";
+constexpr const char* kResultFile = "result";
 constexpr const char* kFilesFile = "files";  // "DIGEST PATH" per line: the other inputs
 
 }  // namespace

@@ -11,5 +11,7 @@ namespace ks {
 
 /// A 128-bit hex digest of `parts`, each delimited (["ab","c"] and ["a","bc"] differ).
 std::string stableDigest(const std::vector<std::string_view>& parts);
+/// The digest of one byte string as it is (not framed, not copied: for many megabytes).
+std::string bytesDigest(std::string_view bytes);
 
 }  // namespace ks

@@ -23,7 +23,10 @@ Engine* theCliEngine = nullptr;
 }  // namespace
 
 Engine& cliEngine() {
-  static Engine engine({}, [](std::string_view kind, const std::string& message) {
+  // Never destroyed: the results it holds (hundreds of MB of small objects for a large file)
+  // go with the process instead of being freed one by one as it exits, which cost the CLI
+  // 5% of its CPU. Reachable from this static, they are no leak to LeakSanitizer.
+  static Engine& engine = *new Engine({}, [](std::string_view kind, const std::string& message) {
     if (kind != "end" || message != "the nvptx64 sysroot is ready")
       std::cerr << "kernelscope: " << message << "\n";
   });

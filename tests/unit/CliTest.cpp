@@ -370,8 +370,8 @@ TEST_CASE("explain of an unchanged kernel is answered from the result cache, exa
   // A damaged entry is not trusted: compiled again, and the answer is right.
   const auto good = run.explain({"--json"});
   for (const auto& e : std::filesystem::directory_iterator(run.cache / "results"))
-    if (std::filesystem::exists(e.path() / "result.cbor"))
-      std::ofstream(e.path() / "result.cbor") << "damaged";
+    if (std::filesystem::exists(e.path() / "result"))
+      std::ofstream(e.path() / "result") << "damaged";
   auto damaged = run.explain({"--json"});
   CHECK(says(damaged, "1 compiled, 0 from"));
   CHECK(damaged.out == good.out);

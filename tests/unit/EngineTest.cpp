@@ -176,6 +176,10 @@ TEST_CASE("a stored result reads back as the compile made it") {
     // A damaged entry is refused, never half read.
     CHECK_FALSE(deserializeResult(bytes.substr(0, bytes.size() / 2)));
     CHECK_FALSE(deserializeResult("not a result"));
+    std::string flipped = bytes;  // one byte changed anywhere: its digest no longer matches
+    flipped[flipped.size() / 3] ^= 0x20;
+    CHECK_FALSE(deserializeResult(flipped));
+    CHECK_FALSE(deserializeResult(bytes + "x"));
   }
 }
 
