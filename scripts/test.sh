@@ -4,8 +4,9 @@
 # everything up (idempotent, including what the editor tests need), builds with -Werror,
 # runs clang-tidy over the built sources (scripts/check.sh --tidy), and runs every test: pipeline unit and golden tests, LSP conversation tests, editor end-to-end
 # tests (Neovim, Emacs, Vim, VS Code), the GPU tests (which skip without a GPU); then,
-# in a second build with clang, ASan and UBSan, the unit and LSP suites and the libFuzzer
-# target over framing + dispatch for a bounded time from its kept corpus.
+# in a second build with clang, ASan and UBSan (built in the background meanwhile), the unit
+# and LSP suites and the libFuzzer target over framing + dispatch for a bounded time from its
+# kept corpus.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${KERNELSCOPE_BUILD_DIR:-$ROOT/build}
