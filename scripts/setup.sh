@@ -72,8 +72,10 @@ build_kernelscope() {
   local gen=() log="$BUILD_DIR/setup-build.log"
   command -v ninja >/dev/null && gen=(-G Ninja)
   mkdir -p "$BUILD_DIR"
+  local args=()  # KERNELSCOPE_CMAKE_ARGS: space-separated
+  read -r -a args <<<"${KERNELSCOPE_CMAKE_ARGS:-}"
   if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
-    cmake -S "$ROOT" -B "$BUILD_DIR" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release "${KERNELSCOPE_CMAKE_ARGS[@]:-}" >"$log" 2>&1 \
+    cmake -S "$ROOT" -B "$BUILD_DIR" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release "${args[@]}" >"$log" 2>&1 \
       || { tail -40 "$log" >&2; say "cmake failed (full log: $log)"; exit 1; }
   fi
   # KERNELSCOPE_BUILD_TARGET narrows the build (the demo needs only the binary).

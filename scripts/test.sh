@@ -17,18 +17,24 @@ export KERNELSCOPE_EXTRA_APT="neovim emacs-nox elpa-eglot vim vim-ale clang libc
 "$ROOT/scripts/ensure-apt.sh" check clang-format nodejs
 "$ROOT/scripts/check.sh" || { echo "[test] code checks failed (see above)" >&2; exit 1; }
 
-# Warnings are errors in the test build (an existing build directory is switched over).
-export KERNELSCOPE_CMAKE_ARGS="-DKERNELSCOPE_WERROR=ON"
-if [ -f "$BUILD_DIR/CMakeCache.txt" ]; then cmake -DKERNELSCOPE_WERROR=ON "$BUILD_DIR" >/dev/null; fi
+# Warnings are errors in the test build (an existing build directory is switched over). The
+# unit and language-server suites run in the sanitizer build only, so this one leaves them
+# out of its default target (`cmake --build build --target ks_unit_tests ks_lsp_tests`
+# builds them for a `ctest` there).
+export KERNELSCOPE_CMAKE_ARGS="-DKERNELSCOPE_WERROR=ON -DKERNELSCOPE_SUITES=OFF"
+# shellcheck disable=SC2086  # the arguments, one by one
+if [ -f "$BUILD_DIR/CMakeCache.txt" ]; then cmake $KERNELSCOPE_CMAKE_ARGS "$BUILD_DIR" >/dev/null; fi
 "$ROOT/scripts/setup.sh"
 
 status=0
 # The sanitizer build: clang, ASan and UBSan, at -O0 with line tables (40% less build time
 # than -O2 -g, for suites that take about 10% longer; their time is mostly the tools', and
-# ASan's reports keep their source lines).
+# ASan's reports keep their source lines); clang's warnings are errors there, the suites'
+# included.
 log=$SANITIZE_DIR/build.log
 mkdir -p "$SANITIZE_DIR"
-sanitizer_flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O0 -gline-tables-only -DNDEBUG")
+sanitizer_flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O0 -gline-tables-only -DNDEBUG"
+                 -DKERNELSCOPE_WERROR=ON)
 build_sanitizer_tree() {
   if [ ! -f "$SANITIZE_DIR/CMakeCache.txt" ]; then
     cmake -S "$ROOT" -B "$SANITIZE_DIR" -G Ninja "${sanitizer_flags[@]}" -DCMAKE_CXX_COMPILER=clang++ \
@@ -42,9 +48,13 @@ build_sanitizer_tree() {
 # It builds at the lowest priority beside clang-tidy and the tests of the -Werror build,
 # which run one at a time and mostly wait on editors and tools: it takes the idle cores
 # (CFS gives a nice-19 job about 1.5% of a core another job wants), so the editors' timings
-# stay as they were written for, and its 400 s of compiling mostly vanish from the run.
+# stay as they were written for, and its 400 s of compiling mostly vanish from the run. In
+# a session of its own (setsid, for its process group) it is also a scheduling group of its
+# own where the kernel groups by session (autogroup), which would share the cores half and
+# half whatever its nice value: that group is set to the lowest priority as well.
 echo "[test] sanitizers and fuzzing: building with clang, ASan and UBSan in $SANITIZE_DIR (in the background)" >&2
-nice -n 19 setsid bash -c "$(declare -p ROOT SANITIZE_DIR log sanitizer_flags); $(declare -f build_sanitizer_tree); build_sanitizer_tree" &
+nice -n 19 setsid bash -c "{ echo 19 >/proc/self/autogroup; } 2>/dev/null
+  $(declare -p ROOT SANITIZE_DIR log sanitizer_flags); $(declare -f build_sanitizer_tree); build_sanitizer_tree" &
 sanitizer_build=$!
 # It ends with this script, whatever ends it (its process group: cmake, ninja, the compilers).
 trap 'kill -TERM -- "-$sanitizer_build" 2>/dev/null || true' EXIT
