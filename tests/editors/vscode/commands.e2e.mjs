@@ -113,6 +113,8 @@ runSteps(async (page) => {
     fs.writeFileSync(FIX, kernel("    let z: u32 = 1.0f32;", "    *y = z;"));
     await openFile(page, "fix.rs");
     await waitUntil("an error squiggle in fix.rs", async () => (await group(page, "fix.rs").locator(".squiggly-error").count()) > 0, FIRST_COMPILE_MS);
+    // The PTX view follows fix.rs first: following it later would close the Command Palette.
+    await page.locator(".tab", { hasText: viewTitle("fix.rs", "PTX") }).first().waitFor({ timeout: STEP_MS });
     await runCommand(page, "View: Focus Problems (Errors, Warnings, Infos)");
     const problem = await waitUntil("the problem in the Problems view", async () => {
       const rows = await page.locator(".markers-panel .monaco-list-row").allTextContents();

@@ -166,9 +166,18 @@ export async function waitUntil(what, fn, timeoutMs = STEP_MS) {
 }
 
 export async function runCommand(page, title) {
-  await typeInQuickInput(page, "F1", `>${title}`);
-  await page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first().waitFor();
-  await page.keyboard.press("Enter");
+  for (let attempt = 1; ; attempt++) {
+    const input = await typeInQuickInput(page, "F1", `>${title}`);
+    await page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first().waitFor();
+    // A stage view that follows the newly active file can close the palette (VS Code's
+    // `vscode.open` activates the group it opens in); Enter would then go to the editor and
+    // type a line break into the file, so it is pressed only while the palette is there.
+    if (await input.isVisible()) {
+      await page.keyboard.press("Enter");
+      return;
+    }
+    if (attempt >= 3) throw new Error(`the Command Palette closed before '${title}' could run`);
+  }
 }
 
 /** Picks `label` in kernelscope's Select Target GPU Architecture, from the editor of `title`. */
