@@ -83,6 +83,7 @@ constexpr uint32_t kFormat = 3;
 // for each other.
 constexpr std::string_view kResultTag = "ks-result", kPassesTag = "ks-passes";
 constexpr size_t kDigestChars = 32;  // bytesDigest's hex digits, at the end of the bytes
+constexpr size_t kLineBytes = 10;    // an artifact line: kind, location source, function, chain
 
 /// cereal writes through a stream: this one appends to a string reserved beforehand.
 class StringSink final : public std::streambuf {
@@ -289,11 +290,13 @@ std::string serializeResult(const CompileResult& r) {
   // About what it comes to, so that the buffer is allocated once.
   size_t sizeHint = tables.bytes() + (r.cubin ? r.cubin->size() : 0);
   for (const auto& [stage, outcome] : r.stages)
-    sizeHint += outcome.artifact->text.size() + outcome.artifact->lines.size() * 10;
+    sizeHint += outcome.artifact->text.size() + outcome.artifact->lines.size() * kLineBytes;
+  auto frameBytes = [](const std::optional<Frame>& f) {
+    return f ? 32 + f->file.size() + f->function.size() : 1;
+  };
   for (const Remark& m : r.remarks)
     sizeHint += m.pass.size() + m.name.size() + m.function.size() + m.message.size() +
-                2 * (sizeof(Frame) + (m.location ? m.location->file.size() : 0) +
-                     (m.location ? m.location->function.size() : 0));
+                frameBytes(m.location) + frameBytes(m.userLocation) + 48;
   return encode(kResultTag, sizeHint, [&](cereal::BinaryOutputArchive& a) {
     a(r.succeeded, r.failure, r.arch, r.optLevel, r.profile,
       static_cast<int64_t>(r.totalTime.count()), static_cast<int64_t>(r.toolTime.count()),

@@ -10,7 +10,7 @@ namespace ks {
 std::string stableDigest(const std::vector<std::string_view>& parts) {
   std::string framed;  // each part behind its length: no two lists frame alike
   size_t size = 0;
-  for (auto part : parts) size += part.size() + 21;
+  for (auto part : parts) size += part.size() + 21;  // a size_t's digits and ':' at most
   framed.reserve(size);
   for (auto part : parts) {
     framed += std::to_string(part.size());
