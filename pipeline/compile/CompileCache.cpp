@@ -17,9 +17,10 @@ std::string compileKey(const Toolchain& tc, const CompileInput& input, const Com
     text = fileFingerprint(input.path, kMaxInputFileBytes);
   }
   std::ostringstream o;
-  o << tc.fingerprint() << '|' << input.path.string() << '|' << opts.arch << '|' << opts.optLevel
-    << '|' << opts.remarks << '|' << opts.workspaceTrusted << '|' << opts.occupancyBlockSize << '|'
-    << opts.toolTimeout.count() << '|' << (opts.profile ? profileName(*opts.profile) : "default");
+  o << tc.fingerprint() << '|' << compileEnvironment() << '|' << input.path.string() << '|'
+    << opts.arch << '|' << opts.optLevel << '|' << opts.remarks << '|' << opts.workspaceTrusted
+    << '|' << opts.occupancyBlockSize << '|' << opts.toolTimeout.count() << '|'
+    << (opts.profile ? profileName(*opts.profile) : "default");
   for (Stage s : opts.stages) o << '|' << stageName(s);
   for (const auto& f : opts.extraRustcFlags) o << '|' << f;
   for (const auto& [path, overlay] : input.overlays)

@@ -1,7 +1,8 @@
 // CompileCache: the results of recent compiles, by what they were compiled from.
 //
 // The key covers what the caller hands the compiler: the source text (and unsaved texts of
-// other files), the toolchain fingerprint and the options. The other files a result was
+// other files), the toolchain fingerprint, the environment that decides the tools
+// (compileEnvironment) and the options. The other files a result was
 // built from (modules, path dependencies: CompileResult::sourceFiles) are checked on every
 // hit, so a change on disk is never answered from the cache. The same key is never
 // compiled twice while its result is cached (an undo, or switching an arch back and forth,

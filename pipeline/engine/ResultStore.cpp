@@ -11,12 +11,15 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cereal/archives/binary.hpp>
 #include <cereal/types/optional.hpp>
 #include <cereal/types/string.hpp>
 #include <cereal/types/utility.hpp>
 #include <cereal/types/vector.hpp>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <streambuf>
 #include <unordered_map>
@@ -377,26 +380,90 @@ std::optional<PassesResult> deserializePasses(std::string_view bytes) {
 
 namespace {
 
+// An entry is one file: a header naming the length of the list of the other files it was
+// compiled from ("DIGEST PATH" per line), the list, the encoded bytes (ending with their own
+// digest), and a digest of the header, the list and that inner digest. Everything an entry
+// holds is covered: an edited list is refused as a damaged result is.
 constexpr const char* kResultFile = "result";
-constexpr const char* kFilesFile = "files";  // "DIGEST PATH" per line: the other inputs
+constexpr std::string_view kEntryHeader = "ks-entry ";
+constexpr uintmax_t kMaxEntryBytes = uintmax_t{1} << 32;
+
+/// The entry's outer digest: its header and list, and the encoded bytes' own digest.
+std::string entryDigest(std::string_view headerAndList, std::string_view encoded) {
+  std::string covered(headerAndList);
+  covered += encoded.substr(encoded.size() - std::min(encoded.size(), kDigestChars));
+  return bytesDigest(covered);
+}
+
+/// The header and list of an entry's bytes, when its outer digest holds.
+std::optional<std::string_view> splitEntry(std::string_view entry) {
+  if (entry.size() < kEntryHeader.size() + 2 * kDigestChars || !entry.starts_with(kEntryHeader))
+    return std::nullopt;
+  const size_t newline = entry.find('\n');
+  if (newline == std::string_view::npos || newline > kEntryHeader.size() + 20) return std::nullopt;
+  size_t listBytes = 0;
+  for (char c : entry.substr(kEntryHeader.size(), newline - kEntryHeader.size())) {
+    if (c < '0' || c > '9') return std::nullopt;
+    listBytes = listBytes * 10 + static_cast<size_t>(c - '0');
+  }
+  const size_t listEnd = newline + 1 + listBytes;
+  if (listBytes > entry.size() || listEnd + 2 * kDigestChars > entry.size()) return std::nullopt;
+  const std::string_view encoded = entry.substr(listEnd, entry.size() - kDigestChars - listEnd);
+  if (entryDigest(entry.substr(0, listEnd), encoded) != entry.substr(entry.size() - kDigestChars))
+    return std::nullopt;
+  return entry.substr(0, listEnd);
+}
 
 }  // namespace
 
 std::optional<std::string> ResultStore::loadEntry(const std::string& key) const {
   const fs::path entry = dir_ / key;
-  std::ifstream files(entry / kFilesFile);
-  if (!files) return std::nullopt;
-  for (std::string line; std::getline(files, line);) {
-    const size_t space = line.find(' ');
-    if (space == std::string::npos || fileDigest(line.substr(space + 1)) != line.substr(0, space))
-      return std::nullopt;  // a module, dependency or Cargo.toml changed (or a damaged list)
-  }
-  FileText bytes = readRegularFile(entry / kResultFile, uintmax_t{1} << 32);
+  // Non-blocking and bounded: a FIFO or a link to /dev/zero in its place is refused.
+  FileText bytes = readRegularFile(entry / kResultFile, kMaxEntryBytes);
   if (!bytes.ok()) return std::nullopt;
+  const std::optional<std::string_view> headerAndList = splitEntry(bytes.text);
+  if (!headerAndList) return std::nullopt;  // damaged or cut short
+  std::string_view list = headerAndList->substr(headerAndList->find('\n') + 1);
+  while (!list.empty()) {
+    const size_t end = list.find('\n');
+    const std::string_view line = list.substr(0, end);
+    list = end == std::string_view::npos ? std::string_view{} : list.substr(end + 1);
+    const size_t space = line.find(' ');
+    if (space == std::string_view::npos ||
+        fileDigest(fs::path(line.substr(space + 1))) != line.substr(0, space))
+      return std::nullopt;  // a module, dependency or Cargo.toml changed
+  }
   std::error_code ec;  // its last use, for the eviction (evictLeastRecentlyUsed)
   fs::last_write_time(entry, fs::file_time_type::clock::now(), ec);
+  // The encoded bytes alone, in place (an entry may be tens of MB).
+  bytes.text.resize(bytes.text.size() - kDigestChars);
+  bytes.text.erase(0, headerAndList->size());
   return std::move(bytes.text);
 }
+
+namespace {
+
+/// A directory this store made: named by a key (a digest) and holding only its entry file
+/// (and the `files` list of the layout before). Eviction removes nothing else that may be
+/// found under the store's directory.
+bool isResultStoreEntry(const fs::path& dir) {
+  const std::string name = dir.filename().string();
+  if (name.size() != kDigestChars ||
+      name.find_first_not_of("0123456789abcdef") != std::string::npos)
+    return false;
+  std::error_code ec;
+  bool hasResult = false;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const fs::path file = e.path().filename();
+    if ((file != kResultFile && file != "files") ||
+        e.symlink_status(ec).type() != fs::file_type::regular)
+      return false;
+    hasResult = hasResult || file == kResultFile;
+  }
+  return !ec && hasResult;
+}
+
+}  // namespace
 
 std::string ResultStore::saveEntry(const std::string& key, const std::string& bytes,
                                    const std::vector<fs::path>& sourceFiles) const {
@@ -411,17 +478,21 @@ std::string ResultStore::saveEntry(const std::string& key, const std::string& by
            ")";
   };
   if (ec) return failed(ec.message());
+  std::string list;
+  for (const fs::path& f : sourceFiles) list += fileDigest(f) + ' ' + f.string() + '\n';
+  const std::string headerAndList =
+      std::string(kEntryHeader) + std::to_string(list.size()) + '\n' + list;
+  errno = 0;
   {
-    std::ofstream files(staging / kFilesFile, std::ios::binary);
-    for (const fs::path& f : sourceFiles) files << fileDigest(f) << ' ' << f.string() << '\n';
+    // A write past a file-size limit fails here (EFBIG: the CLI ignores SIGXFSZ).
     std::ofstream out(staging / kResultFile, std::ios::binary);
-    out << bytes;
-    if (!files.flush() || !out.flush()) return failed("is the disk full?");
+    out << headerAndList << bytes << entryDigest(headerAndList, bytes);
+    if (!out.flush()) return failed(errno != 0 ? std::strerror(errno) : "is the disk full?");
   }
   fs::remove_all(entry, ec);  // a stale entry under the same key makes way
   fs::rename(staging, entry, ec);
   if (ec) fs::remove_all(staging, ec);  // another run placed it first: theirs is as good
-  evictLeastRecentlyUsed(dir_, maxBytes_, entry);
+  evictLeastRecentlyUsed(dir_, maxBytes_, entry, isResultStoreEntry);
   return {};
 }
 

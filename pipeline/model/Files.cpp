@@ -113,7 +113,8 @@ uintmax_t treeBytes(const fs::path& dir) {
 
 }  // namespace
 
-size_t evictLeastRecentlyUsed(const fs::path& dir, uintmax_t maxBytes, const fs::path& keep) {
+size_t evictLeastRecentlyUsed(const fs::path& dir, uintmax_t maxBytes, const fs::path& keep,
+                              const std::function<bool(const fs::path&)>& ours) {
   struct Entry {
     fs::path path;
     fs::file_time_type used;
@@ -124,7 +125,8 @@ size_t evictLeastRecentlyUsed(const fs::path& dir, uintmax_t maxBytes, const fs:
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     if (e.symlink_status(ec).type() != fs::file_type::directory ||
-        e.path().filename().string().find(".tmp-") != std::string::npos)
+        e.path().filename().string().find(".tmp-") != std::string::npos ||
+        (ours && !ours(e.path())))
       continue;
     Entry entry{e.path(), fs::last_write_time(e.path(), ec), treeBytes(e.path())};
     total += entry.bytes;

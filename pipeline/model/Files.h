@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,10 +59,12 @@ void addSourceFile(std::vector<std::filesystem::path>& sourceFiles, std::filesys
 /// mirrors and target dirs) within `maxBytes`, counting every file under an entry (symlinks
 /// not followed). An entry's last use is its directory's modification time (its users touch
 /// it); those used longest ago go first, never `keep`, one used in the last ten minutes (a
-/// compile may be using it) nor a staging directory (`.tmp-` in its name). Returns how many
-/// were removed.
+/// compile may be using it) nor a staging directory (`.tmp-` in its name). With `ours`, only
+/// the subdirectories it recognises are counted and removed: what else is there was not made
+/// by kernelscope. Returns how many were removed.
 size_t evictLeastRecentlyUsed(const std::filesystem::path& dir, uintmax_t maxBytes,
-                              const std::filesystem::path& keep = {});
+                              const std::filesystem::path& keep = {},
+                              const std::function<bool(const std::filesystem::path&)>& ours = {});
 
 /// A cache's bound in bytes: the environment variable `variable` in MiB, else `defaultMiB`.
 uintmax_t cacheBoundBytes(const char* variable, uintmax_t defaultMiB);

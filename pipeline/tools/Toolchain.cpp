@@ -182,10 +182,18 @@ fs::path privateCacheDir() {
   return dir;
 }
 
+/// The variable's value when it names an absolute directory. A relative one is ignored, as the
+/// XDG base directory specification says: it would name another directory in every tool's
+/// working directory.
+std::string absoluteDirFromEnv(const char* name) {
+  std::string v = env(name);
+  return !v.empty() && v.front() == '/' ? v : std::string();
+}
+
 fs::path defaultCacheDir(const ToolchainSettings& s) {
   if (!s.cacheDir.empty()) return s.cacheDir;
-  if (auto v = env("KERNELSCOPE_CACHE_DIR"); !v.empty()) return v;
-  if (auto v = env("XDG_CACHE_HOME"); !v.empty()) return fs::path(v) / "kernelscope";
+  if (auto v = absoluteDirFromEnv("KERNELSCOPE_CACHE_DIR"); !v.empty()) return v;
+  if (auto v = absoluteDirFromEnv("XDG_CACHE_HOME"); !v.empty()) return fs::path(v) / "kernelscope";
   if (auto v = env("HOME"); !v.empty()) return fs::path(v) / ".cache/kernelscope";
   return privateCacheDir();
 }
@@ -200,8 +208,39 @@ fs::path Toolchain::sysrootCacheDir() const {
 }
 
 std::string Toolchain::fingerprint() const {
-  return stableDigest({rustc.path.string(), rustc.version, sysroot.path.string(), ptxas.version,
-                       nvdisasm.version, nvcc.path.string(), nvcc.version});
+  return stableDigest({rustc.path.string(), rustc.version, sysroot.path.string(),
+                       ptxas.path.string(), ptxas.version, nvdisasm.path.string(), nvdisasm.version,
+                       nvcc.path.string(), nvcc.version});
+}
+
+std::string compileEnvironment() {
+  // Every variable discovery (here and Profile.cpp) or a build (CargoBuild.cpp) reads.
+  static constexpr const char* kNames[] = {"KERNELSCOPE_RUSTC",
+                                           "RUSTUP_HOME",
+                                           "RUSTUP_TOOLCHAIN",
+                                           "HOME",
+                                           "PATH",
+                                           "LD_LIBRARY_PATH",
+                                           "CUDA_HOME",
+                                           "CUDA_PATH",
+                                           "CUDA_ROOT",
+                                           "CUDA_TOOLKIT_ROOT_DIR",
+                                           "CARGO_HOME",
+                                           "RUSTFLAGS",
+                                           "CARGO_ENCODED_RUSTFLAGS",
+                                           "RUST_CUDA_ROOT",
+                                           "CUDA_OXIDE_ROOT",
+                                           "CUDA_OXIDE_LLC",
+                                           "KERNELSCOPE_RUST_CUDA_TOOLCHAIN",
+                                           "KERNELSCOPE_RUST_CUDA_BACKEND",
+                                           "KERNELSCOPE_CUDA_OXIDE_TOOLCHAIN",
+                                           "KERNELSCOPE_CUDA_OXIDE_BACKEND"};
+  std::vector<std::string> values;
+  for (const char* name : kNames) {
+    const char* v = std::getenv(name);
+    values.push_back(v ? std::string("=") + v : std::string());  // unset differs from empty
+  }
+  return stableDigest(std::vector<std::string_view>(values.begin(), values.end()));
 }
 
 namespace {
@@ -380,8 +419,7 @@ Toolchain discoverToolchain(const ToolchainSettings& settings) {
   // Everything besides the file system that discovery reads names the cache file.
   const fs::path cached =
       cacheDir / "toolchain" /
-      stableDigest({settings.rustc, settings.cudaHome, cacheDir.string(), env("KERNELSCOPE_RUSTC"),
-                    env("RUSTUP_HOME"), env("HOME"), env("CUDA_HOME"), env("PATH")});
+      stableDigest({settings.rustc, settings.cudaHome, cacheDir.string(), compileEnvironment()});
   if (auto tc = loadCachedToolchain(cached)) return *tc;
   DiscoveryWitnesses seen;
   Toolchain tc = discoverAfresh(settings, cacheDir, seen);
@@ -562,6 +600,11 @@ std::string doctorReport(const Toolchain& tc) {
   };
   out << "kernelscope toolchain (cache: " << tc.cacheDir.string() << ", fingerprint "
       << tc.fingerprint() << ")\n";
+  for (const char* name : {"KERNELSCOPE_CACHE_DIR", "XDG_CACHE_HOME"})
+    if (!env(name).empty() && absoluteDirFromEnv(name).empty())
+      out << "  note: " << name << "=" << env(name)
+          << " is not an absolute path and is ignored (as the XDG base directory specification "
+             "says)\n";
   row("MIR, LLVM IR, PTX", tc.rustc);
   row("", tc.sysroot);
   row("resources (ptxas -v)", tc.ptxas);

@@ -51,6 +51,11 @@ struct Toolchain {
   std::filesystem::path sysrootCacheDir() const;
 };
 
+/// A digest of the environment variables that decide which tools a compile runs and how
+/// (CUDA_HOME, CUDA_PATH, PATH, RUSTFLAGS, the profiles' roots, ...): part of every cache
+/// key, so that a result is not served after one of them changed.
+std::string compileEnvironment();
+
 /// Finds the tools. The result is kept under `<cache>/toolchain/` and used again while every
 /// path discovery looked at (the tools, the directories searched, the sysroot's files) is as
 /// it was (internal/ToolchainCache.h); any change discovers afresh.

@@ -2,6 +2,10 @@
 // real compiles.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -249,6 +253,119 @@ TEST_CASE("the result store: hits while the other files are unchanged, bounded, 
   const std::string why = blocked.save("k", r);
   CHECK(why.find("not kept between runs") != std::string::npos);
   CHECK(why.find(helper.string()) != std::string::npos);
+}
+
+TEST_CASE("a result store entry is covered whole by its digest, and read without blocking") {
+  if (!test::toolchainUsable()) return;
+  TempDir dir("result-store-whole");
+  TempDir crate("result-store-whole-crate");
+  const fs::path lib = crate.path() / "k.rs", helper = crate.path() / "helper.rs";
+  std::ofstream(helper) << "pub fn twice(x: f32) -> f32 { x * 2.0 }\n";
+  std::ofstream(lib) << test::readFile(test::sourceDir() / "examples/saxpy.rs")
+                     << "\nmod helper;\n";
+  CompileOptions ptx;
+  ptx.stages = {Stage::Ptx};
+  const CompileResult& r = test::compiled(lib, ptx);
+  REQUIRE(r.succeeded);
+  const std::string key = stableDigest({"whole"});
+  ResultStore store(dir.path() / "results", uintmax_t{64} << 20);
+  REQUIRE(store.save(key, r).empty());
+  REQUIRE(store.load(key));
+  const fs::path file = dir.path() / "results" / key / "result";
+  const std::string bytes = test::readFile(file);
+  REQUIRE(bytes.find(helper.string()) != std::string::npos);
+
+  // The list of the other files is covered: with the helper's line taken out (so that its
+  // edits would go unseen), the entry is refused.
+  {
+    std::string edited = bytes;
+    const size_t at = edited.find(helper.string());
+    const size_t lineStart = edited.rfind('\n', at) + 1;
+    edited.erase(lineStart, edited.find('\n', at) + 1 - lineStart);
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << edited;
+    CHECK(store.load(key) == nullptr);
+  }
+  // Cut short, or a byte changed anywhere: refused.
+  for (size_t at : {size_t{3}, bytes.size() / 2, bytes.size() - 1}) {
+    std::string edited = bytes;
+    edited[at] = static_cast<char>(edited[at] ^ 1);
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << edited;
+    CHECK(store.load(key) == nullptr);
+  }
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() / 3);
+  CHECK(store.load(key) == nullptr);
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+  REQUIRE(store.load(key));
+
+  // A FIFO or a link to /dev/zero in the entry's place: refused at once, nothing read.
+  auto timed = [&] {
+    const auto start = std::chrono::steady_clock::now();
+    CHECK(store.load(key) == nullptr);
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+  };
+  fs::remove(file);
+  REQUIRE(::mkfifo(file.c_str(), 0600) == 0);
+  timed();
+  fs::remove(file);
+  fs::create_symlink("/dev/zero", file);
+  timed();
+  // A listed file that became a FIFO, or a link to /dev/zero, is a changed file.
+  fs::remove(file);
+  std::ofstream(file, std::ios::binary) << bytes;
+  REQUIRE(store.load(key));
+  fs::remove(helper);
+  REQUIRE(::mkfifo(helper.c_str(), 0600) == 0);
+  timed();
+  fs::remove(helper);
+  fs::create_symlink("/dev/zero", helper);
+  timed();
+}
+
+TEST_CASE("the result store evicts only the entries it made") {
+  if (!test::toolchainUsable()) return;
+  TempDir dir("result-store-evict");
+  const fs::path results = dir.path() / "results";
+  CompileOptions ptx;
+  ptx.stages = {Stage::Ptx};
+  const CompileResult& r = test::compiled(test::sourceDir() / "examples/saxpy.rs", ptx);
+  REQUIRE(r.succeeded);
+  const uintmax_t entryBytes = serializeResult(r).size();
+  ResultStore store(results, entryBytes * 2 + 8192);  // two entries, with their lists
+  const std::string old = stableDigest({"old"}), fresh = stableDigest({"fresh"});
+  REQUIRE(store.save(old, r).empty());
+  // A user's folders under results/: one named like an entry, one like anything.
+  fs::create_directories(results / stableDigest({"user"}));
+  std::ofstream(results / stableDigest({"user"}) / "notes.txt") << std::string(entryBytes, 'x');
+  fs::create_directories(results / "photos");
+  std::ofstream(results / "photos/a.jpg") << std::string(entryBytes, 'x');
+  const auto longAgo = fs::file_time_type::clock::now() - std::chrono::hours(5);
+  for (const fs::path p : {results / old, results / stableDigest({"user"}), results / "photos"})
+    fs::last_write_time(p, longAgo);
+  // The user's folders hold more than the bound: still only kernelscope's entries count.
+  REQUIRE(store.save(fresh, r).empty());
+  CHECK(fs::exists(results / old));
+  CHECK(fs::exists(results / fresh));
+  const std::string third = stableDigest({"third"});
+  REQUIRE(store.save(third, r).empty());
+  CHECK_FALSE(fs::exists(results / old));  // the least recent of its own
+  CHECK(fs::exists(results / fresh));
+  CHECK(fs::exists(results / third));
+  CHECK(fs::exists(results / stableDigest({"user"}) / "notes.txt"));
+  CHECK(fs::exists(results / "photos/a.jpg"));
+}
+
+TEST_CASE("the compile key covers the environment that decides the tools") {
+  CompileInput input{"/k.rs", std::string("fn main() {}"), {}};
+  const std::string before = compileKey(test::toolchain(), input, {});
+  const char* had = std::getenv("CUDA_PATH");
+  const std::string was = had ? had : "";
+  ::setenv("CUDA_PATH", "/opt/another-cuda", 1);
+  const std::string with = compileKey(test::toolchain(), input, {});
+  ::unsetenv("CUDA_PATH");
+  const std::string without = compileKey(test::toolchain(), input, {});
+  if (had) ::setenv("CUDA_PATH", was.c_str(), 1);
+  CHECK(with != without);
+  CHECK(compileKey(test::toolchain(), input, {}) == before);
 }
 
 TEST_CASE(
