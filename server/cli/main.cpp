@@ -1,5 +1,6 @@
 // kernelscope: the language server (default) and its command-line tools.
 #include <algorithm>
+#include <csignal>
 #include <cstring>
 #include <iostream>
 #include <string_view>
@@ -98,6 +99,9 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   // Ctrl-C, SIGTERM, SIGHUP: running tools are killed and temporary files removed.
   ks::installTerminationCleanup();
+  // A file-size limit (ulimit -f) must not kill kernelscope mid-write: the write fails with
+  // EFBIG instead, and a result that cannot be kept on disk is still shown.
+  std::signal(SIGXFSZ, SIG_IGN);
   // What a kernelscope killed outright left in the temporary directory goes now.
   ks::removeTempDirsOfEndedProcesses();
   // The language server watches its client itself (stdin, the editor's process id).

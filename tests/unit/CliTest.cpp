@@ -288,6 +288,27 @@ TEST_CASE("HOME unset: a private per-user cache, never a shared /tmp one") {
   if (dir.starts_with("/tmp/")) CHECK((st.st_mode & 077) == 0);
 }
 
+TEST_CASE("a relative KERNELSCOPE_CACHE_DIR or XDG_CACHE_HOME is ignored, and doctor says so") {
+  for (const char* variable : {"KERNELSCOPE_CACHE_DIR", "XDG_CACHE_HOME"}) {
+    INFO(variable);
+    auto doctor = test::runKernelscope({"doctor"}, {{variable, "relative-cache"}});
+    INFO(doctor.out << doctor.err);
+    CHECK(doctor.out.find(std::string("note: ") + variable +
+                          "=relative-cache is not an absolute path and is ignored") !=
+          std::string::npos);
+    const auto start = doctor.out.find("(cache: ");
+    REQUIRE(start != std::string::npos);
+    CHECK(doctor.out.substr(start + 8, 1) == "/");
+    if (!test::toolchainUsable()) continue;
+    auto r = test::runKernelscope({"explain", "examples/saxpy.rs", "--stages", "ptx"},
+                                  {{variable, "relative-cache"}});
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    CHECK(r.out.find("kernels (sm_") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(test::sourceDir() / "relative-cache"));
+  }
+}
+
 TEST_CASE("lsp --port refuses to start without a token") {
   auto r = test::runKernelscope({"lsp", "--port", "39127"}, {{"KERNELSCOPE_LSP_TOKEN", ""}});
   CHECK(r.exitCode == 2);
@@ -375,6 +396,28 @@ TEST_CASE("explain of an unchanged kernel is answered from the result cache, exa
   auto damaged = run.explain({"--json"});
   CHECK(says(damaged, "1 compiled, 0 from"));
   CHECK(damaged.out == good.out);
+}
+
+TEST_CASE("a file-size limit: the result is shown, its save fails softly, nothing is left") {
+  if (!test::toolchainUsable() || !std::filesystem::exists("/usr/bin/prlimit")) return;
+  ResultCacheRun run;
+  const auto unlimited = run.explain();
+  REQUIRE(unlimited.exitCode == 0);
+  std::filesystem::remove_all(run.cache / "results");
+  // Room for the tools' files (a few KB each), not for the whole result (15 KB).
+  ProcessSpec spec;
+  spec.argv = {"/usr/bin/prlimit",  "--fsize=11264", "--",       KS_BINARY, "explain",
+               run.kernel.string(), "--verbose",     "--stages", "ptx,sass"};
+  spec.env = {{"KERNELSCOPE_CACHE_DIR", run.cache.string()}, {"KERNELSCOPE_RESULT_CACHE_MB", "64"}};
+  spec.timeout = std::chrono::seconds(120);
+  const ProcessResult r = runProcess(spec);
+  INFO(r.err);
+  CHECK(r.exitCode == 0);  // not killed by SIGXFSZ
+  CHECK(r.out == unlimited.out);
+  CHECK(says(r, "compile results are not kept between runs: cannot write " +
+                    (run.cache / "results").string() + " (File too large)"));
+  for (const auto& e : std::filesystem::directory_iterator(run.cache / "results"))
+    FAIL("left behind: " << e.path());
 }
 
 TEST_CASE("a result cache that cannot be written: said once, and explain still works") {
