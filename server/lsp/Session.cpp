@@ -13,29 +13,49 @@ bool isRust(const Document& d) {
   return d.languageId == "rust" || (d.path.size() > 3 && d.path.ends_with(".rs"));
 }
 
-std::string Session::compileKeyOf(const Document& d) {
+namespace {
+
+/// The crate a document's newest compile named, when it named one.
+const std::filesystem::path* crateNamedBy(const Document& o) {
+  const Snapshot* s = o.lastAttempt.get();
+  return s && s->result && !s->result->crateManifest.empty() ? &s->result->crateManifest : nullptr;
+}
+
+}  // namespace
+
+std::vector<Document*> Session::crateNamers() {
+  std::vector<Document*> out;
+  for (Document* o : workspace_.documents())
+    if (isRust(*o) && crateNamedBy(*o)) out.push_back(o);
+  return out;
+}
+
+std::string Session::compileKeyOf(const Document& d) { return compileKeyOf(d, crateNamers()); }
+
+std::string Session::compileKeyOf(const Document& d, const std::vector<Document*>& namers) {
   // The crate a compile named, when that compile read `d`'s file as one of the crate's
   // own (not a path dependency's). A file that left the module tree compiles on its own
-  // again, and finds out.
+  // again, and finds out. Only the documents whose compile named a crate are asked: with a
+  // thousand files just opened, none has, and this costs nothing per file.
   auto crateOf = [&](const Document& o) -> std::string {
-    const Snapshot* s = o.lastAttempt.get();
-    if (!s || !s->result || s->result->crateManifest.empty()) return {};
-    const std::filesystem::path& manifest = s->result->crateManifest;
-    if (&o == &d && !s->result->succeeded) return manifest.string();
-    bool inCrate = d.path.starts_with(manifest.parent_path().string() + "/");
-    return inCrate && reads(o, d.path) ? manifest.string() : std::string();
+    const std::filesystem::path* manifest = crateNamedBy(o);
+    if (!manifest) return {};
+    if (&o == &d && !o.lastAttempt->result->succeeded) return manifest->string();
+    bool inCrate = d.path.starts_with(manifest->parent_path().string() + "/");
+    return inCrate && reads(o, d.path) ? manifest->string() : std::string();
   };
   if (std::string own = crateOf(d); !own.empty()) return own;
-  for (Document* o : workspace_.documents())
-    if (o != &d && isRust(*o))
+  for (Document* o : namers)
+    if (o != &d)
       if (std::string crate = crateOf(*o); !crate.empty()) return crate;
   return d.path;
 }
 
 std::vector<Document*> Session::membersOf(const std::string& key) {
+  const std::vector<Document*> namers = crateNamers();
   std::vector<Document*> out;
   for (Document* d : workspace_.documents())
-    if (isRust(*d) && compileKeyOf(*d) == key) out.push_back(d);
+    if (isRust(*d) && compileKeyOf(*d, namers) == key) out.push_back(d);
   return out;
 }
 
@@ -65,8 +85,12 @@ CompileRequest Session::compileRequestFor(Document& d) {
   r.input.text = primary->text;
   // The unsaved text of every other open Rust file: the pipeline takes those of the crate
   // and of its path dependencies.
+  // Of files outside the crate, only texts that differ from the file on disk: a thousand
+  // files just opened are not copied into each of their thousand compiles. The members' texts
+  // are always there: each member's Snapshot keeps the text it compiled.
   for (Document* o : workspace_.documents())
-    if (o != primary && isRust(*o)) r.input.overlays[o->path] = o->text;
+    if (o != primary && isRust(*o) && (o->unsaved || r.documents.count(o->path)))
+      r.input.overlays[o->path] = o->text;
   r.options = options_;
   return r;
 }
@@ -120,6 +144,8 @@ CompilePlan Session::opened(std::string uri, std::string path, std::string langu
   Document& d = workspace_.open(std::move(uri), std::move(path), std::move(languageId), version,
                                 std::move(text));
   if (!isRust(d)) return {};
+  const FileText onDisk = readRegularFile(d.path);
+  d.unsaved = !onDisk.ok() || onDisk.text != d.text;
   // The other open files of its crate now compile with its text too.
   for (Document* m : membersOf(compileKeyOf(d)))
     if (m != &d) workspace_.bump(*m);
@@ -127,6 +153,7 @@ CompilePlan Session::opened(std::string uri, std::string path, std::string langu
 }
 
 CompilePlan Session::changed(Document& d) {
+  d.unsaved = true;
   if (!isRust(d)) {
     workspace_.bump(d);  // compiles read it from disk once saved (a Cargo.toml)
     return {};
@@ -135,6 +162,7 @@ CompilePlan Session::changed(Document& d) {
 }
 
 CompilePlan Session::saved(Document& d, const std::optional<std::string>& text) {
+  d.unsaved = false;  // what the editor wrote is on disk now
   if (text && *text != d.text && isRust(d)) {
     d.text = *text;
     return recompileWithUsers(d, /*immediate=*/true);

@@ -125,6 +125,10 @@ class Session {
   bool diagnosedByCrate(const std::string& path) const { return diagnosedFiles_.count(path); }
 
  private:
+  /// The open Rust documents whose newest compile named a crate: the only ones compileKeyOf
+  /// asks about another document.
+  std::vector<Document*> crateNamers();
+  std::string compileKeyOf(const Document&, const std::vector<Document*>& namers);
   /// `d`'s new text: it, the other open files of its crate and the crates that read it
   /// recompile.
   CompilePlan recompileWithUsers(Document& d, bool immediate);

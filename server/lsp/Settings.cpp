@@ -179,8 +179,10 @@ namespace {
 /// kernelscope.toml's top-level keys and values as JSON, unchecked.
 // Read with toml++ (Debian's libtomlplusplus-dev). A line TOML cannot read is reported and
 // left out, and the file is read again without it: one typo does not drop the workspace's
-// other settings.
+// other settings. Only a few times: each reading is of the whole file, and a file of many
+// unreadable lines (kilobytes of them) would otherwise take time quadratic in its size.
 nlohmann::json settingsFileJson(const std::string& text, std::vector<std::string>& problems) {
+  constexpr size_t kMaxUnreadableLines = 16;
   std::vector<std::string> lines;
   for (size_t start = 0; start <= text.size();) {
     size_t end = text.find('\n', start);
@@ -200,6 +202,11 @@ nlohmann::json settingsFileJson(const std::string& text, std::vector<std::string
       problems.push_back(problemAt(line, std::string(e.description())));
       if (line == 0 || line > lines.size() || lines[line - 1].empty() || attempt >= lines.size())
         return nlohmann::json::object();
+      if (attempt + 1 >= kMaxUnreadableLines) {
+        problems.push_back("more than " + std::to_string(kMaxUnreadableLines) +
+                           " lines TOML cannot read: no setting of the file is used");
+        return nlohmann::json::object();
+      }
       lines[line - 1].clear();
     }
   }

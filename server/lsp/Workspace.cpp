@@ -6,8 +6,10 @@ namespace ks::server {
 Document& Workspace::open(std::string uri, std::string path, std::string languageId, int version,
                           std::string text) {
   Document& d = documents_[uri];
+  if (!d.path.empty() && d.path != path) forgetPath(d);
   d.uri = std::move(uri);
   d.path = std::move(path);
+  uris_[d.path].insert(d.uri);
   d.languageId = std::move(languageId);
   d.version = version;
   d.text = std::move(text);
@@ -21,8 +23,19 @@ int Workspace::bump(Document& d) {
   return d.revision = ++lastRevision_[d.path];
 }
 
+void Workspace::forgetPath(const Document& d) {
+  auto it = uris_.find(d.path);
+  if (it == uris_.end()) return;
+  it->second.erase(d.uri);
+  if (it->second.empty()) uris_.erase(it);
+}
+
 void Workspace::close(const std::string& uri) {
-  if (documents_.erase(uri)) ++generation_;
+  auto it = documents_.find(uri);
+  if (it == documents_.end()) return;
+  forgetPath(it->second);
+  documents_.erase(it);
+  ++generation_;
 }
 
 Document* Workspace::find(const std::string& uri) {
@@ -31,9 +44,8 @@ Document* Workspace::find(const std::string& uri) {
 }
 
 Document* Workspace::findByPath(const std::string& path) {
-  for (auto& [uri, d] : documents_)
-    if (d.path == path) return &d;
-  return nullptr;
+  auto it = uris_.find(path);
+  return it == uris_.end() ? nullptr : &documents_.at(*it->second.begin());  // the first by uri
 }
 
 std::vector<Document*> Workspace::documents() {

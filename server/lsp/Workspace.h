@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,9 @@ struct Document {
   int revision = 0;    // ours: bumped on every change of text or of what it compiles with
   int generation = 0;  // the workspace's generation at its last open or bump
   std::string text;
+  /// Its text may differ from the file on disk (edited, or opened so): only then do other
+  /// files' compiles take it as an overlay.
+  bool unsaved = true;
 
   /// The newest successful Snapshots, oldest first.
   std::deque<std::shared_ptr<const Snapshot>> snapshots;
@@ -80,8 +84,13 @@ class Workspace {
                                                              const Snapshot& current);
 
  private:
+  void forgetPath(const Document&);
+
   std::map<std::string, Document> documents_;  // by uri
-  std::map<std::string, int> lastRevision_;    // by path, survives close/reopen
+  // The uris open for each path: findByPath is asked for every file a compile served, and a
+  // walk over a thousand open documents each time held the io thread.
+  std::map<std::string, std::set<std::string>> uris_;
+  std::map<std::string, int> lastRevision_;  // by path, survives close/reopen
   int generation_ = 0;
 };
 

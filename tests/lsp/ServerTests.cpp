@@ -938,6 +938,57 @@ TEST_CASE("kernelscope.toml is TOML: literal strings, multi-line arrays; bad lin
   CHECK(problems == std::vector<std::string>{"optLevel must be 0, 1, 2 or 3"});
 }
 
+TEST_CASE("a hover does not wait behind a thousand files opened at once") {
+  TestClient client(TestClient::options(2));
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::string> uris;
+  for (int i = 0; i < 1000; ++i)
+    uris.push_back(client.open("/tmp/kernelscope-many/k" + std::to_string(i) + ".rs", kSaxpy));
+  const auto opened = std::chrono::steady_clock::now();
+  // Asked while most of the thousand compiles are still queued: answered at once (empty,
+  // or from the file's result when its compile finished already).
+  json hover = client.requestNow(
+      "textDocument/hover",
+      {{"textDocument", {{"uri", uris.back()}}}, {"position", {{"line", 3}, {"character", 4}}}});
+  const auto answered = std::chrono::steady_clock::now();
+  CHECK(hover.contains("result"));
+  // Each didOpen used to walk every open document for every open document (19 s here for
+  // the thousand, and the hover behind them on the io thread).
+  CHECK(opened - start < std::chrono::seconds(3));
+  CHECK(answered - opened < std::chrono::seconds(1));
+  client.sync();
+  CHECK(client.compiler().calls.load() >= 1000);
+  // And once compiled, the last file's hover speaks of its code.
+  json later = client.result("textDocument/hover", {{"textDocument", {{"uri", uris.back()}}},
+                                                    {"position", {{"line", 3}, {"character", 4}}}});
+  CHECK(later.dump().find("**ptx**") != std::string::npos);
+}
+
+TEST_CASE("kernelscope.toml of many unreadable lines is read in linear time") {
+  // 400 KB of lines TOML cannot read, between two settings: each line used to cost a reading
+  // of the whole file again (40 KB held initialize for seconds).
+  std::string text = "arch = 'sm_80'\n";
+  for (int i = 0; i < 20000; ++i) text += "not toml " + std::to_string(i) + "\n";
+  text += "optLevel = 1\n";
+  std::vector<std::string> problems;
+  const auto start = std::chrono::steady_clock::now();
+  server::SettingValues s = server::parseSettingsFile(text, problems);
+  const auto took = std::chrono::steady_clock::now() - start;
+  CHECK(took < std::chrono::seconds(2));
+  CHECK(s.empty());  // too broken to trust any line of it, and said so
+  REQUIRE_FALSE(problems.empty());
+  CHECK(problems.size() <= 17);
+  CHECK(problems.back().find("lines TOML cannot read: no setting of the file is used") !=
+        std::string::npos);
+  CHECK(problems.front().starts_with("kernelscope.toml:2:"));
+
+  // A few bad lines are still left out one by one.
+  problems.clear();
+  s = server::parseSettingsFile("arch = 'sm_80'\nbad 1\nbad 2\nbad 3\noptLevel = 1\n", problems);
+  CHECK(s == server::SettingValues{{"arch", std::string("sm_80")}, {"optLevel", 1LL}});
+  CHECK(problems.size() == 3);
+}
+
 }  // namespace
 
 TEST_CASE("kernelscope/passes: computed once per revision and kernel, errors named") {

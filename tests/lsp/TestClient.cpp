@@ -238,6 +238,26 @@ json TestClient::request(const std::string& method, json params) {
   return {};
 }
 
+json TestClient::requestNow(const std::string& method, json params) {
+  int id = ++nextId_;
+  server_->onMessage(lsp::makeRequest(id, method, std::move(params)).dump());
+  json response;
+  auto answered = [&] {
+    auto sent = transport_.take();
+    unread_.insert(unread_.end(), sent.begin(), sent.end());
+    for (auto it = unread_.begin(); it != unread_.end(); ++it)
+      if (it->contains("id") && (*it)["id"] == id && !it->contains("method")) {
+        response = *it;
+        unread_.erase(it);
+        return true;
+      }
+    return false;
+  };
+  const bool ok = answered() || drainUntil(answered);
+  REQUIRE_MESSAGE(ok, "no response to " << method);
+  return response;
+}
+
 json TestClient::result(const std::string& method, json params) {
   json response = request(method, std::move(params));
   REQUIRE_MESSAGE(response.contains("result"), method << " failed: " << response.dump());

@@ -53,6 +53,9 @@ class TestClient {
 
   /// Sends a request, waits until the server is idle, returns the whole response.
   json request(const std::string& method, json params);
+  /// Sends a request and returns its response as soon as it is sent, running what the
+  /// server posts meanwhile (as the io thread does) without waiting for compiles to end.
+  json requestNow(const std::string& method, json params);
   /// Sends a request and returns its result, failing the test on an error response.
   json result(const std::string& method, json params);
   void notify(const std::string& method, json params);
