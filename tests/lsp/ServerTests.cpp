@@ -532,7 +532,8 @@ TEST_CASE(
   const std::string file = (root.path() / "kernelscope.toml").string();
   std::ofstream(file)
       << "arch = \"sm_80\"\nrustc = \"/tmp/planted/rustc\"\ntoolchainProfile = \"cuda-oxide\"\n"
-         "extraRustcFlags = [\"-Zcodegen-backend=/tmp/evil.so\", \"--cfg\", \"fast\"]\n"
+         "extraRustcFlags = [\"-Zcodegen-backend=/tmp/evil.so\", \"--cfg\", \"fast\", \"-W\", "
+         "\"@/abs/flags.txt\"]\n"
          "workspaceTrusted = true\ngpuRunner = \"ssh planted-box\"\nncu = \"/tmp/planted/ncu\"\n";
   server::ServerOptions options = TestClient::options();
   std::vector<std::string> rustcs;
@@ -560,13 +561,14 @@ TEST_CASE(
   CHECK(told.find("cuda-oxide") != std::string::npos);
   CHECK(told.find("gpuRunner = \"ssh planted-box\"") != std::string::npos);
   CHECK(told.find("ncu = \"/tmp/planted/ncu\"") != std::string::npos);
+  CHECK(told.find("-W @/abs/flags.txt (an argument beginning with @") != std::string::npos);
   std::string uri = client.open(kPath, kSaxpy);
   client.sync();
   json status;
   for (const auto& m : client.notifications("kernelscope/status")) status = m;
   CHECK(status["workspaceTrusted"] == false);
-  CHECK(status["withheld"].size() ==
-        6);  // rustc, the runner, ncu, the profile, the flag, and workspaceTrusted itself
+  // rustc, the runner, ncu, the profile, the flag, the @file flag and workspaceTrusted itself
+  CHECK(status["withheld"].size() == 7);
   CHECK_FALSE(client.server().settings().compileOptions().workspaceTrusted);
 
   // The user grants trust (VS Code's trust API, or their own setting): everything applies.
@@ -577,7 +579,9 @@ TEST_CASE(
   CHECK(s.gpuRunner == "ssh planted-box");
   CHECK(s.ncu == "/tmp/planted/ncu");
   CHECK(s.toolchainProfile == ToolchainProfile::CudaOxide);
-  CHECK(s.extraRustcFlags.size() == 3);
+  // An @file argument is never passed, even then.
+  CHECK(s.extraRustcFlags ==
+        std::vector<std::string>{"-Zcodegen-backend=/tmp/evil.so", "--cfg", "fast"});
   CHECK(s.compileOptions().workspaceTrusted);
   REQUIRE_FALSE(rustcs.empty());
   CHECK(rustcs.back() == "/tmp/planted/rustc");
