@@ -172,8 +172,10 @@ std::optional<CratePackage> packageFromMetadata(const std::string& json, const f
 
 }  // namespace
 
-std::optional<CratePackage> loadPackage(const Toolchain& tc, const fs::path& manifest,
-                                        std::string* problem) {
+namespace {
+
+std::optional<CratePackage> loadPackageCached(const Toolchain& tc, const fs::path& manifest,
+                                              std::string* problem) {
   struct Entry {
     fs::file_time_type mtime;
     uintmax_t size = 0;
@@ -223,6 +225,23 @@ std::optional<CratePackage> loadPackage(const Toolchain& tc, const fs::path& man
   std::lock_guard lock(mutex);
   cache[manifest.string()] = e;
   return e.package;
+}
+
+}  // namespace
+
+std::optional<CratePackage> loadPackage(const Toolchain& tc, const fs::path& manifest,
+                                        std::string* problem) {
+  std::optional<CratePackage> pkg = loadPackageCached(tc, manifest, problem);
+  // Checked on every use, not kept with the manifest: rustc would wait on a FIFO as the
+  // library's root until its time limit, or read a link to /dev/zero without end.
+  if (pkg)
+    if (auto bad = unreadableFileProblem(pkg->libRoot)) {
+      if (problem)
+        *problem =
+            "the library root " + pkg->libRoot.string() + " of " + manifest.string() + " " + *bad;
+      return std::nullopt;
+    }
+  return pkg;
 }
 
 namespace {

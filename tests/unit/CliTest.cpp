@@ -227,6 +227,31 @@ TEST_CASE("inputs that are not regular files: exit 2 saying what they are, never
   }
 }
 
+TEST_CASE(
+    "a crate whose [lib] path is a FIFO or /dev/zero: said at once, never rustc's time limit") {
+  if (!test::toolchainUsable()) return;
+  TempDir dir("kernelscope-cli-fifo-lib");
+  const auto crate = dir.path() / "k";
+  std::filesystem::create_directories(crate / "src");
+  std::ofstream(crate / "Cargo.toml")
+      << "[package]\nname = \"k\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"
+         "[lib]\npath = \"src/root.rs\"\n";
+  std::filesystem::copy_file(test::sourceDir() / "examples/saxpy.rs", crate / "src/kernel.rs");
+  for (const std::string kind : {"FIFO", "character device"}) {
+    std::filesystem::remove(crate / "src/root.rs");
+    if (kind == "FIFO")
+      REQUIRE(::mkfifo((crate / "src/root.rs").c_str(), 0600) == 0);
+    else
+      std::filesystem::create_symlink("/dev/zero", crate / "src/root.rs");
+    auto r =
+        test::runKernelscope({"explain", (crate / "src/kernel.rs").string(), "--stages", "ptx"});
+    INFO(kind << ": " << r.err);
+    CHECK(r.elapsed < std::chrono::seconds(30));
+    CHECK(r.err.find("the library root " + (crate / "src/root.rs").string()) != std::string::npos);
+    CHECK(r.err.find("is a " + kind + ", not a regular file") != std::string::npos);
+  }
+}
+
 TEST_CASE("a file name that is not UTF-8: exit 2 saying so, also with --json") {
   TempDir dir("kernelscope-cli-names");
   const std::filesystem::path odd = dir.path() / "k\xff\xfe.rs";
