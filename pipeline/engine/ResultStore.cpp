@@ -27,6 +27,55 @@
 #include "Files.h"
 #include "StableHash.h"
 
+// cereal's BinaryInputArchive, reading from bytes in memory, with one more check: a count
+// (a string's or a vector's size) is never more than the bytes left, as every element takes
+// at least one byte. cereal sizes a container before reading it, so without this a count
+// changed in an entry whose digest was made again would allocate gigabytes.
+namespace ks {
+class BoundedInput : public cereal::InputArchive<BoundedInput, cereal::AllowEmptyClassElision> {
+ public:
+  explicit BoundedInput(std::string_view bytes)
+      : cereal::InputArchive<BoundedInput, cereal::AllowEmptyClassElision>(this), rest_(bytes) {}
+  void loadBinary(void* data, size_t size) {
+    if (size > rest_.size()) throw cereal::Exception("the bytes end early");
+    std::memcpy(data, rest_.data(), size);
+    rest_.remove_prefix(size);
+  }
+  size_t left() const { return rest_.size(); }
+
+ private:
+  std::string_view rest_;
+};
+}  // namespace ks
+
+namespace cereal {
+template <class T>
+std::enable_if_t<std::is_arithmetic_v<T>> CEREAL_LOAD_FUNCTION_NAME(ks::BoundedInput& a, T& t) {
+  a.loadBinary(std::addressof(t), sizeof t);
+}
+template <class T>
+void CEREAL_LOAD_FUNCTION_NAME(ks::BoundedInput& a, NameValuePair<T>& t) {
+  a(t.value);
+}
+template <class T>
+void CEREAL_LOAD_FUNCTION_NAME(ks::BoundedInput& a, SizeTag<T>& t) {
+  a(t.size);
+  if (static_cast<uint64_t>(t.size) > a.left()) throw Exception("a count beyond the bytes left");
+}
+template <class T>
+void CEREAL_LOAD_FUNCTION_NAME(ks::BoundedInput& a, BinaryData<T>& bd) {
+  a.loadBinary(bd.data, static_cast<size_t>(bd.size));
+}
+}  // namespace cereal
+CEREAL_REGISTER_ARCHIVE(ks::BoundedInput)
+// Its writing side is cereal's BinaryOutputArchive (whose own reading side stays cereal's).
+namespace cereal::traits::detail {
+template <>
+struct get_output_from_input<ks::BoundedInput> {
+  using type = BinaryOutputArchive;
+};
+}  // namespace cereal::traits::detail
+
 // The plain parts of a result, as cereal writes and reads them (members in order; enums as
 // their underlying type). Frames are written whole here; chains go through Tables below.
 namespace cereal {
@@ -108,15 +157,6 @@ class StringSink final : public std::streambuf {
   std::string& out_;
 };
 
-/// And reads from one: bytes already in memory, not copied.
-class BytesSource final : public std::streambuf {
- public:
-  explicit BytesSource(std::string_view bytes) {
-    char* begin = const_cast<char*>(bytes.data());  // only ever read
-    setg(begin, begin, begin + bytes.size());
-  }
-};
-
 /// `tag`, the format and what `body` writes, followed by the digest of all of it.
 template <class Body>
 std::string encode(std::string_view tag, size_t sizeHint, Body&& body) {
@@ -141,9 +181,7 @@ std::optional<T> decode(std::string_view bytes, std::string_view tag, Body&& bod
   const std::string_view content = bytes.substr(0, bytes.size() - kDigestChars);
   if (bytesDigest(content) != bytes.substr(content.size())) return std::nullopt;
   try {
-    BytesSource source(content);
-    std::istream in(&source);
-    cereal::BinaryInputArchive archive(in);
+    BoundedInput archive(content);
     std::string writtenTag;
     uint32_t format = 0;
     archive(writtenTag, format);
@@ -198,7 +236,7 @@ class Tables {
 };
 
 /// The reading side of Tables: the chains by index, interned again.
-std::vector<Chain> loadChains(cereal::BinaryInputArchive& a) {
+std::vector<Chain> loadChains(BoundedInput& a) {
   std::vector<std::string> files;
   uint32_t count = 0;
   a(files, count);
@@ -238,7 +276,7 @@ void saveArtifact(cereal::BinaryOutputArchive& a, const Artifact& art, const Tab
   a(art.stage, art.text, kinds, sources, functions, chains, art.functions);
 }
 
-Artifact loadArtifact(cereal::BinaryInputArchive& a, const std::vector<Chain>& chainTable) {
+Artifact loadArtifact(BoundedInput& a, const std::vector<Chain>& chainTable) {
   Artifact art;
   std::vector<uint8_t> kinds, sources;
   std::vector<int32_t> functions;
@@ -267,7 +305,7 @@ void saveKernel(cereal::BinaryOutputArchive& a, const KernelInfo& k) {
     static_cast<uint64_t>(k.sassInstructions), blockSize);
 }
 
-KernelInfo loadKernel(cereal::BinaryInputArchive& a, const std::string& arch) {
+KernelInfo loadKernel(BoundedInput& a, const std::string& arch) {
   KernelInfo k;
   uint64_t ptx = 0, sass = 0;
   std::optional<uint32_t> blockSize;
@@ -319,7 +357,7 @@ std::string serializeResult(const CompileResult& r) {
 }
 
 std::optional<CompileResult> deserializeResult(std::string_view bytes) {
-  return decode<CompileResult>(bytes, kResultTag, [](cereal::BinaryInputArchive& a) {
+  return decode<CompileResult>(bytes, kResultTag, [](BoundedInput& a) {
     CompileResult r;
     int64_t totalTime = 0, toolTime = 0;
     std::vector<std::string> sourceFiles;
@@ -369,7 +407,7 @@ std::string serializePasses(const PassesResult& r) {
 }
 
 std::optional<PassesResult> deserializePasses(std::string_view bytes) {
-  return decode<PassesResult>(bytes, kPassesTag, [](cereal::BinaryInputArchive& a) {
+  return decode<PassesResult>(bytes, kPassesTag, [](BoundedInput& a) {
     PassesResult r;
     std::vector<std::string> sourceFiles;
     a(r.kernel, r.demangled, r.stages, r.finalModuleIr, r.kernels, r.diagnostics, sourceFiles);

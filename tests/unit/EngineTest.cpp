@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -319,6 +320,26 @@ TEST_CASE("a result store entry is covered whole by its digest, and read without
   fs::remove(helper);
   fs::create_symlink("/dev/zero", helper);
   timed();
+}
+
+TEST_CASE("a stored result's counts are never trusted beyond its bytes, digest or not") {
+  if (!test::toolchainUsable()) return;
+  CompileOptions ptx;
+  ptx.stages = {Stage::Ptx};
+  const std::string bytes =
+      serializeResult(test::compiled(test::sourceDir() / "examples/saxpy.rs", ptx));
+  REQUIRE(deserializeResult(bytes));
+  // The first count (the tag's length) made 2^40, and the digest made again: refused at
+  // once, without allocating a terabyte.
+  std::string content = bytes.substr(0, bytes.size() - 32);
+  const uint64_t huge = uint64_t{1} << 40;
+  std::memcpy(content.data(), &huge, sizeof huge);
+  const auto start = std::chrono::steady_clock::now();
+  CHECK_FALSE(deserializeResult(content + bytesDigest(content)));
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(1));
+  // Cut short and sealed again: refused too.
+  const std::string cut = content.substr(0, content.size() / 2);
+  CHECK_FALSE(deserializeResult(cut + bytesDigest(cut)));
 }
 
 TEST_CASE("the result store evicts only the entries it made") {
