@@ -43,6 +43,7 @@ build_sanitizer_tree() {
     cmake "${sanitizer_flags[@]}" "$SANITIZE_DIR" >"$log" 2>&1 || return 1
   fi
   cmake --build "$SANITIZE_DIR" --parallel "$(nproc)" --target kernelscope ks_unit_tests ks_lsp_tests ks_lsp_fuzz \
+    ks_launch_spec_fuzz ks_gpu_exec_fuzz ks_result_store_fuzz \
     >>"$log" 2>&1
 }
 # It builds at the lowest priority beside clang-tidy and the tests of the -Werror build,
@@ -65,7 +66,7 @@ trap 'kill -TERM -- "-$sanitizer_build" 2>/dev/null || true' EXIT
 # The unit and LSP suites, which run the pipeline and the server in-process, run in the
 # sanitizer build below (the same tests, compiled by clang with ASan and UBSan); every test
 # that drives the built kernelscope (conversations, probes, editors, GPU) runs here.
-IN_SANITIZER_BUILD='^(unit\.(first|second)|lsp\.unit|lsp\.fuzz)$'
+IN_SANITIZER_BUILD='^(unit\.(first|second)|lsp\.unit|lsp\.fuzz|fuzz\.ks_.*)$'
 # -j2: only the unit suite's two halves run side by side (tests/CMakeLists.txt).
 (cd "$BUILD_DIR" && ctest --output-on-failure --timeout 1500 -j2 -E "$IN_SANITIZER_BUILD" "$@") || status=$?
 
