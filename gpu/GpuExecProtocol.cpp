@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace ks::gpu {
 
@@ -41,12 +42,34 @@ std::string withBlobs(json header, const std::vector<const std::string*>& blobs)
   return out;
 }
 
+/// Whether `header` holds a fractional number anywhere but under the keys whose values are
+/// ones: reading one into an integer field (a count, `major`, `protocol`) is a cast, undefined
+/// beyond the field's range (1e19), and a header comes from another machine. Walked without
+/// recursion: a header may nest deeply.
+bool floatOutsideFloatFields(const json& header) {
+  static const std::set<std::string, std::less<>> kFloatFields = {
+      "timesMs", "execMs", "checksum", "first", "value", "lo", "hi", "bytes", "flops"};
+  std::vector<std::pair<const json*, bool>> todo = {{&header, false}};  // value, floats allowed
+  while (!todo.empty()) {
+    auto [j, floatsAllowed] = todo.back();
+    todo.pop_back();
+    if (j->is_number_float() && !floatsAllowed) return true;
+    if (j->is_array())
+      for (const json& e : *j) todo.emplace_back(&e, floatsAllowed);
+    if (j->is_object())
+      for (auto it = j->begin(); it != j->end(); ++it)
+        todo.emplace_back(&it.value(), kFloatFields.count(it.key()) != 0);
+  }
+  return false;
+}
+
 /// Splits a message into its header and blobs; the problem, or "".
 std::string splitMessage(std::string_view message, json& header, std::vector<std::string>& blobs) {
   size_t nl = message.find('\n');
   if (nl > kMaxHeaderBytes) return "no message header";  // none at all (npos) included
   header = json::parse(message.substr(0, nl), nullptr, false);
   if (header.is_discarded() || !header.is_object()) return "the message header is not JSON";
+  if (floatOutsideFloatFields(header)) return "a fractional number where a whole one goes";
   if (header.value("protocol", 0) != kProtocolVersion)
     return "protocol version " + header.value("protocol", json(0)).dump() +
            ", this kernelscope speaks " + std::to_string(kProtocolVersion) +

@@ -480,9 +480,10 @@ class ExpressionParser {
       } while (eat(","));
       if (!eat(")")) return fail("missing ')' after the arguments of " + name);
     }
-    auto arity = [&](size_t n) {
-      return args.size() == n ||
-             !fail(name + " takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s"));
+    auto arity = [&](size_t n) {  // fail() returns an empty optional: false, said
+      if (args.size() == n) return true;
+      fail(name + " takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s"));
+      return false;
     };
     if (name == "ceil") return arity(1) ? std::optional<double>(std::ceil(args[0])) : std::nullopt;
     if (name == "floor")
