@@ -22,12 +22,14 @@ KS_RELIABILITY_ONLY=TEXT runs only the probes whose name contains TEXT.
 import hashlib
 import json
 import os
+import resource
 import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 KS = os.path.abspath(sys.argv[1])
@@ -68,11 +70,13 @@ class Run:
         self.code, self.out, self.err, self.hung, self.seconds = code, out, err, hung, seconds
 
 
-def run(args, env=None, stdin=b"", timeout=60, cwd=SRC, on_start=None):
-    """Runs kernelscope ARGS in its own session; kills the whole group when it hangs."""
+def run(args, env=None, stdin=b"", timeout=60, cwd=SRC, on_start=None, fsize=None):
+    """Runs kernelscope ARGS in its own session; kills the whole group when it hangs.
+    `fsize`: a file-size limit in bytes (ulimit -f) for it."""
     started = time.monotonic()
+    limit = (lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))) if fsize else None
     p = subprocess.Popen([KS] + args, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, start_new_session=True)
+                         stderr=subprocess.PIPE, start_new_session=True, preexec_fn=limit)
     if on_start:  # the input goes first, and stdin stays open until on_start is done
         if stdin:
             p.stdin.write(stdin)
@@ -258,6 +262,8 @@ probe("CLI notes workspace values that need trust",
       args=["explain", os.path.join(crate, "src/lib.rs"), "--stages", "ptx"], timeout=240)
 # The same through an @file argument: rustc would read more arguments from the file, so such
 # an argument from a workspace is never passed, trusted or not.
+if os.path.exists(pwned):  # written by the trusted probe above: this one must not write it again
+    os.remove(pwned)
 flags_file = os.path.join(WORK, "flags.txt")
 open(flags_file, "w").write("--emit=llvm-ir=%s\n" % pwned)
 open(manifest, "w").write(original_manifest.replace(
@@ -337,8 +343,10 @@ for sig in (signal.SIGINT, signal.SIGTERM):
         if not starter.children:
             return "no tool was running when the signal came"
         return tools_gone(starter) or ("" if r.code == -sig else "exit %d, expected death by signal %d" % (r.code, sig))
+    # Not from the result cache (an earlier probe may have kept saxpy's): a compile runs.
     probe("%s to explain mid-compile" % signal.Signals(sig).name, orphans_gone, expected_signal=sig,
-          args=["explain", saxpy], on_start=starter, timeout=60)
+          args=["explain", saxpy], on_start=starter, timeout=60,
+          env_extra={"KERNELSCOPE_RESULT_CACHE_MB": "0"})
 
 # SIGKILL reaches no handler: the tool dies with kernelscope all the same (the kernel's
 # parent-death signal). Many kernels keep rustc busy for seconds, long after the check.
@@ -575,6 +583,143 @@ else:
           env_extra={"KERNELSCOPE_CACHE_DIR": damaged})
     probe("setup repairs a truncated libcore", expect(0, "nvptx64 core ready"), args=["setup"],
           env_extra={"KERNELSCOPE_CACHE_DIR": damaged}, timeout=900)
+
+# --- The result cache: limits, damaged entries, the environment, eviction --------------
+def own_cache(name):
+    """A cache of the probe's own (the core and CUDA tools linked in), with results kept."""
+    d = os.path.join(WORK, name)
+    os.makedirs(d)
+    for shared in ("sysroot", "cuda-tools"):
+        if os.path.isdir(os.path.join(HOME_CACHE, shared)):
+            os.symlink(os.path.join(HOME_CACHE, shared), os.path.join(d, shared))
+    return d
+
+
+def results_cache_env(cache, **extra):
+    return dict({"KERNELSCOPE_CACHE_DIR": cache, "KERNELSCOPE_RESULT_CACHE_MB": "64"}, **extra)
+
+
+def entry_files(cache):
+    results = os.path.join(cache, "results")
+    return [os.path.join(results, e, "result") for e in os.listdir(results)] if os.path.isdir(results) else []
+
+
+def says_compiled(n):
+    return lambda r: "" if r.code == 0 and (b"%d compiled" % n) in r.err else \
+        "exit %d, expected %d compiled: %s" % (r.code, n, r.err.decode(errors="replace")[-200:])
+
+
+fsize_cache = own_cache("fsize-cache")
+probe("ulimit -f while the result is saved",
+      lambda r: "no result shown" if b"kernels (sm_" not in r.out else expect(0, "File too large")(r),
+      clean=(os.path.join(fsize_cache, "results"),), fsize=11264,
+      args=["explain", saxpy, "--stages", "ptx,sass", "--verbose"], env_extra=results_cache_env(fsize_cache),
+      timeout=180)
+
+entry_cache = own_cache("entry-cache")
+entry_env = results_cache_env(entry_cache)
+probe("result cache: first compile kept", says_compiled(1),
+      args=["explain", saxpy, "--stages", "ptx", "--verbose"], env_extra=entry_env, timeout=180)
+probe("result cache: the second from it", says_compiled(0),
+      args=["explain", saxpy, "--stages", "ptx", "--verbose"], env_extra=entry_env, timeout=180)
+for what in ("FIFO", "link to /dev/zero", "emptied list of files"):
+    for f in entry_files(entry_cache):
+        data = open(f, "rb").read()
+        os.unlink(f)
+        if what == "FIFO":
+            os.mkfifo(f)
+        elif what == "link to /dev/zero":
+            os.symlink("/dev/zero", f)
+        else:  # the list of the other files emptied, as if no module were read
+            header_end = data.index(b"\n")
+            listed = int(data[len(b"ks-entry "):header_end])
+            open(f, "wb").write(b"ks-entry 0\n" + data[header_end + 1 + listed:])
+    probe("result cache entry: " + what, says_compiled(1),
+          args=["explain", saxpy, "--stages", "ptx", "--verbose"], env_extra=entry_env, timeout=60)
+probe("result cache: CUDA_PATH set since", says_compiled(1),
+      args=["explain", saxpy, "--stages", "ptx", "--verbose"],
+      env_extra=dict(entry_env, CUDA_PATH=os.path.join(WORK, "another-cuda")), timeout=180)
+
+evict_cache = own_cache("evict-cache")
+foreign = [os.path.join(evict_cache, "results", "0123456789abcdef0123456789abcdef"),
+           os.path.join(evict_cache, "results", "photos")]
+for d in foreign:
+    os.makedirs(d)
+    open(os.path.join(d, "keep.bin"), "wb").write(b"x" * (2 << 20))
+    os.utime(d, (time.time() - 86400, time.time() - 86400))
+probe("result cache eviction leaves folders it did not make",
+      lambda r: "removed: " + ", ".join(d for d in foreign if not os.path.exists(os.path.join(d, "keep.bin")))
+      if not all(os.path.exists(os.path.join(d, "keep.bin")) for d in foreign) else expect(0, stream="out")(r),
+      args=["explain", saxpy, "--stages", "ptx"],
+      env_extra=results_cache_env(evict_cache, KERNELSCOPE_RESULT_CACHE_MB="1"), timeout=180)
+
+relative_cwd = os.path.join(WORK, "relative-cwd")
+os.makedirs(relative_cwd)
+for variable in ("KERNELSCOPE_CACHE_DIR", "XDG_CACHE_HOME"):
+    probe("relative %s is ignored" % variable,
+          lambda r: "a cache was made in the working directory" if os.listdir(relative_cwd) else
+          expect(0, stream="out")(r),
+          args=["explain", saxpy, "--stages", "ptx"], cwd=relative_cwd,
+          env_extra={variable: "relative-cache", "KERNELSCOPE_RESULT_CACHE_MB": "0",
+                     "KERNELSCOPE_CACHE_DIR": None if variable != "KERNELSCOPE_CACHE_DIR" else "relative-cache"},
+          timeout=180)
+    probe("doctor says a relative %s is ignored" % variable,
+          expect(0, "%s=relative-cache is not an absolute path and is ignored" % variable, stream="out"),
+          args=["doctor"], cwd=relative_cwd, env_extra={variable: "relative-cache"})
+
+# A crate whose [lib] path is a FIFO: said at once, not after rustc's time limit.
+fifo_crate = os.path.join(WORK, "fifo-lib")
+os.makedirs(os.path.join(fifo_crate, "src"))
+open(os.path.join(fifo_crate, "Cargo.toml"), "w").write(
+    '[package]\nname = "k"\nversion = "0.1.0"\nedition = "2021"\n[lib]\npath = "src/root.rs"\n')
+shutil.copy(saxpy, os.path.join(fifo_crate, "src/kernel.rs"))
+os.mkfifo(os.path.join(fifo_crate, "src/root.rs"))
+probe("a crate's [lib] path is a FIFO", expect(0, "src/root.rs", "is a FIFO"),
+      args=["explain", os.path.join(fifo_crate, "src/kernel.rs"), "--stages", "ptx"], timeout=60)
+
+# --- Load: a kernelscope.toml of unreadable lines, a thousand files opened at once -------
+bad_toml_ws = os.path.join(WORK, "bad-toml-ws")
+os.makedirs(bad_toml_ws)
+open(os.path.join(bad_toml_ws, "kernelscope.toml"), "w").write("".join("not toml %d\n" % i for i in range(12000)))
+probe("kernelscope.toml of 120 KB unreadable lines",
+      lsp_expect(lambda m: m.get("id") == 1 and "result" in m, "an answer to initialize"), args=["lsp"],
+      stdin=init_at(bad_toml_ws), timeout=10)
+
+many_ws = os.path.join(WORK, "many-ws")
+os.makedirs(many_ws)
+opens = b""
+for i in range(1000):
+    path = os.path.join(many_ws, "k%d.rs" % i)
+    text = open(saxpy).read()
+    open(path, "w").write(text)
+    opens += message({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": "file://" + path, "languageId": "rust", "version": 1, "text": text}}})
+
+
+def hover_after_opens(p):
+    """Sends the opens and a hover (from a thread: the server's replies are read meanwhile) and
+    times the hover's answer."""
+    sent = time.monotonic()
+    writer = threading.Thread(target=lambda: (p.stdin.write(
+        init_at(many_ws) + message({"jsonrpc": "2.0", "method": "initialized", "params": {}}) + opens +
+        message({"jsonrpc": "2.0", "id": 5, "method": "textDocument/hover", "params": {
+            "textDocument": {"uri": "file://" + os.path.join(many_ws, "k999.rs")},
+            "position": {"line": 10, "character": 4}}})), p.stdin.flush()))
+    writer.start()
+    seen, deadline = b"", time.monotonic() + 30
+    while time.monotonic() < deadline and b'"id":5,"jsonrpc":"2.0","result"' not in seen:
+        if select.select([p.stdout], [], [], 0.5)[0]:
+            seen += os.read(p.stdout.fileno(), 1 << 20)
+    hover_after_opens.took = time.monotonic() - sent
+    writer.join()
+    p.stdin.write(message({"jsonrpc": "2.0", "id": 9, "method": "shutdown"}) +
+                  message({"jsonrpc": "2.0", "method": "exit"}))
+    p.stdin.flush()
+
+
+probe("a hover after a thousand files opened at once",
+      lambda r: "" if hover_after_opens.took < 5 else "answered after %.1f s" % hover_after_opens.took,
+      args=["lsp"], on_start=hover_after_opens, timeout=120)
 
 # --- The user's cache: the probes' results went to their own ---------------------------
 tried += 1
