@@ -14,7 +14,8 @@ namespace ks {
 
 namespace {
 
-constexpr const char* kCargoUsage = R"(cargo kernelscope — kernelscope on the crate cargo would build
+constexpr const char* kCargoUsage =
+    R"(cargo kernelscope — kernelscope on the crate cargo would build
 
 usage:
   cargo kernelscope explain [--kernel NAME] [explain's options]
@@ -51,9 +52,10 @@ std::optional<std::string> kernelFile(const std::filesystem::path& root, const s
       return k.definition.file;
     names += (names.empty() ? "" : ", ") + (k.demangled.empty() ? k.symbol : k.demangled);
   }
-  problem = result->succeeded ? "no kernel '" + name + "' in the crate (its kernels: " +
-                                    (names.empty() ? "none" : names) + ")"
-                              : "the crate does not compile (kernelscope check shows why)";
+  problem = result->succeeded
+                ? "no kernel '" + name +
+                      "' in the crate (its kernels: " + (names.empty() ? "none" : names) + ")"
+                : "the crate does not compile (kernelscope check shows why)";
   return std::nullopt;
 }
 
@@ -111,8 +113,8 @@ int cargoKernelscopeMain(int argc, char** argv) {
       rest.insert(rest.end(), {"--manifest-path", selection.manifestPath});
     return runWith(checkMain, rest);
   }
-  int (*main)(int, char**) = command == "explain" ? explainMain
-                             : command == "run"   ? runMain
+  int (*main)(int, char**) = command == "explain"   ? explainMain
+                             : command == "run"     ? runMain
                              : command == "profile" ? profileMain
                                                     : nullptr;
   if (!main) {

@@ -101,8 +101,9 @@ std::string readBaseline(const fs::path& file, const CompileResult& r,
   FileText text = readRegularFile(file, uintmax_t{16} << 20);
   if (!text.ok()) return text.error;
   json j = json::parse(text.text, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || j.value("kernelscope-baseline", 0) != kBaselineVersion ||
-      !j.contains("kernels") || !j["kernels"].is_object())
+  if (j.is_discarded() || !j.is_object() ||
+      j.value("kernelscope-baseline", 0) != kBaselineVersion || !j.contains("kernels") ||
+      !j["kernels"].is_object())
     return "not a kernelscope baseline (write one with --bless)";
   if (j.value("arch", "") != r.arch)
     return "the baseline is for " + j.value("arch", std::string("?")) + ", this compile for " +
@@ -172,12 +173,18 @@ std::string displayPath(const std::string& path) {
 std::string escapeProperty(std::string_view s, bool message) {
   std::string out;
   for (char c : s) {
-    if (c == '%') out += "%25";
-    else if (c == '\r') out += "%0D";
-    else if (c == '\n') out += "%0A";
-    else if (!message && c == ':') out += "%3A";
-    else if (!message && c == ',') out += "%2C";
-    else out += c;
+    if (c == '%')
+      out += "%25";
+    else if (c == '\r')
+      out += "%0D";
+    else if (c == '\n')
+      out += "%0A";
+    else if (!message && c == ':')
+      out += "%3A";
+    else if (!message && c == ',')
+      out += "%2C";
+    else
+      out += c;
   }
   return out;
 }
@@ -219,15 +226,15 @@ json sarifLog(const std::vector<BudgetFinding>& findings) {
     if (!related.empty()) result["relatedLocations"] = related;
     results.push_back(result);
   }
-  return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-          {"version", "2.1.0"},
-          {"runs",
-           json::array({{{"tool",
-                           {{"driver",
-                             {{"name", "kernelscope"},
-                              {"version", KERNELSCOPE_VERSION},
-                              {"rules", rules}}}}},
-                         {"results", results}}})}};
+  return {
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs",
+       json::array(
+           {{{"tool",
+              {{"driver",
+                {{"name", "kernelscope"}, {"version", KERNELSCOPE_VERSION}, {"rules", rules}}}}},
+             {"results", results}}})}};
 }
 
 }  // namespace
@@ -279,8 +286,8 @@ int checkMain(int argc, char** argv) {
     std::cerr << "kernelscope check: " << baselineFile.string() << ": no such file\n";
     return kExitUsage;
   }
-  const auto findings = checkKernels(*result, crate->settings.budgets,
-                                     haveBaseline ? &baseline : nullptr, blockSize);
+  const auto findings =
+      checkKernels(*result, crate->settings.budgets, haveBaseline ? &baseline : nullptr, blockSize);
   // --bless takes today's figures as the baseline; budgets are limits the crate set, and
   // still fail.
   std::vector<BudgetFinding> failing;
@@ -328,18 +335,19 @@ int checkMain(int argc, char** argv) {
     for (const auto& f : failing) {
       if (a.format == "github")
         std::cout << "::error file=" << escapeProperty(displayPath(f.location.file), false)
-                  << ",line=" << f.location.line << ",title="
-                  << escapeProperty("kernelscope " + ruleOf(f), false)
+                  << ",line=" << f.location.line
+                  << ",title=" << escapeProperty("kernelscope " + ruleOf(f), false)
                   << "::" << escapeProperty(f.message, true) << "\n";
       else
-        std::cout << displayPath(f.location.file) << ":" << f.location.line << ":1: error[" << ruleOf(f)
-                  << "]: " << f.message << "\n";
+        std::cout << displayPath(f.location.file) << ":" << f.location.line << ":1: error["
+                  << ruleOf(f) << "]: " << f.message << "\n";
     }
     std::cout << "kernelscope check: " << crate->name << ", " << figures.size() << " kernels ("
               << result->arch << "): "
               << (failing.empty() ? std::string("ok") : std::to_string(failing.size()) + " failed")
               << (haveBaseline ? ", against " + displayPath(baselineFile.string())
-                               : a.bless ? "" : ", no baseline (--bless writes one)")
+                  : a.bless    ? ""
+                               : ", no baseline (--bless writes one)")
               << "\n";
   }
   return failing.empty() ? kExitOk : kExitFailed;

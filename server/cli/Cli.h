@@ -26,6 +26,9 @@ void printCompileSummary();
 /// `kernelscope explain FILE [--line N] [--stages ...] [--arch sm_XX] [--opt N] [--annotate]
 /// [--json]`
 int explainMain(int argc, char** argv);
+/// `kernelscope report FILE [-o PAGE.html] [--stages ...]`: explain's content as one
+/// self-contained HTML page with linked highlighting (ReportHtml.h).
+int reportMain(int argc, char** argv);
 /// `kernelscope doctor [--profile NAME]`: which tool each stage uses, and what is missing with the
 /// fix.
 int doctorMain(int argc, char** argv);

@@ -22,6 +22,9 @@ usage:
 @lsp
   kernelscope explain FILE [options]           print each source line with what it became
 @explain
+  kernelscope report FILE [-o PAGE.html]       the same as one self-contained HTML page: source
+                                               and stages side by side, linked both ways
+@report
   kernelscope compare RUST_FILE CUDA_FILE      a Rust kernel's PTX/SASS next to its CUDA C++ twin's
 @compare
   kernelscope diff BEFORE.rs AFTER.rs [options] what the code became between two files
@@ -78,6 +81,7 @@ int run(int argc, char** argv) {
     return ks::kExitOk;
   }
   if (cmd == "explain") return ks::explainMain(argc - 2, argv + 2);
+  if (cmd == "report") return ks::reportMain(argc - 2, argv + 2);
   if (cmd == "diff") return ks::diffMain(argc - 2, argv + 2);
   if (cmd == "passes") return ks::passesMain(argc - 2, argv + 2);
   if (cmd == "compare") {
