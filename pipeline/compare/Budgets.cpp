@@ -11,11 +11,13 @@
 namespace ks {
 
 const std::vector<FigureSpec>& kernelFigureSpecs() {
-  static const std::vector<FigureSpec> specs = {
-      {"registers", "registers", true},     {"spill-bytes", "spill bytes", true},
-      {"local-memory", "bytes of local memory", true}, {"stack", "bytes of stack", true},
-      {"shared-memory", "bytes of shared memory", true}, {"instructions", "SASS instructions", true},
-      {"occupancy", "% occupancy", false}};
+  static const std::vector<FigureSpec> specs = {{"registers", "registers", true},
+                                                {"spill-bytes", "spill bytes", true},
+                                                {"local-memory", "bytes of local memory", true},
+                                                {"stack", "bytes of stack", true},
+                                                {"shared-memory", "bytes of shared memory", true},
+                                                {"instructions", "SASS instructions", true},
+                                                {"occupancy", "% occupancy", false}};
   return specs;
 }
 
@@ -32,14 +34,22 @@ std::optional<double> figureValue(const KernelFigures& f, std::string_view name)
 
 bool setFigureValue(KernelFigures& f, std::string_view name, double value) {
   auto count = static_cast<uint32_t>(std::max(0.0, value));
-  if (name == "registers") f.registers = count;
-  else if (name == "spill-bytes") f.spillBytes = count;
-  else if (name == "local-memory") f.localMemory = count;
-  else if (name == "stack") f.stack = count;
-  else if (name == "shared-memory") f.sharedMemory = count;
-  else if (name == "instructions") f.instructions = count;
-  else if (name == "occupancy") f.occupancy = value;
-  else return false;
+  if (name == "registers")
+    f.registers = count;
+  else if (name == "spill-bytes")
+    f.spillBytes = count;
+  else if (name == "local-memory")
+    f.localMemory = count;
+  else if (name == "stack")
+    f.stack = count;
+  else if (name == "shared-memory")
+    f.sharedMemory = count;
+  else if (name == "instructions")
+    f.instructions = count;
+  else if (name == "occupancy")
+    f.occupancy = value;
+  else
+    return false;
   return true;
 }
 
@@ -137,8 +147,10 @@ std::vector<BudgetFinding> checkKernels(const CompileResult& result,
           f.location = line;
           break;
         }
-      const std::string unit = spec.name == "occupancy" ? "% occupancy" : " " + std::string(spec.words);
-      const std::string at = spec.name == "occupancy" ? " at " + std::to_string(blockSize) + " threads" : "";
+      const std::string unit =
+          spec.name == "occupancy" ? "% occupancy" : " " + std::string(spec.words);
+      const std::string at =
+          spec.name == "occupancy" ? " at " + std::to_string(blockSize) + " threads" : "";
       f.message = "kernel " + name + ": " + number(actual) + unit + at +
                   (kind == BudgetFinding::Kind::OverBudget
                        ? (spec.largerIsWorse ? ", over its budget of " : ", under its budget of ") +

@@ -23,7 +23,7 @@ struct KernelFigures {
   uint32_t localMemory = 0;
   uint32_t stack = 0;
   uint32_t sharedMemory = 0;
-  uint32_t instructions = 0;  // SASS instructions of the kernel's own code
+  uint32_t instructions = 0;        // SASS instructions of the kernel's own code
   std::optional<double> occupancy;  // percent at `blockSize`; unset for an unknown arch
   uint32_t blockSize = 256;
   bool operator==(const KernelFigures&) const = default;
@@ -44,8 +44,7 @@ std::optional<double> figureValue(const KernelFigures& f, std::string_view name)
 bool setFigureValue(KernelFigures& f, std::string_view name, double value);
 
 /// The figures of every kernel of `result` with resources, occupancy at `blockSize`.
-std::map<std::string, KernelFigures> kernelFigures(const CompileResult& result,
-                                                   uint32_t blockSize);
+std::map<std::string, KernelFigures> kernelFigures(const CompileResult& result, uint32_t blockSize);
 
 /// One way a kernel costs more than it may.
 struct BudgetFinding {
