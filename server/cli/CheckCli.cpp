@@ -160,15 +160,6 @@ std::string ruleOf(const BudgetFinding& f) {
   return (f.kind == BudgetFinding::Kind::OverBudget ? "budget/" : "regression/") + f.figure;
 }
 
-/// `path` relative to the current directory when it lies inside it (what CI annotations and
-/// SARIF's %SRCROOT% mean), else as it is.
-std::string displayPath(const std::string& path) {
-  std::error_code ec;
-  const fs::path rel = fs::relative(path, fs::current_path(), ec);
-  if (ec || rel.empty() || rel.string().starts_with("..")) return path;
-  return rel.generic_string();
-}
-
 /// A GitHub Actions workflow command's property value: `%`, CR, LF, `:` and `,` escaped.
 std::string escapeProperty(std::string_view s, bool message) {
   std::string out;
@@ -207,15 +198,15 @@ json sarifLog(const std::vector<BudgetFinding>& findings) {
            {"defaultConfiguration", {{"level", "error"}}}});
     }
     json location = {{"physicalLocation",
-                      {{"artifactLocation", {{"uri", displayPath(f.location.file)}}},
+                      {{"artifactLocation", {{"uri", shownPath(f.location.file)}}},
                        {"region", {{"startLine", std::max<uint32_t>(1, f.location.line)}}}}}};
-    if (!fs::path(displayPath(f.location.file)).is_absolute())
+    if (!fs::path(shownPath(f.location.file)).is_absolute())
       location["physicalLocation"]["artifactLocation"]["uriBaseId"] = "%SRCROOT%";
     json related = json::array();
     for (size_t i = 1; i < f.lines.size(); ++i)
       related.push_back({{"id", static_cast<int>(i)},
                          {"physicalLocation",
-                          {{"artifactLocation", {{"uri", displayPath(f.lines[i].file)}}},
+                          {{"artifactLocation", {{"uri", shownPath(f.lines[i].file)}}},
                            {"region", {{"startLine", f.lines[i].line}}}}},
                          {"message", {{"text", "local memory here"}}}});
     json result = {{"ruleId", rule},
@@ -334,18 +325,18 @@ int checkMain(int argc, char** argv) {
   } else {
     for (const auto& f : failing) {
       if (a.format == "github")
-        std::cout << "::error file=" << escapeProperty(displayPath(f.location.file), false)
+        std::cout << "::error file=" << escapeProperty(shownPath(f.location.file), false)
                   << ",line=" << f.location.line
                   << ",title=" << escapeProperty("kernelscope " + ruleOf(f), false)
                   << "::" << escapeProperty(f.message, true) << "\n";
       else
-        std::cout << displayPath(f.location.file) << ":" << f.location.line << ":1: error["
+        std::cout << shownPath(f.location.file) << ":" << f.location.line << ":1: error["
                   << ruleOf(f) << "]: " << f.message << "\n";
     }
     std::cout << "kernelscope check: " << crate->name << ", " << figures.size() << " kernels ("
               << result->arch << "): "
               << (failing.empty() ? std::string("ok") : std::to_string(failing.size()) + " failed")
-              << (haveBaseline ? ", against " + displayPath(baselineFile.string())
+              << (haveBaseline ? ", against " + shownPath(baselineFile.string())
                   : a.bless    ? ""
                                : ", no baseline (--bless writes one)")
               << "\n";

@@ -181,4 +181,10 @@ std::optional<CratePackage> cargoCrate(const Toolchain& tc, const CargoSelection
   return loadPackage(tc, *manifest, &problem);
 }
 
+std::string shownPath(const std::string& file) {
+  std::error_code ec;
+  std::string cwd = normalizePath(std::filesystem::current_path(ec).string()) + "/";
+  return !ec && file.starts_with(cwd) ? file.substr(cwd.size()) : file;
+}
+
 }  // namespace ks

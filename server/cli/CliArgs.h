@@ -97,6 +97,10 @@ struct CargoSelection {
 std::optional<CratePackage> cargoCrate(const Toolchain&, const CargoSelection& selection,
                                        std::string& problem);
 
+/// A file as a terminal user (or a CI annotation, or SARIF's %SRCROOT%) reads it: relative
+/// to the working directory when under it, else as it is.
+std::string shownPath(const std::string& file);
+
 /// Parses a stage list such as "ptx,sass" into `stages` (checked by the options table,
 /// Options.h); the problem when a name is unknown.
 std::optional<std::string> parseStageList(std::string_view list, std::vector<Stage>& stages);

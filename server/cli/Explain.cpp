@@ -102,13 +102,6 @@ std::string frameText(const Frame& f) {
   return s + "(" + file + ":" + std::to_string(f.line) + ")";
 }
 
-/// A file as a terminal user reads it: relative to the working directory when under it.
-std::string shownPath(const std::string& file) {
-  std::error_code ec;
-  std::string cwd = normalizePath(std::filesystem::current_path(ec).string()) + "/";
-  return !ec && file.starts_with(cwd) ? file.substr(cwd.size()) : file;
-}
-
 /// What an instruction shown under a source line is, when it is not simply that line's code:
 /// "inlined from line 11 (scale)" for the user's own function inlined into this line (with
 /// its file when it is another: "inlined from fastmath/src/lib.rs:7 (fastmath::smoothstep)"),
