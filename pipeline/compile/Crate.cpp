@@ -682,11 +682,8 @@ RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input,
     if (auto off = needsCargo(tc, pkg); !off.empty())
       unit.diagnostics.push_back(
           crateDiagnostic(Severity::Warning,
-                          "cargo not run for " + pkg.name + ": " + off +
-                              ": cargo would run the workspace's code (build scripts, proc macros, "
-                              "programs its cargo "
-                              "configuration names) and " +
-                              kTrustHint + ". Compiled with rustc alone, without them.",
+                          pkg.name + " compiled with rustc alone (" + off +
+                              "): cargo would run the workspace's code, and " + kTrustHint,
                           pkg.manifest, kWorkspaceTrustCode));
     DependencyBuilder deps(tc, opts, workDir, overlays, cancel, unit);
     if (!deps.argsFor(pkg, unit.args)) {
