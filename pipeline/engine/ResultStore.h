@@ -7,13 +7,13 @@
 // artifacts, the occupancy from the resources) with the content digests of the other files
 // it was compiled from (modules, path dependencies, Cargo.toml), checked on every load as the
 // in-memory cache checks them. One digest covers all of it; the file is read without
-// blocking and within a bound (a FIFO or a link to /dev/zero in its place is refused). The key is the engine's (compileKey: text, options, toolchain
-// fingerprint) joined with this kernelscope binary's identity, so a rebuilt kernelscope never
-// reads another's results (and the environment that decides the tools: compileEnvironment).
-// Entries are written whole (staged, then renamed) and kept within a bound by
-// evictLeastRecentlyUsed, which removes only directories that are this store's entries; a
-// damaged or unreadable entry is ignored (recompiled). A write that fails (a full disk, a
-// file-size limit) leaves nothing behind and is said once.
+// blocking and within a bound (a FIFO or a link to /dev/zero in its place is refused). The key is
+// the engine's (compileKey: text, options, toolchain fingerprint) joined with this kernelscope
+// binary's identity, so a rebuilt kernelscope never reads another's results (and the environment
+// that decides the tools: compileEnvironment). Entries are written whole (staged, then renamed) and
+// kept within a bound by evictLeastRecentlyUsed, which removes only directories that are this
+// store's entries; a damaged or unreadable entry is ignored (recompiled). A write that fails (a
+// full disk, a file-size limit) leaves nothing behind and is said once.
 #pragma once
 
 #include <cstdint>

@@ -21,6 +21,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
+/// saxpy.rs with a module, helper.rs, next to it: a result whose other files are known.
+struct KernelWithModule {
+  TempDir dir;
+  fs::path lib = dir.path() / "k.rs", helper = dir.path() / "helper.rs";
+  explicit KernelWithModule(std::string_view prefix) : dir(prefix) {
+    std::ofstream(helper) << "pub fn twice(x: f32) -> f32 { x * 2.0 }\n";
+    std::ofstream(lib) << test::readFile(test::sourceDir() / "examples/saxpy.rs")
+                       << "\nmod helper;\n";
+  }
+  const CompileResult& compiled() const {
+    CompileOptions ptx;
+    ptx.stages = {Stage::Ptx};
+    return test::compiled(lib, ptx);
+  }
+};
+
 Engine testEngine() {
   return Engine({test::toolchain().rustc.path.string(), {}, test::toolchain().cacheDir.string()});
 }
@@ -223,14 +239,9 @@ TEST_CASE("a kept pass-by-pass view reads back whole, and goes stale with the cr
 TEST_CASE("the result store: hits while the other files are unchanged, bounded, whole entries") {
   if (!test::toolchainUsable()) return;
   TempDir dir("result-store-test");
-  TempDir crate("result-store-crate");
-  const fs::path lib = crate.path() / "k.rs", helper = crate.path() / "helper.rs";
-  std::ofstream(helper) << "pub fn twice(x: f32) -> f32 { x * 2.0 }\n";
-  std::ofstream(lib) << test::readFile(test::sourceDir() / "examples/saxpy.rs")
-                     << "\nmod helper;\n";
-  CompileOptions ptx;
-  ptx.stages = {Stage::Ptx};
-  const CompileResult& r = test::compiled(lib, ptx);
+  KernelWithModule crate("result-store-crate");
+  const fs::path& helper = crate.helper;
+  const CompileResult& r = crate.compiled();
   REQUIRE(r.succeeded);
   REQUIRE(std::count(r.sourceFiles.begin(), r.sourceFiles.end(), helper) == 1);
 
@@ -259,14 +270,9 @@ TEST_CASE("the result store: hits while the other files are unchanged, bounded, 
 TEST_CASE("a result store entry is covered whole by its digest, and read without blocking") {
   if (!test::toolchainUsable()) return;
   TempDir dir("result-store-whole");
-  TempDir crate("result-store-whole-crate");
-  const fs::path lib = crate.path() / "k.rs", helper = crate.path() / "helper.rs";
-  std::ofstream(helper) << "pub fn twice(x: f32) -> f32 { x * 2.0 }\n";
-  std::ofstream(lib) << test::readFile(test::sourceDir() / "examples/saxpy.rs")
-                     << "\nmod helper;\n";
-  CompileOptions ptx;
-  ptx.stages = {Stage::Ptx};
-  const CompileResult& r = test::compiled(lib, ptx);
+  KernelWithModule crate("result-store-whole-crate");
+  const fs::path& helper = crate.helper;
+  const CompileResult& r = crate.compiled();
   REQUIRE(r.succeeded);
   const std::string key = stableDigest({"whole"});
   ResultStore store(dir.path() / "results", uintmax_t{64} << 20);
