@@ -112,7 +112,7 @@ struct KernelInfo {
 struct LinkedFunction {
   std::string symbol;
   std::string demangled;
-  std::string library;  // "core", "compiler_builtins"
+  std::string library;  // "core", "compiler_builtins", or the dependency crate's name
 };
 
 struct CompileResult {
@@ -130,8 +130,8 @@ struct CompileResult {
   /// Why there is no loadable cubin although ptxas assembled the code: the functions it
   /// calls that nothing defines, and where. Empty otherwise.
   std::string cubinProblem;
-  /// The functions linked into the cubin from `core` and `compiler_builtins` (the SASS and
-  /// PTX views mark them too).
+  /// The functions linked into the cubin from `core`, `compiler_builtins` and the crate's
+  /// dependencies (the SASS and PTX views mark them too).
   std::vector<LinkedFunction> linkedFunctions;
   /// Every source file this result was compiled from (the crate's modules, its path
   /// dependencies' files): a change to any of them makes the result stale.

@@ -13,9 +13,9 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/Object/Archive.h>
 #include <llvm/Passes/PassBuilder.h>
-#include <llvm/Target/TargetMachine.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include <map>
@@ -88,9 +88,22 @@ std::vector<std::shared_ptr<llvm::MemoryBuffer>> bitcodeOf(const fs::path& rlib,
   return cache.insert_or_assign(rlib, std::move(entry)).first->second.members;
 }
 
-/// The sysroot's nvptx64 `core` and `compiler_builtins`, in link order.
-std::vector<LibraryBitcode> sysrootLibraries(const fs::path& sysroot, std::string& error) {
+/// The crate's dependencies (what cargo or kernelscope built), then the sysroot's nvptx64
+/// `core` and `compiler_builtins`, in link order. A dependency without bitcode is left out:
+/// what the kernels call from it stays unresolved, and is named as such.
+std::vector<LibraryBitcode> libraries(const std::vector<fs::path>& crateRlibs,
+                                      const fs::path& sysroot, std::string& error) {
   std::vector<LibraryBitcode> out;
+  std::set<fs::path> seen;
+  for (const fs::path& rlib : crateRlibs) {
+    if (!seen.insert(rlib).second) continue;
+    std::string name = rlib.stem().string();  // lib<crate>-<hash>
+    if (name.starts_with("lib")) name.erase(0, 3);
+    name = name.substr(0, name.rfind('-'));
+    std::string skipped;
+    LibraryBitcode bitcode{name, bitcodeOf(rlib, skipped)};
+    if (!bitcode.members.empty()) out.push_back(std::move(bitcode));
+  }
   const fs::path lib = sysroot / "lib/rustlib/nvptx64-nvidia-cuda/lib";
   for (const std::string library : {"core", "compiler_builtins"}) {
     std::error_code ec;
@@ -233,9 +246,10 @@ void optimize(llvm::Module& module, const std::string& arch, int optLevel) {
 }  // namespace
 
 CoreLink linkSysrootLibraries(llvm::Module& module, const fs::path& sysroot,
-                              const std::string& arch, int optLevel) {
+                              const std::vector<fs::path>& crateRlibs, const std::string& arch,
+                              int optLevel) {
   CoreLink out;
-  std::vector<LibraryBitcode> libraries = sysrootLibraries(sysroot, out.error);
+  const std::vector<LibraryBitcode> libs = libraries(crateRlibs, sysroot, out.error);
   llvm::LLVMContext& context = module.getContext();
   // The libraries' part is made apart, in a module that declares what the kernels call:
   // only what that reaches comes in, with the crate's functions it calls back (the panic
@@ -254,7 +268,7 @@ CoreLink linkSysrootLibraries(llvm::Module& module, const fs::path& sysroot,
   CollectDiagnostics diagnostics(context);
   if (out.error.empty()) {
     llvm::Linker linker(*part);
-    out.error = linkLibraries(*part, libraries, linker, libraryOf);
+    out.error = linkLibraries(*part, libs, linker, libraryOf);
     if (out.error.empty() && !declaredCallees(*part, false).empty() &&
         linker.linkInModule(llvm::CloneModule(module), llvm::Linker::Flags::LinkOnlyNeeded))
       out.error = "linking the crate's functions that core calls failed";
@@ -282,8 +296,8 @@ CoreLink linkSysrootLibraries(llvm::Module& module, const fs::path& sysroot,
     if (!f) continue;
     const std::string name = f->getName().str();
     auto library = libraryOf.find(name);
-    out.linked.push_back({name, demangleSymbol(name),
-                          library != libraryOf.end() ? library->second : "core"});
+    out.linked.push_back(
+        {name, demangleSymbol(name), library != libraryOf.end() ? library->second : "core"});
   }
   for (const llvm::Function* f : declaredCallees(module))
     out.unresolved.push_back(
@@ -291,19 +305,21 @@ CoreLink linkSysrootLibraries(llvm::Module& module, const fs::path& sysroot,
   return out;
 }
 
-CoreLink linkForLaunch(llvm::Module& module, const fs::path& sysroot, const std::string& arch,
+CoreLink linkForLaunch(llvm::Module& module, const fs::path& sysroot,
+                       const std::vector<fs::path>& crateRlibs, const std::string& arch,
                        int optLevel) {
   if (!callsDeclaredFunctions(module)) return {};
-  CoreLink link = linkSysrootLibraries(module, sysroot, arch, optLevel);
+  CoreLink link = linkSysrootLibraries(module, sysroot, crateRlibs, arch, optLevel);
   link.attempted = true;
   return link;
 }
 
 std::optional<Artifact> compileLinkedCopy(const llvm::Module& module, const fs::path& sysroot,
+                                          const std::vector<fs::path>& crateRlibs,
                                           const std::string& arch, int optLevel, CoreLink& link,
                                           std::string& error) {
   std::unique_ptr<llvm::Module> copy = llvm::CloneModule(module);
-  link = linkForLaunch(*copy, sysroot, arch, optLevel);
+  link = linkForLaunch(*copy, sysroot, crateRlibs, arch, optLevel);
   std::optional<Artifact> ptx = compilePtx(*copy, arch, optLevel, error);
   if (ptx) markLinkedFunctions(*ptx, link.linked);
   return ptx;
@@ -384,8 +400,8 @@ void markLinkedFunctions(Artifact& artifact, const std::vector<LinkedFunction>& 
 std::string unresolvedMessage(const std::vector<std::string>& missing,
                               const std::vector<UnresolvedFunction>& known) {
   std::string message =
-      "the code calls functions that neither its crate nor the sysroot's core and "
-      "compiler_builtins define:";
+      "the code calls functions that nothing it links defines (its crate, its dependencies, the "
+      "sysroot's core and compiler_builtins):";
   for (const std::string& symbol : missing) {
     message += "\n  " + demangleSymbol(symbol);
     for (const UnresolvedFunction& u : known)

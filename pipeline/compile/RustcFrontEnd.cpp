@@ -193,9 +193,9 @@ class RustcFrontEnd final : public FrontEnd {
   }
 
   /// Parses what rustc wrote into the stages asked for and what the back end needs.
-  FrontEndOutput readOutputs(const Toolchain& tc, const CompileInput& input,
-                             const RustcUnit& unit, const CompileOptions& opts,
-                             const fs::path& out, CompileResult& result) {
+  FrontEndOutput readOutputs(const Toolchain& tc, const CompileInput& input, const RustcUnit& unit,
+                             const CompileOptions& opts, const fs::path& out,
+                             CompileResult& result) {
     const std::string& crate = unit.crateName;
     for (const auto& [ext, name] : {std::pair{".mir", "k.mir"}, {".ll", "k.ll"}, {".s", "k.ptx"}})
       if (fs::exists(out / (crate + ext))) saveTemp(opts, name, readWholeFile(out / (crate + ext)));
@@ -211,8 +211,8 @@ class RustcFrontEnd final : public FrontEnd {
     if (ptxFrom_ == PtxFrom::Rustc) o.ptx = parsePtx(readWholeFile(out / (crate + ".s")));
     o.ir = parseLlvmIr(readWholeFile(out / (crate + ".ll")), &irError_,
                        ptxFrom_ != PtxFrom::Nowhere ? &module_ : nullptr);
-    if (ptxFrom_ == PtxFrom::OurBackEnd) compileIr(tc, opts, crate, o, result);
-    if (ptxFrom_ == PtxFrom::Rustc && module_.module) linkedImage(tc, opts, o, result);
+    if (ptxFrom_ == PtxFrom::OurBackEnd) compileIr(tc, unit, opts, o, result);
+    if (ptxFrom_ == PtxFrom::Rustc && module_.module) linkedImage(tc, unit, opts, o, result);
     o.lineMap = userLineMap(input, unit, result, o.ir);
 
     if (mir.valid()) {
@@ -239,14 +239,16 @@ class RustcFrontEnd final : public FrontEnd {
   /// Makes the PTX of rustc's IR with our back end (see PtxFrom), with the back end's
   /// remarks where rustc would have written them. When it cannot, the PTX and SASS say why
   /// and there is no PTX (PtxFrom::Nowhere).
-  void compileIr(const Toolchain& tc, const CompileOptions& opts, const std::string& crate,
+  void compileIr(const Toolchain& tc, const RustcUnit& unit, const CompileOptions& opts,
                  FrontEndOutput& o, CompileResult& result) {
+    const std::string& crate = unit.crateName;
     std::string why = irError_.empty() ? "" : "cannot read rustc's LLVM IR: " + irError_;
     if (module_.module) {
       // The PTX shown is the launched image's: the kernels' own code as rustc would make it,
-      // then what they call from `core` (CoreLink.h).
-      takeLink(linkForLaunch(*module_.module, tc.sysroot.path, opts.arch, opts.optLevel), o,
-               result);
+      // then what they call from their dependencies and `core` (CoreLink.h).
+      takeLink(linkForLaunch(*module_.module, tc.sysroot.path, unit.dependencyRlibs, opts.arch,
+                             opts.optLevel),
+               o, result);
       const std::string remarks =
           remarkDir_.empty() ? "" : (remarkDir_ / (crate + ".codegen.opt.yaml")).string();
       if (std::optional<Artifact> ptx =
@@ -266,13 +268,13 @@ class RustcFrontEnd final : public FrontEnd {
 
   /// Where the PTX is rustc's and calls into `core`: the launched image made apart
   /// (compileLinkedCopy), for ptxas; without it ptxas assembles rustc's PTX as before.
-  void linkedImage(const Toolchain& tc, const CompileOptions& opts, FrontEndOutput& o,
-                   CompileResult& result) {
+  void linkedImage(const Toolchain& tc, const RustcUnit& unit, const CompileOptions& opts,
+                   FrontEndOutput& o, CompileResult& result) {
     if (!callsDeclaredFunctions(*module_.module)) return;
     CoreLink link;
     std::string why;
-    o.linked = compileLinkedCopy(*module_.module, tc.sysroot.path, opts.arch, opts.optLevel, link,
-                                 why);
+    o.linked = compileLinkedCopy(*module_.module, tc.sysroot.path, unit.dependencyRlibs, opts.arch,
+                                 opts.optLevel, link, why);
     if (!o.linked) {
       result.diagnostics.push_back(
           toolError("cannot make the launched image: the NVPTX back end failed: " + why));

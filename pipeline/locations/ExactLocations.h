@@ -26,7 +26,7 @@
 namespace llvm {
 class Module;
 class TargetMachine;
-}
+}  // namespace llvm
 
 namespace ks {
 

@@ -15,7 +15,10 @@ namespace {
 /// The ELF file type of a cubin: 2 (ET_EXEC) for the driver's loadable image, 1 (ET_REL)
 /// for what ptxas -c makes.
 int elfType(const std::string& cubin) {
-  if (cubin.size() < 18 || cubin.compare(0, 4, "\x7f" "ELF") != 0) return -1;
+  if (cubin.size() < 18 || cubin.compare(0, 4,
+                                         "\x7f"
+                                         "ELF") != 0)
+    return -1;
   return static_cast<unsigned char>(cubin[16]) | static_cast<unsigned char>(cubin[17]) << 8;
 }
 
@@ -97,4 +100,24 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
     warned |= d.severity == Severity::Warning &&
               d.message.find("helper_nobody_defines") != std::string::npos;
   CHECK(warned);
+}
+
+TEST_CASE("run makes a launch of a bounds-checked slice kernel; its H200 result is 2x") {
+  if (!test::toolchainUsable()) return;
+  TempDir dir("kernelscope-core-request");
+  const fs::path request = dir.path() / "scale_slice.run.req";
+  ProcessResult saved = test::runKernelscope({"run", "tests/fixtures/core_calls.rs", "--kernel",
+                                              "scale_slice", "--save-request", request.string()});
+  REQUIRE_MESSAGE(saved.ok(), saved.err);
+  const std::string bytes = test::readFile(request);
+  CHECK(bytes.find("\x7f"
+                   "ELF") != std::string::npos);  // the cubin travels in the request
+  // The result recorded on an H200 (tests/bench/gpu/run_device.py matched it against numpy).
+  ProcessResult replay =
+      test::runKernelscope({"run", "tests/fixtures/core_calls.rs", "--kernel", "scale_slice",
+                            "--replay", "tests/golden/gpu/scale_slice.run.result"});
+  REQUIRE_MESSAGE(replay.ok(), replay.err);
+  CHECK(replay.out.find("scale_slice on NVIDIA H200") != std::string::npos);
+  CHECK(replay.out.find("x         f32[1048576]               sum -598.4189") != std::string::npos);
+  CHECK(replay.out.find("y         f32[1048576]      output   sum -1196.838") != std::string::npos);
 }

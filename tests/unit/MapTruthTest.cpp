@@ -14,9 +14,9 @@
 #include <llvm/DebugInfo/DWARF/DWARFContext.h>
 #include <llvm/DebugInfo/DWARF/DWARFDie.h>
 #include <llvm/DebugInfo/DWARF/DWARFUnit.h>
-#include <llvm/IRReader/IRReader.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IRReader/IRReader.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
 
@@ -315,7 +315,7 @@ TruthResult compilerTruth(const fs::path& file, const CompileOptions& opts) {
     result.error = "cannot read the truth's bitcode: " + bcError.getMessage().str();
     return result;
   }
-  const CoreLink link = linkForLaunch(*module, tc.sysroot.path, opts.arch, opts.optLevel);
+  const CoreLink link = linkForLaunch(*module, tc.sysroot.path, {}, opts.arch, opts.optLevel);
   std::string why;
   // Nothing to link: the image is rustc's PTX itself.
   std::optional<Artifact> image =

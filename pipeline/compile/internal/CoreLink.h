@@ -41,8 +41,8 @@ struct UnresolvedFunction {
 
 struct CoreLink {
   std::vector<LinkedFunction> linked;  // in the module's order
-  /// Still declared, called and defined by no library after linking (ptxas itself knows a
-  /// few: vprintf, malloc, free, __assertfail).
+  /// Still declared, called and defined by nothing linked (ptxas itself knows a few:
+  /// vprintf, malloc, free, __assertfail).
   std::vector<UnresolvedFunction> unresolved;
   std::string error;       // the sysroot's bitcode could not be read or linked (in part)
   bool attempted = false;  // the module called functions it only declares
@@ -51,15 +51,18 @@ struct CoreLink {
 /// Whether `module` calls functions it only declares (LLVM's intrinsics aside).
 bool callsDeclaredFunctions(const llvm::Module& module);
 
-/// Links into `module` the definitions it needs, transitively, from the nvptx64 `core` and
-/// `compiler_builtins` rlibs in `sysroot`; what came in is made internal. On an error the
+/// Links into `module` the definitions it needs, transitively, from the crate's dependencies
+/// (`crateRlibs`, as a cdylib links them) and the nvptx64 `core` and `compiler_builtins`
+/// rlibs in `sysroot`; what came in is made internal. On an error the
 /// module holds what was linked before it (all of it valid code): ptxas is then the judge of
 /// what is still missing.
 CoreLink linkSysrootLibraries(llvm::Module& module, const std::filesystem::path& sysroot,
+                              const std::vector<std::filesystem::path>& crateRlibs,
                               const std::string& arch, int optLevel);
 
 /// linkSysrootLibraries when `module` calls functions it only declares; nothing otherwise.
 CoreLink linkForLaunch(llvm::Module& module, const std::filesystem::path& sysroot,
+                       const std::vector<std::filesystem::path>& crateRlibs,
                        const std::string& arch, int optLevel);
 
 /// The launched image's PTX where the PTX shown is rustc's own (cargo builds, another LLVM):
@@ -67,6 +70,7 @@ CoreLink linkForLaunch(llvm::Module& module, const std::filesystem::path& sysroo
 /// its linked functions marked. nullopt, with `error`, when the back end cannot compile it.
 std::optional<Artifact> compileLinkedCopy(const llvm::Module& module,
                                           const std::filesystem::path& sysroot,
+                                          const std::vector<std::filesystem::path>& crateRlibs,
                                           const std::string& arch, int optLevel, CoreLink& link,
                                           std::string& error);
 

@@ -53,10 +53,10 @@ class BackEndTools {
 
   struct Ptxas {
     ProcessResult run;
-    bool relocatable = false;         // linked with -c: the PTX calls functions it lacks
-    std::filesystem::path cubin;      // where ptxas wrote it
-    std::vector<uint32_t> ptxLineOf;  // line of what ptxas read -> the front end's PTX line
-    bool lineIds = false;             // ptxas read the PTX with line ids (ptxWithLineIds)
+    bool relocatable = false;             // linked with -c: the PTX calls functions it lacks
+    std::filesystem::path cubin;          // where ptxas wrote it
+    std::vector<uint32_t> ptxLineOf;      // line of what ptxas read -> the front end's PTX line
+    bool lineIds = false;                 // ptxas read the PTX with line ids (ptxWithLineIds)
     std::vector<std::string> unresolved;  // what ptxas could not resolve for a loadable cubin
   };
   /// Waits for ptxas.
