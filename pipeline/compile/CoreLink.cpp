@@ -201,10 +201,10 @@ std::string linkLibraries(llvm::Module& into, const std::vector<LibraryBitcode>&
     progress = false;
     for (const LibraryBitcode& lib : libraries)
       for (const auto& member : lib.members) {
-        std::set<std::string> wanted;
-        for (const llvm::Function* f : declaredCallees(into, false))
-          wanted.insert(f->getName().str());
-        if (wanted.empty()) return {};
+        if (declaredCallees(into, false).empty()) return {};
+        std::set<const llvm::Function*> before;
+        for (const llvm::Function& f : into)
+          if (!f.isDeclaration()) before.insert(&f);
         auto lazy = llvm::getLazyBitcodeModule(member->getMemBufferRef(), into.getContext());
         if (!lazy)
           return "cannot read " + lib.library + "'s bitcode (" + llvm::toString(lazy.takeError()) +
@@ -213,9 +213,9 @@ std::string linkLibraries(llvm::Module& into, const std::vector<LibraryBitcode>&
         (*lazy)->setTargetTriple(into.getTargetTriple());
         if (linker.linkInModule(std::move(*lazy), llvm::Linker::Flags::LinkOnlyNeeded))
           return "linking " + lib.library + " failed";
-        for (const std::string& name : wanted)
-          if (const llvm::Function* f = into.getFunction(name); f && !f->isDeclaration()) {
-            libraryOf.emplace(name, lib.library);
+        for (const llvm::Function& f : into)  // each function this member brought
+          if (!f.isDeclaration() && !before.count(&f)) {
+            libraryOf.emplace(f.getName().str(), lib.library);
             progress = true;
           }
       }
@@ -294,10 +294,14 @@ CoreLink linkSysrootLibraries(llvm::Module& module, const fs::path& sysroot,
     g.setLinkage(llvm::GlobalValue::InternalLinkage);
     auto* f = llvm::dyn_cast<llvm::Function>(&g);
     if (!f) continue;
+    // A name taken in `module` came with a suffix (".1"); one of no library is a copy of the
+    // crate's own function (the panic handler, when not inlined): not listed.
     const std::string name = f->getName().str();
     auto library = libraryOf.find(name);
-    out.linked.push_back(
-        {name, demangleSymbol(name), library != libraryOf.end() ? library->second : "core"});
+    if (const size_t dot = name.rfind('.'); library == libraryOf.end() && dot != std::string::npos)
+      library = libraryOf.find(name.substr(0, dot));
+    if (library != libraryOf.end())
+      out.linked.push_back({name, demangleSymbol(name), library->second});
   }
   for (const llvm::Function* f : declaredCallees(module))
     out.unresolved.push_back(
