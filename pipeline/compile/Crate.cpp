@@ -442,6 +442,7 @@ class DependencyBuilder {
       auto rlib = build(d, pkg);
       if (!rlib) return false;
       args.insert(args.end(), {"--extern", d.externName + "=" + rlib->string()});
+      unit_.dependencyRlibs.push_back(*rlib);
     }
     if (!pkg.pathDependencies.empty())
       args.insert(args.end(), {"-L", "dependency=" + deps_.string()});

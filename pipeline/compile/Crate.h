@@ -153,7 +153,10 @@ struct RustcUnit {
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>>
       remaps;                                      // shadow tree -> real dir
   std::vector<std::filesystem::path> sourceFiles;  // dependencies' files (from dep-info)
-  std::optional<CratePackage> crate;               // nullopt for a standalone file
+  /// The dependencies' rlibs (built by cargo or here), whose code a launched image links
+  /// where the kernels call it (CoreLink.h).
+  std::vector<std::filesystem::path> dependencyRlibs;
+  std::optional<CratePackage> crate;  // nullopt for a standalone file
   /// Set when cargo builds the crate (a trusted workspace); otherwise rustc is run directly,
   /// with path dependencies built as rlibs by kernelscope.
   std::optional<CargoUnit> cargo;
