@@ -48,7 +48,8 @@ int runMain(int argc, char** argv);
 int profileMain(int argc, char** argv);
 /// `kernelscope compare RUST CUDA --run|--profile [run options]`: both kernels on one spec.
 int compareLaunchMain(int argc, char** argv);
-/// `kernelscope gpu-exec`: one launch request on stdin, its result on stdout (gpu/GpuExec.h).
+/// `kernelscope gpu-exec`: one launch request on stdin, its result on stdout
+/// (pipeline/gpu-exec/GpuExec.h).
 int gpuExecMain(int argc, char** argv);
 
 }  // namespace ks
