@@ -42,29 +42,35 @@ bool isSigned(ElemType t) {
 
 // The half conversions are written out: C++20 has no float16_t, and the GPU machine's
 // compiler may not offer _Float16.
-uint16_t halfFromDouble(double v) {
-  // Through f32 bits: exact for every half, and the rounding below is to nearest even.
-  uint32_t f = std::bit_cast<uint32_t>(static_cast<float>(v));
-  uint32_t sign = (f >> 16) & 0x8000;
-  uint32_t exp = (f >> 23) & 0xff;
-  uint32_t man = f & 0x7fffff;
-  if (exp == 0xff) return static_cast<uint16_t>(sign | 0x7c00 | (man ? 0x200 : 0));  // inf, nan
-  int e = static_cast<int>(exp) - 127 + 15;
-  if (e >= 31) return static_cast<uint16_t>(sign | 0x7c00);  // overflow: inf
-  if (e <= 0) {                                              // subnormal or zero
-    if (e < -10) return static_cast<uint16_t>(sign);
-    man |= 0x800000;
-    uint32_t shift = static_cast<uint32_t>(14 - e);
-    uint32_t half = man >> shift;
-    uint32_t rest = man & ((1u << shift) - 1), mid = 1u << (shift - 1);
-    if (rest > mid || (rest == mid && (half & 1))) ++half;
-    return static_cast<uint16_t>(sign | half);
+namespace {
+/// `v` rounded to nearest even into a float of `expBits` and `manBits` (IEEE half: 5, 10;
+/// bfloat16: 8, 7), straight from the double (through f32 would round twice).
+uint16_t narrowFloat(double v, int expBits, int manBits) {
+  const int bias = (1 << (expBits - 1)) - 1, maxExp = (1 << expBits) - 1, drop = 52 - manBits;
+  const uint64_t d = std::bit_cast<uint64_t>(v);
+  const uint32_t sign = static_cast<uint32_t>(d >> 63) << (expBits + manBits);
+  const int exp = static_cast<int>((d >> 52) & 0x7ff);
+  uint64_t man = d & ((uint64_t(1) << 52) - 1);
+  const uint32_t inf = static_cast<uint32_t>(maxExp) << manBits;
+  if (exp == 0x7ff) return static_cast<uint16_t>(sign | inf | (man ? 1u << (manBits - 1) : 0));
+  const int e = exp - 1023 + bias;
+  if (e >= maxExp) return static_cast<uint16_t>(sign | inf);
+  int shift = drop;
+  if (e > 0) {
+    man |= static_cast<uint64_t>(e) << 52;  // the exponent above the mantissa: a carry is right
+  } else {                                  // a subnormal (or zero)
+    shift = drop + 1 - e;
+    if (shift > 53) return static_cast<uint16_t>(sign);
+    man |= uint64_t(1) << 52;
   }
-  uint32_t half = (static_cast<uint32_t>(e) << 10) | (man >> 13);
-  uint32_t rest = man & 0x1fff;
-  if (rest > 0x1000 || (rest == 0x1000 && (half & 1))) ++half;  // may carry into inf: right
-  return static_cast<uint16_t>(sign | half);
+  uint64_t out = man >> shift;
+  const uint64_t rest = man & ((uint64_t(1) << shift) - 1), mid = uint64_t(1) << (shift - 1);
+  if (rest > mid || (rest == mid && (out & 1))) ++out;
+  return static_cast<uint16_t>(sign | out);
 }
+}  // namespace
+
+uint16_t halfFromDouble(double v) { return narrowFloat(v, 5, 10); }
 
 double halfToDouble(uint16_t h) {
   int exp = (h >> 10) & 0x1f;
@@ -76,10 +82,8 @@ double halfToDouble(uint16_t h) {
 }
 
 uint16_t bfloat16FromDouble(double v) {
-  uint32_t f = std::bit_cast<uint32_t>(static_cast<float>(v));
-  if ((f & 0x7fffffff) > 0x7f800000) return static_cast<uint16_t>((f >> 16) | 0x40);  // nan
-  f += 0x7fff + ((f >> 16) & 1);  // round to nearest even
-  return static_cast<uint16_t>(f >> 16);
+  if (std::isnan(v)) return std::signbit(v) ? 0xffc0 : 0x7fc0;
+  return narrowFloat(v, 8, 7);
 }
 
 double bfloat16ToDouble(uint16_t bits) {

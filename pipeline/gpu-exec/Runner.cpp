@@ -156,7 +156,6 @@ class DeviceContext {
   /// memory the plan asks for; a failure says why in the user's terms.
   std::optional<RunResult> loadKernel(const std::string& cubin, const LaunchPlan& plan,
                                       const std::string& launch, CUfunction& function) {
-    if (std::string why = checkCubin(cubin); !why.empty()) return RunResult::failure("load", why);
     if (CUresult r = cu_.cuModuleLoadData(&module_, cubin.data()); r != kCudaSuccess) {
       module_ = nullptr;
       std::string hint =
@@ -386,6 +385,9 @@ void summarize(const std::string& bytes, ElemType elem, BufferResult& out) {
 
 RunResult execute(const ExecRequest& request) {
   auto started = std::chrono::steady_clock::now();
+  // Before the driver: a cubin cut short crashes cuModuleLoadData.
+  if (std::string why = checkCubin(request.cubin); !why.empty())
+    return RunResult::failure("load", why);
   if (std::optional<RunResult> unavailable = driverUnavailable()) return *unavailable;
   const Driver& cu = driver();
   RunResult result;

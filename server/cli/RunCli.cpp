@@ -149,8 +149,12 @@ std::string number(double v) {
 
 /// Writes one buffer as a .npy file (NPY 1.0, C order).
 void writeNpy(const fs::path& path, gpu::ElemType elem, uint64_t count, const std::string& data) {
-  std::string header = "{'descr': '" + std::string(gpu::elemTypeNumpy(elem)) +
-                       "', 'fortran_order': False, 'shape': (" + std::to_string(count) + ",), }";
+  // A buffer of structs: numpy's raw records of the struct's size.
+  std::string descr = elem == gpu::ElemType::Record
+                          ? "|V" + std::to_string(count ? data.size() / count : 0)
+                          : std::string(gpu::elemTypeNumpy(elem));
+  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" +
+                       std::to_string(count) + ",), }";
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
@@ -230,10 +234,16 @@ void printRun(const gpu::LaunchPlan& plan, const gpu::RunResult& r, const std::s
   }
   std::cout << "  buffers  (after the first launch)\n";
   for (const auto& b : r.buffers) {
+    const std::string type =
+        b.typeName.empty() ? std::string(gpu::elemTypeName(b.elem)) : b.typeName;
     std::cout << "    " << std::left << std::setw(10) << b.name << std::setw(18)
-              << (std::string(gpu::elemTypeName(b.elem)) + "[" + std::to_string(b.count) + "]")
-              << std::setw(9) << (b.output ? "output" : "") << std::right << "sum "
-              << number(b.checksum) << "  [";
+              << (type + "[" + std::to_string(b.count) + "]") << std::setw(9)
+              << (b.output ? "output" : "") << std::right;
+    if (b.elem == gpu::ElemType::Record) {
+      std::cout << "structs: --dump writes their bytes\n";
+      continue;
+    }
+    std::cout << "sum " << number(b.checksum) << "  [";
     for (size_t i = 0; i < b.first.size(); ++i) std::cout << (i ? ", " : "") << number(b.first[i]);
     std::cout << (b.count > b.first.size() ? ", ...]" : "]") << "\n";
   }

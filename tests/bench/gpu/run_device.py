@@ -98,7 +98,7 @@ def reference(kernel, args):
         total = arr["input"].sum()
         return {"out": (np.array([total]), 1e-4 * abs(total))}
     if kernel == "poly_eval":  # Params { coeffs: [f32; 4], shift: f64, n: u32, flip: bool }
-        c0, c1, c2, c3, shift, n, flip = struct.unpack("<4f4xdI?3x", bytes.fromhex(a["p"]["scalar"]))
+        c0, c1, c2, c3, shift, n, flip = struct.unpack("<4fdI?3x", bytes.fromhex(a["p"]["scalar"]))
         x = filled(a["xs"]).astype(np.float32)
         c = [np.float32(v) for v in (c0, c1, c2, c3)]
         y = (c[0] + x * (c[1] + x * (c[2] + x * c[3]))).astype(np.float64) + shift
