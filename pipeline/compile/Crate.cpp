@@ -204,7 +204,11 @@ std::optional<CratePackage> loadPackage(const Toolchain& tc, const fs::path& man
     ProcessSpec spec;
     spec.argv = {cargo->string(),    "metadata", "--offline",       "--no-deps",
                  "--format-version", "1",        "--manifest-path", manifest.string()};
-    // A workspace's .cargo/config.toml may name a wrapper program: empty values switch it off.
+    // Cargo reads its configuration (.cargo/config.toml: wrappers, `build.rustc`, aliases)
+    // from its working directory up, and a rustup proxy its rust-toolchain.toml: run from
+    // kernelscope's own directory, neither of the workspace's is read. Empty wrappers switch
+    // off any the user's own configuration names.
+    spec.cwd = kernelscopeWorkingDirectory(tc);
     spec.env = {
         {"RUSTC", tc.rustc.path.string()}, {"RUSTC_WRAPPER", ""}, {"RUSTC_WORKSPACE_WRAPPER", ""}};
     spec.timeout = std::chrono::seconds(60);
@@ -646,6 +650,12 @@ RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input,
 std::vector<std::string> crateRustcFlags(const CratePackage& pkg, const CompileOptions& opts,
                                          std::vector<Diagnostic>& diagnostics) {
   VettedFlags vetted = vetWorkspaceRustcFlags(pkg.settings.rustcFlags);
+  if (!vetted.refused.empty())
+    diagnostics.push_back(crateDiagnostic(
+        Severity::Warning,
+        "[package.metadata.kernelscope] rustc-flags not applied: " + joinFlags(vetted.refused) +
+            " (" + kResponseFileRefusal + ")",
+        pkg.manifest, kWorkspaceTrustCode));
   if (vetted.needTrust.empty()) return vetted.safe;
   const std::string flags = joinFlags(vetted.needTrust);
   if (opts.workspaceTrusted) {
@@ -654,7 +664,7 @@ std::vector<std::string> crateRustcFlags(const CratePackage& pkg, const CompileO
         "[package.metadata.kernelscope] rustc-flags applied because the workspace is trusted: " +
             flags,
         pkg.manifest, kWorkspaceTrustCode));
-    return pkg.settings.rustcFlags;
+    return vetted.trusted;
   }
   diagnostics.push_back(
       crateDiagnostic(Severity::Warning,

@@ -1,5 +1,6 @@
 #include "LaunchPlan.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -88,6 +89,14 @@ uint16_t bfloat16FromDouble(double v) {
 
 double bfloat16ToDouble(uint16_t bits) {
   return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16);
+}
+
+bool isPlainParameterName(std::string_view name) {
+  auto identChar = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  return !name.empty() && !(name[0] >= '0' && name[0] <= '9') &&
+         std::all_of(name.begin(), name.end(), identChar);
 }
 
 uint64_t LaunchPlan::bufferBytes() const {

@@ -92,6 +92,11 @@ struct LaunchPlan {
   uint64_t bufferBytes() const;
 };
 
+/// Whether `name` is an identifier (ASCII letters, digits, `_`; not starting with a digit):
+/// what a spec key, a parameter name and a struct's name and fields are, and so a safe file
+/// name.
+bool isPlainParameterName(std::string_view name);
+
 /// The largest buffer a spec may ask for (bigger is surely a mistake).
 constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 40;
 /// The largest parameter passed by value: the kernel parameter space of sm_70 and later

@@ -86,9 +86,9 @@ GpuOutcome runOnGpu(Engine& engine, const GpuRequest& req, const GpuProgress& pr
     return out;
   }
   if (!req.replay.empty()) {
-    FileText recorded = readRegularFile(req.replay, kMaxToolOutputBytes);
+    FileText recorded = readRegularFile(req.replay, resultSizeLimit(*prepared.request));
     if (!recorded.ok()) return out.error = req.replay.string() + ": " + recorded.error, out;
-    if (std::string why = decodeResult(recorded.text, out.run); !why.empty())
+    if (std::string why = decodeResultFor(*prepared.request, recorded.text, out.run); !why.empty())
       return out.error = req.replay.string() + ": " + why, out;
   } else {
     say(req.profile ? "profiling " + c.kernel + " with ncu on " + where(req.launch)

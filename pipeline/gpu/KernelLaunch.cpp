@@ -288,6 +288,15 @@ std::vector<std::string> gpuExecCommand(const LaunchSettings& s) {
   return argv;
 }
 
+std::string decodeResultFor(const ExecRequest& request, std::string_view message, RunResult& r) {
+  if (std::string why = decodeResult(message, r); !why.empty()) return why;
+  if (std::string why = checkResultAgainstPlan(request, r); !why.empty()) {
+    r = RunResult{};
+    return "a result that does not answer this request: " + why;
+  }
+  return {};
+}
+
 RunResult runGpuExec(const ExecRequest& request, const LaunchSettings& settings,
                      const CancellationToken& cancel) {
   ProcessSpec spec;
@@ -295,7 +304,8 @@ RunResult runGpuExec(const ExecRequest& request, const LaunchSettings& settings,
   spec.stdinText = encodeRequest(request);
   spec.timeout = settings.timeout;
   spec.cancel = cancel;
-  spec.outputCap = size_t(1) << 40;  // dumped buffers come back on stdout
+  spec.outputCap = resultSizeLimit(request);  // dumped buffers come back on stdout
+  spec.errorCap = kRunnerErrorCap;
   ProcessResult p = runProcess(spec);
   RunResult r;
   auto fail = [&](std::string kind, std::string message) {
@@ -312,8 +322,12 @@ RunResult runGpuExec(const ExecRequest& request, const LaunchSettings& settings,
   if (p.timedOut)
     return fail("timeout", "kernel " + request.plan.kernel + ": " + where + " " + p.describe() +
                                " (a kernel that never ends? the limit is --timeout)");
-  if (std::string why = decodeResult(p.out, r); !why.empty()) {
-    std::string err = p.err.substr(0, 2000);
+  if (p.truncated && p.out.size() >= spec.outputCap)
+    return fail("protocol", where + " printed more than the " +
+                                std::to_string(spec.outputCap >> 20) +
+                                " MiB a result of this plan can need; it was stopped");
+  if (std::string why = decodeResultFor(request, p.out, r); !why.empty()) {
+    std::string err = neutraliseControls(p.err.substr(0, 2000), true);
     return fail("protocol", where + " " + p.describe() + " without a result (" + why + ")" +
                                 (err.empty() ? "" : ":\n" + err));
   }

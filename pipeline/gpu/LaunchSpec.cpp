@@ -98,7 +98,7 @@ std::optional<Literal> parseLiteral(const std::string& value, std::string& probl
   l.typeName = std::string(value.substr(0, value.find_last_not_of(" \t", brace - 1) + 1));
   if (size_t colons = l.typeName.rfind("::"); colons != std::string::npos)
     l.typeName = l.typeName.substr(colons + 2);
-  if (!isIdentifier(l.typeName)) {
+  if (!isPlainParameterName(l.typeName)) {
     problem = "'" + value + "' is not a struct value (Name { field: value, ... })";
     return std::nullopt;
   }
@@ -109,7 +109,7 @@ std::optional<Literal> parseLiteral(const std::string& value, std::string& probl
     std::string name = f.substr(0, colon);
     while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
     if (colon == std::string::npos) {
-      if (!isIdentifier(f)) {
+      if (!isPlainParameterName(f)) {
         problem = "expected FIELD: VALUE in " + l.typeName + " { ... }, found '" + f + "'";
         return std::nullopt;
       }

@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "LaunchPlan.h"
 #include "TextUtil.h"
 
 namespace ks::gpu {
@@ -34,9 +35,6 @@ std::string_view trimSpace(std::string_view s) {
 
 bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-bool isIdentifier(std::string_view s) {
-  return !s.empty() && isIdentStart(s[0]) && std::all_of(s.begin(), s.end(), isIdentChar);
-}
 
 std::vector<std::string> splitTopLevel(std::string_view s, char sep, bool angles) {
   std::vector<std::string> parts;
@@ -85,7 +83,7 @@ void parseSpecItems(std::string_view text, const std::string& origin, uint32_t l
     }
     std::string key(text::trim(std::string_view(item).substr(0, eq)));
     std::string value(text::trim(std::string_view(item).substr(eq + 1)));
-    if (!isIdentifier(key)) {
+    if (!isPlainParameterName(key)) {
       errors.push_back({origin, line, "'" + key + "' is not a parameter name or spec key"});
       continue;
     }

@@ -56,7 +56,5 @@ std::vector<std::string> splitTopLevel(std::string_view s, char sep, bool angles
 std::string_view trimSpace(std::string_view s);
 bool isIdentStart(char c);
 bool isIdentChar(char c);
-/// A name as the spec's keys and a type's fields are written: [A-Za-z_][A-Za-z0-9_]*.
-bool isIdentifier(std::string_view);
 
 }  // namespace ks::gpu

@@ -18,6 +18,7 @@
 #include "CliArgs.h"
 #include "Crate.h"
 #include "Cuda.h"
+#include "Files.h"
 #include "GpuExec.h"
 #include "GpuResults.h"
 #include "GpuService.h"
@@ -266,8 +267,10 @@ int runMain(int argc, char** argv) {
   if (!args.dumpDir.empty()) {
     std::error_code ec;
     fs::create_directories(args.dumpDir, ec);
+    // The result's buffers are the plan's (decodeResultFor), so the files are named after
+    // the kernel's parameters; a name that is not a plain file name is still never a path.
     for (const auto& b : r.buffers)
-      if (b.blob >= 0)
+      if (b.blob >= 0 && gpu::isPlainParameterName(b.name))
         writeNpy(fs::path(args.dumpDir) / (b.name + ".npy"), b.elem, b.count, r.blobs[b.blob]);
   }
   if (args.json)

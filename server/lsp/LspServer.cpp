@@ -869,7 +869,15 @@ void LspServer::onCodeLens(const lsp::CodeLensParams& p,
   if (!s)
     return s.error().code == ErrorCode::RequestFailed ? reply(std::vector<lsp::CodeLens>{})
                                                       : reply(s.error());
-  auto lenses = codeLenses(*s->second, encoding_);
+  // The newest earlier snapshot with resources, for the lens while ptxas runs.
+  const Snapshot* earlier = nullptr;
+  if (s->first)
+    for (auto it = s->first->snapshots.rbegin(); it != s->first->snapshots.rend(); ++it)
+      if ((*it)->result && (*it)->result->pending.empty() && *it != s->second) {
+        earlier = it->get();
+        break;
+      }
+  auto lenses = codeLenses(*s->second, earlier, encoding_);
   auto gpu = gpuLenses(*s->second, encoding_);
   lenses.insert(lenses.end(), gpu.begin(), gpu.end());
   reply(lenses);

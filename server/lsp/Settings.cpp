@@ -127,6 +127,15 @@ std::vector<std::string> withholdUntrustedSettings(SettingValues& values, bool t
   std::vector<std::string> withheld;
   if (values.erase("workspaceTrusted"))
     withheld.push_back("workspaceTrusted (only the user can trust a workspace)");
+  auto flags = values.find("extraRustcFlags");
+  VettedFlags vetted;
+  if (flags != values.end()) {
+    vetted = vetWorkspaceRustcFlags(std::get<std::vector<std::string>>(flags->second));
+    if (!vetted.refused.empty())
+      withheld.push_back("extraRustcFlags " + joinFlags(vetted.refused) + " (" +
+                         kResponseFileRefusal + ")");
+    flags->second = trusted ? vetted.trusted : vetted.safe;
+  }
   if (trusted) return withheld;
   for (const char* program : {"rustc", "gpuRunner", "ncu"})
     if (auto it = values.find(program); it != values.end()) {
@@ -138,13 +147,8 @@ std::vector<std::string> withholdUntrustedSettings(SettingValues& values, bool t
       withheld.push_back("toolchainProfile = " + optionValueText(it->second) + " (it runs cargo)");
       values.erase(it);
     }
-  if (auto it = values.find("extraRustcFlags"); it != values.end()) {
-    VettedFlags vetted = vetWorkspaceRustcFlags(std::get<std::vector<std::string>>(it->second));
-    if (!vetted.needTrust.empty()) {
-      withheld.push_back("extraRustcFlags " + joinFlags(vetted.needTrust));
-      it->second = vetted.safe;
-    }
-  }
+  if (!vetted.needTrust.empty())
+    withheld.push_back("extraRustcFlags " + joinFlags(vetted.needTrust));
   return withheld;
 }
 

@@ -77,7 +77,8 @@ Settings settingsFrom(std::initializer_list<const SettingValues*> layers);
 /// Removes from `fileValues` (a workspace's kernelscope.toml) what the workspace may not
 /// choose for itself: `workspaceTrusted` always; unless `trusted`, also `rustc`, `gpuRunner`
 /// and `ncu` (programs to run), a `toolchainProfile` that runs cargo and the
-/// `extraRustcFlags` off the allow-list. Returns what was removed, in words, with why.
+/// `extraRustcFlags` off the allow-list; trusted or not, flags with an `@file` argument.
+/// Returns what was removed, in words, with why.
 std::vector<std::string> withholdUntrustedSettings(SettingValues& fileValues, bool trusted);
 
 /// The settings from their layers, lowest first: the defaults, the workspace's

@@ -21,3 +21,11 @@ editor_test_setup() {
          XDG_STATE_HOME=$TMP/state XDG_CACHE_HOME=$TMP/cache
   mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_STATE_HOME" "$XDG_CACHE_HOME"
 }
+
+# The README's set-up block for an editor, as a user copies it: the first ```LANG block of
+# FILE, with /path/to/kernelscope replaced by this checkout.
+#   readme_block LANG FILE
+readme_block() {
+  awk -v lang="$1" '$0 == "```" lang {inside = 1; next} inside && $0 == "```" {exit} inside {print}' "$2" |
+    sed "s|/path/to/kernelscope|$ROOT|g"
+}
