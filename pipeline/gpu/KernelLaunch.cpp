@@ -125,7 +125,8 @@ PreparedLaunch prepareLaunch(const Toolchain& tc, const CompileResult& result,
   if (cubin.empty()) {
     const StageOutcome* sass = result.stage(Stage::Sass);
     out.errors.push_back("no cubin to run: " +
-                         (sass && !sass->unavailableReason.empty()
+                         (!result.cubinProblem.empty() ? result.cubinProblem
+                          : sass && !sass->unavailableReason.empty()
                               ? sass->unavailableReason
                               : std::string("ptxas did not make a loadable cubin")));
     return out;

@@ -111,6 +111,16 @@ struct RustcProbe {
   fs::path rustSrc;
 };
 
+/// Whether `path` is one of rustup's proxies: rustup itself under another name, by a
+/// symbolic link to `rustup` or a hard link to the `rustup` beside it.
+bool isRustupProxy(const fs::path& path) {
+  std::error_code ec;
+  const fs::path target = fs::canonical(path, ec);
+  if (!ec && target.filename() == "rustup") return true;
+  const fs::path beside = path.parent_path() / "rustup";
+  return fs::exists(beside, ec) && fs::equivalent(beside, path, ec);
+}
+
 std::optional<RustcProbe> probeRustc(const fs::path& path, DiscoveryWitnesses& seen) {
   seen.add(path);
   auto vv = quickRun({path.string(), "-vV"});
@@ -130,9 +140,11 @@ std::optional<RustcProbe> probeRustc(const fs::path& path, DiscoveryWitnesses& s
       seen.add(p.sysroot / dir);
   // A rustup proxy (~/.cargo/bin/rustc) would choose its toolchain again on every run, by
   // the working directory: use the toolchain's own rustc, which never does, from here on.
+  // (Any other program, such as a wrapper the user chose, is run as it is.)
   std::error_code ec;
-  if (fs::path own = p.sysroot / "bin/rustc";
-      !p.sysroot.empty() && fs::exists(own, ec) && !fs::equivalent(own, path, ec)) {
+  if (fs::path own = p.sysroot / "bin/rustc"; isRustupProxy(path) && !p.sysroot.empty() &&
+                                              fs::exists(own, ec) &&
+                                              !fs::equivalent(own, path, ec)) {
     seen.add(own);
     if (auto ownVersion = quickRun({own.string(), "-vV"}); ownVersion.ok()) {
       p.path = own;

@@ -290,6 +290,7 @@ void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json>
     }
   }
   client_ = params.capabilities;
+  trustHint_ = trustHintFor(params.clientName);
   if (params.processId && *params.processId > 0)
     editorWatch_ = std::make_unique<EditorProcessWatch>(
         *params.processId, options_.editorPollInterval,
@@ -561,7 +562,7 @@ void LspServer::rebuildSettings() {
   if (layered.withheld != withheldSettings_ && !layered.withheld.empty()) {
     std::string message = "kernelscope.toml: not applied:";
     for (const auto& w : layered.withheld) message += " " + w + ";";
-    if (!layered.trusted) message += std::string(" ") + kTrustHint;
+    if (!layered.trusted) message += " " + trustHint_;
     log(kWarning, message);
     notify("window/showMessage", {{"type", kWarning}, {"message", message}});
   }
@@ -630,6 +631,7 @@ void LspServer::sendStatus(const Document& d, int revision, std::string_view sta
   lsp::StatusParams status =
       statusOf(d.uri, revision, state, attempt, !options_.deterministic, changes);
   status.workspaceTrusted = settings_.workspaceTrusted;
+  for (auto& w : status.withheld) w = inEditorTerms(std::move(w), trustHint_);
   for (const auto& w : withheldSettings_) status.withheld.push_back("kernelscope.toml: " + w);
   ++statusesSent_[d.path];
   notify("kernelscope/status", status);
@@ -738,6 +740,7 @@ void LspServer::publishDiagnostics(const CompileRequest& r,
   Session::DiagnosticsRoute route = session_.routeDiagnostics(r, diagnosed);
   for (const std::string& path : route.publish) {
     lsp::PublishDiagnosticsParams& params = byFile.at(path);
+    for (auto& d : params.diagnostics) d.message = inEditorTerms(std::move(d.message), trustHint_);
     if (Document* d = workspace_.findByPath(path)) {
       params.uri = d->uri;  // the client's spelling of it
       auto member = r.documents.find(path);

@@ -2,6 +2,8 @@
 // Settings their layers make.
 #include "Settings.h"
 
+#include <cctype>
+
 #include <algorithm>
 
 #include <toml++/toml.h>
@@ -121,6 +123,40 @@ Settings settingsFrom(std::initializer_list<const SettingValues*> layers) {
     for (const SettingField& f : kFields)
       if (auto it = layer->find(f.setting); it != layer->end()) f.set(s, it->second);
   return s;
+}
+
+std::string trustHintFor(std::string_view clientName) {
+  std::string name;
+  for (char c : clientName) name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string untrusted = "the workspace is not trusted";
+  if (name.find("visual studio code") != name.npos || name.find("code-server") != name.npos ||
+      name.find("vscode") != name.npos || name.find("vscodium") != name.npos)
+    return untrusted + " (trust it: Workspaces: Manage Workspace Trust)";
+  if (name.find("neovim") != name.npos || name == "nvim")
+    return untrusted +
+           " (trust it: require('kernelscope').setup{ settings = { "
+           "workspaceTrusted = true } })";
+  if (name.find("eglot") != name.npos || name.find("emacs") != name.npos)
+    return untrusted +
+           " (trust it: (setq kernelscope-initialization-options "
+           "'(:workspaceTrusted t)))";
+  if (name.find("ale") == 0 || name == "vim")
+    return untrusted +
+           " (trust it: let g:ale_rust_kernelscope_config = "
+           "{'workspaceTrusted': v:true})";
+  if (name.find("helix") != name.npos)
+    return untrusted +
+           " (trust it: config = { workspaceTrusted = true } for kernelscope in "
+           "languages.toml)";
+  return kTrustHint;
+}
+
+std::string inEditorTerms(std::string message, const std::string& hint) {
+  const std::string_view generic = kTrustHint;
+  for (size_t at = message.find(generic); at != std::string::npos;
+       at = message.find(generic, at + hint.size()))
+    message.replace(at, generic.size(), hint);
+  return message;
 }
 
 std::vector<std::string> withholdUntrustedSettings(SettingValues& values, bool trusted) {

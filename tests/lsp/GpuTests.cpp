@@ -328,12 +328,7 @@ TEST_CASE("a kernel without a launch spec: the lens inserts one from its real pa
   for (const auto& l : s.lenses()) run = run || l["command"]["title"] == "▶ Run";
   CHECK(run);
   json r = s.client->request("kernelscope/run", s.params("gather_local"));
-  // The request went out whole; the stand-in answers with saxpy's recorded result, which is
-  // refused as not answering this plan (three buffers, not saxpy's two).
-  CHECK_MESSAGE(r["error"]["message"].get<std::string>().find(
-                    "does not answer this request: the result lists 2 buffers, the plan 3") !=
-                    std::string::npos,
-                r.dump());
+  CHECK_MESSAGE(r.contains("result"), r.dump());
   std::string request = readFile(saved.string());
   json header = json::parse(request.substr(0, request.find('\n')));
   CHECK(header["kernel"] == "gather_local");

@@ -625,6 +625,32 @@ TEST_CASE(
   CHECK(rustcs.back() == "/tmp/planted/rustc");
 }
 
+TEST_CASE("trust: what was withheld says how to trust the workspace in the editor's own terms") {
+  for (const auto& [editor, hint] : std::vector<std::pair<std::string, std::string>>{
+           {"Visual Studio Code", "Workspaces: Manage Workspace Trust"},
+           {"code-server", "Workspaces: Manage Workspace Trust"},
+           {"Neovim", "require('kernelscope').setup{ settings = { workspaceTrusted = true } }"},
+           {"Eglot", "(setq kernelscope-initialization-options '(:workspaceTrusted t))"},
+           {"ale", "let g:ale_rust_kernelscope_config = {'workspaceTrusted': v:true}"},
+           {"some editor", "set workspaceTrusted in your own editor settings"}}) {
+    CAPTURE(editor);
+    TempDir root("kernelscope-test");
+    std::ofstream(root.path() / "kernelscope.toml") << "rustc = \"/tmp/planted/rustc\"\n";
+    TestClient client(TestClient::options(), false);
+    client.result("initialize", {{"rootUri", lsp::pathToFileUri(root.path().string())},
+                                 {"clientInfo", {{"name", editor}}},
+                                 {"capabilities", json::object()}});
+    client.notify("initialized", json::object());
+    std::string told;
+    for (const auto& m : client.notifications("window/showMessage"))
+      told += m["message"].get<std::string>();
+    CHECK(told.find("the workspace is not trusted") != std::string::npos);
+    CHECK(told.find(hint) != std::string::npos);
+  }
+  CHECK(server::inEditorTerms(std::string("x: ") + kTrustHint + "; y: " + kTrustHint, "Z") ==
+        "x: Z; y: Z");
+}
+
 TEST_CASE("a crate's open files share one compile, and diagnostics go to the file they name") {
   // A compile function standing in for the pipeline on a crate of lib.rs and math.rs: it
   // names the crate, lists its files, and reports an error in math.rs while it is broken

@@ -283,10 +283,14 @@ proxy_dir = os.path.join(WORK, "proxy")
 os.makedirs(os.path.join(proxy_dir, "workspace"), exist_ok=True)
 ran_workspace_tc = os.path.join(proxy_dir, "ran")
 real_rustc = shutil.which("rustc", path="/usr/bin") or "/usr/bin/rustc"
+# rustup's proxies are rustup under another name: a link to it, as in ~/.cargo/bin.
+rustup = os.path.join(proxy_dir, "rustup")
+open(rustup, "w").write("#!/bin/sh\nif [ -f rust-toolchain.toml ]; then touch %s; fi\nexec %s \"$@\"\n"
+                        % (ran_workspace_tc, real_rustc))
+os.chmod(rustup, 0o755)
 proxy = os.path.join(proxy_dir, "rustc")
-open(proxy, "w").write("#!/bin/sh\nif [ -f rust-toolchain.toml ]; then touch %s; fi\nexec %s \"$@\"\n"
-                       % (ran_workspace_tc, real_rustc))
-os.chmod(proxy, 0o755)
+if not os.path.lexists(proxy):
+    os.symlink("rustup", proxy)
 open(os.path.join(proxy_dir, "workspace/rust-toolchain.toml"), "w").write('[toolchain]\npath = "/proc/self/cwd/evil"\n')
 probe("rustup proxy in a workspace with rust-toolchain.toml",
       lambda r: "the proxy ran in the workspace" if os.path.exists(ran_workspace_tc) else

@@ -216,8 +216,11 @@ TEST_CASE("a rustup proxy is resolved to its toolchain's rustc, from outside the
              "case \"$1\" in -vV) printf 'rustc 1.96.0\\nrelease: 1.96.0\\nLLVM version: "
              "22.1.8\\n';; --print) echo " +
                  (fake.dir.path() / "sysroot").string() + ";; esac");
-  fake.write("rustc", "if [ -f rust-toolchain.toml ]; then echo workspace-toolchain >> " +
-                          fake.runs.string() + "; fi\nexec " + own.string() + " \"$@\"");
+  // rustup's proxies are rustup under another name (here a link, as ~/.cargo/bin has them).
+  fake.write("rustup", "if [ -f rust-toolchain.toml ]; then echo workspace-toolchain >> " +
+                           fake.runs.string() + "; fi\nexec " + own.string() + " \"$@\"");
+  fs::remove(fake.dir.path() / "rustc");
+  fs::create_symlink("rustup", fake.dir.path() / "rustc");
   const fs::path workspace = fake.dir.path() / "workspace";
   fs::create_directories(workspace);
   std::ofstream(workspace / "rust-toolchain.toml") << "[toolchain]\npath = \"/tmp/evil-tc\"\n";
@@ -228,4 +231,11 @@ TEST_CASE("a rustup proxy is resolved to its toolchain's rustc, from outside the
   CHECK(tc.rustc.path == own);
   CHECK(test::readFile(fake.runs).find("workspace-toolchain") == std::string::npos);
   CHECK(kernelscopeWorkingDirectory(tc).string().starts_with(tc.cacheDir.string()));
+
+  // A wrapper the user chose (not rustup) is run as it is, from outside the workspace too.
+  FakeTools wrapped;
+  fs::current_path(workspace);
+  Toolchain chosen = discoverToolchain(wrapped.settings());
+  fs::current_path(before);
+  CHECK(chosen.rustc.path == wrapped.dir.path() / "rustc");
 }

@@ -26,18 +26,7 @@ KS_README_INIT=$TMP/readme-init.el timeout "${KS_TEST_TIMEOUT:-600}" emacs --bat
 # No -Q: Debian activates its elpa packages (eglot) from site-start.
 timeout "${KS_TEST_TIMEOUT:-600}" emacs --batch -l "$HERE/test-eglot.el" \
   >"$TMP/results" 2>"$TMP/emacs.err" || status=$?
-readme_passed=$(grep -c '^ok - README' "$TMP/readme-results" || true)
-readme_failed=$(grep -c '^not ok - README' "$TMP/readme-results" || true)
-if [ "$readme_passed" = 0 ] && [ "$readme_failed" = 0 ]; then
-  echo "not ok - README set-up: the test did not run" >>"$TMP/readme-results"
-  tail -20 "$TMP/emacs-readme.err"
-  readme_failed=1
-fi
-# test-eglot.el's closing count covers its own checks: count the README's as well.
-{ cat "$TMP/readme-results"
-  awk -v p="$readme_passed" -v f="$readme_failed" \
-    '/^[0-9]+ passed, [0-9]+ failed$/ {print $1 + p " passed, " $3 + f " failed"; next} {print}' \
-    "$TMP/results"; } >"$TMP/results.total" && mv "$TMP/results.total" "$TMP/results"
+merge_readme_results "$TMP/readme-results" "$TMP/results" "$TMP/emacs-readme.err"
 cat "$TMP/results"
 if ! grep -qE '^[0-9]+ passed, [0-9]+ failed' "$TMP/results"; then
   echo "--- emacs stderr (exit status $status) ---"

@@ -20,22 +20,12 @@ export KERNELSCOPE_BIN KS_ROOT=$ROOT KS_WORK=$TMP/work KS_RESULTS=$TMP/results \
 status=0
 # First the README's set-up as a user writes it: its vim block is the vimrc.
 readme_block vim "$ROOT/editors/vim/README.md" >"$HOME/.vimrc"
-timeout "${KS_TEST_TIMEOUT:-600}" vim -N -i NONE -es -u "$HOME/.vimrc" -S "$HERE/test_readme.vim" \
+KS_RESULTS=$TMP/readme-results timeout "${KS_TEST_TIMEOUT:-600}" \
+  vim -N -i NONE -es -u "$HOME/.vimrc" -S "$HERE/test_readme.vim" \
   </dev/null >"$TMP/vim-readme.out" 2>&1 || status=$?
 timeout "${KS_TEST_TIMEOUT:-600}" vim -Nu NONE -i NONE -es -S "$HERE/test_ale.vim" \
   </dev/null >"$TMP/vim.out" 2>&1 || status=$?
-touch "$TMP/results"
-# test_ale.vim's closing count covers its own checks: count the README's as well.
-readme_failed=$(grep -c '^not ok - README' "$TMP/results" || true)
-readme_passed=$(grep -c '^ok - README' "$TMP/results" || true)
-if [ "$readme_passed" = 0 ] && [ "$readme_failed" = 0 ]; then
-  echo "not ok - README set-up: the test did not run" >>"$TMP/results"
-  tail -20 "$TMP/vim-readme.out"
-  readme_failed=1
-fi
-awk -v p="$readme_passed" -v f="$readme_failed" \
-  '/^[0-9]+ passed, [0-9]+ failed$/ {print $1 + p " passed, " $3 + f " failed"; next} {print}' \
-  "$TMP/results" >"$TMP/results.total" && mv "$TMP/results.total" "$TMP/results"
+merge_readme_results "$TMP/readme-results" "$TMP/results" "$TMP/vim-readme.out"
 cat "$TMP/results"
 if ! grep -qE '^[0-9]+ passed, [0-9]+ failed' "$TMP/results"; then
   echo "--- vim output (exit status $status) ---"
