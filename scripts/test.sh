@@ -43,7 +43,7 @@ build_sanitizer_tree() {
     cmake "${sanitizer_flags[@]}" "$SANITIZE_DIR" >"$log" 2>&1 || return 1
   fi
   cmake --build "$SANITIZE_DIR" --parallel "$(nproc)" --target kernelscope ks_unit_tests ks_lsp_tests ks_lsp_fuzz \
-    ks_gpu_exec_fuzz ks_result_store_fuzz \
+    ks_launch_spec_fuzz ks_gpu_exec_fuzz ks_result_store_fuzz \
     >>"$log" 2>&1
 }
 # It builds at the lowest priority beside clang-tidy and the tests of the -Werror build,

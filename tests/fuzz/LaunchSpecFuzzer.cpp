@@ -13,7 +13,10 @@
 #include <string_view>
 #include <vector>
 
+#include "KernelSignature.h"
 #include "LaunchSpec.h"
+#include "Parsers.h"
+#include "SpecText.h"
 
 namespace {
 
@@ -90,9 +93,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const size_t nameOffset = source.size() + kKernel.find("saxpy");
   source += kKernel;
-  std::vector<ks::gpu::KernelSignature> sigs = ks::gpu::ptxKernelSignatures(kPtx);
-  if (sigs.size() != 1) __builtin_trap();
-  ks::gpu::KernelSignature& sig = sigs.front();
+  // The kernel's parameters from the parsed PTX, as a compile reads them.
+  static const ks::Artifact ptx = ks::parsePtx(std::string(kPtx));
+  const ks::ArtifactFunction* kernel = nullptr;
+  for (const auto& f : ptx.functions)
+    if (f.isKernel) kernel = &f;
+  if (!kernel) __builtin_trap();
+  ks::gpu::KernelSignature sig = ks::gpu::ptxSignature(ptx, *kernel);
   if (!ks::gpu::addSourceSignature(sig, source, nameOffset, false).empty()) __builtin_trap();
   std::vector<ks::gpu::SpecError> errors;
   const ks::gpu::LaunchSpec spec = ks::gpu::specFromComments(source, lines + 1, "k.rs", errors);
