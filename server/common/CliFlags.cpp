@@ -63,7 +63,11 @@ constexpr CliFlag kFlags[] = {
     {kCompiling, "--opt", "", ""},
     {kCompiling, "--profile", "", ""},
     {"doctor", "--profile", "NAME", "also show the tools this toolchain profile needs"},
-    {"explain", "--annotate", "", "explain each instruction and its modifiers"},
+    {"explain", "--annotate", "",
+     "explain each instruction and its modifiers (SASS: its control code, and what it waits on)"},
+    {"explain", "--costs", "",
+     "the full table of what each line costs before it runs: live registers, local memory, "
+     "memory instructions, issue cycles (a lower bound), and the lines to look at first"},
     {"explain", "--remarks", "WHICH",
      "optimizer remarks under each line: default (missed, and what was inlined, hoisted, "
      "unrolled or vectorized), all, missed, passed, analysis or none"},

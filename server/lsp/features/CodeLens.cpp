@@ -1,7 +1,8 @@
-// Code lens on each kernel: `sm_90 · 32 regs · 0 B spill`, and one lens per available
-// stage that opens it (the `kernelscope.openArtifact` client command). In a file without
-// kernels of its own (a path dependency's), a lens per function and kernel that uses it:
+// Code lens on each kernel: `sm_90 · 32 regs · 0 B spill · peak 30 live at line 41`, and one
+// lens per available stage that opens it (the `kernelscope.openArtifact` client command). In a file
+// without kernels of its own (a path dependency's), a lens per function and kernel that uses it:
 // `in smooth: 9 PTX · 14 SASS`, the code the PTX view lists under that kernel.
+#include "CostSummary.h"
 #include "Diff.h"
 #include "Features.h"
 
@@ -18,7 +19,7 @@ std::string bytes(uint32_t n) {
   return std::to_string(n) + " B";
 }
 
-std::string summary(const KernelInfo& k, const std::string& arch) {
+std::string summary(const KernelInfo& k, const std::string& arch, const KernelCost* cost) {
   std::string s = arch;
   if (!k.resources) return s + " · resources unavailable";
   const KernelResources& r = *k.resources;
@@ -29,6 +30,12 @@ std::string summary(const KernelInfo& k, const std::string& arch) {
   if (k.occupancy)
     s += " · " + k.occupancy->atBlockSize.percent() + " occupancy @" +
          std::to_string(k.occupancy->atBlockSize.blockSize);
+  if (cost && cost->hasLive) {  // where the registers go, and what fewer would give
+    s += " · peak " + std::to_string(cost->peakGpr) + " live";
+    if (!cost->peakLines.empty()) s += " at line " + std::to_string(cost->peakLines[0].line);
+    if (cost->step)
+      s += " · ≤ " + std::to_string(*cost->stepRegisters) + " regs → " + cost->step->percent();
+  }
   return s;
 }
 
@@ -111,7 +118,9 @@ std::vector<lsp::CodeLens> codeLenses(const Snapshot& s, PositionEncoding enc) {
   std::vector<lsp::CodeLens> lenses;
   if (!s.result) return lenses;
   const std::string& uri = s.uri;  // the client's own spelling
-  for (const KernelInfo& k : s.result->kernels) {
+  const std::vector<KernelCost> costs = kernelCosts(*s.result);
+  for (size_t i = 0; i < s.result->kernels.size(); ++i) {
+    const KernelInfo& k = s.result->kernels[i];
     if (k.definition.line == 0 || (!k.definition.file.empty() && k.definition.file != s.path))
       continue;
     lsp::Range range;
@@ -120,7 +129,7 @@ std::vector<lsp::CodeLens> codeLenses(const Snapshot& s, PositionEncoding enc) {
     auto lens = [&](std::string title, std::optional<Stage> stage) {
       lenses.push_back(openLens(uri, range, std::move(title), stage, k.symbol));
     };
-    lens(summary(k, s.result->arch), std::nullopt);
+    lens(summary(k, s.result->arch, i < costs.size() ? &costs[i] : nullptr), std::nullopt);
     for (Stage stage : kAllStages)
       if (const auto* o = s.result->stage(stage); o && o->available)
         lens(std::string(stageTitle(stage)), stage);
