@@ -73,7 +73,7 @@ json lineCostsResult() {
   c.line = 40;
   c.hint = "35 live · LDL ×12";
   c.text =
-      "peak 35 registers live, 1 predicates; local memory: LDL ×12, STL ×0, 12 per-thread array; "
+      "peak 35 registers live, 1 predicate; local memory: LDL ×12, STL ×0, 12 per-thread array; "
       "global: 2 loads (32-bit); issue ≥ 18 cycles (stall counts: a lower bound)";
   c.instructions = 30;
   c.live = LiveRegisters{35, 1, 2};
