@@ -233,15 +233,23 @@ std::string encodeResult(const RunResult& r) {
   return withBlobs(std::move(header), blobs);
 }
 
+std::string neutraliseControls(std::string text, bool keepLines) {
+  for (char& c : text) {
+    auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 || u == 0x7f) && !(keepLines && (c == '\n' || c == '\t'))) c = '?';
+  }
+  return text;
+}
+
 std::string decodeResult(std::string_view message, RunResult& r) {
   json h;
   if (std::string why = splitMessage(message, h, r.blobs); !why.empty()) return why;
   try {
     r.ok = h.at("ok");
-    r.errorKind = h.value("errorKind", "");
-    r.error = h.value("error", "");
+    r.errorKind = neutraliseControls(h.value("errorKind", ""), false);
+    r.error = neutraliseControls(h.value("error", ""), true);
     const json& d = h.at("device");
-    r.device.name = d.value("name", "");
+    r.device.name = neutraliseControls(d.value("name", ""), false);
     r.device.major = d.value("major", 0);
     r.device.minor = d.value("minor", 0);
     r.device.smCount = d.value("sms", 0);
@@ -255,7 +263,7 @@ std::string decodeResult(std::string_view message, RunResult& r) {
     r.ncuMetricsCsv = h.value("ncuMetrics", "");
     for (const auto& j : h.at("buffers")) {
       BufferResult b;
-      b.name = j.at("name");
+      b.name = neutraliseControls(j.at("name"), false);
       b.elem = elemTypeFromName(j.at("elem").get<std::string>()).value_or(ElemType::F32);
       b.count = j.at("count");
       b.output = j.value("output", false);
@@ -269,6 +277,44 @@ std::string decodeResult(std::string_view message, RunResult& r) {
     return std::string("bad result: ") + e.what();
   }
   return {};
+}
+
+std::string checkResultAgainstPlan(const ExecRequest& request, const RunResult& r) {
+  if (!r.ok) return {};  // a failure carries no buffers to trust
+  std::vector<const ArgPlan*> planned;
+  for (const auto& a : request.plan.args)
+    if (a.buffer) planned.push_back(&a);
+  if (r.buffers.size() != planned.size())
+    return "the result lists " + std::to_string(r.buffers.size()) + " buffers, the plan " +
+           std::to_string(planned.size());
+  std::vector<bool> blobUsed(r.blobs.size(), false);
+  for (size_t i = 0; i < planned.size(); ++i) {
+    const ArgPlan& want = *planned[i];
+    const BufferResult& got = r.buffers[i];
+    if (got.name != want.name || got.elem != want.elem || got.count != want.count ||
+        got.output != want.output)
+      return "buffer " + std::to_string(i + 1) + " of the result is not the plan's " + want.name +
+             " (" + std::string(elemTypeName(want.elem)) + "[" + std::to_string(want.count) + "])";
+    if (got.blob < 0) {
+      if (request.dump) return "the result has no contents for buffer " + want.name;
+      continue;
+    }
+    if (!request.dump) return "the result has contents for buffer " + want.name + " unasked";
+    auto blob = static_cast<size_t>(got.blob);
+    if (blobUsed[blob]) return "two buffers of the result name the same contents";
+    blobUsed[blob] = true;
+    if (r.blobs[blob].size() != want.byteSize())
+      return "the contents of buffer " + want.name + " are " +
+             std::to_string(r.blobs[blob].size()) + " bytes, not " +
+             std::to_string(want.byteSize());
+  }
+  return {};
+}
+
+size_t resultSizeLimit(const ExecRequest& request) {
+  // The header, times and ncu's source and metrics tables (a few MB for a large kernel).
+  constexpr size_t kHeaderRoom = size_t(256) << 20;
+  return kHeaderRoom + (request.dump ? request.plan.bufferBytes() : 0);
 }
 
 double DeviceInfo::peakBandwidth() const {

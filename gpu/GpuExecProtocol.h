@@ -86,7 +86,23 @@ std::string encodeRequest(const ExecRequest&);
 /// Returns the problem ("" when `out` was filled).
 std::string decodeRequest(std::string_view message, ExecRequest& out);
 std::string encodeResult(const RunResult&);
+/// `text` with every control character but (where `keepLines`) newlines and tabs replaced
+/// by '?': an escape sequence from another machine's output must not reach a terminal.
+std::string neutraliseControls(std::string text, bool keepLines);
+/// Decodes a result's shape. The text it holds comes from another machine (or a file):
+/// control characters are replaced, so a name cannot drive the terminal it is printed on.
 std::string decodeResult(std::string_view message, RunResult& out);
+
+/// Checks a decoded result against the request it answers: a runner's output or a replayed
+/// file could name buffers `../x` or `/etc/y`, and buffer names become file names (`run
+/// --dump`). A successful result lists exactly the plan's buffers, in order, each with its
+/// name, type, count and direction, and a dumped buffer's bytes are its size. Returns the
+/// problem ("" when the result fits the plan).
+std::string checkResultAgainstPlan(const ExecRequest& request, const RunResult& result);
+
+/// The most bytes a result of `request` can need on the wire: its dumped buffers, if asked
+/// for, and room for the header and ncu's tables. A runner that prints more is wrong.
+size_t resultSizeLimit(const ExecRequest& request);
 
 /// The time statistics of a run.
 struct TimeStats {

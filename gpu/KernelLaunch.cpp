@@ -131,7 +131,8 @@ PreparedLaunch prepareLaunch(const Toolchain& tc, const CompileResult& result,
   if (cubin.empty()) {
     const StageOutcome* sass = result.stage(Stage::Sass);
     out.errors.push_back("no cubin to run: " +
-                         (sass && !sass->unavailableReason.empty()
+                         (!result.cubinProblem.empty() ? result.cubinProblem
+                          : sass && !sass->unavailableReason.empty()
                               ? sass->unavailableReason
                               : std::string("ptxas did not make a loadable cubin")));
     return out;
@@ -294,6 +295,15 @@ std::vector<std::string> gpuExecCommand(const LaunchSettings& s) {
   return argv;
 }
 
+std::string decodeResultFor(const ExecRequest& request, std::string_view message, RunResult& r) {
+  if (std::string why = decodeResult(message, r); !why.empty()) return why;
+  if (std::string why = checkResultAgainstPlan(request, r); !why.empty()) {
+    r = RunResult{};
+    return "a result that does not answer this request: " + why;
+  }
+  return {};
+}
+
 RunResult runGpuExec(const ExecRequest& request, const LaunchSettings& settings,
                      const CancellationToken& cancel) {
   ProcessSpec spec;
@@ -301,7 +311,8 @@ RunResult runGpuExec(const ExecRequest& request, const LaunchSettings& settings,
   spec.stdinText = encodeRequest(request);
   spec.timeout = settings.timeout;
   spec.cancel = cancel;
-  spec.outputCap = size_t(1) << 40;  // dumped buffers come back on stdout
+  spec.outputCap = resultSizeLimit(request);  // dumped buffers come back on stdout
+  spec.errorCap = kRunnerErrorCap;
   ProcessResult p = runProcess(spec);
   RunResult r;
   auto fail = [&](std::string kind, std::string message) {
@@ -318,8 +329,12 @@ RunResult runGpuExec(const ExecRequest& request, const LaunchSettings& settings,
   if (p.timedOut)
     return fail("timeout", "kernel " + request.plan.kernel + ": " + where + " " + p.describe() +
                                " (a kernel that never ends? the limit is --timeout)");
-  if (std::string why = decodeResult(p.out, r); !why.empty()) {
-    std::string err = p.err.substr(0, 2000);
+  if (p.truncated && p.out.size() >= spec.outputCap)
+    return fail("protocol", where + " printed more than the " +
+                                std::to_string(spec.outputCap >> 20) +
+                                " MiB a result of this plan can need; it was stopped");
+  if (std::string why = decodeResultFor(request, p.out, r); !why.empty()) {
+    std::string err = neutraliseControls(p.err.substr(0, 2000), true);
     return fail("protocol", where + " " + p.describe() + " without a result (" + why + ")" +
                                 (err.empty() ? "" : ":\n" + err));
   }

@@ -94,6 +94,13 @@ std::vector<std::string> gpuExecCommand(const LaunchSettings&);
 /// says nothing is reported as such.
 RunResult runGpuExec(const ExecRequest&, const LaunchSettings&, const CancellationToken& = {});
 
+/// A result message (a runner's output, a `--replay` file) decoded and checked against the
+/// request it answers (checkResultAgainstPlan). Returns the problem ("" when `out` is good).
+std::string decodeResultFor(const ExecRequest&, std::string_view message, RunResult& out);
+
+/// What is kept of a runner's stderr: enough for its error message.
+inline constexpr size_t kRunnerErrorCap = size_t(1) << 20;
+
 /// Splits a runner setting ("ssh -p 2222 gpu-box") into argv: words split at blanks, with
 /// '...' and "..." quoting. Returns the problem ("" when done).
 std::string splitRunner(const std::string& text, std::vector<std::string>& argv);

@@ -42,6 +42,15 @@ std::string trim(std::string_view s) {
 bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+}  // namespace
+
+bool isPlainParameterName(std::string_view name) {
+  return !name.empty() && isIdentStart(name[0]) &&
+         std::all_of(name.begin(), name.end(), isIdentChar);
+}
+
+namespace {
+
 /// Splits at `sep` outside (), [] and, in signatures (`angles`), <>.
 std::vector<std::string> splitTopLevel(std::string_view s, char sep, bool angles = false) {
   std::vector<std::string> parts;
@@ -274,9 +283,7 @@ void parseSpecItems(std::string_view text, const std::string& origin, uint32_t l
     }
     std::string key = trim(std::string_view(item).substr(0, eq));
     std::string value = trim(std::string_view(item).substr(eq + 1));
-    bool keyOk = !key.empty() && isIdentStart(key[0]) &&
-                 std::all_of(key.begin(), key.end(), [](char c) { return isIdentChar(c); });
-    if (!keyOk) {
+    if (!isPlainParameterName(key)) {
       errors.push_back({origin, line, "'" + key + "' is not a parameter name or spec key"});
       continue;
     }

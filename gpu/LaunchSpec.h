@@ -143,6 +143,10 @@ struct LaunchPlan {
   uint64_t bufferBytes() const;
 };
 
+/// Whether `name` is an identifier (ASCII letters, digits, `_`; not starting with a digit):
+/// what a spec key and a parameter name must be, and so a safe file name.
+bool isPlainParameterName(std::string_view name);
+
 /// The largest buffer a spec may ask for (bigger is surely a mistake).
 constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 40;
 

@@ -206,8 +206,12 @@ struct InitializeParams {
   std::optional<std::string> rootUri;
   json initializationOptions;
   ClientCapabilities capabilities;
+  std::string clientName;  // clientInfo.name: "Visual Studio Code", "Neovim", "Eglot", ...
 };
 inline void from_json(const json& j, InitializeParams& p) {
+  if (auto info = j.find("clientInfo"); info != j.end() && info->is_object())
+    if (auto name = info->find("name"); name != info->end() && name->is_string())
+      p.clientName = name->get<std::string>();
   detail::readOptional(j, "processId", p.processId);
   detail::readOptional(j, "rootUri", p.rootUri);
   detail::readOr(j, "initializationOptions", p.initializationOptions);

@@ -23,8 +23,12 @@
 ;; Set-up:
 ;;
 ;;   (require 'kernelscope)
-;;   (kernelscope-eglot-setup)            ; rust-mode and rust-ts-mode use kernelscope
-;;   (add-hook 'rust-mode-hook #'eglot-ensure)
+;;   (kernelscope-eglot-setup)   ; Rust buffers start kernelscope through eglot
+;;
+;; The server is found as the Neovim plugin finds it (`kernelscope-program' names another):
+;; bin/kernelscope beside this file, the one built in the checkout this file lives in
+;; (build/server/kernelscope), then `kernelscope' on PATH.  Without rust-mode or
+;; rust-ts-mode (Debian's Emacs 28 has neither), .rs files open in `kernelscope-rust-mode'.
 ;;
 ;; Settings go to the server as initializationOptions, for example
 ;;   (setq kernelscope-initialization-options '(:arch "sm_80" :optLevel 3))
@@ -41,9 +45,49 @@
   :group 'tools
   :prefix "kernelscope-")
 
-(defcustom kernelscope-program "kernelscope"
-  "The kernelscope server executable."
-  :type 'string)
+(defcustom kernelscope-program nil
+  "The kernelscope server executable.
+nil finds it (see `kernelscope-find-program')."
+  :type '(choice (const :tag "Find it" nil) string))
+
+(defconst kernelscope--directory
+  (file-name-directory (or load-file-name buffer-file-name default-directory))
+  "Where this file is: editors/emacs in a checkout.")
+
+(defun kernelscope--candidates ()
+  "The places the server is looked for, in order, each (PATH . WHERE)."
+  (let ((checkout (expand-file-name "../.." kernelscope--directory)))
+    (list (cons (expand-file-name "bin/kernelscope" kernelscope--directory)
+                "shipped with the package")
+          (cons (expand-file-name "build/server/kernelscope" checkout)
+                "built in the package's checkout"))))
+
+(defun kernelscope-find-program ()
+  "The server to run: `kernelscope-program', else the first candidate that exists.
+Signals a `user-error' naming every place looked at when there is none."
+  (or (and kernelscope-program (executable-find kernelscope-program))
+      (and (not kernelscope-program)
+           (or (car (cl-find-if (lambda (c) (and (file-executable-p (car c))
+                                                  (not (file-directory-p (car c)))))
+                                (kernelscope--candidates)))
+               (executable-find "kernelscope")))
+      (user-error "kernelscope: server not found; looked at %s.  Build it (cmake -S . -B build -G Ninja && ninja -C build kernelscope) or set `kernelscope-program'"
+                  (if kernelscope-program
+                      kernelscope-program
+                    (mapconcat (lambda (c) (format "%s (%s)" (car c) (cdr c)))
+                               (append (kernelscope--candidates)
+                                       '(("kernelscope" . "PATH")))
+                               ", ")))))
+
+(define-derived-mode kernelscope-rust-mode prog-mode "Rust"
+  "A plain mode for Rust files, where no rust-mode or rust-ts-mode is installed.
+Comments and strings only: enough for eglot and kernelscope."
+  (setq-local comment-start "// ")
+  (setq-local comment-start-skip "//+ *")
+  (modify-syntax-entry ?/ ". 124b" kernelscope-rust-mode-syntax-table)
+  (modify-syntax-entry ?* ". 23" kernelscope-rust-mode-syntax-table)
+  (modify-syntax-entry ?\n "> b" kernelscope-rust-mode-syntax-table)
+  (modify-syntax-entry ?_ "_" kernelscope-rust-mode-syntax-table))
 
 (defcustom kernelscope-initialization-options nil
   "Settings sent to the server as initializationOptions, as a plist.
@@ -95,15 +139,27 @@ own (eglot before 1.12, as on Emacs 28)."
   (or kernelscope-initialization-options eglot--{}))
 
 ;;;###autoload
-(defun kernelscope-eglot-setup (&optional modes)
-  "Make eglot use kernelscope for MODES (default: `rust-mode' and `rust-ts-mode')."
-  (let ((modes (mapcar (lambda (mode) (list mode :language-id "rust"))
-                       (or modes '(rust-mode rust-ts-mode)))))
-    (add-to-list 'eglot-server-programs `(,modes . kernelscope--contact))))
+(defun kernelscope-eglot-setup (&optional modes no-ensure)
+  "Make eglot use kernelscope for MODES and start it in their buffers.
+MODES defaults to `rust-mode', `rust-ts-mode' and `kernelscope-rust-mode'; when
+neither of the first two can be loaded, .rs files open in the last.
+Unless NO-ENSURE, `eglot-ensure' joins each mode's hook."
+  (let ((modes (or modes '(rust-mode rust-ts-mode kernelscope-rust-mode))))
+    (unless (or (fboundp 'rust-mode) (require 'rust-mode nil t)
+                (and (fboundp 'rust-ts-mode)
+                     (fboundp 'treesit-language-available-p)
+                     (treesit-language-available-p 'rust)))
+      (add-to-list 'auto-mode-alist '("\\.rs\\'" . kernelscope-rust-mode)))
+    (add-to-list 'eglot-server-programs
+                 `(,(mapcar (lambda (mode) (list mode :language-id "rust")) modes)
+                   . kernelscope--contact))
+    (unless no-ensure
+      (dolist (mode modes)
+        (add-hook (intern (format "%s-hook" mode)) #'eglot-ensure)))))
 
 (defun kernelscope--contact (&optional _interactive)
   "Return the eglot contact of kernelscope (read anew for each server)."
-  (list 'eglot-kernelscope kernelscope-program))
+  (list 'eglot-kernelscope (kernelscope-find-program)))
 
 (defun kernelscope--server ()
   "The kernelscope server of the current buffer's source, or an error."

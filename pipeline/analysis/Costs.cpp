@@ -190,8 +190,7 @@ size_t readControlCodes(const Artifact& sass, std::string_view cubin, std::strin
   size_t read = 0;
   forEachInstruction(sass, [&](size_t fi, uint32_t l, uint32_t address) {
     auto it = text.find(sass.functions[fi].symbol);
-    if (it == text.end() || address % 16 != 0 || size_t(address) + 16 > it->second.size())
-      return;
+    if (it == text.end() || address % 16 != 0 || size_t(address) + 16 > it->second.size()) return;
     uint64_t high = 0;
     std::memcpy(&high, it->second.data() + address + 8, 8);  // little-endian, as ELF says
     InstructionCost& c = costs.lines[l];
@@ -235,7 +234,8 @@ uint32_t memoryWidth(std::string_view opcode) {
   size_t at = opcode.find('.');
   while (at != std::string_view::npos) {
     size_t next = opcode.find('.', at + 1);
-    std::string_view mod = opcode.substr(at + 1, next == std::string_view::npos ? next : next - at - 1);
+    std::string_view mod =
+        opcode.substr(at + 1, next == std::string_view::npos ? next : next - at - 1);
     if (mod == "64") bits = 64;
     if (mod == "128") bits = 128;
     if (mod == "U8" || mod == "S8") bits = 8;
@@ -247,9 +247,7 @@ uint32_t memoryWidth(std::string_view opcode) {
 
 namespace {
 
-bool isStoreOp(std::string_view base) {
-  return base.starts_with("ST") || base == "SUST";
-}
+bool isStoreOp(std::string_view base) { return base.starts_with("ST") || base == "SUST"; }
 bool isAtomicOp(std::string_view base) {
   return base.starts_with("ATOM") || base.starts_with("RED");
 }
@@ -297,8 +295,8 @@ std::vector<LocalArray> findLocalArrays(std::string_view irText,
   if (irText.empty() || functions.empty()) return out;
   llvm::LLVMContext context;
   llvm::SMDiagnostic err;
-  auto module = llvm::parseAssemblyString(llvm::StringRef(irText.data(), irText.size()), err,
-                                          context);
+  auto module =
+      llvm::parseAssemblyString(llvm::StringRef(irText.data(), irText.size()), err, context);
   if (!module) return out;
   DebugChains chains;
   auto userLine = [&](const llvm::Instruction& i) -> std::optional<SourceLine> {
@@ -331,8 +329,8 @@ std::vector<LocalArray> findLocalArrays(std::string_view irText,
             if (const auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(ui)) {
               if (!gep->hasAllConstantIndices())
                 if (auto at = userLine(*gep);
-                    at && std::find(a.indexedAt.begin(), a.indexedAt.end(), *at) ==
-                              a.indexedAt.end())
+                    at &&
+                    std::find(a.indexedAt.begin(), a.indexedAt.end(), *at) == a.indexedAt.end())
                   a.indexedAt.push_back(*at);
               work.push_back(gep);
             } else if (llvm::isa<llvm::CastInst>(ui) || llvm::isa<llvm::PHINode>(ui) ||
@@ -457,8 +455,7 @@ uint32_t highestRegisterOf(const Artifact& sass, const ArtifactFunction& fn) {
     size_t close = t.find("*/");
     if (close != std::string_view::npos) t.remove_prefix(close + 2);
     for (size_t i = 0; i + 1 < t.size(); ++i) {
-      if (t[i] != 'R' || (i > 0 && (std::isalnum(uint8_t(t[i - 1])) || t[i - 1] == '_')))
-        continue;
+      if (t[i] != 'R' || (i > 0 && (std::isalnum(uint8_t(t[i - 1])) || t[i - 1] == '_'))) continue;
       size_t j = i + 1;
       uint32_t n = 0;
       while (j < t.size() && std::isdigit(uint8_t(t[j]))) n = n * 10 + uint32_t(t[j++] - '0');

@@ -61,7 +61,7 @@ struct LocalArray {
   std::string name;      // the alloca's name in the IR, if it has one
   uint64_t bytes = 0;
   std::vector<SourceLine> indexedAt;  // user lines of GEPs with a run-time index
-  std::optional<SourceLine> usedAt;     // the first user line that touches it
+  std::optional<SourceLine> usedAt;   // the first user line that touches it
 };
 
 /// Every SASS instruction's costs, indexed by the SASS artifact's line (non-instruction
@@ -187,7 +187,6 @@ std::vector<std::string> describeWaits(const Artifact& sass, const LineMap&, con
                                        uint32_t line);
 /// The control code of SASS line `line` in words ("stall 4 cycles; sets SB2 when its result
 /// is written; waits on SB0: the LDC at 0x0000 (line 12)"); empty without one.
-std::string describeControl(const Artifact& sass, const LineMap&, const SassCosts&,
-                            uint32_t line);
+std::string describeControl(const Artifact& sass, const LineMap&, const SassCosts&, uint32_t line);
 
 }  // namespace ks

@@ -395,10 +395,12 @@ CargoMessages readCargoMessages(std::string_view out, const CargoPlaces& at, Rus
     if (reason != "compiler-artifact" || !j.contains("filenames") || !j["filenames"].is_array())
       continue;
     fs::path stem;  // deps/<crate>-<hash>: rustc's outputs of this unit
+    fs::path rlib;
     for (const auto& f : j["filenames"]) {
       fs::path file = f.is_string() ? fs::path(f.get<std::string>()) : fs::path();
       if (file.parent_path().filename() == "deps" && file.extension() == ".rmeta")
         stem = file.parent_path() / file.stem().string().substr(3);  // without "lib"
+      if (file.extension() == ".rlib") rlib = file;
     }
     if (stem.empty()) continue;
     const bool pathPackage = packageId.starts_with("path+file://") ||
@@ -408,6 +410,8 @@ CargoMessages readCargoMessages(std::string_view out, const CargoPlaces& at, Rus
     if (kernelCrate) {
       m.kernelStem = stem;
       m.kernelFresh = j.value("fresh", false);
+    } else if (!rlib.empty()) {
+      unit.dependencyRlibs.push_back(rlib);
     }
     if (pathPackage) {
       const fs::path realRoot =

@@ -110,6 +110,14 @@ struct KernelInfo {
   std::optional<KernelOccupancy> occupancy;
 };
 
+/// A function of the launched image whose code came from the sysroot's libraries, not from
+/// the kernel's crate (CoreLink.h).
+struct LinkedFunction {
+  std::string symbol;
+  std::string demangled;
+  std::string library;  // "core", "compiler_builtins", or the dependency crate's name
+};
+
 struct CompileResult {
   bool succeeded = false;  // rustc produced code
   std::vector<Diagnostic> diagnostics;
@@ -118,9 +126,16 @@ struct CompileResult {
   std::vector<KernelInfo> kernels;
   std::shared_ptr<const LineMap> lineMap;
   /// The loadable cubin ptxas made, whose code the SASS view shows and `kernelscope run`
-  /// launches; null when there is none (no ptxas, a failure, code that calls functions it
-  /// does not define, several crates' results merged).
+  /// launches, with what the kernels call from `core` linked in; null when there is none (no
+  /// ptxas, a failure, code that calls functions no library defines, several crates'
+  /// results merged).
   std::shared_ptr<const std::string> cubin;
+  /// Why there is no loadable cubin although ptxas assembled the code: the functions it
+  /// calls that nothing defines, and where. Empty otherwise.
+  std::string cubinProblem;
+  /// The functions linked into the cubin from `core`, `compiler_builtins` and the crate's
+  /// dependencies (the SASS and PTX views mark them too).
+  std::vector<LinkedFunction> linkedFunctions;
   /// The costs of every SASS instruction (Costs.h), indexed like the SASS artifact's lines;
   /// null without SASS.
   std::shared_ptr<const SassCosts> costs;

@@ -82,6 +82,9 @@ size_t footprint(const CompileResult& r) {
   for (const Diagnostic& d : r.diagnostics) n += sizeof d + d.message.capacity();
   for (const Remark& m : r.remarks) n += sizeof m + m.message.capacity();
   if (r.cubin) n += r.cubin->size();
+  n += stringBytes(r.cubinProblem);
+  for (const LinkedFunction& f : r.linkedFunctions)
+    n += stringBytes(f.symbol) + stringBytes(f.demangled) + stringBytes(f.library);
   return n;
 }
 

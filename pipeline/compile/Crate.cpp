@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -57,6 +58,35 @@ bool isUnder(const fs::path& file, const fs::path& dir) {
   return f.starts_with(d);
 }
 
+/// Reads one budget table's figure keys into `budget` (`where` names it in problems);
+/// tables inside it are left to the caller (a kernel's own budget).
+void readBudget(const nlohmann::json& table, const std::string& where, KernelBudget& budget,
+                std::vector<std::string>& problems) {
+  for (const auto& [key, value] : table.items()) {
+    if (value.is_object()) continue;
+    const bool known = key == "block-size" ||
+                       std::find(kBudgetKeys.begin(), kBudgetKeys.end(), key) != kBudgetKeys.end();
+    if (!known) {
+      std::string list;
+      for (auto k : kBudgetKeys) list += std::string(k) + ", ";
+      problems.push_back(where + ": unknown key '" + key + "' (known: " + list + "block-size)");
+    } else if (!value.is_number() || value.get<double>() < 0 ||
+               (key == "min-occupancy" && value.get<double>() > 100)) {
+      problems.push_back(
+          where + "." + key + " must be a number" +
+          (key == "min-occupancy" ? " from 0 to 100 (a percent)" : " of at least 0"));
+    } else if (key == "block-size") {
+      const auto threads = value.get<double>();
+      if (threads < 1 || threads > 1024 || threads != std::floor(threads))
+        problems.push_back(where + ".block-size must be a whole number from 1 to 1024");
+      else
+        budget.blockSize = static_cast<uint32_t>(threads);
+    } else {
+      budget.limits[key == "min-occupancy" ? "occupancy" : key] = value.get<double>();
+    }
+  }
+}
+
 CrateSettings readSettings(const nlohmann::json& metadata) {
   CrateSettings s;
   if (!metadata.is_object() || !metadata.contains("kernelscope")) return s;
@@ -78,6 +108,12 @@ CrateSettings readSettings(const nlohmann::json& metadata) {
       } else if (key == "rustc-flags") {
         s.rustcFlags = value.get<std::vector<std::string>>();
       }
+    } else if (key == "budget" && value.is_object()) {
+      const std::string where = "[package.metadata.kernelscope.budget]";
+      readBudget(value, where, s.budgets[""], s.problems);
+      for (const auto& [kernel, table] : value.items())
+        if (table.is_object())
+          readBudget(table, where + "." + kernel, s.budgets[kernel], s.problems);
     } else if (key == "launch" && value.is_object()) {
       for (const auto& [kernel, spec] : value.items()) {
         if (!spec.is_object()) {
@@ -172,6 +208,56 @@ std::optional<CratePackage> packageFromMetadata(const std::string& json, const f
 
 }  // namespace
 
+std::optional<std::string> cargoMetadata(const Toolchain& tc, const fs::path& manifest,
+                                         std::string& problem) {
+  std::string noCargo;
+  auto cargo = findCargo(tc, &noCargo);
+  if (auto bad = unreadableFileProblem(manifest)) {  // a FIFO would hang cargo
+    problem = manifest.string() + " " + *bad;
+    return std::nullopt;
+  }
+  if (!cargo) {
+    problem = noCargo;
+    return std::nullopt;
+  }
+  ProcessSpec spec;
+  spec.argv = {cargo->string(),    "metadata", "--offline",       "--no-deps",
+               "--format-version", "1",        "--manifest-path", manifest.string()};
+  // Cargo reads its configuration (.cargo/config.toml: wrappers, `build.rustc`, aliases)
+  // from its working directory up, and a rustup proxy its rust-toolchain.toml: run from
+  // kernelscope's own directory, neither of the workspace's is read. Empty wrappers switch
+  // off any the user's own configuration names.
+  spec.cwd = kernelscopeWorkingDirectory(tc);
+  spec.env = {
+      {"RUSTC", tc.rustc.path.string()}, {"RUSTC_WRAPPER", ""}, {"RUSTC_WORKSPACE_WRAPPER", ""}};
+  spec.timeout = std::chrono::seconds(60);
+  ProcessResult r = runProcess(spec);
+  if (!r.ok()) {
+    problem =
+        "cargo metadata " + r.describe() + ": " + std::string(text::trim(r.err.substr(0, 2000)));
+    return std::nullopt;
+  }
+  return std::move(r.out);
+}
+
+std::vector<WorkspacePackage> workspacePackages(const Toolchain& tc, const fs::path& manifest,
+                                                std::string& problem) {
+  std::vector<WorkspacePackage> out;
+  auto json = cargoMetadata(tc, manifest, problem);
+  if (!json) return out;
+  auto j = nlohmann::json::parse(*json, nullptr, false);
+  if (j.is_discarded() || !j.contains("packages") || !j["packages"].is_array()) {
+    problem = "cargo metadata printed no package list";
+    return out;
+  }
+  for (const auto& p : j["packages"])
+    if (p.contains("name") && p["name"].is_string() && p.contains("manifest_path") &&
+        p["manifest_path"].is_string())
+      out.push_back(
+          {p["name"].get<std::string>(), normalizePath(p["manifest_path"].get<std::string>())});
+  return out;
+}
+
 std::optional<CratePackage> loadPackage(const Toolchain& tc, const fs::path& manifest,
                                         std::string* problem) {
   struct Entry {
@@ -194,27 +280,8 @@ std::optional<CratePackage> loadPackage(const Toolchain& tc, const fs::path& man
     }
   }
   Entry e{mtime, size, std::nullopt, {}};
-  std::string noCargo;
-  auto cargo = findCargo(tc, &noCargo);
-  if (auto bad = unreadableFileProblem(manifest)) {  // a FIFO would hang cargo
-    e.problem = manifest.string() + " " + *bad;
-  } else if (!cargo) {
-    e.problem = noCargo;
-  } else {
-    ProcessSpec spec;
-    spec.argv = {cargo->string(),    "metadata", "--offline",       "--no-deps",
-                 "--format-version", "1",        "--manifest-path", manifest.string()};
-    // A workspace's .cargo/config.toml may name a wrapper program: empty values switch it off.
-    spec.env = {
-        {"RUSTC", tc.rustc.path.string()}, {"RUSTC_WRAPPER", ""}, {"RUSTC_WORKSPACE_WRAPPER", ""}};
-    spec.timeout = std::chrono::seconds(60);
-    ProcessResult r = runProcess(spec);
-    if (!r.ok())
-      e.problem =
-          "cargo metadata " + r.describe() + ": " + std::string(text::trim(r.err.substr(0, 2000)));
-    else
-      e.package = packageFromMetadata(r.out, manifest, &e.problem);
-  }
+  if (auto json = cargoMetadata(tc, manifest, e.problem))
+    e.package = packageFromMetadata(*json, manifest, &e.problem);
   if (problem) *problem = e.problem;
   std::lock_guard lock(mutex);
   cache[manifest.string()] = e;
@@ -356,6 +423,7 @@ class DependencyBuilder {
       auto rlib = build(d, pkg);
       if (!rlib) return false;
       args.insert(args.end(), {"--extern", d.externName + "=" + rlib->string()});
+      unit_.dependencyRlibs.push_back(*rlib);
     }
     if (!pkg.pathDependencies.empty())
       args.insert(args.end(), {"-L", "dependency=" + deps_.string()});
@@ -615,11 +683,8 @@ RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input,
     if (auto off = needsCargo(tc, pkg); !off.empty())
       unit.diagnostics.push_back(
           crateDiagnostic(Severity::Warning,
-                          "cargo not run for " + pkg.name + ": " + off +
-                              ": cargo would run the workspace's code (build scripts, proc macros, "
-                              "programs its cargo "
-                              "configuration names) and " +
-                              kTrustHint + ". Compiled with rustc alone, without them.",
+                          pkg.name + " compiled with rustc alone (" + off +
+                              "): cargo would run the workspace's code, and " + kTrustHint,
                           pkg.manifest, kWorkspaceTrustCode));
     DependencyBuilder deps(tc, opts, workDir, overlays, cancel, unit);
     if (!deps.argsFor(pkg, unit.args)) {
@@ -646,6 +711,12 @@ RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input,
 std::vector<std::string> crateRustcFlags(const CratePackage& pkg, const CompileOptions& opts,
                                          std::vector<Diagnostic>& diagnostics) {
   VettedFlags vetted = vetWorkspaceRustcFlags(pkg.settings.rustcFlags);
+  if (!vetted.refused.empty())
+    diagnostics.push_back(crateDiagnostic(
+        Severity::Warning,
+        "[package.metadata.kernelscope] rustc-flags not applied: " + joinFlags(vetted.refused) +
+            " (" + kResponseFileRefusal + ")",
+        pkg.manifest, kWorkspaceTrustCode));
   if (vetted.needTrust.empty()) return vetted.safe;
   const std::string flags = joinFlags(vetted.needTrust);
   if (opts.workspaceTrusted) {
@@ -654,7 +725,7 @@ std::vector<std::string> crateRustcFlags(const CratePackage& pkg, const CompileO
         "[package.metadata.kernelscope] rustc-flags applied because the workspace is trusted: " +
             flags,
         pkg.manifest, kWorkspaceTrustCode));
-    return pkg.settings.rustcFlags;
+    return vetted.trusted;
   }
   diagnostics.push_back(
       crateDiagnostic(Severity::Warning,

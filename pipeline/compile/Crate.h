@@ -10,6 +10,8 @@
 // are remapped back, so every location names the real file.
 #pragma once
 
+#include <array>
+
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -27,6 +29,19 @@ namespace ks {
 struct CompileInput;
 struct CompileOptions;
 
+/// The figures a budget limits, by their keys in `[package.metadata.kernelscope.budget]`;
+/// `min-occupancy` (a percent at `block-size` threads, default the compile's block size) is
+/// the least occupancy, every other key the most.
+inline constexpr std::array<std::string_view, 7> kBudgetKeys = {
+    "registers",     "spill-bytes",  "local-memory", "stack",
+    "shared-memory", "instructions", "min-occupancy"};
+
+/// A kernel's budget: figure (as in kBudgetKeys, `min-occupancy` read as `occupancy`) -> limit.
+struct KernelBudget {
+  std::map<std::string, double> limits;
+  std::optional<uint32_t> blockSize;  // the block size `min-occupancy` is computed at
+};
+
 /// `[package.metadata.kernelscope]` of a crate's Cargo.toml:
 ///   arch = "sm_80"   opt-level = 2   profile = "rust-cuda"   rustc-flags = ["-C",
 ///   "target-feature=+ptx80"] [package.metadata.kernelscope.launch.saxpy]   n = 1048576   x =
@@ -42,6 +57,9 @@ struct CrateSettings {
   /// `[package.metadata.kernelscope.launch.KERNEL]`: each kernel's launch spec items
   /// (key, value as written), read by gpu/LaunchSpec.h.
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> launch;
+  /// `[package.metadata.kernelscope.budget]`: its own keys are every kernel's budget (under
+  /// ""), a table `[...budget.KERNEL]` one kernel's (what it leaves out comes from "").
+  std::map<std::string, KernelBudget> budgets;
   std::vector<std::string> problems;  // values that were ignored, and why
 };
 
@@ -82,6 +100,22 @@ std::optional<CratePackage> findCrate(const Toolchain&, const std::filesystem::p
 std::optional<CratePackage> loadPackage(const Toolchain&, const std::filesystem::path& manifest,
                                         std::string* problem = nullptr);
 
+/// `cargo metadata --offline --no-deps` of `manifest`, run outside the workspace (its
+/// cargo configuration is not read); nullopt with the reason in `problem`.
+std::optional<std::string> cargoMetadata(const Toolchain&, const std::filesystem::path& manifest,
+                                         std::string& problem);
+
+/// A package of a workspace: its name and its Cargo.toml.
+struct WorkspacePackage {
+  std::string name;
+  std::filesystem::path manifest;
+};
+/// The packages of the workspace `manifest` belongs to (a virtual workspace's root too),
+/// from cargo's metadata; empty with the reason in `problem`.
+std::vector<WorkspacePackage> workspacePackages(const Toolchain&,
+                                                const std::filesystem::path& manifest,
+                                                std::string& problem);
+
 /// `options` for compiling `file`, with the arch and opt-level the user did not choose
 /// (CompileOptions::archChosen, optLevelChosen) taken from the `[package.metadata.kernelscope]`
 /// of the file's crate, and its profile when the user chose none (a profile that runs
@@ -119,7 +153,10 @@ struct RustcUnit {
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>>
       remaps;                                      // shadow tree -> real dir
   std::vector<std::filesystem::path> sourceFiles;  // dependencies' files (from dep-info)
-  std::optional<CratePackage> crate;               // nullopt for a standalone file
+  /// The dependencies' rlibs (built by cargo or here), whose code a launched image links
+  /// where the kernels call it (CoreLink.h).
+  std::vector<std::filesystem::path> dependencyRlibs;
+  std::optional<CratePackage> crate;  // nullopt for a standalone file
   /// Set when cargo builds the crate (a trusted workspace); otherwise rustc is run directly,
   /// with path dependencies built as rlibs by kernelscope.
   std::optional<CargoUnit> cargo;

@@ -233,7 +233,7 @@ std::string crateKeyList() {
   for (const auto& o : optionTable())
     if (!o.crateKey.empty())
       keys += std::string(keys.empty() ? "" : ", ") + std::string(o.crateKey);
-  return keys + ", launch";
+  return keys + ", launch, budget";
 }
 
 }  // namespace ks

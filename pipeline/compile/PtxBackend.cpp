@@ -1,6 +1,7 @@
 // The shared back end: ptxas, nvdisasm, line map and kernel table. See PtxBackend.h.
 #include "PtxBackend.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -40,9 +41,9 @@ size_t instructionsOf(const Artifact& a, const std::string& symbol) {
   return 0;
 }
 
-/// Whether the PTX calls functions it does not define (an rlib's calls into `core` that
-/// were not inlined): ptxas links those only in relocatable mode (-c), which still
-/// compiles the kernels and reports their resources.
+/// Whether the PTX calls functions it does not define (calls into `core` that were not
+/// inlined, when nothing linked them): ptxas links those only in relocatable mode (-c),
+/// which still compiles the kernels and reports their resources.
 bool hasExternFunctions(const Artifact& ptx) {
   for (size_t i = 0; i < ptx.lines.size(); ++i) {
     std::string_view t = ptx.lineText(i);
@@ -52,6 +53,22 @@ bool hasExternFunctions(const Artifact& ptx) {
   }
   return false;
 }
+
+/// The functions ptxas named in "Unresolved extern function 'NAME'".
+std::vector<std::string> unresolvedByPtxas(const std::string& err) {
+  std::vector<std::string> names;
+  constexpr std::string_view kSays = "Unresolved extern function '";
+  for (size_t at = err.find(kSays); at != std::string::npos; at = err.find(kSays, at + 1)) {
+    const size_t start = at + kSays.size(), end = err.find('\'', start);
+    if (end == std::string::npos) break;
+    std::string name = err.substr(start, end - start);
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  return names;
+}
+
+/// The PTX ptxas assembles: the launched image.
+const Artifact& imageOf(const FrontEndOutput& in) { return in.linked ? *in.linked : in.ptx; }
 
 }  // namespace
 
@@ -112,16 +129,18 @@ BackEndTools::Ptxas ptxasInput(const FrontEndOutput& in, const fs::path& outDir,
                                std::string& text) {
   BackEndTools::Ptxas out;
   out.cubin = outDir / (in.stem + ".cubin");
-  out.relocatable = hasExternFunctions(in.ptx);
+  const Artifact& image = imageOf(in);
+  // Linked code declares only what ptxas may know itself (vprintf): a loadable cubin first.
+  out.relocatable = !in.linkedForLaunch && hasExternFunctions(image);
   if (in.ptxasText) {
     text = *in.ptxasText;
   } else if (in.lineIds) {
-    LineIdPtx ids = ptxWithLineIds(in.ptx);
+    LineIdPtx ids = ptxWithLineIds(image);
     text = std::move(ids.text);
     out.ptxLineOf = std::move(ids.newToOld);
     out.lineIds = ids.hasIds;
   } else {
-    text = in.ptx.text;
+    text = image.text;
   }
   return out;
 }
@@ -142,6 +161,7 @@ void runPtxas(const Toolchain& tc, const CompileOptions& opts, const Cancellatio
   if (!out.relocatable && !out.run.ok() &&
       out.run.err.find("Unresolved extern function") != std::string::npos) {
     const auto firstTry = out.run.elapsed;
+    out.unresolved = unresolvedByPtxas(out.run.err);
     out.run = run(true);
     out.run.elapsed += firstTry;
     out.relocatable = true;
@@ -224,7 +244,7 @@ std::optional<Assembled> assemble(const Toolchain& tc, const CompileOptions& opt
   for (auto& d : report.diagnostics) {  // name the front end's PTX lines, not our rewrite's
     if (d.ptxLine && *d.ptxLine >= 1 && *d.ptxLine <= ptxas.ptxLineOf.size())
       d.ptxLine = ptxas.ptxLineOf[*d.ptxLine - 1] + 1;
-    if (d.ptxLine) attachToSource(d, in.ptx, *in.lineMap);
+    if (d.ptxLine) attachToSource(d, imageOf(in), *in.lineMap);
   }
   Assembled out{ptxas.cubin};
   if (!pr.ok()) {
@@ -241,6 +261,11 @@ std::optional<Assembled> assemble(const Toolchain& tc, const CompileOptions& opt
   } else if (!ptxas.relocatable) {  // the loadable cubin: what `kernelscope run` launches
     result.cubin = std::make_shared<const std::string>(readWholeFile(out.cubin));
     saveTemp(opts, "k.cubin", *result.cubin);
+  } else if (!ptxas.unresolved.empty()) {  // linked, and still calling what nothing defines
+    result.cubinProblem = unresolvedMessage(ptxas.unresolved, in.unresolved);
+    Diagnostic d = toolError("no loadable cubin to run: " + result.cubinProblem, "ptxas");
+    d.severity = Severity::Warning;
+    report.diagnostics.push_back(std::move(d));
   }
   for (auto& d : report.diagnostics) result.diagnostics.push_back(std::move(d));
   for (auto& k : result.kernels)
@@ -326,8 +351,9 @@ bool disassemble(const Toolchain& tc, const CompileOptions& opts, BackEndTools& 
   std::vector<uint32_t> ptxLineOfSass;
   if (opts.costs && tools.ptxas().lineIds) ptxLineOfSass = ptxLinesOfSass(sass, in.ptx);
   // Decoded, SASS has its PTX's chains; without ids (nvcc's own `.loc`), complete them.
-  if (!tools.ptxas().lineIds || decodeSassLineIds(sass, in.ptx) == 0)
+  if (!tools.ptxas().lineIds || decodeSassLineIds(sass, imageOf(in)) == 0)
     recoverInlineChains(sass, in.ir, *in.lineMap);
+  markLinkedFunctions(sass, result.linkedFunctions);
   st.setArtifact(std::move(sass));
   st.available = true;
   // A new map with SASS added: the one published before stays as it was.

@@ -78,7 +78,7 @@ class RustcFrontEnd final : public FrontEnd {
     if (r.cancelled) return cancelCompile(opts, result);
     if (!takeRun(r, unit, opts, out, result)) return std::nullopt;
     result.succeeded = true;
-    FrontEndOutput o = readOutputs(input, unit, opts, out, result);
+    FrontEndOutput o = readOutputs(tc, input, unit, opts, out, result);
     if (needPtx && ptxFrom_ == PtxFrom::Nowhere) {  // our back end failed: MIR and IR only
       kernelTable(o, opts, result);
       return std::nullopt;
@@ -193,7 +193,7 @@ class RustcFrontEnd final : public FrontEnd {
   }
 
   /// Parses what rustc wrote into the stages asked for and what the back end needs.
-  FrontEndOutput readOutputs(const CompileInput& input, const RustcUnit& unit,
+  FrontEndOutput readOutputs(const Toolchain& tc, const CompileInput& input, const RustcUnit& unit,
                              const CompileOptions& opts, const fs::path& out,
                              CompileResult& result) {
     const std::string& crate = unit.crateName;
@@ -211,7 +211,8 @@ class RustcFrontEnd final : public FrontEnd {
     if (ptxFrom_ == PtxFrom::Rustc) o.ptx = parsePtx(readWholeFile(out / (crate + ".s")));
     o.ir = parseLlvmIr(readWholeFile(out / (crate + ".ll")), &irError_,
                        ptxFrom_ != PtxFrom::Nowhere ? &module_ : nullptr);
-    if (ptxFrom_ == PtxFrom::OurBackEnd) compileIr(opts, crate, o, result);
+    if (ptxFrom_ == PtxFrom::OurBackEnd) compileIr(tc, unit, opts, o, result);
+    if (ptxFrom_ == PtxFrom::Rustc && module_.module) linkedImage(tc, unit, opts, o, result);
     o.lineMap = userLineMap(input, unit, result, o.ir);
 
     if (mir.valid()) {
@@ -238,14 +239,21 @@ class RustcFrontEnd final : public FrontEnd {
   /// Makes the PTX of rustc's IR with our back end (see PtxFrom), with the back end's
   /// remarks where rustc would have written them. When it cannot, the PTX and SASS say why
   /// and there is no PTX (PtxFrom::Nowhere).
-  void compileIr(const CompileOptions& opts, const std::string& crate, FrontEndOutput& o,
-                 CompileResult& result) {
+  void compileIr(const Toolchain& tc, const RustcUnit& unit, const CompileOptions& opts,
+                 FrontEndOutput& o, CompileResult& result) {
+    const std::string& crate = unit.crateName;
     std::string why = irError_.empty() ? "" : "cannot read rustc's LLVM IR: " + irError_;
     if (module_.module) {
+      // The PTX shown is the launched image's: the kernels' own code as rustc would make it,
+      // then what they call from their dependencies and `core` (CoreLink.h).
+      takeLink(linkForLaunch(*module_.module, tc.sysroot.path, unit.dependencyRlibs, opts.arch,
+                             opts.optLevel),
+               o, result);
       const std::string remarks =
           remarkDir_.empty() ? "" : (remarkDir_ / (crate + ".codegen.opt.yaml")).string();
       if (std::optional<Artifact> ptx =
               compilePtx(*module_.module, opts.arch, opts.optLevel, why, remarks)) {
+        markLinkedFunctions(*ptx, result.linkedFunctions);
         saveTemp(opts, "k.ptx", ptx->text);
         o.ptx = std::move(*ptx);
       }
@@ -256,6 +264,37 @@ class RustcFrontEnd final : public FrontEnd {
     result.diagnostics.push_back(toolError(why));
     for (Stage s : {Stage::Ptx, Stage::Sass}) result.markUnavailable(opts, s, why);
     ptxFrom_ = PtxFrom::Nowhere;
+  }
+
+  /// Where the PTX is rustc's and calls into `core`: the launched image made apart
+  /// (compileLinkedCopy), for ptxas; without it ptxas assembles rustc's PTX as before.
+  void linkedImage(const Toolchain& tc, const RustcUnit& unit, const CompileOptions& opts,
+                   FrontEndOutput& o, CompileResult& result) {
+    if (!callsDeclaredFunctions(*module_.module)) return;
+    CoreLink link;
+    std::string why;
+    o.linked = compileLinkedCopy(*module_.module, tc.sysroot.path, unit.dependencyRlibs, opts.arch,
+                                 opts.optLevel, link, why);
+    if (!o.linked) {
+      result.diagnostics.push_back(
+          toolError("cannot make the launched image: the NVPTX back end failed: " + why));
+      return;
+    }
+    saveTemp(opts, "linked.ptx", o.linked->text);
+    takeLink(std::move(link), o, result);
+  }
+
+  /// Records a link's outcome: its functions on the result, what it left undefined for
+  /// ptxas's turn, and a warning when the sysroot could not be read.
+  static void takeLink(CoreLink link, FrontEndOutput& o, CompileResult& result) {
+    o.linkedForLaunch = true;
+    if (!link.error.empty()) {
+      Diagnostic d = toolError("cannot link what the kernel calls from core: " + link.error);
+      d.severity = Severity::Warning;
+      result.diagnostics.push_back(std::move(d));
+    }
+    result.linkedFunctions = std::move(link.linked);
+    o.unresolved = std::move(link.unresolved);
   }
 
   /// The line map over the user's files: the crate's files and its path dependencies' (or

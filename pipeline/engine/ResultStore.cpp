@@ -82,6 +82,10 @@ void serialize(A& a, ks::ArtifactFunction& f) {
   a(f.symbol, f.demangled, f.firstLine, f.lastLine, f.isKernel, f.definition);
 }
 template <class A>
+void serialize(A& a, ks::LinkedFunction& f) {
+  a(f.symbol, f.demangled, f.library);
+}
+template <class A>
 void serialize(A& a, ks::PassChange& c) {
   a(c.stage, c.pass, c.unit, c.before, c.after, c.diff);
 }
@@ -98,7 +102,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Bumped when the encoding changes (the binary's identity in the key covers builds too).
-constexpr uint32_t kFormat = 3;
+constexpr uint32_t kFormat = 4;
 // What an entry holds, first in its bytes: a result and a pass-by-pass view are not mistaken
 // for each other.
 constexpr std::string_view kResultTag = "ks-result", kPassesTag = "ks-passes";
@@ -323,7 +327,7 @@ std::string serializeResult(const CompileResult& r) {
       static_cast<int64_t>(r.totalTime.count()), static_cast<int64_t>(r.toolTime.count()),
       pathStrings(r.sourceFiles), r.crateManifest.string());
     a(r.lineMap ? std::optional(r.lineMap->userFiles()) : std::nullopt,
-      r.cubin ? std::optional(*r.cubin) : std::nullopt);
+      r.cubin ? std::optional(*r.cubin) : std::nullopt, r.cubinProblem, r.linkedFunctions);
     tables.save(a);
     a(static_cast<uint32_t>(r.stages.size()));
     for (const auto& [stage, outcome] : r.stages) {
@@ -351,7 +355,7 @@ std::optional<CompileResult> deserializeResult(std::string_view bytes) {
     r.crateManifest = manifest;
     std::optional<std::vector<std::string>> userFiles;
     std::optional<std::string> cubin;
-    a(userFiles, cubin);
+    a(userFiles, cubin, r.cubinProblem, r.linkedFunctions);
     if (cubin) r.cubin = std::make_shared<const std::string>(std::move(*cubin));
     std::shared_ptr<LineMap> lineMap;
     if (userFiles) lineMap = std::make_shared<LineMap>(std::move(*userFiles));

@@ -241,16 +241,17 @@ void assignRecordedChains(Artifact& ptx, const std::vector<ChainRecorder::Mark>&
   }
 }
 
-/// The PTX the NVPTX backend makes of `module`, each instruction with its exact chain;
-/// nullopt (and `error`) when it cannot. With rustc's LLVM, the text is rustc's own.
-std::optional<Artifact> emitPtx(llvm::Module& module, const std::string& arch, int optLevel,
-                                std::string& error) {
+}  // namespace
+
+std::unique_ptr<llvm::TargetMachine> nvptxTargetMachine(const llvm::Module& module,
+                                                        const std::string& arch, int optLevel,
+                                                        std::string& error) {
   initNvptxOnce();
   std::string err;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(module.getTargetTriple(), err);
   if (!target) {
     error = "NVPTX backend unavailable: " + err;
-    return std::nullopt;
+    return nullptr;
   }
   llvm::TargetOptions options;
   // As rustc sets its own up: `unreachable` traps, except after a call that does not return
@@ -260,10 +261,18 @@ std::optional<Artifact> emitPtx(llvm::Module& module, const std::string& arch, i
   std::unique_ptr<llvm::TargetMachine> tm(
       target->createTargetMachine(module.getTargetTriple(), arch, "", options, std::nullopt,
                                   std::nullopt, codegenLevel(optLevel)));
-  if (!tm) {
-    error = "cannot create an NVPTX target machine for " + arch;
-    return std::nullopt;
-  }
+  if (!tm) error = "cannot create an NVPTX target machine for " + arch;
+  return tm;
+}
+
+namespace {
+
+/// The PTX the NVPTX backend makes of `module`, each instruction with its exact chain;
+/// nullopt (and `error`) when it cannot. With rustc's LLVM, the text is rustc's own.
+std::optional<Artifact> emitPtx(llvm::Module& module, const std::string& arch, int optLevel,
+                                std::string& error) {
+  std::unique_ptr<llvm::TargetMachine> tm = nvptxTargetMachine(module, arch, optLevel, error);
+  if (!tm) return std::nullopt;
   module.setDataLayout(tm->createDataLayout());
   llvm::SmallString<0> out;
   llvm::raw_svector_ostream os(out);

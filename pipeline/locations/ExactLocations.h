@@ -15,6 +15,7 @@
 // The ids do not depend on the chains, so ptxas and nvdisasm run while they are regenerated.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,7 +25,8 @@
 
 namespace llvm {
 class Module;
-}
+class TargetMachine;
+}  // namespace llvm
 
 namespace ks {
 
@@ -42,6 +44,12 @@ struct ChainTable {
 /// The LLVM release whose NVPTX back end kernelscope links ("22.1.8"), as rustc -vV names
 /// its own.
 std::string backEndLlvmRelease();
+
+/// LLVM's NVPTX target machine for `module`'s triple, set up as rustc sets its own up;
+/// null, with `error`, when there is none.
+std::unique_ptr<llvm::TargetMachine> nvptxTargetMachine(const llvm::Module& module,
+                                                        const std::string& arch, int optLevel,
+                                                        std::string& error);
 
 /// The PTX LLVM's NVPTX backend makes of rustc's IR (parseLlvmIr's `keep`; changes
 /// `module`), every instruction with its exact chain (`LocationSource::Regenerated`) or none

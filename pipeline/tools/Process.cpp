@@ -333,7 +333,8 @@ class ChildSupervisor {
       return;
     }
     std::string& sink = *sinks_[i];
-    size_t room = spec_.outputCap > sink.size() ? spec_.outputCap - sink.size() : 0;
+    size_t cap = i == 1 && spec_.errorCap ? *spec_.errorCap : spec_.outputCap;
+    size_t room = cap > sink.size() ? cap - sink.size() : 0;
     if (static_cast<size_t>(got) > room) result_.truncated = true;
     sink.append(buf_, std::min(room, static_cast<size_t>(got)));
   }

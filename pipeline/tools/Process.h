@@ -33,7 +33,8 @@ struct ProcessSpec {
   std::filesystem::path cwd;  // empty: inherit
   std::string stdinText;
   std::chrono::milliseconds timeout{60000};
-  size_t outputCap = 64u << 20;  // bytes kept per stream; the rest is dropped and flagged
+  size_t outputCap = 64u << 20;    // bytes kept per stream; the rest is dropped and flagged
+  std::optional<size_t> errorCap;  // bytes kept of stderr, when it differs from outputCap
   CancellationToken cancel;
 };
 

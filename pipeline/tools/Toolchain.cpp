@@ -34,9 +34,13 @@ std::string env(const char* name) {
   return v ? v : "";
 }
 
+/// Runs a probe from `/`: a rustup proxy chooses its toolchain by the `rust-toolchain.toml`
+/// of its working directory and the directories above, and the language server's working
+/// directory is often the workspace, whose file could name any program as a "toolchain".
 ProcessResult quickRun(std::vector<std::string> argv) {
   ProcessSpec spec;
   spec.argv = std::move(argv);
+  spec.cwd = "/";
   spec.timeout = std::chrono::seconds(20);
   spec.outputCap = 1 << 20;
   return runProcess(spec);
@@ -107,6 +111,16 @@ struct RustcProbe {
   fs::path rustSrc;
 };
 
+/// Whether `path` is one of rustup's proxies: rustup itself under another name, by a
+/// symbolic link to `rustup` or a hard link to the `rustup` beside it.
+bool isRustupProxy(const fs::path& path) {
+  std::error_code ec;
+  const fs::path target = fs::canonical(path, ec);
+  if (!ec && target.filename() == "rustup") return true;
+  const fs::path beside = path.parent_path() / "rustup";
+  return fs::exists(beside, ec) && fs::equivalent(beside, path, ec);
+}
+
 std::optional<RustcProbe> probeRustc(const fs::path& path, DiscoveryWitnesses& seen) {
   seen.add(path);
   auto vv = quickRun({path.string(), "-vV"});
@@ -124,9 +138,21 @@ std::optional<RustcProbe> probeRustc(const fs::path& path, DiscoveryWitnesses& s
   if (!p.sysroot.empty())
     for (const char* dir : {"lib", "lib/rustlib", "lib/rustlib/src/rust/library/core"})
       seen.add(p.sysroot / dir);
+  // A rustup proxy (~/.cargo/bin/rustc) would choose its toolchain again on every run, by
+  // the working directory: use the toolchain's own rustc, which never does, from here on.
+  // (Any other program, such as a wrapper the user chose, is run as it is.)
+  std::error_code ec;
+  if (fs::path own = p.sysroot / "bin/rustc"; isRustupProxy(path) && !p.sysroot.empty() &&
+                                              fs::exists(own, ec) &&
+                                              !fs::equivalent(own, path, ec)) {
+    seen.add(own);
+    if (auto ownVersion = quickRun({own.string(), "-vV"}); ownVersion.ok()) {
+      p.path = own;
+      p.verbose = ownVersion.out;
+    }
+  }
   p.hasTarget = !p.sysroot.empty() && hasCoreFor(p.sysroot, &seen);
   fs::path src = p.sysroot / "lib/rustlib/src/rust/library";
-  std::error_code ec;
   if (fs::is_directory(src / "core", ec)) p.rustSrc = src;
   return p;
 }
@@ -373,6 +399,14 @@ std::optional<fs::path> findCargo(const Toolchain& tc, std::string* problem) {
     *problem =
         "cargo not found next to " + tc.rustc.path.string() + " or on PATH (install cargo-web)";
   return std::nullopt;
+}
+
+fs::path kernelscopeWorkingDirectory(const Toolchain& tc) {
+  fs::path dir = tc.cacheDir / "cwd";
+  std::error_code ec;
+  if (tc.cacheDir.empty() || (!fs::create_directories(dir, ec) && !fs::is_directory(dir, ec)))
+    return "/";
+  return dir;
 }
 
 Toolchain discoverToolchain(const ToolchainSettings& settings) {

@@ -60,6 +60,11 @@ Toolchain discoverToolchain(const ToolchainSettings& = {});
 /// none, with `problem` (when given) saying so and what to install.
 std::optional<std::filesystem::path> findCargo(const Toolchain&, std::string* problem = nullptr);
 
+/// A working directory of kernelscope's own (in the cache), made when missing, for tools
+/// that would otherwise read the workspace's configuration from theirs (cargo metadata);
+/// `/` when it cannot be made.
+std::filesystem::path kernelscopeWorkingDirectory(const Toolchain&);
+
 /// Builds the nvptx64 `core` + `compiler_builtins` sysroot into the cache (cargo,
 /// offline) unless it is already there, then removes the cores no rustc uses any more
 /// (an upgraded rustc's earlier one, ...: see README, "Toolchain on your own machine").

@@ -16,15 +16,21 @@
 
 namespace ks {
 
-/// Workspace rustc flags split into those any workspace may set and those that need trust.
+/// Workspace rustc flags split into those any workspace may set, those that need trust and
+/// those never passed: an argument that begins with `@` names a file whose lines rustc reads
+/// as more arguments (`--cfg @flags.txt` could say `-Zcodegen-backend=...`).
 struct VettedFlags {
   std::vector<std::string> safe;  // in their order, each option with its value
   std::vector<std::string>
       needTrust;  // likewise: -Zcodegen-backend, --emit=..=PATH, -o, -C linker, ...
+  std::vector<std::string> refused;  // options with an `@file` argument, with that argument
+  std::vector<std::string> trusted;  // safe and needTrust in their order: a trusted workspace's
 };
 
 /// Splits `flags` (rustc's command-line form: `-C key=value`, `-Ckey=value`, `--cfg X`, ...).
-/// The allow-list holds flags that only change code generation or lints: `-C` target-feature,
+/// An option is safe only when its value is valid by the option's own grammar (a cfg spec,
+/// a lint name, a level). The allow-list holds flags that only change code generation or
+/// lints: `-C` target-feature,
 /// target-cpu, opt-level, debuginfo, debug-assertions, overflow-checks, inline-threshold,
 /// codegen-units, panic, force-frame-pointers, relocation-model, code-model, remark; `-Z`
 /// mir-opt-level, inline-mir, inline-mir-threshold, inline-mir-hint-threshold,
@@ -51,5 +57,10 @@ inline constexpr const char* kWorkspaceTrustCode = "workspace-trust";
 inline constexpr const char* kTrustHint =
     "the workspace is not trusted (trust it in the editor, or set workspaceTrusted in your own "
     "editor settings)";
+
+/// Why flags with an `@file` argument are never passed, trusted or not.
+inline constexpr const char* kResponseFileRefusal =
+    "an argument beginning with @ makes rustc read more arguments from a file, which a "
+    "workspace may never choose";
 
 }  // namespace ks

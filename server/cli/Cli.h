@@ -26,6 +26,9 @@ void printCompileSummary();
 /// `kernelscope explain FILE [--line N] [--stages ...] [--arch sm_XX] [--opt N] [--annotate]
 /// [--json]`
 int explainMain(int argc, char** argv);
+/// `kernelscope report FILE [-o PAGE.html] [--stages ...]`: explain's content as one
+/// self-contained HTML page with linked highlighting (ReportHtml.h).
+int reportMain(int argc, char** argv);
 /// `kernelscope doctor [--profile NAME]`: which tool each stage uses, and what is missing with the
 /// fix.
 int doctorMain(int argc, char** argv);
@@ -48,6 +51,12 @@ int runMain(int argc, char** argv);
 int profileMain(int argc, char** argv);
 /// `kernelscope compare RUST CUDA --run|--profile [run options]`: both kernels on one spec.
 int compareLaunchMain(int argc, char** argv);
+/// `kernelscope check [CRATE] [-p NAME] [--baseline FILE] [--bless] [--sarif FILE]`: every
+/// kernel of a crate against its budgets and a committed baseline (exit 1 when one fails).
+int checkMain(int argc, char** argv);
+/// `cargo kernelscope COMMAND [-p NAME] [--manifest-path FILE] ...` (the executable run as
+/// `cargo-kernelscope`): explain, run, profile and check on the crate cargo would build.
+int cargoKernelscopeMain(int argc, char** argv);
 /// `kernelscope gpu-exec`: one launch request on stdin, its result on stdout (gpu/GpuExec.h).
 int gpuExecMain(int argc, char** argv);
 

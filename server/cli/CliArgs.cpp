@@ -132,4 +132,59 @@ std::optional<std::string> parseStageList(std::string_view list, std::vector<Sta
   return std::nullopt;
 }
 
+/// The nearest Cargo.toml at or above `dir`.
+namespace {
+
+std::optional<std::filesystem::path> manifestAbove(std::filesystem::path dir) {
+  std::error_code ec;
+  for (dir = std::filesystem::absolute(dir); !dir.empty(); dir = dir.parent_path()) {
+    if (std::filesystem::is_regular_file(dir / "Cargo.toml", ec)) return dir / "Cargo.toml";
+    if (dir == dir.root_path()) break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<CratePackage> cargoCrate(const Toolchain& tc, const CargoSelection& a,
+                                       std::string& problem) {
+  std::optional<std::filesystem::path> manifest;
+  if (!a.manifestPath.empty()) {
+    manifest = std::filesystem::absolute(a.manifestPath);
+  } else if (!a.target.empty() && std::filesystem::path(a.target).filename() == "Cargo.toml") {
+    manifest = std::filesystem::absolute(a.target);
+  } else {
+    std::error_code ec;
+    std::filesystem::path from =
+        a.target.empty() ? std::filesystem::current_path() : std::filesystem::path(a.target);
+    if (!a.target.empty() && !std::filesystem::is_directory(from, ec))
+      from = std::filesystem::absolute(from).parent_path();
+    manifest = manifestAbove(from);
+  }
+  if (!manifest) {
+    problem = "no Cargo.toml at or above " + (a.target.empty() ? std::string(".") : a.target) +
+              " (a crate is needed here; kernelscope explain takes a single file)";
+    return std::nullopt;
+  }
+  if (!a.package.empty()) {
+    std::vector<WorkspacePackage> packages = workspacePackages(tc, *manifest, problem);
+    if (packages.empty()) return std::nullopt;
+    std::string names;
+    for (const auto& p : packages) {
+      if (p.name == a.package) return loadPackage(tc, p.manifest, &problem);
+      names += (names.empty() ? "" : ", ") + p.name;
+    }
+    problem = "no package '" + a.package + "' in the workspace of " + manifest->string() +
+              " (its packages: " + names + ")";
+    return std::nullopt;
+  }
+  return loadPackage(tc, *manifest, &problem);
+}
+
+std::string shownPath(const std::string& file) {
+  std::error_code ec;
+  std::string cwd = normalizePath(std::filesystem::current_path(ec).string()) + "/";
+  return !ec && file.starts_with(cwd) ? file.substr(cwd.size()) : file;
+}
+
 }  // namespace ks

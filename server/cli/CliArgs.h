@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "Compile.h"
+#include "Crate.h"
 
 namespace ks {
 
@@ -85,6 +86,20 @@ void printWorkspaceTrustNotes(const std::vector<Diagnostic>&);
 /// an unknown option here, so that a command takes no flag its --help does not list.
 std::optional<std::string> readCompileOption(std::string_view arg, ArgReader& args,
                                              CompileOptions& options);
+
+/// Which crate a command means, as cargo's own flags say it: the package `-p` names in the
+/// workspace of `--manifest-path` (or of the current directory), else the package of
+/// `target` (a crate directory, a Cargo.toml or a file in it; empty: the current directory).
+struct CargoSelection {
+  std::string target, package, manifestPath;
+};
+/// The crate of `selection`, from cargo's metadata; nullopt with the reason in `problem`.
+std::optional<CratePackage> cargoCrate(const Toolchain&, const CargoSelection& selection,
+                                       std::string& problem);
+
+/// A file as a terminal user (or a CI annotation, or SARIF's %SRCROOT%) reads it: relative
+/// to the working directory when under it, else as it is.
+std::string shownPath(const std::string& file);
 
 /// Parses a stage list such as "ptx,sass" into `stages` (checked by the options table,
 /// Options.h); the problem when a name is unknown.

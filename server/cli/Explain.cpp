@@ -1,5 +1,7 @@
 // `kernelscope explain`: each source line of a kernel with what it became in every stage,
 // then the resources of each kernel. Text for people, `--json` for scripts.
+#include <unistd.h>
+
 #include <algorithm>
 #include <fstream>
 #include <iomanip>
@@ -14,11 +16,13 @@
 #include "CliArgs.h"
 #include "Compile.h"
 #include "CostSummary.h"
+#include "Diff.h"
 #include "Engine.h"
 #include "Files.h"
 #include "InstructionDocs.h"
 #include "KernelSummary.h"
 #include "Remarks.h"
+#include "ReportHtml.h"
 #include "TextUtil.h"
 
 namespace ks {
@@ -34,22 +38,30 @@ struct ExplainArgs {
   bool costs = false;     // the full table of costs per line (Costs.h)
   bool stream = false;    // each group of stages as soon as it exists (streamStages)
   RemarkFilter remarks = *RemarkFilter::named("default");
+  std::string html;  // `kernelscope report`: the page to write (ReportHtml.h)
 };
 
-/// Parses the arguments; returns an error message on bad input.
-std::optional<std::string> parseArgs(int argc, char** argv, ExplainArgs& a) {
-  ArgReader args("explain", argc, argv);
+/// Parses the arguments of `command` (explain or report); returns an error message on bad
+/// input.
+std::optional<std::string> parseArgs(std::string_view command, int argc, char** argv,
+                                     ExplainArgs& a) {
+  ArgReader args(command, argc, argv);
+  if (command == "report") a.html = "kernelscope-report.html";
   while (auto next = args.next()) {
     std::string_view arg = *next;
     if (auto bad = readCompileOption(arg, args, a.options)) {
       if (!bad->empty()) return *bad;
-    } else if (arg == "--json") {
+    } else if (command == "report" && (arg == "-o" || arg == "--output")) {
+      auto v = args.value();
+      if (!v) return std::string(arg) + " needs the file to write";
+      a.html = *v;
+    } else if (command == "explain" && arg == "--json") {
       a.json = true;
-    } else if (arg == "--annotate") {
+    } else if (command == "explain" && arg == "--annotate") {
       a.annotate = true;
-    } else if (arg == "--costs") {
+    } else if (command == "explain" && arg == "--costs") {
       a.costs = true;
-    } else if (arg == "--stream") {
+    } else if (command == "explain" && arg == "--stream") {
       a.stream = true;
     } else if (arg == "--remarks") {
       auto v = args.value();
@@ -62,7 +74,7 @@ std::optional<std::string> parseArgs(int argc, char** argv, ExplainArgs& a) {
       auto n = v ? text::parseUint(*v) : std::nullopt;
       if (!n || *n == 0 || *n > 1024) return "--block-size needs a number of threads, 1 to 1024";
       a.options.occupancyBlockSize = *n;
-    } else if (arg == "--line") {
+    } else if (command == "explain" && arg == "--line") {
       auto v = args.value();
       auto n = v ? text::parseUint(*v) : std::nullopt;
       if (!n || *n == 0) return "--line needs a line number (1-based)";
@@ -73,14 +85,15 @@ std::optional<std::string> parseArgs(int argc, char** argv, ExplainArgs& a) {
       if (auto bad = parseStageList(*v, a.options.stages)) return *bad;
       a.options.stagesChosen = true;
     } else if (arg.starts_with("-")) {
-      return "unknown option '" + std::string(arg) + "' (see kernelscope --help)";
+      return "unknown option '" + std::string(arg) + "' (see kernelscope " + std::string(command) +
+             " --help)";
     } else if (a.file.empty()) {
       a.file = std::string(arg);
     } else {
       return "more than one file given ('" + a.file + "' and '" + std::string(arg) + "')";
     }
   }
-  if (a.file.empty()) return "no kernel file given: kernelscope explain FILE";
+  if (a.file.empty()) return "no kernel file given: kernelscope " + std::string(command) + " FILE";
   return std::nullopt;
 }
 
@@ -91,13 +104,6 @@ std::string frameText(const Frame& f) {
     file = file.substr(slash + 5);  // core's files by their path inside the library
   std::string s = f.function.empty() ? "" : f.function + " ";
   return s + "(" + file + ":" + std::to_string(f.line) + ")";
-}
-
-/// A file as a terminal user reads it: relative to the working directory when under it.
-std::string shownPath(const std::string& file) {
-  std::error_code ec;
-  std::string cwd = normalizePath(std::filesystem::current_path(ec).string()) + "/";
-  return !ec && file.starts_with(cwd) ? file.substr(cwd.size()) : file;
 }
 
 /// What an instruction shown under a source line is, when it is not simply that line's code:
@@ -711,10 +717,50 @@ StageListener stageStream(const ExplainArgs& args, const std::string& file,
 
 }  // namespace
 
-int explainMain(int argc, char** argv) {
+namespace {
+
+/// Writes the report page of `r` to `args.html`; the problem, or "".
+std::string writeReport(const ExplainArgs& args, const CompileResult& r, const std::string& file,
+                        const std::string& source, const std::vector<std::string_view>& lines) {
+  std::ostringstream explain;
+  printExplainJson(explain, args, r, file, lines, -1);
+  nlohmann::json stages = nlohmann::json::object(), order = nlohmann::json::array();
+  for (Stage s : args.options.stages)
+    if (const StageOutcome* o = r.stage(s); o && o->available) {
+      stages[std::string(stageName(s))] = {{"title", std::string(stageTitle(s))},
+                                           {"text", o->artifact->text}};
+      order.push_back(std::string(stageName(s)));
+    }
+  // The explain object goes in as it was written: one parse fewer for a large file.
+  const std::string data =
+      "{\"explain\": " + explain.str() + ", \"source\": " +
+      nlohmann::json(source).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+      ", \"stages\": " + stages.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+      ", \"order\": " + order.dump() + "}";
+  const std::filesystem::path out = args.html;
+  const std::filesystem::path staging = out.string() + ".tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream page(staging, std::ios::binary);
+    page << reportHtml(data);
+    if (!page.flush()) {
+      std::error_code ec;
+      std::filesystem::remove(staging, ec);
+      return "cannot write " + out.string();
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(staging, out, ec);
+  if (ec) {
+    std::filesystem::remove(staging, ec);
+    return "cannot write " + out.string() + ": " + ec.message();
+  }
+  return {};
+}
+
+int explainOrReport(std::string_view command, int argc, char** argv) {
   ExplainArgs args;
-  if (auto err = parseArgs(argc, argv, args)) {
-    std::cerr << "kernelscope explain: " << *err << "\n";
+  if (auto err = parseArgs(command, argc, argv, args)) {
+    std::cerr << "kernelscope " << command << ": " << *err << "\n";
     return kExitUsage;
   }
   std::filesystem::path path = std::filesystem::absolute(args.file);
@@ -755,6 +801,18 @@ int explainMain(int argc, char** argv) {
       unavailable.push_back(std::string(stageName(s)) + ": " + st->unavailableReason);
   }
 
+  if (!args.html.empty()) {
+    if (!r.succeeded) {
+      std::cerr << "kernelscope report: " << args.file << ": " << failureText(r) << "\n";
+      return kExitFailed;
+    }
+    if (std::string why = writeReport(args, r, file, source, sourceLines); !why.empty()) {
+      std::cerr << "kernelscope report: " << why << "\n";
+      return kExitFailed;
+    }
+    std::cout << "wrote " << args.html << " (open it in a browser)\n";
+    return kExitOk;
+  }
   if (args.json) {  // streamed: the last of its lines
     printExplainJson(std::cout, args, r, file, sourceLines, args.stream ? -1 : 2);
     std::cout << "\n";
@@ -775,5 +833,11 @@ int explainMain(int argc, char** argv) {
   }
   return kExitOk;
 }
+
+}  // namespace
+
+int explainMain(int argc, char** argv) { return explainOrReport("explain", argc, argv); }
+
+int reportMain(int argc, char** argv) { return explainOrReport("report", argc, argv); }
 
 }  // namespace ks

@@ -18,6 +18,7 @@
 #include "CliArgs.h"
 #include "Crate.h"
 #include "Cuda.h"
+#include "Files.h"
 #include "GpuExec.h"
 #include "KernelLaunch.h"
 #include "Options.h"
@@ -207,9 +208,13 @@ std::optional<gpu::RunResult> launch(const char* command, const Compiled& c, con
     return std::nullopt;
   }
   if (!args.replay.empty()) {
-    std::ifstream in(args.replay, std::ios::binary);
-    std::string message((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (std::string why = gpu::decodeResult(message, r); !why.empty()) {
+    FileText message = readRegularFile(args.replay, gpu::resultSizeLimit(*prepared.request));
+    if (!message.ok()) {
+      std::cerr << "kernelscope " << command << ": " << args.replay << ": " << message.error
+                << "\n";
+      return std::nullopt;
+    }
+    if (std::string why = gpu::decodeResultFor(*prepared.request, message.text, r); !why.empty()) {
       std::cerr << "kernelscope " << command << ": " << args.replay << ": " << why << "\n";
       return std::nullopt;
     }
@@ -287,8 +292,10 @@ int runMain(int argc, char** argv) {
   if (!args.dumpDir.empty()) {
     std::error_code ec;
     fs::create_directories(args.dumpDir, ec);
+    // The result's buffers are the plan's (decodeResultFor), so the files are named after
+    // the kernel's parameters; a name that is not a plain file name is still never a path.
     for (const auto& b : r->buffers)
-      if (b.blob >= 0)
+      if (b.blob >= 0 && gpu::isPlainParameterName(b.name))
         writeNpy(fs::path(args.dumpDir) / (b.name + ".npy"), b.elem, b.count, r->blobs[b.blob]);
   }
   if (args.json)

@@ -22,6 +22,9 @@ usage:
 @lsp
   kernelscope explain FILE [options]           print each source line with what it became
 @explain
+  kernelscope report FILE [-o PAGE.html]       the same as one self-contained HTML page: source
+                                               and stages side by side, linked both ways
+@report
   kernelscope compare RUST_FILE CUDA_FILE      a Rust kernel's PTX/SASS next to its CUDA C++ twin's
 @compare
   kernelscope diff BEFORE.rs AFTER.rs [options] what the code became between two files
@@ -37,6 +40,10 @@ usage:
                                                samples, instructions, divergence, coalescing and
                                                bank conflicts per source line
 @profile
+  kernelscope check [CRATE] [options]          every kernel of a crate against its budgets
+                                               ([package.metadata.kernelscope.budget]) and a
+                                               committed baseline; exit 1 when one costs more
+@check
   kernelscope gpu-exec                         one launch request on stdin, its result on stdout
                                                (what run and profile start, here or via --runner)
   kernelscope doctor [options]                 show the toolchain each stage uses (and a profile's)
@@ -61,6 +68,9 @@ std::string usage() {
 }
 
 int run(int argc, char** argv) {
+  // Installed (linked) as cargo-kernelscope, it is cargo's `cargo kernelscope`.
+  if (argc > 0 && std::string_view(argv[0]).ends_with("cargo-kernelscope"))
+    return ks::cargoKernelscopeMain(argc, argv);
   std::string_view cmd = argc > 1 ? argv[1] : "";
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     std::cout << usage();
@@ -71,6 +81,7 @@ int run(int argc, char** argv) {
     return ks::kExitOk;
   }
   if (cmd == "explain") return ks::explainMain(argc - 2, argv + 2);
+  if (cmd == "report") return ks::reportMain(argc - 2, argv + 2);
   if (cmd == "diff") return ks::diffMain(argc - 2, argv + 2);
   if (cmd == "passes") return ks::passesMain(argc - 2, argv + 2);
   if (cmd == "compare") {
@@ -82,6 +93,7 @@ int run(int argc, char** argv) {
     }
     return ks::compareMain(argc - 2, argv + 2);
   }
+  if (cmd == "check") return ks::checkMain(argc - 2, argv + 2);
   if (cmd == "run") return ks::runMain(argc - 2, argv + 2);
   if (cmd == "profile") return ks::profileMain(argc - 2, argv + 2);
   if (cmd == "gpu-exec") return ks::gpuExecMain(argc - 2, argv + 2);

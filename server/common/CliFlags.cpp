@@ -11,7 +11,7 @@ namespace ks {
 namespace {
 
 /// The commands that compile: each takes the options for how to compile (readCompileOption).
-constexpr std::string_view kCompiling = "explain diff compare passes run profile";
+constexpr std::string_view kCompiling = "explain report diff compare passes run profile check";
 
 /// The table (constant-initialized: no order of static initialization to mind).
 constexpr CliFlag kFlags[] = {
@@ -32,7 +32,8 @@ constexpr CliFlag kFlags[] = {
     {"passes", "--kernel", "NAME", "the kernel whose passes to show (needed)"},
     {"run profile", "--kernel", "NAME",
      "the kernel (default: the only one, or the only one with a spec)"},
-    {"explain diff", "--stages", "", ""},
+    {"explain report diff", "--stages", "", ""},
+    {"report", "-o", "FILE", "the page to write (default kernelscope-report.html)"},
     {"compare", "--stages", "LIST", "ptx, sass or ptx,sass (default)"},
     {"diff", "--vs-arch", "sm_XX",
      "compare FILE with itself compiled for this arch (--arch: the first side's)"},
@@ -63,19 +64,31 @@ constexpr CliFlag kFlags[] = {
     {kCompiling, "--opt", "", ""},
     {kCompiling, "--profile", "", ""},
     {"doctor", "--profile", "NAME", "also show the tools this toolchain profile needs"},
+    {"check", "-p", "NAME",
+     "the package of the workspace to check (also --package; default: the crate of CRATE, a "
+     "directory, Cargo.toml or kernel file, or of the current directory)"},
+    {"check", "--manifest-path", "FILE", "the Cargo.toml whose workspace -p looks in"},
+    {"check", "--baseline", "FILE",
+     "the figures to compare with (default: kernelscope-baseline.json beside Cargo.toml)"},
+    {"check", "--bless", "", "write today's figures as the baseline; budgets still fail"},
+    {"check", "--format", "FMT",
+     "text (default; file:line: error[rule]: ...), json, or github (Actions annotations)"},
+    {"check", "--sarif", "FILE", "also write the findings as SARIF 2.1.0 (code scanning)"},
+    {"check", "--block-size", "N", "threads per block for min-occupancy (default 256)"},
     {"explain", "--annotate", "",
      "explain each instruction and its modifiers (SASS: its control code, and what it waits on)"},
     {"explain", "--costs", "",
      "the full table of what each line costs before it runs: live registers, local memory, "
      "memory instructions, issue cycles (a lower bound), and the lines to look at first"},
-    {"explain", "--remarks", "WHICH",
+    {"explain report", "--remarks", "WHICH",
      "optimizer remarks under each line: default (missed, and what was inlined, hoisted, "
      "unrolled or vectorized), all, missed, passed, analysis or none"},
-    {"explain", "--block-size", "N", "threads per block for the occupancy column (default 256)"},
+    {"explain report", "--block-size", "N",
+     "threads per block for the occupancy column (default 256)"},
     {"diff passes", "--context", "N", "unchanged lines around each change (default 3)"},
     {"diff", "--summary", "", "only the summary line (\"PTX +3 −1, SASS +2, regs 10→12\")"},
     {"diff", "--raw", "", "compare lines as printed (keep register and label numbers)"},
-    {"explain passes run profile", "--json", "", "machine-readable output"},
+    {"explain passes run profile check", "--json", "", "machine-readable output"},
     {"explain", "--stream", "",
      "each group of stages as soon as it exists: with --json, one JSON object per line (MIR, "
      "LLVM IR and PTX first, then the resources, then SASS, each with \"pending\"; the last line "

@@ -291,6 +291,7 @@ void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json>
     }
   }
   client_ = params.capabilities;
+  trustHint_ = trustHintFor(params.clientName);
   if (params.processId && *params.processId > 0)
     editorWatch_ = std::make_unique<EditorProcessWatch>(
         *params.processId, options_.editorPollInterval,
@@ -562,7 +563,7 @@ void LspServer::rebuildSettings() {
   if (layered.withheld != withheldSettings_ && !layered.withheld.empty()) {
     std::string message = "kernelscope.toml: not applied:";
     for (const auto& w : layered.withheld) message += " " + w + ";";
-    if (!layered.trusted) message += std::string(" ") + kTrustHint;
+    if (!layered.trusted) message += " " + trustHint_;
     log(kWarning, message);
     notify("window/showMessage", {{"type", kWarning}, {"message", message}});
   }
@@ -631,6 +632,7 @@ void LspServer::sendStatus(const Document& d, int revision, std::string_view sta
   lsp::StatusParams status =
       statusOf(d.uri, revision, state, attempt, !options_.deterministic, changes);
   status.workspaceTrusted = settings_.workspaceTrusted;
+  for (auto& w : status.withheld) w = inEditorTerms(std::move(w), trustHint_);
   for (const auto& w : withheldSettings_) status.withheld.push_back("kernelscope.toml: " + w);
   ++statusesSent_[d.path];
   notify("kernelscope/status", status);
@@ -739,6 +741,7 @@ void LspServer::publishDiagnostics(const CompileRequest& r,
   Session::DiagnosticsRoute route = session_.routeDiagnostics(r, diagnosed);
   for (const std::string& path : route.publish) {
     lsp::PublishDiagnosticsParams& params = byFile.at(path);
+    for (auto& d : params.diagnostics) d.message = inEditorTerms(std::move(d.message), trustHint_);
     if (Document* d = workspace_.findByPath(path)) {
       params.uri = d->uri;  // the client's spelling of it
       auto member = r.documents.find(path);
@@ -870,7 +873,15 @@ void LspServer::onCodeLens(const lsp::CodeLensParams& p,
   if (!s)
     return s.error().code == ErrorCode::RequestFailed ? reply(std::vector<lsp::CodeLens>{})
                                                       : reply(s.error());
-  auto lenses = codeLenses(*s->second, encoding_);
+  // The newest earlier snapshot with resources, for the lens while ptxas runs.
+  const Snapshot* earlier = nullptr;
+  if (s->first)
+    for (auto it = s->first->snapshots.rbegin(); it != s->first->snapshots.rend(); ++it)
+      if ((*it)->result && (*it)->result->pending.empty() && *it != s->second) {
+        earlier = it->get();
+        break;
+      }
+  auto lenses = codeLenses(*s->second, earlier, encoding_);
   auto gpu = gpuLenses(*s->second, encoding_);
   lenses.insert(lenses.end(), gpu.begin(), gpu.end());
   reply(lenses);

@@ -24,6 +24,7 @@
 #include "Settings.h"
 #include "SourceText.h"
 #include "Transport.h"
+#include "Trust.h"
 #include "Workspace.h"
 
 namespace ks::server {
@@ -211,6 +212,8 @@ class LspServer final : public MessageHandler {
   std::map<std::string, NotificationHandler, std::less<>> notifications_;
   PositionEncoding encoding_ = PositionEncoding::Utf16;
   lsp::ClientCapabilities client_;
+  /// How this editor's user trusts a workspace (trustHintFor), ending withheld messages.
+  std::string trustHint_ = kTrustHint;
 
   bool initialized_ = false;  // `initialize` was answered
   // The session's first compile also discovers the toolchain: it is shown as work-done

@@ -2,6 +2,8 @@
 // Settings their layers make.
 #include "Settings.h"
 
+#include <cctype>
+
 #include <algorithm>
 
 #include <toml++/toml.h>
@@ -123,10 +125,53 @@ Settings settingsFrom(std::initializer_list<const SettingValues*> layers) {
   return s;
 }
 
+std::string trustHintFor(std::string_view clientName) {
+  std::string name;
+  for (char c : clientName) name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string untrusted = "the workspace is not trusted";
+  if (name.find("visual studio code") != name.npos || name.find("code-server") != name.npos ||
+      name.find("vscode") != name.npos || name.find("vscodium") != name.npos)
+    return untrusted + " (trust it: Workspaces: Manage Workspace Trust)";
+  if (name.find("neovim") != name.npos || name == "nvim")
+    return untrusted +
+           " (trust it: require('kernelscope').setup{ settings = { "
+           "workspaceTrusted = true } })";
+  if (name.find("eglot") != name.npos || name.find("emacs") != name.npos)
+    return untrusted +
+           " (trust it: (setq kernelscope-initialization-options "
+           "'(:workspaceTrusted t)))";
+  if (name.find("ale") == 0 || name == "vim")
+    return untrusted +
+           " (trust it: let g:ale_rust_kernelscope_config = "
+           "{'workspaceTrusted': v:true})";
+  if (name.find("helix") != name.npos)
+    return untrusted +
+           " (trust it: config = { workspaceTrusted = true } for kernelscope in "
+           "languages.toml)";
+  return kTrustHint;
+}
+
+std::string inEditorTerms(std::string message, const std::string& hint) {
+  const std::string_view generic = kTrustHint;
+  for (size_t at = message.find(generic); at != std::string::npos;
+       at = message.find(generic, at + hint.size()))
+    message.replace(at, generic.size(), hint);
+  return message;
+}
+
 std::vector<std::string> withholdUntrustedSettings(SettingValues& values, bool trusted) {
   std::vector<std::string> withheld;
   if (values.erase("workspaceTrusted"))
     withheld.push_back("workspaceTrusted (only the user can trust a workspace)");
+  auto flags = values.find("extraRustcFlags");
+  VettedFlags vetted;
+  if (flags != values.end()) {
+    vetted = vetWorkspaceRustcFlags(std::get<std::vector<std::string>>(flags->second));
+    if (!vetted.refused.empty())
+      withheld.push_back("extraRustcFlags " + joinFlags(vetted.refused) + " (" +
+                         kResponseFileRefusal + ")");
+    flags->second = trusted ? vetted.trusted : vetted.safe;
+  }
   if (trusted) return withheld;
   for (const char* program : {"rustc", "gpuRunner", "ncu"})
     if (auto it = values.find(program); it != values.end()) {
@@ -138,13 +183,8 @@ std::vector<std::string> withholdUntrustedSettings(SettingValues& values, bool t
       withheld.push_back("toolchainProfile = " + optionValueText(it->second) + " (it runs cargo)");
       values.erase(it);
     }
-  if (auto it = values.find("extraRustcFlags"); it != values.end()) {
-    VettedFlags vetted = vetWorkspaceRustcFlags(std::get<std::vector<std::string>>(it->second));
-    if (!vetted.needTrust.empty()) {
-      withheld.push_back("extraRustcFlags " + joinFlags(vetted.needTrust));
-      it->second = vetted.safe;
-    }
-  }
+  if (!vetted.needTrust.empty())
+    withheld.push_back("extraRustcFlags " + joinFlags(vetted.needTrust));
   return withheld;
 }
 

@@ -74,10 +74,20 @@ SettingValues parseSettingsFile(const std::string& text, std::vector<std::string
 /// The settings that `layers` (lowest first) set over the defaults.
 Settings settingsFrom(std::initializer_list<const SettingValues*> layers);
 
+/// How a user of the editor named `clientName` (initialize's clientInfo.name) trusts a
+/// workspace, in that editor's own terms, to end a message about what was withheld: VS
+/// Code's command, the setting as each plugin's configuration spells it.
+std::string trustHintFor(std::string_view clientName);
+
+/// `message` with kTrustHint (the pipeline's words, for any editor) in the terms of the
+/// editor whose hint is `hint` (trustHintFor).
+std::string inEditorTerms(std::string message, const std::string& hint);
+
 /// Removes from `fileValues` (a workspace's kernelscope.toml) what the workspace may not
 /// choose for itself: `workspaceTrusted` always; unless `trusted`, also `rustc`, `gpuRunner`
 /// and `ncu` (programs to run), a `toolchainProfile` that runs cargo and the
-/// `extraRustcFlags` off the allow-list. Returns what was removed, in words, with why.
+/// `extraRustcFlags` off the allow-list; trusted or not, flags with an `@file` argument.
+/// Returns what was removed, in words, with why.
 std::vector<std::string> withholdUntrustedSettings(SettingValues& fileValues, bool trusted);
 
 /// The settings from their layers, lowest first: the defaults, the workspace's

@@ -375,6 +375,44 @@ TEST_CASE("kernelscope/diff: the previous save is one for the same arch, not an 
   CHECK(diff["baseRevision"] == 1);  // back on sm_90: the sm_90 save before the switch
 }
 
+TEST_CASE("the kernel lens keeps the last figures, marked updating, while ptxas runs") {
+  auto snapshot = [](std::optional<uint32_t> registers, std::vector<std::string> pending,
+                     std::string arch = "sm_90") {
+    auto result = std::make_shared<CompileResult>();
+    result->succeeded = true;
+    result->arch = arch;
+    result->pending = std::move(pending);
+    KernelInfo k;
+    k.symbol = "saxpy";
+    k.definition.line = 2;
+    if (registers) {
+      k.resources = KernelResources{};
+      k.resources->registers = *registers;
+    }
+    result->kernels.push_back(k);
+    auto s = std::make_shared<server::Snapshot>();
+    s->uri = "file:///k.rs";
+    s->path = "/k.rs";
+    s->text = "\nfn saxpy() {}\n";
+    s->result = result;
+    return s;
+  };
+  auto title = [](const server::Snapshot& s, const server::Snapshot* earlier) {
+    auto lenses = server::codeLenses(s, earlier, server::PositionEncoding::Utf16);
+    REQUIRE_FALSE(lenses.empty());
+    return lenses[0].command->title;
+  };
+  auto before = snapshot(40, {});
+  auto partial = snapshot(std::nullopt, {"resources", "sass"});
+  CHECK(title(*partial, before.get()) == "sm_90 · 40 regs · 0 B spill · updating");
+  CHECK(title(*partial, nullptr) == "sm_90 · resources coming");  // the first compile
+  CHECK(title(*snapshot(32, {}), before.get()) == "sm_90 · 32 regs · 0 B spill");
+  // Another arch's figures are not this one's; a compile without ptxas says so.
+  CHECK(title(*snapshot(std::nullopt, {"resources"}, "sm_80"), before.get()) ==
+        "sm_80 · resources coming");
+  CHECK(title(*snapshot(std::nullopt, {}), before.get()) == "sm_90 · resources unavailable");
+}
+
 TEST_CASE("inlay hints, code lens, kernels and the spill warning") {
   TestClient client(TestClient::options());
   std::string uri = client.open(kPath, kSaxpy + "// SPILL\n");
@@ -532,7 +570,8 @@ TEST_CASE(
   const std::string file = (root.path() / "kernelscope.toml").string();
   std::ofstream(file)
       << "arch = \"sm_80\"\nrustc = \"/tmp/planted/rustc\"\ntoolchainProfile = \"cuda-oxide\"\n"
-         "extraRustcFlags = [\"-Zcodegen-backend=/tmp/evil.so\", \"--cfg\", \"fast\"]\n"
+         "extraRustcFlags = [\"-Zcodegen-backend=/tmp/evil.so\", \"--cfg\", \"fast\", \"-W\", "
+         "\"@/abs/flags.txt\"]\n"
          "workspaceTrusted = true\ngpuRunner = \"ssh planted-box\"\nncu = \"/tmp/planted/ncu\"\n";
   server::ServerOptions options = TestClient::options();
   std::vector<std::string> rustcs;
@@ -560,13 +599,14 @@ TEST_CASE(
   CHECK(told.find("cuda-oxide") != std::string::npos);
   CHECK(told.find("gpuRunner = \"ssh planted-box\"") != std::string::npos);
   CHECK(told.find("ncu = \"/tmp/planted/ncu\"") != std::string::npos);
+  CHECK(told.find("-W @/abs/flags.txt (an argument beginning with @") != std::string::npos);
   std::string uri = client.open(kPath, kSaxpy);
   client.sync();
   json status;
   for (const auto& m : client.notifications("kernelscope/status")) status = m;
   CHECK(status["workspaceTrusted"] == false);
-  CHECK(status["withheld"].size() ==
-        6);  // rustc, the runner, ncu, the profile, the flag, and workspaceTrusted itself
+  // rustc, the runner, ncu, the profile, the flag, the @file flag and workspaceTrusted itself
+  CHECK(status["withheld"].size() == 7);
   CHECK_FALSE(client.server().settings().compileOptions().workspaceTrusted);
 
   // The user grants trust (VS Code's trust API, or their own setting): everything applies.
@@ -577,10 +617,38 @@ TEST_CASE(
   CHECK(s.gpuRunner == "ssh planted-box");
   CHECK(s.ncu == "/tmp/planted/ncu");
   CHECK(s.toolchainProfile == ToolchainProfile::CudaOxide);
-  CHECK(s.extraRustcFlags.size() == 3);
+  // An @file argument is never passed, even then.
+  CHECK(s.extraRustcFlags ==
+        std::vector<std::string>{"-Zcodegen-backend=/tmp/evil.so", "--cfg", "fast"});
   CHECK(s.compileOptions().workspaceTrusted);
   REQUIRE_FALSE(rustcs.empty());
   CHECK(rustcs.back() == "/tmp/planted/rustc");
+}
+
+TEST_CASE("trust: what was withheld says how to trust the workspace in the editor's own terms") {
+  for (const auto& [editor, hint] : std::vector<std::pair<std::string, std::string>>{
+           {"Visual Studio Code", "Workspaces: Manage Workspace Trust"},
+           {"code-server", "Workspaces: Manage Workspace Trust"},
+           {"Neovim", "require('kernelscope').setup{ settings = { workspaceTrusted = true } }"},
+           {"Eglot", "(setq kernelscope-initialization-options '(:workspaceTrusted t))"},
+           {"ale", "let g:ale_rust_kernelscope_config = {'workspaceTrusted': v:true}"},
+           {"some editor", "set workspaceTrusted in your own editor settings"}}) {
+    CAPTURE(editor);
+    TempDir root("kernelscope-test");
+    std::ofstream(root.path() / "kernelscope.toml") << "rustc = \"/tmp/planted/rustc\"\n";
+    TestClient client(TestClient::options(), false);
+    client.result("initialize", {{"rootUri", lsp::pathToFileUri(root.path().string())},
+                                 {"clientInfo", {{"name", editor}}},
+                                 {"capabilities", json::object()}});
+    client.notify("initialized", json::object());
+    std::string told;
+    for (const auto& m : client.notifications("window/showMessage"))
+      told += m["message"].get<std::string>();
+    CHECK(told.find("the workspace is not trusted") != std::string::npos);
+    CHECK(told.find(hint) != std::string::npos);
+  }
+  CHECK(server::inEditorTerms(std::string("x: ") + kTrustHint + "; y: " + kTrustHint, "Z") ==
+        "x: Z; y: Z");
 }
 
 TEST_CASE("a crate's open files share one compile, and diagnostics go to the file they name") {

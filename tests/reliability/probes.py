@@ -256,7 +256,47 @@ open(manifest, "w").write(original_manifest.replace(
 probe("CLI notes workspace values that need trust",
       expect(0, "applied because the workspace is trusted", "--emit=llvm-ir="),
       args=["explain", os.path.join(crate, "src/lib.rs"), "--stages", "ptx"], timeout=240)
+# The same through an @file argument: rustc would read more arguments from the file, so such
+# an argument from a workspace is never passed, trusted or not.
+flags_file = os.path.join(WORK, "flags.txt")
+open(flags_file, "w").write("--emit=llvm-ir=%s\n" % pwned)
+open(manifest, "w").write(original_manifest.replace(
+    "rustc-flags = []", 'rustc-flags = ["--cfg", "@%s"]' % flags_file))
+probe("crate rustc-flags with an @file argument",
+      lambda r: "the @file was read: %s written" % pwned if os.path.exists(pwned) else
+      expect(0, "read more arguments from a file")(r),
+      args=["explain", os.path.join(crate, "src/lib.rs"), "--stages", "ptx"], timeout=240)
 open(manifest, "w").write(original_manifest)
+
+# A replayed result (or a runner's output) whose buffer is named as a path outside --dump's folder.
+hostile = os.path.join(WORK, "hostile.result")
+recorded = open(os.path.join(SRC, "tests/golden/gpu/saxpy.run.result"), "rb").read()
+open(hostile, "wb").write(recorded.replace(b'"name": "y"', b'"name": "../escaped"', 1))
+dump_dir = os.path.join(WORK, "dump")
+probe("run --dump with a result naming ../escaped",
+      lambda r: "a file was written outside the dump folder" if os.path.exists(os.path.join(WORK, "escaped.npy"))
+      else expect(1, "does not answer this request")(r),
+      args=["run", saxpy, "--replay", hostile, "--dump", dump_dir], timeout=240)
+
+# A rustup proxy run from a workspace with a rust-toolchain.toml that names its own "toolchain".
+proxy_dir = os.path.join(WORK, "proxy")
+os.makedirs(os.path.join(proxy_dir, "workspace"), exist_ok=True)
+ran_workspace_tc = os.path.join(proxy_dir, "ran")
+real_rustc = shutil.which("rustc", path="/usr/bin") or "/usr/bin/rustc"
+# rustup's proxies are rustup under another name: a link to it, as in ~/.cargo/bin.
+rustup = os.path.join(proxy_dir, "rustup")
+open(rustup, "w").write("#!/bin/sh\nif [ -f rust-toolchain.toml ]; then touch %s; fi\nexec %s \"$@\"\n"
+                        % (ran_workspace_tc, real_rustc))
+os.chmod(rustup, 0o755)
+proxy = os.path.join(proxy_dir, "rustc")
+if not os.path.lexists(proxy):
+    os.symlink("rustup", proxy)
+open(os.path.join(proxy_dir, "workspace/rust-toolchain.toml"), "w").write('[toolchain]\npath = "/proc/self/cwd/evil"\n')
+probe("rustup proxy in a workspace with rust-toolchain.toml",
+      lambda r: "the proxy ran in the workspace" if os.path.exists(ran_workspace_tc) else
+      ("" if r.code in (0, 1) else "exit %d" % r.code),
+      args=["doctor"], cwd=os.path.join(proxy_dir, "workspace"),
+      env_extra={"KERNELSCOPE_RUSTC": proxy, "KERNELSCOPE_CACHE_DIR": os.path.join(proxy_dir, "cache")})
 
 # --- Signals mid-compile: the tool's process group dies, temp dirs go ------------------
 def children_of(pid, marker=""):

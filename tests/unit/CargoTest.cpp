@@ -402,3 +402,24 @@ TEST_CASE(".cargo/config.toml rustflags as cargo takes them: matching target tab
         std::vector<std::string>{"from_build"});
   CHECK_FALSE(fs::exists(dir.path() / "k/target"));
 }
+
+TEST_CASE("a cargo crate's launched image links what its kernels call from a dependency") {
+  // `root` calls libm's sqrtf (through num-traits), not inlined: a cdylib build links libm's
+  // rlib, and so does the image kernelscope launches (CoreLink.h).
+  if (!test::toolchainUsable() || !registryCratesInstalled()) return;
+  const CompileResult& r = test::compiled(kernelsFile("kernels.rs"), trusted());
+  INFO(allMessages(r));
+  REQUIRE(r.succeeded);
+  REQUIRE(r.cubin);
+  CHECK(r.cubin->size() > 18);
+  CHECK(static_cast<unsigned char>((*r.cubin)[16]) == 2);  // ELF ET_EXEC: loadable
+  CHECK(r.cubinProblem.empty());
+  bool sqrtf = false;
+  for (const LinkedFunction& f : r.linkedFunctions)
+    sqrtf |= f.library == "libm" && f.demangled == "libm::math::sqrtf::sqrtf";
+  CHECK(sqrtf);
+  REQUIRE(r.stage(Stage::Sass)->available);
+  CHECK(r.stage(Stage::Sass)
+            ->artifact->text.find("        // linked from libm: libm::math::sqrtf::sqrtf") !=
+        std::string::npos);
+}

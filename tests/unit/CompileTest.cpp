@@ -205,7 +205,7 @@ TEST_CASE("ptxas runs once per compile, nvdisasm only when SASS is asked for") {
     fs::remove(log);
     return all;
   };
-  // A kernel whose PTX calls into `core` (assembled relocatable) and one that does not.
+  // A kernel whose PTX calls into `core` (linked in: ptxas runs once) and one that does not.
   for (fs::path file : {test::sourceDir() / "tests/fixtures/bounds_check.rs",
                         test::sourceDir() / "examples/saxpy.rs"}) {
     CAPTURE(file);

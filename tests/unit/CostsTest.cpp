@@ -7,8 +7,8 @@
 #include <map>
 #include <regex>
 
-#include "Costs.h"
 #include "CostSummary.h"
+#include "Costs.h"
 #include "TestSupport.h"
 #include "TextUtil.h"
 
@@ -41,7 +41,8 @@ std::map<std::pair<std::string, uint32_t>, int> gprCounts(const std::string& plr
   std::istringstream in(plr);
   for (std::string line; std::getline(in, line);) {
     std::smatch m;
-    if (std::regex_search(line, m, section)) fn = m[1];
+    if (std::regex_search(line, m, section))
+      fn = m[1];
     else if (std::regex_search(line, m, row))
       out[{fn, static_cast<uint32_t>(std::stoul(m[1], nullptr, 16))}] =
           m[2].length() ? std::stoi(m[2]) : 0;
@@ -58,7 +59,8 @@ std::optional<uint32_t> addressOfLine(std::string_view t) {
 
 }  // namespace
 
-TEST_CASE("per-line live registers are the peak of nvdisasm's counts over the line's instructions") {
+TEST_CASE(
+    "per-line live registers are the peak of nvdisasm's counts over the line's instructions") {
   if (!test::toolchainUsable() || !test::toolchain().nvdisasm.found()) return;
   size_t linesChecked = 0;
   for (const auto& k : test::compilingKernels()) {
@@ -123,8 +125,10 @@ TEST_CASE("control codes read from the cubin are the bits nvdisasm -hex prints")
   std::istringstream in(hex);
   for (std::string line; std::getline(in, line);) {
     std::smatch m;
-    if (std::regex_search(line, m, section)) fn = m[1];
-    else if (std::regex_search(line, m, first)) pending = std::stoul(m[1], nullptr, 16);
+    if (std::regex_search(line, m, section))
+      fn = m[1];
+    else if (std::regex_search(line, m, first))
+      pending = std::stoul(m[1], nullptr, 16);
     else if (pending && std::regex_search(line, m, second)) {
       high[{fn, *pending}] = std::stoull(m[1], nullptr, 16);
       pending.reset();
@@ -159,7 +163,8 @@ TEST_CASE("control codes read from the cubin are the bits nvdisasm -hex prints")
   bool named = false;
   for (size_t l = 0; l < a.lines.size() && !named; ++l)
     for (const std::string& w : describeWaits(a, *r.lineMap, *r.costs, static_cast<uint32_t>(l)))
-      named |= w.find("the LDG at 0x") != std::string::npos && w.find(" — line ") != std::string::npos;
+      named |=
+          w.find("the LDG at 0x") != std::string::npos && w.find(" — line ") != std::string::npos;
   CHECK(named);
 }
 
@@ -175,7 +180,8 @@ TEST_CASE("a per-thread array indexed at run time is located in local memory, no
   size_t local = 0;
   for (size_t l = 0; l < a.lines.size(); ++l) {
     const std::string_view op = sassOpcode(a.lineText(l));
-    if (a.lines[l].kind != LineKind::Instruction || !(op.starts_with("LDL") || op.starts_with("STL")))
+    if (a.lines[l].kind != LineKind::Instruction ||
+        !(op.starts_with("LDL") || op.starts_with("STL")))
       continue;
     ++local;
     CHECK(r.costs->lines[l].local == LocalUse::Array);
@@ -192,10 +198,10 @@ TEST_CASE("a per-thread array indexed at run time is located in local memory, no
   REQUIRE(r.costs->arrays.size() == 1);
   const LocalArray& arr = r.costs->arrays[0];
   CHECK(arr.bytes == 256);
-  CHECK(std::find(arr.indexedAt.begin(), arr.indexedAt.end(),
-                  SourceLine{file, f.line("update")}) != arr.indexedAt.end());
-  CHECK(std::find(arr.indexedAt.begin(), arr.indexedAt.end(),
-                  SourceLine{file, f.line("read")}) != arr.indexedAt.end());
+  CHECK(std::find(arr.indexedAt.begin(), arr.indexedAt.end(), SourceLine{file, f.line("update")}) !=
+        arr.indexedAt.end());
+  CHECK(std::find(arr.indexedAt.begin(), arr.indexedAt.end(), SourceLine{file, f.line("read")}) !=
+        arr.indexedAt.end());
   // The kernel's summary: allocated against peak, and the lines to look at first.
   const lsp::LineCostsResult costs = lineCostsOf(r, file, 1);
   REQUIRE(costs.kernels.size() == 1);

@@ -380,6 +380,38 @@ TEST_CASE(
   CHECK(withCrateDefaults(test::toolchain(), lib, unchosen).profile == ToolchainProfile::RustCuda);
 }
 
+TEST_CASE("a crate's rustc-flags never pass an @file argument, trusted or not") {
+  if (!test::toolchainUsable()) return;
+  // rustc would read the file's lines as more arguments: here one that writes a file; in the
+  // attack, `-Zcodegen-backend=` naming the crate's own library.
+  CrateCopy copy;
+  const fs::path written = copy.file("written-through-a-response-file.ll");
+  copy.write("crate/flags.txt", "--emit=llvm-ir=" + written.string() + "\n");
+  std::string toml = test::readFile(copy.file("crate/Cargo.toml"));
+  toml.replace(toml.find("rustc-flags = []"), 16,
+               "rustc-flags = [\"--cfg\", \"@" + copy.file("crate/flags.txt").string() +
+                   "\", \"-W\", \"unused-variables\"]");
+  copy.write("crate/Cargo.toml", toml);
+  const fs::path lib = copy.file("crate/src/lib.rs");
+  for (bool trusted : {false, true}) {
+    CAPTURE(trusted);
+    CompileOptions o;
+    o.stages = {Stage::Ptx};
+    o.workspaceTrusted = trusted;
+    o.profile = ToolchainProfile::RustcNvptx;
+    CompileResult r = compileKernel(test::toolchain(), onDisk(lib), o);
+    CHECK(r.succeeded);
+    CHECK_FALSE(fs::exists(written));
+    std::vector<std::string> refusals;
+    for (const auto& d : r.diagnostics)
+      if (d.code == kWorkspaceTrustCode && d.severity == Severity::Warning)
+        refusals.push_back(d.message);
+    REQUIRE(refusals.size() == 1);
+    CHECK(anyContains(refusals, "rustc-flags not applied: --cfg @"));
+    CHECK(anyContains(refusals, "read more arguments from a file"));
+  }
+}
+
 TEST_CASE("the rlib cache stays within its bound: least recently used first, never a fresh entry") {
   TempDir dir("kernelscope-rlib-evict");
   auto entry = [&](const std::string& name, size_t bytes, std::chrono::minutes age) {

@@ -112,7 +112,9 @@ std::string dumpResult(const CompileResult& r) {
   std::ostringstream o;
   o << r.succeeded << r.arch << r.optLevel << int(r.profile) << r.failure << "\n";
   for (const auto& f : r.sourceFiles) o << "source " << f.string() << "\n";
-  o << "cubin " << (r.cubin ? stableDigest({*r.cubin}) : "none") << "\n";
+  o << "cubin " << (r.cubin ? stableDigest({*r.cubin}) : "none") << " " << r.cubinProblem << "\n";
+  for (const LinkedFunction& f : r.linkedFunctions)
+    o << "linked " << f.symbol << " " << f.demangled << " " << f.library << "\n";
   for (const auto& [stage, st] : r.stages) {
     o << "== " << stageName(stage) << " " << st.available << " " << st.unavailableReason << "\n"
       << test::dumpArtifact(*st.artifact);
@@ -163,8 +165,9 @@ TEST_CASE("a stored result reads back as the compile made it") {
   all.remarks = true;
   std::vector<fs::path> files;
   for (const auto& k : test::compilingKernels()) files.push_back(test::sourceDir() / k);
-  files.push_back(test::sourceDir() / "examples/crate/src/math.rs");  // a helper used by kernels
-  files.push_back(test::sourceDir() / "tests/fixtures/broken.rs");    // diagnostics, no code
+  files.push_back(test::sourceDir() / "examples/crate/src/math.rs");    // a helper used by kernels
+  files.push_back(test::sourceDir() / "tests/fixtures/broken.rs");      // diagnostics, no code
+  files.push_back(test::sourceDir() / "tests/fixtures/core_calls.rs");  // core linked in
   if (test::toolchain().nvcc.found()) files.push_back(test::sourceDir() / "examples/cuda/saxpy.cu");
   for (const fs::path& f : files) {
     CAPTURE(f);

@@ -2,6 +2,7 @@
 // run|profile` without a GPU. Everything here runs on machines with no GPU or driver; the
 // counters are real ones recorded on an H200 (tests/golden/ncu/README.md).
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <fstream>
@@ -9,6 +10,7 @@
 
 #include "ExactLocations.h"
 #include "GpuExecProtocol.h"
+#include "KernelLaunch.h"
 #include "LaunchSpec.h"
 #include "LineMap.h"
 #include "LineProfile.h"
@@ -304,6 +306,65 @@ TEST_CASE("the gpu-exec protocol carries plan, cubin and file data there, result
   CHECK(t.max == 2.0);
 }
 
+TEST_CASE("a result must answer its request: the plan's buffers, sizes, and no terminal escapes") {
+  std::vector<SpecError> errors;
+  auto plan = resolveSpec(specOf(kSaxpyOk + "; y = f32[n] uniform(-1, 1, seed = 7)"),
+                          exampleSignature("saxpy"), errors);
+  REQUIRE(plan);
+  ExecRequest req;
+  req.plan = *plan;
+  req.dump = true;
+  RunResult good;
+  good.ok = true;
+  good.device.name = "NVIDIA H200";
+  for (const auto& a : plan->args)
+    if (a.buffer) {
+      good.buffers.push_back({a.name, a.elem, a.count, a.output, 0, {}, int(good.blobs.size())});
+      good.blobs.push_back(std::string(a.byteSize(), '\0'));
+    }
+  REQUIRE(good.buffers.size() == 2);
+  RunResult decoded;
+  CHECK(decodeResultFor(req, encodeResult(good), decoded) == "");
+  CHECK(decoded.buffers[1].name == "y");
+
+  // Each way a runner's output (or a replayed file) could name a file other than the plan's.
+  auto problem = [&](auto change) {
+    RunResult r = good;
+    change(r);
+    RunResult out;
+    std::string why = decodeResultFor(req, encodeResult(r), out);
+    CHECK(out.buffers.empty());  // nothing of a refused result is kept
+    return why;
+  };
+  CHECK(problem([](RunResult& r) {
+          r.buffers[1].name = "../../.ssh/authorized_keys";
+        }).find("not the plan's y (f32[") != std::string::npos);
+  CHECK(problem([](RunResult& r) { r.buffers[1].name = std::string("y\0.npy", 6); }) != "");
+  CHECK(problem([](RunResult& r) { r.buffers[0].elem = ElemType::F64; }) != "");
+  CHECK(problem([](RunResult& r) { r.buffers[0].count += 1; }) != "");
+  CHECK(problem([](RunResult& r) { r.buffers.pop_back(); }).find("lists 1 buffers, the plan 2") !=
+        std::string::npos);
+  CHECK(problem([](RunResult& r) { r.blobs[1].pop_back(); }).find("bytes, not") !=
+        std::string::npos);
+  CHECK(problem([](RunResult& r) { r.buffers[1].blob = 0; }).find("same contents") !=
+        std::string::npos);
+  req.dump = false;
+  CHECK(problem([](RunResult&) {}).find("unasked") != std::string::npos);
+  req.dump = true;
+
+  // A failed run carries no buffers to check; its text reaches the terminal neutralised.
+  RunResult failed = RunResult::failure("launch", "bad\x1b]0;owned\x07 launch\nsecond line");
+  failed.device.name = "GPU\x1b[2J";
+  RunResult out;
+  CHECK(decodeResultFor(req, encodeResult(failed), out) == "");
+  CHECK(out.error == "bad?]0;owned? launch\nsecond line");
+  CHECK(out.device.name == "GPU?[2J");
+  // The wire may hold the plan's buffers and room for the header, no more.
+  CHECK(resultSizeLimit(req) >= plan->bufferBytes());
+  req.dump = false;
+  CHECK(resultSizeLimit(req) < plan->bufferBytes() + (size_t(256) << 20));
+}
+
 TEST_CASE("buffer contents: the same values on every machine") {
   // splitmix64, as in launch_bench.cpp and run_device.py (computed independently in Python).
   CHECK(uniformAt(1, 0) == doctest::Approx(0.5665615751722809).epsilon(1e-15));
@@ -486,6 +547,32 @@ TEST_CASE("kernelscope run: spec errors from the command line, and a request tha
   REQUIRE(decodeResult(exec.out, result) == "");
   CHECK_FALSE(result.ok);
   CHECK(result.errorKind == "request");
+}
+
+TEST_CASE("run --dump writes only the plan's buffers, whatever a replayed result names") {
+  if (!test::toolchainUsable()) return;
+  TempDir dir("kernelscope-dump-test");
+  // The recorded saxpy result with its output buffer renamed to a path outside the folder.
+  std::string message = test::readFile(test::sourceDir() / "tests/golden/gpu/saxpy.run.result");
+  const std::string renamed = "\"name\": \"../escaped\"";
+  message.replace(message.find("\"name\": \"y\""), 11, renamed);
+  std::ofstream(dir.path() / "hostile.result", std::ios::binary) << message;
+  const std::string hostile = (dir.path() / "hostile.result").string();
+  auto r = test::runKernelscope({"run", "examples/saxpy.rs", "--replay", hostile});
+  CHECK(r.exitCode == 1);
+  CHECK(r.err.find("a result that does not answer this request: buffer 2 of the result is not "
+                   "the plan's y") != std::string::npos);
+  auto dumped = test::runKernelscope(
+      {"run", "examples/saxpy.rs", "--replay", hostile, "--dump", (dir.path() / "out").string()});
+  CHECK(dumped.exitCode == 1);
+  CHECK(dumped.err.find("does not answer this request") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path() / "escaped.npy"));
+  // A FIFO as the replayed file is refused at once, not read forever.
+  REQUIRE(::mkfifo((dir.path() / "fifo").c_str(), 0600) == 0);
+  auto fifo = test::runKernelscope(
+      {"run", "examples/saxpy.rs", "--replay", (dir.path() / "fifo").string()});
+  CHECK(fifo.exitCode == 1);
+  CHECK(fifo.err.find("FIFO") != std::string::npos);
 }
 
 TEST_CASE("real H200 results: run, a faulting launch, and the naive vs tiled matmul profiles") {

@@ -14,7 +14,11 @@
 #include <llvm/DebugInfo/DWARF/DWARFContext.h>
 #include <llvm/DebugInfo/DWARF/DWARFDie.h>
 #include <llvm/DebugInfo/DWARF/DWARFUnit.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IRReader/IRReader.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
 
 #include <fstream>
 #include <functional>
@@ -25,6 +29,7 @@
 
 #include "../bench/GeneratedKernels.h"
 #include "Compile.h"
+#include "CoreLink.h"
 #include "Crate.h"
 #include "ExactLocations.h"
 #include "Parsers.h"
@@ -37,6 +42,10 @@ namespace fs = std::filesystem;
 namespace {
 
 using Chain = std::vector<Frame>;  // empty: no debug location (compiler-generated)
+
+/// The truth of code linked in from `core` (CoreLink.h), which rustc's own output for the
+/// crate does not have: it is not checked (it has no line of the user's).
+const Chain kLinkedCode = {Frame{"<linked from core>", 0, 0, ""}};
 
 /// One function's instructions as the truth sees them, in order.
 struct TruthFunction {
@@ -255,18 +264,19 @@ TruthResult compilerTruth(const fs::path& file, const CompileOptions& opts) {
   rustc.argv = {tc.rustc.path.string()};
   for (auto& a : rustcTargetArgs(tc, opts)) rustc.argv.push_back(a);
   for (const char* a :
-       {"--edition", "2021", "--crate-type", "rlib", "--emit=asm", "-C", "debuginfo=2", "-C",
-        "llvm-args=-use-unknown-locations=Enable", "--crate-name"})
+       {"--edition", "2021", "--crate-type", "rlib", "--emit=asm,llvm-bc", "-C", "debuginfo=2",
+        "-C", "llvm-args=-use-unknown-locations=Enable -preserve-bc-uselistorder", "--out-dir"})
     rustc.argv.push_back(a);
-  rustc.argv.insert(rustc.argv.end(), {file.stem().string(), "-o",
-                                       (work.path() / "truth.ptx").string(), file.string()});
+  // The crate's name as the pipeline gives it: it is in the mangled symbols.
+  rustc.argv.insert(rustc.argv.end(),
+                    {work.path().string(), "--crate-name", file.stem().string(), file.string()});
   rustc.env = {{"RUSTC_BOOTSTRAP", "1"}};
   ProcessResult r = runProcess(rustc);
   if (!r.ok()) {
     result.error = "rustc " + r.describe() + ": " + r.err.substr(0, 2000);
     return result;
   }
-  Artifact ptx = parsePtx(test::readFile(work.path() / "truth.ptx"));
+  Artifact ptx = parsePtx(test::readFile(work.path() / (file.stem().string() + ".s")));
   auto files = fileTable(ptx);
   auto callSites = inlinedCallSites(ptx, files, result.error);
   if (!result.error.empty()) return result;
@@ -293,10 +303,52 @@ TruthResult compilerTruth(const fs::path& file, const CompileOptions& opts) {
     f.chains.push_back(chain);
   }
 
-  // SASS: ptxas maps each SASS instruction to the PTX line it came from.
+  // SASS: ptxas maps each SASS instruction to the PTX line it came from. Its input is the
+  // launched image, as in the pipeline: the crate's code with what it calls from `core`
+  // linked in, whose functions of the crate are rustc's (their truth is the above) and
+  // whose linked functions get kLinkedCode.
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic bcError;
+  std::unique_ptr<llvm::Module> module =
+      llvm::parseIRFile((work.path() / (file.stem().string() + ".bc")).string(), bcError, context);
+  if (!module) {
+    result.error = "cannot read the truth's bitcode: " + bcError.getMessage().str();
+    return result;
+  }
+  const CoreLink link = linkForLaunch(*module, tc.sysroot.path, {}, opts.arch, opts.optLevel);
+  std::string why;
+  // Nothing to link: the image is rustc's PTX itself.
+  std::optional<Artifact> image =
+      link.attempted ? compilePtx(*module, opts.arch, opts.optLevel, why) : ptx;
+  if (!image) {
+    result.error = "cannot compile the linked truth: " + why;
+    return result;
+  }
+  std::set<std::string> linked;
+  for (const LinkedFunction& f : link.linked) linked.insert(f.symbol);
+  std::vector<Chain> imageChains;
+  std::map<std::string, size_t> nextOf;  // the next instruction of each function of rustc's
+  for (size_t i = 0; i < image->lines.size(); ++i) {
+    const ArtifactLine& l = image->lines[i];
+    if (l.kind != LineKind::Instruction) continue;
+    const std::string& symbol = image->functions[l.function].symbol;
+    if (linked.count(symbol)) {
+      imageChains.push_back(kLinkedCode);
+      result.ptx[symbol].opcodes.push_back(opcodeOf(Stage::Ptx, image->lineText(i)));
+      result.ptx[symbol].chains.push_back(kLinkedCode);
+      continue;
+    }
+    const TruthFunction& f = result.ptx[symbol];
+    size_t& k = nextOf[symbol];
+    if (k >= f.opcodes.size() || f.opcodes[k] != opcodeOf(Stage::Ptx, image->lineText(i))) {
+      result.error = "the linked truth's " + symbol + " is not rustc's code";
+      return result;
+    }
+    imageChains.push_back(f.chains[k++]);
+  }
   std::vector<Chain> chains;
   fs::path truthPtx = work.path() / "truth-ids.ptx", cubin = work.path() / "truth.cubin";
-  std::ofstream(truthPtx) << ptxWithTruthIds(ptx, perInstruction, chains);
+  std::ofstream(truthPtx) << ptxWithTruthIds(*image, imageChains, chains);
   auto ptxas = [&](bool relocatable) {
     ProcessSpec p;
     p.argv = {tc.ptxas.path.string(), "-arch=" + opts.arch, "-lineinfo"};
@@ -304,9 +356,8 @@ TruthResult compilerTruth(const fs::path& file, const CompileOptions& opts) {
     p.argv.insert(p.argv.end(), {truthPtx.string(), "-o", cubin.string()});
     return runProcess(p);
   };
-  // As the pipeline does: relocatable when the PTX calls functions it does not define.
-  bool relocatable = ptx.text.find(".extern .func") != std::string::npos;
-  ProcessResult pr = ptxas(relocatable);
+  // As the pipeline does: a loadable cubin, else relocatable when functions are missing.
+  ProcessResult pr = ptxas(false);
   if (!pr.ok() && pr.err.find("Unresolved extern function") != std::string::npos) pr = ptxas(true);
   if (!pr.ok()) {
     result.error = "ptxas " + pr.describe() + ": " + pr.err.substr(0, 2000);
@@ -336,6 +387,7 @@ TruthResult compilerTruth(const fs::path& file, const CompileOptions& opts) {
 
 struct Figures {
   size_t checked = 0, wrong = 0, pinned = 0, compilerGenerated = 0, lost = 0, unaligned = 0;
+  size_t linked = 0;  // instructions of code linked from core: no truth of the user's lines
 };
 
 bool sameFrames(const Chain& a, const Chain& b) {
@@ -376,6 +428,10 @@ Figures compare(Stage stage, const Artifact& a, const Truth& truth) {
     }
     for (size_t k = 0; k < ours.size(); ++k) {
       const Chain& want = it->second.chains[k];
+      if (want == kLinkedCode) {
+        ++fig.linked;
+        continue;
+      }
       Chain got = a.lines[ours[k]].location;
       if (!got.empty() && got.front().line == 0) got.clear();
       ++fig.checked;
@@ -422,10 +478,10 @@ TEST_CASE("the map equals the compiler's own debug info on every instruction (DW
       CHECK(f.unaligned == 0);
       CHECK(f.wrong == 0);
       CHECK(f.pinned == 0);
-      CHECK(f.checked == st->artifact->instructionCount());
+      CHECK(f.checked + f.linked == st->artifact->instructionCount());
       Figures& t = total[s == Stage::Ptx ? 0 : 1];
       t.checked += f.checked, t.wrong += f.wrong, t.pinned += f.pinned, t.lost += f.lost;
-      t.compilerGenerated += f.compilerGenerated, t.unaligned += f.unaligned;
+      t.compilerGenerated += f.compilerGenerated, t.unaligned += f.unaligned, t.linked += f.linked;
       std::cout << "DWARF truth, " << k << " " << stageName(s) << ": " << f.checked << " checked, "
                 << f.wrong << " wrong, " << f.pinned << " pinned, " << f.compilerGenerated
                 << " compiler-generated\n";
@@ -436,7 +492,8 @@ TEST_CASE("the map equals the compiler's own debug info on every instruction (DW
               << " instructions checked, " << total[s].wrong << " wrong (" << total[s].lost
               << " of them called compiler-generated), " << total[s].pinned
               << " pinned to a neighbour, " << total[s].compilerGenerated << " compiler-generated, "
-              << total[s].unaligned << " unaligned\n";
+              << total[s].unaligned << " unaligned, " << total[s].linked
+              << " linked from core (not checked)\n";
 }
 
 namespace {
@@ -517,12 +574,16 @@ TEST_CASE("after an edit, only the edited kernel is regenerated, and the map sta
     Artifact whole = parsePtx(test::readFile(dir.path() / name / "k.ptx"));
     assignExactChains(whole, ll, opts.arch, opts.optLevel);
     REQUIRE(whole.lines.size() == ptx.lines.size());
-    std::set<int32_t> functions;
+    std::set<int32_t> functions;  // of the crate: what core's are linked from is not in the IR
+    std::set<std::string> inIr;
+    for (const ArtifactFunction& f : ir.functions) inIr.insert(f.symbol);
     for (size_t i = 0; i < ptx.lines.size(); ++i) {
       CAPTURE(ptx.lineText(i));
       CHECK(ptx.lines[i].location == whole.lines[i].location);
       CHECK(ptx.lines[i].source == whole.lines[i].source);
-      if (ptx.lines[i].kind == LineKind::Instruction) functions.insert(ptx.lines[i].function);
+      if (ptx.lines[i].kind == LineKind::Instruction &&
+          inIr.count(ptx.functions[ptx.lines[i].function].symbol))
+        functions.insert(ptx.lines[i].function);
     }
     return std::pair{table.functionsReused, functions.size()};
   };

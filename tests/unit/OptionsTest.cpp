@@ -137,7 +137,7 @@ TEST_CASE("one check, one message per option, named as each surface spells it") 
   CHECK(cliOptionValue(*stages, "ptx, sass") == json({"ptx", "sass"}));
   CHECK(optionProblem(*stages, "--stages", cliOptionValue(*stages, "ptx,asm")) ==
         "--stages: unknown stage \"asm\" (known: mir, llvm-ir, ptx, sass)");
-  CHECK(crateKeyList() == "arch, opt-level, profile, rustc-flags, launch");
+  CHECK(crateKeyList() == "arch, opt-level, profile, rustc-flags, launch, budget");
   const OptionSpec* cache = optionBySetting("compileCacheMB");
   REQUIRE(cache);
   CHECK(optionProblem(*cache, "compileCacheMB", -1) == "compileCacheMB must be 0 to 1048576 (MiB)");

@@ -204,3 +204,38 @@ TEST_CASE("building the core removes the cores no rustc uses any more, and only 
   }
   CHECK(fs::is_symlink(sysroots / "link"));
 }
+
+TEST_CASE("a rustup proxy is resolved to its toolchain's rustc, from outside the workspace") {
+  // The proxy chooses a toolchain by the rust-toolchain.toml of its working directory, and a
+  // workspace's could name any program (`path = "/proc/self/cwd/evil-tc"`): the language
+  // server's working directory is often the workspace.
+  FakeTools fake;
+  const fs::path own = fake.dir.path() / "sysroot/bin/rustc";
+  fs::create_directories(own.parent_path());
+  fake.write("sysroot/bin/rustc",
+             "case \"$1\" in -vV) printf 'rustc 1.96.0\\nrelease: 1.96.0\\nLLVM version: "
+             "22.1.8\\n';; --print) echo " +
+                 (fake.dir.path() / "sysroot").string() + ";; esac");
+  // rustup's proxies are rustup under another name (here a link, as ~/.cargo/bin has them).
+  fake.write("rustup", "if [ -f rust-toolchain.toml ]; then echo workspace-toolchain >> " +
+                           fake.runs.string() + "; fi\nexec " + own.string() + " \"$@\"");
+  fs::remove(fake.dir.path() / "rustc");
+  fs::create_symlink("rustup", fake.dir.path() / "rustc");
+  const fs::path workspace = fake.dir.path() / "workspace";
+  fs::create_directories(workspace);
+  std::ofstream(workspace / "rust-toolchain.toml") << "[toolchain]\npath = \"/tmp/evil-tc\"\n";
+  const fs::path before = fs::current_path();
+  fs::current_path(workspace);
+  Toolchain tc = discoverToolchain(fake.settings());
+  fs::current_path(before);
+  CHECK(tc.rustc.path == own);
+  CHECK(test::readFile(fake.runs).find("workspace-toolchain") == std::string::npos);
+  CHECK(kernelscopeWorkingDirectory(tc).string().starts_with(tc.cacheDir.string()));
+
+  // A wrapper the user chose (not rustup) is run as it is, from outside the workspace too.
+  FakeTools wrapped;
+  fs::current_path(workspace);
+  Toolchain chosen = discoverToolchain(wrapped.settings());
+  fs::current_path(before);
+  CHECK(chosen.rustc.path == wrapped.dir.path() / "rustc");
+}

@@ -4,6 +4,62 @@
 " into a scratch buffer named kernelscope://<stage>/<path>. `q` closes it.
 
 let s:stages = ['ptx', 'sass', 'llvm-ir', 'mir']
+" editors/vim in a checkout: this file is autoload/kernelscope.vim.
+let s:plugin_dir = expand('<sfile>:p:h:h')
+
+" The places the server is looked for, in order, as the Neovim plugin and the VS Code
+" extension look: a server shipped with the plugin (bin/kernelscope), the one built in the
+" checkout the plugin lives in (build/server/kernelscope), `kernelscope` on PATH.
+function! kernelscope#Candidates() abort
+    let l:checkout = fnamemodify(s:plugin_dir, ':h:h')
+
+    return [
+    \   [s:plugin_dir . '/bin/kernelscope', 'shipped with the plugin'],
+    \   [l:checkout . '/build/server/kernelscope', 'built in the plugin''s checkout'],
+    \]
+endfunction
+
+" The server to run: g:ale_rust_kernelscope_executable when set, else the first candidate
+" that exists, else `kernelscope` (found on PATH, if anywhere).
+function! kernelscope#Executable(buffer) abort
+    let l:chosen = getbufvar(a:buffer, 'ale_rust_kernelscope_executable',
+    \   get(g:, 'ale_rust_kernelscope_executable', ''))
+
+    if !empty(l:chosen)
+        return l:chosen
+    endif
+
+    for [l:path, l:from] in kernelscope#Candidates()
+        if executable(l:path) && !isdirectory(l:path)
+            return l:path
+        endif
+    endfor
+
+    return 'kernelscope'
+endfunction
+
+" Says once, where the user looks, when no server can be found: ALE itself skips a linter
+" whose executable is missing without a word (only :ALEInfo tells).
+function! kernelscope#WarnIfMissing(buffer) abort
+    if get(g:, 'kernelscope_warned_missing', 0)
+        return
+    endif
+
+    let l:executable = kernelscope#Executable(a:buffer)
+
+    if executable(l:executable)
+        return
+    endif
+
+    let g:kernelscope_warned_missing = 1
+    let l:tried = map(kernelscope#Candidates(), {_, c -> c[0] . ' (' . c[1] . ')'})
+    call add(l:tried, l:executable . ' (PATH)')
+    echohl WarningMsg
+    echomsg 'kernelscope: server not found; looked at ' . join(l:tried, ', ')
+    \   . '. Build it (cmake -S . -B build -G Ninja && ninja -C build kernelscope) or set'
+    \   . ' g:ale_rust_kernelscope_executable'
+    echohl None
+endfunction
 
 function! kernelscope#CompleteStage(arglead, cmdline, cursorpos) abort
     return filter(copy(s:stages), {_, s -> s =~# '^' . a:arglead})

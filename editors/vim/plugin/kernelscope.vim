@@ -8,3 +8,8 @@ let g:loaded_kernelscope = 1
 
 command! -nargs=1 -complete=customlist,kernelscope#CompleteStage KernelscopeStage
 \   call kernelscope#ShowStage(<q-args>)
+
+augroup kernelscope_server
+    autocmd!
+    autocmd FileType rust call kernelscope#WarnIfMissing(bufnr(''))
+augroup END

@@ -166,6 +166,8 @@ export class Profiles implements vscode.Disposable {
 
   private paintAll(): void {
     for (const editor of vscode.window.visibleTextEditors) this.paint(editor);
+    // Clear Profile is offered only while a profile is shown.
+    void vscode.commands.executeCommand("setContext", "kernelscope.hasProfile", this.shown.size > 0);
   }
 
   /** A source editor by its lines' shares; a view by the share of each segment's source line. */

@@ -179,7 +179,8 @@ export class StatusBar implements vscode.Disposable {
       const counts = `${kernel.instructions.ptx} PTX, ${kernel.instructions.sass} SASS instructions`;
       tooltip.appendMarkdown(
         kernel.registers === undefined
-          ? `\n\n${name}: ${counts}; resources unavailable (no ptxas)`
+          ? `\n\n${name}: ${counts}; ` +
+              (status.pending?.includes("resources") ? "resources coming" : "resources unavailable (no ptxas)")
           : `\n\n${name}: ${kernel.registers} registers, ${kernel.spillStores ?? 0} B spill stores, ` +
               `${kernel.spillLoads ?? 0} B spill loads, ${kernel.sharedMemory ?? 0} B shared, ` +
               `${kernel.localMemory ?? 0} B local; ${counts}` +

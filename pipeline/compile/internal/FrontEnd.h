@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "Compile.h"
+#include "CoreLink.h"
 #include "ExactLocations.h"
 
 namespace ks {
@@ -27,6 +28,14 @@ struct FrontEndOutput {
   /// Give ptxas the PTX with line-id `.loc` lines (ptxWithLineIds), so that SASS takes the
   /// PTX's chains; off where the front end's own `.loc` lines are exact (nvcc's `inlined_at`).
   bool lineIds = true;
+  /// The launched image's PTX when it is not `ptx`: rustc's PTX shown, what the kernels call
+  /// from `core` linked into this one (CoreLink.h). ptxas assembles it; SASS takes its chains.
+  std::optional<Artifact> linked;
+  /// What the link left undefined, for the message when ptxas cannot resolve it either.
+  std::vector<UnresolvedFunction> unresolved;
+  /// The code was linked (or had nothing to link): ptxas first tries a loadable cubin even
+  /// where the PTX still declares functions it lacks (vprintf is ptxas's own).
+  bool linkedForLaunch = false;
 };
 
 class FrontEnd {

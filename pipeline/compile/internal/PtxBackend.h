@@ -43,7 +43,8 @@ void replacePtx(const FrontEndOutput& in, const CompileOptions&, CompileResult& 
 class BackEndTools {
  public:
   /// Starts ptxas (when PTX or SASS is wanted and ptxas exists) and then nvdisasm (when SASS
-  /// is wanted and ptxas made a cubin) on `in`'s PTX, writing into `outDir`.
+  /// is wanted and ptxas made a cubin) on `in`'s launched image (its linked PTX, or its PTX),
+  /// writing into `outDir`.
   BackEndTools(const Toolchain&, const CompileOptions&, const CancellationToken&,
                const FrontEndOutput& in, const std::filesystem::path& outDir);
   ~BackEndTools();
@@ -52,10 +53,11 @@ class BackEndTools {
 
   struct Ptxas {
     ProcessResult run;
-    bool relocatable = false;         // linked with -c: the PTX calls functions it lacks
-    std::filesystem::path cubin;      // where ptxas wrote it
-    std::vector<uint32_t> ptxLineOf;  // line of what ptxas read -> the front end's PTX line
-    bool lineIds = false;             // ptxas read the PTX with line ids (ptxWithLineIds)
+    bool relocatable = false;             // linked with -c: the PTX calls functions it lacks
+    std::filesystem::path cubin;          // where ptxas wrote it
+    std::vector<uint32_t> ptxLineOf;      // line of what ptxas read -> the front end's PTX line
+    bool lineIds = false;                 // ptxas read the PTX with line ids (ptxWithLineIds)
+    std::vector<std::string> unresolved;  // what ptxas could not resolve for a loadable cubin
   };
   /// Waits for ptxas.
   const Ptxas& ptxas();

@@ -148,6 +148,24 @@ void hidePadding(const Artifact& a, std::vector<bool>& hidden) {
   }
 }
 
+/// `let mut _6: u32;   // in scope 0 at /abs/k.rs:9:13: 9:58` -> `let mut _6: u32;`: rustc's
+/// MIR ends most lines with the source span of its scope, which the line map already gives.
+/// Other comments stay.
+std::string_view withoutMirScopeTail(std::string_view line) {
+  size_t slash = line.rfind("//");
+  if (slash == std::string_view::npos) return line;
+  std::string_view comment = line.substr(slash);
+  // `// in scope 0 at PATH:9:13: 9:58`, `// at PATH:12:28: 12:34` (a scope's opening line).
+  const bool scopeSpan =
+      (comment.starts_with("// at ") || comment.find(" scope ") != comment.npos) &&
+      comment.find(" at ") != comment.npos &&
+      std::isdigit(static_cast<unsigned char>(comment.back()));
+  if (!scopeSpan) return line;
+  std::string_view kept = line.substr(0, slash);
+  while (!kept.empty() && (kept.back() == ' ' || kept.back() == '\t')) kept.remove_suffix(1);
+  return kept;
+}
+
 /// `        /*0090*/               @P0 EXIT ;` -> `/*0090*/ @P0 EXIT ;`
 std::string compactSassLine(std::string_view line) {
   std::string_view t = trim(line);
@@ -204,6 +222,7 @@ std::vector<bool> hiddenLines(const Artifact& a, const lsp::ArtifactFilters& f) 
 ArtifactView::ArtifactView(const Artifact& a, const lsp::ArtifactFilters& filters) {
   const std::vector<bool> hidden = hiddenLines(a, filters);
   const bool compact = filters.compactSass && a.stage == Stage::Sass;
+  const bool mirSpans = filters.debugLocations && a.stage == Stage::Mir;
   viewOf_.assign(hidden.size(), -1);
   nextShown_.assign(hidden.size() + 1, 0);
   for (size_t l = 0; l < hidden.size(); ++l) {
@@ -211,6 +230,7 @@ ArtifactView::ArtifactView(const Artifact& a, const lsp::ArtifactFilters& filter
     viewOf_[l] = static_cast<int32_t>(shown_.size());
     shown_.push_back(static_cast<uint32_t>(l));
     std::string_view line = a.lineText(l);
+    if (mirSpans) line = withoutMirScopeTail(line);
     text_ += compact && a.lines[l].kind == LineKind::Instruction ? compactSassLine(line)
                                                                  : std::string(line);
     text_ += '\n';

@@ -6,6 +6,7 @@
 #include "Diff.h"
 #include "Features.h"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 
@@ -19,24 +20,35 @@ std::string bytes(uint32_t n) {
   return std::to_string(n) + " B";
 }
 
-std::string summary(const KernelInfo& k, const std::string& arch, const KernelCost* cost) {
+/// The kernel's figures. While ptxas is still running (`resourcesComing`), the figures of
+/// the same kernel in `earlier` (the newest compile that had them), marked as updating, so
+/// the lens neither reads as a failure on every save nor changes its width twice. `cost`:
+/// where the registers go, when the SASS's costs are there.
+std::string summary(const KernelInfo& k, const std::string& arch, bool resourcesComing,
+                    const CompileResult* earlier, const KernelCost* cost) {
   std::string s = arch;
-  if (!k.resources) return s + " · resources unavailable";
-  const KernelResources& r = *k.resources;
+  const KernelInfo* shown = &k;
+  if (!k.resources && resourcesComing && earlier)
+    for (const KernelInfo& before : earlier->kernels)
+      if (before.symbol == k.symbol && before.resources && earlier->arch == arch) shown = &before;
+  if (!shown->resources)
+    return s + (resourcesComing ? " · resources coming" : " · resources unavailable");
+  const std::string updating = shown != &k ? " · updating" : "";
+  const KernelResources& r = *shown->resources;
   s += " · " + std::to_string(r.registers) + " regs";
   s += " · " + bytes(r.spillStores + r.spillLoads) + " spill";
   if (r.localMemory) s += " · " + bytes(r.localMemory) + " local";
   if (r.sharedMemory) s += " · " + bytes(r.sharedMemory) + " shared";
-  if (k.occupancy)
-    s += " · " + k.occupancy->atBlockSize.percent() + " occupancy @" +
-         std::to_string(k.occupancy->atBlockSize.blockSize);
-  if (cost && cost->hasLive) {  // where the registers go, and what fewer would give
+  if (shown->occupancy)
+    s += " · " + shown->occupancy->atBlockSize.percent() + " occupancy @" +
+         std::to_string(shown->occupancy->atBlockSize.blockSize);
+  if (cost && cost->hasLive && updating.empty()) {  // where the registers go
     s += " · peak " + std::to_string(cost->peakGpr) + " live";
     if (!cost->peakLines.empty()) s += " at line " + std::to_string(cost->peakLines[0].line);
     if (cost->step)
       s += " · ≤ " + std::to_string(*cost->stepRegisters) + " regs → " + cost->step->percent();
   }
-  return s;
+  return s + updating;
 }
 
 lsp::CodeLens openLens(const std::string& uri, lsp::Range range, std::string title,
@@ -114,9 +126,14 @@ std::vector<lsp::CodeLens> usedByLenses(const Snapshot& s, PositionEncoding enc)
 
 }  // namespace
 
-std::vector<lsp::CodeLens> codeLenses(const Snapshot& s, PositionEncoding enc) {
+std::vector<lsp::CodeLens> codeLenses(const Snapshot& s, const Snapshot* earlier,
+                                      PositionEncoding enc) {
   std::vector<lsp::CodeLens> lenses;
   if (!s.result) return lenses;
+  const auto& pending = s.result->pending;
+  const bool resourcesComing =
+      std::find(pending.begin(), pending.end(), "resources") != pending.end();
+  const CompileResult* before = earlier && earlier != &s ? earlier->result.get() : nullptr;
   const std::string& uri = s.uri;  // the client's own spelling
   const std::vector<KernelCost> costs = kernelCosts(*s.result);
   for (size_t i = 0; i < s.result->kernels.size(); ++i) {
@@ -129,7 +146,9 @@ std::vector<lsp::CodeLens> codeLenses(const Snapshot& s, PositionEncoding enc) {
     auto lens = [&](std::string title, std::optional<Stage> stage) {
       lenses.push_back(openLens(uri, range, std::move(title), stage, k.symbol));
     };
-    lens(summary(k, s.result->arch, i < costs.size() ? &costs[i] : nullptr), std::nullopt);
+    lens(
+        summary(k, s.result->arch, resourcesComing, before, i < costs.size() ? &costs[i] : nullptr),
+        std::nullopt);
     for (Stage stage : kAllStages)
       if (const auto* o = s.result->stage(stage); o && o->available)
         lens(std::string(stageTitle(stage)), stage);

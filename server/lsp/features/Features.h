@@ -53,7 +53,9 @@ std::vector<lsp::InlayHint> inlayHints(const Snapshot&, const lsp::Range&, const
 
 // CodeLens.cpp
 /// A summary lens on each kernel and one lens per available stage to open it.
-std::vector<lsp::CodeLens> codeLenses(const Snapshot&, PositionEncoding);
+/// `earlier`: the newest snapshot of the document before `s` whose kernels have their
+/// resources, shown (marked updating) while `s`'s are still coming; may be null.
+std::vector<lsp::CodeLens> codeLenses(const Snapshot& s, const Snapshot* earlier, PositionEncoding);
 
 // PublishDiagnostics.cpp
 /// Where one compile attempt's diagnostics go, by file path. `served` are the Snapshots of

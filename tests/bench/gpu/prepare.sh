@@ -35,6 +35,11 @@ done
 for ex in saxpy matmul_tiled; do
   "$KS" run "examples/$ex.rs" --save-request "$OUT/requests/$ex.bench.req"
 done
+# Safe kernels whose cubin has core's panics linked in (bounds check, % by a runtime divisor, expect).
+for k in scale_slice rem_by div_expect; do
+  "$KS" run tests/fixtures/core_calls.rs --kernel "$k" --dump /nonexistent \
+    --save-request "$OUT/requests/$k.run.req"
+done
 # A launch that faults: saxpy told that its 256-element buffers hold 2^28 elements.
 "$KS" run examples/saxpy.rs --spec 'n = 1 << 28; x = f32[256] zeros; y = f32[256] zeros' \
   --save-request "$OUT/requests/saxpy_out_of_bounds.fault.req"

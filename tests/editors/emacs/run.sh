@@ -19,9 +19,14 @@ grep -q undefined_thing "$TMP/work/broken/saxpy.rs"
 export KERNELSCOPE_BIN KS_ROOT=$ROOT KS_WORK=$TMP/work
 
 status=0
+# First the README's set-up as a user writes it: its elisp block, loaded like an init file.
+readme_block elisp "$ROOT/editors/emacs/README.md" >"$TMP/readme-init.el"
+KS_README_INIT=$TMP/readme-init.el timeout "${KS_TEST_TIMEOUT:-600}" emacs --batch \
+  -l "$HERE/test-readme.el" >"$TMP/readme-results" 2>"$TMP/emacs-readme.err" || status=$?
 # No -Q: Debian activates its elpa packages (eglot) from site-start.
 timeout "${KS_TEST_TIMEOUT:-600}" emacs --batch -l "$HERE/test-eglot.el" \
   >"$TMP/results" 2>"$TMP/emacs.err" || status=$?
+merge_readme_results "$TMP/readme-results" "$TMP/results" "$TMP/emacs-readme.err"
 cat "$TMP/results"
 if ! grep -qE '^[0-9]+ passed, [0-9]+ failed' "$TMP/results"; then
   echo "--- emacs stderr (exit status $status) ---"

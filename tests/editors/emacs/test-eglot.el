@@ -119,7 +119,7 @@ maps to no source at all (a `.loc' or label inside the run)."
           eglot-sync-connect t
           eglot-connect-timeout 60
           eglot-autoshutdown nil)
-    (kernelscope-eglot-setup '(ks-rust-mode))
+    (kernelscope-eglot-setup '(ks-rust-mode) t)
 
     ;; A broken kernel: the diagnostic lands on the broken line.
     (let* ((buf (ks-open broken-file))

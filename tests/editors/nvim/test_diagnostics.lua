@@ -49,6 +49,16 @@ local function run()
     check("it is on the line of the mistake", mismatch.lnum == t.line_of(src, "let z: u32"), mismatch.lnum)
   end
 
+  -- A view of a file that does not compile says so, not that a compile is still running.
+  local ptx_view = require("kernelscope").open("ptx")
+  vim.api.nvim_set_current_win(win)
+  local function view_text()
+    return ptx_view and table.concat(vim.api.nvim_buf_get_lines(ptx_view, 0, -1, false), "\n") or ""
+  end
+  check("the PTX view of the failing file says it does not compile", wait_for(function()
+    return view_text():find("the file does not compile", 1, true) ~= nil
+  end, 10000), view_text())
+
   -- A missing `mut`, typed in: rustc suggests the fix, the code action applies it.
   vim.api.nvim_buf_set_lines(src, #HEADER, -1, false, { "    let x = 1u32;", "    x = 2;", "    *y = x;", "}" })
   local twice = wait_for(function()
@@ -80,6 +90,9 @@ local function run()
     return status and status.state == "ready"
       and #vim.diagnostic.get(src, { severity = vim.diagnostic.severity.ERROR }) == 0
   end, t.compile_timeout), vim.inspect(vim.diagnostic.get(src)))
+  check("then the PTX view fills in", wait_for(function()
+    return view_text():find("%.entry%s+k") ~= nil
+  end, t.compile_timeout), view_text())
 end
 
 t.run(run)

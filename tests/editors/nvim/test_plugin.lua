@@ -356,7 +356,10 @@ local function run()
   sleep(300)
   told = messages_with(changes.summary)
   check("vim.notify tells the summary once, at INFO", #told == 1 and told[1].level == vim.log.levels.INFO, vim.inspect(notified))
-  check("require('kernelscope').status() shows it for statuslines", ks.status(src) == "kernelscope ready · " .. changes.summary, ks.status(src))
+  check("require('kernelscope').status() shows it for statuslines", ks.status(src, 200) == "kernelscope ready · " .. changes.summary, ks.status(src, 200))
+  local narrow = ks.status(src, 20)
+  check("in a narrow column the status is cut to its width, with …", vim.fn.strchars(narrow) == 20 and narrow:sub(-3) == "…",
+    narrow)
   check("the view keeps the PTX filetype and stays read-only", vim.bo[vbuf].filetype == "kernelscope_ptx" and not vim.bo[vbuf].modifiable)
 
   -- :Kernelscope diff shows what the edit changed in the PTX.

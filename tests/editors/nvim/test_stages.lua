@@ -101,6 +101,20 @@ local function run()
   check("the PTX window follows back to saxpy.rs", wait_for(function()
     return has_line(ptx(), "%.entry%s+saxpy")
   end, compile_timeout))
+
+  -- The kernels table from the narrow source column: across the whole screen, every row
+  -- shown whole (no wrapped rows pushing the last ones out as `@@@`).
+  vim.api.nvim_set_current_win(src_win)
+  vim.cmd("Kernelscope kernels")
+  local table_win = vim.api.nvim_get_current_win()
+  local rows = vim.api.nvim_buf_line_count(vim.api.nvim_win_get_buf(table_win))
+  check("the kernels table spans the screen", vim.api.nvim_win_get_width(table_win) == vim.o.columns,
+    vim.api.nvim_win_get_width(table_win) .. " of " .. vim.o.columns)
+  check("every row of the table is shown, unwrapped",
+    not vim.wo[table_win].wrap and vim.api.nvim_win_get_height(table_win) >= rows,
+    string.format("height %d for %d rows, wrap %s", vim.api.nvim_win_get_height(table_win), rows,
+      tostring(vim.wo[table_win].wrap)))
+  vim.cmd("close")
 end
 
 t.run(run)

@@ -18,9 +18,14 @@ export KERNELSCOPE_BIN KS_ROOT=$ROOT KS_WORK=$TMP/work KS_RESULTS=$TMP/results \
        KS_ALE_DIR=${KS_ALE_DIR:-/usr/share/vim-ale}
 
 status=0
+# First the README's set-up as a user writes it: its vim block is the vimrc.
+readme_block vim "$ROOT/editors/vim/README.md" >"$HOME/.vimrc"
+KS_RESULTS=$TMP/readme-results timeout "${KS_TEST_TIMEOUT:-600}" \
+  vim -N -i NONE -es -u "$HOME/.vimrc" -S "$HERE/test_readme.vim" \
+  </dev/null >"$TMP/vim-readme.out" 2>&1 || status=$?
 timeout "${KS_TEST_TIMEOUT:-600}" vim -Nu NONE -i NONE -es -S "$HERE/test_ale.vim" \
   </dev/null >"$TMP/vim.out" 2>&1 || status=$?
-touch "$TMP/results"
+merge_readme_results "$TMP/readme-results" "$TMP/results" "$TMP/vim-readme.out"
 cat "$TMP/results"
 if ! grep -qE '^[0-9]+ passed, [0-9]+ failed' "$TMP/results"; then
   echo "--- vim output (exit status $status) ---"

@@ -7,7 +7,7 @@
 // Environment: as e2e.mjs (run.sh sets it).
 
 import * as path from "node:path";
-import { goToLine, group, lineOf, noExtensionHostErrors, openAndCompile, renderedLines, runCommand, runSteps, step, STEP_MS, waitUntil } from "./page.mjs";
+import { goToLine, group, lineOf, noExtensionHostErrors, openAndCompile, renderedLines, runCommand, runSteps, step, STEP_MS, typeInQuickInput, waitUntil } from "./page.mjs";
 
 const URL = process.env.KS_URL;
 const WORKSPACE = process.env.KS_WORKSPACE;
@@ -23,11 +23,24 @@ async function heatLines(page, title) {
   return (await renderedLines(page, title)).map((l) => ({ ...l, heat: l.backgrounds.some((bg) => bg.startsWith("rgba(255, 69, 58")) }));
 }
 
+/** Whether the Command Palette offers a command titled `title` (then closed again). */
+async function paletteOffers(page, title) {
+  const input = await typeInQuickInput(page, "F1", `>${title}`);
+  await page.waitForTimeout(500);  // the list follows the typed text
+  const offered = (await page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).count()) > 0;
+  if (await input.isVisible()) await page.keyboard.press("Escape");
+  return offered;
+}
+
 runSteps(async (page) => {
   await step(page, "VS Code loads, saxpy.rs compiles, its PTX is beside it", async () => {
     await openAndCompile(page, URL, "saxpy.rs", FIRST_COMPILE_MS);
     await runCommand(page, "kernelscope: Open Stages Side by Side");
     await waitUntil("saxpy's PTX", async () => (await heatLines(page, PTX)).some((l) => /\.entry\s+saxpy\b/.test(l.text)), FIRST_COMPILE_MS);
+  });
+
+  await step(page, "Clear Profile is not offered while no profile is shown", async () => {
+    if (await paletteOffers(page, "kernelscope: Clear Profile")) throw new Error("Clear Profile is offered with no profile");
   });
 
   await step(page, "the Profile lens profiles saxpy, with progress in a notification", async () => {
@@ -53,6 +66,10 @@ runSteps(async (page) => {
     console.log(`     ${line.text.trim()}`);
     const comment = (await heatLines(page, "saxpy.rs")).find((x) => x.number === 1);
     if (comment?.heat) throw new Error("line 1 (no code) has a heat colour");
+  });
+
+  await step(page, "with a profile shown, Clear Profile is offered", async () => {
+    if (!(await paletteOffers(page, "kernelscope: Clear Profile"))) throw new Error("Clear Profile is not offered");
   });
 
   await step(page, "the PTX lines of the hot line are coloured too", async () => {

@@ -5,7 +5,7 @@ kernelscope starts `RUNNER... kernelscope gpu-exec` and speaks the gpu-exec prot
 (gpu/GpuExecProtocol.h) with it: one request on stdin (a JSON header line naming the blobs'
 sizes, then the blobs, the cubin first), one result on stdout. This fake checks that the request is
 one (protocol version, mode, an ELF cubin, every blob there) and answers with a result
-recorded on a real GPU (tests/golden/gpu/*.result).
+recorded on a real GPU (tests/golden/gpu/*.result), its buffers those of the request's plan.
 
 usage: fake-gpu-runner.py [--mode run|profile] [--save-request FILE] [--hang PIDFILE]
                           RESULT kernelscope gpu-exec
@@ -67,7 +67,25 @@ def main(argv):
         fail("the stand-in for ncu ended")
 
     with open(result, "rb") as recorded:
-        sys.stdout.buffer.write(recorded.read())
+        sys.stdout.buffer.write(fitted(recorded.read(), header))
+
+
+def fitted(recorded, request):
+    """The recorded result as the answer to `request`: kernelscope takes a result only when
+    its buffers are the plan's (names, types, counts, in order), so a result recorded for
+    another kernel answers with this plan's buffers, the recorded figures in their places."""
+    newline = recorded.find(b"\n")
+    result = json.loads(recorded[:newline])
+    planned = [a for a in request.get("args", []) if "elem" in a]
+    if not result.get("ok") or result.get("blobs"):
+        return recorded
+    was = result.get("buffers", [])
+    result["buffers"] = [
+        dict(was[i] if i < len(was) else {"checksum": 0.0, "first": []},
+             name=a["name"], elem=a["elem"], count=a["count"], output=a["output"], blob=-1)
+        for i, a in enumerate(planned)
+    ]
+    return json.dumps(result).encode() + b"\n"
 
 
 if __name__ == "__main__":

@@ -108,8 +108,7 @@ end
 --- A statusline string for `bufnr` (the current buffer when nil): the compile state and
 --- what the newest compile changed, e.g. `kernelscope ready · PTX +1 −1, SASS +1`; empty
 --- for buffers kernelscope does not compile.
-function M.statusline(bufnr)
-  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+local function full_statusline(bufnr)
   local uri = lsp.text_document(bufnr).uri
   local st = require("kernelscope.views").status[uri]
   if not st then
@@ -123,6 +122,19 @@ function M.statusline(bufnr)
     return "kernelscope ready · " .. c.summary
   end
   return "kernelscope " .. st.state
+end
+
+--- The statusline text of `bufnr`, at most `width` characters (default: the current
+--- window's width less room for a file name), cut with `…`: in a column of tiled stages a
+--- long change summary would push the file name out.
+function M.statusline(bufnr, width)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local text = full_statusline(bufnr)
+  width = width or math.max(16, vim.api.nvim_win_get_width(0) - 24)
+  if vim.fn.strchars(text) <= width then
+    return text
+  end
+  return vim.fn.strcharpart(text, 0, width - 1) .. "…"
 end
 
 --- The client side of the server's `kernelscope.openArtifact` command (code lenses):

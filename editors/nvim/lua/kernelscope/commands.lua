@@ -84,9 +84,12 @@ local function kernels()
       end
     end
   end, { buffer = buf, desc = "kernelscope: go to kernel" })
-  vim.cmd("belowright split")
+  -- Across the whole width (the current window may be one narrow column of tiled stages),
+  -- unwrapped: a wrapped row would push the last ones out as `@@@`.
+  vim.cmd("botright split")
   vim.api.nvim_win_set_buf(0, buf)
-  vim.api.nvim_win_set_height(0, math.min(#(result.kernels or {}) + 3, 12))
+  vim.wo.wrap = false
+  vim.api.nvim_win_set_height(0, math.min(#(result.kernels or {}) + 2, 12))
   return buf
 end
 

@@ -139,9 +139,10 @@ local function maybe_attach(bufnr)
 end
 
 --- A statusline string for `bufnr`: the compile state and what the newest compile
---- changed (`kernelscope ready · PTX +1 −1, SASS +2`); empty for other buffers.
-function M.status(bufnr)
-  return annotations.statusline(bufnr)
+--- changed (`kernelscope ready · PTX +1 −1, SASS +2`); empty for other buffers. At most
+--- `width` characters (default: what the current window leaves beside a file name).
+function M.status(bufnr, width)
+  return annotations.statusline(bufnr, width)
 end
 
 --- Opens the `stage` view of the current buffer (or of the source behind a view).

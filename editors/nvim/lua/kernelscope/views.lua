@@ -253,6 +253,17 @@ function M.refresh_all()
   end
 end
 
+--- In a view that never had an artifact, why it stays empty: its file does not compile
+--- (`status`, the failed kernelscope/status). A view that had one keeps its last.
+local function show_failed(view, status)
+  if view and not view.revision and valid(view.bufnr) then
+    local lines = { "kernelscope: " .. view.stage .. " is not available: the file does not compile" }
+    vim.list_extend(lines, vim.split(status.message or "", "\n", { plain = true }))
+    table.insert(lines, "(see its diagnostics; this view fills in after the next compile that succeeds)")
+    set_text(view.bufnr, lines)
+  end
+end
+
 --- Asks the server for the view's artifact again and shows it when it arrives.
 function M.refresh(vbuf, on_done)
   local view = views[vbuf]
@@ -267,13 +278,16 @@ function M.refresh(vbuf, on_done)
   local params = { textDocument = lsp.text_document(view.source), stage = view.stage, filters = M.filters() }
   lsp.request(client, lsp.methods.artifact, params, function(err, result)
     if err then
-      if not view.revision and valid(view.bufnr) then
+      local st = M.status[params.textDocument.uri]
+      if st and st.state == "failed" then
+        show_failed(view, st)
+      elseif not view.revision and valid(view.bufnr) then
         set_text(view.bufnr, { "kernelscope: " .. view.stage .. " is not available:", lsp.error_message(err) })
       end
       -- While a compile is pending, or when a revision was superseded (ContentModified),
-      -- the next `ready` status brings the artifact: nothing for the user to act on.
-      local st = M.status[params.textDocument.uri]
-      local pending = not st or st.state == "queued" or st.state == "compiling"
+      -- the next `ready` status brings the artifact: nothing for the user to act on; a
+      -- failed compile was told once already.
+      local pending = not st or st.state == "queued" or st.state == "compiling" or st.state == "failed"
       if err.code ~= -32801 and not pending then
         lsp.notify(view.stage .. ": " .. lsp.error_message(err), vim.log.levels.WARN)
       end
@@ -421,8 +435,15 @@ function M.on_status(params)
             M.refresh(vbuf)
           end
         end
-      elseif params.state == "failed" and not (previous and previous.state == "failed") then
-        lsp.notify("compile failed" .. (params.message and (": " .. params.message) or ""), vim.log.levels.WARN)
+      elseif params.state == "failed" then
+        -- A view that never had an artifact says why it stays empty (instead of the
+        -- "not finished yet" it asked with); one that had keeps its last one.
+        for _, vbuf in pairs(stages) do
+          show_failed(views[vbuf], params)
+        end
+        if not (previous and previous.state == "failed") then
+          lsp.notify("compile failed" .. (params.message and (": " .. params.message) or ""), vim.log.levels.WARN)
+        end
       end
     end
   end

@@ -2,7 +2,9 @@
 " Gives diagnostics (rustc, ptxas, spills), :ALEHover with what a line became in PTX and
 " SASS, and the connection that :KernelscopeStage uses for its stage views.
 
-call ale#Set('rust_kernelscope_executable', 'kernelscope')
+" Empty: found as the Neovim plugin finds it (kernelscope#Executable): the checkout's build,
+" then PATH.
+call ale#Set('rust_kernelscope_executable', '')
 " Sent as initializationOptions, for example {'arch': 'sm_80', 'optLevel': 3}.
 call ale#Set('rust_kernelscope_config', {})
 
@@ -22,7 +24,7 @@ endfunction
 call ale#linter#Define('rust', {
 \   'name': 'kernelscope',
 \   'lsp': 'stdio',
-\   'executable': {b -> ale#Var(b, 'rust_kernelscope_executable')},
+\   'executable': function('kernelscope#Executable'),
 \   'command': '%e',
 \   'project_root': function('ale_linters#rust#kernelscope#GetProjectRoot'),
 \   'initialization_options': {b -> ale#Var(b, 'rust_kernelscope_config')},

@@ -1,0 +1,347 @@
+// `kernelscope check`: every kernel of a crate against its budgets and a committed baseline,
+// for CI. Text (compiler style), --json, GitHub Actions annotations and SARIF 2.1.0 for code
+// scanning; --bless writes the baseline. The comparisons are the pipeline's (Budgets.h);
+// this file reads the arguments, the baseline file, and writes the reports.
+#include <unistd.h>
+
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "Budgets.h"
+#include "Cli.h"
+#include "CliArgs.h"
+#include "Crate.h"
+#include "Engine.h"
+#include "Files.h"
+#include "Options.h"
+#include "TextUtil.h"
+
+namespace ks {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+/// The baseline's file name beside the crate's Cargo.toml when --baseline names none.
+constexpr const char* kBaselineName = "kernelscope-baseline.json";
+constexpr int kBaselineVersion = 1;
+
+struct CheckArgs {
+  std::string target;  // a crate directory, a Cargo.toml or a kernel file; empty: "."
+  std::string package, manifestPath;
+  std::string baseline;
+  bool bless = false;
+  std::string format = "text";  // text, json, github
+  std::string sarif;
+  CompileOptions options = cliCompileOptions();
+};
+
+std::optional<std::string> parseArgs(int argc, char** argv, CheckArgs& a) {
+  ArgReader args("check", argc, argv);
+  while (auto arg = args.next()) {
+    auto needs = [&](std::string& into, const char* what) -> std::optional<std::string> {
+      auto v = args.value();
+      if (!v) return std::string(*arg) + " needs " + what;
+      into = *v;
+      return std::nullopt;
+    };
+    std::optional<std::string> problem;
+    if (*arg == "-p" || *arg == "--package")
+      problem = needs(a.package, "a package name");
+    else if (*arg == "--manifest-path")
+      problem = needs(a.manifestPath, "a Cargo.toml");
+    else if (*arg == "--baseline")
+      problem = needs(a.baseline, "a file");
+    else if (*arg == "--sarif")
+      problem = needs(a.sarif, "a file to write");
+    else if (*arg == "--format") {
+      problem = needs(a.format, "text, json or github");
+      if (!problem && a.format != "text" && a.format != "json" && a.format != "github")
+        problem = "--format is text, json or github, not '" + a.format + "'";
+    } else if (*arg == "--json")
+      a.format = "json";
+    else if (*arg == "--bless")
+      a.bless = true;
+    else if (*arg == "--block-size") {
+      std::string v;
+      problem = needs(v, "a number of threads");
+      std::optional<uint32_t> n = problem ? std::nullopt : text::parseUint(v);
+      if (!problem && (!n || *n < 1 || *n > 1024))
+        problem = "--block-size is a number of threads from 1 to 1024";
+      if (n) a.options.occupancyBlockSize = *n;
+    } else if (auto r = readCompileOption(*arg, args, a.options)) {
+      if (!r->empty()) return r;
+    } else if (!arg->starts_with("-") && a.target.empty())
+      a.target = std::string(*arg);
+    else
+      return "unknown option '" + std::string(*arg) + "'";
+    if (problem) return problem;
+  }
+  return std::nullopt;
+}
+
+// --- The baseline file ------------------------------------------------------------------
+
+json figuresJson(const KernelFigures& f) {
+  json j = json::object();
+  for (const FigureSpec& spec : kernelFigureSpecs())
+    if (auto v = figureValue(f, spec.name))
+      j[std::string(spec.name)] = *v == std::floor(*v) ? json(static_cast<int64_t>(*v)) : json(*v);
+  j["block-size"] = f.blockSize;
+  return j;
+}
+
+/// Reads a baseline written by --bless; the problem, or "" (each value checked, a damaged
+/// file is refused whole).
+std::string readBaseline(const fs::path& file, const CompileResult& r,
+                         std::map<std::string, KernelFigures>& out) {
+  FileText text = readRegularFile(file, uintmax_t{16} << 20);
+  if (!text.ok()) return text.error;
+  json j = json::parse(text.text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() ||
+      j.value("kernelscope-baseline", 0) != kBaselineVersion || !j.contains("kernels") ||
+      !j["kernels"].is_object())
+    return "not a kernelscope baseline (write one with --bless)";
+  if (j.value("arch", "") != r.arch)
+    return "the baseline is for " + j.value("arch", std::string("?")) + ", this compile for " +
+           r.arch + " (--arch " + j.value("arch", std::string("?")) +
+           ", or --bless to write one for " + r.arch + ")";
+  for (const auto& [kernel, figures] : j["kernels"].items()) {
+    if (!figures.is_object()) return "kernel " + kernel + ": its figures must be an object";
+    KernelFigures f;
+    f.occupancy.reset();
+    for (const auto& [name, value] : figures.items()) {
+      if (!value.is_number() || value.get<double>() < 0)
+        return "kernel " + kernel + ": " + name + " must be a number of at least 0";
+      if (name == "block-size")
+        f.blockSize = std::clamp(value.get<uint32_t>(), 1u, 1024u);
+      else if (!setFigureValue(f, name, value.get<double>()))
+        return "kernel " + kernel + ": unknown figure '" + name + "'";
+    }
+    out[kernel] = f;
+  }
+  return {};
+}
+
+/// Writes the baseline atomically (a temporary file renamed over it); the problem, or "".
+std::string writeBaseline(const fs::path& file, const CompileResult& r, int optLevel,
+                          const std::map<std::string, KernelFigures>& figures) {
+  json kernels = json::object();
+  for (const auto& [name, f] : figures) kernels[name] = figuresJson(f);
+  json j = {{"kernelscope-baseline", kBaselineVersion},
+            {"arch", r.arch},
+            {"opt-level", optLevel},
+            {"kernels", kernels}};
+  const fs::path staging = file.string() + ".tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream out(staging, std::ios::binary);
+    out << j.dump(2) << "\n";
+    if (!out.flush()) {
+      std::error_code ec;
+      fs::remove(staging, ec);
+      return "cannot write " + staging.string();
+    }
+  }
+  std::error_code ec;
+  fs::rename(staging, file, ec);
+  if (ec) {
+    fs::remove(staging, ec);
+    return "cannot write " + file.string() + ": " + ec.message();
+  }
+  return {};
+}
+
+// --- Reports ----------------------------------------------------------------------------
+
+std::string ruleOf(const BudgetFinding& f) {
+  return (f.kind == BudgetFinding::Kind::OverBudget ? "budget/" : "regression/") + f.figure;
+}
+
+/// A GitHub Actions workflow command's property value: `%`, CR, LF, `:` and `,` escaped.
+std::string escapeProperty(std::string_view s, bool message) {
+  std::string out;
+  for (char c : s) {
+    if (c == '%')
+      out += "%25";
+    else if (c == '\r')
+      out += "%0D";
+    else if (c == '\n')
+      out += "%0A";
+    else if (!message && c == ':')
+      out += "%3A";
+    else if (!message && c == ',')
+      out += "%2C";
+    else
+      out += c;
+  }
+  return out;
+}
+
+/// SARIF 2.1.0: one run, a rule per kind of finding, a result per finding on its line.
+json sarifLog(const std::vector<BudgetFinding>& findings) {
+  json rules = json::array(), results = json::array();
+  std::map<std::string, size_t> ruleIndex;
+  for (const BudgetFinding& f : findings) {
+    const std::string rule = ruleOf(f);
+    if (!ruleIndex.count(rule)) {
+      ruleIndex[rule] = rules.size();
+      const bool budget = f.kind == BudgetFinding::Kind::OverBudget;
+      rules.push_back(
+          {{"id", rule},
+           {"name", budget ? "KernelOverBudget" : "KernelRegression"},
+           {"shortDescription",
+            {{"text", budget ? "A kernel's " + f.figure + " is beyond its budget"
+                             : "A kernel's " + f.figure + " got worse than the baseline"}}},
+           {"defaultConfiguration", {{"level", "error"}}}});
+    }
+    json location = {{"physicalLocation",
+                      {{"artifactLocation", {{"uri", shownPath(f.location.file)}}},
+                       {"region", {{"startLine", std::max<uint32_t>(1, f.location.line)}}}}}};
+    if (!fs::path(shownPath(f.location.file)).is_absolute())
+      location["physicalLocation"]["artifactLocation"]["uriBaseId"] = "%SRCROOT%";
+    json related = json::array();
+    for (size_t i = 1; i < f.lines.size(); ++i)
+      related.push_back({{"id", static_cast<int>(i)},
+                         {"physicalLocation",
+                          {{"artifactLocation", {{"uri", shownPath(f.lines[i].file)}}},
+                           {"region", {{"startLine", f.lines[i].line}}}}},
+                         {"message", {{"text", "local memory here"}}}});
+    json result = {{"ruleId", rule},
+                   {"ruleIndex", ruleIndex[rule]},
+                   {"level", "error"},
+                   {"message", {{"text", f.message}}},
+                   {"locations", json::array({location})}};
+    if (!related.empty()) result["relatedLocations"] = related;
+    results.push_back(result);
+  }
+  return {
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs",
+       json::array(
+           {{{"tool",
+              {{"driver",
+                {{"name", "kernelscope"}, {"version", KERNELSCOPE_VERSION}, {"rules", rules}}}}},
+             {"results", results}}})}};
+}
+
+}  // namespace
+
+int checkMain(int argc, char** argv) {
+  CheckArgs a;
+  if (auto err = parseArgs(argc, argv, a)) {
+    std::cerr << "kernelscope check: " << *err << "\n";
+    return kExitUsage;
+  }
+  Engine& engine = cliEngine();
+  const Toolchain tc = engine.toolchain();
+  std::string problem;
+  auto crate = cargoCrate(tc, {a.target, a.package, a.manifestPath}, problem);
+  if (!crate) {
+    std::cerr << "kernelscope check: " << problem << "\n";
+    return kExitUsage;
+  }
+  for (const std::string& p : crate->settings.problems)
+    std::cerr << crate->manifest.string() << ": warning: [package.metadata.kernelscope] " << p
+              << "\n";
+  CompileOptions options = engine.optionsFor(crate->libRoot, a.options);
+  options.stages = {Stage::Ptx, Stage::Sass};
+  const auto result = engine.compile({crate->libRoot, std::nullopt, {}}, options);
+  for (const auto& d : result->diagnostics) printDiagnostic(std::cerr, d);
+  if (!result->succeeded) {
+    std::cerr << "kernelscope check: " << crate->name << ": " << failureText(*result) << "\n";
+    return kExitFailed;
+  }
+  const uint32_t blockSize = options.occupancyBlockSize;
+  const auto figures = kernelFigures(*result, blockSize);
+  if (figures.empty()) {
+    std::cerr << "kernelscope check: " << crate->name
+              << ": no kernel with resources (is ptxas missing? see kernelscope doctor)\n";
+    return kExitFailed;
+  }
+  const fs::path baselineFile =
+      a.baseline.empty() ? crate->root / kBaselineName : fs::absolute(a.baseline);
+  std::map<std::string, KernelFigures> baseline;
+  bool haveBaseline = false;
+  std::error_code ec;
+  if (!a.bless && fs::exists(baselineFile, ec)) {
+    if (std::string why = readBaseline(baselineFile, *result, baseline); !why.empty()) {
+      std::cerr << "kernelscope check: " << baselineFile.string() << ": " << why << "\n";
+      return kExitUsage;
+    }
+    haveBaseline = true;
+  } else if (!a.bless && !a.baseline.empty()) {
+    std::cerr << "kernelscope check: " << baselineFile.string() << ": no such file\n";
+    return kExitUsage;
+  }
+  const auto findings =
+      checkKernels(*result, crate->settings.budgets, haveBaseline ? &baseline : nullptr, blockSize);
+  // --bless takes today's figures as the baseline; budgets are limits the crate set, and
+  // still fail.
+  std::vector<BudgetFinding> failing;
+  for (const auto& f : findings)
+    if (!a.bless || f.kind == BudgetFinding::Kind::OverBudget) failing.push_back(f);
+  if (a.bless) {
+    if (std::string why = writeBaseline(baselineFile, *result, options.optLevel, figures);
+        !why.empty()) {
+      std::cerr << "kernelscope check: " << why << "\n";
+      return kExitFailed;
+    }
+    std::cerr << "kernelscope check: wrote " << baselineFile.string() << " (" << figures.size()
+              << " kernels)\n";
+  }
+  if (!a.sarif.empty()) {
+    std::ofstream out(a.sarif, std::ios::binary);
+    out << sarifLog(failing).dump(2) << "\n";
+    if (!out.flush()) {
+      std::cerr << "kernelscope check: cannot write " << a.sarif << "\n";
+      return kExitFailed;
+    }
+  }
+  if (a.format == "json") {
+    json kernels = json::object();
+    for (const auto& [name, f] : figures) kernels[name] = figuresJson(f);
+    json list = json::array();
+    for (const auto& f : failing)
+      list.push_back({{"kernel", f.kernel},
+                      {"rule", ruleOf(f)},
+                      {"figure", f.figure},
+                      {"limit", f.limit},
+                      {"actual", f.actual},
+                      {"file", f.location.file},
+                      {"line", f.location.line},
+                      {"message", f.message}});
+    std::cout << json({{"crate", crate->name},
+                       {"arch", result->arch},
+                       {"baseline", haveBaseline ? json(baselineFile.string()) : json(nullptr)},
+                       {"kernels", kernels},
+                       {"findings", list},
+                       {"passed", failing.empty()}})
+                     .dump(2)
+              << "\n";
+  } else {
+    for (const auto& f : failing) {
+      if (a.format == "github")
+        std::cout << "::error file=" << escapeProperty(shownPath(f.location.file), false)
+                  << ",line=" << f.location.line
+                  << ",title=" << escapeProperty("kernelscope " + ruleOf(f), false)
+                  << "::" << escapeProperty(f.message, true) << "\n";
+      else
+        std::cout << shownPath(f.location.file) << ":" << f.location.line << ":1: error["
+                  << ruleOf(f) << "]: " << f.message << "\n";
+    }
+    std::cout << "kernelscope check: " << crate->name << ", " << figures.size() << " kernels ("
+              << result->arch << "): "
+              << (failing.empty() ? std::string("ok") : std::to_string(failing.size()) + " failed")
+              << (haveBaseline ? ", against " + shownPath(baselineFile.string())
+                  : a.bless    ? ""
+                               : ", no baseline (--bless writes one)")
+              << "\n";
+  }
+  return failing.empty() ? kExitOk : kExitFailed;
+}
+
+}  // namespace ks
