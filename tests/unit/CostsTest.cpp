@@ -79,27 +79,35 @@ TEST_CASE(
     }
     const auto counts = gprCounts(nvdisasm(*r.cubin, {"-c", "-plr", "-lrm", "count"}));
     const Artifact& a = *sass->artifact;
-    auto expectedAt = [&](uint32_t l) -> int {
+    // nvdisasm's count of an instruction; none for code its table leaves blank (unreachable
+    // padding, the targets of a jump table it does not follow).
+    auto expectedAt = [&](uint32_t l) -> std::optional<int> {
       const auto addr = addressOfLine(a.lineText(l));
       REQUIRE(addr);
       REQUIRE(a.lines[l].function >= 0);
       auto it = counts.find({a.functions[a.lines[l].function].symbol, *addr});
-      REQUIRE(it != counts.end());
+      if (it == counts.end()) return std::nullopt;
       return it->second;
     };
-    // Every instruction has nvdisasm's count.
+    // Every instruction has nvdisasm's count, where it gives one.
+    size_t counted = 0, instructions = 0;
     for (size_t l = 0; l < a.lines.size(); ++l)
       if (a.lines[l].kind == LineKind::Instruction) {
-        CHECK(r.costs->lines[l].hasLive);
-        CHECK(r.costs->lines[l].gpr == expectedAt(static_cast<uint32_t>(l)));
+        ++instructions;
+        const auto expected = expectedAt(static_cast<uint32_t>(l));
+        CHECK(r.costs->lines[l].hasLive == expected.has_value());
+        if (!expected) continue;
+        ++counted;
+        CHECK(r.costs->lines[l].gpr == *expected);
       }
+    CHECK(counted * 2 > instructions);  // what it leaves blank is mostly the NOP padding
     // Per source line, inline-aware: the direct instructions and those inlined through it.
     for (const SourceLine& src : r.lineMap->sourceLinesWithCode(Stage::Sass, true)) {
       CAPTURE(src.line);
       const StageLines& sl = r.lineMap->linesFor(Stage::Sass, src);
       int expected = 0;
-      for (uint32_t l : sl.direct) expected = std::max(expected, expectedAt(l));
-      for (uint32_t l : sl.inlined) expected = std::max(expected, expectedAt(l));
+      for (uint32_t l : sl.direct) expected = std::max(expected, expectedAt(l).value_or(0));
+      for (uint32_t l : sl.inlined) expected = std::max(expected, expectedAt(l).value_or(0));
       CHECK(lineCost(a, *r.lineMap, *r.costs, src).peakGpr == expected);
       ++linesChecked;
     }
@@ -159,12 +167,12 @@ TEST_CASE("control codes read from the cubin are the bits nvdisasm -hex prints")
   }
   CHECK(checked == a.instructionCount());
   CHECK(loads > 0);
-  // The words explain the wait: the waiting instruction names the load's address and line.
+  // The words explain the wait: a waiting instruction names the load's address and line.
   bool named = false;
   for (size_t l = 0; l < a.lines.size() && !named; ++l)
     for (const std::string& w : describeWaits(a, *r.lineMap, *r.costs, static_cast<uint32_t>(l)))
-      named |=
-          w.find("the LDG at 0x") != std::string::npos && w.find(" — line ") != std::string::npos;
+      named |= w.find("the LDG") != std::string::npos && w.find(" at 0x") != std::string::npos &&
+               w.find(" — line ") != std::string::npos;
   CHECK(named);
 }
 
