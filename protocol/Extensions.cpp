@@ -156,72 +156,56 @@ json gpuRunParams() {
           {"filters", {{"directives", true}, {"debugLocations", true}}}};
 }
 
-// The results are gpu/Report.h's JSON (what `kernelscope run/profile --json` print); these
-// examples are checked against the server's real answers (tests/lsp PipelineTests).
-json device() {
-  return {{"name", "NVIDIA H200"},   {"arch", "sm_90"},      {"multiprocessors", 132},
-          {"peakBandwidth", 4.8e12}, {"peakFlops", 6.69e13}, {"driverVersion", 13000}};
-}
-json launch() {
-  return {{"kernel", "saxpy"}, {"grid", {4096, 1, 1}}, {"block", {256, 1, 1}}, {"sharedBytes", 0}};
-}
+// The results' types are RunResult and ProfileResult (server/common/GpuResults.h makes them
+// for `kernelscope run/profile --json` and the server alike); these examples are checked
+// against the server's real answers (tests/lsp PipelineTests).
+GpuDevice device() { return {"NVIDIA H200", "sm_90", 132, 4.8e12, 6.69e13, 13000}; }
+GpuLaunch launch() { return {"saxpy", {4096, 1, 1}, {256, 1, 1}, 0}; }
 
 json runResult() {
-  return {{"file", "/home/me/k/src/lib.rs"},
-          {"device", device()},
-          {"launch", launch()},
-          {"runs", 20},
-          {"timesMs", {0.0123, 0.0121}},
-          {"timeMs", {{"min", 0.0121}, {"median", 0.0122}, {"max", 0.0123}}},
-          {"bytes", 12582912},
-          {"bandwidth", 1.03e12},
-          {"buffers",
-           {{{"name", "y"},
-             {"type", "f32"},
-             {"length", 1048576},
-             {"output", true},
-             {"checksum", -6044.25},
-             {"first", {0.758, 0.863}}}}},
-          {"execMs", 412.5},
-          {"flops", 2097152},
-          {"throughput", 1.72e11}};
+  RunResult r;
+  r.file = "/home/me/k/src/lib.rs";
+  r.device = device();
+  r.launch = launch();
+  r.timesMs = {0.0123, 0.0121};
+  r.minMs = 0.0121, r.medianMs = 0.0122, r.maxMs = 0.0123;
+  r.bytes = 12582912;
+  r.bandwidth = 1.03e12;
+  r.buffers = {{"y", "f32", 1048576, true, -6044.25, {0.758, 0.863}}};
+  r.execMs = 412.5;
+  r.flops = 2097152;
+  r.throughput = 1.72e11;
+  return r;
 }
 
 json profileResult() {
-  json line = {{"file", "/home/me/k/src/lib.rs"},
-               {"line", 12},
-               {"text", "*y.add(i) = a * *x.add(i) + *y.add(i);"},
-               {"share", 0.7},
-               {"headline", "70% stalls · long scoreboard"},
-               {"stallSamples", 1400},
-               {"stalls",
-                {{{"reason", "long_sb"}, {"samples", 1100}}, {{"reason", "lg"}, {"samples", 300}}}},
-               {"instructions", 12},
-               {"executed", 393216},
-               {"threadsActive", 32.0},
-               {"l2Sectors", 393216},
-               {"l2SectorsIdeal", 393216},
-               {"sharedBankConflictWays", 0}};
-  return {
-      {"file", "/home/me/k/src/lib.rs"},
-      {"device", device()},
-      {"launch", launch()},
-      {"kernel",
-       {{"name", "saxpy"},
-        {"stallSamples", 2000},
-        {"durationNs", 11872},
-        {"achievedOccupancyPct", 86.3},
-        {"dramThroughputPct", 74.1},
-        {"dramBytes", 12582912}}},
-      {"lines", {line}},
-      {"editor",
-       {{"uri", kExampleUri},
-        {"current", true},
-        {"kernel", "saxpy"},
-        {"lines", {{{"line", 11}, {"share", 0.7}, {"headline", "70% stalls · long scoreboard"}}}},
-        {"views",
-         {{"ptx", {{{"start", 30}, {"end", 33}, {"share", 0.7}}}},
-          {"sass", {{{"start", 41}, {"end", 48}, {"share", 0.7}}}}}}}}};
+  ProfileLine line;
+  line.file = "/home/me/k/src/lib.rs";
+  line.line = 12;
+  line.text = "*y.add(i) = a * *x.add(i) + *y.add(i);";
+  line.share = 0.7;
+  line.headline = "70% stalls · long scoreboard";
+  line.stallSamples = 1400;
+  line.stalls = {{"long_sb", 1100}, {"lg", 300}};
+  line.instructions = 12;
+  line.executed = 393216;
+  line.threadsActive = 32.0;
+  line.l2Sectors = line.l2SectorsIdeal = 393216;
+  ProfileResult r;
+  r.file = "/home/me/k/src/lib.rs";
+  r.device = device();
+  r.launch = launch();
+  r.kernel = {"saxpy", 2000, 11872, 86.3, 74.1, 12582912};
+  r.lines = {line};
+  r.editor = {
+      {"uri", kExampleUri},
+      {"current", true},
+      {"kernel", "saxpy"},
+      {"lines", {{{"line", 11}, {"share", 0.7}, {"headline", "70% stalls · long scoreboard"}}}},
+      {"views",
+       {{"ptx", {{{"start", 30}, {"end", 33}, {"share", 0.7}}}},
+        {"sass", {{{"start", 41}, {"end", 48}, {"share", 0.7}}}}}}};
+  return r;
 }
 
 }  // namespace

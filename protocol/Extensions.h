@@ -6,6 +6,8 @@
 // and the code cannot drift apart silently.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -454,6 +456,149 @@ inline void from_json(const json& j, GpuRunParams& p) {
   detail::readOptional(j, "runs", p.runs);
   if (j.contains("workDoneToken")) p.workDoneToken = j["workDoneToken"];
   detail::readOptional(j, "filters", p.filters);
+}
+
+/// The GPU a run or profile ran on.
+struct GpuDevice {
+  std::string name;
+  std::string arch;  // "sm_90"
+  int multiprocessors = 0;
+  double peakBandwidth = 0;  // bytes/s
+  double peakFlops = 0;      // FP32 operations/s
+  int driverVersion = 0;     // 13000: 13.0
+};
+inline void to_json(json& j, const GpuDevice& d) {
+  j = {{"name", d.name},
+       {"arch", d.arch},
+       {"multiprocessors", d.multiprocessors},
+       {"peakBandwidth", d.peakBandwidth},
+       {"peakFlops", d.peakFlops},
+       {"driverVersion", d.driverVersion}};
+}
+
+struct GpuLaunch {
+  std::string kernel;
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  std::array<uint32_t, 3> block{1, 1, 1};
+  uint32_t sharedBytes = 0;
+};
+inline void to_json(json& j, const GpuLaunch& l) {
+  j = {{"kernel", l.kernel}, {"grid", l.grid}, {"block", l.block}, {"sharedBytes", l.sharedBytes}};
+}
+
+/// A buffer after the first launch: its sum and first elements (`type`: its element type as
+/// the source names it, "f32", "Params").
+struct GpuBuffer {
+  std::string name;
+  std::string type;
+  uint64_t length = 0;
+  bool output = false;
+  double checksum = 0;
+  std::vector<double> first;
+};
+inline void to_json(json& j, const GpuBuffer& b) {
+  j = {{"name", b.name},     {"type", b.type},         {"length", b.length},
+       {"output", b.output}, {"checksum", b.checksum}, {"first", b.first}};
+}
+
+/// kernelscope/run's result (and `kernelscope run --json`): times in ms, bytes/s, FLOP/s.
+struct RunResult {
+  std::string file;
+  GpuDevice device;
+  GpuLaunch launch;
+  std::vector<double> timesMs;
+  double minMs = 0, medianMs = 0, maxMs = 0;
+  double bytes = 0;
+  double bandwidth = 0;
+  std::vector<GpuBuffer> buffers;
+  double execMs = 0;
+  std::optional<double> flops;
+  std::optional<double> throughput;
+};
+inline void to_json(json& j, const RunResult& r) {
+  j = {{"file", r.file},
+       {"device", r.device},
+       {"launch", r.launch},
+       {"runs", r.timesMs.size()},
+       {"timesMs", r.timesMs},
+       {"timeMs", {{"min", r.minMs}, {"median", r.medianMs}, {"max", r.maxMs}}},
+       {"bytes", r.bytes},
+       {"bandwidth", r.bandwidth},
+       {"buffers", r.buffers},
+       {"execMs", r.execMs}};
+  detail::writeOptional(j, "flops", r.flops);
+  detail::writeOptional(j, "throughput", r.throughput);
+}
+
+struct StallSamples {
+  std::string reason;
+  double samples = 0;
+};
+inline void to_json(json& j, const StallSamples& s) {
+  j = {{"reason", s.reason}, {"samples", s.samples}};
+}
+
+/// One source line of a profile, with Nsight Compute's counters.
+struct ProfileLine {
+  std::string file;
+  uint32_t line = 0;  // 1-based; 0: code with no source line
+  std::string text;
+  double share = 0;  // of the kernel's stall samples
+  std::string headline;
+  double stallSamples = 0;
+  std::vector<StallSamples> stalls;  // largest first
+  size_t instructions = 0;
+  double executed = 0;
+  double threadsActive = 0;
+  double l2Sectors = 0, l2SectorsIdeal = 0;
+  double sharedBankConflictWays = 0;
+};
+inline void to_json(json& j, const ProfileLine& l) {
+  j = {{"file", l.file},
+       {"line", l.line},
+       {"text", l.text},
+       {"share", l.share},
+       {"headline", l.headline},
+       {"stallSamples", l.stallSamples},
+       {"stalls", l.stalls},
+       {"instructions", l.instructions},
+       {"executed", l.executed},
+       {"threadsActive", l.threadsActive},
+       {"l2Sectors", l.l2Sectors},
+       {"l2SectorsIdeal", l.l2SectorsIdeal},
+       {"sharedBankConflictWays", l.sharedBankConflictWays}};
+}
+
+struct ProfileKernel {
+  std::string name;
+  double stallSamples = 0;
+  std::optional<double> durationNs, achievedOccupancyPct, dramThroughputPct, dramBytes;
+};
+inline void to_json(json& j, const ProfileKernel& k) {
+  j = {{"name", k.name}, {"stallSamples", k.stallSamples}};
+  detail::writeOptional(j, "durationNs", k.durationNs);
+  detail::writeOptional(j, "achievedOccupancyPct", k.achievedOccupancyPct);
+  detail::writeOptional(j, "dramThroughputPct", k.dramThroughputPct);
+  detail::writeOptional(j, "dramBytes", k.dramBytes);
+}
+
+/// kernelscope/profile's result (and `kernelscope profile --json`, without `editor`).
+struct ProfileResult {
+  std::string file;
+  GpuDevice device;
+  GpuLaunch launch;
+  ProfileKernel kernel;
+  std::vector<ProfileLine> lines;  // hottest first
+  /// The editor's side (hot lines, the views' heat); null: omitted.
+  json editor;
+};
+inline void to_json(json& j, const ProfileResult& r) {
+  j = {{"file", r.file},
+       {"device", r.device},
+       {"launch", r.launch},
+       {"kernel", r.kernel},
+       {"lines", r.lines}};
+  if (!r.editor.is_null()) j["editor"] = r.editor;
 }
 
 // ---------------------------------------------------------------------------------------

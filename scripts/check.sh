@@ -14,7 +14,7 @@ if [ "${1:-}" = "--tidy" ]; then
   [ -n "$tidy" ] || { say "clang-tidy not found (apt-get install clang-tidy)"; exit 2; }
   [ -f "$build/compile_commands.json" ] || { say "no $build/compile_commands.json: configure the build first"; exit 2; }
   cd "$ROOT"
-  mapfile -t sources < <(git ls-files -- 'pipeline/*.cpp' 'protocol/*.cpp' 'server/*.cpp' 'gpu/*.cpp')
+  mapfile -t sources < <(git ls-files -- 'pipeline/*.cpp' 'protocol/*.cpp' 'server/*.cpp')
   say "clang-tidy: ${#sources[@]} files"
   log=$(mktemp)
   trap 'rm -f "$log"' EXIT

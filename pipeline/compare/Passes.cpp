@@ -456,9 +456,7 @@ const ArtifactFunction* findKernel(const Artifact& ir, const std::string& kernel
   for (const auto& f : ir.functions) {
     if (!f.isKernel) continue;
     result.kernels.push_back(f.demangled);
-    if (f.symbol == kernel || f.demangled == kernel || lastSegment(f.demangled) == kernel ||
-        f.demangled.ends_with("::" + kernel))
-      if (!found) found = &f;
+    if (!found && namesKernel(f.symbol, f.demangled, kernel)) found = &f;
   }
   if (!found)
     result.error = "unknown kernel '" + kernel + "'" +

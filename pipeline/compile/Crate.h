@@ -46,7 +46,7 @@ struct KernelBudget {
 ///   arch = "sm_80"   opt-level = 2   profile = "rust-cuda"   rustc-flags = ["-C",
 ///   "target-feature=+ptx80"] [package.metadata.kernelscope.launch.saxpy]   n = 1048576   x =
 ///   "f32[n] ones"   ...
-/// (a kernel's launch spec, gpu/LaunchSpec.h)
+/// (a kernel's launch spec, pipeline/gpu/LaunchSpec.h)
 /// The arch, opt-level and profile are the crate's defaults (a setting the user gives for the
 /// compile wins); the flags are added to the crate's rustc call.
 struct CrateSettings {
@@ -55,7 +55,7 @@ struct CrateSettings {
   std::optional<ToolchainProfile> profile;  // which compiler builds it (Profile.h)
   std::vector<std::string> rustcFlags;
   /// `[package.metadata.kernelscope.launch.KERNEL]`: each kernel's launch spec items
-  /// (key, value as written), read by gpu/LaunchSpec.h.
+  /// (key, value as written), read by pipeline/gpu/LaunchSpec.h.
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> launch;
   /// `[package.metadata.kernelscope.budget]`: its own keys are every kernel's budget (under
   /// ""), a table `[...budget.KERNEL]` one kernel's (what it leaves out comes from "").

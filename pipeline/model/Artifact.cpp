@@ -112,6 +112,13 @@ size_t Artifact::instructionCount() const {
   }));
 }
 
+bool namesKernel(std::string_view symbol, std::string_view demangled, std::string_view name) {
+  if (name.empty()) return false;
+  if (symbol == name || demangled == name) return true;
+  return demangled.size() > name.size() + 2 && demangled.ends_with(name) &&
+         demangled.substr(demangled.size() - name.size() - 2, 2) == "::";
+}
+
 std::string normalizePath(std::string_view path) {
   bool absolute = !path.empty() && path.front() == '/';
   std::vector<std::string_view> parts;

@@ -139,6 +139,11 @@ struct Artifact {
 /// Splits text into lines (without newlines); a trailing newline makes no extra line.
 std::vector<std::string_view> splitLines(std::string_view text);
 
+/// Whether `name` names the kernel `symbol` (demangled: `demangled`): the symbol itself, its
+/// demangled path, or that path's last segment (`saxpy` for `kernels::saxpy`). The one rule
+/// every command and request that takes a kernel's name follows.
+bool namesKernel(std::string_view symbol, std::string_view demangled, std::string_view name);
+
 /// Lexically normalizes a path: resolves "." and "..", no file system access.
 std::string normalizePath(std::string_view path);
 

@@ -1,7 +1,7 @@
 // Kernel entry points in source text, where no compiler says where they are: the
 // definition of a kernel whose backend's PTX has no usable line info (toolchain profiles),
 // which crates of a workspace have kernels (DependentCrates.h), and which kernel a GPU
-// launch means (gpu/KernelLaunch.h).
+// launch means (pipeline/gpu/KernelLaunch.h).
 //
 // Each Rust GPU toolchain marks kernels its own way: plain rustc's nvptx64 target uses
 // `extern "ptx-kernel" fn` (or `extern "gpu-kernel"`), Rust-CUDA (cuda_std) and

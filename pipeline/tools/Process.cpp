@@ -124,7 +124,7 @@ std::optional<std::filesystem::path> findOnPath(std::string_view name) {
     return std::filesystem::path(*found);
   return std::nullopt;
 #else
-  // The GPU runner's build has no LLVM (gpu/CMakeLists.txt): the same walk by hand.
+  // The GPU runner's build has no LLVM (pipeline/gpu-exec/CMakeLists.txt): the same walk by hand.
   std::string_view rest = path ? path : "/usr/local/bin:/usr/bin:/bin";
   while (!rest.empty()) {
     size_t colon = rest.find(':');

@@ -57,7 +57,8 @@ int checkMain(int argc, char** argv);
 /// `cargo kernelscope COMMAND [-p NAME] [--manifest-path FILE] ...` (the executable run as
 /// `cargo-kernelscope`): explain, run, profile and check on the crate cargo would build.
 int cargoKernelscopeMain(int argc, char** argv);
-/// `kernelscope gpu-exec`: one launch request on stdin, its result on stdout (gpu/GpuExec.h).
+/// `kernelscope gpu-exec`: one launch request on stdin, its result on stdout
+/// (pipeline/gpu-exec/GpuExec.h).
 int gpuExecMain(int argc, char** argv);
 
 }  // namespace ks

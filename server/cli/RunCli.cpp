@@ -1,8 +1,8 @@
 // `kernelscope run`, `kernelscope profile` and `kernelscope gpu-exec`: a kernel on a real GPU.
 //
-// run and profile compile the file as explain does, take the cubin ptxas made (the code the
-// SASS view shows), evaluate the kernel's launch spec (gpu/LaunchSpec.h) and hand the launch
-// to a `gpu-exec` child (gpu/KernelLaunch.h), here or through --runner on another machine.
+// run and profile are the GPU service's (pipeline/gpu/GpuService.h: the file compiled as
+// explain compiles it, the cubin ptxas made launched through a `gpu-exec` child, here or
+// through --runner on another machine); this file reads their flags and prints the outcome.
 #include <unistd.h>
 
 #include <cmath>
@@ -20,7 +20,8 @@
 #include "Cuda.h"
 #include "Files.h"
 #include "GpuExec.h"
-#include "KernelLaunch.h"
+#include "GpuResults.h"
+#include "GpuService.h"
 #include "Options.h"
 #include "Report.h"
 #include "Runner.h"
@@ -149,8 +150,12 @@ std::string number(double v) {
 
 /// Writes one buffer as a .npy file (NPY 1.0, C order).
 void writeNpy(const fs::path& path, gpu::ElemType elem, uint64_t count, const std::string& data) {
-  std::string header = "{'descr': '" + std::string(gpu::elemTypeNumpy(elem)) +
-                       "', 'fortran_order': False, 'shape': (" + std::to_string(count) + ",), }";
+  // A buffer of structs: numpy's raw records of the struct's size.
+  std::string descr = elem == gpu::ElemType::Record
+                          ? "|V" + std::to_string(count ? data.size() / count : 0)
+                          : std::string(gpu::elemTypeNumpy(elem));
+  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" +
+                       std::to_string(count) + ",), }";
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
@@ -161,71 +166,37 @@ void writeNpy(const fs::path& path, gpu::ElemType elem, uint64_t count, const st
   out << header << data;
 }
 
-/// Compiles the file and picks the kernel; prints the problem and returns nullopt on failure.
-struct Compiled {
-  Toolchain tc;
-  gpu::LaunchCompile launch;
-  const CompileResult& result() const { return launch.result; }
-  const std::string& kernel() const { return launch.kernel; }
-};
-std::optional<Compiled> compileForLaunch(const char* command, RunArgs& args) {
+/// Runs or profiles the file's kernel through the GPU service and prints what went wrong;
+/// nullopt: nothing to show (`status` says whether that is a failure).
+std::optional<gpu::GpuOutcome> runOnGpu(const char* command, const RunArgs& args, bool profile,
+                                        int& status) {
+  status = kExitFailed;
   fs::path path = fs::absolute(args.file);
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) {
     std::cerr << "kernelscope " << command << ": cannot read " << args.file << ": no such file\n";
     return std::nullopt;
   }
-  Engine& engine = cliEngine();
-  Compiled c{engine.toolchain(), {}};
-  c.launch = gpu::compileForLaunch(engine, {path, std::nullopt, {}}, args.options, args.kernel);
-  for (const auto& e : c.launch.errors) std::cerr << e << "\n";
-  if (!c.launch.problem.empty()) {
-    std::cerr << "kernelscope " << command << ": " << c.launch.problem << "\n";
-    return std::nullopt;
-  }
-  return c;
-}
-
-/// Prepares and runs the launch (or saves its request, or reads a recorded result); prints
-/// problems. nullopt: nothing to show (`status` says whether that is a failure).
-std::optional<gpu::RunResult> launch(const char* command, const Compiled& c, const RunArgs& args,
-                                     gpu::ExecRequest::Mode mode, gpu::PreparedLaunch& prepared,
-                                     int& status) {
-  status = kExitFailed;
-  prepared = gpu::prepareLaunch(c.tc, c.result(), c.launch.cubin, c.kernel(), args.launch, mode);
-  for (const auto& n : prepared.notes)
-    std::cerr << "kernelscope " << command << ": note: " << n << "\n";
-  if (!prepared.request) {
-    for (const auto& e : prepared.errors) std::cerr << e << "\n";
-    return std::nullopt;
-  }
-  gpu::RunResult r;
-  if (!args.saveRequest.empty()) {
-    std::ofstream(args.saveRequest, std::ios::binary) << gpu::encodeRequest(*prepared.request);
-    std::cout << "wrote the gpu-exec request for " << c.kernel() << " to " << args.saveRequest
+  gpu::GpuRequest request;
+  request.profile = profile;
+  request.input = {path, std::nullopt, {}};
+  request.options = args.options;
+  request.kernel = args.kernel;
+  request.launch = args.launch;
+  request.saveRequest = args.saveRequest;
+  request.replay = args.replay;
+  gpu::GpuOutcome out = gpu::runOnGpu(cliEngine(), request);
+  for (const auto& n : out.notes) std::cerr << "kernelscope " << command << ": note: " << n << "\n";
+  for (const auto& d : out.details) std::cerr << d << "\n";
+  if (!out.error.empty()) std::cerr << "kernelscope " << command << ": " << out.error << "\n";
+  if (!out.ok()) return std::nullopt;
+  if (out.requestSaved) {
+    std::cout << "wrote the gpu-exec request for " << out.kernel << " to " << args.saveRequest
               << " (run it: kernelscope gpu-exec < FILE)\n";
     status = kExitOk;
     return std::nullopt;
   }
-  if (!args.replay.empty()) {
-    FileText message = readRegularFile(args.replay, gpu::resultSizeLimit(*prepared.request));
-    if (!message.ok()) {
-      std::cerr << "kernelscope " << command << ": " << args.replay << ": " << message.error
-                << "\n";
-      return std::nullopt;
-    }
-    if (std::string why = gpu::decodeResultFor(*prepared.request, message.text, r); !why.empty()) {
-      std::cerr << "kernelscope " << command << ": " << args.replay << ": " << why << "\n";
-      return std::nullopt;
-    }
-  } else {
-    r = gpu::runGpuExec(*prepared.request, args.launch);
-  }
-  if (!r.ok) {
-    std::cerr << "kernelscope " << command << ": " << r.error << "\n";
-    return std::nullopt;
-  }
-  return r;
+  return out;
 }
 
 }  // namespace
@@ -264,10 +235,16 @@ void printRun(const gpu::LaunchPlan& plan, const gpu::RunResult& r, const std::s
   }
   std::cout << "  buffers  (after the first launch)\n";
   for (const auto& b : r.buffers) {
+    const std::string type =
+        b.typeName.empty() ? std::string(gpu::elemTypeName(b.elem)) : b.typeName;
     std::cout << "    " << std::left << std::setw(10) << b.name << std::setw(18)
-              << (std::string(gpu::elemTypeName(b.elem)) + "[" + std::to_string(b.count) + "]")
-              << std::setw(9) << (b.output ? "output" : "") << std::right << "sum "
-              << number(b.checksum) << "  [";
+              << (type + "[" + std::to_string(b.count) + "]") << std::setw(9)
+              << (b.output ? "output" : "") << std::right;
+    if (b.elem == gpu::ElemType::Record) {
+      std::cout << "structs: --dump writes their bytes\n";
+      continue;
+    }
+    std::cout << "sum " << number(b.checksum) << "  [";
     for (size_t i = 0; i < b.first.size(); ++i) std::cout << (i ? ", " : "") << number(b.first[i]);
     std::cout << (b.count > b.first.size() ? ", ...]" : "]") << "\n";
   }
@@ -282,26 +259,24 @@ int runMain(int argc, char** argv) {
     std::cerr << "kernelscope run: " << *err << "\n";
     return kExitUsage;
   }
-  auto c = compileForLaunch("run", args);
-  if (!c) return kExitFailed;
-  gpu::PreparedLaunch prepared;
   int status = kExitFailed;
-  auto r = launch("run", *c, args, gpu::ExecRequest::Mode::Run, prepared, status);
-  if (!r) return status;
-  const gpu::LaunchPlan& plan = prepared.request->plan;
+  auto out = runOnGpu("run", args, false, status);
+  if (!out) return status;
+  const gpu::LaunchPlan& plan = *out->plan;
+  const gpu::RunResult& r = out->run;
   if (!args.dumpDir.empty()) {
     std::error_code ec;
     fs::create_directories(args.dumpDir, ec);
     // The result's buffers are the plan's (decodeResultFor), so the files are named after
     // the kernel's parameters; a name that is not a plain file name is still never a path.
-    for (const auto& b : r->buffers)
+    for (const auto& b : r.buffers)
       if (b.blob >= 0 && gpu::isPlainParameterName(b.name))
-        writeNpy(fs::path(args.dumpDir) / (b.name + ".npy"), b.elem, b.count, r->blobs[b.blob]);
+        writeNpy(fs::path(args.dumpDir) / (b.name + ".npy"), b.elem, b.count, r.blobs[b.blob]);
   }
   if (args.json)
-    std::cout << gpu::runJson(fs::absolute(args.file), plan, *r).dump(2) << "\n";
+    std::cout << json(runResultOf(fs::absolute(args.file), plan, r)).dump(2) << "\n";
   else
-    printRun(plan, *r, args.dumpDir);
+    printRun(plan, r, args.dumpDir);
   return kExitOk;
 }
 
@@ -311,42 +286,21 @@ int profileMain(int argc, char** argv) {
     std::cerr << "kernelscope profile: " << *err << "\n";
     return kExitUsage;
   }
-  auto c = compileForLaunch("profile", args);
-  if (!c) return kExitFailed;
-  gpu::PreparedLaunch prepared;
   int status = kExitFailed;
-  auto r = launch("profile", *c, args, gpu::ExecRequest::Mode::Profile, prepared, status);
-  if (!r) return status;
-  std::string problem;
-  auto lp = gpu::lineProfile(c->result(), c->kernel(), *r, problem);
-  if (!lp) {
-    std::cerr << "kernelscope profile: " << problem << "\n";
-    return kExitFailed;
-  }
-  if (!problem.empty()) std::cerr << "kernelscope profile: note: " << problem << "\n";
-  return printLineProfile(*lp, r->device, prepared.request->plan, fs::absolute(args.file),
+  auto out = runOnGpu("profile", args, true, status);
+  if (!out) return status;
+  return printLineProfile(*out->lines, out->run.device, *out->plan, fs::absolute(args.file),
                           args.json, args.top);
 }
 
 int printLineProfile(const gpu::KernelLineProfile& lp, const gpu::DeviceInfo& device,
                      const gpu::LaunchPlan& plan, const std::filesystem::path& file, bool asJson,
                      int top) {
-  std::map<std::string, std::vector<std::string>> sources;
-  auto sourceLine = [&](const gpu::LineCounters& l) -> std::string {
-    if (l.line == 0) return "";
-    auto& lines = sources[l.file];
-    if (lines.empty()) {
-      std::ifstream in(l.file);
-      for (std::string s; std::getline(in, s);) lines.push_back(s);
-    }
-    return l.line <= lines.size() ? std::string(text::trim(lines[l.line - 1])) : "";
-  };
   std::vector<const gpu::LineCounters*> order = gpu::hottestLines(lp, static_cast<size_t>(top));
   const auto& m = lp.metrics;
   if (asJson) {
-    std::cout
-        << gpu::profileJson(file, lp, device, plan, static_cast<size_t>(top), sourceLine).dump(2)
-        << "\n";
+    std::cout << json(profileResultOf(file, lp, device, plan, static_cast<size_t>(top))).dump(2)
+              << "\n";
     return kExitOk;
   }
   std::cout << lp.kernel << " on " << device.describe() << ", grid " << dims(plan.grid)
@@ -383,8 +337,8 @@ int printLineProfile(const gpu::KernelLineProfile& lp, const gpu::DeviceInfo& de
               << std::left << std::setw(30) << reasons << std::right << std::setw(7)
               << l->instructions << std::setw(10) << gpu::compactCount(l->executed) << std::setw(9)
               << std::setprecision(1) << l->threadsActive() << std::setw(22) << l2.str()
-              << std::setw(11) << ways.str() << "  "
-              << (l->line ? sourceLine(*l) : "(no source line)") << "\n";
+              << std::setw(11) << ways.str() << "  " << (l->line ? l->text : "(no source line)")
+              << "\n";
   }
   std::cout << std::defaultfloat;
   return kExitOk;
@@ -429,10 +383,10 @@ std::optional<CompareLaunchArgs> parseCompareLaunch(int argc, char** argv) {
 /// One kernel of a comparison, compiled, launched and (profiled) attributed.
 struct Side {
   RunArgs args;
-  std::optional<Compiled> compiled;
-  gpu::PreparedLaunch prepared;
-  std::optional<gpu::RunResult> result;
-  std::optional<gpu::KernelLineProfile> lines;
+  std::optional<gpu::GpuOutcome> out;
+  const gpu::LaunchPlan& plan() const { return *out->plan; }
+  const gpu::RunResult& result() const { return out->run; }
+  const gpu::KernelLineProfile& lines() const { return *out->lines; }
 };
 
 /// Runs side `i` of `c` (the CUDA twin, 1, on the Rust kernel's spec unless it has its own);
@@ -449,31 +403,14 @@ std::optional<int> runSide(const CompareLaunchArgs& c, size_t i, std::array<Side
     std::cerr << "kernelscope " << command << ": " << *err << "\n";
     return kExitUsage;
   }
-  side.compiled = compileForLaunch(command, side.args);
-  if (!side.compiled) return kExitFailed;
   if (i == 1) {
-    std::vector<gpu::SpecError> ignored;
-    const Compiled& cuda = *side.compiled;
-    if (gpu::writtenSpec(cuda.tc, cuda.result(), cuda.kernel(), ignored).empty()) {
-      std::string items;
-      for (const auto& item : sides[0].prepared.spec.items)
-        items += item.key + " = " + item.value + "; ";
-      side.args.launch.specItems.insert(side.args.launch.specItems.begin(), items);
-    }
+    std::string items;
+    for (const auto& item : sides[0].out->spec.items) items += item.key + " = " + item.value + "; ";
+    side.args.launch.fallbackSpecItems = {items};
   }
   int status = kExitFailed;
-  const auto mode = c.profile ? gpu::ExecRequest::Mode::Profile : gpu::ExecRequest::Mode::Run;
-  side.result = launch(command, *side.compiled, side.args, mode, side.prepared, status);
-  if (!side.result) return status;
-  if (c.profile) {
-    std::string problem;
-    side.lines =
-        gpu::lineProfile(side.compiled->result(), side.compiled->kernel(), *side.result, problem);
-    if (!side.lines) {
-      std::cerr << "kernelscope " << command << ": " << c.files[i] << ": " << problem << "\n";
-      return kExitFailed;
-    }
-  }
+  side.out = runOnGpu(command, side.args, c.profile, status);
+  if (!side.out) return status;
   return std::nullopt;
 }
 
@@ -483,17 +420,17 @@ void compareRow(const std::string& label, const std::string& a, const std::strin
 }
 
 void printCompareRun(const Side& rust, const Side& cuda) {
-  auto stats = [](const Side& s) { return gpu::timeStats(s.result->timesMs); };
+  auto stats = [](const Side& s) { return gpu::timeStats(s.result().timesMs); };
   compareRow("time (median)", time(stats(rust).median), time(stats(cuda).median));
   auto bw = [&](const Side& s) {
-    const auto& plan = s.prepared.request->plan;
+    const auto& plan = s.plan();
     double bytes = plan.bytes.value_or(static_cast<double>(plan.bufferBytes()));
     return si(bytes / (stats(s).median / 1000), "B/s");
   };
   compareRow("bandwidth", bw(rust), bw(cuda));
-  for (size_t b = 0; b < rust.result->buffers.size() && b < cuda.result->buffers.size(); ++b) {
-    const auto& x = rust.result->buffers[b];
-    const auto& y = cuda.result->buffers[b];
+  for (size_t b = 0; b < rust.result().buffers.size() && b < cuda.result().buffers.size(); ++b) {
+    const auto& x = rust.result().buffers[b];
+    const auto& y = cuda.result().buffers[b];
     if (!x.output) continue;
     compareRow(x.name + " checksum", number(x.checksum), number(y.checksum));
   }
@@ -506,17 +443,17 @@ void printCompareProfile(const Side& rust, const Side& cuda) {
     out << std::fixed << std::setprecision(1) << *v * scale << unit;
     return out.str();
   };
-  const auto &x = rust.lines->metrics, &y = cuda.lines->metrics;
+  const auto &x = rust.lines().metrics, &y = cuda.lines().metrics;
   compareRow("duration", metric(x.durationNs, 1e-3, " us"), metric(y.durationNs, 1e-3, " us"));
   compareRow("achieved occupancy", metric(x.achievedOccupancyPct, 1, "%"),
              metric(y.achievedOccupancyPct, 1, "%"));
   compareRow("DRAM throughput", metric(x.dramThroughputPct, 1, "% of peak"),
              metric(y.dramThroughputPct, 1, "% of peak"));
-  auto hot = [](const Side& s) { return gpu::hottestLines(*s.lines, 3); };
+  auto hot = [](const Side& s) { return gpu::hottestLines(s.lines(), 3); };
   auto label = [](const Side& s, const gpu::LineCounters* l) {
     std::ostringstream out;
     out << "line " << (l->line ? std::to_string(l->line) : "?") << " " << std::fixed
-        << std::setprecision(1) << 100 * s.lines->share(*l) << "%";
+        << std::setprecision(1) << 100 * s.lines().share(*l) << "%";
     return out.str();
   };
   auto a = hot(rust), b = hot(cuda);
@@ -539,8 +476,8 @@ int compareLaunchMain(int argc, char** argv) {
     if (auto status = runSide(*c, i, sides)) return *status;
   const auto& rust = sides[0];
   const auto& cuda = sides[1];
-  std::cout << rust.compiled->kernel() << ": Rust (" << c->files[0] << ") and CUDA C++ ("
-            << c->files[1] << ") on " << rust.result->device.describe() << "\n";
+  std::cout << rust.out->kernel << ": Rust (" << c->files[0] << ") and CUDA C++ (" << c->files[1]
+            << ") on " << rust.result().device.describe() << "\n";
   compareRow("", "Rust", "CUDA C++");
   if (c->profile)
     printCompareProfile(rust, cuda);

@@ -50,6 +50,7 @@ usage:
 @doctor
   kernelscope setup                            build the nvptx64 core sysroot if missing
   kernelscope --version
+  kernelscope COMMAND --help                   that command's usage and options alone
 
 Every command prints diagnostics as file:line:col: severity[code]: message and exits
   0  done                                  1  the kernel does not compile, or a step failed
@@ -67,11 +68,37 @@ std::string usage() {
   return out;
 }
 
+/// `kernelscope COMMAND --help`: the command's usage lines of kUsage (its own and their
+/// continuations) and its option lines from the table of flags; empty for an unknown command.
+std::string commandUsage(std::string_view command) {
+  const std::string head = "  kernelscope " + std::string(command);
+  std::string out;
+  bool inCommand = false;
+  for (std::string_view line : ks::splitLines(kUsage)) {
+    if (line.starts_with(head) && (line.size() == head.size() || line[head.size()] == ' '))
+      inCommand = true;
+    else if (!line.starts_with("    "))  // not a continuation of a usage line
+      inCommand = inCommand && line == "@" + std::string(command);
+    if (!inCommand) continue;
+    out += line.starts_with("@") ? ks::cliFlagLines(line.substr(1)) : std::string(line) + "\n";
+  }
+  return out.empty() ? out : "usage:\n" + out;
+}
+
 int run(int argc, char** argv) {
   // Installed (linked) as cargo-kernelscope, it is cargo's `cargo kernelscope`.
   if (argc > 0 && std::string_view(argv[0]).ends_with("cargo-kernelscope"))
     return ks::cargoKernelscopeMain(argc, argv);
   std::string_view cmd = argc > 1 ? argv[1] : "";
+  // COMMAND --help (lsp prints its own, with the server's settings).
+  if (cmd != "lsp" && !cmd.starts_with("-"))
+    for (int i = 2; i < argc; ++i)
+      if (std::string_view a = argv[i]; a == "--help" || a == "-h") {
+        std::string text = commandUsage(cmd);
+        if (text.empty()) break;  // an unknown command says so below
+        std::cout << text;
+        return ks::kExitOk;
+      }
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     std::cout << usage();
     return ks::kExitOk;

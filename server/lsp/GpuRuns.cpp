@@ -2,13 +2,10 @@
 // GpuRuns.h.
 #include "GpuRuns.h"
 
-#include <fstream>
-
 #include "GpuFeatures.h"
+#include "GpuResults.h"
 #include "LspServer.h"
-#include "Report.h"
 #include "Runner.h"
-#include "TextUtil.h"
 #include "Trust.h"
 #include "Uri.h"
 
@@ -25,91 +22,33 @@ const gpu::LineCounters* ShownProfile::at(uint32_t line) const {
 
 // --- The real job
 
-namespace {
-
-std::string joined(const std::vector<std::string>& lines) {
-  std::string s;
-  for (const auto& l : lines) s += (s.empty() ? "" : "\n") + l;
-  return s;
-}
-
-/// The text of 1-based `line` of `file`: the job's unsaved text, else the disk.
-std::string sourceLineOf(const GpuJob& job, const std::string& file, uint32_t line) {
-  std::string text;
-  if (file == job.input.path.string() && job.input.text) {
-    text = *job.input.text;
-  } else if (auto it = job.input.overlays.find(file); it != job.input.overlays.end()) {
-    text = it->second;
-  } else {
-    std::ifstream in(file);
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  auto lines = splitLines(text);
-  return line >= 1 && line <= lines.size() ? std::string(text::trim(lines[line - 1])) : "";
-}
-
-GpuOutcome cancelledOutcome() {
-  GpuOutcome out;
-  out.cancelled = true;
-  return out;
-}
-
-}  // namespace
-
 GpuOutcome runGpuJob(Engine& engine, const GpuJob& job, const GpuProgress& progress,
                      const CancellationToken& cancel) {
+  gpu::GpuOutcome o = gpu::runOnGpu(engine, job, progress, cancel);
   GpuOutcome out;
-  progress("compiling " + job.input.path.filename().string());
-  const Toolchain tc = engine.toolchain();
-  gpu::LaunchCompile c = gpu::compileForLaunch(engine, job.input, job.options, job.kernel, cancel);
-  if (cancel.cancelled()) return cancelledOutcome();
-  if (!c.problem.empty()) {
-    out.error = joined(c.errors);
-    out.error += (out.error.empty() ? "" : "\n") + c.problem;
+  if (o.cancelled) {
+    out.cancelled = true;
     return out;
   }
-  const auto mode = job.profile ? gpu::ExecRequest::Mode::Profile : gpu::ExecRequest::Mode::Run;
-  gpu::PreparedLaunch prepared =
-      gpu::prepareLaunch(tc, c.result, c.cubin, c.kernel, job.launch, mode);
-  if (!prepared.request) {
-    out.error = joined(prepared.errors);
-    return out;
-  }
-  std::string where = "this machine";
-  if (!job.launch.runner.empty()) where = "'" + joinFlags(job.launch.runner) + "'";
-  progress(job.profile ? "profiling " + c.kernel + " with ncu on " + where
-                       : "launching " + c.kernel + " on " + where);
-  gpu::RunResult r = gpu::runGpuExec(*prepared.request, job.launch, cancel);
-  if (cancel.cancelled() || r.errorKind == "cancelled") return cancelledOutcome();
-  if (!r.ok) {
-    out.error = r.error;
+  if (!o.ok()) {
+    out.error = o.message();
     // gpu-exec says what to do in the CLI's words; the editor's is a setting.
     if (size_t at = out.error.find(gpu::kNoDriverHint); at != std::string::npos)
       out.error.replace(at, std::string_view(gpu::kNoDriverHint).size(),
                         "set kernelscope.gpu.runner to use a GPU elsewhere");
     return out;
   }
-  const gpu::LaunchPlan& plan = prepared.request->plan;
   if (!job.profile) {
-    out.result = gpu::runJson(job.input.path, plan, r);
+    out.result = runResultOf(job.input.path, *o.plan, o.run);
     return out;
   }
-  progress("attributing the counters to source lines");
-  std::string problem;
-  auto lines = gpu::lineProfile(c.result, c.kernel, r, problem);
-  if (!lines) {
-    out.error = problem;
-    return out;
-  }
-  out.result = gpu::profileJson(
-      job.input.path, *lines, r.device, plan, 0,
-      [&](const gpu::LineCounters& l) { return l.line ? sourceLineOf(job, l.file, l.line) : ""; });
+  out.result = profileResultOf(job.input.path, *o.lines, o.run.device, *o.plan);
   auto shown = std::make_shared<ShownProfile>();
   shown->path = job.input.path.string();
   shown->text = job.input.text.value_or("");
-  shown->lines = std::move(*lines);
-  shown->compile = std::make_shared<const CompileResult>(std::move(c.result));
-  shown->device = r.device.describe();
+  shown->lines = std::move(*o.lines);
+  shown->compile = std::move(o.compile);
+  shown->device = o.run.device.describe();
   out.shown = std::move(shown);
   return out;
 }
@@ -226,6 +165,7 @@ void LspServer::startGpuJob(const lsp::GpuRunParams& p, bool profile, Callback<j
   job.launch.unsavedText[d->path] = d->text;
   job.options = settings_.compileOptions();
   job.launch.specItems = p.spec;
+  job.launch.specOrigin = std::string(method) + " spec";
   if (p.runs) job.launch.runs = *p.runs;
   job.launch.ncu = settings_.ncu;
   if (std::string why = gpu::splitRunner(settings_.gpuRunner, job.launch.runner); !why.empty())

@@ -1,8 +1,8 @@
 // kernelscope/run and kernelscope/profile: a kernel on a real GPU from the editor.
 //
-// A job compiles the document as it is (its cubin and SASS listing), launches it through a
-// `gpu-exec` child (gpu/KernelLaunch.h; through the gpuRunner setting on another machine) and,
-// for a profile, attributes Nsight Compute's counters to the source lines. Each job runs on
+// A job is the GPU service's run or profile (pipeline/gpu/GpuService.h: compile, launch
+// through a `gpu-exec` child, here or through the gpuRunner setting on another machine,
+// attribute a profile's counters to the source lines). Each job runs on
 // a thread of a JobRunner (inline in the deterministic test mode); its progress and outcome are
 // posted to the io thread, which keeps answering hovers meanwhile. $/cancelRequest cancels the
 // job's token, which kills the compile's or gpu-exec's whole process group (and with it ncu); the
@@ -21,20 +21,14 @@
 #include <nlohmann/json.hpp>
 
 #include "Compile.h"
+#include "GpuService.h"
 #include "JobRunner.h"
-#include "KernelLaunch.h"
 #include "Scheduler.h"
 
 namespace ks::server {
 
 /// What a kernelscope/run or kernelscope/profile asks for.
-struct GpuJob {
-  bool profile = false;
-  CompileInput input;
-  CompileOptions options;
-  std::string kernel;  // as the request named it
-  gpu::LaunchSettings launch;
-};
+using GpuJob = gpu::GpuRequest;
 
 /// A profile of a document's kernel, shown while the document's text is `text`.
 struct ShownProfile {
@@ -49,17 +43,17 @@ struct ShownProfile {
 
 struct GpuOutcome {
   bool cancelled = false;
-  std::string error;  // empty: done
-  nlohmann::json result;
+  std::string error;                          // empty: done
+  nlohmann::json result;                      // lsp::RunResult or lsp::ProfileResult
   std::shared_ptr<const ShownProfile> shown;  // a profile's, for the editor
 };
 
 /// Says what the job is doing ("compiling", "launching", "profiling with ncu").
-using GpuProgress = std::function<void(const std::string& message)>;
+using GpuProgress = gpu::GpuProgress;
 using GpuFunction =
     std::function<GpuOutcome(const GpuJob&, const GpuProgress&, const CancellationToken&)>;
 
-/// The real job on `tc`: compile, launch through gpu-exec, attribute a profile.
+/// The real job: the GPU service's run or profile, its outcome in the protocol's types.
 GpuOutcome runGpuJob(Engine&, const GpuJob&, const GpuProgress&, const CancellationToken&);
 
 /// The jobs in flight and the profiles shown. Used on the io thread.

@@ -176,8 +176,7 @@ void LspServer::onPasses(const lsp::PassesParams& p, Callback<lsp::PassesResult>
   std::string names;
   for (const KernelInfo& k : snapshot->result->kernels) {
     names += (names.empty() ? "" : ", ") + k.demangled;
-    const bool lastSegment = k.demangled.ends_with("::" + *kernel);
-    if (!found && (k.symbol == *kernel || k.demangled == *kernel || lastSegment)) found = &k;
+    if (!found && namesKernel(k.symbol, k.demangled, *kernel)) found = &k;
   }
   if (!found)
     return reply(lsp::ResponseError{

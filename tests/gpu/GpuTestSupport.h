@@ -1,6 +1,6 @@
-// What the GPU tests share beyond the CUDA driver wrapper (gpu/Driver.h, the one kernelscope
-// runs kernels with): their exit statuses, device 0 opened with its primary context, and
-// the PTX inputs and their kernels.
+// What the GPU tests share beyond the CUDA driver wrapper (pipeline/gpu-exec/Driver.h, the one
+// kernelscope runs kernels with): their exit statuses, device 0 opened with its primary context,
+// and the PTX inputs and their kernels.
 //
 // Shared by gpu_examples (runs the example kernels) and occupancy_check (asks the driver
 // for occupancy). The driver is opened at run time (dlopen of libcuda.so.1), so the

@@ -1,5 +1,5 @@
-// gpu/Driver.h declares the CUDA driver's C ABI itself (machines without the toolkit have no
-// cuda.h). Where cuda.h is installed, this file checks those declarations against it when
+// pipeline/gpu-exec/Driver.h declares the CUDA driver's C ABI itself (machines without the toolkit
+// have no cuda.h). Where cuda.h is installed, this file checks those declarations against it when
 // it compiles (it is never run): every enum value, and for every entry point the exported
 // symbol and the parameters (how many, their sizes, pointer or not). A wrong transcription
 // fails the build here instead of a launch on a GPU.

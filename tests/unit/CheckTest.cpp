@@ -97,7 +97,8 @@ uint32_t lineOf(const Crate& c, const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("check: a baseline blessed, an edit that puts a table in local memory fails on its line") {
+TEST_CASE(
+    "check: a baseline blessed, an edit that puts a table in local memory fails on its line") {
   if (!test::toolchainUsable()) return;
   TempDir tmp("kernelscope-check-test");
   Crate c(tmp.path() / "kernels", "kernels", kGather);
@@ -201,8 +202,9 @@ TEST_CASE("check: -p picks a package of the workspace; bad input is refused clea
   REQUIRE(b.exitCode == 0);
   CHECK(json::parse(b.out)["crate"] == "beta");
   CHECK(json::parse(b.out)["kernels"]["gather"]["stack"] == 256);
-  auto a = alpha.check({"--package", "alpha", "--json", "--manifest-path",
-                        (ws / "Cargo.toml").string()}, tmp.path());
+  auto a =
+      alpha.check({"--package", "alpha", "--json", "--manifest-path", (ws / "Cargo.toml").string()},
+                  tmp.path());
   REQUIRE(a.exitCode == 0);
   CHECK(json::parse(a.out)["kernels"]["gather"]["stack"] == 0);
   auto none = alpha.check({"-p", "gamma"}, ws);
@@ -232,8 +234,8 @@ TEST_CASE("cargo kernelscope: the workspace's package by -p, cargo's flags taken
   std::ofstream(ws / "Cargo.toml") << "[workspace]\nmembers = [\"alpha\", \"beta\"]\n"
                                       "resolver = \"2\"\n";
   Crate alpha(ws / "alpha", "alpha", kGather);
-  Crate beta(ws / "beta", "beta", std::string(kGather).replace(
-                                      std::string(kGather).find("fn gather"), 9, "fn gamma"));
+  Crate beta(ws / "beta", "beta",
+             std::string(kGather).replace(std::string(kGather).find("fn gather"), 9, "fn gamma"));
   // Cargo finds `cargo-kernelscope` on PATH: the build's link to kernelscope.
   const std::string bin = fs::path(KS_BINARY).parent_path().string();
   ProcessSpec spec;
@@ -256,8 +258,8 @@ TEST_CASE("cargo kernelscope: the workspace's package by -p, cargo's flags taken
   CHECK(b.out.find((beta.dir / "src/lib.rs").string()) != std::string::npos);
   CHECK(b.out.find("fn gamma") != std::string::npos);
   CHECK(b.out.find("fn gather") == std::string::npos);
-  auto byKernel = cargoKernelscope({"explain", "-p", "alpha", "--kernel", "gather", "--stages",
-                                    "ptx", "--release"});
+  auto byKernel = cargoKernelscope(
+      {"explain", "-p", "alpha", "--kernel", "gather", "--stages", "ptx", "--release"});
   CHECK(byKernel.exitCode == 0);
   CHECK(byKernel.out.find((alpha.dir / "src/lib.rs").string()) != std::string::npos);
   auto check = cargoKernelscope({"check", "-p", "beta", "--json"});

@@ -30,8 +30,10 @@ namespace {
 KernelSignature exampleSignature(const std::string& name) {
   std::string ptx = test::readFile(test::sourceDir() / "tests/golden" / name / "k.ptx");
   std::string source = test::readFile(test::sourceDir() / "examples" / (name + ".rs"));
-  for (auto& sig : ptxKernelSignatures(ptx))
-    if (sig.name == name) {
+  Artifact artifact = parsePtx(ptx);
+  for (const auto& f : artifact.functions)
+    if (f.isKernel && f.symbol == name) {
+      KernelSignature sig = ptxSignature(artifact, f);
       size_t at = source.find("fn " + name + "(");
       REQUIRE(at != std::string::npos);
       CHECK(addSourceSignature(sig, source, at + 3, false) == "");
@@ -137,13 +139,16 @@ TEST_CASE("spec errors name the spec's line and say what is wrong") {
   CHECK(saxpyErrors(kSaxpyOk + "; x = f64[n] zeros")
             .find("k.rs:3: 'x' points to f32, the spec gives f64") != std::string::npos);
   CHECK(saxpyErrors("n = 10; a = 1; x = f32[n]; grid = 1; block = 32")
-            .find("no value for parameter 'y'") != std::string::npos);
+            .find("no value for parameter 'y: *mut f32' of saxpy") != std::string::npos);
   CHECK(
-      saxpyErrors(kSaxpyOk + "; m = 3").find("no parameter named 'm': saxpy takes (n, a, x, y)") !=
+      saxpyErrors(kSaxpyOk + "; m = 3")
+          .find(
+              "no parameter named 'm': saxpy takes (n: u32, a: f32, x: *const f32, y: *mut f32)") !=
       std::string::npos);
-  CHECK(saxpyErrors(kSaxpyOk + "; x = 5").find("'x' is a pointer: give it a buffer") !=
+  CHECK(saxpyErrors(kSaxpyOk + "; x = 5")
+            .find("'x' is a pointer (*const f32): give it a buffer, e.g. x = f32[n] zeros") !=
         std::string::npos);
-  CHECK(saxpyErrors(kSaxpyOk + "; n = f32[4] zeros").find("'n' is a u32, not a pointer") !=
+  CHECK(saxpyErrors(kSaxpyOk + "; n = f32[4] zeros").find("'n' is u32, not a pointer") !=
         std::string::npos);
   CHECK(saxpyErrors(kSaxpyOk + "; n = -1").find("does not fit the parameter's u32") !=
         std::string::npos);
@@ -206,7 +211,8 @@ TEST_CASE("CUDA C++ signatures name and type the parameters") {
   KernelSignature sig{"k", {param(8), param(8), param(4), param(8)}};
   REQUIRE(addSourceSignature(sig, src, src.find("k("), true) == "");
   CHECK(sig.params[0].name == "a");
-  CHECK(sig.params[0].pointee == ElemType::F32);
+  REQUIRE(sig.params[0].pointee);
+  CHECK(sig.params[0].pointee->name == "f32");
   CHECK_FALSE(sig.params[0].pointeeMutable);
   CHECK(sig.params[1].pointeeMutable);
   CHECK(sig.params[2].type == ElemType::U32);
@@ -294,7 +300,7 @@ TEST_CASE("the gpu-exec protocol carries plan, cubin and file data there, result
   r.device.name = "NVIDIA H200";
   r.timesMs = {1.5, 1.0, 2.0};
   r.blobs = {std::string("\0\0\x80?", 4)};
-  r.buffers.push_back({"y", ElemType::F32, 1, true, 1.0, {1.0}, 0});
+  r.buffers.push_back({"y", ElemType::F32, "f32", 1, true, 1.0, {1.0}, 0});
   RunResult rb;
   REQUIRE(decodeResult(encodeResult(r), rb) == "");
   CHECK(rb.device.name == "NVIDIA H200");
@@ -319,7 +325,8 @@ TEST_CASE("a result must answer its request: the plan's buffers, sizes, and no t
   good.device.name = "NVIDIA H200";
   for (const auto& a : plan->args)
     if (a.buffer) {
-      good.buffers.push_back({a.name, a.elem, a.count, a.output, 0, {}, int(good.blobs.size())});
+      good.buffers.push_back(
+          {a.name, a.elem, a.typeName, a.count, a.output, 0, {}, int(good.blobs.size())});
       good.blobs.push_back(std::string(a.byteSize(), '\0'));
     }
   REQUIRE(good.buffers.size() == 2);

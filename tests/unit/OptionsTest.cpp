@@ -252,6 +252,28 @@ TEST_CASE("kernelscope --help prints every option line from the table of flags")
   CHECK(lsp.out == "usage: kernelscope lsp [options]\n" + cliFlagLines("lsp"));
 }
 
+TEST_CASE("COMMAND --help prints that command's part of --help, from the same table") {
+  const auto all = helpSections(test::runKernelscope({"--help"}).out);
+  for (const char* command :
+       {"explain", "compare", "diff", "passes", "run", "profile", "gpu-exec", "doctor", "setup"}) {
+    CAPTURE(command);
+    for (const char* help : {"--help", "-h"}) {
+      // After other arguments too: `run k.rs --help` does not compile k.rs.
+      ProcessResult r = test::runKernelscope({command, "no-such-file.rs", help});
+      REQUIRE(r.exitCode == 0);
+      CHECK(r.out.starts_with("usage:\n  kernelscope " + std::string(command)));
+      const auto own = helpSections(r.out);
+      REQUIRE(own.size() == 1);
+      CHECK(own.begin()->second.synopsis == all.at(command).synopsis);
+      CHECK(own.begin()->second.entries == all.at(command).entries);
+    }
+  }
+  // An unknown command is still one.
+  ProcessResult unknown = test::runKernelscope({"nosuch", "--help"});
+  CHECK(unknown.exitCode == 2);
+  CHECK(unknown.err.find("unknown command 'nosuch'") != std::string::npos);
+}
+
 TEST_CASE("each command takes the flags the table gives it, and no other") {
   TempDir tmp("options-test");
   // The language server's are left out: a flag it takes starts it.

@@ -158,7 +158,7 @@ std::optional<SpecInsertion> specInsertion(const Snapshot& s, const std::string&
                                            PositionEncoding enc, std::string& problem) {
   const KernelInfo* found = nullptr;
   for (const KernelInfo* k : ownKernels(s))
-    if (k->symbol == kernel || k->demangled == kernel) found = k;
+    if (!found && namesKernel(k->symbol, k->demangled, kernel)) found = k;
   if (!found) {
     problem = "no kernel '" + kernel + "' in " + s.path;
     return std::nullopt;

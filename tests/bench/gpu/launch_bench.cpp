@@ -28,7 +28,7 @@
     }                                                                       \
   } while (0)
 
-// The same generator as kernelscope's uniform(lo, hi, seed) (gpu/Runner.cpp).
+// The same generator as kernelscope's uniform(lo, hi, seed) (pipeline/gpu-exec/Runner.cpp).
 static double uniformAt(uint64_t seed, uint64_t index) {
   uint64_t z = seed * 0x9E3779B97F4A7C15ull + index + 1;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Prepares a GPU machine's run of run_device.py: the gpu-exec requests of every example and
 # CUDA twin, made here by kernelscope (cubins from the same ptxas as the SASS view), and the
-# sources that build ks-gpu-exec (gpu/, without LLVM) and launch_bench there.
+# sources that build ks-gpu-exec (pipeline/gpu-exec/, without LLVM) and launch_bench there.
 #
 # Usage: tests/bench/gpu/prepare.sh KERNELSCOPE OUTDIR
 # Then on the GPU machine, in OUTDIR:
-#   cmake -S src/gpu -B build -DNLOHMANN_JSON_INCLUDE_DIR=$PWD/include && cmake --build build
+#   cmake -S src/pipeline/gpu-exec -B build -DNLOHMANN_JSON_INCLUDE_DIR=$PWD/include && cmake --build build
 #   g++ -O2 launch_bench.cpp -I$CUDA_HOME/include -L$CUDA_HOME/lib64/stubs -lcuda -o launch_bench
 #   python3 run_device.py build/ks-gpu-exec ./launch_bench requests results
 set -euo pipefail
@@ -17,8 +17,9 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 KS=$(realpath "$1")
 OUT=$2
 rm -rf "$OUT"
-mkdir -p "$OUT/requests" "$OUT/src/gpu" "$OUT/src/pipeline/tools" "$OUT/include"
-cp "$ROOT"/gpu/*.h "$ROOT"/gpu/*.cpp "$ROOT"/gpu/CMakeLists.txt "$OUT/src/gpu/"
+mkdir -p "$OUT/requests" "$OUT/src/pipeline/gpu-exec" "$OUT/src/pipeline/tools" "$OUT/include"
+cp "$ROOT"/pipeline/gpu-exec/*.h "$ROOT"/pipeline/gpu-exec/*.cpp "$ROOT"/pipeline/gpu-exec/CMakeLists.txt \
+  "$OUT/src/pipeline/gpu-exec/"
 cp "$ROOT"/pipeline/tools/Process.h "$ROOT"/pipeline/tools/Process.cpp "$OUT/src/pipeline/tools/"
 NLOHMANN=${NLOHMANN_JSON_INCLUDE_DIR:-/usr/include}
 cp -r "$NLOHMANN/nlohmann" "$OUT/include/"

@@ -7,9 +7,10 @@ REQUEST_DIR holds gpu-exec requests that `kernelscope run|profile FILE --save-re
 the machine with the toolchain (tests/bench/gpu/prepare.sh):
   NAME.run.req      run with --dump: each output is checked against a CPU reference computed
                     here (numpy) from the inputs the spec describes, regenerated with the same
-                    uniform generator (gpu/Runner.cpp), which also checks the dumped inputs
+                    uniform generator (pipeline/gpu-exec/Runner.cpp), which also checks the dumped inputs
   NAME.profile.req  profile: ncu's source counters and kernel metrics come back for attribution
   NAME.fault.req    a launch that must fault, and be reported as such by its gpu-exec process
+  NAME.refuse.req   a request that must be refused with a message (a truncated cubin), not crash
   NAME.bench.req    run without dump, timed against LAUNCH_BENCH (tests/bench/gpu/launch_bench.cpp),
                     a minimal hand-written driver-API program making the same launch
 OUT_DIR gets every result (blobs stripped) and summary.json.
@@ -25,7 +26,8 @@ import time
 import numpy as np
 
 DTYPES = {"f32": np.float32, "f64": np.float64, "i8": np.int8, "i16": np.int16, "i32": np.int32,
-          "i64": np.int64, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64}
+          "i64": np.int64, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
+          "f16": np.float16, "bool": np.bool_}
 
 
 def split(message):
@@ -57,6 +59,11 @@ def uniform(seed, count, lo, hi):
 
 
 def filled(arg):
+    if arg["elem"] == "record":  # a buffer of structs: its bytes
+        n, size = arg["count"], arg["recordBytes"]
+        if arg["fill"] == "pattern":
+            return np.frombuffer(bytes.fromhex(arg["pattern"]) * n, np.uint8)
+        return np.zeros(n * size, np.uint8)
     dt, n = DTYPES[arg["elem"]], arg["count"]
     kind = arg["fill"]
     if kind == "zeros":
@@ -90,6 +97,22 @@ def reference(kernel, args):
     if kernel == "reduce_sum":
         total = arr["input"].sum()
         return {"out": (np.array([total]), 1e-4 * abs(total))}
+    if kernel == "poly_eval":  # Params { coeffs: [f32; 4], shift: f64, n: u32, flip: bool }
+        c0, c1, c2, c3, shift, n, flip = struct.unpack("<4fdI?3x", bytes.fromhex(a["p"]["scalar"]))
+        x = filled(a["xs"]).astype(np.float32)
+        c = [np.float32(v) for v in (c0, c1, c2, c3)]
+        y = (c[0] + x * (c[1] + x * (c[2] + x * c[3]))).astype(np.float64) + shift
+        return {"ys": ((-y if flip else y).astype(np.float32), 1e-5)}
+    if kernel == "advance":  # Particle { x: f32, v: f32 }: x += v * dt, v *= 0.5
+        p = filled(a["ps"]).view(np.float32).reshape(-1, 2).copy()
+        dt = scalar(a["dt"], "<f")
+        p[:, 0] += p[:, 1] * np.float32(dt)
+        p[:, 1] *= np.float32(0.5)
+        return {"ps": (p.reshape(-1).view(np.uint8), 0)}
+    if kernel == "axpy_f16":  # in f16: one rounding (fma) or two, so half an ulp of slack more
+        a16 = np.frombuffer(bytes.fromhex(a["a"]["scalar"]), np.float16)[0]
+        y = (np.float32(a16) * filled(a["x"]).astype(np.float32) + filled(a["y"]).astype(np.float32))
+        return {"y": (y.astype(np.float16), 2 ** -10)}
     if kernel in ("matmul_naive", "matmul_tiled"):
         m, n, k = (scalar(a[x], "<I") for x in "mnk")
         c = arr["a"].reshape(m, k) @ arr["b"].reshape(k, n)
@@ -129,9 +152,11 @@ def main():
             refs = reference(req["kernel"], req["args"])
             problems = []
             for b in res["buffers"]:
-                got = np.frombuffer(blobs[b["blob"]], DTYPES[b["elem"]]).astype(np.float64)
+                dtype = np.uint8 if b["elem"] == "record" else DTYPES[b["elem"]]
+                got = np.frombuffer(blobs[b["blob"]], dtype).astype(np.float64)
                 arg = next(x for x in req["args"] if x["name"] == b["name"])
-                want, tol = refs.get(b["name"], (filled(arg).astype(np.float64), 0))
+                want, tol = refs.get(b["name"], (filled(arg), 0))
+                want = want.astype(np.float64)
                 diff = float(np.max(np.abs(got - want))) if len(got) else 0.0
                 entry.setdefault("maxAbsError", {})[b["name"]] = diff
                 if diff > tol:
@@ -151,6 +176,18 @@ def main():
                                    "error": res.get("error", "")}
         open(os.path.join(out_dir, name + ".fault.result"), "wb").write(out)
         print(name, "fault:", json.dumps(summary["faults"][name]), flush=True)
+    for f in names:
+        if not f.endswith(".refuse.req"):
+            continue
+        name = f[:-len(".refuse.req")]
+        p = subprocess.run([gpu_exec], input=open(os.path.join(req_dir, f), "rb").read(),
+                           capture_output=True, timeout=600)
+        res, _ = split(p.stdout) if p.stdout else ({"ok": True, "errorKind": "", "error": ""}, [])
+        summary.setdefault("refused", {})[name] = {
+            "exitCode": p.returncode, "refused": p.returncode == 0 and not res["ok"],
+            "errorKind": res.get("errorKind", ""), "error": res.get("error", "")}
+        open(os.path.join(out_dir, name + ".refuse.result"), "wb").write(p.stdout)
+        print(name, "refuse:", json.dumps(summary["refused"][name]), flush=True)
     for f in names:
         if not f.endswith(".profile.req"):
             continue

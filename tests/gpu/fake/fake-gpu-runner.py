@@ -2,7 +2,7 @@
 """A stand-in for a GPU machine behind a runner prefix, for tests on machines without one.
 
 kernelscope starts `RUNNER... kernelscope gpu-exec` and speaks the gpu-exec protocol
-(gpu/GpuExecProtocol.h) with it: one request on stdin (a JSON header line naming the blobs'
+(pipeline/gpu-exec/GpuExecProtocol.h) with it: one request on stdin (a JSON header line naming the blobs'
 sizes, then the blobs, the cubin first), one result on stdout. This fake checks that the request is
 one (protocol version, mode, an ELF cubin, every blob there) and answers with a result
 recorded on a real GPU (tests/golden/gpu/*.result), its buffers those of the request's plan.

@@ -22,6 +22,7 @@ namespace ks::gpu {
 struct LineCounters {
   std::string file;   // empty with line 0: no source line
   uint32_t line = 0;  // 1-based
+  std::string text;   // the line's source text, trimmed (filled by the GPU service)
   size_t instructions = 0;
   double stallSamples = 0;
   double executed = 0;         // warp-level instructions executed

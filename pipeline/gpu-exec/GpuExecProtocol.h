@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "LaunchSpec.h"
+#include "LaunchPlan.h"
 
 namespace ks::gpu {
 
@@ -53,9 +53,10 @@ struct DeviceInfo {
 struct BufferResult {
   std::string name;
   ElemType elem = ElemType::F32;
+  std::string typeName;  // a record's Rust type; else the element type's name
   uint64_t count = 0;
   bool output = false;
-  double checksum = 0;        // the sum of the elements
+  double checksum = 0;        // 0 for records        // the sum of the elements
   std::vector<double> first;  // the first elements (up to 8)
   int blob = -1;              // index into RunResult::blobs when dumped
 };
@@ -85,6 +86,13 @@ struct RunResult {
 std::string encodeRequest(const ExecRequest&);
 /// Returns the problem ("" when `out` was filled).
 std::string decodeRequest(std::string_view message, ExecRequest& out);
+
+/// The largest message header (its first line).
+constexpr size_t kMaxHeaderBytes = 16u << 20;
+/// Reads one message from `fd`: the header line (at most kMaxHeaderBytes), then exactly the
+/// blobs it lists, so that an endless or unterminated input (/dev/zero, a silent pipe that
+/// closes) ends with an error instead of filling memory. Returns the problem ("" when done).
+std::string readMessage(int fd, std::string& message);
 std::string encodeResult(const RunResult&);
 /// `text` with every control character but (where `keepLines`) newlines and tabs replaced
 /// by '?': an escape sequence from another machine's output must not reach a terminal.

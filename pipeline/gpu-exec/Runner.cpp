@@ -6,19 +6,40 @@
 #include <cstring>
 #include <optional>
 
+#include "Cubin.h"
 #include "Driver.h"
 
 namespace ks::gpu {
 
 namespace {
 
+// The 2-byte float types and bool, as the values fillWith and summarize convert from and to.
+struct Half {
+  uint16_t bits;
+  Half(double v) : bits(halfFromDouble(v)) {}  // NOLINT(google-explicit-constructor)
+  explicit operator double() const { return halfToDouble(bits); }
+};
+struct BFloat16 {
+  uint16_t bits;
+  BFloat16(double v) : bits(bfloat16FromDouble(v)) {}  // NOLINT(google-explicit-constructor)
+  explicit operator double() const { return bfloat16ToDouble(bits); }
+};
+struct Bool {
+  uint8_t value;
+  Bool(double v) : value(v != 0) {}  // NOLINT(google-explicit-constructor)
+  explicit operator double() const { return value; }
+};
+
 template <class T>
 void fillWith(std::string& bytes, uint64_t count, auto valueAt) {
   bytes.resize(count * sizeof(T));
-  auto* p = reinterpret_cast<T*>(bytes.data());
-  for (uint64_t i = 0; i < count; ++i) p[i] = static_cast<T>(valueAt(i));
+  for (uint64_t i = 0; i < count; ++i) {
+    T v = T(static_cast<double>(valueAt(i)));
+    std::memcpy(bytes.data() + i * sizeof(T), &v, sizeof(T));
+  }
 }
 
+/// Calls `f` with a value of the C++ type of a numeric element type (not Record).
 template <class F>
 void dispatch(ElemType t, F&& f) {
   switch (t) {
@@ -38,10 +59,18 @@ void dispatch(ElemType t, F&& f) {
       return f(uint32_t());
     case ElemType::U64:
       return f(uint64_t());
+    case ElemType::F16:
+      return f(Half(0));
+    case ElemType::BF16:
+      return f(BFloat16(0));
     case ElemType::F32:
       return f(float());
     case ElemType::F64:
       return f(double());
+    case ElemType::Bool:
+      return f(Bool(0));
+    case ElemType::Record:
+      return;
   }
 }
 
@@ -158,7 +187,7 @@ class DeviceContext {
 struct KernelArguments {
   explicit KernelArguments(size_t count) : memory(count), slots(count) {}
   std::vector<DeviceMemory> memory;
-  std::vector<std::array<uint8_t, 8>> slots;
+  std::vector<std::vector<uint8_t>> slots;  // a parameter's bytes: a pointer, scalar or struct
   std::vector<void*> params;
 
   /// Allocates and fills the buffers and builds `params`; a failure says which argument.
@@ -168,7 +197,8 @@ struct KernelArguments {
       for (size_t i = 0; i < plan.args.size(); ++i) {
         const ArgPlan& a = plan.args[i];
         if (!a.buffer) {
-          std::memcpy(slots[i].data(), a.scalar.data(), std::min<size_t>(a.scalar.size(), 8));
+          slots[i] = a.scalar;
+          if (slots[i].empty()) slots[i].push_back(0);
           params.push_back(slots[i].data());
           continue;
         }
@@ -184,6 +214,7 @@ struct KernelArguments {
               fillBuffer(a, i < request.argData.size() ? request.argData[i] : std::string());
           check(cu.cuMemcpyHtoD(memory[i].ptr, host.data(), host.size()), "cuMemcpyHtoD");
         }
+        slots[i].resize(sizeof(CUdeviceptr));
         std::memcpy(slots[i].data(), &memory[i].ptr, sizeof(CUdeviceptr));
         params.push_back(slots[i].data());
       }
@@ -270,6 +301,7 @@ void readBuffers(const Driver& cu, const ExecRequest& request, const KernelArgum
     BufferResult b;
     b.name = a.name;
     b.elem = a.elem;
+    b.typeName = a.typeName;
     b.count = a.count;
     b.output = a.output;
     summarize(host, a.elem, b);
@@ -294,6 +326,13 @@ double uniformAt(uint64_t seed, uint64_t index) {
 std::string fillBuffer(const ArgPlan& arg, const std::string& fileData) {
   if (arg.fill.kind == Fill::Kind::File) return fileData;
   std::string bytes;
+  if (arg.fill.kind == Fill::Kind::Pattern) {
+    bytes.reserve(arg.byteSize());
+    for (uint64_t i = 0; i < arg.count; ++i)
+      bytes.append(reinterpret_cast<const char*>(arg.fill.pattern.data()), arg.fill.pattern.size());
+    return bytes;
+  }
+  if (arg.elem == ElemType::Record) return std::string(arg.byteSize(), '\0');
   dispatch(arg.elem, [&](auto zero) {
     using T = decltype(zero);
     switch (arg.fill.kind) {
@@ -311,7 +350,8 @@ std::string fillBuffer(const ArgPlan& arg, const std::string& fileData) {
         break;
       case Fill::Kind::Uniform: {
         double lo = arg.fill.lo, span = arg.fill.hi - arg.fill.lo;
-        bool integral = !std::is_floating_point_v<T>;
+        bool integral = !std::is_floating_point_v<T> && !std::is_same_v<T, Half> &&
+                        !std::is_same_v<T, BFloat16>;
         fillWith<T>(bytes, arg.count, [&](uint64_t i) {
           double v = lo + span * uniformAt(arg.fill.seed, i);
           return integral ? std::floor(v) : v;
@@ -319,6 +359,7 @@ std::string fillBuffer(const ArgPlan& arg, const std::string& fileData) {
         break;
       }
       case Fill::Kind::File:
+      case Fill::Kind::Pattern:
         break;
     }
   });
@@ -328,18 +369,25 @@ std::string fillBuffer(const ArgPlan& arg, const std::string& fileData) {
 void summarize(const std::string& bytes, ElemType elem, BufferResult& out) {
   dispatch(elem, [&](auto zero) {
     using T = decltype(zero);
-    const auto* p = reinterpret_cast<const T*>(bytes.data());
+    auto at = [&](uint64_t i) {
+      T v = zero;
+      std::memcpy(&v, bytes.data() + i * sizeof(T), sizeof(T));
+      return static_cast<double>(v);
+    };
     uint64_t n = bytes.size() / sizeof(T);
     double sum = 0;
-    for (uint64_t i = 0; i < n; ++i) sum += static_cast<double>(p[i]);
+    for (uint64_t i = 0; i < n; ++i) sum += at(i);
     out.checksum = sum;
     out.first.clear();
-    for (uint64_t i = 0; i < n && i < 8; ++i) out.first.push_back(static_cast<double>(p[i]));
+    for (uint64_t i = 0; i < n && i < 8; ++i) out.first.push_back(at(i));
   });
 }
 
 RunResult execute(const ExecRequest& request) {
   auto started = std::chrono::steady_clock::now();
+  // Before the driver: a cubin cut short crashes cuModuleLoadData.
+  if (std::string why = checkCubin(request.cubin); !why.empty())
+    return RunResult::failure("load", why);
   if (std::optional<RunResult> unavailable = driverUnavailable()) return *unavailable;
   const Driver& cu = driver();
   RunResult result;

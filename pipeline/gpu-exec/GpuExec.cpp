@@ -1,9 +1,13 @@
 #include "GpuExec.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 
@@ -18,12 +22,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string readAll(std::FILE* in) {
-  std::string data;
-  char buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, in)) > 0) data.append(buf, n);
-  return data;
+/// The request in `file` (a regular file: a FIFO or device would block or never end), else
+/// on stdin; read as one message (readMessage), so its size is bounded by its own header.
+std::string readRequest(const std::string& file, std::string& message) {
+  if (file.empty()) return readMessage(STDIN_FILENO, message);
+  // O_NONBLOCK: opening a FIFO waits for a writer otherwise, before it can be refused.
+  int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return "cannot open " + file + ": " + std::strerror(errno);
+  struct stat st {};
+  std::string why;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+    why = file + " is not a regular file (a request is a file or comes on stdin)";
+  else
+    why = readMessage(fd, message);
+  ::close(fd);
+  return why;
 }
 
 std::string readFile(const fs::path& p) {
@@ -124,11 +137,13 @@ int gpuExecMain(const std::vector<std::string>& self, int argc, char** argv) {
       return 2;
     }
   }
-  std::string message = requestFile.empty() ? readAll(stdin) : readFile(requestFile);
+  std::string message;
   ExecRequest request;
   RunResult result;
-  if (std::string why = decodeRequest(message, request); !why.empty())
+  if (std::string why = readRequest(requestFile, message); !why.empty())
     result = RunResult::failure("request", why);
+  else if (std::string bad = decodeRequest(message, request); !bad.empty())
+    result = RunResult::failure("request", bad);
   else if (request.mode == ExecRequest::Mode::Profile)
     result = profile(request, self);
   else

@@ -1,6 +1,10 @@
 #include "GpuExecProtocol.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 namespace ks::gpu {
@@ -9,8 +13,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr size_t kMaxHeaderBytes = 16u << 20;
-
 std::string hex(const std::vector<uint8_t>& bytes) {
   static const char* digits = "0123456789abcdef";
   std::string out;
@@ -18,7 +20,7 @@ std::string hex(const std::vector<uint8_t>& bytes) {
   return out;
 }
 bool unhex(const std::string& s, std::vector<uint8_t>& out) {
-  if (s.size() % 2 || s.size() > 64) return false;
+  if (s.size() % 2 || s.size() > 2 * size_t(kMaxParamBytes)) return false;
   out.clear();
   for (size_t i = 0; i < s.size(); i += 2) {
     auto v = [](char c) {
@@ -83,6 +85,8 @@ const char* fillName(Fill::Kind k) {
       return "uniform";
     case Fill::Kind::File:
       return "file";
+    case Fill::Kind::Pattern:
+      return "pattern";
   }
   return "zeros";
 }
@@ -99,6 +103,9 @@ std::string encodeRequest(const ExecRequest& r) {
       j["scalar"] = hex(a.scalar);
     } else {
       j["elem"] = elemTypeName(a.elem);
+      j["type"] = a.typeName;
+      if (a.elem == ElemType::Record) j["recordBytes"] = a.recordBytes;
+      if (a.fill.kind == Fill::Kind::Pattern) j["pattern"] = hex(a.fill.pattern);
       j["count"] = a.count;
       j["output"] = a.output;
       j["fill"] = fillName(a.fill.kind);
@@ -166,19 +173,32 @@ std::string decodeRequest(std::string_view message, ExecRequest& r) {
           return "bad scalar bytes for " + a.name;
       } else {
         a.buffer = true;
-        auto elem = elemTypeFromName(j.at("elem").get<std::string>());
+        std::string elemName = j.at("elem");
+        auto elem = elemName == "record" ? ElemType::Record : elemTypeFromName(elemName);
         if (!elem) return "unknown element type for " + a.name;
         a.elem = *elem;
+        a.typeName = j.value("type", elemName);
+        if (a.elem == ElemType::Record) {
+          a.recordBytes = j.at("recordBytes");
+          if (a.recordBytes == 0 || a.recordBytes > kMaxParamBytes)
+            return "bad record size for " + a.name;
+        }
         a.count = j.at("count");
-        if (a.count == 0 || a.count > kMaxBufferBytes / elemSize(a.elem))
+        if (a.count == 0 || a.count > kMaxBufferBytes / a.elementBytes())
           return "bad length for " + a.name;
         a.output = j.value("output", false);
         std::string fill = j.at("fill");
         bool known = false;
         for (auto k : {Fill::Kind::Zeros, Fill::Kind::Ones, Fill::Kind::Constant, Fill::Kind::Iota,
-                       Fill::Kind::Uniform, Fill::Kind::File})
+                       Fill::Kind::Uniform, Fill::Kind::File, Fill::Kind::Pattern})
           if (fill == fillName(k)) a.fill.kind = k, known = true;
         if (!known) return "unknown fill '" + fill + "' for " + a.name;
+        if (a.elem == ElemType::Record && a.fill.kind != Fill::Kind::Zeros &&
+            a.fill.kind != Fill::Kind::File && a.fill.kind != Fill::Kind::Pattern)
+          return "a buffer of " + a.typeName + " is filled with zeros, a value or a file";
+        if (a.fill.kind == Fill::Kind::Pattern && (!unhex(j.value("pattern", ""), a.fill.pattern) ||
+                                                   a.fill.pattern.size() != a.elementBytes()))
+          return "bad element value for " + a.name;
         a.fill.value = j.value("value", 0.0);
         a.fill.lo = j.value("lo", 0.0);
         a.fill.hi = j.value("hi", 1.0);
@@ -204,6 +224,7 @@ std::string encodeResult(const RunResult& r) {
   for (const auto& b : r.buffers)
     buffers.push_back({{"name", b.name},
                        {"elem", elemTypeName(b.elem)},
+                       {"type", b.typeName},
                        {"count", b.count},
                        {"output", b.output},
                        {"checksum", b.checksum},
@@ -264,7 +285,10 @@ std::string decodeResult(std::string_view message, RunResult& r) {
     for (const auto& j : h.at("buffers")) {
       BufferResult b;
       b.name = neutraliseControls(j.at("name"), false);
-      b.elem = elemTypeFromName(j.at("elem").get<std::string>()).value_or(ElemType::F32);
+      std::string elemName = j.at("elem");
+      b.elem = elemName == "record" ? ElemType::Record
+                                    : elemTypeFromName(elemName).value_or(ElemType::F32);
+      b.typeName = neutraliseControls(j.value("type", elemName), false);
       b.count = j.at("count");
       b.output = j.value("output", false);
       b.checksum = j.value("checksum", 0.0);
@@ -276,6 +300,43 @@ std::string decodeResult(std::string_view message, RunResult& r) {
   } catch (const std::exception& e) {
     return std::string("bad result: ") + e.what();
   }
+  return {};
+}
+
+std::string readMessage(int fd, std::string& message) {
+  message.clear();
+  char buf[1 << 16];
+  size_t headerEnd = std::string::npos;
+  uint64_t want = 0;  // the whole message's length, once the header is read
+  for (;;) {
+    if (headerEnd != std::string::npos && message.size() >= want) break;
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return std::string("cannot read the request: ") + std::strerror(errno);
+    if (n == 0) break;
+    message.append(buf, static_cast<size_t>(n));
+    if (headerEnd != std::string::npos) continue;
+    headerEnd = message.find('\n');
+    if (headerEnd == std::string::npos) {
+      if (message.size() > kMaxHeaderBytes)
+        return "no message header in the first " + std::to_string(kMaxHeaderBytes >> 20) +
+               " MiB of the input (is it a gpu-exec request?)";
+      continue;
+    }
+    json header = json::parse(std::string_view(message).substr(0, headerEnd), nullptr, false);
+    if (header.is_discarded() || !header.is_object()) return "the message header is not JSON";
+    want = headerEnd + 1;
+    const json& sizes = header.contains("blobs") ? header["blobs"] : json::array();
+    if (!sizes.is_array()) return "bad blob list";
+    for (const auto& b : sizes) {
+      if (!b.is_number_unsigned() || b.get<uint64_t>() > kMaxBufferBytes)
+        return "a blob of the message is too large";
+      want += b.get<uint64_t>();
+    }
+  }
+  if (headerEnd == std::string::npos) return "no message header (the input ended)";
+  if (message.size() < want) return "the message is truncated";
+  message.resize(want);  // what follows a message is not part of it
   return {};
 }
 
@@ -292,9 +353,11 @@ std::string checkResultAgainstPlan(const ExecRequest& request, const RunResult& 
     const ArgPlan& want = *planned[i];
     const BufferResult& got = r.buffers[i];
     if (got.name != want.name || got.elem != want.elem || got.count != want.count ||
-        got.output != want.output)
+        got.output != want.output ||
+        (want.elem == ElemType::Record && got.typeName != want.typeName))
       return "buffer " + std::to_string(i + 1) + " of the result is not the plan's " + want.name +
-             " (" + std::string(elemTypeName(want.elem)) + "[" + std::to_string(want.count) + "])";
+             " (" + (want.typeName.empty() ? std::string(elemTypeName(want.elem)) : want.typeName) +
+             "[" + std::to_string(want.count) + "])";
     if (got.blob < 0) {
       if (request.dump) return "the result has no contents for buffer " + want.name;
       continue;

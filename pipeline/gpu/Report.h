@@ -1,6 +1,5 @@
-// What a run or a profile found, in the figures and the JSON that every front end shows:
-// `kernelscope run/profile --json` prints it, the language server answers kernelscope/run
-// and kernelscope/profile with it.
+// What a run or a profile found, in the figures every front end shows (the protocol's
+// RunResult and ProfileResult are made from them in server/common/GpuResults.h).
 #pragma once
 
 #include <filesystem>
@@ -8,8 +7,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "GpuExecProtocol.h"
 #include "LineProfile.h"
@@ -27,12 +24,6 @@ struct RunFigures {
 };
 RunFigures runFigures(const LaunchPlan&, const RunResult&);
 
-nlohmann::json deviceJson(const DeviceInfo&);
-nlohmann::json launchJson(const LaunchPlan&);
-
-/// The run of `file`'s kernel: device, launch, times, bandwidth, buffers.
-nlohmann::json runJson(const std::filesystem::path& file, const LaunchPlan&, const RunResult&);
-
 /// The lines of a profile, hottest first; `top` > 0 keeps that many.
 std::vector<const LineCounters*> hottestLines(const KernelLineProfile&, size_t top = 0);
 
@@ -45,11 +36,5 @@ std::string stallReasonWords(const std::string& reason);
 /// "38% stalls · long scoreboard": a line's share of the kernel's stall samples and its top
 /// stall reason, as inlay hints show it.
 std::string lineHeadline(const KernelLineProfile&, const LineCounters&);
-
-/// The profile of `file`'s kernel: kernel figures and each line's counters, hottest first.
-/// `sourceText(line)` gives a line's source text for the listing.
-nlohmann::json profileJson(const std::filesystem::path& file, const KernelLineProfile&,
-                           const DeviceInfo&, const LaunchPlan&, size_t top,
-                           const std::function<std::string(const LineCounters&)>& sourceText);
 
 }  // namespace ks::gpu

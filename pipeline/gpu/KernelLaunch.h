@@ -1,9 +1,10 @@
-// From a compiled kernel to a launch on a GPU, here or through a runner on another machine.
+// From a compiled kernel to a launch on a GPU, here or through a runner on another machine:
+// the steps GpuService.h strings together.
 //
 // Gathers the kernel's launch spec (the `// kernelscope:` comments above it, then its crate's
 // `[package.metadata.kernelscope.launch.KERNEL]`, then the caller's items), checks it against
 // the kernel's PTX parameters and source signature, and sends the plan with the cubin that
-// kernelscope built to a `gpu-exec` child process. Shared by the CLI and the language server.
+// kernelscope built to a `gpu-exec` child process (pipeline/gpu-exec).
 #pragma once
 
 #include <chrono>
@@ -16,6 +17,7 @@
 #include "Compile.h"
 #include "Engine.h"
 #include "GpuExecProtocol.h"
+#include "KernelSignature.h"
 #include "LaunchSpec.h"
 #include "LineProfile.h"
 #include "Process.h"
@@ -24,6 +26,10 @@ namespace ks::gpu {
 
 struct LaunchSettings {
   std::vector<std::string> specItems;  // extra `k = v; k = v` items (the command line's --spec)
+  /// Items used only when the kernel has no spec of its own (a CUDA twin takes its Rust
+  /// kernel's).
+  std::vector<std::string> fallbackSpecItems;
+  std::string specOrigin = "--spec";  // what errors in specItems name as their origin
   /// A command prefix that reaches the GPU machine (`ssh gpu-box`), like Cargo's
   /// target.runner; empty: this machine.
   std::vector<std::string> runner;
@@ -47,8 +53,9 @@ struct PreparedLaunch {
   std::vector<std::string> notes;   // said but not fatal (a signature not read ...)
 };
 
-/// The kernels of `result` (PTX entries) in order.
-std::vector<std::string> kernelNames(const CompileResult&);
+/// The kernel of `result` that `name` names (namesKernel: symbol, demangled path or its last
+/// segment), or null.
+const KernelInfo* findKernel(const CompileResult& result, std::string_view name);
 
 /// The launch spec written for `kernel` in its source and crate (without the caller's items).
 /// `unsaved`: text of files that differs from the disk (LaunchSettings::unsavedText).
@@ -56,9 +63,9 @@ LaunchSpec writtenSpec(const Toolchain&, const CompileResult&, const std::string
                        std::vector<SpecError>& errors,
                        const std::map<std::filesystem::path, std::string>& unsaved = {});
 
-/// `kernel`'s parameters: sizes from the PTX `.param`s, names and types from its source
-/// declaration when found (else `note` says why they are the PTX's alone). nullopt: no such
-/// kernel in the PTX.
+/// `kernel`'s parameters: sizes from the parsed PTX's `.param`s (aggregates included), names
+/// and types from its source declaration when found (else `note` says why they are the PTX's
+/// alone). nullopt: no such kernel in the PTX.
 std::optional<KernelSignature> kernelSignature(
     const CompileResult&, const std::string& kernel,
     const std::map<std::filesystem::path, std::string>& unsaved, std::string& note);
@@ -78,9 +85,6 @@ struct LaunchCompile {
 /// its last segment; empty: the only kernel, else the only one with a launch spec.
 LaunchCompile compileForLaunch(Engine&, const CompileInput& input, CompileOptions options,
                                const std::string& kernel, const CancellationToken& = {});
-
-/// The kernel of `result` that `name` names (symbol, demangled path or its last segment).
-const KernelInfo* findKernelByName(const CompileResult& result, const std::string& name);
 
 /// `cubin`: the loadable cubin ptxas made in that compile (CompileResult::cubin), the code the
 /// SASS view shows.

@@ -21,12 +21,6 @@ std::string readText(const fs::path& p) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-const KernelInfo* findKernel(const CompileResult& result, const std::string& kernel) {
-  for (const auto& k : result.kernels)
-    if (k.symbol == kernel) return &k;
-  return nullptr;
-}
-
 /// The kernel's declaration in its source file: (file, text, entry), when found.
 struct SourceDeclaration {
   fs::path file;
@@ -76,10 +70,10 @@ std::string selfExecutable() {
 
 }  // namespace
 
-std::vector<std::string> kernelNames(const CompileResult& result) {
-  std::vector<std::string> names;
-  for (const auto& k : result.kernels) names.push_back(k.symbol);
-  return names;
+const KernelInfo* findKernel(const CompileResult& result, std::string_view name) {
+  for (const auto& k : result.kernels)
+    if (namesKernel(k.symbol, k.demangled, name)) return &k;
+  return nullptr;
 }
 
 LaunchSpec writtenSpec(const Toolchain& tc, const CompileResult& result, const std::string& kernel,
@@ -107,10 +101,10 @@ std::optional<KernelSignature> kernelSignature(const CompileResult& result,
                                                const std::map<fs::path, std::string>& unsaved,
                                                std::string& note) {
   const StageOutcome* ptx = result.stage(Stage::Ptx);
-  if (!ptx || !ptx->available) return std::nullopt;
+  if (!ptx || !ptx->available || !ptx->artifact) return std::nullopt;
   std::optional<KernelSignature> signature;
-  for (auto& sig : ptxKernelSignatures(ptx->artifact->text))
-    if (sig.name == kernel) signature = std::move(sig);
+  for (const auto& f : ptx->artifact->functions)
+    if (f.isKernel && f.symbol == kernel) signature = ptxSignature(*ptx->artifact, f);
   if (!signature) return std::nullopt;
   if (auto decl = declaration(result, kernel, unsaved)) {
     size_t offset = offsetOf(decl->text, decl->entry.line, decl->entry.column);
@@ -147,7 +141,7 @@ PreparedLaunch prepareLaunch(const Toolchain& tc, const CompileResult& result,
       kernelSignature(result, kernel, settings.unsavedText, note);
   if (!signature) {
     std::string known;
-    for (const auto& n : kernelNames(result)) known += (known.empty() ? "" : ", ") + n;
+    for (const auto& k : result.kernels) known += (known.empty() ? "" : ", ") + k.symbol;
     out.errors.push_back("no kernel named '" + kernel +
                          "' (kernels: " + (known.empty() ? "none" : known) + ")");
     return out;
@@ -158,12 +152,15 @@ PreparedLaunch prepareLaunch(const Toolchain& tc, const CompileResult& result,
 
   std::vector<SpecError> errors;
   out.spec = writtenSpec(tc, result, kernel, errors, settings.unsavedText);
-  for (const auto& items : settings.specItems) parseSpecItems(items, "--spec", 0, out.spec, errors);
+  if (out.spec.empty())
+    for (const auto& items : settings.fallbackSpecItems)
+      parseSpecItems(items, settings.specOrigin, 0, out.spec, errors);
+  for (const auto& items : settings.specItems)
+    parseSpecItems(items, settings.specOrigin, 0, out.spec, errors);
   if (out.spec.empty() && errors.empty()) {
-    out.errors.push_back(
-        "no launch spec for " + kernel +
-        ": write one above the kernel, e.g. `// kernelscope: grid = ceil(n / 256); block = 256; "
-        "n = 1 << 20; x = f32[n] uniform(-1, 1, seed = 1)`, or pass --spec");
+    out.errors.push_back("no launch spec for " + kernel +
+                         ": write one above the kernel, e.g. `// kernelscope: " +
+                         specSkeleton(*signature) + "`, or pass " + settings.specOrigin);
     return out;
   }
   std::optional<LaunchPlan> plan = resolveSpec(out.spec, *signature, errors);
@@ -185,26 +182,23 @@ PreparedLaunch prepareLaunch(const Toolchain& tc, const CompileResult& result,
   for (size_t i = 0; i < plan->args.size(); ++i) {
     const ArgPlan& a = plan->args[i];
     if (!a.buffer || a.fill.kind != Fill::Kind::File) continue;
-    // Paths are relative to the spec's file; command-line paths to the working directory.
+    // Paths are relative to the spec's file; command-line paths to the working directory, and
+    // a request's (the editor's) to the workspace, which they stay inside.
     fs::path origin = a.origin;
-    fs::path dir = a.origin == "--spec" ? fs::current_path() : origin.parent_path();
-    if (a.origin != "--spec" && a.origin.find(" [package.metadata") != std::string::npos)
+    const bool given = a.origin == settings.specOrigin;
+    const bool commandLine = given && settings.specOrigin == "--spec";
+    fs::path dir = commandLine ? fs::current_path() : given ? root : origin.parent_path();
+    if (!given && a.origin.find(" [package.metadata") != std::string::npos)
       dir = result.crateManifest.parent_path();
-    fs::path allowed = a.origin == "--spec" ? fs::current_path() : root;
+    fs::path allowed = commandLine ? fs::current_path() : root;
     if (std::string why = readBufferFile(a, dir, allowed, request.argData[i]); !why.empty())
-      out.errors.push_back(SpecError{
-          a.origin == "--spec" ? "--spec" : a.origin.substr(0, a.origin.find(" [")), a.line, why}
-                               .describe());
+      out.errors.push_back(
+          SpecError{given ? a.origin : a.origin.substr(0, a.origin.find(" [")), a.line, why}
+              .describe());
   }
   if (!out.errors.empty()) return out;
   out.request = std::move(request);
   return out;
-}
-
-const KernelInfo* findKernelByName(const CompileResult& result, const std::string& name) {
-  for (const auto& k : result.kernels)
-    if (k.symbol == name || k.demangled == name || k.demangled.ends_with("::" + name)) return &k;
-  return nullptr;
 }
 
 LaunchCompile compileForLaunch(Engine& engine, const CompileInput& input, CompileOptions options,
@@ -234,7 +228,7 @@ LaunchCompile compileForLaunch(Engine& engine, const CompileInput& input, Compil
     return c;
   }
   if (!kernel.empty()) {
-    const KernelInfo* k = findKernelByName(c.result, kernel);
+    const KernelInfo* k = findKernel(c.result, kernel);
     c.kernel = k ? k->symbol : kernel;  // an unknown name is reported by prepareLaunch
     return c;
   }

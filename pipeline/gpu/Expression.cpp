@@ -1,0 +1,222 @@
+#include "Expression.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "SpecText.h"
+
+namespace ks::gpu {
+
+namespace {
+
+constexpr int kMaxExpressionDepth = 64;
+
+class ExpressionParser {
+ public:
+  ExpressionParser(std::string_view text, const NameLookup& lookup) : s_(text), lookup_(lookup) {}
+
+  std::optional<double> parse(std::string& error) {
+    auto v = parseShift(0);
+    skipSpace();
+    if (v && pos_ != s_.size()) fail("unexpected '" + std::string(s_.substr(pos_, 12)) + "'");
+    if (!error_.empty()) {
+      error = error_;
+      return std::nullopt;
+    }
+    return v;
+  }
+
+ private:
+  void skipSpace() {
+    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+  }
+  bool eat(std::string_view op) {
+    skipSpace();
+    if (s_.substr(pos_, op.size()) != op) return false;
+    pos_ += op.size();
+    return true;
+  }
+  std::optional<double> fail(std::string message) {
+    if (error_.empty()) error_ = std::move(message);
+    return std::nullopt;
+  }
+  bool tooDeep(int depth) {
+    return depth > kMaxExpressionDepth && !fail("expression nested too deeply");
+  }
+
+  // Shifts bind looser than + - and * / (as in Rust).
+  std::optional<double> parseShift(int depth) {
+    if (tooDeep(depth)) return std::nullopt;
+    auto left = parseSum(depth + 1);
+    while (left) {
+      bool shl = eat("<<");
+      if (!shl && !eat(">>")) break;
+      auto r = parseSum(depth + 1);
+      if (!r) return r;
+      if (!isWhole(*left) || !isWhole(*r) || *r < 0 || *r > 62)
+        return fail("<< and >> need whole numbers (shift 0..62)");
+      auto n = static_cast<int>(*r);
+      *left = shl ? std::ldexp(*left, n) : static_cast<double>(static_cast<int64_t>(*left) >> n);
+    }
+    return left;
+  }
+  std::optional<double> parseSum(int depth) {
+    auto left = parseProduct(depth + 1);
+    while (left) {
+      if (eat("+")) {
+        auto r = parseProduct(depth + 1);
+        if (!r) return r;
+        *left += *r;
+      } else if (eat("-")) {
+        auto r = parseProduct(depth + 1);
+        if (!r) return r;
+        *left -= *r;
+      } else {
+        break;
+      }
+    }
+    return left;
+  }
+  std::optional<double> parseProduct(int depth) {
+    auto left = parseUnary(depth + 1);
+    while (left) {
+      skipSpace();
+      if (s_.substr(pos_, 2) == "**") break;
+      char op = pos_ < s_.size() ? s_[pos_] : 0;
+      if (op != '*' && op != '/' && op != '%') break;
+      ++pos_;
+      auto r = parseUnary(depth + 1);
+      if (!r) return r;
+      if (op == '*')
+        *left *= *r;
+      else if (*r == 0)
+        return fail("division by zero");
+      else if (op == '/')
+        *left /= *r;
+      else
+        *left = std::fmod(*left, *r);
+    }
+    return left;
+  }
+  std::optional<double> parseUnary(int depth) {
+    if (tooDeep(depth)) return std::nullopt;
+    if (eat("-")) {
+      auto v = parseUnary(depth + 1);
+      return v ? std::optional<double>(-*v) : v;
+    }
+    if (eat("+")) return parseUnary(depth + 1);
+    auto base = parsePrimary(depth + 1);
+    if (base && eat("**")) {
+      auto e = parseUnary(depth + 1);
+      if (!e) return e;
+      return std::pow(*base, *e);
+    }
+    return base;
+  }
+  std::optional<double> parsePrimary(int depth) {
+    skipSpace();
+    if (pos_ >= s_.size()) return fail("expression ends early");
+    char c = s_[pos_];
+    if (c == '(') {
+      ++pos_;
+      auto v = parseShift(depth + 1);
+      if (v && !eat(")")) return fail("missing ')'");
+      return v;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') return parseNumber();
+    if (isIdentStart(c)) {
+      size_t start = pos_;
+      // A dotted path names a field of a struct parameter: p.n, p.inner.x.
+      while (pos_ < s_.size() &&
+             (isIdentChar(s_[pos_]) ||
+              (s_[pos_] == '.' && pos_ + 1 < s_.size() && isIdentStart(s_[pos_ + 1]))))
+        ++pos_;
+      std::string name(s_.substr(start, pos_ - start));
+      if (eat("(")) return parseCall(name, depth);
+      if (name == "true" || name == "false") return name == "true" ? 1.0 : 0.0;
+      std::string err;
+      auto v = lookup_ ? lookup_(name, err) : std::nullopt;
+      if (!v) return fail(err.empty() ? "unknown name '" + name + "'" : err);
+      return v;
+    }
+    return fail("unexpected '" + std::string(1, c) + "'");
+  }
+  std::optional<double> parseCall(const std::string& name, int depth) {
+    std::vector<double> args;
+    if (!eat(")")) {
+      do {
+        auto a = parseShift(depth + 1);
+        if (!a) return a;
+        args.push_back(*a);
+      } while (eat(","));
+      if (!eat(")")) return fail("missing ')' after the arguments of " + name);
+    }
+    auto arity = [&](size_t n) {
+      return args.size() == n ||
+             !fail(name + " takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s"));
+    };
+    if (name == "ceil") return arity(1) ? std::optional<double>(std::ceil(args[0])) : std::nullopt;
+    if (name == "floor")
+      return arity(1) ? std::optional<double>(std::floor(args[0])) : std::nullopt;
+    if (name == "min")
+      return arity(2) ? std::optional<double>(std::min(args[0], args[1])) : std::nullopt;
+    if (name == "max")
+      return arity(2) ? std::optional<double>(std::max(args[0], args[1])) : std::nullopt;
+    return fail("unknown function '" + name + "' (ceil, floor, min, max)");
+  }
+  std::optional<double> parseNumber() {
+    size_t start = pos_;
+    std::string digits;
+    if (s_.substr(pos_, 2) == "0x" || s_.substr(pos_, 2) == "0X") {
+      pos_ += 2;
+      while (pos_ < s_.size() &&
+             (std::isxdigit(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_'))
+        if (s_[pos_++] != '_') digits += s_[pos_ - 1];
+      if (digits.empty() || digits.size() > 13) return fail("bad hexadecimal number");
+      return static_cast<double>(std::stoull(digits, nullptr, 16));
+    }
+    while (pos_ < s_.size()) {
+      char c = s_[pos_];
+      bool exponentSign = (c == '+' || c == '-') && !digits.empty() &&
+                          (digits.back() == 'e' || digits.back() == 'E');
+      if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == 'E' ||
+            c == '_' || exponentSign))
+        break;
+      if (c != '_') digits += c;
+      ++pos_;
+    }
+    // Rust-style suffixes (2.0f32, 16u32) are accepted and ignored: the parameter decides the type.
+    for (const char* suffix : {"f16", "f32", "f64", "u8", "u16", "u32", "u64", "i8", "i16", "i32",
+                               "i64", "usize", "isize"})
+      if (s_.substr(pos_, std::strlen(suffix)) == suffix) pos_ += std::strlen(suffix);
+    char* end = nullptr;
+    double v = std::strtod(digits.c_str(), &end);
+    if (digits.empty() || end != digits.c_str() + digits.size() || !std::isfinite(v))
+      return fail("bad number '" + std::string(s_.substr(start, pos_ - start)) + "'");
+    return v;
+  }
+
+  std::string_view s_;
+  const NameLookup& lookup_;
+  size_t pos_ = 0;
+  std::string error_;
+};
+
+}  // namespace
+
+bool isWhole(double v) {
+  return std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9007199254740992.0;
+}
+
+std::optional<double> evaluateExpression(std::string_view text, const NameLookup& lookup,
+                                         std::string& error) {
+  return ExpressionParser(text, lookup).parse(error);
+}
+
+std::optional<double> evaluateExpression(std::string_view text, std::string& error) {
+  return evaluateExpression(text, nullptr, error);
+}
+
+}  // namespace ks::gpu

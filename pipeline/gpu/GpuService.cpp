@@ -1,0 +1,115 @@
+#include "GpuService.h"
+
+#include <fstream>
+#include <map>
+
+#include "Files.h"
+#include "Runner.h"
+#include "TextUtil.h"
+
+namespace ks::gpu {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The text of `file` as the request sees it: its unsaved text, else the disk.
+std::string documentText(const GpuRequest& req, const std::string& file) {
+  if (file == req.input.path.string() && req.input.text) return *req.input.text;
+  if (auto it = req.input.overlays.find(file); it != req.input.overlays.end()) return it->second;
+  return readRegularFile(file).text;
+}
+
+/// Each profiled line's source text.
+void fillLineTexts(const GpuRequest& req, KernelLineProfile& lp) {
+  std::map<std::string, std::pair<std::string, std::vector<std::string_view>>> files;
+  for (auto& l : lp.lines) {
+    if (l.line == 0) continue;
+    auto [it, fresh] = files.try_emplace(l.file);
+    if (fresh) {
+      it->second.first = documentText(req, l.file);
+      it->second.second = splitLines(it->second.first);
+    }
+    const auto& lines = it->second.second;
+    if (l.line <= lines.size()) l.text = std::string(text::trim(lines[l.line - 1]));
+  }
+}
+
+/// Where the launch runs, for progress messages.
+std::string where(const LaunchSettings& s) {
+  if (s.runner.empty()) return "this machine";
+  std::string r;
+  for (const auto& w : s.runner) r += (r.empty() ? "" : " ") + w;
+  return "'" + r + "'";
+}
+
+}  // namespace
+
+std::string GpuOutcome::message() const {
+  std::string s;
+  for (const auto& d : details) s += (s.empty() ? "" : "\n") + d;
+  if (!error.empty()) s += (s.empty() ? "" : "\n") + error;
+  return s;
+}
+
+GpuOutcome runOnGpu(Engine& engine, const GpuRequest& req, const GpuProgress& progress,
+                    const CancellationToken& cancel) {
+  auto say = [&](const std::string& m) {
+    if (progress) progress(m);
+  };
+  GpuOutcome out;
+  say("compiling " + req.input.path.filename().string());
+  LaunchCompile c = compileForLaunch(engine, req.input, req.options, req.kernel, cancel);
+  if (cancel.cancelled() || c.problem == "cancelled") {
+    out.cancelled = true;
+    return out;
+  }
+  out.kernel = c.kernel;
+  if (!c.problem.empty()) {
+    out.details = c.errors;
+    out.error = c.problem;
+    return out;
+  }
+  const auto mode = req.profile ? ExecRequest::Mode::Profile : ExecRequest::Mode::Run;
+  PreparedLaunch prepared =
+      prepareLaunch(engine.toolchain(), c.result, c.cubin, c.kernel, req.launch, mode);
+  out.notes = prepared.notes;
+  out.spec = prepared.spec;
+  if (!prepared.request) {
+    out.details = prepared.errors;
+    return out;
+  }
+  out.plan = prepared.request->plan;
+  if (!req.saveRequest.empty()) {
+    std::ofstream(req.saveRequest, std::ios::binary) << encodeRequest(*prepared.request);
+    out.requestSaved = true;
+    return out;
+  }
+  if (!req.replay.empty()) {
+    FileText recorded = readRegularFile(req.replay, resultSizeLimit(*prepared.request));
+    if (!recorded.ok()) return out.error = req.replay.string() + ": " + recorded.error, out;
+    if (std::string why = decodeResultFor(*prepared.request, recorded.text, out.run); !why.empty())
+      return out.error = req.replay.string() + ": " + why, out;
+  } else {
+    say(req.profile ? "profiling " + c.kernel + " with ncu on " + where(req.launch)
+                    : "launching " + c.kernel + " on " + where(req.launch));
+    out.run = runGpuExec(*prepared.request, req.launch, cancel);
+  }
+  if (cancel.cancelled() || out.run.errorKind == "cancelled") {
+    out.cancelled = true;
+    return out;
+  }
+  if (!out.run.ok) return out.error = out.run.error, out;
+  if (req.profile) {
+    say("attributing the counters to source lines");
+    std::string problem;
+    out.lines = lineProfile(c.result, c.kernel, out.run, problem);
+    if (!out.lines) return out.error = problem, out;
+    if (!problem.empty()) out.notes.push_back(problem);
+    fillLineTexts(req, *out.lines);
+  }
+  out.compile = std::make_shared<const CompileResult>(std::move(c.result));
+  return out;
+}
+
+}  // namespace ks::gpu

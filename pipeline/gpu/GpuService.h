@@ -1,0 +1,66 @@
+// Run and profile: a kernel of a document on a real GPU, for every front end.
+//
+// The one orchestration of `kernelscope run` / `profile` / `compare --run|--profile` and the
+// language server's kernelscope/run and kernelscope/profile, as Engine::passes is of the
+// passes view: compile the document through the engine (keeping the cubin ptxas made, the
+// code the SASS view shows), evaluate the kernel's launch spec against its real parameters,
+// hand the launch to a `gpu-exec` child (here, or through a runner prefix on another
+// machine), and for a profile attribute Nsight Compute's counters to the source lines.
+// Progress goes to a callback; a cancelled token kills the compile's or gpu-exec's process
+// group. The front ends only turn the outcome into text or protocol types.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "Compile.h"
+#include "Engine.h"
+#include "KernelLaunch.h"
+#include "LineProfile.h"
+#include "Report.h"
+
+namespace ks::gpu {
+
+struct GpuRequest {
+  bool profile = false;
+  CompileInput input;
+  CompileOptions options;
+  std::string kernel;  // as the caller named it; empty: the only kernel (or the only with a spec)
+  LaunchSettings launch;
+  /// Instead of launching: write the gpu-exec request here (`run --save-request`).
+  std::filesystem::path saveRequest;
+  /// Instead of launching: read this recorded gpu-exec result (`run --replay`).
+  std::filesystem::path replay;
+};
+
+struct GpuOutcome {
+  bool cancelled = false;
+  /// Lines said as they are (the compile's errors, the spec's errors at their lines), then
+  /// `error`, the headline; both empty when it worked.
+  std::vector<std::string> details;
+  std::string error;
+  std::vector<std::string> notes;  // said but not fatal
+  std::string kernel;              // the kernel's symbol, once known
+  LaunchSpec spec;                 // the spec that was evaluated
+  std::optional<LaunchPlan> plan;
+  bool requestSaved = false;  // saveRequest was written; nothing ran
+  RunResult run;
+  std::optional<KernelLineProfile> lines;        // a profile's, each line with its text
+  std::shared_ptr<const CompileResult> compile;  // the compile that was launched
+  bool ok() const { return !cancelled && error.empty() && details.empty(); }
+  /// details and error as one message.
+  std::string message() const;
+};
+
+/// Says what the job is doing ("compiling saxpy.rs", "launching saxpy on this machine").
+using GpuProgress = std::function<void(const std::string& message)>;
+
+/// Compiles, launches (or saves / replays) and, for a profile, attributes.
+GpuOutcome runOnGpu(Engine&, const GpuRequest&, const GpuProgress& = {},
+                    const CancellationToken& = {});
+
+}  // namespace ks::gpu
