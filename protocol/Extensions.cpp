@@ -65,6 +65,40 @@ json kernelsResult() {
   return r;
 }
 
+json lineCostsResult() {
+  LineCostsResult r;
+  r.revision = 3;
+  r.arch = "sm_90";
+  LineCostInfo c;
+  c.line = 40;
+  c.hint = "35 live · LDL ×12";
+  c.text =
+      "peak 35 registers live, 1 predicate; local memory: LDL ×12, STL ×0, 12 per-thread array; "
+      "global: 2 loads (32-bit); issue ≥ 18 cycles (stall counts: a lower bound)";
+  c.instructions = 30;
+  c.live = LiveRegisters{35, 1, 2};
+  c.ldl = 12;
+  c.array = 12;
+  c.issueCycles = 18;
+  c.memory = {MemoryAccess{"global", 2, 0, 0, 32}};
+  r.lines = {c};
+  KernelCostInfo k;
+  k.name = "saxpy";
+  k.summary =
+      "37 registers → 75% at 256 threads; the peak is 35 live at line 41; at ≤ 32 registers: 100%";
+  k.registerNote = "2 more allocated than live at the peak";
+  k.allocated = 37;
+  k.peakLive = 35;
+  k.peakLines = {40};
+  k.arrayLines = {40};
+  k.stepRegisters = 32;
+  k.stepPercent = 100;
+  k.localArrays = {LocalArrayInfo{"vals", 256, {40}, 38}};
+  r.kernels = {k};
+  r.lookFirst = {LookFirst{40, "a per-thread array in local memory: 12 local-memory instructions"}};
+  return r;
+}
+
 json diffResult() {
   DiffResult r;
   r.baseRevision = 2;
@@ -206,6 +240,11 @@ const std::vector<ExtensionMethod>& extensionMethods() {
        "client -> server",
        {{"textDocument", textDocument()}},
        kernelsResult()},
+      {"kernelscope/lineCosts",
+       "request",
+       "client -> server",
+       {{"textDocument", textDocument()}},
+       lineCostsResult()},
       {"kernelscope/diff",
        "request",
        "client -> server",

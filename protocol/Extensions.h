@@ -247,6 +247,113 @@ inline void to_json(json& j, const KernelsResult& r) {
 }
 
 // ---------------------------------------------------------------------------------------
+// kernelscope/lineCosts: this request is a kernelscope extension.
+
+struct LineCostsParams {
+  TextDocumentIdentifier textDocument;
+};
+inline void from_json(const json& j, LineCostsParams& p) {
+  j.at("textDocument").get_to(p.textDocument);
+}
+
+/// Registers live at once: general, predicate, uniform.
+struct LiveRegisters {
+  int gpr = 0, predicate = 0, uniform = 0;
+};
+inline void to_json(json& j, const LiveRegisters& l) {
+  j = {{"gpr", l.gpr}, {"predicate", l.predicate}, {"uniform", l.uniform}};
+}
+
+/// The memory instructions of one address space on a line.
+struct MemoryAccess {
+  std::string space;  // "global", "shared", "local", "constant", "generic", ...
+  int loads = 0, stores = 0, atomics = 0, widestBits = 0;
+};
+inline void to_json(json& j, const MemoryAccess& m) {
+  j = {{"space", m.space},
+       {"loads", m.loads},
+       {"stores", m.stores},
+       {"atomics", m.atomics},
+       {"widestBits", m.widestBits}};
+}
+
+struct LineCostInfo {
+  int line = 0;      // 0-based over the wire; 1-based in `explain --json`
+  std::string hint;  // "35 live · LDL ×12"
+  std::string text;  // every figure in words
+  int instructions = 0;
+  std::optional<LiveRegisters> live;  // omitted without nvdisasm's life ranges
+  int ldl = 0, stl = 0, spill = 0, array = 0;
+  std::optional<int> issueCycles;  // stall counts summed: a lower bound; omitted below sm_70
+  std::vector<MemoryAccess> memory;
+};
+inline void to_json(json& j, const LineCostInfo& c) {
+  j = {{"line", c.line},    {"hint", c.hint}, {"text", c.text},   {"instructions", c.instructions},
+       {"ldl", c.ldl},      {"stl", c.stl},   {"spill", c.spill}, {"array", c.array},
+       {"memory", c.memory}};
+  detail::writeOptional(j, "live", c.live);
+  detail::writeOptional(j, "issueCycles", c.issueCycles);
+}
+
+/// A per-thread array kept in local memory, and the line that indexes it at run time.
+struct LocalArrayInfo {
+  std::string name;
+  int bytes = 0;
+  std::vector<int> indexedAt;  // lines (as `line` is counted) that index it at run time
+  std::optional<int> usedAt;
+};
+inline void to_json(json& j, const LocalArrayInfo& a) {
+  j = {{"name", a.name}, {"bytes", a.bytes}, {"indexedAt", a.indexedAt}};
+  detail::writeOptional(j, "usedAt", a.usedAt);
+}
+
+struct KernelCostInfo {
+  std::string name;
+  std::string summary;       // "37 registers → 75% at 256 threads; the peak is 35 live at ..."
+  std::string registerNote;  // why allocated and peak live differ
+  int allocated = 0;
+  std::optional<int> peakLive;
+  std::vector<int> peakLines, spillLines, arrayLines;  // lines of this document
+  std::optional<int> stepRegisters;                    // at most this many registers ...
+  std::optional<int> stepPercent;                      // ... give this occupancy
+  std::vector<LocalArrayInfo> localArrays;
+};
+inline void to_json(json& j, const KernelCostInfo& k) {
+  j = {{"name", k.name},
+       {"summary", k.summary},
+       {"registerNote", k.registerNote},
+       {"allocated", k.allocated},
+       {"peakLines", k.peakLines},
+       {"spillLines", k.spillLines},
+       {"arrayLines", k.arrayLines},
+       {"localArrays", k.localArrays}};
+  detail::writeOptional(j, "peakLive", k.peakLive);
+  detail::writeOptional(j, "stepRegisters", k.stepRegisters);
+  detail::writeOptional(j, "stepPercent", k.stepPercent);
+}
+
+struct LookFirst {
+  int line = 0;
+  std::string why;
+};
+inline void to_json(json& j, const LookFirst& l) { j = {{"line", l.line}, {"why", l.why}}; }
+
+struct LineCostsResult {
+  int revision = 0;
+  std::string arch;
+  std::vector<LineCostInfo> lines;
+  std::vector<KernelCostInfo> kernels;
+  std::vector<LookFirst> lookFirst;
+};
+inline void to_json(json& j, const LineCostsResult& r) {
+  j = {{"revision", r.revision},
+       {"arch", r.arch},
+       {"lines", r.lines},
+       {"kernels", r.kernels},
+       {"lookFirst", r.lookFirst}};
+}
+
+// ---------------------------------------------------------------------------------------
 // kernelscope/diff: this request is a kernelscope extension.
 
 struct DiffParams {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "Artifact.h"
+#include "Costs.h"
 #include "Diagnostics.h"
 #include "LineMap.h"
 #include "Occupancy.h"
@@ -58,6 +59,8 @@ struct CompileOptions {
   bool workspaceTrusted = false;
   std::chrono::milliseconds toolTimeout{120000};
   bool remarks = true;
+  /// Whether the SASS's costs are read (Costs.h: one more nvdisasm run beside the SASS's).
+  bool costs = true;
   /// The block size (threads) at which each kernel's occupancy is given.
   uint32_t occupancyBlockSize = 256;
   /// When set, the raw outputs of every tool (rustc's .mir/.ll/.s and stderr, the
@@ -133,6 +136,9 @@ struct CompileResult {
   /// The functions linked into the cubin from `core`, `compiler_builtins` and the crate's
   /// dependencies (the SASS and PTX views mark them too).
   std::vector<LinkedFunction> linkedFunctions;
+  /// The costs of every SASS instruction (Costs.h), indexed like the SASS artifact's lines;
+  /// null without SASS.
+  std::shared_ptr<const SassCosts> costs;
   /// Every source file this result was compiled from (the crate's modules, its path
   /// dependencies' files): a change to any of them makes the result stale.
   std::vector<std::filesystem::path> sourceFiles;

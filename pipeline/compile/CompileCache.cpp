@@ -18,8 +18,9 @@ std::string compileKey(const Toolchain& tc, const CompileInput& input, const Com
   }
   std::ostringstream o;
   o << tc.fingerprint() << '|' << compileEnvironment() << '|' << input.path.string() << '|'
-    << opts.arch << '|' << opts.optLevel << '|' << opts.remarks << '|' << opts.workspaceTrusted
-    << '|' << opts.occupancyBlockSize << '|' << opts.toolTimeout.count() << '|'
+    << opts.arch << '|' << opts.optLevel << '|' << opts.remarks << '|' << opts.costs << '|'
+    << opts.workspaceTrusted << '|' << opts.occupancyBlockSize << '|' << opts.toolTimeout.count()
+    << '|'
     << (opts.profile ? profileName(*opts.profile) : "default");
   for (Stage s : opts.stages) o << '|' << stageName(s);
   for (const auto& f : opts.extraRustcFlags) o << '|' << f;

@@ -168,15 +168,28 @@ void runPtxas(const Toolchain& tc, const CompileOptions& opts, const Cancellatio
   }
 }
 
-std::optional<ProcessResult> runNvdisasm(const Toolchain& tc, const CompileOptions& opts,
-                                         const CancellationToken& cancel,
-                                         const BackEndTools::Ptxas& ptxas) {
-  if (!opts.wants(Stage::Sass) || !tc.nvdisasm.found() || !ptxas.run.ok()) return std::nullopt;
-  ProcessSpec p;
-  p.argv = {tc.nvdisasm.path.string(), "-c", "-g", "-gi", ptxas.cubin.string()};
-  p.timeout = opts.toolTimeout;
-  p.cancel = cancel;
-  return runProcess(p);
+BackEndTools::Disassembly runNvdisasm(const Toolchain& tc, const CompileOptions& opts,
+                                      const CancellationToken& cancel,
+                                      const BackEndTools::Ptxas& ptxas) {
+  if (!opts.wants(Stage::Sass) || !tc.nvdisasm.found() || !ptxas.run.ok()) return {};
+  auto run = [&](std::vector<std::string> flags) {
+    ProcessSpec p;
+    p.argv = {tc.nvdisasm.path.string()};
+    p.argv.insert(p.argv.end(), flags.begin(), flags.end());
+    p.argv.push_back(ptxas.cubin.string());
+    p.timeout = opts.toolTimeout;
+    p.cancel = cancel;
+    return runProcess(p);
+  };
+  // nvdisasm prints life ranges only without line info (-plr drops -g's comments), so the
+  // counts come from a second run, side by side with the first.
+  std::future<ProcessResult> live;
+  if (opts.costs)
+    live = std::async(std::launch::async, [&] { return run({"-c", "-plr", "-lrm", "count"}); });
+  BackEndTools::Disassembly out;
+  out.sass = run({"-c", "-g", "-gi"});
+  if (live.valid()) out.liveRanges = live.get();
+  return out;
 }
 
 }  // namespace
@@ -193,15 +206,14 @@ BackEndTools::BackEndTools(const Toolchain& tc, const CompileOptions& opts,
   std::ofstream(ptxFile, std::ios::binary) << text;
   auto ptxas = std::make_shared<std::promise<Ptxas>>();
   ptxas_ = ptxas->get_future().share();
-  nvdisasm_ = std::async(std::launch::async,
-                         [&tc, &opts, &cancel, ptxFile, ptxas, done = std::move(input)]() mutable {
-                           runPtxas(tc, opts, cancel, ptxFile, done);
-                           const bool cancelled = done.run.cancelled;
-                           std::optional<ProcessResult> sass =
-                               cancelled ? std::nullopt : runNvdisasm(tc, opts, cancel, done);
-                           ptxas->set_value(std::move(done));
-                           return sass;
-                         });
+  nvdisasm_ = std::async(
+      std::launch::async, [&tc, &opts, &cancel, ptxFile, ptxas, done = std::move(input)]() mutable {
+        runPtxas(tc, opts, cancel, ptxFile, done);
+        const bool cancelled = done.run.cancelled;
+        Disassembly sass = cancelled ? Disassembly{} : runNvdisasm(tc, opts, cancel, done);
+        ptxas->set_value(std::move(done));
+        return sass;
+      });
 }
 
 BackEndTools::~BackEndTools() {
@@ -210,8 +222,8 @@ BackEndTools::~BackEndTools() {
 
 const BackEndTools::Ptxas& BackEndTools::ptxas() { return ptxas_.get(); }
 
-std::optional<ProcessResult> BackEndTools::takeNvdisasm() {
-  return nvdisasm_.valid() ? nvdisasm_.get() : std::nullopt;
+BackEndTools::Disassembly BackEndTools::takeNvdisasm() {
+  return nvdisasm_.valid() ? nvdisasm_.get() : Disassembly{};
 }
 
 std::optional<Assembled> assemble(const Toolchain& tc, const CompileOptions& opts,
@@ -265,6 +277,55 @@ std::optional<Assembled> assemble(const Toolchain& tc, const CompileOptions& opt
   return out;
 }
 
+namespace {
+
+/// The front end's PTX line of each SASS line whose location is a line id; UINT32_MAX for
+/// the others.
+std::vector<uint32_t> ptxLinesOfSass(const Artifact& sass, const Artifact& ptx) {
+  std::vector<uint32_t> out(sass.lines.size(), UINT32_MAX);
+  for (size_t i = 0; i < sass.lines.size(); ++i) {
+    const auto& loc = sass.lines[i].location;
+    if (sass.lines[i].kind != LineKind::Instruction || loc.empty()) continue;
+    uint32_t id = loc.front().line;
+    if (id >= kLineIdBase && id - kLineIdBase < ptx.lines.size()) out[i] = id - kLineIdBase;
+  }
+  return out;
+}
+
+/// The costs of every SASS instruction (Costs.h): nvdisasm's live counts, the cubin's control
+/// codes, local memory told apart, and the IR's local arrays where a kernel has one.
+std::shared_ptr<const SassCosts> sassCosts(const CompileOptions& opts, const Artifact& sass,
+                                           const FrontEndOutput& in,
+                                           const std::vector<uint32_t>& ptxLineOfSass,
+                                           const std::optional<ProcessResult>& liveRanges,
+                                           const fs::path& cubin, const LineMap& lineMap,
+                                           const std::vector<KernelInfo>& kernels) {
+  auto spillsOf = [&](const std::string& symbol) -> std::optional<uint32_t> {
+    for (const auto& k : kernels)
+      if (k.symbol == symbol && k.resources)
+        return k.resources->spillStores + k.resources->spillLoads;
+    return std::nullopt;
+  };
+  auto costs = std::make_shared<SassCosts>();
+  costs->lines.resize(sass.lines.size());
+  if (liveRanges && liveRanges->ok()) readLiveRegisters(sass, liveRanges->out, *costs);
+  readControlCodes(sass, readWholeFile(cubin), opts.arch, *costs);
+  classifyLocal(sass, in.ptx, ptxLineOfSass, spillsOf, *costs);
+  // Only a function whose PTX keeps a local depot has an array there: the IR is parsed again
+  // only then.
+  std::vector<std::string> withDepot;
+  for (const auto& f : in.ptx.functions)
+    for (uint32_t l = f.firstLine; l <= f.lastLine && l < in.ptx.lines.size(); ++l)
+      if (in.ptx.lineText(l).find("__local_depot") != std::string_view::npos) {
+        withDepot.push_back(f.symbol);
+        break;
+      }
+  if (!withDepot.empty()) costs->arrays = findLocalArrays(in.ir.text, withDepot, lineMap);
+  return costs;
+}
+
+}  // namespace
+
 bool disassemble(const Toolchain& tc, const CompileOptions& opts, BackEndTools& tools,
                  const FrontEndOutput& in, const Assembled& assembled, CompileResult& result) {
   if (!opts.wants(Stage::Sass) || assembled.cubin.empty()) return true;
@@ -273,9 +334,9 @@ bool disassemble(const Toolchain& tc, const CompileOptions& opts, BackEndTools& 
                            "nvdisasm: " + tc.nvdisasm.problem + " (fix: " + tc.nvdisasm.fix + ")");
     return true;
   }
-  std::optional<ProcessResult> run = tools.takeNvdisasm();
-  if (!run) return true;
-  ProcessResult& dr = *run;
+  BackEndTools::Disassembly disassembly = tools.takeNvdisasm();
+  if (!disassembly.sass) return true;
+  ProcessResult& dr = *disassembly.sass;
   result.toolTime += dr.elapsed;
   if (dr.cancelled) return false;
   if (!dr.ok()) {
@@ -286,6 +347,9 @@ bool disassemble(const Toolchain& tc, const CompileOptions& opts, BackEndTools& 
   saveTemp(opts, "k.sass", dr.out);
   auto& st = result.stages[Stage::Sass];
   Artifact sass = parseSass(std::move(dr.out));
+  // The PTX line of each SASS instruction, while its location is still the line id.
+  std::vector<uint32_t> ptxLineOfSass;
+  if (opts.costs && tools.ptxas().lineIds) ptxLineOfSass = ptxLinesOfSass(sass, in.ptx);
   // Decoded, SASS has its PTX's chains; without ids (nvcc's own `.loc`), complete them.
   if (!tools.ptxas().lineIds || decodeSassLineIds(sass, imageOf(in)) == 0)
     recoverInlineChains(sass, in.ir, *in.lineMap);
@@ -297,6 +361,9 @@ bool disassemble(const Toolchain& tc, const CompileOptions& opts, BackEndTools& 
   lineMap->addArtifact(*st.artifact);
   result.lineMap = std::move(lineMap);
   for (auto& k : result.kernels) k.sassInstructions = instructionsOf(*st.artifact, k.symbol);
+  if (opts.costs)
+    result.costs = sassCosts(opts, *st.artifact, in, ptxLineOfSass, disassembly.liveRanges,
+                             assembled.cubin, *result.lineMap, result.kernels);
   return true;
 }
 

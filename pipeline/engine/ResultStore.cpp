@@ -105,6 +105,26 @@ void serialize(A& a, ks::Remark& r) {
     r.count);
 }
 template <class A>
+void serialize(A& a, ks::SourceLine& l) {
+  a(l.file, l.line);
+}
+template <class A>
+void serialize(A& a, ks::ControlCode& c) {
+  a(c.stall, c.yield, c.writeBarrier, c.readBarrier, c.waitMask, c.reuse);
+}
+template <class A>
+void serialize(A& a, ks::InstructionCost& c) {
+  a(c.hasLive, c.gpr, c.pred, c.ugpr, c.hasControl, c.control, c.address, c.local);
+}
+template <class A>
+void serialize(A& a, ks::LocalArray& l) {
+  a(l.function, l.name, l.bytes, l.indexedAt, l.usedAt);
+}
+template <class A>
+void serialize(A& a, ks::SassCosts& c) {
+  a(c.lines, c.arrays, c.liveCounts, c.controlCodes);
+}
+template <class A>
 void serialize(A& a, ks::KernelResources& r) {
   a(r.name, r.arch, r.registers, r.barriers, r.stackFrame, r.spillStores, r.spillLoads,
     r.sharedMemory, r.constantMemory, r.localMemory, r.isEntry);
@@ -333,7 +353,8 @@ std::string fileDigest(const fs::path& f) { return stableDigest({fileFingerprint
 std::string serializeResult(const CompileResult& r) {
   const Tables tables(r);
   // About what it comes to, so that the buffer is allocated once.
-  size_t sizeHint = tables.bytes() + (r.cubin ? r.cubin->size() : 0);
+  size_t sizeHint = tables.bytes() + (r.cubin ? r.cubin->size() : 0) +
+                    (r.costs ? r.costs->lines.size() * sizeof(InstructionCost) : 0);
   for (const auto& [stage, outcome] : r.stages)
     sizeHint += outcome.artifact->text.size() + outcome.artifact->lines.size() * kLineBytes;
   auto frameBytes = [](const std::optional<Frame>& f) {
@@ -357,6 +378,7 @@ std::string serializeResult(const CompileResult& r) {
     }
     a(r.diagnostics, r.remarks, static_cast<uint32_t>(r.kernels.size()));
     for (const KernelInfo& k : r.kernels) saveKernel(a, k);
+    a(r.costs ? std::optional(*r.costs) : std::nullopt);
   });
 }
 
@@ -396,6 +418,9 @@ std::optional<CompileResult> deserializeResult(std::string_view bytes) {
     uint32_t kernels = 0;
     a(r.diagnostics, r.remarks, kernels);
     for (uint32_t i = 0; i < kernels; ++i) r.kernels.push_back(loadKernel(a, r.arch));
+    std::optional<SassCosts> costs;
+    a(costs);
+    if (costs) r.costs = std::make_shared<const SassCosts>(std::move(*costs));
     return r;
   });
 }

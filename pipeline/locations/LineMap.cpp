@@ -115,12 +115,12 @@ const std::vector<uint32_t>& LineMap::compilerGenerated(Stage stage) const {
   return s ? s->compilerGenerated : none;
 }
 
-std::vector<SourceLine> LineMap::sourceLinesWithCode(Stage stage) const {
+std::vector<SourceLine> LineMap::sourceLinesWithCode(Stage stage, bool orInlined) const {
   std::vector<SourceLine> out;
   const PerStage* s = find(stage);
   if (!s) return out;
   for (const auto& [src, lines] : s->bySource)
-    if (!lines.direct.empty()) out.push_back(src);
+    if (!lines.direct.empty() || (orInlined && !lines.inlined.empty())) out.push_back(src);
   return out;
 }
 

@@ -62,8 +62,9 @@ class LineMap {
   const LineOrigin& origin(Stage stage, uint32_t line) const;
   /// The lines of `stage` that `src` became (empty when none).
   const StageLines& linesFor(Stage stage, const SourceLine& src) const;
-  /// Every source line that produced code in `stage`.
-  std::vector<SourceLine> sourceLinesWithCode(Stage stage) const;
+  /// Every source line that produced code in `stage`; with `orInlined`, also the lines that
+  /// only inlined code through a call.
+  std::vector<SourceLine> sourceLinesWithCode(Stage stage, bool orInlined = false) const;
   /// The instructions of `stage` that the compiler gave no source line, in order.
   const std::vector<uint32_t>& compilerGenerated(Stage stage) const;
 

@@ -15,6 +15,7 @@
 #include "Cli.h"
 #include "CliArgs.h"
 #include "Compile.h"
+#include "CostSummary.h"
 #include "Diff.h"
 #include "Engine.h"
 #include "Files.h"
@@ -34,6 +35,7 @@ struct ExplainArgs {
   CompileOptions options = cliCompileOptions();
   bool json = false;
   bool annotate = false;  // explain each instruction after it (InstructionDocs.h)
+  bool costs = false;     // the full table of costs per line (Costs.h)
   bool stream = false;    // each group of stages as soon as it exists (streamStages)
   RemarkFilter remarks = *RemarkFilter::named("default");
   std::string html;  // `kernelscope report`: the page to write (ReportHtml.h)
@@ -57,6 +59,8 @@ std::optional<std::string> parseArgs(std::string_view command, int argc, char** 
       a.json = true;
     } else if (command == "explain" && arg == "--annotate") {
       a.annotate = true;
+    } else if (command == "explain" && arg == "--costs") {
+      a.costs = true;
     } else if (command == "explain" && arg == "--stream") {
       a.stream = true;
     } else if (arg == "--remarks") {
@@ -301,6 +305,22 @@ struct ExplainView {
   const std::vector<std::string_view>& sourceLines;
   const RemarksByLine& remarks;  // the remarks --remarks lets through
   std::vector<uint32_t> lines;   // 1-based: --line, or every line of the file
+
+  /// The SASS and its costs when both are there and SASS is shown, else null.
+  const Artifact* costedSass() const {
+    const StageOutcome* st = r.stage(Stage::Sass);
+    if (!r.costs || !r.lineMap || !st || !st->available || !args.options.wants(Stage::Sass))
+      return nullptr;
+    return st->artifact.get();
+  }
+  /// What source line `ln` costs; nullopt without costs or code.
+  std::optional<LineCost> costOfLine(uint32_t ln) const {
+    const Artifact* sass = costedSass();
+    if (!sass) return std::nullopt;
+    LineCost c = lineCost(*sass, *r.lineMap, *r.costs, {file, ln});
+    if (!c.any()) return std::nullopt;
+    return c;
+  }
 };
 
 nlohmann::json diagnosticsJson(const CompileResult& r) {
@@ -391,8 +411,18 @@ nlohmann::json lineJson(const ExplainView& v, const ChainTable& chains, uint32_t
     if (v.args.annotate)
       if (auto doc = describeInstruction(s, st.artifact->lineText(al)))
         arr.back()["explanation"] = renderOneLine(*doc);
+    if (s == Stage::Sass && r.costs && al < r.costs->lines.size()) {
+      const InstructionCost& c = r.costs->lines[al];
+      if (c.hasLive) arr.back()["live"] = {c.gpr, c.pred, c.ugpr};
+      if (c.hasControl) arr.back()["control"] = controlCodeNotation(c.control);
+      if (c.local != LocalUse::None)
+        arr.back()["local"] = c.local == LocalUse::Spill ? "spill" : "array";
+      if (v.args.annotate && c.hasControl)
+        arr.back()["controlText"] = describeControl(*st.artifact, *r.lineMap, *r.costs, al);
+    }
   });
   lj["stages"] = per;
+  if (auto cost = v.costOfLine(ln)) lj["cost"] = lineCostInfoOf(*cost, static_cast<int>(ln));
   nlohmann::json remarks = nlohmann::json::array();
   for (const Remark* rem : v.remarks.on(v.file, ln)) remarks.push_back(remarkJson(*rem));
   if (!remarks.empty()) lj["remarks"] = remarks;
@@ -452,6 +482,13 @@ nlohmann::json explainJsonHead(const ExplainView& v) {
   for (const auto& rem : r.remarks)
     if (v.args.remarks.accepts(rem)) remarks.push_back(remarkJson(rem));
   j["remarks"] = remarks;
+  if (v.costedSass()) {  // the kernels' register pressure and the lines to look at first
+    nlohmann::json costs = lineCostsOf(r, v.file, 1);
+    costs.erase("lines");  // each line's cost is under the line
+    costs.erase("revision");
+    costs.erase("arch");
+    j["costs"] = costs;
+  }
   return j;
 }
 
@@ -532,17 +569,85 @@ bool printLine(std::ostream& block, const ExplainView& v, uint32_t ln) {
       if (v.args.annotate)
         if (auto doc = describeInstruction(s, st->artifact->lineText(al)))
           block << "              = " << renderOneLine(*doc) << "\n";
+      if (v.args.annotate && s == Stage::Sass && r.costs)
+        if (std::string c = describeControl(*st->artifact, *r.lineMap, *r.costs, al); !c.empty())
+          block << "              = control " << c << "\n";
     };
     for (uint32_t al : sl.direct) emit(al);
     for (uint32_t al : sl.inlined) emit(al);
     any |= !sl.direct.empty() || !sl.inlined.empty();
   }
+  if (auto cost = v.costOfLine(ln))
+    block << "      " << std::left << std::setw(8) << "cost" << std::right << lineCostText(*cost)
+          << "\n";
   for (const Remark* rem : v.remarks.on(v.file, ln)) {
     block << "      " << std::left << std::setw(8) << "remark" << std::right << remarkText(*rem)
           << "\n";
     any = true;
   }
   return any;
+}
+
+/// Each kernel's register pressure, local memory and occupancy step; with --costs, the
+/// table of every line's cost; then the lines to look at first.
+void printCosts(std::ostream& out, const ExplainView& v) {
+  if (!v.costedSass()) return;
+  const lsp::LineCostsResult costs = lineCostsOf(v.r, v.file, 1);
+  auto lineList = [](const std::vector<int>& lines) {
+    std::string s;
+    for (size_t i = 0; i < lines.size(); ++i) s += (i ? ", " : "") + std::to_string(lines[i]);
+    return s;
+  };
+  out << "\ncosts (static: read off the SASS before it runs)\n";
+  for (const auto& k : costs.kernels) {
+    out << "  " << k.name << ": " << (k.summary.empty() ? "no resources" : k.summary) << "\n";
+    if (!k.registerNote.empty()) out << "    registers: " << k.registerNote << "\n";
+    if (!k.spillLines.empty())
+      out << "    warning: spills to local memory at line" << (k.spillLines.size() > 1 ? "s " : " ")
+          << lineList(k.spillLines) << "\n";
+    for (const auto& a : k.localArrays) {
+      out << "    local memory: a per-thread array" << (a.name.empty() ? "" : " `" + a.name + "`")
+          << " of " << a.bytes << " bytes";
+      if (!a.indexedAt.empty())
+        out << ", indexed at run time at line" << (a.indexedAt.size() > 1 ? "s " : " ")
+            << lineList(a.indexedAt) << " (so it cannot live in registers)";
+      else if (a.usedAt)
+        out << ", used at line " << *a.usedAt;
+      if (!k.arrayLines.empty()) out << "; its LDL/STL at lines " << lineList(k.arrayLines);
+      out << "\n";
+    }
+  }
+  if (v.args.costs) {
+    out << "\n  " << std::setw(5) << "line" << std::setw(6) << "live" << std::setw(6) << "pred"
+        << std::setw(6) << "ugpr" << std::setw(6) << "LDL" << std::setw(6) << "STL" << std::setw(7)
+        << "spill" << std::setw(7) << "array" << std::setw(9) << "issue≥"
+        << "  memory\n";
+    for (const auto& c : costs.lines) {
+      auto opt = [](const std::optional<int>& x) { return x ? std::to_string(*x) : "-"; };
+      std::string memory;
+      for (const auto& m : c.memory) {
+        if (!memory.empty()) memory += ", ";
+        memory += m.space + " " + std::to_string(m.loads) + "ld/" + std::to_string(m.stores) +
+                  "st" + (m.atomics ? "/" + std::to_string(m.atomics) + "atom" : "") + " " +
+                  std::to_string(m.widestBits) + "b";
+      }
+      out << "  " << std::setw(5) << c.line << std::setw(6)
+          << (c.live ? std::to_string(c.live->gpr) : "-") << std::setw(6)
+          << (c.live ? std::to_string(c.live->predicate) : "-") << std::setw(6)
+          << (c.live ? std::to_string(c.live->uniform) : "-") << std::setw(6) << c.ldl
+          << std::setw(6) << c.stl << std::setw(7) << c.spill << std::setw(7) << c.array
+          << std::setw(8) << opt(c.issueCycles) << "  " << memory << "\n";
+    }
+    out << "  (live: the most registers live across one of the line's SASS instructions, "
+           "nvdisasm's count; issue≥: the stall counts ptxas encoded, summed: a lower bound of "
+           "the cycles, not a time)\n";
+  }
+  if (!costs.lookFirst.empty()) {
+    out << "\n  look first at\n";
+    for (const auto& l : costs.lookFirst)
+      out << "    line " << std::setw(4) << std::left << l.line << std::right << " " << l.why
+          << "\n";
+  }
 }
 
 void printExplainText(std::ostream& out, const ExplainView& v, const Toolchain& tc) {
@@ -562,6 +667,7 @@ void printExplainText(std::ostream& out, const ExplainView& v, const Toolchain& 
   }
   if (!v.args.line) printCompilerGenerated(out, r, v.args.options.stages);
   printKernelTable(out, r);
+  printCosts(out, v);
 }
 
 /// The source lines `explain` goes through: --line, or every line of the file (1-based).

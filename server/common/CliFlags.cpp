@@ -75,7 +75,11 @@ constexpr CliFlag kFlags[] = {
      "text (default; file:line: error[rule]: ...), json, or github (Actions annotations)"},
     {"check", "--sarif", "FILE", "also write the findings as SARIF 2.1.0 (code scanning)"},
     {"check", "--block-size", "N", "threads per block for min-occupancy (default 256)"},
-    {"explain", "--annotate", "", "explain each instruction and its modifiers"},
+    {"explain", "--annotate", "",
+     "explain each instruction and its modifiers (SASS: its control code, and what it waits on)"},
+    {"explain", "--costs", "",
+     "the full table of what each line costs before it runs: live registers, local memory, "
+     "memory instructions, issue cycles (a lower bound), and the lines to look at first"},
     {"explain report", "--remarks", "WHICH",
      "optimizer remarks under each line: default (missed, and what was inlined, hoisted, "
      "unrolled or vectorized), all, missed, passed, analysis or none"},

@@ -149,6 +149,7 @@ void LspServer::bindMethods() {
   bind("kernelscope/lineMap", &LspServer::onLineMap);
   bind("kernelscope/sourceLocation", &LspServer::onSourceLocation);
   bind("kernelscope/kernels", &LspServer::onKernels);
+  bind("kernelscope/lineCosts", &LspServer::onLineCosts);
   bind("kernelscope/diff", &LspServer::onDiff);
   bind("kernelscope/passes", &LspServer::onPasses);
   bind("kernelscope/run", &LspServer::onRun);
@@ -949,6 +950,12 @@ void LspServer::onKernels(const lsp::KernelsParams& p, Callback<lsp::KernelsResu
   auto s = snapshotFor(p.textDocument.uri);
   if (!s) return reply(s.error());
   reply(kernelsOf(*s->second, encoding_));
+}
+
+void LspServer::onLineCosts(const lsp::LineCostsParams& p, Callback<lsp::LineCostsResult> reply) {
+  auto s = snapshotFor(p.textDocument.uri);
+  if (!s) return reply(s.error());
+  reply(lineCostsOf(*s->second));
 }
 
 void LspServer::onDiff(const lsp::DiffParams& p, Callback<lsp::DiffResult> reply) {

@@ -106,6 +106,7 @@ class LspServer final : public MessageHandler {
   void onLineMap(const lsp::LineMapParams&, Callback<lsp::LineMapResult>);
   void onSourceLocation(const lsp::SourceLocationParams&, Callback<lsp::SourceLocationResult>);
   void onKernels(const lsp::KernelsParams&, Callback<lsp::KernelsResult>);
+  void onLineCosts(const lsp::LineCostsParams&, Callback<lsp::LineCostsResult>);
   void onDiff(const lsp::DiffParams&, Callback<lsp::DiffResult>);
   void onPasses(const lsp::PassesParams&, Callback<lsp::PassesResult>);  // PassesView.cpp
   // GpuRuns.cpp

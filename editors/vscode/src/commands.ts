@@ -103,6 +103,32 @@ const diffWithPrevious: Command = (ctx) => async (arg?: unknown) => {
   }
 };
 
+/** Each kernel's register peak and the lines to look at first, in a quick pick that jumps there. */
+const showCosts: Command = (ctx) => async (arg?: unknown) => {
+  const source = needSource(arg);
+  const client = ctx.client();
+  if (!source || !client) return;
+  try {
+    const result = await client.sendRequest(ext.lineCosts, { textDocument: { uri: source.toString() } });
+    const items: (vscode.QuickPickItem & { line: number })[] = [
+      ...result.kernels.map((k) => ({
+        label: k.name,
+        detail: k.summary + (k.registerNote ? ` (${k.registerNote})` : ""),
+        line: k.peakLines[0] ?? 0,
+      })),
+      ...result.lookFirst.map((l) => ({ label: `line ${l.line + 1}`, detail: l.why, line: l.line })),
+    ];
+    const picked = await vscode.window.showQuickPick(items, { title: "kernelscope: what the lines cost" });
+    if (!picked) return;
+    const editor = await vscode.window.showTextDocument(source);
+    const at = new vscode.Position(picked.line, 0);
+    editor.selection = new vscode.Selection(at, at);
+    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenter);
+  } catch (error) {
+    void vscode.window.showWarningMessage(`kernelscope: no costs: ${error instanceof Error ? error.message : error}`);
+  }
+};
+
 const ARCHES = ["sm_50", "sm_60", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"];
 /** The quick pick's first entry: no arch setting, so the crate's arch, else the server's default. */
 const DEFAULT_ARCH = "default";
@@ -204,6 +230,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   openArtifact,
   diffWithPrevious,
+  showCosts,
   toggleFilters,
   selectArch,
   rebuildFile: rebuild,

@@ -186,6 +186,41 @@ export interface KernelsResult {
 export const kernels = new lc.RequestType<KernelsParams, KernelsResult, void>("kernelscope/kernels");
 
 // ---------------------------------------------------------------------------------------
+// kernelscope/lineCosts (request): what each line costs before it runs, per kernel the
+// register peak and occupancy step, and the lines to look at first.
+
+export interface LineCost {
+  line: number;
+  hint: string;
+  text: string;
+  instructions: number;
+  live?: { gpr: number; predicate: number; uniform: number };
+  ldl: number;
+  stl: number;
+  spill: number;
+  array: number;
+  issueCycles?: number;
+}
+export interface KernelCost {
+  name: string;
+  summary: string;
+  registerNote: string;
+  allocated: number;
+  peakLive?: number;
+  peakLines: number[];
+  spillLines: number[];
+  arrayLines: number[];
+}
+export interface LineCostsResult {
+  revision: number;
+  arch: string;
+  lines: LineCost[];
+  kernels: KernelCost[];
+  lookFirst: { line: number; why: string }[];
+}
+export const lineCosts = new lc.RequestType<KernelsParams, LineCostsResult, void>("kernelscope/lineCosts");
+
+// ---------------------------------------------------------------------------------------
 // kernelscope/diff (request): a stage of this revision against an earlier one.
 
 export interface DiffParams {

@@ -61,13 +61,19 @@ class BackEndTools {
   };
   /// Waits for ptxas.
   const Ptxas& ptxas();
-  /// Waits for nvdisasm and hands over what it printed (once: its SASS is moved out);
-  /// nullopt when it did not run (no SASS wanted, no cubin, no nvdisasm).
-  std::optional<ProcessResult> takeNvdisasm();
+  /// What nvdisasm printed: the SASS (`-c -g -gi`) and, beside it, the registers live at
+  /// each instruction (`-c -plr -lrm count`, Costs.h), both run at once.
+  struct Disassembly {
+    std::optional<ProcessResult> sass;
+    std::optional<ProcessResult> liveRanges;
+  };
+  /// Waits for nvdisasm and hands over what it printed (once: its output is moved out);
+  /// `sass` is nullopt when it did not run (no SASS wanted, no cubin, no nvdisasm).
+  Disassembly takeNvdisasm();
 
  private:
   std::shared_future<Ptxas> ptxas_;
-  std::future<std::optional<ProcessResult>> nvdisasm_;
+  std::future<Disassembly> nvdisasm_;
 };
 
 /// What ptxas made, for disassemble(): the cubin (empty when there is none).

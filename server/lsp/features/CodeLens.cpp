@@ -1,7 +1,8 @@
-// Code lens on each kernel: `sm_90 · 32 regs · 0 B spill`, and one lens per available
-// stage that opens it (the `kernelscope.openArtifact` client command). In a file without
-// kernels of its own (a path dependency's), a lens per function and kernel that uses it:
+// Code lens on each kernel: `sm_90 · 32 regs · 0 B spill · peak 30 live at line 41`, and one
+// lens per available stage that opens it (the `kernelscope.openArtifact` client command). In a file
+// without kernels of its own (a path dependency's), a lens per function and kernel that uses it:
 // `in smooth: 9 PTX · 14 SASS`, the code the PTX view lists under that kernel.
+#include "CostSummary.h"
 #include "Diff.h"
 #include "Features.h"
 
@@ -21,9 +22,10 @@ std::string bytes(uint32_t n) {
 
 /// The kernel's figures. While ptxas is still running (`resourcesComing`), the figures of
 /// the same kernel in `earlier` (the newest compile that had them), marked as updating, so
-/// the lens neither reads as a failure on every save nor changes its width twice.
+/// the lens neither reads as a failure on every save nor changes its width twice. `cost`:
+/// where the registers go, when the SASS's costs are there.
 std::string summary(const KernelInfo& k, const std::string& arch, bool resourcesComing,
-                    const CompileResult* earlier) {
+                    const CompileResult* earlier, const KernelCost* cost) {
   std::string s = arch;
   const KernelInfo* shown = &k;
   if (!k.resources && resourcesComing && earlier)
@@ -40,6 +42,12 @@ std::string summary(const KernelInfo& k, const std::string& arch, bool resources
   if (shown->occupancy)
     s += " · " + shown->occupancy->atBlockSize.percent() + " occupancy @" +
          std::to_string(shown->occupancy->atBlockSize.blockSize);
+  if (cost && cost->hasLive && updating.empty()) {  // where the registers go
+    s += " · peak " + std::to_string(cost->peakGpr) + " live";
+    if (!cost->peakLines.empty()) s += " at line " + std::to_string(cost->peakLines[0].line);
+    if (cost->step)
+      s += " · ≤ " + std::to_string(*cost->stepRegisters) + " regs → " + cost->step->percent();
+  }
   return s + updating;
 }
 
@@ -127,7 +135,9 @@ std::vector<lsp::CodeLens> codeLenses(const Snapshot& s, const Snapshot* earlier
       std::find(pending.begin(), pending.end(), "resources") != pending.end();
   const CompileResult* before = earlier && earlier != &s ? earlier->result.get() : nullptr;
   const std::string& uri = s.uri;  // the client's own spelling
-  for (const KernelInfo& k : s.result->kernels) {
+  const std::vector<KernelCost> costs = kernelCosts(*s.result);
+  for (size_t i = 0; i < s.result->kernels.size(); ++i) {
+    const KernelInfo& k = s.result->kernels[i];
     if (k.definition.line == 0 || (!k.definition.file.empty() && k.definition.file != s.path))
       continue;
     lsp::Range range;
@@ -136,7 +146,9 @@ std::vector<lsp::CodeLens> codeLenses(const Snapshot& s, const Snapshot* earlier
     auto lens = [&](std::string title, std::optional<Stage> stage) {
       lenses.push_back(openLens(uri, range, std::move(title), stage, k.symbol));
     };
-    lens(summary(k, s.result->arch, resourcesComing, before), std::nullopt);
+    lens(
+        summary(k, s.result->arch, resourcesComing, before, i < costs.size() ? &costs[i] : nullptr),
+        std::nullopt);
     for (Stage stage : kAllStages)
       if (const auto* o = s.result->stage(stage); o && o->available)
         lens(std::string(stageTitle(stage)), stage);

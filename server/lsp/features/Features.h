@@ -91,6 +91,11 @@ lsp::SourceLocationResult sourceLocationOf(const Snapshot&, Stage, int line, con
 // Kernels.cpp
 lsp::KernelsResult kernelsOf(const Snapshot&, PositionEncoding);
 
+// LineCosts.cpp
+/// What each line of the Snapshot's file costs (0-based lines), its kernels' register
+/// pressure and the lines to look at first.
+lsp::LineCostsResult lineCostsOf(const Snapshot&);
+
 // RevisionDiff.cpp
 lsp::Expected<lsp::DiffResult> diffOf(const Snapshot& base, const Snapshot& current, Stage);
 /// What `current` changed against `base` (both compiled): the per-stage summary.

@@ -2,6 +2,7 @@
 // document, the source line and inline chain it came from.
 #include <set>
 
+#include "Costs.h"
 #include "Features.h"
 #include "InstructionDocs.h"
 
@@ -132,6 +133,10 @@ std::optional<lsp::Hover> sourceHover(const Snapshot& s, int line, const Setting
       into.insert(md.code(function) + ", inlined at " + location(*site));
     }
     for (const auto& k : into) md.text("- in " + k + "\n");
+    if (stage == Stage::Sass && s.result->costs) {
+      const LineCost c = lineCost(*outcome->artifact, map, *s.result->costs, src);
+      if (c.any()) md.text(md.bold("cost") + ": " + lineCostText(c) + "\n");
+    }
     md.text("\n");
   }
   if (md.empty()) return std::nullopt;
@@ -168,6 +173,19 @@ std::optional<lsp::Hover> artifactHover(const Snapshot& s, Stage stage, int line
     case Attribution::Direct:
       md.text("from " + location(o.user) + "\n");
       break;
+  }
+  if (stage == Stage::Sass && s.result->costs &&
+      static_cast<size_t>(line) < s.result->costs->lines.size()) {
+    const InstructionCost& c = s.result->costs->lines[line];
+    if (c.hasLive)
+      md.text("live across it: " + std::to_string(c.gpr) + " registers, " + std::to_string(c.pred) +
+              " predicates, " + std::to_string(c.ugpr) + " uniform\n");
+    if (c.local != LocalUse::None)
+      md.text(c.local == LocalUse::Spill ? "local memory: a spill ptxas added\n"
+                                         : "local memory: a per-thread array LLVM kept there\n");
+    const std::string control =
+        describeControl(*outcome->artifact, *s.result->lineMap, *s.result->costs, line);
+    if (!control.empty()) md.text("control: " + control + "\n");
   }
   if (o.chain.size() > 1 || o.viaLibrary) {
     md.text("\ninline chain (innermost first):\n");

@@ -1,7 +1,9 @@
 // Inlay hints: a short count such as `4 ptx · 6 sass` at the end of each source line
-// that produced code, for the stages the hover shows.
+// that produced code, for the stages the hover shows, and with SASS among them what the
+// line costs (`35 live · LDL ×12`, Costs.h).
 #include <map>
 
+#include "Costs.h"
 #include "Features.h"
 
 namespace ks::server {
@@ -22,6 +24,10 @@ std::vector<lsp::InlayHint> inlayHints(const Snapshot& s, const lsp::Range& rang
       counts[line].emplace_back(stage, map.linesFor(stage, src).direct.size());
     }
   }
+  const StageOutcome* sass = s.result->stage(Stage::Sass);
+  const bool costs = s.result->costs && sass && sass->available &&
+                     std::find(settings.hoverStages.begin(), settings.hoverStages.end(),
+                               Stage::Sass) != settings.hoverStages.end();
   const LineIndex index(s.text);
   for (const auto& [line, perStage] : counts) {
     lsp::InlayHint h;
@@ -29,6 +35,11 @@ std::vector<lsp::InlayHint> inlayHints(const Snapshot& s, const lsp::Range& rang
     for (const auto& [stage, n] : perStage) {
       if (!h.label.empty()) h.label += " · ";
       h.label += std::to_string(n) + " " + std::string(stageName(stage));
+    }
+    if (costs) {
+      const SourceLine src{s.path, static_cast<uint32_t>(line) + 1};
+      const std::string cost = lineCostHint(lineCost(*sass->artifact, map, *s.result->costs, src));
+      if (!cost.empty()) h.label += " · " + cost;
     }
     hints.push_back(std::move(h));
   }

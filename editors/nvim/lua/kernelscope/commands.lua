@@ -93,6 +93,42 @@ local function kernels()
   return buf
 end
 
+--- Quickfix items from kernelscope/lineCosts: each kernel's summary at its peak line, then
+--- the lines to look at first, then every line with local memory.
+function M.cost_items(result, bufnr)
+  local items = {}
+  for _, k in ipairs(result.kernels or {}) do
+    local line = (k.peakLines or {})[1]
+    table.insert(items, { bufnr = bufnr, lnum = (line or 0) + 1, text = k.name .. ": " .. (k.summary or "") })
+  end
+  for _, l in ipairs(result.lookFirst or {}) do
+    table.insert(items, { bufnr = bufnr, lnum = l.line + 1, text = "look first: " .. l.why })
+  end
+  for _, c in ipairs(result.lines or {}) do
+    if (c.ldl or 0) + (c.stl or 0) > 0 then
+      table.insert(items, { bufnr = bufnr, lnum = c.line + 1, text = c.text })
+    end
+  end
+  return items
+end
+
+local function costs()
+  local src = source_buffer()
+  local client = client_for(src)
+  if not client then
+    return
+  end
+  local result, err = lsp.request_sync(client, lsp.methods.line_costs, { textDocument = lsp.text_document(src) }, 10000, src)
+  if err or not result then
+    lsp.notify("costs: " .. lsp.error_message(err or "no result"), vim.log.levels.WARN)
+    return
+  end
+  local items = M.cost_items(result, src)
+  vim.fn.setqflist({}, " ", { title = "kernelscope costs", items = items })
+  vim.cmd("copen")
+  return items
+end
+
 local function diff(args)
   local stage = lsp.stages[args[1] or "ptx"] or args[1]
   local src = source_buffer()
@@ -255,6 +291,7 @@ M.subcommands = {
   mir = { run = open_stage("mir") },
   diff = { run = diff, complete = { "ptx", "sass", "llvm", "mir" } },
   kernels = { run = kernels },
+  costs = { run = costs },
   arch = {
     run = arch,
     complete = { "default", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120" },

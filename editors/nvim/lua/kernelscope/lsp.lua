@@ -14,6 +14,7 @@ M.methods = {
   line_map = "kernelscope/lineMap",
   source_location = "kernelscope/sourceLocation",
   kernels = "kernelscope/kernels",
+  line_costs = "kernelscope/lineCosts",
   diff = "kernelscope/diff",
   status = "kernelscope/status",
 }
