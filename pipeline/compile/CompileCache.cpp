@@ -20,8 +20,7 @@ std::string compileKey(const Toolchain& tc, const CompileInput& input, const Com
   o << tc.fingerprint() << '|' << compileEnvironment() << '|' << input.path.string() << '|'
     << opts.arch << '|' << opts.optLevel << '|' << opts.remarks << '|' << opts.costs << '|'
     << opts.workspaceTrusted << '|' << opts.occupancyBlockSize << '|' << opts.toolTimeout.count()
-    << '|'
-    << (opts.profile ? profileName(*opts.profile) : "default");
+    << '|' << (opts.profile ? profileName(*opts.profile) : "default");
   for (Stage s : opts.stages) o << '|' << stageName(s);
   for (const auto& f : opts.extraRustcFlags) o << '|' << f;
   for (const auto& [path, overlay] : input.overlays)
