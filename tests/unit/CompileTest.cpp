@@ -184,7 +184,7 @@ TEST_CASE(
   CHECK(published.empty());
 }
 
-TEST_CASE("ptxas runs once per compile, nvdisasm only when SASS is asked for") {
+TEST_CASE("ptxas runs once per compile, nvdisasm only when SASS is asked for (twice with costs)") {
   if (!test::toolchainUsable()) return;
   TempDir dir("kernelscope-count-tools");
   fs::path log = dir.path() / "runs";
@@ -212,6 +212,11 @@ TEST_CASE("ptxas runs once per compile, nvdisasm only when SASS is asked for") {
     CompileResult all = compileKernel(tc, {file, std::nullopt, {}}, {});
     REQUIRE(all.succeeded);
     CHECK(all.stage(Stage::Sass)->available);
+    // The SASS, and its live registers for the costs (nvdisasm -plr, beside it).
+    CHECK(runs() == "ptxas\nnvdisasm\nnvdisasm\n");
+    CompileOptions noCosts;
+    noCosts.costs = false;
+    REQUIRE(compileKernel(tc, {file, std::nullopt, {}}, noCosts).succeeded);
     CHECK(runs() == "ptxas\nnvdisasm\n");
     CompileOptions noSass;
     noSass.stages = {Stage::Ptx};
