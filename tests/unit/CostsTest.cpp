@@ -129,17 +129,17 @@ TEST_CASE("control codes read from the cubin are the bits nvdisasm -hex prints")
   static const std::regex section(R"(//-+ \.text\.(\S+))");
   std::map<std::pair<std::string, uint32_t>, uint64_t> high;
   std::string fn;
-  std::optional<uint32_t> pending;
+  int64_t pending = -1;  // the address whose second word comes next
   std::istringstream in(hex);
   for (std::string line; std::getline(in, line);) {
     std::smatch m;
     if (std::regex_search(line, m, section))
       fn = m[1];
     else if (std::regex_search(line, m, first))
-      pending = std::stoul(m[1], nullptr, 16);
-    else if (pending && std::regex_search(line, m, second)) {
-      high[{fn, *pending}] = std::stoull(m[1], nullptr, 16);
-      pending.reset();
+      pending = static_cast<int64_t>(std::stoul(m[1], nullptr, 16));
+    else if (pending >= 0 && std::regex_search(line, m, second)) {
+      high[{fn, static_cast<uint32_t>(pending)}] = std::stoull(m[1], nullptr, 16);
+      pending = -1;
     }
   }
   const Artifact& a = *r.stage(Stage::Sass)->artifact;

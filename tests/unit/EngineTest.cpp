@@ -369,7 +369,7 @@ TEST_CASE("the result store evicts only the entries it made") {
   fs::create_directories(results / "photos");
   std::ofstream(results / "photos/a.jpg") << std::string(entryBytes, 'x');
   const auto longAgo = fs::file_time_type::clock::now() - std::chrono::hours(5);
-  for (const fs::path p : {results / old, results / stableDigest({"user"}), results / "photos"})
+  for (const fs::path& p : {results / old, results / stableDigest({"user"}), results / "photos"})
     fs::last_write_time(p, longAgo);
   // The user's folders hold more than the bound: still only kernelscope's entries count.
   REQUIRE(store.save(fresh, r).empty());
