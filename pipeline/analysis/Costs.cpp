@@ -471,6 +471,9 @@ uint32_t highestRegisterOf(const Artifact& sass, const ArtifactFunction& fn) {
 
 }  // namespace
 
+// One pass over the kernel's SASS gathers every figure of its cost at once (lines, peaks,
+// local memory, stalls); cut into pieces, each would walk the SASS again.
+// NOLINTNEXTLINE(readability-function-size)
 KernelCost kernelCost(const Artifact& sass, const LineMap& map, const SassCosts& costs,
                       const std::string& symbol, const std::optional<KernelResources>& res,
                       std::string_view arch, uint32_t blockSize) {

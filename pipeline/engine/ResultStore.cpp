@@ -467,7 +467,7 @@ std::optional<std::string_view> splitEntry(std::string_view entry) {
   if (entry.size() < kEntryHeader.size() + 2 * kDigestChars || !entry.starts_with(kEntryHeader))
     return std::nullopt;
   const size_t newline = entry.find('\n');
-  if (newline == std::string_view::npos || newline > kEntryHeader.size() + 20) return std::nullopt;
+  if (newline > kEntryHeader.size() + 20) return std::nullopt;  // none at all (npos) included
   size_t listBytes = 0;
   for (char c : entry.substr(kEntryHeader.size(), newline - kEntryHeader.size())) {
     if (c < '0' || c > '9') return std::nullopt;

@@ -387,7 +387,10 @@ class SpecResolver {
                  false;
         bool ok = true;
         std::set<std::string, std::less<>> given;
-        for (const auto& [name, value] : lit->fields) {
+        for (const auto& field : lit->fields) {
+          // Not a structured binding: clang 14 cannot capture one in the lambda below.
+          const std::string& name = field.first;
+          const std::string& value = field.second;
           auto f = std::find_if(type.fields.begin(), type.fields.end(),
                                 [&](const auto& x) { return x.name == name; });
           if (f == type.fields.end()) {

@@ -228,6 +228,55 @@ json sarifLog(const std::vector<BudgetFinding>& findings) {
              {"results", results}}})}};
 }
 
+/// The findings on stdout, as `a.format` asks: compiler-style text, GitHub annotations or
+/// one JSON report; the text ends with a summary line.
+void printFindings(const CheckArgs& a, const CratePackage& crate, const CompileResult& result,
+                   const std::map<std::string, KernelFigures>& figures,
+                   const std::vector<BudgetFinding>& failing,
+                   const std::optional<fs::path>& baseline) {
+  const bool haveBaseline = baseline.has_value();
+  if (a.format == "json") {
+    json kernels = json::object();
+    for (const auto& [name, f] : figures) kernels[name] = figuresJson(f);
+    json list = json::array();
+    for (const auto& f : failing)
+      list.push_back({{"kernel", f.kernel},
+                      {"rule", ruleOf(f)},
+                      {"figure", f.figure},
+                      {"limit", f.limit},
+                      {"actual", f.actual},
+                      {"file", f.location.file},
+                      {"line", f.location.line},
+                      {"message", f.message}});
+    std::cout << json({{"crate", crate.name},
+                       {"arch", result.arch},
+                       {"baseline", haveBaseline ? json(baseline->string()) : json(nullptr)},
+                       {"kernels", kernels},
+                       {"findings", list},
+                       {"passed", failing.empty()}})
+                     .dump(2)
+              << "\n";
+  } else {
+    for (const auto& f : failing) {
+      if (a.format == "github")
+        std::cout << "::error file=" << escapeProperty(shownPath(f.location.file), false)
+                  << ",line=" << f.location.line
+                  << ",title=" << escapeProperty("kernelscope " + ruleOf(f), false)
+                  << "::" << escapeProperty(f.message, true) << "\n";
+      else
+        std::cout << shownPath(f.location.file) << ":" << f.location.line << ":1: error["
+                  << ruleOf(f) << "]: " << f.message << "\n";
+    }
+    std::cout << "kernelscope check: " << crate.name << ", " << figures.size() << " kernels ("
+              << result.arch << "): "
+              << (failing.empty() ? std::string("ok") : std::to_string(failing.size()) + " failed")
+              << (haveBaseline ? ", against " + shownPath(baseline->string())
+                  : a.bless    ? ""
+                               : ", no baseline (--bless writes one)")
+              << "\n";
+  }
+}
+
 }  // namespace
 
 int checkMain(int argc, char** argv) {
@@ -301,46 +350,8 @@ int checkMain(int argc, char** argv) {
       return kExitFailed;
     }
   }
-  if (a.format == "json") {
-    json kernels = json::object();
-    for (const auto& [name, f] : figures) kernels[name] = figuresJson(f);
-    json list = json::array();
-    for (const auto& f : failing)
-      list.push_back({{"kernel", f.kernel},
-                      {"rule", ruleOf(f)},
-                      {"figure", f.figure},
-                      {"limit", f.limit},
-                      {"actual", f.actual},
-                      {"file", f.location.file},
-                      {"line", f.location.line},
-                      {"message", f.message}});
-    std::cout << json({{"crate", crate->name},
-                       {"arch", result->arch},
-                       {"baseline", haveBaseline ? json(baselineFile.string()) : json(nullptr)},
-                       {"kernels", kernels},
-                       {"findings", list},
-                       {"passed", failing.empty()}})
-                     .dump(2)
-              << "\n";
-  } else {
-    for (const auto& f : failing) {
-      if (a.format == "github")
-        std::cout << "::error file=" << escapeProperty(shownPath(f.location.file), false)
-                  << ",line=" << f.location.line
-                  << ",title=" << escapeProperty("kernelscope " + ruleOf(f), false)
-                  << "::" << escapeProperty(f.message, true) << "\n";
-      else
-        std::cout << shownPath(f.location.file) << ":" << f.location.line << ":1: error["
-                  << ruleOf(f) << "]: " << f.message << "\n";
-    }
-    std::cout << "kernelscope check: " << crate->name << ", " << figures.size() << " kernels ("
-              << result->arch << "): "
-              << (failing.empty() ? std::string("ok") : std::to_string(failing.size()) + " failed")
-              << (haveBaseline ? ", against " + shownPath(baselineFile.string())
-                  : a.bless    ? ""
-                               : ", no baseline (--bless writes one)")
-              << "\n";
-  }
+  printFindings(a, *crate, *result, figures, failing,
+                haveBaseline ? std::optional<fs::path>(baselineFile) : std::nullopt);
   return failing.empty() ? kExitOk : kExitFailed;
 }
 
