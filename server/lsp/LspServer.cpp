@@ -858,11 +858,12 @@ void LspServer::onInlayHint(const lsp::InlayHintParams& p,
   if (!s)
     return s.error().code == ErrorCode::RequestFailed ? reply(std::vector<lsp::InlayHint>{})
                                                       : reply(s.error());
-  auto hints = inlayHints(*s->second, p.range, settings_, encoding_);
-  if (auto profile = shownProfile(*s->first)) {
-    auto hot = profileHints(*profile, p.range, encoding_);
-    hints.insert(hints.end(), hot.begin(), hot.end());
-  }
+  // A shown profile's hints come first: editors cut a line's hints to a length (VS Code's
+  // editor.inlayHints.maximumLength, 43 by default), and the measured cost matters most.
+  std::vector<lsp::InlayHint> hints;
+  if (auto profile = shownProfile(*s->first)) hints = profileHints(*profile, p.range, encoding_);
+  auto compiled = inlayHints(*s->second, p.range, settings_, encoding_);
+  hints.insert(hints.end(), compiled.begin(), compiled.end());
   reply(hints);
 }
 

@@ -626,13 +626,16 @@ TEST_CASE(
 }
 
 TEST_CASE("trust: what was withheld says how to trust the workspace in the editor's own terms") {
-  for (const auto& [editor, hint] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& editorAndHint : std::vector<std::pair<std::string, std::string>>{
            {"Visual Studio Code", "Workspaces: Manage Workspace Trust"},
            {"code-server", "Workspaces: Manage Workspace Trust"},
            {"Neovim", "require('kernelscope').setup{ settings = { workspaceTrusted = true } }"},
            {"Eglot", "(setq kernelscope-initialization-options '(:workspaceTrusted t))"},
            {"ale", "let g:ale_rust_kernelscope_config = {'workspaceTrusted': v:true}"},
            {"some editor", "set workspaceTrusted in your own editor settings"}}) {
+    // No structured binding: clang 14 cannot capture one in CAPTURE's lambda.
+    const std::string& editor = editorAndHint.first;
+    const std::string& hint = editorAndHint.second;
     CAPTURE(editor);
     TempDir root("kernelscope-test");
     std::ofstream(root.path() / "kernelscope.toml") << "rustc = \"/tmp/planted/rustc\"\n";

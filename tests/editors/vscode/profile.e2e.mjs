@@ -59,10 +59,12 @@ runSteps(async (page) => {
   });
 
   await step(page, "the hot line gets the hint and the heat colour", async () => {
+    let seen;  // what the line showed last, for the failure message
     const line = await waitUntil(`"${HINT}" on line ${SAXPY_LINE + 1}`, async () => {
       const l = (await heatLines(page, "saxpy.rs")).find((x) => x.number === SAXPY_LINE + 1);
+      seen = l && `${JSON.stringify(l.text)}${l.heat ? " (heat)" : ""}`;
       return l && l.text.includes(HINT) && l.heat && l;
-    }, FIRST_COMPILE_MS);
+    }, FIRST_COMPILE_MS).catch((e) => { throw new Error(`${e.message}; the line shows ${seen}`); });
     console.log(`     ${line.text.trim()}`);
     const comment = (await heatLines(page, "saxpy.rs")).find((x) => x.number === 1);
     if (comment?.heat) throw new Error("line 1 (no code) has a heat colour");
