@@ -321,6 +321,9 @@ std::shared_ptr<const SassCosts> sassCosts(const CompileOptions& opts, const Art
         break;
       }
   if (!withDepot.empty()) costs->arrays = findLocalArrays(in.ir.text, withDepot, lineMap);
+  std::vector<std::string> functions;
+  for (const auto& f : sass.functions) functions.push_back(f.symbol);
+  costs->access = analyzeAccesses(in.ir.text, functions, lineMap, opts.arch);
   return costs;
 }
 
