@@ -148,6 +148,25 @@ class ExtendLeaves : public llvm::SCEVRewriteVisitor<ExtendLeaves> {
   const llvm::SCEV* visitSignExtendExpr(const llvm::SCEVSignExtendExpr* e) {
     return extend(e->getOperand(), e->getType(), true);
   }
+  /// `(x + 1) * n` becomes `x * n + n`: ScalarEvolution keeps a product of sums as it is,
+  /// so the difference of two lanes' `row * n` would not cancel; as a sum of products it does.
+  const llvm::SCEV* visitMulExpr(const llvm::SCEVMulExpr* e) {
+    llvm::SmallVector<const llvm::SCEV*, 8> terms{SE.getOne(e->getType())};
+    for (const llvm::SCEV* op : e->operands()) {
+      const llvm::SCEV* v = visit(op);
+      llvm::SmallVector<const llvm::SCEV*, 8> next;
+      const auto* sum = llvm::dyn_cast<llvm::SCEVAddExpr>(v);
+      for (const llvm::SCEV* t : terms) {
+        if (sum)
+          for (const llvm::SCEV* s : sum->operands()) next.push_back(SE.getMulExpr(t, s));
+        else
+          next.push_back(SE.getMulExpr(t, v));
+      }
+      if (next.size() > 64) return e;  // not worth expanding
+      terms = std::move(next);
+    }
+    return SE.getAddExpr(terms);
+  }
 
  private:
   const llvm::SCEV* extend(const llvm::SCEV* op, llvm::Type* to, bool sign) {
@@ -162,7 +181,7 @@ class ExtendLeaves : public llvm::SCEVRewriteVisitor<ExtendLeaves> {
     }
     if (const auto* m = llvm::dyn_cast<llvm::SCEVMulExpr>(op)) {
       auto ops = each(m);
-      return SE.getMulExpr(ops);
+      return visit(SE.getMulExpr(ops));
     }
     if (const auto* r = llvm::dyn_cast<llvm::SCEVAddRecExpr>(op); r && r->isAffine())
       return SE.getAddRecExpr(extend(r->getStart(), to, sign),
@@ -353,9 +372,14 @@ class Analyzer {
     const llvm::SCEV* s = ExtendLeaves(se).visit(se.getSCEV(const_cast<llvm::Value*>(ptr)));
     if (!containsUnknown(s, isTidX)) {
       a.dependsOnTidYZ = containsUnknown(s, isTidYZ);
-      // No thread index in the expression: the same for the warp, unless it came from
-      // values the threads loaded (ScalarEvolution sees them as opaque; uniformity knows).
-      if (!a.dependsOnTidYZ && ui.isDivergent(ptr)) {
+      // No thread index in the expression: the same for the warp, unless a part of it is a
+      // value the threads loaded (opaque to ScalarEvolution; UniformityAnalysis knows).
+      const bool loaded = llvm::SCEVExprContains(s, [&](const llvm::SCEV* e) {
+        const auto* u = llvm::dyn_cast<llvm::SCEVUnknown>(e);
+        return u && llvm::isa<llvm::Instruction>(u->getValue()) &&
+               !llvm::isa<llvm::CallBase>(u->getValue()) && ui.isDivergent(u->getValue());
+      });
+      if (!a.dependsOnTidYZ && loaded) {
         a.dataDependent = true;
         return;
       }
