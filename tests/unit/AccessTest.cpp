@@ -121,7 +121,10 @@ std::optional<int> registersOf(const std::string& raw) {
     if (header.empty() || !line.starts_with("\"")) continue;
     const auto cells = csvCells(line);
     for (size_t i = 0; i < header.size() && i < cells.size(); ++i)
-      if (header[i] == "launch__registers_per_thread") return std::stoi(cells[i]);
+      // The first row after the header gives the units; the launch's row a number.
+      if (header[i] == "launch__registers_per_thread" && !cells[i].empty() &&
+          std::isdigit(static_cast<unsigned char>(cells[i][0])))
+        return std::stoi(cells[i]);
   }
   return std::nullopt;
 }
