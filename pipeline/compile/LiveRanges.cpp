@@ -63,8 +63,7 @@ class Cache {
   std::mutex mutex_;
   size_t bytes_ = 0;
   std::list<std::pair<std::string, std::string>> lru_;  // most recent first
-  std::unordered_map<std::string, std::list<std::pair<std::string, std::string>>::iterator>
-      index_;
+  std::unordered_map<std::string, std::list<std::pair<std::string, std::string>>::iterator> index_;
 };
 
 Cache& cache() {

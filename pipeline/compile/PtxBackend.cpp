@@ -187,8 +187,8 @@ BackEndTools::Disassembly runNvdisasm(const Toolchain& tc, const CompileOptions&
   // whose code is not cached (LiveRanges.h).
   std::future<LiveRangeRun> live;
   if (opts.costs)
-    live = std::async(std::launch::async,
-                      [&] { return liveRanges(tc, opts, cancel, ptxas.cubin); });
+    live =
+        std::async(std::launch::async, [&] { return liveRanges(tc, opts, cancel, ptxas.cubin); });
   BackEndTools::Disassembly out;
   out.sass = run({"-c", "-g", "-gi"});
   if (live.valid()) out.liveRanges = live.get().run;

@@ -63,8 +63,9 @@ std::vector<std::tuple<bool, int, int, int>> liveCounts(const CompileResult& r) 
 
 }  // namespace
 
-TEST_CASE("live registers after random edits are those of a clean compile, and only the edited "
-          "kernels are analysed again") {
+TEST_CASE(
+    "live registers after random edits are those of a clean compile, and only the edited "
+    "kernels are analysed again") {
   if (!test::toolchainUsable() || !test::toolchain().nvdisasm.found()) return;
   const Toolchain& tc = test::toolchain();
   TempDir dir("live-ranges-test");
