@@ -35,29 +35,16 @@ std::vector<RegToken> registersIn(std::string_view op) {
   for (size_t i = 0; i < op.size(); ++i) {
     if (i > 0 && wordChar(op[i - 1])) continue;
     std::string_view t = op.substr(i);
-    RegToken r{RegClass::Gpr, 0, 0, {}};
-    size_t prefix;
-    if (t.starts_with("URZ")) {
-      r.cls = RegClass::Zero, prefix = 3;
-    } else if (t.starts_with("UPT")) {
-      r.cls = RegClass::PredZero, prefix = 3;
-    } else if (t.starts_with("UR")) {
-      r.cls = RegClass::Ugpr, prefix = 2;
-    } else if (t.starts_with("UP")) {
-      r.cls = RegClass::Upred, prefix = 2;
-    } else if (t.starts_with("RZ")) {
-      r.cls = RegClass::Zero, prefix = 2;
-    } else if (t.starts_with("PT")) {
-      r.cls = RegClass::PredZero, prefix = 2;
-    } else if (t.starts_with("PR")) {
-      r.cls = RegClass::PredFile, prefix = 2;
-    } else if (t.starts_with("R")) {
-      r.cls = RegClass::Gpr, prefix = 1;
-    } else if (t.starts_with("P")) {
-      r.cls = RegClass::Pred, prefix = 1;
-    } else {
-      continue;
-    }
+    // Longer names first: "URZ" before "UR", "PT" and "PR" before "P".
+    static constexpr std::pair<std::string_view, RegClass> kNames[] = {
+        {"URZ", RegClass::Zero},    {"UPT", RegClass::PredZero}, {"UR", RegClass::Ugpr},
+        {"UP", RegClass::Upred},    {"RZ", RegClass::Zero},      {"PT", RegClass::PredZero},
+        {"PR", RegClass::PredFile}, {"R", RegClass::Gpr},        {"P", RegClass::Pred}};
+    const auto* name = std::find_if(std::begin(kNames), std::end(kNames),
+                                    [&](const auto& n) { return t.starts_with(n.first); });
+    if (name == std::end(kNames)) continue;
+    RegToken r{name->second, 0, 0, {}};
+    const size_t prefix = name->first.size();
     size_t j = prefix;
     const bool numbered = r.cls == RegClass::Gpr || r.cls == RegClass::Pred ||
                           r.cls == RegClass::Ugpr || r.cls == RegClass::Upred;

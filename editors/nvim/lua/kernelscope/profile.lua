@@ -114,6 +114,23 @@ local function clear_on_edit(src)
   })
 end
 
+--- Shows `lines` ({ line, share }) as the heat of `src` (`static`: not measured), painted at
+--- once and ended by the first edit.
+local function show_heat(src, lines, static)
+  local p = { shares = {}, hottest = 0, static = static }
+  for _, l in ipairs(lines or {}) do
+    p.shares[l.line] = l.share
+    p.hottest = math.max(p.hottest, l.share)
+  end
+  local fresh = shown[src] == nil
+  M.clear(src)
+  shown[src] = p
+  M.paint(src)
+  if fresh then
+    clear_on_edit(src)
+  end
+end
+
 --- `:Kernelscope heat [FIGURE]`: colours `src` and its PTX/SASS views by a static figure
 --- ("issueCycles", the default, "live" or "local"; "off" clears) and tells the lines to look
 --- at first. Returns the lines painted (0-based), for tests.
@@ -141,18 +158,7 @@ function M.static_heat(src, figure)
     lsp.notify("a profile is shown: its measured heat stays (`:Kernelscope heat off` after an edit)")
     return M.hot_lines(src)
   end
-  local p = { shares = {}, hottest = 0, static = true }
-  for _, l in ipairs((result.heat or {})[figure] or {}) do
-    p.shares[l.line] = l.share
-    p.hottest = math.max(p.hottest, l.share)
-  end
-  local fresh = shown[src] == nil
-  M.clear(src)
-  shown[src] = p
-  M.paint(src)
-  if fresh then
-    clear_on_edit(src)
-  end
+  show_heat(src, (result.heat or {})[figure], true)
   local first = {}
   for _, l in ipairs(result.lookFirst or {}) do
     table.insert(first, "line " .. (l.line + 1) .. ": " .. l.why)
@@ -169,23 +175,11 @@ local function show(src, result)
     lsp.notify("the file changed while it was profiled; profile it again", vim.log.levels.WARN)
     return
   end
-  local p = { shares = {}, hottest = 0 }
-  for _, l in ipairs(editor.lines or {}) do
-    p.shares[l.line] = l.share
-    p.hottest = math.max(p.hottest, l.share)
-  end
-  local fresh = shown[src] == nil
-  M.clear(src)
-  shown[src] = p
-  M.paint(src)
+  show_heat(src, editor.lines, false)
   annotations.refresh_hints(src)
   local top = (editor.lines or {})[1]
   if top then
     lsp.notify(result.kernel.name .. ": line " .. (top.line + 1) .. " " .. top.headline)
-  end
-  -- The first change of the text ends the profile.
-  if fresh then
-    clear_on_edit(src)
   end
 end
 
