@@ -28,6 +28,7 @@
 #include "Report.h"
 #include "ReportHtml.h"
 #include "TextUtil.h"
+#include "ValueFlow.h"
 
 namespace ks {
 
@@ -338,6 +339,16 @@ struct ExplainView {
     if (!c.any()) return std::nullopt;
     return c;
   }
+  /// SASS line `line`'s value flow in words (`--annotate`): its function's graph is built
+  /// once and kept for the function's other instructions.
+  std::string valueFlowText(const Artifact& sass, uint32_t line) const {
+    const int32_t fn = line < sass.lines.size() ? sass.lines[line].function : -1;
+    if (fn < 0 || !r.lineMap) return {};
+    auto& graph = flowGraphs[fn];
+    if (!graph) graph = std::make_unique<SassFlowGraph>(sass, size_t(fn));
+    return describeValueFlow(sass, *r.lineMap, graph->flowOf(line));
+  }
+  mutable std::map<int32_t, std::unique_ptr<SassFlowGraph>> flowGraphs;
 };
 
 nlohmann::json diagnosticsJson(const CompileResult& r) {
@@ -437,6 +448,9 @@ nlohmann::json lineJson(const ExplainView& v, const ChainTable& chains, uint32_t
       if (v.args.annotate && c.hasControl)
         arr.back()["controlText"] = describeControl(*st.artifact, *r.lineMap, *r.costs, al);
     }
+    if (s == Stage::Sass && v.args.annotate)
+      if (std::string flow = v.valueFlowText(*st.artifact, al); !flow.empty())
+        arr.back()["valueFlow"] = flow;
   });
   lj["stages"] = per;
   if (auto cost = v.costOfLine(ln)) lj["cost"] = lineCostInfoOf(*cost, static_cast<int>(ln));
@@ -589,6 +603,9 @@ bool printLine(std::ostream& block, const ExplainView& v, uint32_t ln) {
       if (v.args.annotate && s == Stage::Sass && r.costs)
         if (std::string c = describeControl(*st->artifact, *r.lineMap, *r.costs, al); !c.empty())
           block << "              = control " << c << "\n";
+      if (v.args.annotate && s == Stage::Sass)
+        if (std::string flow = v.valueFlowText(*st->artifact, al); !flow.empty())
+          block << "              = values " << flow << "\n";
     };
     for (uint32_t al : sl.direct) emit(al);
     for (uint32_t al : sl.inlined) emit(al);
