@@ -300,8 +300,10 @@ struct LineCostInfo {
   std::optional<std::string> mayDiverge;  // why a branch on the line may diverge
 };
 inline void to_json(json& j, const LineCostInfo& c) {
-  j = {{"line", c.line},    {"hint", c.hint}, {"text", c.text},   {"instructions", c.instructions},
-       {"ldl", c.ldl},      {"stl", c.stl},   {"spill", c.spill}, {"array", c.array},
+  j = {{"line", c.line},     {"hint", c.hint},
+       {"text", c.text},     {"instructions", c.instructions},
+       {"ldl", c.ldl},       {"stl", c.stl},
+       {"spill", c.spill},   {"array", c.array},
        {"memory", c.memory}, {"access", c.access}};
   detail::writeOptional(j, "mayDiverge", c.mayDiverge);
   detail::writeOptional(j, "live", c.live);

@@ -198,7 +198,8 @@ std::string describeStride(const llvm::SCEV* s) {
     const llvm::Value* v = u->getValue();
     return v->hasName() ? v->getName().str() : "a run-time value";
   }
-  if (const auto* c = llvm::dyn_cast<llvm::SCEVCastExpr>(s)) return describeStride(c->getOperand(0));
+  if (const auto* c = llvm::dyn_cast<llvm::SCEVCastExpr>(s))
+    return describeStride(c->getOperand(0));
   if (const auto* m = llvm::dyn_cast<llvm::SCEVMulExpr>(s)) {
     std::string out;
     for (const llvm::SCEV* o : m->operands()) out += (out.empty() ? "" : "·") + describeStride(o);
@@ -333,7 +334,8 @@ class Analyzer {
         a.op = op;
         a.type = typeName(type);
         a.bytes = uint32_t(dl.getTypeStoreSize(const_cast<llvm::Type*>(type)).getFixedValue());
-        if (const auto* v = llvm::dyn_cast<llvm::FixedVectorType>(type)) a.lanes = v->getNumElements();
+        if (const auto* v = llvm::dyn_cast<llvm::FixedVectorType>(type))
+          a.lanes = v->getNumElements();
         placePointer(ptr, a);
         classify(ptr, se, ui, a);
         out_.accesses.push_back(std::move(a));
@@ -391,9 +393,9 @@ class Analyzer {
     llvm::ValueToSCEVMapTy next;
     llvm::SCEVExprContains(s, [&](const llvm::SCEV* e) {
       if (const auto* u = llvm::dyn_cast<llvm::SCEVUnknown>(e); u && isTidX(u->getValue()))
-        next[u->getValue()] = se.getAddExpr(u, se.getOne(u->getType()),
-                                            llvm::SCEV::NoWrapFlags(llvm::SCEV::FlagNUW |
-                                                                    llvm::SCEV::FlagNSW));
+        next[u->getValue()] =
+            se.getAddExpr(u, se.getOne(u->getType()),
+                          llvm::SCEV::NoWrapFlags(llvm::SCEV::FlagNUW | llvm::SCEV::FlagNSW));
       return false;
     });
     const llvm::SCEV* s1 = llvm::SCEVParameterRewriter::rewrite(s, se, next);

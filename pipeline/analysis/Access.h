@@ -47,11 +47,11 @@ struct MemoryAccess {
   uint32_t bytes = 0;                 // bytes per lane
   uint32_t lanes = 1;                 // vector elements (1: scalar)
   AccessPattern pattern = AccessPattern::Unknown;
-  std::optional<int64_t> strideBytes;  // between lanes tid.x and tid.x + 1
-  std::string symbolicStride;          // the run-time stride in elements ("n")
-  bool symbolicInBytes = false;        // ... in bytes: it is no multiple of the element
-  bool dependsOnTidYZ = false;         // varies with threadIdx.y/z only
-  bool dataDependent = false;          // varies with values loaded at run time
+  std::optional<int64_t> strideBytes;      // between lanes tid.x and tid.x + 1
+  std::string symbolicStride;              // the run-time stride in elements ("n")
+  bool symbolicInBytes = false;            // ... in bytes: it is no multiple of the element
+  bool dependsOnTidYZ = false;             // varies with threadIdx.y/z only
+  bool dataDependent = false;              // varies with values loaded at run time
   uint32_t sectors = 0, idealSectors = 0;  // 32-byte sectors per warp request (0: unknown)
   uint32_t bankWays = 0;                   // shared: 1 conflict-free, 32: 32-way; 0: unknown
 

@@ -375,8 +375,9 @@ void addAccess(const AccessFacts& facts, const SourceLine& src, LineCost& c) {
     // generic instructions pays for the address conversion on every access.
     const bool costsGeneric = a.throughGeneric && a.space != "global" && generic;
     if (costsGeneric) how += "; done by generic LD/ST, not " + a.space + " instructions";
-    auto it = std::find_if(c.access.begin(), c.access.end(),
-                           [&](const LineCost::Access& x) { return x.head == head && x.how == how; });
+    auto it = std::find_if(c.access.begin(), c.access.end(), [&](const LineCost::Access& x) {
+      return x.head == head && x.how == how;
+    });
     if (it == c.access.end())
       it = c.access.insert(c.access.end(), {std::move(head), std::move(how), 0, costsGeneric});
     ++it->count;

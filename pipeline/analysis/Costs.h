@@ -135,7 +135,7 @@ struct LineCost {
     bool costsGeneric = false;  // to shared or local through a generic pointer: LD/ST
   };
   std::vector<Access> access;
-  bool mayDiverge = false;          // a branch on the line may diverge (UniformityAnalysis)
+  bool mayDiverge = false;             // a branch on the line may diverge (UniformityAnalysis)
   bool divergesOnThreadIndex = false;  // ... its condition depends on the thread index
   bool any() const { return instructions != 0; }
 };

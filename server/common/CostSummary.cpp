@@ -34,8 +34,7 @@ lsp::LineCostInfo lineCostInfoOf(const LineCost& c, int line) {
                         static_cast<int>(m.atomics), static_cast<int>(m.widestBits)});
   for (const LineCost::Access& a : c.access)
     i.access.push_back({a.head, a.how, static_cast<int>(a.count)});
-  if (c.mayDiverge)
-    i.mayDiverge = c.divergesOnThreadIndex ? "the thread index" : "per-thread data";
+  if (c.mayDiverge) i.mayDiverge = c.divergesOnThreadIndex ? "the thread index" : "per-thread data";
   return i;
 }
 

@@ -17,9 +17,9 @@ namespace ks {
 namespace fs = std::filesystem;
 
 TEST_CASE("sectors per request and bank-conflict ways from the stride between lanes") {
-  CHECK(sectorsPerRequest(4, 4) == 4);    // 32 floats side by side: 128 bytes
-  CHECK(sectorsPerRequest(0, 4) == 1);    // one address
-  CHECK(sectorsPerRequest(8, 4) == 8);    // every other float
+  CHECK(sectorsPerRequest(4, 4) == 4);     // 32 floats side by side: 128 bytes
+  CHECK(sectorsPerRequest(0, 4) == 1);     // one address
+  CHECK(sectorsPerRequest(8, 4) == 8);     // every other float
   CHECK(sectorsPerRequest(128, 4) == 32);  // a sector per lane
   CHECK(sectorsPerRequest(16, 16) == 16);  // float4, side by side
   CHECK(sectorsPerRequest(-4, 4) == 4);
@@ -75,12 +75,13 @@ TEST_CASE("each access class, predicted from the IR of kernels compiled for real
   const Line column = has("tile_column_read",
                           "shared load f32 (generic pointer) ×1: 32-way bank conflict "
                           "(stride 32 words)");
-  has("padded_column_read", "shared load f32 (generic pointer) ×1: no bank conflict (stride 33 words)");
-  has("tile_row_write", "shared store f32 (generic pointer) ×1: no bank conflict (consecutive words)");
+  has("padded_column_read",
+      "shared load f32 (generic pointer) ×1: no bank conflict (stride 33 words)");
+  has("tile_row_write",
+      "shared store f32 (generic pointer) ×1: no bank conflict (consecutive words)");
   // The SASS does the generic pointer's access with a generic instruction.
-  const bool genericSass =
-      std::any_of(column.cost.memory.begin(), column.cost.memory.end(),
-                  [](const MemoryOps& m) { return m.space == "generic"; });
+  const bool genericSass = std::any_of(column.cost.memory.begin(), column.cost.memory.end(),
+                                       [](const MemoryOps& m) { return m.space == "generic"; });
   CHECK((column.text.find("done by generic LD/ST") != std::string::npos) == genericSass);
   // Divergence: the thread index's parity splits the warp; a row's load does not branch.
   const Line lane = has("lane_branch", "branch may diverge (depends on the thread index)");
@@ -144,14 +145,17 @@ struct Tally {
            const std::string& predicted, const std::string& measured, std::optional<bool> ok) {
     if (ok) ++(*ok ? agree : disagree);
     rows += "| " + kernel + " | " + std::to_string(line) + " | " + what + " | " + predicted +
-            " | " + measured + " | " + (!ok ? "—" : *ok ? "yes" : "**no**") + " |\n";
+            " | " + measured + " | " +
+            (!ok   ? "—"
+             : *ok ? "yes"
+                   : "**no**") +
+            " |\n";
   }
 };
 
 /// Compares the static prediction of every line of `kernel` with its measured counters.
 void compareKernel(const CompileResult& r, const std::string& kernel,
-                   const gpu::KernelLineProfile& measured, std::optional<int> registers,
-                   Tally& t) {
+                   const gpu::KernelLineProfile& measured, std::optional<int> registers, Tally& t) {
   const Artifact& sass = *r.stage(Stage::Sass)->artifact;
   for (const gpu::LineCounters& m : measured.lines) {
     if (m.line == 0 || m.executed == 0) continue;
@@ -198,8 +202,9 @@ void compareKernel(const CompileResult& r, const std::string& kernel,
       t.row(kernel, m.line, "global sectors / ideal", predicted, fixed(got, 2), ok);
     }
     if (shared || m.sharedConflictWays > 0) {
-      const std::string predicted =
-          !shared ? "no shared access" : sharedKnown ? std::to_string(ways) + "-way" : "unknown";
+      const std::string predicted = !shared       ? "no shared access"
+                                    : sharedKnown ? std::to_string(ways) + "-way"
+                                                  : "unknown";
       std::optional<bool> ok;
       if (shared && sharedKnown)
         ok = std::abs(m.sharedConflictWays - ways) <= std::max(1.0, 0.2 * ways);
@@ -212,7 +217,8 @@ void compareKernel(const CompileResult& r, const std::string& kernel,
             fixed(m.l2SectorsLocal, 0) + " sectors", (c.ldl + c.stl > 0) == (m.l2SectorsLocal > 0));
     if (c.mayDiverge || m.divergentBranches > 0)
       t.row(kernel, m.line, "divergent branch", c.mayDiverge ? "may diverge" : "uniform",
-            fixed(m.divergentBranches, 0) + " divergent", c.mayDiverge == (m.divergentBranches > 0));
+            fixed(m.divergentBranches, 0) + " divergent",
+            c.mayDiverge == (m.divergentBranches > 0));
   }
   std::optional<KernelResources> resources;
   for (const auto& ki : r.kernels)
