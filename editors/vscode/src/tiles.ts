@@ -9,6 +9,11 @@
 // chosen). The views are the ordinary stage views of views.ts; each tab is titled
 // `kern/src/lib.rs · PTX` through the editor's label (VS Code names a tab after the last
 // segment of its URI, which would make every crate's view `lib.rs.ptx`).
+//
+// The layout favours the source: half the width for it, the rest shared by the stages,
+// the sidebar closed (Ctrl+B brings it back). A stage group is locked to its view, so a
+// file opened with the focus in it lands in the source's group; closing the source closes
+// its views and their groups.
 
 import * as vscode from "vscode";
 import * as ext from "./lsp_ext";
@@ -36,6 +41,8 @@ function groupAt(column: vscode.ViewColumn): vscode.TabGroup | undefined {
 
 export class StagePanes implements vscode.Disposable {
   private panes: Pane[] = [];
+  /** The columns locked to a stage view. */
+  private readonly locked = new Set<vscode.ViewColumn>();
   /** The source file the panes show. */
   private source: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -47,6 +54,19 @@ export class StagePanes implements vscode.Disposable {
     private readonly log: (line: string) => void,
   ) {
     this.disposables.push(
+      vscode.window.tabGroups.onDidChangeTabs((e) => {
+        const closed = this.source;
+        if (!closed || !e.closed.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === closed)) {
+          return;
+        }
+        // A preview tab replaced by the next file closes too, and the panes follow that file
+        // once the active editor has changed: they close only if still on this one then.
+        setTimeout(() => {
+          void this.serialize(async () => {
+            if (this.source === closed && !this.shownInATab(closed)) await this.close(closed);
+          }, false).catch((error) => this.log(`kernelscope: the stage panes did not close: ${error}`));
+        }, 300);
+      }),
       vscode.window.onDidChangeActiveTextEditor((editor) => {
         const doc = editor?.document;
         if (!doc || doc.uri.scheme !== "file" || doc.languageId !== "rust" || this.panes.length === 0) return;
@@ -63,6 +83,28 @@ export class StagePanes implements vscode.Disposable {
     this.disposables.forEach((d) => d.dispose());
   }
 
+  /**
+   * After a window reload: VS Code brings back the groups and their tabs (and their locks),
+   * not this object's record of them, so the panes are read back from the stage views'
+   * tabs; a group a view did not come back into is closed rather than left empty.
+   */
+  async restore(): Promise<void> {
+    await this.serialize(async () => {
+      const empty = vscode.window.tabGroups.all.filter((g) => g.tabs.length === 0);
+      if (empty.length > 0 && empty.length < vscode.window.tabGroups.all.length) {
+        await vscode.window.tabGroups.close(empty, true);
+      }
+      for (const g of vscode.window.tabGroups.all) {
+        const view = g.activeTab && viewOf(g.activeTab);
+        const address = view && parseArtifactUri(view.uri.toString());
+        if (!view || !address || this.panes.some((p) => p.stage === view.stage)) continue;
+        this.panes.push({ stage: view.stage, column: g.viewColumn });
+        this.locked.add(g.viewColumn);
+        this.source ??= vscode.Uri.file(address.sourcePath).toString();
+      }
+    }, false);
+  }
+
   /** Tiles `source` and its stages in columns; the focus stays in the source. */
   async open(source: vscode.Uri, stages?: ext.Stage[]): Promise<void> {
     const chosen = stages ?? settings().get<ext.Stage[]>("sideBySide.stages", ["ptx", "sass"]);
@@ -72,10 +114,13 @@ export class StagePanes implements vscode.Disposable {
       return;
     }
     await this.serialize(async () => {
+      // Half the width for the source, the rest shared: three equal columns beside the
+      // explorer truncate every line on a laptop's screen.
       await vscode.commands.executeCommand("vscode.setEditorLayout", {
         orientation: 0,
-        groups: Array.from({ length: wanted.length + 1 }, () => ({})),
+        groups: [{ size: 0.5 }, ...wanted.map(() => ({ size: 0.5 / wanted.length }))],
       });
+      await vscode.commands.executeCommand("workbench.action.closeSidebar");
       const doc = await vscode.workspace.openTextDocument(source);
       await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: false });
       this.panes = wanted.map((stage, i) => ({ stage, column: (i + 2) as vscode.ViewColumn }));
@@ -150,6 +195,7 @@ export class StagePanes implements vscode.Disposable {
     );
     const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
     if (!editor?.viewColumn) throw new Error(`the ${title} view did not open`);
+    if (pane.column !== editor.viewColumn || !this.locked.has(editor.viewColumn)) await this.lock(editor);
     pane.column = editor.viewColumn;
     // One view per stage, wherever the others are. Read after the new tab opened: tab
     // objects from before it are stale.
@@ -159,6 +205,36 @@ export class StagePanes implements vscode.Disposable {
     });
     if (stale.length > 0) await vscode.window.tabGroups.close(stale, true);
     return editor;
+  }
+
+  /**
+   * Locks the group of a stage view to it: VS Code then opens other files elsewhere (in
+   * the source's group), even with the focus in the view. Locking acts on the active group,
+   * so the view is focused for it; the callers give the focus back.
+   */
+  private async lock(view: vscode.TextEditor): Promise<void> {
+    await vscode.window.showTextDocument(view.document, { viewColumn: view.viewColumn, preserveFocus: false });
+    await vscode.commands.executeCommand("workbench.action.lockEditorGroup");
+    if (view.viewColumn) this.locked.add(view.viewColumn);
+  }
+
+  /** Whether a tab of any group shows `uri`. */
+  private shownInATab(uri: string): boolean {
+    return vscode.window.tabGroups.all.some((g) =>
+      g.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri));
+  }
+
+  /** Closes the views of `source` (and so their groups) once it is closed. */
+  private async close(source: string): Promise<void> {
+    const path = vscode.Uri.parse(source).fsPath;
+    const views = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((tab) => {
+      const view = viewOf(tab);
+      return view && parseArtifactUri(view.uri.toString())?.sourcePath === path;
+    });
+    this.panes = [];
+    this.source = undefined;
+    this.locked.clear();
+    if (views.length > 0) await vscode.window.tabGroups.close(views, true);
   }
 
   /** A pane lives while its group exists and still shows a view of its stage. */
