@@ -35,6 +35,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const panes = new StagePanes(
     () => highlighter.repaint(),
     (line) => output.appendLine(line),
+    context.workspaceState,
   );
   void panes.restore().catch((error) => output.appendLine(`kernelscope: the stage panes were not restored: ${error}`));
   const preview = new OnSavePreview(() => client, panes);

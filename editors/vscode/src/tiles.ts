@@ -21,6 +21,13 @@ import { settings } from "./config";
 import { ArtifactViews } from "./views";
 import { parseArtifactUri, SCHEME, viewTitle } from "./uri";
 
+/** What a window keeps of a tiled layout: its source and the stages beside it. */
+interface Tiled {
+  source: string;
+  stages: ext.Stage[];
+}
+const TILED_KEY = "kernelscope.tiled";
+
 /** A stage's column in the layout. */
 interface Pane {
   stage: ext.Stage;
@@ -49,9 +56,13 @@ export class StagePanes implements vscode.Disposable {
   /** Changes of the panes run one after another, so quick switches end on the last file. */
   private queue: Promise<unknown> = Promise.resolve();
 
+  /** Whether the panes are a layout made by Open Stages Side by Side (kept across reloads). */
+  private tiled = false;
+
   constructor(
     private readonly revealLinked: () => void,
     private readonly log: (line: string) => void,
+    private readonly memento: vscode.Memento,
   ) {
     this.disposables.push(
       vscode.window.tabGroups.onDidChangeTabs((e) => {
@@ -84,25 +95,29 @@ export class StagePanes implements vscode.Disposable {
   }
 
   /**
-   * After a window reload: VS Code brings back the groups and their tabs (and their locks),
-   * not this object's record of them, so the panes are read back from the stage views'
-   * tabs; a group a view did not come back into is closed rather than left empty.
+   * After a window reload: VS Code brings back the groups but not the stage views in them
+   * (nor this object's record of them), so a tiled layout whose source came back is tiled
+   * again from what `remember` kept; otherwise the groups left empty are closed.
    */
   async restore(): Promise<void> {
+    const kept = this.memento.get<Tiled>(TILED_KEY);
+    if (kept && kept.stages.length > 0 && this.shownInATab(kept.source)) {
+      await this.open(vscode.Uri.parse(kept.source), kept.stages);
+      return;
+    }
     await this.serialize(async () => {
       const empty = vscode.window.tabGroups.all.filter((g) => g.tabs.length === 0);
       if (empty.length > 0 && empty.length < vscode.window.tabGroups.all.length) {
         await vscode.window.tabGroups.close(empty, true);
       }
-      for (const g of vscode.window.tabGroups.all) {
-        const view = g.activeTab && viewOf(g.activeTab);
-        const address = view && parseArtifactUri(view.uri.toString());
-        if (!view || !address || this.panes.some((p) => p.stage === view.stage)) continue;
-        this.panes.push({ stage: view.stage, column: g.viewColumn });
-        this.locked.add(g.viewColumn);
-        this.source ??= vscode.Uri.file(address.sourcePath).toString();
-      }
     }, false);
+  }
+
+  /** Keeps the tiled layout's source and stages for the next window (restore). */
+  private remember(): void {
+    const tiled: Tiled | undefined =
+      this.tiled && this.source ? { source: this.source, stages: this.panes.map((p) => p.stage) } : undefined;
+    void this.memento.update(TILED_KEY, tiled);
   }
 
   /** Tiles `source` and its stages in columns; the focus stays in the source. */
@@ -125,6 +140,9 @@ export class StagePanes implements vscode.Disposable {
       await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: false });
       this.panes = wanted.map((stage, i) => ({ stage, column: (i + 2) as vscode.ViewColumn }));
       this.source = source.toString();
+      this.tiled = true;
+      this.locked.clear();
+      this.remember();
       for (const pane of this.panes) await this.showIn(pane, source);
       // `vscode.open` activates the group it opens in, even asked to preserve the focus.
       await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: false });
@@ -179,6 +197,7 @@ export class StagePanes implements vscode.Disposable {
   private async follow(source: vscode.Uri): Promise<void> {
     this.panes = this.panes.filter((pane) => this.isAlive(pane));
     this.source = source.toString();
+    this.remember();
     for (const pane of this.panes) await this.showIn(pane, source);
   }
 
@@ -195,7 +214,7 @@ export class StagePanes implements vscode.Disposable {
     );
     const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
     if (!editor?.viewColumn) throw new Error(`the ${title} view did not open`);
-    if (pane.column !== editor.viewColumn || !this.locked.has(editor.viewColumn)) await this.lock(editor);
+    if (pane.column !== editor.viewColumn || !this.locked.has(editor.viewColumn)) await this.lock(uri, editor.viewColumn, title);
     pane.column = editor.viewColumn;
     // One view per stage, wherever the others are. Read after the new tab opened: tab
     // objects from before it are stale.
@@ -210,12 +229,13 @@ export class StagePanes implements vscode.Disposable {
   /**
    * Locks the group of a stage view to it: VS Code then opens other files elsewhere (in
    * the source's group), even with the focus in the view. Locking acts on the active group,
-   * so the view is focused for it; the callers give the focus back.
+   * so the view is focused for it (opened again with its title: showTextDocument would
+   * rename the tab); the callers give the focus back.
    */
-  private async lock(view: vscode.TextEditor): Promise<void> {
-    await vscode.window.showTextDocument(view.document, { viewColumn: view.viewColumn, preserveFocus: false });
+  private async lock(uri: vscode.Uri, column: vscode.ViewColumn, title: string): Promise<void> {
+    await vscode.commands.executeCommand("vscode.open", uri, { viewColumn: column, preserveFocus: false, preview: false }, title);
     await vscode.commands.executeCommand("workbench.action.lockEditorGroup");
-    if (view.viewColumn) this.locked.add(view.viewColumn);
+    this.locked.add(column);
   }
 
   /** Whether a tab of any group shows `uri`. */
@@ -233,7 +253,9 @@ export class StagePanes implements vscode.Disposable {
     });
     this.panes = [];
     this.source = undefined;
+    this.tiled = false;
     this.locked.clear();
+    this.remember();
     if (views.length > 0) await vscode.window.tabGroups.close(views, true);
   }
 

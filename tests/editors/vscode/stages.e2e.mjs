@@ -89,7 +89,7 @@ runSteps(async (page) => {
   const numbers = (ls) => ls.map((l) => l.number).join(",");
   for (const [from, to, instruction, sourceLine] of [
     ["PTX", "SASS", /%ctaid\.x/, lineOf(path.join(WORKSPACE, "saxpy.rs"), "let i = nvptx::_block_idx_x()")],
-    ["SASS", "PTX", /\bFFMA\b/, SAXPY_LINE],
+    ["SASS", "PTX", /\bFMUL\b/, SAXPY_LINE],
   ]) {
     await step(page, `a cursor in the ${from} view lights its source line and the ${to} lines of that line`, async () => {
       const before = numbers(await litIn(title("saxpy.rs", to)));
@@ -100,7 +100,7 @@ runSteps(async (page) => {
         numbers(await litIn("saxpy.rs")) === String(sourceLine + 1), 10000).catch(async (error) => {
         throw new Error(`${error.message}: it lights ${numbers(await litIn("saxpy.rs"))}`);
       });
-      const want = from === "PTX" ? /\bS2R\b.*SR_CTAID\.X/ : /\bfma\.rn\.f32\b/;
+      const want = from === "PTX" ? /\bS2U?R\b.*SR_CTAID\.X/ : /\bmul\.rn\.f32\b/;
       const lit = await waitUntil(`the ${to} view to light the lines of line ${sourceLine + 1}`, async () => {
         const ls = await litIn(title("saxpy.rs", to));
         return ls.some((l) => want.test(l.text)) && ls;
@@ -144,9 +144,9 @@ runSteps(async (page) => {
   await step(page, "a window reload brings the tiled layout back, no empty group, still following", async () => {
     await page.reload();
     await page.locator(".monaco-workbench").waitFor({ timeout: STEP_MS });
-    await waitUntil("elementwise_mul.rs | its PTX | its SASS, each group with its tab", async () => {
+    await waitUntil("elementwise_mul.rs | its PTX | its SASS, one view in each stage group", async () => {
       const g = await groups(page);
-      return g.length === 3 && g.every((x) => x.tabs.length === 1) && g[0].active === "elementwise_mul.rs" &&
+      return g.length === 3 && g[1].tabs.length === 1 && g[2].tabs.length === 1 && g[0].active === "elementwise_mul.rs" &&
         g[1].active === title("elementwise_mul.rs", "PTX") && g[2].active === title("elementwise_mul.rs", "SASS");
     }, FIRST_COMPILE_MS).catch(async (error) => {
       throw new Error(`${error.message}: ${JSON.stringify((await groups(page)).map((g) => g.tabs))}`);
