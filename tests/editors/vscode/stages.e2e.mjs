@@ -83,6 +83,22 @@ runSteps(async (page) => {
     await page.screenshot({ path: path.join(ARTIFACTS, "stages.png") });
   });
 
+  await step(page, "the tiled layout in a light and a dark theme (the README's screenshots)", async () => {
+    // KS_DOCS_IMAGES (docs/images, for one) receives them too, as the README shows them.
+    const settingsFile = path.join(USER_DATA, "User", "settings.json");
+    const before = fs.readFileSync(settingsFile, "utf8");
+    for (const [theme, name, dark] of [["Default Light Modern", "light", false], ["Default Dark Modern", "dark", true]]) {
+      fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(before), "workbench.colorTheme": theme }, null, 2));
+      await waitUntil(`the ${name} theme`, async () =>
+        (await page.locator(".monaco-workbench").first().evaluate((el) => el.classList.contains("vs-dark"))) === dark, 10000);
+      await page.waitForTimeout(1000);  // the decorations' theme colours follow
+      const file = path.join(ARTIFACTS, `vscode-tiled-${name}.png`);
+      await page.screenshot({ path: file });
+      if (process.env.KS_DOCS_IMAGES) fs.copyFileSync(file, path.join(process.env.KS_DOCS_IMAGES, `vscode-tiled-${name}.png`));
+    }
+    fs.writeFileSync(settingsFile, before);
+  });
+
   // Three panes, one answer: each group's lit lines are read on their own, not only the
   // active one's.
   const litIn = async (t) => (await renderedLines(page, t)).filter((l) => l.highlighted);
