@@ -92,6 +92,16 @@ TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers 
       "textDocument/hover",
       {{"textDocument", {{"uri", uri}}}, {"position", {{"line", line}, {"character", 8}}}});
   CHECK(hover["contents"]["value"].get<std::string>().find("**ptx**") != std::string::npos);
+  // Its SASS as compact as the views show it: `/*0090*/ FFMA R9, ...`, no column padding.
+  bool sassShown = false;
+  for (std::string_view l : splitLines(hover["contents"]["value"].get<std::string>())) {
+    if (!l.starts_with("/*")) continue;
+    sassShown = true;
+    CAPTURE(std::string(l));
+    CHECK(l.find("*/ ") == l.find("*/"));
+    CHECK(l.find("  ") == std::string_view::npos);
+  }
+  CHECK(sassShown);
   json kernels = client.result("kernelscope/kernels", {{"textDocument", {{"uri", uri}}}});
   REQUIRE(kernels["kernels"].size() == 1);
   CHECK(kernels["kernels"][0]["name"] == "saxpy");
