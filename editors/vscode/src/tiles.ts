@@ -42,14 +42,10 @@ function viewOf(tab: vscode.Tab): { uri: vscode.Uri; stage: ext.Stage } | undefi
   return { uri: tab.input.uri, stage: address.stage };
 }
 
-function groupAt(column: vscode.ViewColumn): vscode.TabGroup | undefined {
-  return vscode.window.tabGroups.all.find((g) => g.viewColumn === column);
-}
-
 export class StagePanes implements vscode.Disposable {
   private panes: Pane[] = [];
-  /** The columns locked to a stage view. */
-  private readonly locked = new Set<vscode.ViewColumn>();
+  /** The stages whose pane's group is locked to its view. */
+  private readonly locked = new Set<ext.Stage>();
   /** The source file the panes show. */
   private source: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -214,7 +210,8 @@ export class StagePanes implements vscode.Disposable {
     );
     const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
     if (!editor?.viewColumn) throw new Error(`the ${title} view did not open`);
-    if (pane.column !== editor.viewColumn || !this.locked.has(editor.viewColumn)) await this.lock(uri, editor.viewColumn, title);
+    if (pane.column !== editor.viewColumn || !this.locked.has(pane.stage)) await this.lock(uri, editor.viewColumn, title);
+    this.locked.add(pane.stage);
     pane.column = editor.viewColumn;
     // One view per stage, wherever the others are. Read after the new tab opened: tab
     // objects from before it are stale.
@@ -235,7 +232,6 @@ export class StagePanes implements vscode.Disposable {
   private async lock(uri: vscode.Uri, column: vscode.ViewColumn, title: string): Promise<void> {
     await vscode.commands.executeCommand("vscode.open", uri, { viewColumn: column, preserveFocus: false, preview: false }, title);
     await vscode.commands.executeCommand("workbench.action.lockEditorGroup");
-    this.locked.add(column);
   }
 
   /** Whether a tab of any group shows `uri`. */
@@ -259,8 +255,15 @@ export class StagePanes implements vscode.Disposable {
     if (views.length > 0) await vscode.window.tabGroups.close(views, true);
   }
 
-  /** A pane lives while its group exists and still shows a view of its stage. */
+  /**
+   * A pane lives while a group still shows a view of its stage; a group opened beside the
+   * source moves the others' columns, so the pane follows its view to its column now.
+   */
   private isAlive(pane: Pane): boolean {
-    return groupAt(pane.column)?.tabs.some((tab) => viewOf(tab)?.stage === pane.stage) ?? false;
+    const showing = vscode.window.tabGroups.all.filter((g) => g.tabs.some((tab) => viewOf(tab)?.stage === pane.stage));
+    const group = showing.find((g) => g.viewColumn === pane.column) ?? showing[0];
+    if (!group) return false;
+    pane.column = group.viewColumn;
+    return true;
   }
 }

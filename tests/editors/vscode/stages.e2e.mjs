@@ -18,6 +18,7 @@ import {
   noExtensionHostErrors,
   openAndCompile,
   openFile,
+  quickInput,
   renderedLines,
   runCommand,
   runSteps,
@@ -85,18 +86,23 @@ runSteps(async (page) => {
 
   await step(page, "the tiled layout in a light and a dark theme (the README's screenshots)", async () => {
     // KS_DOCS_IMAGES (docs/images, for one) receives them too, as the README shows them.
-    const settingsFile = path.join(USER_DATA, "User", "settings.json");
-    const before = fs.readFileSync(settingsFile, "utf8");
-    for (const [theme, name, dark] of [["Default Light Modern", "light", false], ["Default Dark Modern", "dark", true]]) {
-      fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(before), "workbench.colorTheme": theme }, null, 2));
-      await waitUntil(`the ${name} theme`, async () =>
-        (await page.locator(".monaco-workbench").first().evaluate((el) => el.classList.contains("vs-dark"))) === dark, 10000);
+    for (const [theme, name, dark] of [["Light Modern", "light", false], ["Dark Modern", "dark", true], ["Light Modern", "", false]]) {
+      await runCommand(page, "Preferences: Color Theme");
+      await quickInput(page).fill(theme);
+      await page.locator(".quick-input-widget .monaco-list-row", { hasText: theme }).first().waitFor();
+      await page.keyboard.press("Enter");
+      // Dark or light by the editor's background, whatever classes the workbench carries.
+      await waitUntil(`the ${theme} theme`, async () => dark === await page.locator(".part.editor .monaco-editor-background").first().evaluate((el) => {
+        const [r, g, b] = getComputedStyle(el).backgroundColor.match(/\d+/g).map(Number);
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
+      }), 10000);
+      if (!name) break;  // back in the light theme the other steps read
+      await goToLine(page, "saxpy.rs", SAXPY_LINE + 1);
       await page.waitForTimeout(1000);  // the decorations' theme colours follow
       const file = path.join(ARTIFACTS, `vscode-tiled-${name}.png`);
       await page.screenshot({ path: file });
       if (process.env.KS_DOCS_IMAGES) fs.copyFileSync(file, path.join(process.env.KS_DOCS_IMAGES, `vscode-tiled-${name}.png`));
     }
-    fs.writeFileSync(settingsFile, before);
   });
 
   // Three panes, one answer: each group's lit lines are read on their own, not only the
