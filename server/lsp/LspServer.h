@@ -221,6 +221,8 @@ class LspServer final : public MessageHandler {
   lsp::ClientCapabilities client_;
   /// How this editor's user trusts a workspace (trustHintFor), ending withheld messages.
   std::string trustHint_ = kTrustHint;
+  /// How this editor's user sets a GPU runner (runnerHintFor), ending no-driver messages.
+  std::string runnerHint_ = runnerHintFor("");
 
   bool initialized_ = false;  // `initialize` was answered
   // The session's first compile also discovers the toolchain: it is shown as work-done

@@ -92,6 +92,16 @@ TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers 
       "textDocument/hover",
       {{"textDocument", {{"uri", uri}}}, {"position", {{"line", line}, {"character", 8}}}});
   CHECK(hover["contents"]["value"].get<std::string>().find("**ptx**") != std::string::npos);
+  // Its SASS as compact as the views show it: `/*0090*/ FFMA R9, ...`, no column padding.
+  bool sassShown = false;
+  for (std::string_view l : splitLines(hover["contents"]["value"].get<std::string>())) {
+    if (!l.starts_with("/*")) continue;
+    sassShown = true;
+    CAPTURE(std::string(l));
+    CHECK(l.find("*/ ") == l.find("*/"));
+    CHECK(l.find("  ") == std::string_view::npos);
+  }
+  CHECK(sassShown);
   json kernels = client.result("kernelscope/kernels", {{"textDocument", {{"uri", uri}}}});
   REQUIRE(kernels["kernels"].size() == 1);
   CHECK(kernels["kernels"][0]["name"] == "saxpy");
@@ -114,6 +124,40 @@ TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers 
   diagnostics = client.notifications("textDocument/publishDiagnostics");
   REQUIRE(!diagnostics.empty());
   for (const auto& d : diagnostics.back()["diagnostics"]) CHECK(d["severity"] != 1);
+}
+
+TEST_CASE("real pipeline: a line whose code is an inlined call is counted as such") {
+  SKIP_WITHOUT_TOOLCHAIN();
+  PipelineCompiler* compiler = nullptr;
+  TestClient client(realOptions(compiler));
+  const std::string path = KS_SOURCE_DIR "/examples/elementwise_mul.rs";
+  const std::string text = readFile(path);
+  std::string uri = client.open(path, text);
+  client.sync();
+  const int call = lineOf(text, "= grid_stride();");
+  const int body = lineOf(text, "let start = (nvptx::_block_idx_x()");
+  json map =
+      client.result("kernelscope/lineMap", {{"textDocument", {{"uri", uri}}}, {"line", call}});
+  size_t inlinedPtx = 0;
+  for (const auto& r : map["inlined"]["ptx"])
+    inlinedPtx += r["end"].get<size_t>() - r["start"].get<size_t>() + 1;
+  REQUIRE(inlinedPtx > 0);
+  json range = {{"start", {{"line", 0}, {"character", 0}}},
+                {"end", {{"line", static_cast<int>(splitLines(text).size())}, {"character", 0}}}};
+  json hints =
+      client.result("textDocument/inlayHint", {{"textDocument", {{"uri", uri}}}, {"range", range}});
+  std::string callHint, bodyHint;
+  for (const auto& h : hints) {
+    if (h["position"]["line"] == call) callHint = h["label"];
+    if (h["position"]["line"] == body) bodyHint = h["label"];
+  }
+  CAPTURE(callHint);
+  CAPTURE(bodyHint);
+  // The call's count is the lines inlined through it, marked so; the inlined body's own
+  // line keeps its plain count.
+  CHECK(std::regex_match(callHint, std::regex(R"([1-9]\d* ptx · [1-9]\d* sass \(inlined\).*)")));
+  CHECK(std::regex_match(bodyHint, std::regex(R"(\d+ ptx · \d+ sass.*)")));
+  CHECK(bodyHint.find("inlined") == std::string::npos);
 }
 
 TEST_CASE(

@@ -99,7 +99,7 @@ export async function focusBackIn(page, title) {
   });
 }
 
-/** The editor groups left to right: position and the titles of their tabs. */
+/** The editor groups left to right: position, width and the titles of their tabs. */
 export async function editorGroups(page) {
   const out = [];
   for (const g of await page.locator(".part.editor .editor-group-container").all()) {
@@ -107,7 +107,7 @@ export async function editorGroups(page) {
     if (!box || box.width < 10) continue;
     const tabs = (await g.locator(".tab .label-name").allTextContents()).map((t) => t.trim());
     const active = ((await g.locator(".tab.active .label-name").first().textContent().catch(() => "")) ?? "").trim();
-    out.push({ x: box.x, y: box.y, tabs, active });
+    out.push({ x: box.x, y: box.y, width: box.width, tabs, active });
   }
   return out.sort((a, b) => a.x - b.x);
 }
