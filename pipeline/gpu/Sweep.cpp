@@ -122,9 +122,8 @@ SweepOutcome runSweep(Engine& engine, const GpuRequest& req, const std::vector<S
 
   // The kernel's own launch (no swept values): the configuration equal to it is the one whose
   // outputs the others are checked against.
-  PreparedLaunch own =
-      prepareLaunch(engine.toolchain(), c.result, c.cubin, c.kernel, req.launch,
-                    ExecRequest::Mode::Run);
+  PreparedLaunch own = prepareLaunch(engine.toolchain(), c.result, c.cubin, c.kernel, req.launch,
+                                     ExecRequest::Mode::Run);
   const std::string ownRequest = own.request ? encodeRequest(*own.request) : std::string();
   std::optional<size_t> ownPoint;
 
@@ -142,9 +141,8 @@ SweepOutcome runSweep(Engine& engine, const GpuRequest& req, const std::vector<S
       p.values.emplace_back(axes[a].name, value);
       settings.specItems.push_back(axes[a].name + " = " + value);
     }
-    PreparedLaunch prepared =
-        prepareLaunch(engine.toolchain(), c.result, c.cubin, c.kernel, settings,
-                      ExecRequest::Mode::Run);
+    PreparedLaunch prepared = prepareLaunch(engine.toolchain(), c.result, c.cubin, c.kernel,
+                                            settings, ExecRequest::Mode::Run);
     if (i == 0) out.notes = prepared.notes;
     if (!prepared.request) {
       for (const auto& e : prepared.errors) p.error += (p.error.empty() ? "" : "\n") + e;

@@ -73,7 +73,6 @@ struct SweepOutcome {
 
 /// Runs `req` (a run, not a profile) under every configuration of `axes`.
 SweepOutcome runSweep(Engine&, const GpuRequest& req, const std::vector<SweepAxis>& axes,
-                      size_t parallel = 1, const GpuProgress& = {},
-                      const CancellationToken& = {});
+                      size_t parallel = 1, const GpuProgress& = {}, const CancellationToken& = {});
 
 }  // namespace ks::gpu

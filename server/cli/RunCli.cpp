@@ -23,6 +23,7 @@
 #include "GpuResults.h"
 #include "GpuService.h"
 #include "Options.h"
+#include "ProfileBaseline.h"
 #include "Report.h"
 #include "Runner.h"
 #include "Sweep.h"
@@ -409,6 +410,77 @@ int runMain(int argc, char** argv) {
   return kExitOk;
 }
 
+namespace {
+
+/// The baseline `--baseline` names (`last`: the kept profile of this file, kernel and spec),
+/// read before this profile is kept; nullopt with `problem` when there is none.
+std::optional<gpu::ProfileSnapshot> readBaseline(const std::string& which,
+                                                 const gpu::ProfileSnapshot& now,
+                                                 std::string& problem) {
+  const fs::path path = which == "last"
+                            ? gpu::keptProfilePath(cliEngine().toolchain().cacheDir, now)
+                            : fs::path(which);
+  FileText text = readRegularFile(path, size_t(64) << 20);
+  if (!text.ok()) {
+    problem = which == "last" ? "no earlier profile of " + now.kernel +
+                                    " with this spec (each profile is kept for the next)"
+                              : which + ": " + text.error;
+    return std::nullopt;
+  }
+  gpu::ProfileSnapshot before;
+  if (std::string why = gpu::decodeSnapshot(text.text, before); !why.empty()) {
+    problem = path.string() + ": " + why;
+    return std::nullopt;
+  }
+  return before;
+}
+
+std::string signedCount(double before, double after) {
+  const double d = after - before;
+  return (d < 0 ? "-" : "+") + gpu::compactCount(std::fabs(d));
+}
+
+void printDeltas(const std::vector<gpu::LineDelta>& deltas, const std::string& since) {
+  std::cout << "\n  since the " << since
+            << " (lines matched through the edit):\n  line  was   stalls          samples   "
+               "instrs  L2 sectors        change\n";
+  for (const auto& d : deltas) {
+    std::ostringstream share;
+    share << std::fixed << std::setprecision(1) << 100 * d.before.share << "% -> "
+          << 100 * d.after.share << "%";
+    std::cout << "  " << std::setw(4) << (d.line ? std::to_string(d.line) : "-") << "  "
+              << std::setw(4) << (d.beforeLine ? std::to_string(*d.beforeLine) : "new") << "  "
+              << std::left << std::setw(16) << share.str() << std::setw(10)
+              << signedCount(d.before.stallSamples, d.after.stallSamples) << std::setw(8)
+              << (std::to_string(d.before.instructions) + "->" +
+                  std::to_string(d.after.instructions))
+              << std::setw(18)
+              << (gpu::compactCount(d.before.l2Sectors) + " -> " +
+                  gpu::compactCount(d.after.l2Sectors))
+              << std::right << (d.line ? d.hint(since) : "removed by the edit") << "\n";
+  }
+}
+
+json deltasJson(const std::vector<gpu::LineDelta>& deltas, const std::string& since) {
+  json out = json::array();
+  auto side = [](const gpu::ProfileSnapshot::Line& l) {
+    return json{{"stallSamples", l.stallSamples},
+                {"share", l.share},
+                {"instructions", l.instructions},
+                {"l2Sectors", l.l2Sectors}};
+  };
+  for (const auto& d : deltas) {
+    json j = {{"line", d.line}, {"after", side(d.after)}, {"hint", d.hint(since)}};
+    j["beforeLine"] = d.beforeLine ? json(*d.beforeLine) : json(nullptr);
+    if (d.beforeLine) j["before"] = side(d.before);
+    if (auto c = d.stallChange()) j["stallChange"] = *c;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+}  // namespace
+
 int profileMain(int argc, char** argv) {
   RunArgs args;
   if (auto err = parseRunArgs(argc, argv, args, true)) {
@@ -418,8 +490,37 @@ int profileMain(int argc, char** argv) {
   int status = kExitFailed;
   auto out = runOnGpu("profile", args, true, status);
   if (!out) return status;
-  return printLineProfile(*out->lines, out->run.device, *out->plan, fs::absolute(args.file),
-                          args.json, args.top);
+  const fs::path file = fs::absolute(args.file);
+  std::string spec;
+  for (const auto& item : out->spec.items) spec += item.key + " = " + item.value + "; ";
+  const gpu::ProfileSnapshot now =
+      gpu::snapshotOf(*out->lines, file.string(), readRegularFile(file).text, spec);
+  std::optional<gpu::ProfileSnapshot> before;
+  const std::string since = args.baseline == "last" ? "last profile" : "baseline";
+  if (!args.baseline.empty()) {
+    std::string problem;
+    before = readBaseline(args.baseline, now, problem);
+    if (!before) {
+      std::cerr << "kernelscope profile: --baseline: " << problem << "\n";
+      status = kExitFailed;
+    }
+  }
+  // Every profile is kept for the next one's `--baseline last`.
+  if (std::string why = gpu::keepProfile(cliEngine().toolchain().cacheDir, now); !why.empty())
+    std::cerr << "kernelscope profile: note: the profile is not kept: " << why << "\n";
+  if (!args.baseline.empty() && !before) return kExitFailed;
+  const auto deltas = before ? gpu::compareProfiles(*before, now) : std::vector<gpu::LineDelta>{};
+  if (args.json) {
+    json doc = profileResultOf(file, *out->lines, out->run.device, *out->plan,
+                               static_cast<size_t>(args.top));
+    doc["snapshot"] = json::parse(gpu::encodeSnapshot(now));
+    if (before) doc["baseline"] = deltasJson(deltas, since);
+    std::cout << doc.dump(2) << "\n";
+    return kExitOk;
+  }
+  int rc = printLineProfile(*out->lines, out->run.device, *out->plan, file, false, args.top);
+  if (before) printDeltas(deltas, since);
+  return rc;
 }
 
 int printLineProfile(const gpu::KernelLineProfile& lp, const gpu::DeviceInfo& device,

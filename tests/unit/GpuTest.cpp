@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "ExactLocations.h"
@@ -701,4 +702,58 @@ TEST_CASE("run --sweep: each configuration of real H200 runs, time against predi
   auto replayed = test::runKernelscope({"run", "examples/saxpy.rs", "--sweep", "block=64",
                                         "--replay", "tests/golden/gpu/saxpy.run.result"});
   CHECK(replayed.exitCode == 2);
+}
+
+TEST_CASE("profile --baseline: per-line changes through an edit that fixes an uncoalesced access") {
+  if (!test::toolchainUsable()) return;
+  // The H200's profiles of tests/fixtures/gpu/coalesce: before.rs numbers the matrix down the
+  // columns, after.rs along the rows; the edit also drops a comment line, so every line below
+  // it moved up by one and must still be matched with its old self.
+  TempDir dir("kernelscope-baseline-test");
+  const fs::path file = dir.path() / "scale.rs";
+  const fs::path fixtures = test::sourceDir() / "tests/fixtures/gpu/coalesce";
+  fs::copy_file(fixtures / "before.rs", file);
+  auto first = test::runKernelscope({"profile", file.string(), "--replay",
+                                     "tests/golden/gpu/scale_matrix_before.profile.result"});
+  REQUIRE_MESSAGE(first.exitCode == 0, first.err);
+  auto saved =
+      test::runKernelscope({"profile", file.string(), "--replay",
+                            "tests/golden/gpu/scale_matrix_before.profile.result", "--json"});
+  REQUIRE(saved.exitCode == 0);
+  std::ofstream(dir.path() / "before.json") << saved.out;
+
+  fs::copy_file(fixtures / "after.rs", file, fs::copy_options::overwrite_existing);
+  auto last = test::runKernelscope({"profile", file.string(), "--replay",
+                                    "tests/golden/gpu/scale_matrix_after.profile.result",
+                                    "--baseline", "last", "--json"});
+  REQUIRE_MESSAGE(last.exitCode == 0, last.err);
+  auto doc = nlohmann::json::parse(last.out);
+  REQUIRE(doc.contains("baseline"));
+  std::map<uint32_t, nlohmann::json> byLine;
+  for (const auto& d : doc["baseline"]) byLine[d["line"].get<uint32_t>()] = d;
+  // The load and store: line 19 before, 18 after; 8x fewer L2 sectors, 75% fewer stalls.
+  REQUIRE(byLine.count(18));
+  CHECK(byLine[18]["beforeLine"] == 19);
+  CHECK(byLine[18]["before"]["l2Sectors"].get<double>() ==
+        doctest::Approx(8 * byLine[18]["after"]["l2Sectors"].get<double>()).epsilon(0.01));
+  CHECK(byLine[18]["hint"] == "\u221275% stalls since last profile");
+  // The edited line has no history; the old one is reported removed (line 0).
+  CHECK(byLine[16]["beforeLine"].is_null());
+  CHECK(byLine[16]["hint"] == "new since last profile");
+  CHECK(byLine.count(0) == 1);
+  CHECK(byLine[0]["beforeLine"] == 17);
+
+  // A saved profile (--json's output) as the baseline gives the same changes.
+  auto fromFile = test::runKernelscope({"profile", file.string(), "--replay",
+                                        "tests/golden/gpu/scale_matrix_after.profile.result",
+                                        "--baseline", (dir.path() / "before.json").string()});
+  REQUIRE_MESSAGE(fromFile.exitCode == 0, fromFile.err);
+  CHECK(fromFile.out.find("since the baseline (lines matched through the edit)") !=
+        std::string::npos);
+  CHECK(fromFile.out.find("\u221275% stalls since baseline") != std::string::npos);
+  auto missing = test::runKernelscope({"profile", file.string(), "--replay",
+                                       "tests/golden/gpu/scale_matrix_after.profile.result",
+                                       "--baseline", (dir.path() / "nothing.json").string()});
+  CHECK(missing.exitCode == 1);
+  CHECK(missing.err.find("--baseline: ") != std::string::npos);
 }
