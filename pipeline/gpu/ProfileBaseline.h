@@ -50,8 +50,7 @@ struct LineDelta {
 
 /// Every line with counters in either profile, in the new source's order (lines only the
 /// baseline had, deleted by the edit, have line 0 and come last).
-std::vector<LineDelta> compareProfiles(const ProfileSnapshot& before,
-                                       const ProfileSnapshot& after);
+std::vector<LineDelta> compareProfiles(const ProfileSnapshot& before, const ProfileSnapshot& after);
 
 /// Where the last profile of (file, kernel, spec) is kept under `cacheDir`.
 std::filesystem::path keptProfilePath(const std::filesystem::path& cacheDir,
