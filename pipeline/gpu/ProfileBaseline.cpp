@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <system_error>
 
 #include "EditScript.h"
+#include "Files.h"
 #include "StableHash.h"
 #include "TextUtil.h"
 
@@ -142,14 +142,7 @@ std::string keepProfile(const fs::path& cacheDir, const ProfileSnapshot& s) {
   const fs::path path = keptProfilePath(cacheDir, s);
   fs::create_directories(path.parent_path(), ec);
   if (ec) return "cannot create " + path.parent_path().string() + ": " + ec.message();
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << encodeSnapshot(s);
-    if (!f) return "cannot write " + tmp.string();
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) return "cannot write " + path.string() + ": " + ec.message();
+  if (std::string why = writeFileAtomically(path, encodeSnapshot(s)); !why.empty()) return why;
   // Bounded: the least recently written go first.
   std::vector<std::pair<fs::file_time_type, fs::path>> kept;
   for (const auto& e : fs::directory_iterator(path.parent_path(), ec))
