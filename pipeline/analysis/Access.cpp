@@ -28,11 +28,12 @@ namespace ks {
 
 uint32_t sectorsPerRequest(int64_t stride, uint32_t bytes) {
   std::set<int64_t> sectors;
+  // The lowest address the warp touches is taken as sector-aligned (a negative stride walks
+  // down to it), as the allocation's base is for a positive one.
+  const int64_t lowest = std::min<int64_t>(0, 31 * stride);
   for (int64_t lane = 0; lane < 32; ++lane) {
-    const int64_t first = lane * stride, last = first + int64_t(std::max(bytes, 1u)) - 1;
-    // Floor division: a negative stride walks down from the aligned base.
-    auto sector = [](int64_t a) { return a >= 0 ? a / 32 : -((-a + 31) / 32); };
-    for (int64_t s = sector(first); s <= sector(last); ++s) sectors.insert(s);
+    const int64_t first = lane * stride - lowest, last = first + int64_t(std::max(bytes, 1u)) - 1;
+    for (int64_t s = first / 32; s <= last / 32; ++s) sectors.insert(s);
   }
   return uint32_t(sectors.size());
 }

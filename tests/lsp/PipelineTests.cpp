@@ -178,20 +178,20 @@ TEST_CASE(
   const std::string sassUri = view["uri"];
   const std::string viewText = view["text"];
   const auto lines = splitLines(viewText);
-  int ffma = -1;
-  for (size_t i = 0; i < lines.size() && ffma < 0; ++i)
-    if (lines[i].find("FFMA ") != std::string_view::npos) ffma = static_cast<int>(i);
-  REQUIRE(ffma >= 0);
-  CAPTURE(lines[ffma]);
+  int fadd = -1;
+  for (size_t i = 0; i < lines.size() && fadd < 0; ++i)
+    if (lines[i].find("FADD ") != std::string_view::npos) fadd = static_cast<int>(i);
+  REQUIRE(fadd >= 0);
+  CAPTURE(lines[fadd]);
 
-  // The FFMA reads the two loads' values and its result goes to the store; every site is a
-  // line of the filtered view and of the source.
+  // The FADD reads the FMUL's value and a load's, and its result goes to the store; every
+  // site is a line of the filtered view and of the source.
   json flow =
       client.result("kernelscope/valueFlow",
-                    {{"textDocument", {{"uri", sassUri}}}, {"line", ffma}, {"filters", filters}});
+                    {{"textDocument", {{"uri", sassUri}}}, {"line", fadd}, {"filters", filters}});
   REQUIRE(flow["instruction"].is_object());
-  CHECK(flow["instruction"]["line"] == ffma);
-  CHECK(flow["instruction"]["opcode"] == "FFMA");
+  CHECK(flow["instruction"]["line"] == fadd);
+  CHECK(flow["instruction"]["opcode"] == "FADD");
   std::set<int> loads;
   for (const auto& s : flow["sources"])
     for (const auto& d : s["definitions"]) {
@@ -204,7 +204,7 @@ TEST_CASE(
       CHECK(d["source"]["range"]["start"]["line"] == saxpyLine);
       loads.insert(l);
     }
-  CHECK(loads.size() == 2);
+  CHECK(loads.size() == 1);
   REQUIRE(flow["results"].size() == 1);
   int store = -1;
   for (const auto& u : flow["results"][0]["uses"])
@@ -216,42 +216,42 @@ TEST_CASE(
   json whole =
       client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "sass"}});
   const auto wholeLines = splitLines(whole["text"].get<std::string>());
-  int ffmaWhole = -1;
-  for (size_t i = 0; i < wholeLines.size() && ffmaWhole < 0; ++i)
-    if (wholeLines[i].find("FFMA ") != std::string_view::npos) ffmaWhole = static_cast<int>(i);
+  int faddWhole = -1;
+  for (size_t i = 0; i < wholeLines.size() && faddWhole < 0; ++i)
+    if (wholeLines[i].find("FADD ") != std::string_view::npos) faddWhole = static_cast<int>(i);
   json fromSource = client.result("kernelscope/valueFlow",
-                                  {{"textDocument", {{"uri", uri}}}, {"line", ffmaWhole}});
+                                  {{"textDocument", {{"uri", uri}}}, {"line", faddWhole}});
   CHECK(fromSource["text"] == flow["text"]);
   CHECK(fromSource["instruction"]["sass"]["uri"].get<std::string>().starts_with("kernelscope:"));
 
-  // Go to Definition on the FFMA's second operand: the load that wrote it, in view lines
+  // Go to Definition on the FADD's third operand: the load that wrote it, in view lines
   // (the view was last asked with these filters). References on its result: the store.
   client.result("kernelscope/artifact",
                 {{"textDocument", {{"uri", uri}}}, {"stage", "sass"}, {"filters", filters}});
-  const std::string_view at = lines[ffma];
-  const size_t comma = at.find(", ", at.find("FFMA "));
+  const std::string_view at = lines[fadd];
+  const size_t comma = at.find(", ", at.find(", ", at.find("FADD ")) + 1);  // its third operand
   REQUIRE(comma != std::string_view::npos);
   const int character = static_cast<int>(comma + 3);
   json defs = client.result("textDocument/definition",
                             {{"textDocument", {{"uri", sassUri}}},
-                             {"position", {{"line", ffma}, {"character", character}}}});
+                             {"position", {{"line", fadd}, {"character", character}}}});
   REQUIRE(defs.is_array());
   REQUIRE(defs.size() == 1);
   CHECK(defs[0]["uri"] == sassUri);
   CHECK(loads.count(defs[0]["range"]["start"]["line"].get<int>()) == 1);
-  const int result = static_cast<int>(at.find(" R", at.find("FFMA")) + 2);
+  const int result = static_cast<int>(at.find(" R", at.find("FADD")) + 2);
   json refs = client.result("textDocument/references",
                             {{"textDocument", {{"uri", sassUri}}},
-                             {"position", {{"line", ffma}, {"character", result}}},
+                             {"position", {{"line", fadd}, {"character", result}}},
                              {"context", {{"includeDeclaration", true}}}});
   std::set<int> refLines;
   for (const auto& r : refs) refLines.insert(r["range"]["start"]["line"].get<int>());
   CHECK(refLines.count(store) == 1);
-  CHECK(refLines.count(ffma) == 1);
+  CHECK(refLines.count(fadd) == 1);
   // Not a register, not SASS, or a source file: nothing.
   CHECK(client
             .result("textDocument/definition", {{"textDocument", {{"uri", sassUri}}},
-                                                {"position", {{"line", ffma}, {"character", 0}}}})
+                                                {"position", {{"line", fadd}, {"character", 0}}}})
             .empty());
   CHECK(client
             .result("textDocument/definition",
