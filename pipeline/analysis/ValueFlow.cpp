@@ -166,31 +166,8 @@ bool writesNothing(std::string_view base) {
        "ARRIVES", "LDGSTS", "LDGDEPBAR", "UTMALDG",  "UTMASTG", "UBLKCP", "SYNCS"});
 }
 
-}  // namespace
-
-SassFlowGraph::Instruction sassRegisters(std::string_view lineText) {
-  SassFlowGraph::Instruction inst;
-  const SassInstructionText it = splitSassInstruction(lineText);
-  const std::string_view base =
-      it.opcode.substr(0, std::min(it.opcode.size(), it.opcode.find('.')));
-  const std::vector<std::string_view> mods = modifiersOf(it.opcode);
-  if (!it.guard.empty()) {
-    std::string_view g = it.guard.substr(1);
-    if (g.starts_with("!")) g.remove_prefix(1);
-    auto regs = registersIn(g);
-    if (!regs.empty() && regs[0].cls != RegClass::PredZero) {
-      inst.guarded = true;
-      inst.reads.push_back({std::string(regs[0].text), unitsOf(regs[0], 1, 0)});
-    }
-  }
-  inst.writesAnyGpr = base == "CALL";
-  const auto& ops = it.operands;
-  // P2R/R2P name the predicates through a mask, their last operand.
-  uint32_t predMask = 0x7f;
-  if (!ops.empty() && ops.back().text.starts_with("0x"))
-    predMask = uint32_t(std::strtoul(std::string(ops.back().text).c_str(), nullptr, 16));
-
-  // How many leading operands are written.
+/// How many leading operands of instruction `base` are written.
+size_t writtenOperands(std::string_view base, const std::vector<SassOperand>& ops) {
   size_t written = 0;
   auto firstReg = [&](size_t k) -> std::optional<RegToken> {
     if (k >= ops.size() || ops[k].memory) return std::nullopt;
@@ -216,6 +193,34 @@ SassFlowGraph::Instruction sassRegisters(std::string_view lineText) {
       }
     }
   }
+  return written;
+}
+
+}  // namespace
+
+SassFlowGraph::Instruction sassRegisters(std::string_view lineText) {
+  SassFlowGraph::Instruction inst;
+  const SassInstructionText it = splitSassInstruction(lineText);
+  const std::string_view base =
+      it.opcode.substr(0, std::min(it.opcode.size(), it.opcode.find('.')));
+  const std::vector<std::string_view> mods = modifiersOf(it.opcode);
+  if (!it.guard.empty()) {
+    std::string_view g = it.guard.substr(1);
+    if (g.starts_with("!")) g.remove_prefix(1);
+    auto regs = registersIn(g);
+    if (!regs.empty() && regs[0].cls != RegClass::PredZero) {
+      inst.guarded = true;
+      inst.reads.push_back({std::string(regs[0].text), unitsOf(regs[0], 1, 0)});
+    }
+  }
+  inst.writesAnyGpr = base == "CALL";
+  const auto& ops = it.operands;
+  // P2R/R2P name the predicates through a mask, their last operand.
+  uint32_t predMask = 0x7f;
+  if (!ops.empty() && ops.back().text.starts_with("0x"))
+    predMask = uint32_t(std::strtoul(std::string(ops.back().text).c_str(), nullptr, 16));
+
+  const size_t written = writtenOperands(base, ops);
 
   // Widths: a memory instruction's data, a wide multiply's result and addend, doubles,
   // conversions; explicit `.64` in an address wins.

@@ -96,6 +96,37 @@ std::string SweepPoint::label() const {
   return s;
 }
 
+namespace {
+
+/// Runs each configuration that has a request: `parallel` at once (a cluster's job steps),
+/// else one after the other so that each has the GPU to itself.
+void runPoints(const std::vector<std::optional<ExecRequest>>& requests,
+               std::vector<SweepPoint>& points, const LaunchSettings& launch, size_t parallel,
+               const std::string& kernel, const GpuProgress& progress,
+               const CancellationToken& cancel) {
+  const size_t total = points.size();
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < total;) {
+      if (!requests[i] || cancel.cancelled()) continue;
+      SweepPoint& p = points[i];
+      if (progress) progress("launching " + kernel + " with " + p.label());
+      p.run = runGpuExec(*requests[i], launch, cancel);
+      if (!p.run.ok)
+        p.error = p.run.error.empty() ? "the run failed (" + p.run.errorKind + ")" : p.run.error;
+      else if (!p.run.timesMs.empty())
+        p.medianMs = timeStats(p.run.timesMs).median;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (size_t t = 1; t < std::min(std::max<size_t>(parallel, 1), total); ++t)
+    threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+}
+
+}  // namespace
+
 SweepOutcome runSweep(Engine& engine, const GpuRequest& req, const std::vector<SweepAxis>& axes,
                       size_t parallel, const GpuProgress& progress,
                       const CancellationToken& cancel) {
@@ -160,26 +191,7 @@ SweepOutcome runSweep(Engine& engine, const GpuRequest& req, const std::vector<S
     requests[i] = std::move(prepared.request);
   }
 
-  // The runs: `parallel` at once (a cluster's job steps), else one after the other so that
-  // each has the GPU to itself.
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t i; (i = next++) < total;) {
-      if (!requests[i] || cancel.cancelled()) continue;
-      SweepPoint& p = out.points[i];
-      if (progress) progress("launching " + c.kernel + " with " + p.label());
-      p.run = runGpuExec(*requests[i], req.launch, cancel);
-      if (!p.run.ok)
-        p.error = p.run.error.empty() ? "the run failed (" + p.run.errorKind + ")" : p.run.error;
-      else if (!p.run.timesMs.empty())
-        p.medianMs = timeStats(p.run.timesMs).median;
-    }
-  };
-  std::vector<std::thread> threads;
-  for (size_t t = 1; t < std::min(std::max<size_t>(parallel, 1), total); ++t)
-    threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
+  runPoints(requests, out.points, req.launch, parallel, c.kernel, progress, cancel);
   if (cancel.cancelled()) return out.cancelled = true, out;
 
   out.reference = referencePoint(out.points, ownPoint);

@@ -52,6 +52,29 @@ struct RunArgs {
   std::string baseline;               // profile: "last" or a saved profile's file
 };
 
+/// Reads `arg` if it says how to reach the GPU machine (--runner, --ncu for a profile,
+/// --remote-kernelscope): nullopt when it is another option, "" when read, else the problem.
+std::optional<std::string> readRunnerOption(std::string_view arg, ArgReader& args,
+                                            gpu::LaunchSettings& launch, bool profile) {
+  if (arg == "--runner" || (arg == "--ncu" && profile)) {
+    // The settings gpuRunner and ncu: checked by the options table, as the editors' are.
+    const OptionSpec& option = *optionByCliFlag(arg);
+    auto v = args.value();
+    if (!v) return std::string(arg) + " needs " + std::string(option.expected);
+    if (auto bad = optionProblem(option, arg, cliOptionValue(option, *v))) return *bad;
+    if (arg == "--ncu")
+      launch.ncu = *v;
+    else if (std::string why = gpu::splitRunner(*v, launch.runner); !why.empty())
+      return why;
+    return std::string();
+  }
+  if (arg != "--remote-kernelscope") return std::nullopt;
+  auto v = args.value();
+  if (!v) return std::string("--remote-kernelscope needs a path");
+  launch.remoteKernelscope = *v;
+  return std::string();
+}
+
 std::optional<std::string> parseRunArgs(int argc, char** argv, RunArgs& a, bool profile) {
   ArgReader args(profile ? "profile" : "run", argc, argv);
   while (auto arg = args.next()) {
@@ -82,20 +105,8 @@ std::optional<std::string> parseRunArgs(int argc, char** argv, RunArgs& a, bool 
       int s = 0;
       if (auto e = intValue(1, 86400, s)) return e;
       a.launch.timeout = std::chrono::seconds(s);
-    } else if (*arg == "--runner" || (*arg == "--ncu" && profile)) {
-      // The settings gpuRunner and ncu: checked by the options table, as the editors' are.
-      const OptionSpec& option = *optionByCliFlag(*arg);
-      auto v = args.value();
-      if (!v) return std::string(*arg) + " needs " + std::string(option.expected);
-      if (auto bad = optionProblem(option, *arg, cliOptionValue(option, *v))) return *bad;
-      if (*arg == "--ncu")
-        a.launch.ncu = *v;
-      else if (std::string why = gpu::splitRunner(*v, a.launch.runner); !why.empty())
-        return why;
-    } else if (*arg == "--remote-kernelscope") {
-      auto v = args.value();
-      if (!v) return "--remote-kernelscope needs a path";
-      a.launch.remoteKernelscope = *v;
+    } else if (auto r = readRunnerOption(*arg, args, a.launch, profile)) {
+      if (!r->empty()) return r;
     } else if (*arg == "--dump" && !profile) {
       auto v = args.value();
       if (!v) return "--dump needs a directory";
