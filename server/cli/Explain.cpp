@@ -722,8 +722,8 @@ void printExplainJson(std::ostream& out, const ExplainArgs& args, const CompileR
                       const std::string& file, const std::vector<std::string_view>& sourceLines,
                       int indent) {
   const RemarksByLine remarks(r, args.remarks);
-  writeExplainJson(out, {args, r, file, sourceLines, remarks, linesShown(args, sourceLines.size())},
-                   indent);
+  writeExplainJson(
+      out, {args, r, file, sourceLines, remarks, linesShown(args, sourceLines.size()), {}}, indent);
 }
 
 /// "mir, llvm-ir, ptx ready after 0.9 s; still coming: resources, sass"
@@ -896,7 +896,8 @@ int explainOrReport(std::string_view command, int argc, char** argv) {
   } else {
     const RemarksByLine remarks(r, args.remarks);
     printExplainText(
-        std::cout, {args, r, file, sourceLines, remarks, linesShown(args, sourceLines.size())}, tc);
+        std::cout, {args, r, file, sourceLines, remarks, linesShown(args, sourceLines.size()), {}},
+        tc);
   }
 
   if (!r.succeeded) {

@@ -13,7 +13,6 @@
 
 #include "EditorProcessWatch.h"
 #include "Extensions.h"
-#include "Features.h"
 #include "FileWatcher.h"
 #include "GpuRuns.h"
 #include "JobRunner.h"
@@ -29,6 +28,8 @@
 #include "Workspace.h"
 
 namespace ks::server {
+
+enum class RegisterQuery;  // Features.h: the features are the server's own
 
 template <class T>
 using Callback = std::function<void(lsp::Expected<T>)>;

@@ -243,8 +243,10 @@ TEST_CASE("static predictions against Nsight Compute on an H200, recomputed from
        {"saxpy", "vector_add", "elementwise_mul", "reduce_sum", "matmul_naive", "matmul_tiled"})
     runs.emplace_back(ex, std::string("examples/") + ex + ".rs", ex);
   Tally t;
-  for (const auto& [name, file, kernel] : runs) {
-    CAPTURE(name);
+  for (const auto& run : runs) {
+    // No structured binding: clang 14 cannot capture one in CAPTURE's lambda.
+    const auto& [name, file, kernel] = run;
+    CAPTURE(std::get<0>(run));
     const fs::path recorded = dir / (name + ".profile.result");
     REQUIRE(fs::exists(recorded));
     std::ifstream in(recorded, std::ios::binary);
