@@ -1,7 +1,8 @@
 // End-to-end test of what each line costs and where a value comes from, in a real VS Code
 // (code-server in headless Chromium): "Show What Each Line Costs" lists the kernel's register
 // peak and the lines to look at first, and picking one moves the cursor there; in the SASS
-// view, Go to Definition (F12) on the register an FFMA reads jumps to the load that wrote it.
+// view, Go to Definition (F12) on the register saxpy's FADD reads from a load jumps to that
+// load (ptxas does not contract saxpy's multiply and add).
 //
 // Environment: as e2e.mjs (run.sh sets it).
 
@@ -57,33 +58,33 @@ runSteps(async (page) => {
     await waitUntil(`the cursor on line ${line}`, async () => (await cursorLine(page)) === line);
   });
 
-  await step(page, "Go to Definition on the register an FFMA reads jumps to the load that wrote it", async () => {
+  await step(page, "Go to Definition on the register an FADD reads jumps to the load that wrote it", async () => {
     await runCommand(page, "kernelscope: Show SASS");
-    await waitUntil("the SASS view with an FFMA", async () => (await renderedLines(page, SASS).catch(() => [])).length > 0, FIRST_COMPILE_MS);
+    await waitUntil("the SASS view", async () => (await renderedLines(page, SASS).catch(() => [])).length > 0, FIRST_COMPILE_MS);
     await focusEditor(page, SASS);
     await page.keyboard.press("Control+Home");
-    // The FFMA's second operand, found by the find widget as a regular expression: the cursor
-    // ends on that register.
+    // The FADD's third operand (`FADD R7, R0, R7`: R0 is the FMUL's, R7 a load's), found by
+    // the find widget as a regular expression: the cursor ends on that register.
     await page.keyboard.press("Control+F");
     const find = group(page, SASS).locator(".find-widget");
     await find.waitFor({ state: "visible" });
     if ((await find.locator(".codicon-regex[aria-checked='true']").count()) === 0) await page.keyboard.press("Alt+R");
     await page.keyboard.press("Control+A");
-    await page.keyboard.type("(?<=FFMA R\\d+, )R\\d+");
-    await waitUntil("a match of the FFMA's operand", async () => /\d+ of \d+/.test((await find.locator(".matchesCount").textContent()) ?? ""));
+    await page.keyboard.type("(?<=FADD R\\d+, R\\d+, )R\\d+");
+    await waitUntil("a match of the FADD's operand", async () => /\d+ of \d+/.test((await find.locator(".matchesCount").textContent()) ?? ""));
     await page.keyboard.press("Escape");
-    const ffma = await waitUntil("the cursor on the FFMA", async () => {
+    const fadd = await waitUntil("the cursor on the FADD", async () => {
       const n = await cursorLine(page);
       const text = await lineText(page, SASS, n);
-      return text?.includes("FFMA") && { n, text };
+      return text?.includes("FADD") && { n, text };
     });
     await page.keyboard.press("F12");
     const load = await waitUntil("the cursor on the load that wrote it", async () => {
       const n = await cursorLine(page);
       const text = await lineText(page, SASS, n);
-      return n !== ffma.n && text?.includes("LDG") && { n, text };
+      return n !== fadd.n && text?.includes("LDG") && { n, text };
     });
-    console.log(`     ${ffma.text.trim()} -> ${load.text.trim()}`);
+    console.log(`     ${fadd.text.trim()} -> ${load.text.trim()}`);
   });
 
   await step(page, "no extension host errors", async () => {

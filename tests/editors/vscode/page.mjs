@@ -194,10 +194,13 @@ export async function pickArch(page, title, label) {
  * (the text layer itself may be scrolled far out of the viewport).
  */
 export async function focusEditor(page, title) {
-  const viewport = group(page, title).locator(".editor-instance .monaco-editor .overflow-guard").first();
-  const box = await viewport.boundingBox();
-  if (!box) throw new Error(`no visible editor for ${title}`);
-  await page.mouse.click(box.x + box.width - 40, box.y + 8);
+  // Its tab, as a user picks an editor: a click in the text can land on a widget over it
+  // (a find widget, a lens, a hover) and leave the focus elsewhere.
+  const tab = group(page, title).locator(".tab.active").first();
+  await tab.waitFor({ timeout: STEP_MS });
+  await tab.click();
+  await waitUntil(`the focus in ${title}`, async () =>
+    group(page, title).locator(".editor-instance .monaco-editor.focused").count().then((n) => n > 0), STEP_MS);
 }
 
 export async function goToLine(page, title, line1) {
