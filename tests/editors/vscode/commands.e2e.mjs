@@ -152,6 +152,8 @@ runSteps(async (page) => {
 
   await step(page, "Run on a machine without a driver says so, names the runner setting and opens it", async () => {
     await openFile(page, "saxpy.rs");
+    // The source's own tab (its PTX view's title names it too), for a Rust editor in focus.
+    await page.locator(".tab", { has: page.locator(".label-name", { hasText: /^saxpy\.rs$/ }) }).first().click();
     await focusEditor(page, "saxpy.rs");
     await runCommand(page, "kernelscope: Run Kernel on the GPU");
     const toast = page.locator(".notification-toast", { hasText: "no CUDA driver" }).first();

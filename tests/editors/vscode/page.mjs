@@ -190,17 +190,25 @@ export async function pickArch(page, title, label) {
 }
 
 /**
- * Focuses the editor in a group by clicking near the right end of its first visible line
- * (the text layer itself may be scrolled far out of the viewport).
+ * Focuses the editor in a group: its tab, then a click on its first visible line (the text
+ * layer itself may be scrolled far out of the viewport).
  */
 export async function focusEditor(page, title) {
-  // Its tab, as a user picks an editor: a click in the text can land on a widget over it
-  // (a find widget, a lens, a hover) and leave the focus elsewhere.
+  // Its tab first, as a user picks an editor; then a click in its text (the cursor to line 1,
+  // keyboard focus in the text) where nothing lies over it: a find widget or a hover over
+  // the text would take that click and leave the focus elsewhere.
   const tab = group(page, title).locator(".tab.active").first();
   await tab.waitFor({ timeout: STEP_MS });
   await tab.click();
-  await waitUntil(`the focus in ${title}`, async () =>
-    group(page, title).locator(".editor-instance .monaco-editor.focused").count().then((n) => n > 0), STEP_MS);
+  const viewport = group(page, title).locator(".editor-instance .monaco-editor .overflow-guard").first();
+  const box = await viewport.boundingBox();
+  if (!box) throw new Error(`no visible editor for ${title}`);
+  for (const x of [box.x + box.width - 40, box.x + box.width / 2, box.x + 80]) {
+    const free = await page.evaluate(([px, py]) => !!document.elementFromPoint(px, py)?.closest(".view-lines, .view-overlays, .lines-content"), [x, box.y + 8]);
+    if (!free) continue;
+    await page.mouse.click(x, box.y + 8);
+    break;
+  }
 }
 
 export async function goToLine(page, title, line1) {
