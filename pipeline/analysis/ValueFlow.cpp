@@ -356,23 +356,10 @@ std::vector<size_t> SassFlowGraph::definitions(size_t i, uint16_t unit, bool& fr
       }
     return false;
   };
-  std::vector<uint32_t> work;
-  std::vector<bool> seen(blockStart_.size(), false);
   const uint32_t b0 = blockOf_[i];
-  if (!scan(blockStart_[b0], i)) {
-    if (b0 == 0) fromEntry = true;
-    work = preds_[b0];
-  }
-  while (!work.empty()) {
-    const uint32_t b = work.back();
-    work.pop_back();
-    if (seen[b]) continue;
-    seen[b] = true;
-    const size_t end = b + 1 < blockStart_.size() ? blockStart_[b + 1] : insts_.size();
-    if (scan(blockStart_[b], end)) continue;
-    if (b == 0) fromEntry = true;
-    work.insert(work.end(), preds_[b].begin(), preds_[b].end());
-  }
+  if (scan(blockStart_[b0], i)) return out;
+  if (b0 == 0) fromEntry = true;
+  if (walkBlocks(preds_[b0], preds_, scan)) fromEntry = true;
   return out;
 }
 
@@ -385,21 +372,30 @@ std::vector<size_t> SassFlowGraph::uses(size_t i, uint16_t unit) const {
     }
     return false;
   };
-  std::vector<uint32_t> work;
-  std::vector<bool> seen(blockStart_.size(), false);
   const uint32_t b0 = blockOf_[i];
-  const size_t end0 = b0 + 1 < blockStart_.size() ? blockStart_[b0 + 1] : insts_.size();
-  if (!scan(i + 1, end0)) work = succs_[b0];
+  if (!scan(i + 1, blockEnd(b0))) walkBlocks(succs_[b0], succs_, scan);
+  return out;
+}
+
+size_t SassFlowGraph::blockEnd(uint32_t b) const {
+  return b + 1 < blockStart_.size() ? blockStart_[b + 1] : insts_.size();
+}
+
+bool SassFlowGraph::walkBlocks(std::vector<uint32_t> work,
+                               const std::vector<std::vector<uint32_t>>& next,
+                               const std::function<bool(size_t, size_t)>& scan) const {
+  std::vector<bool> seen(blockStart_.size(), false);
+  bool entry = false;
   while (!work.empty()) {
     const uint32_t b = work.back();
     work.pop_back();
     if (seen[b]) continue;
     seen[b] = true;
-    const size_t end = b + 1 < blockStart_.size() ? blockStart_[b + 1] : insts_.size();
-    if (scan(blockStart_[b], end)) continue;
-    work.insert(work.end(), succs_[b].begin(), succs_[b].end());
+    if (scan(blockStart_[b], blockEnd(b))) continue;
+    if (b == 0) entry = true;
+    work.insert(work.end(), next[b].begin(), next[b].end());
   }
-  return out;
+  return entry;
 }
 
 ValueFlow SassFlowGraph::flowOf(uint32_t line) const {
