@@ -5,6 +5,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "Liveness.h"
 #include "Parsers.h"
 #include "SassText.h"
 #include "TextUtil.h"
@@ -81,6 +82,87 @@ void forEachInstruction(const Artifact& sass, F&& f) {
 
 }  // namespace
 
+std::unordered_map<std::string, CubinFunction> cubinFunctions(std::string_view cubin,
+                                                              std::string* error) {
+  std::unordered_map<std::string, CubinFunction> out;
+  // LLVM's object reader finds each function's `.text.NAME` and the `.nv.info` attributes.
+  auto object = llvm::object::ObjectFile::createELFObjectFile(
+      llvm::MemoryBufferRef(llvm::StringRef(cubin.data(), cubin.size()), "cubin"));
+  if (!object) {
+    if (error) *error = "the cubin is not an ELF file: " + llvm::toString(object.takeError());
+    return out;
+  }
+  llvm::StringRef info;
+  for (const auto& section : (*object)->sections()) {
+    auto name = section.getName();
+    auto contents = section.getContents();
+    if (!name || !contents) {
+      if (!name) llvm::consumeError(name.takeError());
+      if (!contents) llvm::consumeError(contents.takeError());
+      continue;
+    }
+    if (name->starts_with(".text."))
+      out[name->drop_front(6).str()].code = std::string_view(contents->data(), contents->size());
+    if (*name == ".nv.info") info = *contents;
+  }
+  std::unordered_map<uint64_t, std::string> symbols;  // by index, as `.nv.info` names them
+  for (const auto& symbol : (*object)->symbols()) {
+    auto name = symbol.getName();
+    if (!name) {
+      llvm::consumeError(name.takeError());
+      continue;
+    }
+    symbols[symbol.getRawDataRefImpl().d.b] = name->str();
+  }
+  // `.nv.info` entries: format and attribute bytes, then (format 4) a 16-bit size and that
+  // many bytes, or (formats 1..3) a 16-bit value. EIATTR_REGCOUNT (0x2f): symbol, count.
+  for (size_t at = 0; at + 4 <= info.size();) {
+    const uint8_t format = uint8_t(info[at]), attribute = uint8_t(info[at + 1]);
+    uint16_t size = 0;
+    std::memcpy(&size, info.data() + at + 2, 2);
+    const size_t payload = format == 4 ? size : 0;
+    if (at + 4 + payload > info.size()) break;
+    if (format == 4 && attribute == 0x2f && size == 8) {
+      uint32_t symbol = 0, count = 0;
+      std::memcpy(&symbol, info.data() + at + 4, 4);
+      std::memcpy(&count, info.data() + at + 8, 4);
+      auto it = symbols.find(symbol);
+      if (it != symbols.end()) {
+        auto fn = out.find(it->second);
+        if (fn != out.end()) fn->second.registers = count;
+      }
+    }
+    at += 4 + payload;
+  }
+  return out;
+}
+
+size_t countLiveRegisters(const Artifact& sass, std::string_view cubin, SassCosts& costs) {
+  const auto functions = cubinFunctions(cubin);
+  costs.lines.resize(sass.lines.size());
+  size_t counted = 0;
+  for (size_t fi = 0; fi < sass.functions.size(); ++fi) {
+    auto it = functions.find(sass.functions[fi].symbol);
+    const CubinFunction fn = it == functions.end() ? CubinFunction{} : it->second;
+    const SassFlowGraph graph(sass, fi);
+    // Without the count, every register may be one the function keeps.
+    const auto counts = liveCounts(sass, graph, fn.code, fn.registers ? fn.registers : 255);
+    for (size_t i = 0; i < counts.size(); ++i) {
+      if (!counts[i]) continue;
+      const uint32_t l = graph.instructions()[i].line;
+      InstructionCost& c = costs.lines[l];
+      c.address = sassAddress(sass.lineText(l)).value_or(0);
+      c.hasLive = true;
+      c.gpr = counts[i]->gpr;
+      c.pred = counts[i]->pred;
+      c.ugpr = counts[i]->ugpr;
+      ++counted;
+    }
+  }
+  costs.liveCounts = counted != 0;
+  return counted;
+}
+
 size_t readLiveRegisters(const Artifact& sass, std::string_view plr, SassCosts& costs) {
   struct Live {
     uint32_t address;
@@ -154,31 +236,16 @@ size_t readControlCodes(const Artifact& sass, std::string_view cubin, std::strin
     if (error) *error = "control codes are decoded for sm_70 and later";
     return 0;
   }
-  // The cubin is an ELF file: LLVM's object reader finds each function's `.text.NAME`.
-  auto object = llvm::object::ObjectFile::createELFObjectFile(
-      llvm::MemoryBufferRef(llvm::StringRef(cubin.data(), cubin.size()), "cubin"));
-  if (!object) {
-    if (error) *error = "the cubin is not an ELF file: " + llvm::toString(object.takeError());
-    return 0;
-  }
-  std::unordered_map<std::string, llvm::StringRef> text;
-  for (const auto& section : (*object)->sections()) {
-    auto name = section.getName();
-    auto contents = section.getContents();
-    if (!name || !contents) {
-      if (!name) llvm::consumeError(name.takeError());
-      if (!contents) llvm::consumeError(contents.takeError());
-      continue;
-    }
-    if (name->starts_with(".text.")) text[name->drop_front(6).str()] = *contents;
-  }
+  const auto text = cubinFunctions(cubin, error);
+  if (text.empty()) return 0;
   costs.lines.resize(sass.lines.size());
   size_t read = 0;
   forEachInstruction(sass, [&](size_t fi, uint32_t l, uint32_t address) {
     auto it = text.find(sass.functions[fi].symbol);
-    if (it == text.end() || address % 16 != 0 || size_t(address) + 16 > it->second.size()) return;
+    if (it == text.end() || address % 16 != 0 || size_t(address) + 16 > it->second.code.size())
+      return;
     uint64_t high = 0;
-    std::memcpy(&high, it->second.data() + address + 8, 8);  // little-endian, as ELF says
+    std::memcpy(&high, it->second.code.data() + address + 8, 8);  // little-endian, as ELF says
     InstructionCost& c = costs.lines[l];
     c.address = address;
     c.hasControl = true;

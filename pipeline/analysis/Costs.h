@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "Access.h"
@@ -76,8 +77,24 @@ struct SassCosts {
   bool controlCodes = false;  // the cubin's control codes were read
 };
 
+/// A function's code in a cubin (an ELF file): its `.text.NAME` section's bytes, and the
+/// registers a thread of it takes (EIATTR_REGCOUNT in `.nv.info`; 0 when not said).
+struct CubinFunction {
+  std::string_view code;  // a view of the cubin's bytes
+  uint32_t registers = 0;
+};
+/// The cubin's functions by name; empty when it is not an ELF file (`error` says why).
+std::unordered_map<std::string, CubinFunction> cubinFunctions(std::string_view cubin,
+                                                              std::string* error = nullptr);
+
+/// Counts the registers live at every instruction into `costs` (Liveness.h: kernelscope's
+/// own liveness over each function's control-flow graph, counted as nvdisasm's life ranges
+/// count them), with the cubin's code for what the listing does not print. Returns the
+/// instructions counted.
+size_t countLiveRegisters(const Artifact& sass, std::string_view cubin, SassCosts& costs);
 /// Reads `nvdisasm -c -plr -lrm count` output into `costs`, matching its instructions to
-/// the SASS artifact's by function and address. Returns the instructions matched.
+/// the SASS artifact's by function and address (what the tests check countLiveRegisters
+/// against). Returns the instructions matched.
 size_t readLiveRegisters(const Artifact& sass, std::string_view plrText, SassCosts& costs);
 
 /// Reads the control codes of every instruction from the cubin (an ELF file: each

@@ -13,8 +13,9 @@ namespace ks {
 
 namespace {
 
-// Register units: R0..R254, P0..P6, UR0..UR62, UP0..UP6 (RZ, PT, URZ, UPT hold nothing).
-constexpr uint16_t kPred = 256, kUgpr = 264, kUpred = 328;
+// Register units (RZ, PT, URZ, UPT hold nothing).
+constexpr uint16_t kPred = SassFlowGraph::kPredUnit, kUgpr = SassFlowGraph::kUgprUnit,
+                   kUpred = SassFlowGraph::kUpredUnit;
 
 enum class RegClass { Gpr, Pred, Ugpr, Upred, Zero, PredZero, PredFile };
 
@@ -231,6 +232,8 @@ SassFlowGraph::Instruction sassRegisters(std::string_view lineText) {
   const bool wideMultiply = (base == "IMAD" || base == "UIMAD") &&
                             std::find(mods.begin(), mods.end(), "WIDE") != mods.end();
   const bool plain64 = !memoryOp && std::find(mods.begin(), mods.end(), "64") != mods.end();
+  // CS2R reads a 64-bit special register pair into two registers unless it says `.32`.
+  const bool pairMove = base == "CS2R" && std::find(mods.begin(), mods.end(), "32") == mods.end();
   const auto [convDst, convSrc] =
       conversion ? conversionWidths(base, mods) : std::pair<uint8_t, uint8_t>{1, 1};
   size_t sourceIndex = 0;  // position among the read operands (IMAD.WIDE's addend is the third)
@@ -244,6 +247,7 @@ SassFlowGraph::Instruction sassRegisters(std::string_view lineText) {
         if (doubleOp || plain64) w = 2;
         if (conversion) w = write ? convDst : convSrc;
         if (wideMultiply && (write || sourceIndex == 3)) w = 2;
+        if (pairMove && write) w = 2;
       }
       if (r.cls == RegClass::Pred || r.cls == RegClass::Upred || r.cls == RegClass::PredFile) w = 1;
       auto units = unitsOf(r, w, predMask);
@@ -261,9 +265,9 @@ SassFlowGraph::Instruction sassRegisters(std::string_view lineText) {
 SassFlowGraph::SassFlowGraph(const Artifact& sass, size_t function) {
   if (function >= sass.functions.size()) return;
   const ArtifactFunction& fn = sass.functions[function];
-  std::vector<std::pair<std::string_view, size_t>> labels;  // label -> next instruction
   std::vector<std::string_view> pendingLabels;
-  std::vector<bool> leader;
+  std::vector<bool> leader, afterLabel, afterSymbol, afterGlobal;
+  std::vector<std::string_view> globals;  // `.global NAME` directives
   std::vector<std::string_view> texts;
   bool afterBranch = true;
   for (uint32_t l = fn.firstLine; l <= fn.lastLine && l < sass.lines.size(); ++l) {
@@ -273,32 +277,43 @@ SassFlowGraph::SassFlowGraph(const Artifact& sass, size_t function) {
       pendingLabels.push_back(t.substr(0, t.size() - 1));
       continue;
     }
-    if (kind != LineKind::Instruction) continue;
-    for (auto name : pendingLabels) labels.emplace_back(name, insts_.size());
+    if (kind != LineKind::Instruction) {
+      kernel_ = kernel_ || (insts_.empty() && t.find("STO_CUDA_ENTRY") != std::string_view::npos);
+      if (t.starts_with(".global")) globals.push_back(text::trim(t.substr(7)));
+      continue;
+    }
+    for (auto name : pendingLabels) labels_.emplace_back(name, insts_.size());
     leader.push_back(afterBranch || !pendingLabels.empty());
+    afterLabel.push_back(!pendingLabels.empty());
+    afterSymbol.push_back(std::any_of(pendingLabels.begin(), pendingLabels.end(),
+                                      [](std::string_view n) { return !n.starts_with("."); }));
+    afterGlobal.push_back(std::any_of(pendingLabels.begin(), pendingLabels.end(), [&](auto n) {
+      return std::find(globals.begin(), globals.end(), n) != globals.end();
+    }));
     pendingLabels.clear();
     Instruction inst = sassRegisters(t);
     inst.line = l;
     insts_.push_back(std::move(inst));
     texts.push_back(t);
     const std::string_view base = sassOpcode(t).substr(0, sassOpcode(t).find('.'));
-    afterBranch = oneOf(base, {"BRA", "BRX", "JMP", "JMX", "EXIT", "RET", "BPT", "KILL"});
+    // A call ends its block too: it goes on after the callee's return.
+    afterBranch = oneOf(base, {"BRA", "BRX", "JMP", "JMX", "EXIT", "RET", "BPT", "KILL", "CALL"});
   }
   blockOf_.resize(insts_.size());
   for (size_t i = 0; i < insts_.size(); ++i) {
-    if (leader[i]) blockStart_.push_back(uint32_t(i));
+    if (leader[i]) {
+      blockStart_.push_back(uint32_t(i));
+      labelled_.push_back(afterLabel[i]);
+      startsFunction_.push_back(afterSymbol[i]);
+      global_.push_back(afterGlobal[i]);
+    }
     blockOf_[i] = uint32_t(blockStart_.size() - 1);
   }
   const size_t blocks = blockStart_.size();
   succs_.assign(blocks, {});
   preds_.assign(blocks, {});
-  auto blockAt = [&](std::string_view label) -> std::optional<uint32_t> {
-    for (const auto& [name, at] : labels)
-      if (name == label && at < insts_.size()) return blockOf_[at];
-    return std::nullopt;
-  };
   for (size_t b = 0; b < blocks; ++b) {
-    const size_t last = (b + 1 < blocks ? blockStart_[b + 1] : insts_.size()) - 1;
+    const size_t last = blockEnd(uint32_t(b)) - 1;
     std::string_view t = texts[last];
     std::string_view op = sassOpcode(t);
     const std::string_view base = op.substr(0, op.find('.'));
@@ -311,8 +326,8 @@ SassFlowGraph::SassFlowGraph(const Artifact& sass, size_t function) {
         fallsThrough = guarded;
       }
     } else if (base == "BRX" || base == "JMX") {  // an indirect branch: any label
-      for (const auto& [name, at] : labels)
-        if (at < insts_.size()) s.push_back(blockOf_[at]);
+      for (const auto& label : labels_)
+        if (label.second < insts_.size()) s.push_back(blockOf_[label.second]);
       fallsThrough = guarded;
     } else if (base == "EXIT" || base == "RET" || base == "KILL" ||
                (base == "BPT" && op.find("TRAP") != std::string_view::npos)) {
@@ -323,6 +338,12 @@ SassFlowGraph::SassFlowGraph(const Artifact& sass, size_t function) {
     s.erase(std::unique(s.begin(), s.end()), s.end());
     for (uint32_t x : s) preds_[x].push_back(uint32_t(b));
   }
+}
+
+std::optional<uint32_t> SassFlowGraph::blockAt(std::string_view label) const {
+  for (const auto& [name, at] : labels_)
+    if (name == label && at < insts_.size()) return blockOf_[at];
+  return std::nullopt;
 }
 
 bool SassFlowGraph::writes(size_t i, uint16_t unit) const {

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,13 +58,31 @@ class SassFlowGraph {
   };
   const std::vector<Instruction>& instructions() const { return insts_; }
 
+  /// Register units: R0..R254, then P0..P6, UR0..UR62 and UP0..UP6 from these on.
+  static constexpr uint16_t kPredUnit = 256, kUgprUnit = 264, kUpredUnit = 328, kUnits = 335;
+
+  /// The blocks: instructions [blockBegin, blockEnd) each, a label or a branch, call or exit
+  /// before each; the successors a branch, exit or fall-through gives.
+  size_t blockCount() const { return blockStart_.size(); }
+  size_t blockBegin(uint32_t b) const { return blockStart_[b]; }
+  /// One past block `b`'s last instruction.
+  size_t blockEnd(uint32_t b) const;
+  const std::vector<uint32_t>& successors(uint32_t b) const { return succs_[b]; }
+  /// Whether block `b` starts at a label, and at a function's symbol (the section's own, or a
+  /// function ptxas placed in it: `$kernel$callee`); the block a label starts.
+  bool labelled(uint32_t b) const { return labelled_[b]; }
+  bool startsFunction(uint32_t b) const { return startsFunction_[b]; }
+  /// Whether the function starting at block `b` is visible outside the cubin (`.global`).
+  bool global(uint32_t b) const { return global_[b]; }
+  /// Whether the section's own function is a kernel (an entry: nothing is set before it).
+  bool kernel() const { return kernel_; }
+  std::optional<uint32_t> blockAt(std::string_view label) const;
+
  private:
   bool writes(size_t i, uint16_t unit) const;  // may write it
   bool kills(size_t i, uint16_t unit) const;   // surely writes it: earlier values end there
   bool reads(size_t i, uint16_t unit) const;
   std::vector<size_t> definitions(size_t i, uint16_t unit, bool& fromEntry) const;
-  /// One past block `b`'s last instruction.
-  size_t blockEnd(uint32_t b) const;
   /// Scans each block reached from `work` along `next` (predecessors or successors) once,
   /// going on past a block only when `scan(first, end)` says nothing there ended the path;
   /// whether the walk went on past the entry block.
@@ -74,6 +93,9 @@ class SassFlowGraph {
   std::vector<Instruction> insts_;
   std::vector<uint32_t> blockStart_;  // instruction index of each block's first
   std::vector<uint32_t> blockOf_;     // instruction index -> block
+  std::vector<bool> labelled_, startsFunction_, global_;
+  bool kernel_ = false;
+  std::vector<std::pair<std::string, size_t>> labels_;  // label -> its instruction index
   std::vector<std::vector<uint32_t>> succs_, preds_;
 };
 
