@@ -1,8 +1,9 @@
 // Costs: what each line costs before it runs, read statically off the SASS.
 //
 // Per SASS instruction: the registers live across it (GPR, predicate, uniform), as
-// nvdisasm's own life-range analysis counts them (`nvdisasm -c -plr -lrm count`: kernelscope
-// does no liveness of its own), the control code ptxas encoded beside it (stall cycles,
+// nvdisasm's own life-range analysis counts them (`nvdisasm -c -plr -lrm count`;
+// kernelscope's own count, Liveness.h, agrees on all but a few instructions and is checked
+// against it), the control code ptxas encoded beside it (stall cycles,
 // yield, the scoreboard barriers it sets and waits on, operand reuse; sm_70 and later, read
 // from the cubin's bytes), and whether it touches local memory as a spill or as a per-thread
 // array. Per source line (through the line map, inline-aware): the peak live registers, the

@@ -78,245 +78,302 @@ class Sites {
   std::vector<uint64_t> words_;
 };
 
-}  // namespace
-
-std::vector<std::optional<LiveCount>> liveCounts(const Artifact& sass, const SassFlowGraph& g,
-                                                 std::string_view code, uint32_t registers) {
-  const auto& insts = g.instructions();
-  const uint32_t blocks = uint32_t(g.blockCount());
-  std::vector<std::optional<LiveCount>> out(insts.size());
-  if (blocks == 0) return out;
-  auto text = [&](size_t i) { return text::trim(sass.lineText(insts[i].line)); };
-  std::vector<uint32_t> blockOf(insts.size());
-  for (uint32_t b = 0; b < blocks; ++b)
-    for (size_t i = g.blockBegin(b); i < g.blockEnd(b); ++i) blockOf[i] = b;
-
-  // The calling convention as nvdisasm's life ranges see it: R1 is the stack pointer, a call
-  // reads R0 and R1 and clobbers R3..R15, UR4..UR35 and the uniform predicates; a return
-  // reads R1 and R2, and from a function visible outside the cubin also what it keeps for
-  // its caller (R16..R31 of the kernel's registers, UR36..UR62).
-  Units kept, clobbered, gprs;
-  for (uint16_t r = 16; r < 32 && r < registers; ++r) kept.set(r);
-  for (uint16_t r = 36; r < 63; ++r) kept.set(kUgpr + r);
-  for (uint16_t r = 3; r < 16 && r < registers; ++r) clobbered.set(r);
-  for (uint16_t r = 4; r < 36; ++r) clobbered.set(kUgpr + r);
-  for (uint16_t r = 0; r < 7; ++r) clobbered.set(kUpred + r);
-  for (uint16_t u = 0; u < kPred; ++u) gprs.set(u);
-
-  // Per instruction: what it reads, may write, and surely writes. A guarded write leaves a
-  // general register's earlier value live (the guard may be false); nvdisasm takes a guarded
-  // write of a predicate or uniform register as a write all the same.
-  std::vector<Units> uses(insts.size()), defs(insts.size()), kills(insts.size());
-  bool inGlobal = false;
-  for (size_t i = 0; i < insts.size(); ++i) {
-    if (g.blockBegin(blockOf[i]) == i && g.startsFunction(blockOf[i]))
-      inGlobal = g.global(blockOf[i]);
-    const std::string_view t = text(i);
-    const std::string_view base = baseOf(t);
-    for (const auto& o : insts[i].reads) {
-      for (uint16_t u : o.units) uses[i].set(u);
-      // An indirect branch's or return's target is a 64-bit address.
-      if ((base == "BRX" || base == "JMX" || base == "RET") && o.name[0] == 'R' &&
-          o.units.size() == 1 && o.units[0] + 1 < kPred)
-        uses[i].set(o.units[0] + 1);
-      if (o.name == "PR")  // P2R: nvdisasm reads the whole predicate file, whatever the mask
-        for (uint16_t u = kPred; u < kPred + 7; ++u) uses[i].set(u);
-    }
-    for (const auto& o : insts[i].writes)
-      for (uint16_t u : o.units) defs[i].set(u);
-    kills[i] = insts[i].guarded ? defs[i] & ~gprs : defs[i];
-    const auto address = sassAddress(t);
-    if (address && size_t(*address) + 16 <= code.size())
-      if (auto ur = descriptorOf(sassOpcode(t), code.substr(*address, 16)))
-        for (uint16_t k = 0; k < 2 && *ur + k < 63; ++k) uses[i].set(kUgpr + *ur + k);
-    if (base == "EXIT") uses[i].set(1);
-    if (base == "RET") uses[i] |= (inGlobal ? kept : Units()) | Units().set(1).set(2);
-    if (base == "CALL") {
-      uses[i].set(0).set(1);
-      kills[i] |= clobbered;
-    }
+/// One function's liveness, step by step (each step a method: the flow graph's effects, its
+/// edges as nvdisasm follows them, the classic liveness, then each register's values).
+class Liveness {
+ public:
+  Liveness(const Artifact& sass, const SassFlowGraph& g, std::string_view code, uint32_t registers)
+      : sass_(sass), g_(g), insts_(g.instructions()), blocks_(uint32_t(g.blockCount())) {
+    blockOf_.resize(insts_.size());
+    for (uint32_t b = 0; b < blocks_; ++b)
+      for (size_t i = g.blockBegin(b); i < g.blockEnd(b); ++i) blockOf_[i] = b;
+    effects(code, registers);
+    edges();
+    liveInto();
+    counted_.resize(insts_.size());
+    Units present;
+    for (size_t i = 0; i < insts_.size(); ++i)
+      if (listed_[blockOf_[i]]) present |= uses_[i] | defs_[i];
+    for (uint16_t r = 0; r < SassFlowGraph::kUnits; ++r)
+      if (present.test(r)) countRegister(r);
   }
 
-  // The edges: the graph's, but a call goes on after itself (its callee is a function of its
-  // own), a return goes nowhere, nor does an indirect branch (nvdisasm does not follow jump
-  // tables).
-  std::vector<std::vector<uint32_t>> succs(blocks), preds(blocks);
-  for (uint32_t b = 0; b < blocks; ++b) {
-    const size_t last = g.blockEnd(b) - 1;
-    const std::string_view base = baseOf(text(last));
-    if (base == "BRX" || base == "JMX") {
-      if (insts[last].guarded && b + 1 < blocks) succs[b].push_back(b + 1);
-    } else if (base != "RET" || insts[last].guarded) {
-      succs[b] = g.successors(b);
-    }
+  std::vector<std::optional<LiveCount>> counts() const {
+    // R63 was the zero register before sm_30: nvdisasm's life ranges still leave it out.
+    Units gprs, preds, ugprs;
+    for (uint16_t u = 0; u < kPred; ++u) gprs.set(u);
+    gprs.reset(63);
+    for (uint16_t u = kPred; u < kUgpr; ++u) preds.set(u);
+    for (uint16_t u = kUgpr; u < kUpred; ++u) ugprs.set(u);
+    std::vector<std::optional<LiveCount>> out(insts_.size());
+    for (size_t i = 0; i < insts_.size(); ++i)
+      if (listed_[blockOf_[i]])
+        out[i] = LiveCount{uint16_t((counted_[i] & gprs).count()),
+                           uint16_t((counted_[i] & preds).count()),
+                           uint16_t((counted_[i] & ugprs).count())};
+    return out;
   }
-  // What nvdisasm lists and analyses: the code reached from the start or from a label.
-  std::vector<bool> listed(blocks, false);
-  std::vector<uint32_t> work;
-  for (uint32_t b = 0; b < blocks; ++b)
-    if (b == 0 || g.labelled(b)) work.push_back(b);
-  while (!work.empty()) {
-    const uint32_t b = work.back();
-    work.pop_back();
-    if (listed[b]) continue;
-    listed[b] = true;
-    work.insert(work.end(), succs[b].begin(), succs[b].end());
-  }
-  for (uint32_t b = 0; b < blocks; ++b)
-    if (listed[b])
-      for (uint32_t s : succs[b]) preds[s].push_back(b);
 
-  // Backward: the registers read on some path from each instruction before being written
-  // again.
-  std::vector<Units> liveIn(insts.size()), blockIn(blocks);
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (uint32_t b = blocks; b-- > 0;) {
-      if (!listed[b]) continue;
-      Units live;
-      for (uint32_t s : succs[b]) live |= blockIn[s];
-      for (size_t i = g.blockEnd(b); i-- > g.blockBegin(b);) {
-        live = (live & ~kills[i]) | uses[i];
-        liveIn[i] = live;
+ private:
+  std::string_view text(size_t i) const { return text::trim(sass_.lineText(insts_[i].line)); }
+  bool listedAt(size_t i) const { return listed_[blockOf_[i]]; }
+
+  /// Per instruction: what it reads, may write, and surely writes. A guarded write leaves a
+  /// general register's earlier value live (the guard may be false); nvdisasm takes a guarded
+  /// write of a predicate or uniform register as a write all the same.
+  void effects(std::string_view code, uint32_t registers) {
+    // The calling convention as nvdisasm's life ranges see it: R1 is the stack pointer, a
+    // call reads R0 and R1 and clobbers R3..R15, UR4..UR35 and the uniform predicates; a
+    // return reads R1 and R2, and from a function visible outside the cubin also what it
+    // keeps for its caller (R16..R31 of the kernel's registers, UR36..UR62).
+    Units kept, clobbered, gprs;
+    for (uint16_t r = 16; r < 32 && r < registers; ++r) kept.set(r);
+    for (uint16_t r = 36; r < 63; ++r) kept.set(kUgpr + r);
+    for (uint16_t r = 3; r < 16 && r < registers; ++r) clobbered.set(r);
+    for (uint16_t r = 4; r < 36; ++r) clobbered.set(kUgpr + r);
+    for (uint16_t r = 0; r < 7; ++r) clobbered.set(kUpred + r);
+    for (uint16_t u = 0; u < kPred; ++u) gprs.set(u);
+    uses_.resize(insts_.size());
+    defs_.resize(insts_.size());
+    kills_.resize(insts_.size());
+    bool inGlobal = false;
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      if (g_.blockBegin(blockOf_[i]) == i && g_.startsFunction(blockOf_[i]))
+        inGlobal = g_.global(blockOf_[i]);
+      const std::string_view t = text(i), base = baseOf(t);
+      for (const auto& o : insts_[i].reads) {
+        for (uint16_t u : o.units) uses_[i].set(u);
+        // An indirect branch's or return's target is a 64-bit address.
+        if ((base == "BRX" || base == "JMX" || base == "RET") && o.name[0] == 'R' &&
+            o.units.size() == 1 && o.units[0] + 1 < kPred)
+          uses_[i].set(o.units[0] + 1);
+        if (o.name == "PR")  // P2R: nvdisasm reads the whole predicate file, whatever the mask
+          for (uint16_t u = kPred; u < kPred + 7; ++u) uses_[i].set(u);
       }
-      if (live != blockIn[b]) {
-        blockIn[b] = live;
-        changed = true;
+      for (const auto& o : insts_[i].writes)
+        for (uint16_t u : o.units) defs_[i].set(u);
+      kills_[i] = insts_[i].guarded ? defs_[i] & ~gprs : defs_[i];
+      const auto address = sassAddress(t);
+      if (address && size_t(*address) + 16 <= code.size())
+        if (auto ur = descriptorOf(sassOpcode(t), code.substr(*address, 16)))
+          for (uint16_t k = 0; k < 2 && *ur + k < 63; ++k) uses_[i].set(kUgpr + *ur + k);
+      if (base == "EXIT") uses_[i].set(1);
+      if (base == "RET") uses_[i] |= (inGlobal ? kept : Units()) | Units().set(1).set(2);
+      if (base == "CALL") {
+        uses_[i].set(0).set(1);
+        kills_[i] |= clobbered;
       }
     }
   }
 
-  // nvdisasm counts a register by its values (webs: the writes that reach a common read),
-  // from where a value is written to where it is read, and further: within a block, from a
-  // web's first write or read to its last; across blocks, on to where another write of the
-  // same web sets the register again. A read that no write reaches counts nowhere, except
-  // that a function's general registers (and a called function's uniform ones) arrive set.
-  std::vector<Units> counted(insts.size());
-  Units present;
-  for (size_t i = 0; i < insts.size(); ++i)
-    if (listed[blockOf[i]]) present |= uses[i] | defs[i];
-  for (uint16_t r = 0; r < SassFlowGraph::kUnits; ++r) {
-    if (!present.test(r)) continue;
-    // The sites that write r: a function's start, each write, each call's clobber.
-    std::vector<size_t> siteAt;  // the instruction of each site (a start: its first)
-    std::vector<int32_t> siteOf(insts.size(), -1), startOf(blocks, -1);
-    for (uint32_t b = 0; b < blocks; ++b)
-      if (listed[b] && (b == 0 || g.startsFunction(b)) &&
-          (r < kPred || (b > 0 && r >= kUgpr && r < kUpred))) {
-        startOf[b] = int32_t(siteAt.size());
-        siteAt.push_back(g.blockBegin(b));
+  /// The edges: the graph's, but a call goes on after itself (its callee is a function of its
+  /// own), a return goes nowhere, nor does an indirect branch (nvdisasm does not follow jump
+  /// tables). What nvdisasm lists and analyses: the code reached from the start or a label.
+  void edges() {
+    succs_.assign(blocks_, {});
+    for (uint32_t b = 0; b < blocks_; ++b) {
+      const size_t last = g_.blockEnd(b) - 1;
+      const std::string_view base = baseOf(text(last));
+      if (base == "BRX" || base == "JMX") {
+        if (insts_[last].guarded && b + 1 < blocks_) succs_[b].push_back(b + 1);
+      } else if (base != "RET" || insts_[last].guarded) {
+        succs_[b] = g_.successors(b);
       }
-    for (size_t i = 0; i < insts.size(); ++i)
-      if (listed[blockOf[i]] && (defs[i].test(r) || kills[i].test(r))) {
-        siteOf[i] = int32_t(siteAt.size());
-        siteAt.push_back(i);
-      }
-    if (siteAt.empty()) continue;
-    const size_t n = siteAt.size();
+    }
+    listed_.assign(blocks_, false);
+    std::vector<uint32_t> work;
+    for (uint32_t b = 0; b < blocks_; ++b)
+      if (b == 0 || g_.labelled(b)) work.push_back(b);
+    while (!work.empty()) {
+      const uint32_t b = work.back();
+      work.pop_back();
+      if (listed_[b]) continue;
+      listed_[b] = true;
+      work.insert(work.end(), succs_[b].begin(), succs_[b].end());
+    }
+  }
 
-    // Forward: the sites that reach each instruction.
-    auto step = [&](size_t i, Sites& in) {
-      if (kills[i].test(r)) in.clear();
-      if (siteOf[i] >= 0) in.set(size_t(siteOf[i]));
-    };
-    std::vector<Sites> reachIn(blocks, Sites(n)), reach(insts.size(), Sites(n));
+  /// Backward: the registers read on some path from each instruction before being written.
+  void liveInto() {
+    liveIn_.assign(insts_.size(), Units());
+    std::vector<Units> blockIn(blocks_);
     for (bool changed = true; changed;) {
       changed = false;
-      for (uint32_t b = 0; b < blocks; ++b) {
-        if (!listed[b]) continue;
-        Sites in = reachIn[b];
-        if (startOf[b] >= 0) in.set(size_t(startOf[b]));
-        for (size_t i = g.blockBegin(b); i < g.blockEnd(b); ++i) {
-          reach[i] = in;
-          step(i, in);
+      for (uint32_t b = blocks_; b-- > 0;) {
+        if (!listed_[b]) continue;
+        Units live;
+        for (uint32_t s : succs_[b]) live |= blockIn[s];
+        for (size_t i = g_.blockEnd(b); i-- > g_.blockBegin(b);) {
+          live = (live & ~kills_[i]) | uses_[i];
+          liveIn_[i] = live;
         }
-        for (uint32_t s : succs[b]) changed = reachIn[s].add(in) || changed;
+        if (live != blockIn[b]) {
+          blockIn[b] = live;
+          changed = true;
+        }
       }
     }
-    // The webs.
-    std::vector<size_t> parent(n);
-    for (size_t k = 0; k < n; ++k) parent[k] = k;
-    auto find = [&](size_t k) {
+  }
+
+  /// One register's values, as nvdisasm counts them: by web (the writes that reach a common
+  /// read), from where a value is written to where it is read, and further: within a block,
+  /// from a web's first write or read to its last; across blocks, on to where another write
+  /// of the same web sets the register again. A read that no write reaches counts nowhere,
+  /// except that a function's general registers (and a called function's uniform ones)
+  /// arrive set.
+  void countRegister(uint16_t r) {
+    Values v(*this, r);
+    if (v.siteAt.empty()) return;
+    v.reachAndWebs();
+    v.spanBlocks();
+    v.carryToNextWrite();
+  }
+
+  /// The sites that write one register (a function's start, each write, each call's
+  /// clobber), what reaches each instruction and the webs they form.
+  struct Values {
+    Values(Liveness& l, uint16_t r) : l(l), r(r) {
+      startOf.assign(l.blocks_, -1);
+      siteOf.assign(l.insts_.size(), -1);
+      for (uint32_t b = 0; b < l.blocks_; ++b)
+        if (l.listed_[b] && (b == 0 || l.g_.startsFunction(b)) &&
+            (r < kPred || (b > 0 && r >= kUgpr && r < kUpred))) {
+          startOf[b] = int32_t(siteAt.size());
+          siteAt.push_back(l.g_.blockBegin(b));
+        }
+      for (size_t i = 0; i < l.insts_.size(); ++i)
+        if (l.listedAt(i) && (l.defs_[i].test(r) || l.kills_[i].test(r))) {
+          siteOf[i] = int32_t(siteAt.size());
+          siteAt.push_back(i);
+        }
+    }
+
+    void step(size_t i, Sites& in) const {
+      if (l.kills_[i].test(r)) in.clear();
+      if (siteOf[i] >= 0) in.set(size_t(siteOf[i]));
+    }
+    size_t find(size_t k) {
       while (parent[k] != k) k = parent[k] = parent[parent[k]];
       return k;
-    };
-    auto firstOf = [](const Sites& s) {
+    }
+    static std::optional<size_t> firstOf(const Sites& s) {
       std::optional<size_t> first;
       s.forEach([&](size_t k) {
         if (!first) first = k;
       });
       return first;
-    };
-    for (size_t i = 0; i < insts.size(); ++i)
-      if (listed[blockOf[i]] && uses[i].test(r))
-        if (const auto first = firstOf(reach[i]))
-          reach[i].forEach([&](size_t k) { parent[find(k)] = find(*first); });
-    std::vector<Sites> web(n, Sites(n));
-    for (size_t k = 0; k < n; ++k) web[find(k)].set(k);
+    }
 
-    // Each web's points: where a value of it is live into an instruction, and its writes (a
-    // call's clobber only where what it sets is read later).
-    std::vector<std::vector<size_t>> points(n);
-    for (size_t i = 0; i < insts.size(); ++i)
-      if (listed[blockOf[i]] && liveIn[i].test(r))
-        if (const auto first = firstOf(reach[i])) points[find(*first)].push_back(i);
-    for (size_t k = 0; k < n; ++k) {
-      const size_t i = siteAt[k];
-      if (siteOf[i] != int32_t(k)) continue;  // a start
-      const bool readLater = i + 1 < insts.size() && listed[blockOf[i + 1]] &&
-                             liveIn[i + 1].test(r) && !points[find(k)].empty();
-      if (defs[i].test(r) || readLater) points[find(k)].push_back(i);
-    }
-    // Within a block: a web's first point to its last.
-    for (auto& pts : points) {
-      std::sort(pts.begin(), pts.end());
-      for (size_t a = 0; a < pts.size();) {
-        size_t z = a;
-        while (z + 1 < pts.size() && blockOf[pts[z + 1]] == blockOf[pts[a]]) ++z;
-        for (size_t i = pts[a]; i <= pts[z]; ++i) counted[i].set(r);
-        a = z + 1;
-      }
-    }
-    // Across blocks: the sites that write r next on a path from each instruction (up to and
-    // including the first that surely does); a value reaching an instruction stays counted
-    // there when one of them is another write of its web.
-    std::vector<Sites> nextIn(blocks, Sites(n)), next(insts.size(), Sites(n));
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (uint32_t b = blocks; b-- > 0;) {
-        if (!listed[b]) continue;
-        Sites later(n);
-        for (uint32_t s : succs[b]) later.add(nextIn[s]);
-        for (size_t i = g.blockEnd(b); i-- > g.blockBegin(b);) {
-          step(i, later);
-          next[i] = later;
-        }
-        if (!(later == nextIn[b])) {
-          nextIn[b] = later;
-          changed = true;
+    /// Forward: the sites that reach each instruction; the sites that reach one read are one
+    /// web.
+    void reachAndWebs() {
+      const size_t n = siteAt.size();
+      std::vector<Sites> reachIn(l.blocks_, Sites(n));
+      reach.assign(l.insts_.size(), Sites(n));
+      for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t b = 0; b < l.blocks_; ++b) {
+          if (!l.listed_[b]) continue;
+          Sites in = reachIn[b];
+          if (startOf[b] >= 0) in.set(size_t(startOf[b]));
+          for (size_t i = l.g_.blockBegin(b); i < l.g_.blockEnd(b); ++i) {
+            reach[i] = in;
+            step(i, in);
+          }
+          for (uint32_t s : l.succs_[b]) changed = reachIn[s].add(in) || changed;
         }
       }
+      parent.resize(n);
+      for (size_t k = 0; k < n; ++k) parent[k] = k;
+      for (size_t i = 0; i < l.insts_.size(); ++i)
+        if (l.listedAt(i) && l.uses_[i].test(r))
+          if (const auto first = firstOf(reach[i]))
+            reach[i].forEach([&](size_t k) { parent[find(k)] = find(*first); });
+      web.assign(n, Sites(n));
+      for (size_t k = 0; k < n; ++k) web[find(k)].set(k);
     }
-    for (size_t i = 0; i < insts.size(); ++i) {
-      if (!listed[blockOf[i]] || counted[i].test(r) || !reach[i].any()) continue;
-      bool live = liveIn[i].test(r);
-      reach[i].forEach(
-          [&](size_t k) { live = live || next[i].meetsOutside(web[find(k)], reach[i]); });
-      if (live) counted[i].set(r);
-    }
-  }
 
-  // R63 was the zero register before sm_30: nvdisasm's life ranges still leave it out.
-  Units gprCounted = gprs, predCounted, ugprCounted;
-  gprCounted.reset(63);
-  for (uint16_t u = kPred; u < kUgpr; ++u) predCounted.set(u);
-  for (uint16_t u = kUgpr; u < kUpred; ++u) ugprCounted.set(u);
-  for (size_t i = 0; i < insts.size(); ++i)
-    if (listed[blockOf[i]])
-      out[i] = LiveCount{uint16_t((counted[i] & gprCounted).count()),
-                         uint16_t((counted[i] & predCounted).count()),
-                         uint16_t((counted[i] & ugprCounted).count())};
-  return out;
+    /// Within a block: each web from its first point (where a value of it is live into an
+    /// instruction, or written; a call's clobber only where what it sets is read later) to
+    /// its last.
+    void spanBlocks() {
+      std::vector<std::vector<size_t>> points(siteAt.size());
+      for (size_t i = 0; i < l.insts_.size(); ++i)
+        if (l.listedAt(i) && l.liveIn_[i].test(r))
+          if (const auto first = firstOf(reach[i])) points[find(*first)].push_back(i);
+      for (size_t k = 0; k < siteAt.size(); ++k) {
+        const size_t i = siteAt[k];
+        if (siteOf[i] != int32_t(k)) continue;  // a start
+        const bool readLater = i + 1 < l.insts_.size() && l.listedAt(i + 1) &&
+                               l.liveIn_[i + 1].test(r) && !points[find(k)].empty();
+        if (l.defs_[i].test(r) || readLater) points[find(k)].push_back(i);
+      }
+      for (auto& pts : points) {
+        std::sort(pts.begin(), pts.end());
+        for (size_t a = 0; a < pts.size();) {
+          size_t z = a;
+          while (z + 1 < pts.size() && l.blockOf_[pts[z + 1]] == l.blockOf_[pts[a]]) ++z;
+          for (size_t i = pts[a]; i <= pts[z]; ++i) l.counted_[i].set(r);
+          a = z + 1;
+        }
+      }
+    }
+
+    /// Across blocks: the sites that write r next on a path from each instruction (up to
+    /// and including the first that surely does); a value reaching an instruction stays
+    /// counted there when one of them is another write of its web.
+    void carryToNextWrite() {
+      const size_t n = siteAt.size();
+      std::vector<Sites> nextIn(l.blocks_, Sites(n)), next(l.insts_.size(), Sites(n));
+      for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t b = l.blocks_; b-- > 0;) {
+          if (!l.listed_[b]) continue;
+          Sites later(n);
+          for (uint32_t s : l.succs_[b]) later.add(nextIn[s]);
+          for (size_t i = l.g_.blockEnd(b); i-- > l.g_.blockBegin(b);) {
+            step(i, later);
+            next[i] = later;
+          }
+          if (!(later == nextIn[b])) {
+            nextIn[b] = later;
+            changed = true;
+          }
+        }
+      }
+      for (size_t i = 0; i < l.insts_.size(); ++i) {
+        if (!l.listedAt(i) || l.counted_[i].test(r) || !reach[i].any()) continue;
+        bool live = l.liveIn_[i].test(r);
+        reach[i].forEach(
+            [&](size_t k) { live = live || next[i].meetsOutside(web[find(k)], reach[i]); });
+        if (live) l.counted_[i].set(r);
+      }
+    }
+
+    Liveness& l;
+    const uint16_t r;
+    std::vector<size_t> siteAt;  // the instruction of each site (a start: its first)
+    std::vector<int32_t> siteOf, startOf;
+    std::vector<Sites> reach, web;
+    std::vector<size_t> parent;
+  };
+
+  const Artifact& sass_;
+  const SassFlowGraph& g_;
+  const std::vector<SassFlowGraph::Instruction>& insts_;
+  const uint32_t blocks_;
+  std::vector<uint32_t> blockOf_;
+  std::vector<Units> uses_, defs_, kills_, liveIn_, counted_;
+  std::vector<std::vector<uint32_t>> succs_;
+  std::vector<bool> listed_;
+};
+
+}  // namespace
+
+std::vector<std::optional<LiveCount>> liveCounts(const Artifact& sass, const SassFlowGraph& g,
+                                                 std::string_view code, uint32_t registers) {
+  if (g.blockCount() == 0) return std::vector<std::optional<LiveCount>>(g.instructions().size());
+  return Liveness(sass, g, code, registers).counts();
 }
 
 }  // namespace ks
