@@ -74,10 +74,12 @@ bool hasKind(const nlohmann::json& v, OptionKind kind) {
 }  // namespace
 
 const std::vector<OptionSpec>& optionTable() {
+  // The catalogue's range and default, so the help names what validation takes.
+  static const std::string archHelp = "target GPU architecture (" + archRangeText() +
+                                      "); unset: the crate's, else " + std::string(kDefaultArch);
   static const std::vector<OptionSpec> table = {
       {"arch", "arch", "--arch", "arch", OptionKind::String, "an architecture such as \"sm_90\"",
-       "target GPU architecture (sm_70 .. sm_120a); unset: the crate's, else sm_90", checkArch,
-       "sm_XX"},
+       archHelp, checkArch, "sm_XX"},
       {"optLevel", "optLevel", "--opt", "opt-level", OptionKind::Integer, "0, 1, 2 or 3",
        "rustc -C opt-level for kernels; unset: the crate's, else 3", checkOptLevel, "N"},
       {"toolchainProfile", "toolchainProfile", "--profile", "profile", OptionKind::String,
@@ -151,7 +153,7 @@ OptionValue typedValue(OptionKind kind, const nlohmann::json& v) {
       return v.get<std::vector<std::string>>();
     case OptionKind::StageList: {
       std::vector<Stage> stages;
-      for (const auto& name : v) stages.push_back(*stageFromName(name.get<std::string>()));
+      for (const auto& name : v) stages.push_back(*stageFromName(name.get<std::string>(), StageSpelling::Typed));
       return stages;
     }
   }
@@ -171,7 +173,7 @@ DecodedOption decodeOption(const OptionSpec& option, std::string_view name,
                                 : kindWords(option.kind))};
   if (option.kind == OptionKind::StageList)
     for (const auto& s : value)
-      if (!stageFromName(s.get<std::string>()))
+      if (!stageFromName(s.get<std::string>(), StageSpelling::Typed))
         return {std::nullopt,
                 named + ": unknown stage " + s.dump() + " (known: mir, llvm-ir, ptx, sass)"};
   OptionValue typed = typedValue(option.kind, value);

@@ -205,8 +205,9 @@ LaunchCompile compileForLaunch(Engine& engine, const CompileInput& input, Compil
                                const std::string& kernel, const CancellationToken& cancel) {
   LaunchCompile c;
   const Toolchain tc = engine.toolchain();
-  options.stages = {Stage::LlvmIr, Stage::Ptx, Stage::Sass};  // a `.cu` file's: PTX, SASS
-  options.stagesChosen = false;
+  options.stages = isCudaSource(input.path)  // CUDA C++ has no LLVM IR
+                       ? std::vector<Stage>{Stage::Ptx, Stage::Sass}
+                       : std::vector<Stage>{Stage::LlvmIr, Stage::Ptx, Stage::Sass};
   options.remarks = false;
   options.onStages = nullptr;
   // The cubin comes with the result (CompileResult::cubin): an unchanged kernel is answered

@@ -44,8 +44,7 @@ int runWith(int (*main)(int, char**), std::vector<std::string> args) {
 std::optional<std::string> kernelFile(const std::filesystem::path& root, const std::string& name,
                                       std::string& problem) {
   Engine& engine = cliEngine();
-  CompileOptions options = engine.optionsFor(root, cliCompileOptions());
-  const auto result = engine.compile({root, std::nullopt, {}}, options);
+  const auto result = engine.compile({root, std::nullopt, {}}, cliCompileOptions());
   std::string names;
   for (const KernelInfo& k : result->kernels) {
     if ((k.demangled == name || k.symbol == name) && !k.definition.file.empty())

@@ -209,8 +209,7 @@ int compareMain(int argc, char** argv) {
   // The Rust crate's [package.metadata.kernelscope] fills what the command line left unset;
   // the CUDA C++ twin compiles for the same arch and opt level.
   const std::filesystem::path rustPath = std::filesystem::absolute(args.rustFile);
-  args.options = engine.optionsFor(rustPath, args.options);
-  args.options.archChosen = args.options.optLevelChosen = true;
+  args.options = engine.optionsFor(rustPath, args.options).asChosen();
   const auto rustResult = engine.compile({rustPath, std::nullopt, {}}, args.options);
   const auto cudaResult =
       engine.compile({std::filesystem::absolute(args.cudaFile), std::nullopt, {}}, args.options);

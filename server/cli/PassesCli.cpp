@@ -99,8 +99,8 @@ int passesMain(int argc, char** argv) {
   }
   Engine& engine = cliEngine();
   const std::filesystem::path path = std::filesystem::absolute(args.file);
-  // What the command line left unset comes from [package.metadata.kernelscope].
-  args.compile = engine.optionsFor(path, args.compile);
+  // What the command line left unset comes from kernelscope.toml, else
+  // [package.metadata.kernelscope]: Engine::passes resolves it.
   PassesResult r = engine.passes({path, std::nullopt, {}}, args.compile, args.kernel, args.passes);
   printWorkspaceTrustNotes(r.diagnostics);
   if (!r.error.empty()) {

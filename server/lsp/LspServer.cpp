@@ -10,6 +10,7 @@
 #include "ArtifactFilters.h"
 #include "Features.h"
 #include "Files.h"
+#include "GpuArch.h"
 #include "GpuFeatures.h"
 #include "Trust.h"
 #include "Uri.h"
@@ -322,21 +323,29 @@ void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json>
 
   json extensions = json::array();
   for (const auto& m : lsp::extensionMethods()) extensions.push_back(m.method);
+  // The arch catalogue, from which the editors build their arch pickers.
+  json archs = json::array();
+  for (const GpuArchInfo& a : gpuArchs()) archs.push_back({{"name", a.name()}, {"gpus", a.gpus}});
   json capabilities = {
-      {"positionEncoding", encoding},
-      {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", true}}}}},
-      {"hoverProvider", true},
-      {"inlayHintProvider", true},
-      {"codeLensProvider", {{"resolveProvider", false}}},
-      {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
-      {"executeCommandProvider",
-       {{"commands",
-         {"kernelscope.rebuild", "kernelscope.setArch", "kernelscope.insertLaunchSpec"}}}},
-      {"experimental",
-       {{"kernelscope", {{"methods", extensions}, {"stages", {"mir", "llvm-ir", "ptx", "sass"}}}}}},
-  };
-  reply(json{{"capabilities", capabilities},
-             {"serverInfo", {{"name", "kernelscope"}, {"version", "0.1.0"}}}});
+           {"positionEncoding", encoding},
+           {"textDocumentSync",
+            {{"openClose", true}, {"change", 2}, {"save", {{"includeText", true}}}}},
+           {"hoverProvider", true},
+           {"inlayHintProvider", true},
+           {"codeLensProvider", {{"resolveProvider", false}}},
+           {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
+           {"executeCommandProvider",
+            {{"commands",
+              {"kernelscope.rebuild", "kernelscope.setArch", "kernelscope.insertLaunchSpec"}}}},
+           {"experimental",
+            {{"kernelscope",
+              {{"methods", extensions},
+               {"stages", {"mir", "llvm-ir", "ptx", "sass"}},
+               {"archs", archs},
+               {"defaultArch", kDefaultArch}}}}}},
+};
+reply(json{{"capabilities", capabilities},
+           {"serverInfo", {{"name", "kernelscope"}, {"version", "0.1.0"}}}});
 }
 
 void LspServer::onInitialized(const lsp::NoParams&) {
@@ -785,7 +794,7 @@ lsp::Expected<LspServer::VirtualTarget> LspServer::resolveVirtual(const std::str
   auto v = lsp::parseVirtualUri(uri, &extensionOfStageName);
   if (!v)
     return lsp::ResponseError{ErrorCode::InvalidParams, "not a kernelscope document URI: " + uri};
-  auto stage = stageOfName(v->stage);
+  auto stage = stageFromName(v->stage);
   // Only a document the server compiled can be named; the path is never opened.
   Document* d = workspace_.findByPath(normalizePath(v->path));
   if (!stage || !d)
@@ -899,7 +908,7 @@ void LspServer::onCodeAction(const lsp::CodeActionParams& p,
 }
 
 void LspServer::onArtifact(const lsp::ArtifactParams& p, Callback<lsp::ArtifactResult> reply) {
-  auto stage = stageOfName(p.stage);
+  auto stage = stageFromName(p.stage);
   if (!stage)
     return reply(lsp::ResponseError{ErrorCode::InvalidParams,
                                     "unknown stage '" + p.stage + "' (" + knownStages() + ")"});
@@ -960,7 +969,7 @@ void LspServer::onLineCosts(const lsp::LineCostsParams& p, Callback<lsp::LineCos
 }
 
 void LspServer::onDiff(const lsp::DiffParams& p, Callback<lsp::DiffResult> reply) {
-  auto stage = stageOfName(p.stage);
+  auto stage = stageFromName(p.stage);
   if (!stage)
     return reply(lsp::ResponseError{ErrorCode::InvalidParams,
                                     "unknown stage '" + p.stage + "' (" + knownStages() + ")"});

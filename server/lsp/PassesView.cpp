@@ -143,7 +143,7 @@ void LspServer::onPasses(const lsp::PassesParams& p, Callback<lsp::PassesResult>
                                     "this server cannot run the compiler's passes"});
   std::optional<Stage> only;
   if (p.stage) {
-    only = stageOfName(*p.stage);
+    only = stageFromName(*p.stage);
     if (!only || (*only != Stage::LlvmIr && *only != Stage::Mir))
       return reply(lsp::ResponseError{
           ErrorCode::InvalidParams, "passes are shown for llvm-ir or mir, not '" + *p.stage + "'"});

@@ -87,13 +87,10 @@ std::optional<OptionValue> decodeSetting(const std::string& key, const nlohmann:
 
 CompileOptions Settings::compileOptions() const {
   CompileOptions o;
-  o.archChosen = arch.has_value();
-  o.optLevelChosen = optLevel.has_value();
-  if (arch) o.arch = *arch;
-  if (optLevel) o.optLevel = *optLevel;
+  o.arch = arch;
+  o.optLevel = optLevel;
   o.profile = toolchainProfile;
   o.stages = stages;
-  o.stagesChosen = false;  // the stages of a Rust kernel; a `.cu` file has PTX and SASS
   o.extraRustcFlags = extraRustcFlags;
   o.remarks = remarks;
   o.workspaceTrusted = workspaceTrusted;

@@ -538,7 +538,7 @@ TEST_CASE("after an edit, only the edited kernel is regenerated, and the map sta
   auto compileSaving = [&](const std::string& name) {
     std::ofstream(file, std::ios::trunc) << text;
     opts.saveTempsDir = dir.path() / name;
-    CompileResult r = compileKernel(tc, {file, std::nullopt, {}}, opts);
+    CompileResult r = compileWithDefaults(tc, {file, std::nullopt, {}}, opts);
     REQUIRE(r.succeeded);
     return r;
   };
@@ -645,7 +645,7 @@ TEST_CASE("flags that set rustc's back end up otherwise leave the PTX to rustc")
   const fs::path file = test::sourceDir() / "examples" / "saxpy.rs";
   CompileOptions opts;
   opts.extraRustcFlags = {"-C", "target-feature=+ptx80"};
-  const CompileResult r = compileKernel(test::toolchain(), {file, std::nullopt}, opts);
+  const CompileResult r = compileWithDefaults(test::toolchain(), {file, std::nullopt}, opts);
   REQUIRE(r.succeeded);
   const StageOutcome* ptx = r.stage(Stage::Ptx);
   REQUIRE(ptx);
