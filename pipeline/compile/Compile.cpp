@@ -61,6 +61,12 @@ void CompileResult::markUnavailable(const ResolvedOptions& opts, Stage s, const 
   st.unavailableReason = why;
 }
 
+const KernelInfo* findKernel(const CompileResult& result, std::string_view name) {
+  for (const auto& k : result.kernels)
+    if (namesKernel(k.symbol, k.demangled, name)) return &k;
+  return nullptr;
+}
+
 const StageOutcome* CompileResult::stage(Stage s) const {
   auto it = stages.find(s);
   return it == stages.end() ? nullptr : &it->second;

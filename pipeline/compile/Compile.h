@@ -179,6 +179,11 @@ struct CompileResult {
   void markUnavailable(const ResolvedOptions&, Stage, const std::string& why);
 };
 
+/// The kernel of `result` that `name` names (namesKernel: its symbol, demangled path or that
+/// path's last segment), or null: what every command and request that takes a kernel's name
+/// means by it.
+const KernelInfo* findKernel(const CompileResult& result, std::string_view name);
+
 CompileResult compileKernel(const Toolchain&, const CompileInput&, const ResolvedOptions&,
                             const CancellationToken& = {});
 /// compileKernel with the caller's options over the defaults alone (resolveOptions without a

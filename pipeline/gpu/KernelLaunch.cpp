@@ -70,12 +70,6 @@ std::string selfExecutable() {
 
 }  // namespace
 
-const KernelInfo* findKernel(const CompileResult& result, std::string_view name) {
-  for (const auto& k : result.kernels)
-    if (namesKernel(k.symbol, k.demangled, name)) return &k;
-  return nullptr;
-}
-
 LaunchSpec writtenSpec(const Toolchain& tc, const CompileResult& result, const std::string& kernel,
                        std::vector<SpecError>& errors,
                        const std::map<fs::path, std::string>& unsaved) {

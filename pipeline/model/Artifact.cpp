@@ -62,11 +62,11 @@ std::string_view stageName(Stage s) { return namesOf(s).name; }
 std::string_view stageLanguage(Stage s) { return namesOf(s).language; }
 std::string_view stageExtension(Stage s) { return namesOf(s).extension; }
 
-std::optional<Stage> stageFromName(std::string_view name, StageSpelling spelling) {
+std::optional<Stage> stageFromName(std::string_view name) {
   for (const auto& n : kStageNames)
     if (n.name == name) return n.stage;
-  if (spelling == StageSpelling::Typed && (name == "llvm" || name == "ll" || name == "ir"))
-    return Stage::LlvmIr;
+  // Accept the short forms people type on a command line.
+  if (name == "llvm" || name == "ll" || name == "ir") return Stage::LlvmIr;
   return std::nullopt;
 }
 

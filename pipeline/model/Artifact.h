@@ -20,11 +20,8 @@ inline constexpr Stage kAllStages[] = {Stage::Mir, Stage::LlvmIr, Stage::Ptx, St
 
 /// The stage's wire name: "mir", "llvm-ir", "ptx", "sass".
 std::string_view stageName(Stage);
-/// Which spellings of a stage's name stageFromName takes: the wire names alone (stageName's),
-/// or also the short forms people type in a list of stages ("llvm", "ll", "ir").
-enum class StageSpelling : uint8_t { Wire, Typed };
-/// The one stage-name parser: the stage `name` spells; nullopt for another name.
-std::optional<Stage> stageFromName(std::string_view name, StageSpelling = StageSpelling::Wire);
+/// The inverse of stageName; nullopt for an unknown name.
+std::optional<Stage> stageFromName(std::string_view);
 /// The editor language of a stage's text: "mir", "llvm", "ptx", "sass".
 std::string_view stageLanguage(Stage);
 /// The file extension of a stage's text: "mir", "ll", "ptx", "sass".

@@ -103,12 +103,6 @@ Artifact kernelBody(const Artifact& a, const std::string& symbol) {
   return body;
 }
 
-const KernelInfo* findKernel(const CompileResult& r, const std::string& name) {
-  for (const auto& k : r.kernels)
-    if (k.symbol == name || k.demangled == name) return &k;
-  return nullptr;
-}
-
 void printResources(std::ostream& out, const KernelInfo& rust, const KernelInfo& cuda) {
   auto row = [&](std::string_view what, auto get) {
     out << "  " << std::left << std::setw(16) << what << std::right << std::setw(8) << get(rust)

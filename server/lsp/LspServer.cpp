@@ -327,25 +327,24 @@ void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json>
   json archs = json::array();
   for (const GpuArchInfo& a : gpuArchs()) archs.push_back({{"name", a.name()}, {"gpus", a.gpus}});
   json capabilities = {
-           {"positionEncoding", encoding},
-           {"textDocumentSync",
-            {{"openClose", true}, {"change", 2}, {"save", {{"includeText", true}}}}},
-           {"hoverProvider", true},
-           {"inlayHintProvider", true},
-           {"codeLensProvider", {{"resolveProvider", false}}},
-           {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
-           {"executeCommandProvider",
-            {{"commands",
-              {"kernelscope.rebuild", "kernelscope.setArch", "kernelscope.insertLaunchSpec"}}}},
-           {"experimental",
-            {{"kernelscope",
-              {{"methods", extensions},
-               {"stages", {"mir", "llvm-ir", "ptx", "sass"}},
-               {"archs", archs},
-               {"defaultArch", kDefaultArch}}}}}},
-};
-reply(json{{"capabilities", capabilities},
-           {"serverInfo", {{"name", "kernelscope"}, {"version", "0.1.0"}}}});
+      {"positionEncoding", encoding},
+      {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", true}}}}},
+      {"hoverProvider", true},
+      {"inlayHintProvider", true},
+      {"codeLensProvider", {{"resolveProvider", false}}},
+      {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
+      {"executeCommandProvider",
+       {{"commands",
+         {"kernelscope.rebuild", "kernelscope.setArch", "kernelscope.insertLaunchSpec"}}}},
+      {"experimental",
+       {{"kernelscope",
+         {{"methods", extensions},
+          {"stages", {"mir", "llvm-ir", "ptx", "sass"}},
+          {"archs", archs},
+          {"defaultArch", kDefaultArch}}}}},
+  };
+  reply(json{{"capabilities", capabilities},
+             {"serverInfo", {{"name", "kernelscope"}, {"version", "0.1.0"}}}});
 }
 
 void LspServer::onInitialized(const lsp::NoParams&) {
@@ -794,7 +793,7 @@ lsp::Expected<LspServer::VirtualTarget> LspServer::resolveVirtual(const std::str
   auto v = lsp::parseVirtualUri(uri, &extensionOfStageName);
   if (!v)
     return lsp::ResponseError{ErrorCode::InvalidParams, "not a kernelscope document URI: " + uri};
-  auto stage = stageFromName(v->stage);
+  auto stage = stageOfName(v->stage);
   // Only a document the server compiled can be named; the path is never opened.
   Document* d = workspace_.findByPath(normalizePath(v->path));
   if (!stage || !d)
@@ -908,7 +907,7 @@ void LspServer::onCodeAction(const lsp::CodeActionParams& p,
 }
 
 void LspServer::onArtifact(const lsp::ArtifactParams& p, Callback<lsp::ArtifactResult> reply) {
-  auto stage = stageFromName(p.stage);
+  auto stage = stageOfName(p.stage);
   if (!stage)
     return reply(lsp::ResponseError{ErrorCode::InvalidParams,
                                     "unknown stage '" + p.stage + "' (" + knownStages() + ")"});
@@ -969,7 +968,7 @@ void LspServer::onLineCosts(const lsp::LineCostsParams& p, Callback<lsp::LineCos
 }
 
 void LspServer::onDiff(const lsp::DiffParams& p, Callback<lsp::DiffResult> reply) {
-  auto stage = stageFromName(p.stage);
+  auto stage = stageOfName(p.stage);
   if (!stage)
     return reply(lsp::ResponseError{ErrorCode::InvalidParams,
                                     "unknown stage '" + p.stage + "' (" + knownStages() + ")"});

@@ -143,7 +143,7 @@ void LspServer::onPasses(const lsp::PassesParams& p, Callback<lsp::PassesResult>
                                     "this server cannot run the compiler's passes"});
   std::optional<Stage> only;
   if (p.stage) {
-    only = stageFromName(*p.stage);
+    only = stageOfName(*p.stage);
     if (!only || (*only != Stage::LlvmIr && *only != Stage::Mir))
       return reply(lsp::ResponseError{
           ErrorCode::InvalidParams, "passes are shown for llvm-ir or mir, not '" + *p.stage + "'"});
@@ -172,12 +172,10 @@ void LspServer::onPasses(const lsp::PassesParams& p, Callback<lsp::PassesResult>
   std::shared_ptr<const Snapshot> snapshot = s->second;
 
   // The kernel as the compile knows it: its symbol, demangled path, or last segment.
-  const KernelInfo* found = nullptr;
+  const KernelInfo* found = findKernel(*snapshot->result, *kernel);
   std::string names;
-  for (const KernelInfo& k : snapshot->result->kernels) {
+  for (const KernelInfo& k : snapshot->result->kernels)
     names += (names.empty() ? "" : ", ") + k.demangled;
-    if (!found && namesKernel(k.symbol, k.demangled, *kernel)) found = &k;
-  }
   if (!found)
     return reply(lsp::ResponseError{
         ErrorCode::InvalidParams,

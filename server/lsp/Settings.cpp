@@ -221,12 +221,7 @@ namespace {
 nlohmann::json settingsFileJson(const std::string& text, std::vector<std::string>& problems) {
   constexpr size_t kMaxUnreadableLines = 16;
   std::vector<std::string> lines;
-  for (size_t start = 0; start <= text.size();) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
+  for (std::string_view line : splitLines(text)) lines.emplace_back(line);
   toml::table table;
   for (size_t attempt = 0;; ++attempt) {
     std::string document;

@@ -138,7 +138,7 @@ TEST_CASE("kernelscope/profile: progress, per-line counters, hints, hover and he
       found = true;
       // Each of those view lines maps back to the hot line.
       json map = s.client->result("kernelscope/sourceLocation",
-                                  {{"uri", server::virtualUri(*stageFromName(stage), s.path)},
+                                  {{"uri", server::virtualUri(*server::stageOfName(stage), s.path)},
                                    {"line", run["start"]}});
       CHECK(map["location"]["range"]["start"]["line"] == hot);
     }

@@ -151,7 +151,7 @@ TEST_CASE("real pipeline: a ready status after an edit says what the PTX and SAS
   CHECK(ptx["changed"] == true);
   // Every stage that changed is in the summary, and no other.
   for (const auto& s : changes["stages"]) {
-    const std::string title(stageTitle(*stageFromName(s["stage"].get<std::string>())));
+    const std::string title(stageTitle(*server::stageOfName(s["stage"].get<std::string>())));
     CAPTURE(title);
     CHECK((summary.find(title + " ") != std::string::npos) == s["changed"].get<bool>());
   }

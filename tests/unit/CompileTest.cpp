@@ -285,7 +285,7 @@ TEST_CASE("the compile cache: one key per input, least recently used evicted fir
   Toolchain tc;
   tc.rustc.version = "1.96.0";
   CompileInput a{"/k/a.rs", std::string("fn a() {}")};
-  CompileOptions sm90, sm80;
+  ResolvedOptions sm90, sm80;
   sm80.arch = "sm_80";
   CHECK(compileKey(tc, a, sm90) == compileKey(tc, a, sm90));
   CHECK(compileKey(tc, a, sm90) != compileKey(tc, a, sm80));

@@ -232,7 +232,7 @@ TEST_CASE("path dependencies come from the rlib cache until their sources or fla
   Toolchain tc = test::toolchain();
   tc.cacheDir = cache.path();
   fs::path math = copy.file("crate/src/math.rs"), util = copy.file("crate-util/src/lib.rs");
-  auto prepare = [&](const CompileInput& in, CompileOptions opts = {}) {
+  auto prepare = [&](const CompileInput& in, ResolvedOptions opts = {}) {
     TempDir work("kernelscope-rlib-work");
     RustcUnit u = prepareRustcUnit(tc, in, opts, work.path(), {});
     INFO(u.failure);
