@@ -519,6 +519,15 @@ PassesResult computePasses(const Toolchain& tc, const CompileInput& input,
   for (int attempt = 0; attempt < 2; ++attempt) {
     PassDumps dumps =
         dumpPasses(tc, unit, opts, popts, work.path(), symbol, mirName, attempt, cancel);
+    if (unit.cargoCouldNotResolve) {  // a workspace cargo cannot resolve offline: rustc alone
+      unit = rustcAloneAfterCargo(tc, input, opts, work.path(), cancel, dumps.run.err);
+      result.diagnostics = unit.diagnostics;
+      if (!unit.failure.empty()) {
+        result.error = unit.failure;
+        return result;
+      }
+      dumps = dumpPasses(tc, unit, opts, popts, work.path(), symbol, mirName, attempt, cancel);
+    }
     if (dumps.run.cancelled) {
       result.cancelled = true;
       result.error = "cancelled";

@@ -195,8 +195,11 @@ RustflagsPlacement placeRustflags(const Toolchain& tc, const fs::path& cargo, co
   return p;
 }
 
-/// Cargo's progress lines carry nothing the user needs in an error message.
-std::string cargoComplaints(std::string_view err) {
+/// What cargo itself said, for the user: its progress lines dropped (they carry nothing the
+/// user needs in an error message) and the mirror's paths (`shadowRoot`, a mirror of `/`)
+/// turned back into the user's own.
+std::string cargoComplaints(std::string_view err, const fs::path& shadowRoot) {
+  const std::string mirror = normalizePath(shadowRoot.string());
   std::string out;
   for (auto line : splitLines(err)) {
     auto t = text::trim(line);
@@ -204,7 +207,13 @@ std::string cargoComplaints(std::string_view err) {
         t.starts_with("Blocking waiting") || t.starts_with("Fresh ") || t.starts_with("Adding ") ||
         t.starts_with("Building "))
       continue;
-    out += std::string(line) + "\n";
+    std::string real(line);
+    for (size_t at = real.find(mirror); at != std::string::npos; at = real.find(mirror, at)) {
+      // "<mirror>/tmp/ws" is "/tmp/ws"; the mirror itself is "/".
+      const bool alone = at + mirror.size() == real.size() || real[at + mirror.size()] != '/';
+      real.replace(at, mirror.size(), alone ? "/" : "");
+    }
+    out += real + "\n";
   }
   return out;
 }
@@ -425,6 +434,14 @@ CargoMessages readCargoMessages(std::string_view out, const CargoPlaces& at, Rus
   return m;
 }
 
+/// Whether cargo stopped before building anything because it could not resolve the
+/// workspace's dependencies offline (a registry crate that is not in the local cache, often
+/// one another member needs): its messages then remind of `--offline`.
+bool offlineResolutionFailed(const ProcessResult& r, const CargoMessages& m) {
+  return !r.ok() && !r.cancelled && m.diagnostics.empty() && m.kernelStem.empty() &&
+         r.err.find("offline") != std::string::npos;
+}
+
 /// Copies the kernel crate's MIR, IR and PTX, its dep-info with real, absolute paths (as the
 /// rustc front end's reads) and, when `remarkDir` is given, its remarks.
 void collectKernelOutputs(const CargoMessages& m, const RustcUnit& unit, const CargoPlaces& at,
@@ -517,7 +534,8 @@ ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const Resolved
     r.exitCode = 1;
     r.err += "\ncargo built " + c.manifest.string() + " but reported no library of it";
   }
-  r.err = m.diagnostics + cargoComplaints(r.err);
+  unit.cargoCouldNotResolve = offlineResolutionFailed(r, m);
+  r.err = m.diagnostics + cargoComplaints(r.err, at.shadowRoot);
   // Each workspace adds a mirror and a target dir per arch: the cache keeps the workspaces
   // used last within $KERNELSCOPE_CARGO_CACHE_MB (default 4 GiB), as the rlib cache does.
   if (!privateBase)

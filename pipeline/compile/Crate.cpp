@@ -660,9 +660,11 @@ std::map<std::string, std::string> unsavedTexts(const CompileInput& input) {
   return texts;
 }
 
-RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input,
-                           const ResolvedOptions& opts, const fs::path& workDir,
-                           const CancellationToken& cancel) {
+namespace {
+
+/// prepareRustcUnit, with cargo taken for a trusted workspace only when `cargoAllowed`.
+RustcUnit prepareUnit(const Toolchain& tc, const CompileInput& input, const ResolvedOptions& opts,
+                      const fs::path& workDir, const CancellationToken& cancel, bool cargoAllowed) {
   RustcUnit unit;
   const fs::path file = normalizePath(fs::absolute(input.path).string());
   const std::map<std::string, std::string> overlays = unsavedTexts(input);
@@ -693,7 +695,7 @@ RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input,
               "\" not applied (it runs cargo and the crate's build scripts): " + kTrustHint +
               "; compiled with " + std::string(profileName(opts.profile)),
           pkg.manifest, kWorkspaceTrustCode));
-    if (opts.workspaceTrusted && findCargo(tc)) {
+    if (opts.workspaceTrusted && cargoAllowed && findCargo(tc)) {
       unit.cargo = cargoUnit(tc, pkg, overlays);
       unit.crateName = pkg.crateName;
       unit.edition = pkg.edition;
@@ -702,12 +704,17 @@ RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input,
       unit.args = crateRustcFlags(pkg, opts, unit.diagnostics);
       return unit;
     }
-    if (auto off = needsCargo(tc, pkg); !off.empty())
+    // (After cargo could not resolve, rustcAloneAfterCargo says why instead.)
+    if (auto off = needsCargo(tc, pkg); !off.empty() && !opts.workspaceTrusted)
       unit.diagnostics.push_back(
           crateDiagnostic(Severity::Warning,
                           pkg.name + " compiled with rustc alone (" + off +
                               "): cargo would run the workspace's code, and " + kTrustHint,
                           pkg.manifest, kWorkspaceTrustCode));
+    else if (!off.empty() && cargoAllowed)
+      unit.diagnostics.push_back(crateDiagnostic(
+          Severity::Warning, pkg.name + " compiled with rustc alone (" + off + "): no cargo found",
+          pkg.manifest));
     DependencyBuilder deps(tc, opts, workDir, overlays, cancel, unit);
     if (!deps.argsFor(pkg, unit.args)) {
       if (unit.failure.empty() && unit.cancelled) unit.failure = "cancelled";
@@ -727,6 +734,37 @@ RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input,
     auto r = remapArgs(shadow, real);
     unit.args.insert(unit.args.end(), r.begin(), r.end());
   }
+  return unit;
+}
+
+}  // namespace
+
+RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input,
+                           const ResolvedOptions& opts, const fs::path& workDir,
+                           const CancellationToken& cancel) {
+  return prepareUnit(tc, input, opts, workDir, cancel, true);
+}
+
+RustcUnit rustcAloneAfterCargo(const Toolchain& tc, const CompileInput& input,
+                               const ResolvedOptions& opts, const fs::path& workDir,
+                               const CancellationToken& cancel, const std::string& cargoSaid) {
+  RustcUnit unit = prepareUnit(tc, input, opts, workDir, cancel, false);
+  if (!unit.crate) return unit;
+  const CratePackage& pkg = *unit.crate;
+  // From cargo's first error on: its warnings before it (a workspace's resolver version,
+  // say) are not why.
+  std::string_view said = cargoSaid;
+  if (size_t error = said.find("error:"); error != std::string_view::npos)
+    said.remove_prefix(error);
+  std::string why(text::trim(said));
+  if (why.size() > 800) why = why.substr(0, 800) + "…";
+  const std::string off = needsCargo(tc, pkg);
+  unit.diagnostics.push_back(crateDiagnostic(
+      Severity::Warning,
+      pkg.name + " compiled with rustc alone: cargo could not resolve the workspace offline" +
+          (off.empty() ? std::string() : " (left out: " + off + ")") +
+          "; fetch the dependencies once with `cargo fetch` for cargo's build. Cargo said: " + why,
+      pkg.manifest));
   return unit;
 }
 
@@ -762,7 +800,7 @@ std::vector<std::string> crateRustcFlags(const CratePackage& pkg, const Resolved
 // The crate's defaults for what the user left unset.
 
 ResolvedOptions resolveForFile(const Toolchain& tc, const fs::path& file,
-                               const CompileOptions& options) {
+                               const ResolvedOptions& options) {
   const bool cuda = isCudaSource(file);
   if (options.arch && options.optLevel && options.profile)
     return resolveOptions(options, nullptr, cuda);

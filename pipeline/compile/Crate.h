@@ -160,6 +160,9 @@ struct RustcUnit {
   /// Set when cargo builds the crate (a trusted workspace); otherwise rustc is run directly,
   /// with path dependencies built as rlibs by kernelscope.
   std::optional<CargoUnit> cargo;
+  /// Set by a cargo build that stopped because cargo could not resolve the workspace's
+  /// dependencies offline: rustc alone can still compile the crate (rustcAloneAfterCargo).
+  bool cargoCouldNotResolve = false;
   std::vector<Diagnostic> diagnostics;  // from reading Cargo.toml and building dependencies
   std::string failure;                  // non-empty: nothing can be compiled, and why
   bool cancelled = false;
@@ -175,6 +178,14 @@ struct RustcUnit {
 /// left out, and a warning says so); for a file outside any crate, the file itself.
 RustcUnit prepareRustcUnit(const Toolchain&, const CompileInput&, const ResolvedOptions&,
                            const std::filesystem::path& workDir, const CancellationToken&);
+
+/// After a cargo build could not resolve the workspace offline (a registry
+/// crate another member needs is not in the local cache): the same crate prepared for rustc
+/// alone, as for an untrusted workspace, with a warning at its Cargo.toml that says so and
+/// what cargo said.
+RustcUnit rustcAloneAfterCargo(const Toolchain&, const CompileInput&, const ResolvedOptions&,
+                               const std::filesystem::path& workDir, const CancellationToken&,
+                               const std::string& cargoSaid);
 
 /// Runs the compile driver's rustc call on `unit` (rustcCommand in Compile.h), or for a
 /// crate that cargo builds the same call through `cargo rustc` (CargoBuild.h): either way

@@ -53,29 +53,20 @@ class RustcFrontEnd final : public FrontEnd {
 
     // The file's crate (its path dependencies built) or the file alone; see Crate.h.
     RustcUnit unit = prepareRustcUnit(tc, input, opts, work, cancel);
-    result.toolTime += unit.toolTime;
-    result.diagnostics = unit.diagnostics;
-    if (unit.crate) result.crateManifest = unit.crate->manifest;
-    if (unit.cancelled) return cancelCompile(opts, result);
-    if (!unit.failure.empty()) {
-      failStages(opts, result, unit.failure);
-      result.failure = unit.failure;
-      return std::nullopt;
-    }
+    if (!takeUnit(unit, opts, result))
+      return unit.cancelled ? cancelCompile(opts, result) : std::nullopt;
 
     // --- rustc: MIR, LLVM IR, PTX, diagnostics and remarks in one call.
-    const bool needPtx = opts.wants(Stage::Ptx) || opts.wants(Stage::Sass);
-    ptxFrom_ = !needPtx                          ? PtxFrom::Nowhere
-               : backEndIsRustcs(tc, unit, opts) ? PtxFrom::OurBackEnd
-                                                 : PtxFrom::Rustc;
     remarkDir_ = opts.remarks ? work / "remarks" : fs::path();
-    // The IR keeps the order of each value's uses, which the back end's choices follow (a
-    // reparsed module would have its own), so our back end sees what rustc's did.
-    const std::vector<std::string> keepUseOrder = {"-C", "llvm-args=-preserve-ll-uselistorder"};
-    ProcessResult r = runRustcUnit(tc, unit, opts, emitFor(opts, unit, ptxFrom_ == PtxFrom::Rustc),
-                                   out, work, keepUseOrder, remarkDir_, cancel);
-    result.toolTime += r.elapsed;
+    ProcessResult r = runUnit(tc, unit, opts, out, work, cancel, result);
+    if (unit.cargoCouldNotResolve) {  // a workspace cargo cannot resolve offline: rustc alone
+      unit = rustcAloneAfterCargo(tc, input, opts, work, cancel, r.err);
+      if (!takeUnit(unit, opts, result))
+        return unit.cancelled ? cancelCompile(opts, result) : std::nullopt;
+      r = runUnit(tc, unit, opts, out, work, cancel, result);
+    }
     if (r.cancelled) return cancelCompile(opts, result);
+    const bool needPtx = opts.wants(Stage::Ptx) || opts.wants(Stage::Sass);
     if (!takeRun(r, unit, opts, out, result)) return std::nullopt;
     result.succeeded = true;
     FrontEndOutput o = readOutputs(tc, input, unit, opts, out, result);
@@ -171,6 +162,38 @@ class RustcFrontEnd final : public FrontEnd {
 
   /// Takes rustc's diagnostics and the crate's files from its run; false when it failed
   /// (every wanted stage then says why).
+  /// Takes a prepared unit's diagnostics and tool time into `result`; false when nothing
+  /// can be compiled (failed or cancelled).
+  static bool takeUnit(const RustcUnit& unit, const ResolvedOptions& opts, CompileResult& result) {
+    result.toolTime += unit.toolTime;
+    result.diagnostics = unit.diagnostics;
+    if (unit.crate) result.crateManifest = unit.crate->manifest;
+    if (unit.cancelled) return false;
+    if (!unit.failure.empty()) {
+      failStages(opts, result, unit.failure);
+      result.failure = unit.failure;
+      return false;
+    }
+    return true;
+  }
+
+  /// Chooses where the PTX comes from for `unit` and runs rustc (or cargo) on it.
+  ProcessResult runUnit(const Toolchain& tc, RustcUnit& unit, const ResolvedOptions& opts,
+                        const fs::path& out, const fs::path& work, const CancellationToken& cancel,
+                        CompileResult& result) {
+    const bool needPtx = opts.wants(Stage::Ptx) || opts.wants(Stage::Sass);
+    ptxFrom_ = !needPtx                          ? PtxFrom::Nowhere
+               : backEndIsRustcs(tc, unit, opts) ? PtxFrom::OurBackEnd
+                                                 : PtxFrom::Rustc;
+    // The IR keeps the order of each value's uses, which the back end's choices follow (a
+    // reparsed module would have its own), so our back end sees what rustc's did.
+    const std::vector<std::string> keepUseOrder = {"-C", "llvm-args=-preserve-ll-uselistorder"};
+    ProcessResult r = runRustcUnit(tc, unit, opts, emitFor(opts, unit, ptxFrom_ == PtxFrom::Rustc),
+                                   out, work, keepUseOrder, remarkDir_, cancel);
+    result.toolTime += r.elapsed;
+    return r;
+  }
+
   static bool takeRun(const ProcessResult& r, const RustcUnit& unit, const ResolvedOptions& opts,
                       const fs::path& out, CompileResult& result) {
     saveTemp(opts, "rustc.stderr", r.err);

@@ -172,6 +172,52 @@ TEST_CASE("a failing build script is reported with cargo's own words") {
   CHECK_FALSE(fs::exists(dir.path() / "k/target"));
 }
 
+TEST_CASE("a workspace cargo cannot resolve offline compiles with rustc alone, and says so") {
+  if (!test::toolchainUsable()) return;
+  // The kernel crate needs nothing, but another member needs a crate that is in no local
+  // registry: cargo resolves the whole workspace, so it cannot build anything offline.
+  TempDir dir("kernelscope-cargo-test");
+  fs::create_directories(dir.path() / "k/src");
+  fs::create_directories(dir.path() / "other/src");
+  std::ofstream(dir.path() / "Cargo.toml") << "[workspace]\nmembers = [\"k\", \"other\"]\n";
+  std::ofstream(dir.path() / "k/Cargo.toml")
+      << "[package]\nname = \"k\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"
+         "[lib]\ncrate-type = [\"cdylib\"]\n";
+  std::ofstream(dir.path() / "k/src/lib.rs")
+      << "#![no_std]\n#![feature(abi_ptx)]\n#[no_mangle]\n"
+         "pub unsafe extern \"ptx-kernel\" fn twice(x: *mut f32) { *x = *x * 2.0; }\n"
+         "#[panic_handler]\nfn p(_: &core::panic::PanicInfo) -> ! { loop {} }\n";
+  std::ofstream(dir.path() / "other/Cargo.toml")
+      << "[package]\nname = \"other\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"
+         "[dependencies]\nno-such-crate-anywhere = \"1.0\"\n";
+  std::ofstream(dir.path() / "other/src/lib.rs") << "pub fn f() {}\n";
+  Toolchain tc = test::toolchain();
+  tc.cacheDir = dir.path() / "cache";
+  const CompileInput input{dir.path() / "k/src/lib.rs", std::nullopt, {}};
+  CompileResult r = compileWithDefaults(tc, input, trusted());
+  INFO(allMessages(r));
+  REQUIRE(r.succeeded);
+  CHECK(kernelNames(r) == std::vector<std::string>{"twice"});
+  bool told = false;
+  for (const auto& d : r.diagnostics)
+    if (d.message.find("cargo could not resolve the workspace offline") != std::string::npos) {
+      told = true;
+      CHECK(d.severity == Severity::Warning);
+      REQUIRE(d.range);
+      CHECK(d.range->file == normalizePath((dir.path() / "k/Cargo.toml").string()));
+      // Cargo's own words, with the user's paths, not those of kernelscope's mirror.
+      CHECK(d.message.find("no-such-crate-anywhere") != std::string::npos);
+      CHECK(d.message.find(normalizePath((dir.path() / "other").string()) + ")") !=
+            std::string::npos);
+      CHECK(d.message.find(tc.cacheDir.string()) == std::string::npos);
+    }
+  CHECK(told);
+  // The passes view takes the same way.
+  PassesResult passes = computePasses(tc, input, trusted(), "twice", {});
+  CHECK(passes.error.empty());
+  CHECK_FALSE(passes.stages.empty());
+}
+
 TEST_CASE(
     "the shadow tree: unsaved files are files, the rest links, a reverted file follows the disk") {
   TempDir dir("kernelscope-shadow-test");
