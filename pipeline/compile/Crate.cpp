@@ -800,7 +800,7 @@ std::vector<std::string> crateRustcFlags(const CratePackage& pkg, const Resolved
 // The crate's defaults for what the user left unset.
 
 ResolvedOptions resolveForFile(const Toolchain& tc, const fs::path& file,
-                               const ResolvedOptions& options) {
+                               const CompileOptions& options) {
   const bool cuda = isCudaSource(file);
   if (options.arch && options.optLevel && options.profile)
     return resolveOptions(options, nullptr, cuda);

@@ -62,12 +62,12 @@ void applySettingsFile(const std::filesystem::path& file, CompileOptions& option
       for (const auto& p : problems)
         std::cerr << settingsFile.string() << ": warning: " << p << "\n";
   }
-  const CompileOptions file = server::settingsFrom({&values}).compileOptions();
-  if (!options.arch) options.arch = file.arch;
-  if (!options.optLevel) options.optLevel = file.optLevel;
-  if (!options.profile) options.profile = file.profile;
-  if (!options.stages) options.stages = file.stages;
-  if (options.extraRustcFlags.empty()) options.extraRustcFlags = file.extraRustcFlags;
+  const CompileOptions fromFile = server::settingsFrom({&values}).compileOptions();
+  if (!options.arch) options.arch = fromFile.arch;
+  if (!options.optLevel) options.optLevel = fromFile.optLevel;
+  if (!options.profile) options.profile = fromFile.profile;
+  if (!options.stages) options.stages = fromFile.stages;
+  if (options.extraRustcFlags.empty()) options.extraRustcFlags = fromFile.extraRustcFlags;
 }
 
 std::optional<std::string> inputFileProblem(const std::string& file) {

@@ -308,7 +308,8 @@ struct ExplainView {
   /// The SASS and its costs when both are there and SASS is shown, else null.
   const Artifact* costedSass() const {
     const StageOutcome* st = r.stage(Stage::Sass);
-    if (!r.costs || !r.lineMap || !st || !st->available || !args.options.wants(Stage::Sass))
+    if (!r.costs || !r.lineMap || !st || !st->available ||
+        !resolveOptions(args.options).wants(Stage::Sass))
       return nullptr;
     return st->artifact.get();
   }
