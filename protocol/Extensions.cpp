@@ -8,6 +8,7 @@ namespace {
 
 constexpr std::string_view kExampleUri = "file:///home/me/k/src/lib.rs";
 constexpr std::string_view kExamplePtxUri = "kernelscope:/ptx/home/me/k/src/lib.rs.ptx";
+constexpr std::string_view kExampleSassUri = "kernelscope:/sass/home/me/k/src/lib.rs.sass";
 
 json textDocument() { return json{{"uri", kExampleUri}}; }
 
@@ -65,6 +66,42 @@ json kernelsResult() {
   return r;
 }
 
+ValueFlowSite exampleSite(int line, std::string address, std::string opcode, std::string text,
+                          int sourceLine) {
+  ValueFlowSite s;
+  s.line = line;
+  s.address = std::move(address);
+  s.opcode = std::move(opcode);
+  s.text = std::move(text);
+  s.sass = Location{std::string(kExampleSassUri), Range{{line, 0}, {line, 0}}};
+  s.source = Location{std::string(kExampleUri), Range{{sourceLine, 0}, {sourceLine, 0}}};
+  return s;
+}
+
+json valueFlowResult() {
+  ValueFlowResult r;
+  r.instruction = exampleSite(52, "0x0270", "FADD", "/*0270*/ FADD R11, R0, R11 ;", 13);
+  ValueSource r0;
+  r0.reg = "R0";
+  r0.definitions = {exampleSite(48, "0x0210", "LDG.E", "/*0210*/ LDG.E R0, [R8.64] ;", 13)};
+  ValueSource r11;
+  r11.reg = "R11";
+  r11.definitions = {
+      exampleSite(40, "0x01b0", "IMAD.MOV.U32", "/*01b0*/ IMAD.MOV.U32 R11, RZ, RZ, RZ ;", 11),
+      exampleSite(52, "0x0270", "FADD", "/*0270*/ FADD R11, R0, R11 ;", 13)};
+  r.sources = {r0, r11};
+  ValueResult out;
+  out.reg = "R11";
+  out.uses = {exampleSite(52, "0x0270", "FADD", "/*0270*/ FADD R11, R0, R11 ;", 13),
+              exampleSite(60, "0x02b0", "ST.E", "/*02b0*/ ST.E [R2.64], R11 ;", 15)};
+  r.results = {out};
+  r.text =
+      "R0 from the LDG.E at 0x0210 — line 14; R11 from the IMAD.MOV.U32 at 0x01b0 — line 12 or "
+      "the FADD at 0x0270 — line 14; R11 used by the FADD at 0x0270 — line 14, the ST.E at "
+      "0x02b0 — line 16";
+  return r;
+}
+
 json lineCostsResult() {
   LineCostsResult r;
   r.revision = 3;
@@ -96,6 +133,9 @@ json lineCostsResult() {
   k.localArrays = {LocalArrayInfo{"vals", 256, {40}, 38}};
   r.kernels = {k};
   r.lookFirst = {LookFirst{40, "a per-thread array in local memory: 12 local-memory instructions"}};
+  r.heat.issueCycles = {HeatLine{39, 0.5}, HeatLine{40, 1}};
+  r.heat.live = {HeatLine{39, 0.8}, HeatLine{40, 1}};
+  r.heat.local = {HeatLine{40, 1}};
   return r;
 }
 
@@ -245,6 +285,13 @@ const std::vector<ExtensionMethod>& extensionMethods() {
        "client -> server",
        {{"textDocument", textDocument()}},
        lineCostsResult()},
+      {"kernelscope/valueFlow",
+       "request",
+       "client -> server",
+       {{"textDocument", {{"uri", kExampleSassUri}}},
+        {"line", 52},
+        {"filters", {{"directives", true}}}},
+       valueFlowResult()},
       {"kernelscope/diff",
        "request",
        "client -> server",

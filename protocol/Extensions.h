@@ -338,19 +338,92 @@ struct LookFirst {
 };
 inline void to_json(json& j, const LookFirst& l) { j = {{"line", l.line}, {"why", l.why}}; }
 
+/// A line's static heat: its figure against the file's largest (0 < share <= 1).
+struct HeatLine {
+  int line = 0;
+  double share = 0;
+};
+inline void to_json(json& j, const HeatLine& h) { j = {{"line", h.line}, {"share", h.share}}; }
+
+/// The static heat of the lines by one figure each: "issueCycles", "live", "local".
+struct StaticHeat {
+  std::vector<HeatLine> issueCycles, live, local;
+};
+inline void to_json(json& j, const StaticHeat& h) {
+  j = {{"issueCycles", h.issueCycles}, {"live", h.live}, {"local", h.local}};
+}
+
 struct LineCostsResult {
   int revision = 0;
   std::string arch;
   std::vector<LineCostInfo> lines;
   std::vector<KernelCostInfo> kernels;
   std::vector<LookFirst> lookFirst;
+  StaticHeat heat;
 };
 inline void to_json(json& j, const LineCostsResult& r) {
-  j = {{"revision", r.revision},
-       {"arch", r.arch},
-       {"lines", r.lines},
-       {"kernels", r.kernels},
-       {"lookFirst", r.lookFirst}};
+  j = {{"revision", r.revision}, {"arch", r.arch},           {"lines", r.lines},
+       {"kernels", r.kernels},   {"lookFirst", r.lookFirst}, {"heat", r.heat}};
+}
+
+// ---------------------------------------------------------------------------------------
+// kernelscope/valueFlow: this request is a kernelscope extension.
+
+struct ValueFlowParams {
+  TextDocumentIdentifier textDocument;  // a SASS view, or the source file it is of
+  int line = 0;  // a line of the SASS view (with `filters`, of that filtered view)
+  std::optional<ArtifactFilters> filters;
+};
+inline void from_json(const json& j, ValueFlowParams& p) {
+  j.at("textDocument").get_to(p.textDocument);
+  j.at("line").get_to(p.line);
+  detail::readOptional(j, "filters", p.filters);
+}
+
+/// One SASS instruction of a value's way.
+struct ValueFlowSite {
+  std::optional<int> line;         // its line in the SASS view asked about; null when filtered out
+  std::string address;             // "0x00d0"
+  std::string opcode;              // "LDG.E"
+  std::string text;                // the instruction, trimmed
+  Location sass;                   // the SASS view's line
+  std::optional<Location> source;  // the Rust line it came from
+};
+inline void to_json(json& j, const ValueFlowSite& s) {
+  j = {{"line", s.line ? json(*s.line) : json(nullptr)},
+       {"address", s.address},
+       {"opcode", s.opcode},
+       {"text", s.text},
+       {"sass", s.sass},
+       {"source", s.source ? json(*s.source) : json(nullptr)}};
+}
+
+struct ValueSource {
+  std::string reg;  // "R2", "R4.64", "P0", "UR6"
+  std::vector<ValueFlowSite> definitions;
+  bool fromStart = false;  // some path from the function's start writes it nowhere
+};
+inline void to_json(json& j, const ValueSource& s) {
+  j = {{"register", s.reg}, {"definitions", s.definitions}, {"fromStart", s.fromStart}};
+}
+
+struct ValueResult {
+  std::string reg;
+  std::vector<ValueFlowSite> uses;
+};
+inline void to_json(json& j, const ValueResult& r) { j = {{"register", r.reg}, {"uses", r.uses}}; }
+
+struct ValueFlowResult {
+  std::optional<ValueFlowSite> instruction;  // null: the line is no SASS instruction
+  std::vector<ValueSource> sources;
+  std::vector<ValueResult> results;
+  std::string text;  // in words, as the hover says it
+};
+inline void to_json(json& j, const ValueFlowResult& r) {
+  j = {{"instruction", r.instruction ? json(*r.instruction) : json(nullptr)},
+       {"sources", r.sources},
+       {"results", r.results},
+       {"text", r.text}};
 }
 
 // ---------------------------------------------------------------------------------------

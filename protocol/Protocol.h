@@ -236,6 +236,18 @@ inline void from_json(const json& j, TextDocumentPositionParams& p) {
   j.at("position").get_to(p.position);
 }
 
+struct ReferenceParams {
+  TextDocumentIdentifier textDocument;
+  Position position;
+  bool includeDeclaration = false;
+};
+inline void from_json(const json& j, ReferenceParams& p) {
+  j.at("textDocument").get_to(p.textDocument);
+  j.at("position").get_to(p.position);
+  if (auto c = j.find("context"); c != j.end() && c->is_object())
+    p.includeDeclaration = c->value("includeDeclaration", false);
+}
+
 struct MarkupContent {
   std::string kind = "markdown";  // "markdown" or "plaintext"
   std::string value;

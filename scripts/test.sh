@@ -2,7 +2,8 @@
 # Checks the code first (scripts/check.sh: clang-format, fixed by scripts/format.sh; tsc +
 # eslint on the VS Code extension), sets
 # everything up (idempotent, including what the editor tests need), builds with -Werror,
-# runs clang-tidy over the built sources (scripts/check.sh --tidy), and runs every test: pipeline unit and golden tests, LSP conversation tests, editor end-to-end
+# runs clang-tidy over the built sources (scripts/check.sh --tidy, in the background beside
+# the tests), and runs every test: pipeline unit and golden tests, LSP conversation tests, editor end-to-end
 # tests (Neovim, Emacs, Vim, VS Code), the GPU tests (which skip without a GPU); then,
 # in a second build with clang, ASan and UBSan (built in the background meanwhile), the unit
 # and LSP suites and the libFuzzer target over framing + dispatch for a bounded time from its
@@ -46,7 +47,7 @@ build_sanitizer_tree() {
     ks_launch_spec_fuzz ks_gpu_exec_fuzz ks_result_store_fuzz \
     >>"$log" 2>&1
 }
-# It builds at the lowest priority beside clang-tidy and the tests of the -Werror build,
+# It builds at the lowest priority (as clang-tidy runs) beside the tests of the -Werror build,
 # which run one at a time and mostly wait on editors and tools: it takes the idle cores
 # (CFS gives a nice-19 job about 1.5% of a core another job wants), so the editors' timings
 # stay as they were written for, and its 400 s of compiling mostly vanish from the run. In
@@ -60,8 +61,15 @@ sanitizer_build=$!
 # It ends with this script, whatever ends it (its process group: cmake, ninja, the compilers).
 trap 'kill -TERM -- "-$sanitizer_build" 2>/dev/null || true' EXIT
 
-# clang-tidy (.clang-tidy's few checks) over the C++ the build compiles, after the build.
-"$ROOT/scripts/check.sh" --tidy "$BUILD_DIR" || { echo "[test] clang-tidy failed (see above)" >&2; exit 1; }
+# clang-tidy (.clang-tidy's few checks) over the C++ the build compiles, after the build:
+# about 110 files of LLVM-heavy C++, minutes of both cores, which the tests below mostly
+# leave idle. So it runs beside them as the sanitizer build does (lowest priority, a
+# scheduling group of its own), and its verdict is read when they are done.
+tidy_log=$(mktemp)
+nice -n 19 setsid bash -c "{ echo 19 >/proc/self/autogroup; } 2>/dev/null
+  $(declare -p ROOT BUILD_DIR); exec \"\$ROOT/scripts/check.sh\" --tidy \"\$BUILD_DIR\"" >"$tidy_log" 2>&1 &
+tidy=$!
+trap 'kill -TERM -- "-$sanitizer_build" "-$tidy" 2>/dev/null || true; rm -f "$tidy_log"' EXIT
 
 # The unit and LSP suites, which run the pipeline and the server in-process, run in the
 # sanitizer build below (the same tests, compiled by clang with ASan and UBSan); every test
@@ -70,13 +78,19 @@ IN_SANITIZER_BUILD='^(unit\.(first|second)|lsp\.unit|lsp\.fuzz|fuzz\.ks_.*)$'
 # -j2: only the unit suite's two halves run side by side (tests/CMakeLists.txt).
 (cd "$BUILD_DIR" && ctest --output-on-failure --timeout 1500 -j2 -E "$IN_SANITIZER_BUILD" "$@") || status=$?
 
+echo "[test] clang-tidy: waiting for it" >&2
+tidy_status=0
+wait "$tidy" || tidy_status=$?
+cat "$tidy_log" >&2
+if [ "$tidy_status" != 0 ]; then echo "[test] clang-tidy failed (see above)" >&2; status=1; fi
+
 echo "[test] sanitizers and fuzzing: waiting for the build in $SANITIZE_DIR" >&2
 if ! wait "$sanitizer_build"; then
   grep -E "error|FAILED|CMake Error" "$log" | head -30 >&2 || tail -30 "$log" >&2
   echo "[test] the sanitizer build failed (full log: $log)" >&2
   exit 1
 fi
-trap - EXIT
+trap 'rm -f "$tidy_log"' EXIT
 (cd "$SANITIZE_DIR" && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --output-on-failure --timeout 600 -j2 -R "$IN_SANITIZER_BUILD") || status=$?
 exit $status

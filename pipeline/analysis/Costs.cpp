@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "Parsers.h"
+#include "SassText.h"
 #include "TextUtil.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -57,21 +58,6 @@ std::string controlCodeNotation(const ControlCode& c) {
 
 namespace {
 
-/// The offset in "/*00c0*/ ..." (the first comment of an instruction line).
-std::optional<uint32_t> addressOf(std::string_view t) {
-  size_t open = t.find("/*");
-  if (open == std::string_view::npos) return std::nullopt;
-  size_t close = t.find("*/", open);
-  if (close == std::string_view::npos || close == open + 2) return std::nullopt;
-  uint32_t v = 0;
-  for (char c : t.substr(open + 2, close - open - 2)) {
-    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-    if (d < 0 || v > 0x0fffffff) return std::nullopt;
-    v = v * 16 + uint32_t(d);
-  }
-  return v;
-}
-
 /// The function name of a `//------ .text.NAME ------` header, or empty.
 std::string_view sectionFunction(std::string_view t) {
   if (!t.starts_with("//--")) return {};
@@ -88,7 +74,7 @@ void forEachInstruction(const Artifact& sass, F&& f) {
     const auto& fn = sass.functions[fi];
     for (uint32_t l = fn.firstLine; l <= fn.lastLine && l < sass.lines.size(); ++l) {
       if (sass.lines[l].kind != LineKind::Instruction) continue;
-      if (auto a = addressOf(sass.lineText(l))) f(fi, l, *a);
+      if (auto a = sassAddress(sass.lineText(l))) f(fi, l, *a);
     }
   }
 }
@@ -124,7 +110,7 @@ size_t readLiveRegisters(const Artifact& sass, std::string_view plr, SassCosts& 
       columns.assign(cells.begin(), cells.end());  // the header row
       continue;
     }
-    auto address = addressOf(t);
+    auto address = sassAddress(t);
     if (!current || !address || !t.starts_with("/*")) continue;
     Live live{*address, 0, 0, 0};
     for (size_t c = 0; c < cells.size() && c < columns.size(); ++c) {
@@ -201,18 +187,6 @@ size_t readControlCodes(const Artifact& sass, std::string_view cubin, std::strin
   });
   costs.controlCodes = read != 0;
   return read;
-}
-
-std::string_view sassOpcode(std::string_view t) {
-  size_t close = t.find("*/");
-  std::string_view rest = close == std::string_view::npos ? t : t.substr(close + 2);
-  text::skipBlanks(rest);
-  if (rest.starts_with("@")) {  // predicate guard
-    size_t sp = rest.find_first_of(" \t");
-    rest = sp == std::string_view::npos ? std::string_view{} : rest.substr(sp);
-    text::skipBlanks(rest);
-  }
-  return rest.substr(0, std::min(rest.size(), rest.find_first_of(" \t;")));
 }
 
 std::string_view memorySpace(std::string_view opcode) {

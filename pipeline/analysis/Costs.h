@@ -23,6 +23,7 @@
 #include "Diagnostics.h"
 #include "LineMap.h"
 #include "Occupancy.h"
+#include "SassText.h"  // sassOpcode, which the costs name instructions by
 
 namespace ks {
 
@@ -105,9 +106,6 @@ std::vector<LocalArray> findLocalArrays(std::string_view irText,
 std::string_view memorySpace(std::string_view opcode);
 /// The access width in bits of a SASS memory instruction (32 unless `.64`/`.128`/`.U8`...).
 uint32_t memoryWidth(std::string_view opcode);
-/// The opcode of a SASS instruction line ("/*0090*/ @P0 LDG.E.64 R2, [R4.64] ;" ->
-/// "LDG.E.64").
-std::string_view sassOpcode(std::string_view lineText);
 
 /// Memory instructions of one address space on a line.
 struct MemoryOps {

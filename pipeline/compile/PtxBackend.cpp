@@ -7,6 +7,7 @@
 
 #include "Files.h"
 #include "GpuArch.h"
+#include "LiveRanges.h"
 #include "Parsers.h"
 
 namespace ks {
@@ -182,13 +183,15 @@ BackEndTools::Disassembly runNvdisasm(const Toolchain& tc, const ResolvedOptions
     return runProcess(p);
   };
   // nvdisasm prints life ranges only without line info (-plr drops -g's comments), so the
-  // counts come from a second run, side by side with the first.
-  std::future<ProcessResult> live;
+  // counts come from runs of their own, side by side with the listing, for the functions
+  // whose code is not cached (LiveRanges.h).
+  std::future<LiveRangeRun> live;
   if (opts.costs)
-    live = std::async(std::launch::async, [&] { return run({"-c", "-plr", "-lrm", "count"}); });
+    live =
+        std::async(std::launch::async, [&] { return liveRanges(tc, opts, cancel, ptxas.cubin); });
   BackEndTools::Disassembly out;
   out.sass = run({"-c", "-g", "-gi"});
-  if (live.valid()) out.liveRanges = live.get();
+  if (live.valid()) out.liveRanges = live.get().run;
   return out;
 }
 

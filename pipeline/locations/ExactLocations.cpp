@@ -536,6 +536,10 @@ void keepLines(Artifact& a, std::string text, const std::vector<bool>& keep) {
     const uint32_t end = newIndex[std::min<size_t>(f.lastLine + 1, a.lines.size())];
     f.lastLine = end > f.firstLine ? end - 1 : f.firstLine;
   }
+  // The text was built by appending, the lines reserved for all: what is kept holds only
+  // what it uses (a 40-kernel file's SASS text is several megabytes, kept with each result).
+  text.shrink_to_fit();
+  lines.shrink_to_fit();
   a.text = std::move(text);
   a.indexLines();
   a.lines = std::move(lines);

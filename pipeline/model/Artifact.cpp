@@ -86,6 +86,9 @@ std::vector<std::string_view> splitLines(std::string_view text) {
 
 void Artifact::indexLines() {
   lineStarts.clear();
+  // Exactly one start per line: kept with the artifact, so without a doubling's slack.
+  lineStarts.shrink_to_fit();
+  lineStarts.reserve(std::count(text.begin(), text.end(), '\n') + 1);
   size_t pos = 0;
   while (pos < text.size()) {
     lineStarts.push_back(static_cast<uint32_t>(pos));

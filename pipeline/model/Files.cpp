@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <vector>
 
 namespace ks {
@@ -154,6 +155,27 @@ uintmax_t cacheBoundBytes(const char* variable, uintmax_t defaultMiB) {
   const char* mb = std::getenv(variable);
   uintmax_t n = mb && *mb ? std::strtoull(mb, nullptr, 10) : defaultMiB;
   return n << 20;
+}
+
+std::string writeFileAtomically(const std::filesystem::path& path, std::string_view text) {
+  const std::filesystem::path staging = path.string() + ".tmp-" + std::to_string(::getpid());
+  std::error_code ec;
+  {
+    std::ofstream out(staging, std::ios::binary | std::ios::trunc);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    if (!out.flush()) {
+      out.close();
+      std::filesystem::remove(staging, ec);
+      return "cannot write " + path.string();
+    }
+  }
+  std::filesystem::rename(staging, path, ec);
+  if (ec) {
+    const std::string why = ec.message();
+    std::filesystem::remove(staging, ec);
+    return "cannot write " + path.string() + ": " + why;
+  }
+  return {};
 }
 
 }  // namespace ks

@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ks {
@@ -68,5 +69,10 @@ size_t evictLeastRecentlyUsed(const std::filesystem::path& dir, uintmax_t maxByt
 
 /// A cache's bound in bytes: the environment variable `variable` in MiB, else `defaultMiB`.
 uintmax_t cacheBoundBytes(const char* variable, uintmax_t defaultMiB);
+
+/// Writes `text` beside `path` and renames it over `path`: a reader sees the old file or the
+/// new one, whole, and a failed write (a full disk) leaves the old one and no staging file.
+/// The problem, or "".
+std::string writeFileAtomically(const std::filesystem::path& path, std::string_view text);
 
 }  // namespace ks

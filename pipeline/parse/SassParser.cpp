@@ -6,7 +6,10 @@
 // ptxas pads a function with a branch-to-self and NOPs after its last instruction:
 // those are marked as compiler-made (line 0). A branch-to-self earlier in the function is
 // the user's own (`loop {}` after a call that does not return) and keeps its line.
+#include <algorithm>
+
 #include "Parsers.h"
+#include "SassText.h"
 #include "TextUtil.h"
 
 namespace ks {
@@ -30,20 +33,6 @@ std::optional<Frame> takeFileLine(std::string_view& s) {
   if (!l) return std::nullopt;
   f.line = *l;
   return f;
-}
-
-/// The opcode of a SASS instruction line: "/*0090*/  @P0 EXIT ;" -> "EXIT".
-std::string_view opcodeOf(std::string_view t) {
-  size_t close = t.find("*/");
-  std::string_view rest = close == std::string_view::npos ? t : t.substr(close + 2);
-  text::skipBlanks(rest);
-  if (rest.starts_with("@")) {  // predicate guard
-    rest = rest.substr(rest.find_first_of(" \t") == std::string_view::npos
-                           ? rest.size()
-                           : rest.find_first_of(" \t"));
-    text::skipBlanks(rest);
-  }
-  return rest.substr(0, rest.find_first_of(" \t;"));
 }
 
 /// The chain of a `//## File "PATH", line N[, inlined at "PATH", line M]...` comment
@@ -72,7 +61,7 @@ void markPadding(Artifact& a, const ArtifactFunction& f, const std::vector<bool>
   for (uint32_t i = f.lastLine + 1; i-- > f.firstLine;) {
     ArtifactLine& line = a.lines[i];
     if (line.kind != LineKind::Instruction) continue;
-    bool nop = opcodeOf(text::trim(a.lineText(i))) == "NOP";
+    bool nop = sassOpcode(text::trim(a.lineText(i))) == "NOP";
     if (!nop && !selfBranch[i]) break;
     line.location = chains.intern(std::vector<Frame>{
         Frame{line.location.empty() ? std::string{} : line.location.front().file, 0, 0, {}}});
@@ -81,6 +70,79 @@ void markPadding(Artifact& a, const ArtifactFunction& f, const std::vector<bool>
 }
 
 }  // namespace
+
+namespace {
+
+/// The text after the address comment and the guard; `guard` receives the guard.
+std::string_view afterGuard(std::string_view t, std::string_view* guard = nullptr) {
+  size_t close = t.find("*/");
+  std::string_view rest = close == std::string_view::npos ? t : t.substr(close + 2);
+  text::skipBlanks(rest);
+  if (rest.starts_with("@")) {
+    size_t sp = rest.find_first_of(" \t");
+    if (guard) *guard = rest.substr(0, sp);
+    rest = sp == std::string_view::npos ? std::string_view{} : rest.substr(sp);
+    text::skipBlanks(rest);
+  }
+  return rest;
+}
+
+}  // namespace
+
+std::string_view sassOpcode(std::string_view t) {
+  std::string_view rest = afterGuard(t);
+  return rest.substr(0, std::min(rest.size(), rest.find_first_of(" \t;")));
+}
+
+std::optional<uint32_t> sassAddress(std::string_view t) {
+  size_t open = t.find("/*");
+  if (open == std::string_view::npos) return std::nullopt;
+  size_t close = t.find("*/", open);
+  if (close == std::string_view::npos || close == open + 2) return std::nullopt;
+  uint32_t v = 0;
+  for (char c : t.substr(open + 2, close - open - 2)) {
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    if (d < 0 || v > 0x0fffffff) return std::nullopt;
+    v = v * 16 + uint32_t(d);
+  }
+  return v;
+}
+
+std::string_view sassBranchTarget(std::string_view t) {
+  size_t open = t.find("`(");
+  size_t close = open == std::string_view::npos ? open : t.find(')', open);
+  return close == std::string_view::npos ? std::string_view{}
+                                         : t.substr(open + 2, close - open - 2);
+}
+
+SassInstructionText splitSassInstruction(std::string_view t) {
+  SassInstructionText out;
+  std::string_view rest = afterGuard(t, &out.guard);
+  size_t end = rest.find_first_of(" \t;");
+  out.opcode = rest.substr(0, std::min(rest.size(), end));
+  rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
+  rest = rest.substr(0, std::min(rest.size(), rest.find(';')));
+  int depth = 0;
+  size_t start = 0;
+  auto take = [&](size_t stop) {
+    std::string_view op = text::trim(rest.substr(start, stop - start));
+    start = stop + 1;
+    if (op.empty()) return;
+    SassOperand o;
+    o.negated = op.starts_with("!");
+    o.memory = op.find('[') != std::string_view::npos;
+    if (op.ends_with(".reuse")) op.remove_suffix(6);
+    o.text = op;
+    out.operands.push_back(o);
+  };
+  for (size_t i = 0; i < rest.size(); ++i) {
+    if (rest[i] == '[') ++depth;
+    if (rest[i] == ']') --depth;
+    if (rest[i] == ',' && depth == 0) take(i);
+  }
+  take(rest.size());
+  return out;
+}
 
 Artifact parseSass(std::string input) {
   Artifact a;
@@ -125,7 +187,7 @@ Artifact parseSass(std::string input) {
     }
     if (t.starts_with("/*") && t.find("*/") != std::string_view::npos && fn >= 0) {
       line.kind = LineKind::Instruction;
-      std::string_view op = opcodeOf(t);
+      std::string_view op = sassOpcode(t);
       // `.L_x_1: BRA (.L_x_1)`: a branch to its own label.
       selfBranch[i] = op == "BRA" && !labelJustBefore.empty() &&
                       t.find("(" + labelJustBefore + ")") != std::string_view::npos;

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "Files.h"
+
 namespace ks {
 
 namespace fs = std::filesystem;
@@ -100,21 +102,9 @@ void storeCachedToolchain(const fs::path& file, const Toolchain& tc,
   std::error_code ec;
   fs::create_directories(file.parent_path(), ec);
   if (ec) return;
-  // Written beside, then renamed over: a reader sees the old file or the new one, whole.
-  const fs::path staging = file.string() + ".tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream out(staging, std::ios::binary | std::ios::trunc);
-    // A path that is not UTF-8 is stored with U+FFFD: its entry never matches, so discovery
-    // simply runs afresh.
-    out << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
-    if (!out.flush()) {
-      out.close();
-      fs::remove(staging, ec);
-      return;
-    }
-  }
-  fs::rename(staging, file, ec);
-  if (ec) fs::remove(staging, ec);
+  // A path that is not UTF-8 is stored with U+FFFD: its entry never matches, so discovery
+  // simply runs afresh.
+  writeFileAtomically(file, j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 }  // namespace ks

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "BaselineFile.h"
 #include "Budgets.h"
 #include "Cli.h"
 #include "CliArgs.h"
@@ -24,10 +25,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-/// The baseline's file name beside the crate's Cargo.toml when --baseline names none.
-constexpr const char* kBaselineName = "kernelscope-baseline.json";
-constexpr int kBaselineVersion = 1;
 
 struct CheckArgs {
   std::string target;  // a crate directory, a Cargo.toml or a kernel file; empty: "."
@@ -81,77 +78,6 @@ std::optional<std::string> parseArgs(int argc, char** argv, CheckArgs& a) {
     if (problem) return problem;
   }
   return std::nullopt;
-}
-
-// --- The baseline file ------------------------------------------------------------------
-
-json figuresJson(const KernelFigures& f) {
-  json j = json::object();
-  for (const FigureSpec& spec : kernelFigureSpecs())
-    if (auto v = figureValue(f, spec.name))
-      j[std::string(spec.name)] = *v == std::floor(*v) ? json(static_cast<int64_t>(*v)) : json(*v);
-  j["block-size"] = f.blockSize;
-  return j;
-}
-
-/// Reads a baseline written by --bless; the problem, or "" (each value checked, a damaged
-/// file is refused whole).
-std::string readBaseline(const fs::path& file, const CompileResult& r,
-                         std::map<std::string, KernelFigures>& out) {
-  FileText text = readRegularFile(file, uintmax_t{16} << 20);
-  if (!text.ok()) return text.error;
-  json j = json::parse(text.text, nullptr, false);
-  if (j.is_discarded() || !j.is_object() ||
-      j.value("kernelscope-baseline", 0) != kBaselineVersion || !j.contains("kernels") ||
-      !j["kernels"].is_object())
-    return "not a kernelscope baseline (write one with --bless)";
-  if (j.value("arch", "") != r.arch)
-    return "the baseline is for " + j.value("arch", std::string("?")) + ", this compile for " +
-           r.arch + " (--arch " + j.value("arch", std::string("?")) +
-           ", or --bless to write one for " + r.arch + ")";
-  for (const auto& [kernel, figures] : j["kernels"].items()) {
-    if (!figures.is_object()) return "kernel " + kernel + ": its figures must be an object";
-    KernelFigures f;
-    f.occupancy.reset();
-    for (const auto& [name, value] : figures.items()) {
-      if (!value.is_number() || value.get<double>() < 0)
-        return "kernel " + kernel + ": " + name + " must be a number of at least 0";
-      if (name == "block-size")
-        f.blockSize = std::clamp(value.get<uint32_t>(), 1u, 1024u);
-      else if (!setFigureValue(f, name, value.get<double>()))
-        return "kernel " + kernel + ": unknown figure '" + name + "'";
-    }
-    out[kernel] = f;
-  }
-  return {};
-}
-
-/// Writes the baseline atomically (a temporary file renamed over it); the problem, or "".
-std::string writeBaseline(const fs::path& file, const CompileResult& r, int optLevel,
-                          const std::map<std::string, KernelFigures>& figures) {
-  json kernels = json::object();
-  for (const auto& [name, f] : figures) kernels[name] = figuresJson(f);
-  json j = {{"kernelscope-baseline", kBaselineVersion},
-            {"arch", r.arch},
-            {"opt-level", optLevel},
-            {"kernels", kernels}};
-  const fs::path staging = file.string() + ".tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream out(staging, std::ios::binary);
-    out << j.dump(2) << "\n";
-    if (!out.flush()) {
-      std::error_code ec;
-      fs::remove(staging, ec);
-      return "cannot write " + staging.string();
-    }
-  }
-  std::error_code ec;
-  fs::rename(staging, file, ec);
-  if (ec) {
-    fs::remove(staging, ec);
-    return "cannot write " + file.string() + ": " + ec.message();
-  }
-  return {};
 }
 
 // --- Reports ----------------------------------------------------------------------------
@@ -317,7 +243,7 @@ int checkMain(int argc, char** argv) {
   bool haveBaseline = false;
   std::error_code ec;
   if (!a.bless && fs::exists(baselineFile, ec)) {
-    if (std::string why = readBaseline(baselineFile, *result, baseline); !why.empty()) {
+    if (std::string why = readBaseline(baselineFile, result->arch, baseline); !why.empty()) {
       std::cerr << "kernelscope check: " << baselineFile.string() << ": " << why << "\n";
       return kExitUsage;
     }
@@ -334,7 +260,7 @@ int checkMain(int argc, char** argv) {
   for (const auto& f : findings)
     if (!a.bless || f.kind == BudgetFinding::Kind::OverBudget) failing.push_back(f);
   if (a.bless) {
-    if (std::string why = writeBaseline(baselineFile, *result, options.optLevel, figures);
+    if (std::string why = writeBaseline(baselineFile, result->arch, options.optLevel, figures);
         !why.empty()) {
       std::cerr << "kernelscope check: " << why << "\n";
       return kExitFailed;

@@ -12,6 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "BaselineFile.h"
+#include "Budgets.h"
 #include "Cli.h"
 #include "CliArgs.h"
 #include "Compile.h"
@@ -19,11 +21,14 @@
 #include "Diff.h"
 #include "Engine.h"
 #include "Files.h"
+#include "GpuService.h"
 #include "InstructionDocs.h"
 #include "KernelSummary.h"
 #include "Remarks.h"
+#include "Report.h"
 #include "ReportHtml.h"
 #include "TextUtil.h"
+#include "ValueFlow.h"
 
 namespace ks {
 
@@ -38,7 +43,11 @@ struct ExplainArgs {
   bool costs = false;     // the full table of costs per line (Costs.h)
   bool stream = false;    // each group of stages as soon as it exists (streamStages)
   RemarkFilter remarks = *RemarkFilter::named("default");
-  std::string html;  // `kernelscope report`: the page to write (ReportHtml.h)
+  std::string html;            // `kernelscope report`: the page to write (ReportHtml.h)
+  std::string baseline;        // report: a `check` baseline to show the kernels against
+  std::string profileResult;   // report: a recorded gpu-exec profile result, for the heat
+  std::string kernel;          // report: the profiled kernel
+  gpu::LaunchSettings launch;  // report: the profile's --spec items
 };
 
 /// Parses the arguments of `command` (explain or report); returns an error message on bad
@@ -55,6 +64,15 @@ std::optional<std::string> parseArgs(std::string_view command, int argc, char** 
       auto v = args.value();
       if (!v) return std::string(arg) + " needs the file to write";
       a.html = *v;
+    } else if (command == "report" &&
+               (arg == "--baseline" || arg == "--profile-result" || arg == "--kernel")) {
+      auto v = args.value();
+      if (!v) return std::string(arg) + (arg == "--kernel" ? " needs a name" : " needs a file");
+      (arg == "--baseline" ? a.baseline : arg == "--kernel" ? a.kernel : a.profileResult) = *v;
+    } else if (command == "report" && arg == "--spec") {
+      auto v = args.value();
+      if (!v) return "--spec needs items, e.g. --spec 'n = 4096; block = 128'";
+      a.launch.specItems.push_back(*v);
     } else if (command == "explain" && arg == "--json") {
       a.json = true;
     } else if (command == "explain" && arg == "--annotate") {
@@ -321,6 +339,16 @@ struct ExplainView {
     if (!c.any()) return std::nullopt;
     return c;
   }
+  /// SASS line `line`'s value flow in words (`--annotate`): its function's graph is built
+  /// once and kept for the function's other instructions.
+  std::string valueFlowText(const Artifact& sass, uint32_t line) const {
+    const int32_t fn = line < sass.lines.size() ? sass.lines[line].function : -1;
+    if (fn < 0 || !r.lineMap) return {};
+    auto& graph = flowGraphs[fn];
+    if (!graph) graph = std::make_unique<SassFlowGraph>(sass, size_t(fn));
+    return describeValueFlow(sass, *r.lineMap, graph->flowOf(line));
+  }
+  mutable std::map<int32_t, std::unique_ptr<SassFlowGraph>> flowGraphs;
 };
 
 nlohmann::json diagnosticsJson(const CompileResult& r) {
@@ -420,6 +448,9 @@ nlohmann::json lineJson(const ExplainView& v, const ChainTable& chains, uint32_t
       if (v.args.annotate && c.hasControl)
         arr.back()["controlText"] = describeControl(*st.artifact, *r.lineMap, *r.costs, al);
     }
+    if (s == Stage::Sass && v.args.annotate)
+      if (std::string flow = v.valueFlowText(*st.artifact, al); !flow.empty())
+        arr.back()["valueFlow"] = flow;
   });
   lj["stages"] = per;
   if (auto cost = v.costOfLine(ln)) lj["cost"] = lineCostInfoOf(*cost, static_cast<int>(ln));
@@ -572,6 +603,9 @@ bool printLine(std::ostream& block, const ExplainView& v, uint32_t ln) {
       if (v.args.annotate && s == Stage::Sass && r.costs)
         if (std::string c = describeControl(*st->artifact, *r.lineMap, *r.costs, al); !c.empty())
           block << "              = control " << c << "\n";
+      if (v.args.annotate && s == Stage::Sass)
+        if (std::string flow = v.valueFlowText(*st->artifact, al); !flow.empty())
+          block << "              = values " << flow << "\n";
     };
     for (uint32_t al : sl.direct) emit(al);
     for (uint32_t al : sl.inlined) emit(al);
@@ -719,9 +753,61 @@ StageListener stageStream(const ExplainArgs& args, const std::string& file,
 
 namespace {
 
+/// The report's kernels against `args.baseline` ({"file", "kernels": {name: {"now", "then"}}});
+/// null without one. The problem in `problem`.
+nlohmann::json reportBaseline(const ExplainArgs& args, const CompileResult& r,
+                              std::string& problem) {
+  if (args.baseline.empty()) return nullptr;
+  std::map<std::string, KernelFigures> then;
+  if (std::string why = readBaseline(args.baseline, r.arch, then); !why.empty()) {
+    problem = args.baseline + ": " + why;
+    return nullptr;
+  }
+  nlohmann::json kernels = nlohmann::json::object();
+  for (const auto& [name, now] : kernelFigures(r, args.options.occupancyBlockSize)) {
+    auto old = then.find(name);
+    kernels[name] = {
+        {"now", figuresJson(now)},
+        {"then", old == then.end() ? nlohmann::json(nullptr) : figuresJson(old->second)}};
+  }
+  return {{"file", args.baseline}, {"kernels", kernels}};
+}
+
+/// The heat of `args.profileResult` on the report's lines ({"kernel", "device", "lines":
+/// [{line, share, headline}]}), replayed through the GPU service as `profile --replay`
+/// does; null without one. The problem in `problem`.
+nlohmann::json reportProfile(const ExplainArgs& args, const std::filesystem::path& path,
+                             const std::string& file, std::string& problem) {
+  if (args.profileResult.empty()) return nullptr;
+  gpu::GpuRequest request;
+  request.profile = true;
+  request.input = {path, std::nullopt, {}};
+  request.options = args.options;
+  request.kernel = args.kernel;
+  request.launch = args.launch;
+  request.replay = args.profileResult;
+  gpu::GpuOutcome out = gpu::runOnGpu(cliEngine(), request);
+  if (!out.ok() || !out.lines) {
+    problem = args.profileResult + ": " + (out.ok() ? "no per-line counters in it" : out.message());
+    return nullptr;
+  }
+  nlohmann::json lines = nlohmann::json::array();
+  for (const auto& l : out.lines->lines)
+    if (l.line != 0 && l.file == file)
+      lines.push_back({{"line", l.line},
+                       {"share", out.lines->share(l)},
+                       {"headline", gpu::lineHeadline(*out.lines, l)}});
+  return {{"kernel", out.lines->kernel}, {"device", out.run.device.describe()}, {"lines", lines}};
+}
+
 /// Writes the report page of `r` to `args.html`; the problem, or "".
 std::string writeReport(const ExplainArgs& args, const CompileResult& r, const std::string& file,
                         const std::string& source, const std::vector<std::string_view>& lines) {
+  std::string problem;
+  const nlohmann::json baseline = reportBaseline(args, r, problem);
+  const nlohmann::json profile =
+      problem.empty() ? reportProfile(args, std::filesystem::path(file), file, problem) : nullptr;
+  if (!problem.empty()) return problem;
   std::ostringstream explain;
   printExplainJson(explain, args, r, file, lines, -1);
   nlohmann::json stages = nlohmann::json::object(), order = nlohmann::json::array();
@@ -736,25 +822,11 @@ std::string writeReport(const ExplainArgs& args, const CompileResult& r, const s
       "{\"explain\": " + explain.str() + ", \"source\": " +
       nlohmann::json(source).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
       ", \"stages\": " + stages.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
-      ", \"order\": " + order.dump() + "}";
-  const std::filesystem::path out = args.html;
-  const std::filesystem::path staging = out.string() + ".tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream page(staging, std::ios::binary);
-    page << reportHtml(data);
-    if (!page.flush()) {
-      std::error_code ec;
-      std::filesystem::remove(staging, ec);
-      return "cannot write " + out.string();
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(staging, out, ec);
-  if (ec) {
-    std::filesystem::remove(staging, ec);
-    return "cannot write " + out.string() + ": " + ec.message();
-  }
-  return {};
+      ", \"order\": " + order.dump() +
+      ", \"baseline\": " + baseline.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+      ", \"profile\": " + profile.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+      "}";
+  return writeFileAtomically(args.html, reportHtml(data));
 }
 
 int explainOrReport(std::string_view command, int argc, char** argv) {

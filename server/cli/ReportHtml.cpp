@@ -7,7 +7,8 @@ namespace {
 
 // The page: plain HTML, CSS and script with nothing fetched (it opens from a CI artifact or
 // an email). The data is explain --json's object (lines, kernels, remarks, diagnostics),
-// the source text and each stage's whole text.
+// the source text, each stage's whole text, and when given a baseline's figures per kernel
+// and a profile's share of the stall samples per line.
 constexpr const char* kPage = R"HTML(<!doctype html>
 <html lang="en">
 <head>
@@ -36,6 +37,10 @@ constexpr const char* kPage = R"HTML(<!doctype html>
     margin-right: 8px; user-select: none; }
   .line .count { color: var(--muted); margin-left: 2em; font-size: 11px; }
   .line.code { box-shadow: inset 3px 0 0 #8c959f; }
+  .line.hot { background: rgba(255, 69, 58, var(--heat)); }
+  .line .stall { color: #a40e26; margin-left: 2em; font-size: 11px; }
+  table.kernels td.worse { color: #a40e26; font-weight: 600; }
+  table.kernels td.better { color: #1a7f37; font-weight: 600; }
   .line.sel { background: var(--sel); }
   .line.rel { background: var(--rel); }
   #remarks { padding: 6px 12px; border-top: 1px solid var(--border); min-height: 2em;
@@ -47,6 +52,7 @@ constexpr const char* kPage = R"HTML(<!doctype html>
   <h1 id="title"></h1>
   <div class="meta" id="meta"></div>
   <table class="kernels" id="kernels"></table>
+  <div class="meta" id="against"></div>
   <div id="diagnostics"></div>
 </header>
 <main id="panes"></main>
@@ -72,15 +78,43 @@ const kt = document.getElementById("kernels");
 const head = kt.insertRow();
 for (const h of ["kernel", "registers", "spill st/ld", "stack", "shared", "local",
                  "occupancy", "PTX", "SASS"]) head.appendChild(el("th", "", h));
+// With a baseline (--baseline), each figure it has shows what it was: "40 (was 32)".
+const then = (k) => {
+  const b = data.baseline && data.baseline.kernels[k.demangled || k.name];
+  return b && b.then;
+};
+const cell = (row, value, was, largerIsWorse = true) => {
+  const c = row.insertCell();
+  c.textContent = value ?? "-";
+  if (was === undefined || was === null || value === undefined || Number(value) === Number(was)) return;
+  c.textContent += " (was " + was + ")";
+  c.className = (Number(value) > Number(was)) === largerIsWorse ? "worse" : "better";
+};
 for (const k of explain.kernels || []) {
   const r = kt.insertRow();
+  const b = then(k) || {};
   const occ = k.occupancy ? k.occupancy.percent + "% @" + k.occupancy.blockSize : "-";
   const ins = k.instructions || {};
-  for (const v of [k.demangled || k.name, k.registers, (k.spillStores ?? 0) + "/" + (k.spillLoads ?? 0),
-                   k.stackFrame ?? 0, k.sharedMemory ?? 0, k.localMemory ?? 0, occ,
-                   ins.ptx ?? "-", ins.sass ?? "-"])
-    r.insertCell().textContent = v ?? "-";
+  cell(r, k.demangled || k.name);
+  cell(r, k.registers, b.registers);
+  cell(r, (k.spillStores ?? 0) + "/" + (k.spillLoads ?? 0));
+  cell(r, k.stackFrame ?? 0, b.stack);
+  cell(r, k.sharedMemory ?? 0, b["shared-memory"]);
+  cell(r, k.localMemory ?? 0, b["local-memory"]);
+  cell(r, occ);
+  if (k.occupancy && b.occupancy !== undefined && b.occupancy !== k.occupancy.percent) {
+    const c = r.cells[r.cells.length - 1];
+    c.textContent += " (was " + b.occupancy + "%)";
+    c.className = k.occupancy.percent < b.occupancy ? "worse" : "better";
+  }
+  cell(r, ins.ptx ?? "-");
+  cell(r, ins.sass ?? "-", b.instructions);
 }
+const against = [];
+if (data.baseline) against.push("against the baseline " + data.baseline.file);
+if (data.profile)
+  against.push("heat: the profile of " + data.profile.kernel + " on " + data.profile.device);
+document.getElementById("against").textContent = against.join(" · ");
 for (const d of explain.diagnostics || [])
   document.getElementById("diagnostics").appendChild(
     el("div", "diag", (d.line ? "line " + d.line + ": " : "") + (d.severity || "") + ": " + d.message));
@@ -104,6 +138,23 @@ for (const r of explain.remarks || []) {
   if (!remarksAt.has(r.line)) remarksAt.set(r.line, []);
   remarksAt.get(r.line).push(r);
 }
+
+// A profile's heat (--profile-result): each source line's share of the stall samples, and
+// the lines of every stage it became.
+const heat = new Map();
+for (const l of (data.profile && data.profile.lines) || []) heat.set(l.line, l);
+const stageHeat = {};
+for (const s of stages) {
+  stageHeat[s] = new Map();
+  for (const [line, l] of heat)
+    for (const i of toStage[s].get(line) || [])
+      stageHeat[s].set(i, Math.max(stageHeat[s].get(i) || 0, l.share));
+}
+const paint = (row, share) => {
+  if (!share) return;
+  row.classList.add("hot");
+  row.style.setProperty("--heat", String(0.12 + 0.6 * share));
+};
 
 // One pane per text: the source, then each stage.
 const panes = document.getElementById("panes");
@@ -168,11 +219,19 @@ addPane("source", explain.file.split("/").pop(), data.source,
       row.classList.add("code");
       row.appendChild(el("span", "count", counts.join(" · ")));
     }
+    const hot = heat.get(i + 1);
+    if (hot && hot.share >= 0.01) {
+      paint(row, hot.share);
+      row.appendChild(el("span", "stall", hot.headline));
+    }
   });
 for (const s of stages)
   addPane(s, data.stages[s].title, data.stages[s].text,
     (i) => selectSource(toSource[s].get(i) || [], s, i),
-    (row, i) => { if (toSource[s].has(i)) row.classList.add("code"); });
+    (row, i) => {
+      if (toSource[s].has(i)) row.classList.add("code");
+      paint(row, stageHeat[s].get(i));
+    });
 </script>
 </body>
 </html>

@@ -77,6 +77,21 @@ lsp::LineCostsResult lineCostsOf(const CompileResult& r, const std::string& file
   }
   for (const LookHere& l : linesToLookAtFirst(costs, kernels, file))
     out.lookFirst.push_back({static_cast<int>(l.line) + shift, l.why});
+  // The static heat: each figure against the file's largest, for editors to colour by when
+  // no profile is shown.
+  auto heat = [&](auto figure) {
+    std::vector<lsp::HeatLine> v;
+    double most = 0;
+    for (const auto& lc : costs) most = std::max(most, double(figure(lc.second)));
+    if (most > 0)
+      for (const auto& [line, c] : costs)
+        if (const double f = figure(c); f > 0)
+          v.push_back({static_cast<int>(line) + shift, f / most});
+    return v;
+  };
+  out.heat.issueCycles = heat([](const LineCost& c) { return c.hasControl ? c.issueCycles : 0u; });
+  out.heat.live = heat([](const LineCost& c) { return c.hasLive ? uint32_t(c.peakGpr) : 0u; });
+  out.heat.local = heat([](const LineCost& c) { return c.ldl + c.stl; });
   return out;
 }
 

@@ -151,6 +151,9 @@ void LspServer::bindMethods() {
   bind("kernelscope/sourceLocation", &LspServer::onSourceLocation);
   bind("kernelscope/kernels", &LspServer::onKernels);
   bind("kernelscope/lineCosts", &LspServer::onLineCosts);
+  bind("kernelscope/valueFlow", &LspServer::onValueFlow);
+  bind("textDocument/definition", &LspServer::onDefinition);
+  bind("textDocument/references", &LspServer::onReferences);
   bind("kernelscope/diff", &LspServer::onDiff);
   bind("kernelscope/passes", &LspServer::onPasses);
   bind("kernelscope/run", &LspServer::onRun);
@@ -330,6 +333,8 @@ void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json>
       {"positionEncoding", encoding},
       {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", true}}}}},
       {"hoverProvider", true},
+      {"definitionProvider", true},
+      {"referencesProvider", true},
       {"inlayHintProvider", true},
       {"codeLensProvider", {{"resolveProvider", false}}},
       {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
@@ -965,6 +970,69 @@ void LspServer::onLineCosts(const lsp::LineCostsParams& p, Callback<lsp::LineCos
   auto s = snapshotFor(p.textDocument.uri);
   if (!s) return reply(s.error());
   reply(lineCostsOf(*s->second));
+}
+
+void LspServer::onValueFlow(const lsp::ValueFlowParams& p, Callback<lsp::ValueFlowResult> reply) {
+  const std::string& uri = p.textDocument.uri;
+  std::shared_ptr<const Snapshot> snapshot;
+  std::string sassUri;
+  int line = p.line;
+  if (isVirtual(uri)) {
+    auto t = resolveVirtual(uri);
+    if (!t) return reply(t.error());
+    if (t->stage != Stage::Sass)
+      return reply(lsp::ResponseError{
+          ErrorCode::InvalidParams, "value flow is read off SASS: " + uri + " is not a SASS view"});
+    snapshot = t->snapshot;
+    sassUri = uri;
+    line = artifactLineOf(*t, p.line, p.filters);
+  } else {
+    auto s = snapshotFor(uri);
+    if (!s) return reply(s.error());
+    snapshot = s->second;
+    sassUri = virtualUri(Stage::Sass, s->first->path);
+    if (p.filters) {
+      auto sass = stageOf(*snapshot, Stage::Sass);
+      if (!sass) return reply(sass.error());
+      line = ArtifactView(*(*sass)->artifact, *p.filters).artifactLine(p.line);
+    }
+  }
+  std::optional<ArtifactView> view;
+  if (p.filters)
+    if (auto sass = stageOf(*snapshot, Stage::Sass)) view.emplace(*(*sass)->artifact, *p.filters);
+  reply(valueFlowOf(*snapshot, line, sassUri, view ? &*view : nullptr, uriOf()));
+}
+
+void LspServer::registerQuery(const std::string& uri, const lsp::Position& at, RegisterQuery query,
+                              Callback<std::vector<lsp::Location>> reply) {
+  std::vector<lsp::Location> none;
+  if (!isVirtual(uri) || lsp::parsePassesUri(uri)) return reply(none);
+  auto t = resolveVirtual(uri);
+  if (!t) return reply(t.error());
+  if (t->stage != Stage::Sass) return reply(none);
+  // The view's lines and text are those of the filters it was last asked with.
+  auto key = viewKey(uri);
+  auto filters = key ? viewFilters_.find(*key) : viewFilters_.end();
+  std::optional<ArtifactView> view;
+  if (filters != viewFilters_.end())
+    if (auto sass = stageOf(*t->snapshot, Stage::Sass))
+      view.emplace(*(*sass)->artifact, filters->second);
+  const int line = view ? view->artifactLine(at.line) : at.line;
+  reply(registerLocations(*t->snapshot, line, at.line, at.character, uri, view ? &*view : nullptr,
+                          query));
+}
+
+void LspServer::onDefinition(const lsp::TextDocumentPositionParams& p,
+                             Callback<std::vector<lsp::Location>> reply) {
+  registerQuery(p.textDocument.uri, p.position, RegisterQuery::Definition, std::move(reply));
+}
+
+void LspServer::onReferences(const lsp::ReferenceParams& p,
+                             Callback<std::vector<lsp::Location>> reply) {
+  registerQuery(
+      p.textDocument.uri, p.position,
+      p.includeDeclaration ? RegisterQuery::ReferencesAndDeclaration : RegisterQuery::References,
+      std::move(reply));
 }
 
 void LspServer::onDiff(const lsp::DiffParams& p, Callback<lsp::DiffResult> reply) {

@@ -13,6 +13,7 @@
 
 #include "EditorProcessWatch.h"
 #include "Extensions.h"
+#include "Features.h"
 #include "FileWatcher.h"
 #include "GpuRuns.h"
 #include "JobRunner.h"
@@ -107,6 +108,12 @@ class LspServer final : public MessageHandler {
   void onSourceLocation(const lsp::SourceLocationParams&, Callback<lsp::SourceLocationResult>);
   void onKernels(const lsp::KernelsParams&, Callback<lsp::KernelsResult>);
   void onLineCosts(const lsp::LineCostsParams&, Callback<lsp::LineCostsResult>);
+  void onValueFlow(const lsp::ValueFlowParams&, Callback<lsp::ValueFlowResult>);
+  void onDefinition(const lsp::TextDocumentPositionParams&, Callback<std::vector<lsp::Location>>);
+  void onReferences(const lsp::ReferenceParams&, Callback<std::vector<lsp::Location>>);
+  /// Definition and references on a register of a SASS view (none elsewhere).
+  void registerQuery(const std::string& uri, const lsp::Position&, RegisterQuery,
+                     Callback<std::vector<lsp::Location>>);
   void onDiff(const lsp::DiffParams&, Callback<lsp::DiffResult>);
   void onPasses(const lsp::PassesParams&, Callback<lsp::PassesResult>);  // PassesView.cpp
   // GpuRuns.cpp

@@ -9,8 +9,11 @@
 //  3. the bytes of a PTX `kernelscope/artifact` reply of the 40-kernel file;
 //  4. `kernelscope explain` of the largest file, compiled (the tools by hand beside it) and
 //     then read from the result cache as text and as --json: bytes, time and peak RSS.
-// Usage: ks_bench_scale [ROUNDS [CYCLES [SIZES]]]   (defaults 3, 200 and 1,5,10,20,40,80;
-// ROUNDS 0: no compiles, CYCLES -1: no server; SIZES: the kernel counts, comma-separated)
+//  5. with `costs` as the fourth argument, only this: at each size, a whole compile with the
+//     costs (Costs.h) and without, in turn.
+// Usage: ks_bench_scale [ROUNDS [CYCLES [SIZES [costs]]]]   (defaults 3, 200 and
+// 1,5,10,20,40,80; ROUNDS 0: no compiles, CYCLES -1: no server; SIZES: the kernel counts,
+// comma-separated)
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -130,6 +133,51 @@ void compileScale(const Toolchain& tc, const fs::path& dir, int rounds,
       " ks cpu = CPU seconds of the whole compile, its tools included; added/tools = (ks cpu -\n"
       " tools cpu) / tools cpu: where kernelscope's LLVM back end makes the PTX in place of\n"
       " rustc's, own cpu includes that back end and rustc's time does not)\n",
+      rounds);
+}
+
+/// 5. What the costs (Costs.h: nvdisasm's life ranges, the control codes, local memory) add
+/// to a whole compile: each round compiles the file with the costs and without, in turn (the
+/// order alternating between rounds, so that a drift of the machine's load falls on both).
+void costsOverhead(const Toolchain& tc, const fs::path& dir, int rounds,
+                   const std::vector<int>& sizes) {
+  std::printf("%8s %10s %10s %8s %10s %10s %8s\n", "kernels", "on ms", "off ms", "ratio", "on cpu",
+              "off cpu", "ratio");
+  for (int n : sizes) {
+    fs::path file = dir / ("c" + std::to_string(n) + ".rs");
+    std::string text = generatedKernels(n);
+    std::ofstream(file) << text;
+    std::vector<double> wall[2], cpu[2];
+    int compiles = 0;
+    for (int r = 0; r < rounds; ++r)
+      for (int k = 0; k < 2; ++k) {
+        const bool on = (r + k) % 2 == 0;
+        CompileOptions opts;
+        opts.costs = on;
+        // Every compile moves every line, so that nothing comes from a cache.
+        std::string moved;
+        for (int c = 0; c <= compiles; ++c)
+          moved += "// compile " + std::to_string(compiles) + "\n";
+        ++compiles;
+        const double self = cpuSeconds(RUSAGE_SELF), children = cpuSeconds(RUSAGE_CHILDREN);
+        auto start = Clock::now();
+        CompileResult res = compileKernel(tc, {file, moved + text}, opts);
+        wall[on].push_back(ms(Clock::now() - start));
+        cpu[on].push_back(cpuSeconds(RUSAGE_SELF) - self + cpuSeconds(RUSAGE_CHILDREN) - children);
+        if (!res.succeeded || (on && !res.costs)) {
+          std::fprintf(stderr, "kernelscope failed on %d kernels (costs %s)\n", n,
+                       on ? "on" : "off");
+          return;
+        }
+      }
+    const double wOn = median(wall[1]), wOff = median(wall[0]);
+    const double cOn = median(cpu[1]), cOff = median(cpu[0]);
+    std::printf("%8d %10.0f %10.0f %8.3f %10.2f %10.2f %8.3f\n", n, wOn, wOff, wOn / wOff, cOn,
+                cOff, cOn / cOff);
+  }
+  std::printf(
+      "(medians of %d rounds; on/off = a whole compile with and without the costs, in turn;\n"
+      " cpu = CPU seconds of the compile, its tools included)\n",
       rounds);
 }
 
@@ -316,6 +364,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   TempDir dir("kernelscope-scale");
+  if (argc > 4 && std::string_view(argv[4]) == "costs") {  // only the costs' overhead
+    costsOverhead(tc, dir.path(), std::max(rounds, 1), sizes);
+    return 0;
+  }
   // The server first, so that its memory is not measured on top of the compiles'.
   if (cycles >= 0) serverMemory(dir.path(), cycles);
   if (rounds > 0) compileScale(tc, dir.path(), rounds, sizes);

@@ -116,6 +116,111 @@ TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers 
   for (const auto& d : diagnostics.back()["diagnostics"]) CHECK(d["severity"] != 1);
 }
 
+TEST_CASE(
+    "real pipeline: where a SASS value comes from, by kernelscope/valueFlow and by definition and "
+    "references on the SASS view's registers, in its filtered lines") {
+  SKIP_WITHOUT_TOOLCHAIN();
+  PipelineCompiler* compiler = nullptr;
+  TestClient client(realOptions(compiler));
+  const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
+  const std::string text = readFile(path);
+  std::string uri = client.open(path, text);
+  client.sync();
+  const int saxpyLine = lineOf(text, "a * *x.add(i)");
+  const json filters = {{"directives", true}, {"debugLocations", true}, {"comments", true}};
+  json view =
+      client.result("kernelscope/artifact",
+                    {{"textDocument", {{"uri", uri}}}, {"stage", "sass"}, {"filters", filters}});
+  const std::string sassUri = view["uri"];
+  const std::string viewText = view["text"];
+  const auto lines = splitLines(viewText);
+  int ffma = -1;
+  for (size_t i = 0; i < lines.size() && ffma < 0; ++i)
+    if (lines[i].find("FFMA ") != std::string_view::npos) ffma = static_cast<int>(i);
+  REQUIRE(ffma >= 0);
+  CAPTURE(lines[ffma]);
+
+  // The FFMA reads the two loads' values and its result goes to the store; every site is a
+  // line of the filtered view and of the source.
+  json flow =
+      client.result("kernelscope/valueFlow",
+                    {{"textDocument", {{"uri", sassUri}}}, {"line", ffma}, {"filters", filters}});
+  REQUIRE(flow["instruction"].is_object());
+  CHECK(flow["instruction"]["line"] == ffma);
+  CHECK(flow["instruction"]["opcode"] == "FFMA");
+  std::set<int> loads;
+  for (const auto& s : flow["sources"])
+    for (const auto& d : s["definitions"]) {
+      const int l = d["line"];
+      CHECK(d["sass"]["uri"] == sassUri);
+      CHECK(d["sass"]["range"]["start"]["line"] == l);
+      if (lines[l].find("LDG") == std::string_view::npos) continue;
+      CHECK(d["opcode"].get<std::string>().starts_with("LDG"));
+      CHECK(d["source"]["uri"] == uri);
+      CHECK(d["source"]["range"]["start"]["line"] == saxpyLine);
+      loads.insert(l);
+    }
+  CHECK(loads.size() == 2);
+  REQUIRE(flow["results"].size() == 1);
+  int store = -1;
+  for (const auto& u : flow["results"][0]["uses"])
+    if (lines[u["line"].get<int>()].find("STG") != std::string_view::npos) store = u["line"];
+  CHECK(store >= 0);
+  CHECK(flow["text"].get<std::string>().find(" used by the STG") != std::string::npos);
+
+  // The same from the source's URI, in the SASS artifact's own lines.
+  json whole =
+      client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "sass"}});
+  const auto wholeLines = splitLines(whole["text"].get<std::string>());
+  int ffmaWhole = -1;
+  for (size_t i = 0; i < wholeLines.size() && ffmaWhole < 0; ++i)
+    if (wholeLines[i].find("FFMA ") != std::string_view::npos) ffmaWhole = static_cast<int>(i);
+  json fromSource = client.result("kernelscope/valueFlow",
+                                  {{"textDocument", {{"uri", uri}}}, {"line", ffmaWhole}});
+  CHECK(fromSource["text"] == flow["text"]);
+  CHECK(fromSource["instruction"]["sass"]["uri"].get<std::string>().starts_with("kernelscope:"));
+
+  // Go to Definition on the FFMA's second operand: the load that wrote it, in view lines
+  // (the view was last asked with these filters). References on its result: the store.
+  client.result("kernelscope/artifact",
+                {{"textDocument", {{"uri", uri}}}, {"stage", "sass"}, {"filters", filters}});
+  const std::string_view at = lines[ffma];
+  const size_t comma = at.find(", ", at.find("FFMA "));
+  REQUIRE(comma != std::string_view::npos);
+  const int character = static_cast<int>(comma + 3);
+  json defs = client.result("textDocument/definition",
+                            {{"textDocument", {{"uri", sassUri}}},
+                             {"position", {{"line", ffma}, {"character", character}}}});
+  REQUIRE(defs.is_array());
+  REQUIRE(defs.size() == 1);
+  CHECK(defs[0]["uri"] == sassUri);
+  CHECK(loads.count(defs[0]["range"]["start"]["line"].get<int>()) == 1);
+  const int result = static_cast<int>(at.find(" R", at.find("FFMA")) + 2);
+  json refs = client.result("textDocument/references",
+                            {{"textDocument", {{"uri", sassUri}}},
+                             {"position", {{"line", ffma}, {"character", result}}},
+                             {"context", {{"includeDeclaration", true}}}});
+  std::set<int> refLines;
+  for (const auto& r : refs) refLines.insert(r["range"]["start"]["line"].get<int>());
+  CHECK(refLines.count(store) == 1);
+  CHECK(refLines.count(ffma) == 1);
+  // Not a register, not SASS, or a source file: nothing.
+  CHECK(client
+            .result("textDocument/definition", {{"textDocument", {{"uri", sassUri}}},
+                                                {"position", {{"line", ffma}, {"character", 0}}}})
+            .empty());
+  CHECK(client
+            .result("textDocument/definition",
+                    {{"textDocument", {{"uri", uri}}},
+                     {"position", {{"line", saxpyLine}, {"character", 8}}}})
+            .empty());
+  const std::string ptxUri = client.result(
+      "kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}})["uri"];
+  json ptxFlow =
+      client.request("kernelscope/valueFlow", {{"textDocument", {{"uri", ptxUri}}}, {"line", 0}});
+  CHECK(ptxFlow["error"]["code"] == -32602);
+}
+
 TEST_CASE("real pipeline: a ready status after an edit says what the PTX and SASS became") {
   SKIP_WITHOUT_TOOLCHAIN();
   PipelineCompiler* compiler = nullptr;

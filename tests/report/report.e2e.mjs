@@ -2,7 +2,7 @@
 // source line and its instructions light up in every stage (exactly the lines explain --json
 // maps it to); click an instruction and its source line lights up. Screenshots of each step
 // go to tests/e2e-artifacts/report/, and each is compared with the one before (a click must
-// change what is seen). Prints one ok/not ok line per check and `N passed, N failed`.
+// change what is seen). With --baseline and --profile-result: deltas and heat. Prints one ok/not ok line per check and `N passed, N failed`.
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -80,6 +80,37 @@ try {
   check("and that line's SASS", related === expected.sass.length, related);
   check("the page made no network request", requests.length === 0, requests.join(", "));
   check("the page's script raised no error", errors.length === 0, errors.join("; "));
+
+  // With a baseline and a recorded profile (the H200's, replayed): the kernels against the
+  // baseline, and the heat on the hot line and on what it became.
+  const baseline = path.join(work, "baseline.json");
+  const saxpy = explain.kernels.find((k) => k.name === "saxpy");
+  const registers = saxpy.registers;
+  // As `check --bless` writes it, with two registers fewer than today.
+  fs.writeFileSync(baseline, JSON.stringify({ "kernelscope-baseline": 1, arch: explain.arch, "opt-level": 3,
+    kernels: { saxpy: { registers: registers - 2, "spill-bytes": 0, "local-memory": 0, stack: 0, "shared-memory": 0,
+      instructions: saxpy.instructions.sass, occupancy: saxpy.occupancy.percent, "block-size": 256 } } }));
+  const hotPage = path.join(work, "saxpy-profile.html");
+  execFileSync(KERNELSCOPE, ["report", kernel, "-o", hotPage, "--baseline", baseline, "--profile-result",
+    path.join(ROOT, "tests/golden/gpu/saxpy.profile.result")], { stdio: ["ignore", "pipe", "inherit"] });
+  await tab.goto("file://" + hotPage);
+  await shot("4-profile-and-baseline");
+  const kernels = await tab.textContent("#kernels");
+  check("the kernels table shows the registers against the baseline",
+    kernels.includes(`${registers} (was ${registers - 2})`), kernels);
+  const worse = await tab.$$eval("#kernels td.worse", (cells) => cells.map((c) => c.textContent));
+  check("more registers than the baseline is marked worse, and nothing else changed",
+    worse.length === 1 && worse[0].startsWith(String(registers)) && !kernels.includes("(was 0)"), worse);
+  const hot = await tab.$eval(`section[data-stage="source"] .line[data-index="${saxpyLine - 1}"]`,
+    (r) => ({ text: r.textContent, hot: r.classList.contains("hot"), bg: getComputedStyle(r).backgroundColor }));
+  check("the hot line has the profile's heat and headline",
+    hot.hot && hot.bg.startsWith("rgba(255, 69, 58") && hot.text.includes("stalls · long scoreboard"), JSON.stringify(hot));
+  const hotSass = await tab.$$eval(`section[data-stage="sass"] .line.hot`, (r) => r.map((x) => Number(x.dataset.index)));
+  check("and its SASS lines are coloured too",
+    expected.sass.every((i) => hotSass.includes(i.line)), `${hotSass} vs ${expected.sass.map((i) => i.line)}`);
+  const cold = await tab.$eval(`section[data-stage="source"] .line[data-index="0"]`, (r) => r.classList.contains("hot"));
+  check("a line without samples has no heat", !cold);
+  check("the profiled page's script raised no error", errors.length === 0, errors.join("; "));
 } catch (e) {
   check("the test ran to the end", false, e.stack);
 } finally {

@@ -7,6 +7,7 @@
 #include "Compile.h"
 #include "CompileCache.h"
 #include "ExactLocations.h"
+#include "LiveRanges.h"
 #include "TestSupport.h"
 
 using namespace ks;
@@ -185,7 +186,9 @@ TEST_CASE(
   CHECK(published.empty());
 }
 
-TEST_CASE("ptxas runs once per compile, nvdisasm only when SASS is asked for (twice with costs)") {
+TEST_CASE(
+    "ptxas runs once per compile, nvdisasm only when SASS is asked for (twice with costs, once "
+    "when the code's live registers are cached)") {
   if (!test::toolchainUsable()) return;
   TempDir dir("kernelscope-count-tools");
   fs::path log = dir.path() / "runs";
@@ -210,11 +213,21 @@ TEST_CASE("ptxas runs once per compile, nvdisasm only when SASS is asked for (tw
   for (fs::path file : {test::sourceDir() / "tests/fixtures/bounds_check.rs",
                         test::sourceDir() / "examples/saxpy.rs"}) {
     CAPTURE(file);
-    CompileResult all = compileWithDefaults(tc, {file, std::nullopt, {}}, {});
+    clearLiveRangeCache();
+    CompileResult all = compileKernel(tc, {file, std::nullopt, {}}, {});
     REQUIRE(all.succeeded);
     CHECK(all.stage(Stage::Sass)->available);
     // The SASS, and its live registers for the costs (nvdisasm -plr, beside it).
     CHECK(runs() == "ptxas\nnvdisasm\nnvdisasm\n");
+    // Compiled again, the code is the same: the live registers come from the cache.
+    CompileResult again = compileKernel(tc, {file, std::nullopt, {}}, {});
+    REQUIRE(again.succeeded);
+    CHECK(runs() == "ptxas\nnvdisasm\n");
+    REQUIRE(again.costs);
+    CHECK(again.costs->liveCounts);
+    CHECK(again.costs->lines.size() == all.costs->lines.size());
+    for (size_t l = 0; l < again.costs->lines.size() && l < all.costs->lines.size(); ++l)
+      CHECK(again.costs->lines[l].gpr == all.costs->lines[l].gpr);
     CompileOptions noCosts;
     noCosts.costs = false;
     REQUIRE(compileWithDefaults(tc, {file, std::nullopt, {}}, noCosts).succeeded);

@@ -31,21 +31,50 @@ std::string nvdisasm(const std::string& cubin, std::vector<std::string> flags) {
   return r.out;
 }
 
-/// (function, address) -> the GPR count nvdisasm prints in its table's first column, read
-/// with a regular expression of this test's own.
-std::map<std::pair<std::string, uint32_t>, int> gprCounts(const std::string& plr) {
-  std::map<std::pair<std::string, uint32_t>, int> out;
+/// nvdisasm's counts of one instruction: general, predicate and uniform registers.
+struct Counts {
+  int gpr = 0, pred = 0, ugpr = 0;
+};
+
+/// (function, address) -> the counts nvdisasm prints in its table's columns (named by its
+/// header row: GPR, PRED, UGPR), read with regular expressions of this test's own.
+std::map<std::pair<std::string, uint32_t>, Counts> liveCounts(const std::string& plr) {
+  std::map<std::pair<std::string, uint32_t>, Counts> out;
   static const std::regex section(R"(//-+ \.text\.(\S+))");
-  static const std::regex row(R"(/\*([0-9a-f]{4,})\*/.*// \|\s*(\d*)\s*\|)");
+  static const std::regex row(R"(/\*([0-9a-f]{4,})\*/.*// \|(.*)$)");
+  static const std::regex header(R"(// \|\s*GPR\s*\|(.*)$)");
+  static const std::regex cell(R"(([^|]*)\|)");
   std::string fn;
+  std::vector<std::string> columns;
+  auto cells = [](const std::string& s) {
+    std::vector<std::string> v;
+    for (std::sregex_iterator it(s.begin(), s.end(), cell), end; it != end; ++it) {
+      std::string c = (*it)[1];
+      c.erase(0, c.find_first_not_of(' '));
+      c.erase(c.find_last_not_of(' ') + 1);
+      v.push_back(c);
+    }
+    return v;
+  };
   std::istringstream in(plr);
   for (std::string line; std::getline(in, line);) {
     std::smatch m;
-    if (std::regex_search(line, m, section))
+    if (std::regex_search(line, m, section)) {
       fn = m[1];
-    else if (std::regex_search(line, m, row))
-      out[{fn, static_cast<uint32_t>(std::stoul(m[1], nullptr, 16))}] =
-          m[2].length() ? std::stoi(m[2]) : 0;
+    } else if (std::regex_search(line, m, header)) {
+      columns = cells(m[1]);
+      columns.insert(columns.begin(), "GPR");
+    } else if (std::regex_search(line, m, row)) {
+      const std::vector<std::string> v = cells(m[2]);
+      Counts c;
+      for (size_t i = 0; i < v.size() && i < columns.size(); ++i) {
+        const int n = v[i].empty() ? 0 : std::stoi(v[i]);
+        if (columns[i] == "GPR") c.gpr = n;
+        if (columns[i] == "PRED") c.pred = n;
+        if (columns[i] == "UGPR") c.ugpr = n;
+      }
+      out[{fn, static_cast<uint32_t>(std::stoul(m[1], nullptr, 16))}] = c;
+    }
   }
   return out;
 }
@@ -63,7 +92,14 @@ TEST_CASE(
     "per-line live registers are the peak of nvdisasm's counts over the line's instructions") {
   if (!test::toolchainUsable() || !test::toolchain().nvdisasm.found()) return;
   size_t linesChecked = 0;
-  for (const auto& k : test::compilingKernels()) {
+  // Every example and every fixture that compiles (the broken one does not; the cargo
+  // fixture is a crate, compiled by CargoTest).
+  std::vector<std::string> kernels = test::compilingKernels();
+  for (const char* more : {"tests/fixtures/bounds_check.rs", "tests/fixtures/core_calls.rs",
+                           "tests/fixtures/gpu/half.rs", "tests/fixtures/gpu/params.rs",
+                           "tests/fixtures/gpu/scalars.rs"})
+    kernels.emplace_back(more);
+  for (const auto& k : kernels) {
     CAPTURE(k);
     const fs::path file = test::sourceDir() / k;
     const CompileResult& r = test::compiled(file);
@@ -77,11 +113,11 @@ TEST_CASE(
       MESSAGE("no loadable cubin for " << k << ": its counts are checked only as present");
       continue;
     }
-    const auto counts = gprCounts(nvdisasm(*r.cubin, {"-c", "-plr", "-lrm", "count"}));
+    const auto counts = liveCounts(nvdisasm(*r.cubin, {"-c", "-plr", "-lrm", "count"}));
     const Artifact& a = *sass->artifact;
     // nvdisasm's count of an instruction; none for code its table leaves blank (unreachable
     // padding, the targets of a jump table it does not follow).
-    auto expectedAt = [&](uint32_t l) -> std::optional<int> {
+    auto expectedAt = [&](uint32_t l) -> std::optional<Counts> {
       const auto addr = addressOfLine(a.lineText(l));
       REQUIRE(addr);
       REQUIRE(a.lines[l].function >= 0);
@@ -98,17 +134,27 @@ TEST_CASE(
         CHECK(r.costs->lines[l].hasLive == expected.has_value());
         if (!expected) continue;
         ++counted;
-        CHECK(r.costs->lines[l].gpr == *expected);
+        CHECK(r.costs->lines[l].gpr == expected->gpr);
+        CHECK(r.costs->lines[l].pred == expected->pred);
+        CHECK(r.costs->lines[l].ugpr == expected->ugpr);
       }
     CHECK(counted * 2 > instructions);  // what it leaves blank is mostly the NOP padding
     // Per source line, inline-aware: the direct instructions and those inlined through it.
     for (const SourceLine& src : r.lineMap->sourceLinesWithCode(Stage::Sass, true)) {
       CAPTURE(src.line);
       const StageLines& sl = r.lineMap->linesFor(Stage::Sass, src);
-      int expected = 0;
-      for (uint32_t l : sl.direct) expected = std::max(expected, expectedAt(l).value_or(0));
-      for (uint32_t l : sl.inlined) expected = std::max(expected, expectedAt(l).value_or(0));
-      CHECK(lineCost(a, *r.lineMap, *r.costs, src).peakGpr == expected);
+      Counts peak;
+      for (const auto* lines : {&sl.direct, &sl.inlined})
+        for (uint32_t l : *lines)
+          if (const auto c = expectedAt(l)) {
+            peak.gpr = std::max(peak.gpr, c->gpr);
+            peak.pred = std::max(peak.pred, c->pred);
+            peak.ugpr = std::max(peak.ugpr, c->ugpr);
+          }
+      const LineCost cost = lineCost(a, *r.lineMap, *r.costs, src);
+      CHECK(cost.peakGpr == peak.gpr);
+      CHECK(cost.peakPred == peak.pred);
+      CHECK(cost.peakUgpr == peak.ugpr);
       ++linesChecked;
     }
   }

@@ -217,7 +217,10 @@ export interface LineCostsResult {
   lines: LineCost[];
   kernels: KernelCost[];
   lookFirst: { line: number; why: string }[];
+  /** The static heat by figure: each line's share of the file's largest. */
+  heat: Record<StaticHeatFigure, { line: number; share: number }[]>;
 }
+export type StaticHeatFigure = "issueCycles" | "live" | "local";
 export const lineCosts = new lc.RequestType<KernelsParams, LineCostsResult, void>("kernelscope/lineCosts");
 
 // ---------------------------------------------------------------------------------------

@@ -7,7 +7,10 @@
 // words. A profile paints each hot source line with a heat colour, and each line of the
 // file's PTX/SASS views with the heat of the source line its segment maps to, so the views
 // follow their own text; the inlay hints and hovers are the server's. All of it is cleared
-// at the first edit of the file, as the server drops its hints then.
+// at the first edit of the file, as the server drops its hints then. Without a GPU, "Colour
+// Lines by Static Cost" paints the same heat from the server's static figures
+// (`kernelscope/lineCosts`' `heat`: issue cycles, live registers or local memory) and names
+// the lines to look at first; a profile shown on the file takes its place.
 
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
@@ -42,6 +45,8 @@ let nextToken = 0;
 export class Profiles implements vscode.Disposable {
   /** By source path. */
   private readonly shown = new Map<string, Shown>();
+  /** The static heat by source path, where no profile is shown. */
+  private readonly staticShown = new Map<string, Shown>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -53,6 +58,7 @@ export class Profiles implements vscode.Disposable {
       vscode.commands.registerCommand("kernelscope.run", (arg?: unknown) => this.launch(false, arg)),
       vscode.commands.registerCommand("kernelscope.profile", (arg?: unknown) => this.launch(true, arg)),
       vscode.commands.registerCommand("kernelscope.clearProfile", () => this.clearAll()),
+      vscode.commands.registerCommand("kernelscope.staticHeat", (figure?: unknown) => this.staticHeat(figure)),
       vscode.window.onDidChangeVisibleTextEditors(() => this.paintAll()),
       views.onDidUpdate(() => this.paintAll()),
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -155,13 +161,64 @@ export class Profiles implements vscode.Disposable {
     if (top) this.output.appendLine(`kernelscope: ${r.kernel.name}: line ${top.line + 1} ${top.headline}`);
   }
 
+  /**
+   * `kernelscope.staticHeat`: colours the active file's lines (and its PTX/SASS views) by a
+   * static figure, picked (or given: "issueCycles", "live", "local", "off"), and tells the
+   * lines to look at first. Returns the lines painted, for tests.
+   */
+  private async staticHeat(given?: unknown): Promise<number[] | undefined> {
+    const editor = vscode.window.activeTextEditor;
+    const client = this.client();
+    const source = editor?.document.uri;
+    if (!client || !source || source.scheme !== "file") {
+      void vscode.window.showErrorMessage("kernelscope: open a kernel's Rust file first.");
+      return undefined;
+    }
+    const figures: { label: string; figure: ext.StaticHeatFigure | "off" }[] = [
+      { label: "Issue cycles (stall counts: a lower bound)", figure: "issueCycles" },
+      { label: "Live registers", figure: "live" },
+      { label: "Local memory instructions", figure: "local" },
+      { label: "Off", figure: "off" },
+    ];
+    const figure =
+      typeof given === "string"
+        ? figures.find((f) => f.figure === given)?.figure
+        : (await vscode.window.showQuickPick(figures, { title: "kernelscope: colour lines by" }))?.figure;
+    if (!figure) return undefined;
+    if (figure === "off") {
+      this.staticShown.delete(source.fsPath);
+      this.paintAll();
+      return [];
+    }
+    try {
+      const result = await client.sendRequest(ext.lineCosts, { textDocument: { uri: source.toString() } });
+      const shares = new Map<number, number>();
+      for (const l of result.heat[figure]) shares.set(l.line, l.share);
+      this.staticShown.set(source.fsPath, { shares, hottest: Math.max(0, ...shares.values()) });
+      this.paintAll();
+      const first = result.lookFirst.map((l) => `line ${l.line + 1}: ${l.why}`);
+      if (first.length > 0) void vscode.window.showInformationMessage(`kernelscope: look first at ${first.join("; ")}`);
+      return [...shares.keys()].sort((a, b) => a - b);
+    } catch (error) {
+      void vscode.window.showWarningMessage(`kernelscope: no costs: ${error instanceof Error ? error.message : error}`);
+      return undefined;
+    }
+  }
+
   private clear(path: string): void {
-    if (this.shown.delete(path)) this.paintAll();
+    const a = this.shown.delete(path);
+    const b = this.staticShown.delete(path);
+    if (a || b) this.paintAll();
   }
 
   private clearAll(): void {
     this.shown.clear();
     this.paintAll();
+  }
+
+  /** The heat shown for a source path: its profile's, else the static one. */
+  private heatOf(path: string): Shown | undefined {
+    return this.shown.get(path) ?? this.staticShown.get(path);
   }
 
   private paintAll(): void {
@@ -179,11 +236,11 @@ export class Profiles implements vscode.Disposable {
       if (level >= 0) ranges[level].push(new vscode.Range(start, 0, end, 0));
     };
     if (uri.scheme === "file") {
-      const shown = this.shown.get(uri.fsPath);
+      const shown = this.heatOf(uri.fsPath);
       if (shown) for (const [line, share] of shown.shares) add(line, line, share, shown);
     } else if (uri.scheme === SCHEME) {
       const address = parseArtifactUri(uri.toString());
-      const shown = address && this.shown.get(address.sourcePath);
+      const shown = address && this.heatOf(address.sourcePath);
       const state = this.views.state(uri);
       if (shown && state && (address.stage === "ptx" || address.stage === "sass")) {
         for (const segment of state.artifact.segments) {

@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "SassText.h"
 #include "TextUtil.h"
 
 namespace ks::server {
@@ -62,22 +63,6 @@ bool isPtxVariable(std::string_view t) {
   for (std::string_view space : {".global", ".shared", ".const", ".local"})
     if (startsWithWord(t, space)) return true;
   return false;
-}
-
-/// A SASS instruction's opcode (`NOP`, `BRA`), after its address and predicate.
-std::string_view sassOpcode(std::string_view t) {
-  size_t end = t.find("*/");
-  if (end != std::string_view::npos) t = trim(t.substr(end + 2));
-  if (t.starts_with('@')) t = trim(t.substr(std::min(t.find(' '), t.size())));
-  return t.substr(0, std::min(t.find_first_of(" ;"), t.size()));
-}
-
-/// The label a SASS branch goes to: `BRA `(.L_x_1);` -> `.L_x_1`.
-std::string_view sassBranchTarget(std::string_view t) {
-  size_t open = t.find("`(");
-  size_t close = open == std::string_view::npos ? open : t.find(')', open);
-  return close == std::string_view::npos ? std::string_view{}
-                                         : t.substr(open + 2, close - open - 2);
 }
 
 /// `name:` -> `name`, also with LLVM IR's `; preds = …` after it.

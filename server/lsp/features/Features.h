@@ -96,6 +96,22 @@ lsp::KernelsResult kernelsOf(const Snapshot&, PositionEncoding);
 /// pressure and the lines to look at first.
 lsp::LineCostsResult lineCostsOf(const Snapshot&);
 
+// ValueFlow.cpp
+class ArtifactView;
+/// Where the values SASS line `line` reads come from and which instructions read what it
+/// writes, as sites in the SASS view `sassUri` (in `view`'s lines when it has filters) and in
+/// the source.
+lsp::ValueFlowResult valueFlowOf(const Snapshot&, int line, const std::string& sassUri,
+                                 const ArtifactView* view, const UriOf&);
+enum class RegisterQuery { Definition, References, ReferencesAndDeclaration };
+/// textDocument/definition and references on the register at `character` of SASS line `line`
+/// (`viewLine` in the view, whose text the character counts in): a source register's
+/// definitions (the instruction itself for one it writes); the instructions that read the
+/// value, and with the declaration its definitions.
+std::vector<lsp::Location> registerLocations(const Snapshot&, int line, int viewLine, int character,
+                                             const std::string& sassUri, const ArtifactView* view,
+                                             RegisterQuery);
+
 // RevisionDiff.cpp
 lsp::Expected<lsp::DiffResult> diffOf(const Snapshot& base, const Snapshot& current, Stage);
 /// What `current` changed against `base` (both compiled): the per-stage summary.

@@ -5,6 +5,7 @@
 #include "Costs.h"
 #include "Features.h"
 #include "InstructionDocs.h"
+#include "ValueFlow.h"
 
 namespace ks::server {
 namespace {
@@ -186,6 +187,12 @@ std::optional<lsp::Hover> artifactHover(const Snapshot& s, Stage stage, int line
     const std::string control =
         describeControl(*outcome->artifact, *s.result->lineMap, *s.result->costs, line);
     if (!control.empty()) md.text("control: " + control + "\n");
+  }
+  if (stage == Stage::Sass) {
+    const std::string flow =
+        describeValueFlow(*outcome->artifact, *s.result->lineMap,
+                          valueFlow(*outcome->artifact, static_cast<uint32_t>(line)));
+    if (!flow.empty()) md.text("values: " + flow + "\n");
   }
   if (o.chain.size() > 1 || o.viaLibrary) {
     md.text("\ninline chain (innermost first):\n");

@@ -20,7 +20,7 @@ local FIRST_ARCH, NEXT_ARCH = "sm_75", "sm_90"
 -- what the hover on it must say: the opcode and its meaning, modifiers decoded.
 local HOVERS = {
   { stage = "ptx", line = "^%s*ld%.global%.", says = { "ld", ".global", "global memory" } },
-  { stage = "sass", line = "%f[%w]LDG%f[^%w]", says = { "LDG", "Load from global memory" } },
+  { stage = "sass", line = "%f[%w]LDG%f[^%w]", says = { "LDG", "Load from global memory", "values: ", " used by the " } },
   { stage = "llvm-ir", line = "= fmul ", says = { "fmul", "Floating-point multiplication" } },
   { stage = "mir", line = "= Mul%(", says = { "Mul", "Multiplication" } },
 }
@@ -400,6 +400,48 @@ local function run()
     check("K on `" .. vim.trim(tostring(line):gsub("%s*//.*$", "")) .. "` in the " .. h.stage .. " view explains it", text ~= nil and #missing == 0,
       "missing " .. table.concat(missing, ", ") .. " in: " .. tostring(text):gsub("\n", " | "):sub(1, 300))
   end
+  -- :Kernelscope flow on the SAXPY's FFMA: its operands come from the loads, its result goes
+  -- to the store; the quickfix list names those lines of the SASS view and jumps to the first.
+  local sv = views.find(src, "sass")
+  local ffma
+  for i, l in ipairs(sv and vim.api.nvim_buf_get_lines(sv.bufnr, 0, -1, false) or {}) do
+    if not ffma and l:find("%f[%w]FFMA%f[^%w]") then
+      ffma = i
+    end
+  end
+  local items = {}
+  if sv and ffma and win_of(sv.bufnr) then
+    vim.api.nvim_set_current_win(win_of(sv.bufnr))
+    vim.api.nvim_win_set_cursor(0, { ffma, 0 })
+    items = commands.run("flow") or {}
+  end
+  local from_loads, to_store = 0, false
+  for _, it in ipairs(items) do
+    local l = sv and vim.api.nvim_buf_get_lines(sv.bufnr, it.lnum - 1, it.lnum, false)[1] or ""
+    if it.text:find(" from LDG", 1, true) and l:find("LDG", 1, true) and it.bufnr == sv.bufnr then
+      from_loads = from_loads + 1
+    end
+    to_store = to_store or (it.text:find(" used by STG", 1, true) ~= nil and l:find("STG", 1, true) ~= nil)
+  end
+  check(":Kernelscope flow on the FFMA lists the two loads it reads", from_loads == 2, vim.inspect(items))
+  check("and the store that reads its result", to_store, vim.inspect(items))
+  local qf = vim.fn.getqflist({ title = 1, size = 1 })
+  check("in the quickfix list, titled with the flow in words", qf.size == #items and qf.title:find("from the LDG", 1, true) ~= nil, vim.inspect(qf))
+  check("and the cursor is on the first", sv and vim.api.nvim_get_current_buf() == sv.bufnr
+    and items[1] and vim.api.nvim_win_get_cursor(0)[1] == items[1].lnum, vim.inspect(items[1]))
+  vim.cmd("cclose")
+  -- :Kernelscope heat: the source (and its SASS view) coloured by a static figure, without a
+  -- GPU; the SAXPY line, the kernel's only work, is among the hot lines; off clears it.
+  local heat = require("kernelscope.profile")
+  vim.api.nvim_set_current_win(src_win)
+  local hot = commands.run("heat live") or {}
+  check(":Kernelscope heat live colours the SAXPY line", vim.tbl_contains(hot, saxpy_line) and heat.heat(src, saxpy_line) ~= nil,
+    vim.inspect(hot))
+  local painted_view = sv and #vim.api.nvim_buf_get_extmarks(sv.bufnr, heat.ns, 0, -1, {}) > 0
+  check("and the lines of its SASS view", painted_view)
+  check("and says which lines to look at first", #messages_with("look first at line") >= 1, vim.inspect(notified))
+  commands.run("heat off")
+  check(":Kernelscope heat off clears it", heat.heat(src, saxpy_line) == nil and #heat.hot_lines(src) == 0)
   vim.api.nvim_set_current_win(src_win)
   local kbuf = commands.run("kernels")
   check(":Kernelscope kernels lists saxpy", kbuf and buf_text(kbuf):find("saxpy") ~= nil, kbuf and buf_text(kbuf))

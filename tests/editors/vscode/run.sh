@@ -10,6 +10,8 @@
 #   filters.e2e.mjs  the views' filters on and off (Toggle Filters), linked highlighting exact;
 #   commands.e2e.mjs a type error's expected/found and its quick fix (Ctrl+.), the arch
 #                    picker's "default", Restart Language Server without an error;
+#   costs.e2e.mjs    Show What Each Line Costs: the register peak, a line to look at first
+#                    picked; Go to Definition (F12) on an FFMA's register in the SASS view;
 #   profile.e2e.mjs  the Profile lens through a runner that answers with a recorded profile:
 #                    progress, the hot line's hint and heat (source and PTX), cleared by typing;
 #   setup.e2e.mjs    Build It Now's setup on an empty cache: Cancel stops it and its tools,
@@ -194,7 +196,7 @@ SERVER="\"kernelscope.server.path\": \"$KERNELSCOPE_BIN\""
 # PATH without any kernelscope on it.
 NO_SERVER_PATH=$(printf '%s' "$PATH" | tr ':' '\n' | while read -r d; do
   [ -n "$d" ] && [ ! -e "$d/kernelscope" ] && printf '%s:' "$d"; done)
-for script in ${KS_E2E:-e2e.mjs stages.e2e.mjs filters.e2e.mjs commands.e2e.mjs profile.e2e.mjs setup.e2e.mjs install.e2e.mjs settings.e2e.mjs}; do
+for script in ${KS_E2E:-e2e.mjs stages.e2e.mjs filters.e2e.mjs commands.e2e.mjs costs.e2e.mjs profile.e2e.mjs setup.e2e.mjs install.e2e.mjs settings.e2e.mjs}; do
   case $script in
   # e2e.mjs reads the arch from the PTX's `.target` line, which the directives filter hides.
   # commands.e2e.mjs too: it reads the arch from `.target` (the user settings start at it).

@@ -129,6 +129,70 @@ local function costs()
   return items
 end
 
+--- Quickfix items from kernelscope/valueFlow, in the SASS view `vbuf`: where each register the
+--- instruction reads was written, then which instructions read what it writes.
+function M.flow_items(result, vbuf)
+  local items = {}
+  local function add(site, text)
+    if site.line then
+      local src = site.source and (" — line " .. (site.source.range.start.line + 1)) or ""
+      table.insert(items, {
+        bufnr = vbuf,
+        lnum = site.line + 1,
+        text = string.format("%s %s at %s%s", text, site.opcode, site.address, src),
+      })
+    end
+  end
+  for _, s in ipairs(result.sources or {}) do
+    for _, d in ipairs(s.definitions or {}) do
+      add(d, s.register .. " from")
+    end
+  end
+  for _, r in ipairs(result.results or {}) do
+    for _, u in ipairs(r.uses or {}) do
+      add(u, r.register .. " used by")
+    end
+  end
+  return items
+end
+
+--- `:Kernelscope flow` in a SASS view: the instruction under the cursor's value flow in the
+--- quickfix list (its definitions, then its uses), jumping to the first.
+local function flow()
+  local vbuf = vim.api.nvim_get_current_buf()
+  local view = views.view(vbuf)
+  if not (view and view.stage == "sass" and view.uri) then
+    lsp.notify("flow: put the cursor on an instruction of a SASS view (:Kernelscope sass)", vim.log.levels.WARN)
+    return
+  end
+  local client = client_for(view.source)
+  if not client then
+    return
+  end
+  local params = {
+    textDocument = { uri = view.uri },
+    line = vim.api.nvim_win_get_cursor(0)[1] - 1,
+    filters = views.filters(),
+  }
+  local result, err = lsp.request_sync(client, lsp.methods.value_flow, params, 10000, view.source)
+  if err or not result then
+    lsp.notify("flow: " .. lsp.error_message(err or "no result"), vim.log.levels.WARN)
+    return
+  end
+  if not result.instruction then
+    lsp.notify("flow: this line is no SASS instruction")
+    return
+  end
+  local items = M.flow_items(result, vbuf)
+  vim.fn.setqflist({}, " ", { title = "kernelscope flow: " .. result.text, items = items })
+  if #items > 0 then
+    vim.cmd("copen")
+    vim.cmd("cfirst")
+  end
+  lsp.notify(result.text)
+  return items
+end
+
 local function diff(args)
   local stage = lsp.stages[args[1] or "ptx"] or args[1]
   local src = source_buffer()
@@ -292,6 +356,15 @@ M.subcommands = {
   diff = { run = diff, complete = { "ptx", "sass", "llvm", "mir" } },
   kernels = { run = kernels },
   costs = { run = costs },
+  -- Colour the lines by a static cost (no GPU): `:Kernelscope heat [issueCycles|live|local|off]`.
+  heat = {
+    run = function(args)
+      return require("kernelscope.profile").static_heat(source_buffer(), args[1])
+    end,
+    complete = { "issueCycles", "live", "local", "off" },
+  },
+  -- In a SASS view: where the cursor's instruction's values come from and go (quickfix).
+  flow = { run = flow },
   arch = {
     run = arch,
     -- The server's arch catalogue: the architectures its validation takes.

@@ -15,6 +15,7 @@ M.methods = {
   source_location = "kernelscope/sourceLocation",
   kernels = "kernelscope/kernels",
   line_costs = "kernelscope/lineCosts",
+  value_flow = "kernelscope/valueFlow",
   diff = "kernelscope/diff",
   status = "kernelscope/status",
 }

@@ -6,7 +6,9 @@
 -- lines get the server's inlay hints (`90% stalls · long scoreboard`) and a heat highlight,
 -- and every line of the file's PTX/SASS views the heat of the source line it maps to (the
 -- view's own segment map); the first edit of the file clears them, as the server drops its
--- hints then.
+-- hints then. Without a GPU, `:Kernelscope heat [issueCycles|live|local|off]` paints the same
+-- heat from the server's static figures (kernelscope/lineCosts' `heat`) and names the lines to
+-- look at first; a profile takes its place.
 local annotations = require("kernelscope.annotations")
 local lsp = require("kernelscope.lsp")
 local views = require("kernelscope.views")
@@ -100,25 +102,8 @@ function M.hot_lines(src)
   return out
 end
 
-local function show(src, result)
-  local editor = result.editor or {}
-  if not editor.current then
-    lsp.notify("the file changed while it was profiled; profile it again", vim.log.levels.WARN)
-    return
-  end
-  local p = { shares = {}, hottest = 0 }
-  for _, l in ipairs(editor.lines or {}) do
-    p.shares[l.line] = l.share
-    p.hottest = math.max(p.hottest, l.share)
-  end
-  shown[src] = p
-  M.paint(src)
-  annotations.refresh_hints(src)
-  local top = (editor.lines or {})[1]
-  if top then
-    lsp.notify(result.kernel.name .. ": line " .. (top.line + 1) .. " " .. top.headline)
-  end
-  -- The first change of the text ends the profile.
+--- Ends the shown heat of `src` at the first change of its text.
+local function clear_on_edit(src)
   vim.api.nvim_buf_attach(src, false, {
     on_lines = function()
       vim.schedule(function()
@@ -127,6 +112,75 @@ local function show(src, result)
       return true -- detach
     end,
   })
+end
+
+--- Shows `lines` ({ line, share }) as the heat of `src` (`static`: not measured), painted at
+--- once and ended by the first edit.
+local function show_heat(src, lines, static)
+  local p = { shares = {}, hottest = 0, static = static }
+  for _, l in ipairs(lines or {}) do
+    p.shares[l.line] = l.share
+    p.hottest = math.max(p.hottest, l.share)
+  end
+  local fresh = shown[src] == nil
+  M.clear(src)
+  shown[src] = p
+  M.paint(src)
+  if fresh then
+    clear_on_edit(src)
+  end
+end
+
+--- `:Kernelscope heat [FIGURE]`: colours `src` and its PTX/SASS views by a static figure
+--- ("issueCycles", the default, "live" or "local"; "off" clears) and tells the lines to look
+--- at first. Returns the lines painted (0-based), for tests.
+function M.static_heat(src, figure)
+  figure = figure or "issueCycles"
+  if figure == "off" then
+    M.clear(src)
+    return {}
+  end
+  if not ({ issueCycles = true, live = true, ["local"] = true })[figure] then
+    lsp.notify("heat: issueCycles, live, local or off", vim.log.levels.ERROR)
+    return
+  end
+  local client = lsp.client(src)
+  if not client then
+    lsp.notify("no kernelscope server is attached to this buffer", vim.log.levels.ERROR)
+    return
+  end
+  local result, err = lsp.request_sync(client, lsp.methods.line_costs, { textDocument = lsp.text_document(src) }, 10000, src)
+  if err or not result then
+    lsp.notify("heat: " .. lsp.error_message(err or "no result"), vim.log.levels.WARN)
+    return
+  end
+  if shown[src] and not shown[src].static then
+    lsp.notify("a profile is shown: its measured heat stays (`:Kernelscope heat off` after an edit)")
+    return M.hot_lines(src)
+  end
+  show_heat(src, (result.heat or {})[figure], true)
+  local first = {}
+  for _, l in ipairs(result.lookFirst or {}) do
+    table.insert(first, "line " .. (l.line + 1) .. ": " .. l.why)
+  end
+  if #first > 0 then
+    lsp.notify("look first at " .. table.concat(first, "; "))
+  end
+  return M.hot_lines(src)
+end
+
+local function show(src, result)
+  local editor = result.editor or {}
+  if not editor.current then
+    lsp.notify("the file changed while it was profiled; profile it again", vim.log.levels.WARN)
+    return
+  end
+  show_heat(src, editor.lines, false)
+  annotations.refresh_hints(src)
+  local top = (editor.lines or {})[1]
+  if top then
+    lsp.notify(result.kernel.name .. ": line " .. (top.line + 1) .. " " .. top.headline)
+  end
 end
 
 local function report(result)
