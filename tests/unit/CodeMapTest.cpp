@@ -17,19 +17,33 @@ namespace {
 
 namespace fs = std::filesystem;
 
+/// Whether `folder` ("tests/e2e-artifacts/") is one of .gitignore's rooted folders ("/build*/",
+/// "/tests/e2e-artifacts/"): build trees and test outputs are no part of the source.
+bool ignored(const std::string& folder) {
+  const std::string gitignore = readWholeFile(test::sourceDir() / ".gitignore");
+  for (std::string_view line : splitLines(gitignore)) {
+    if (!text::consume(line, "/") || !line.ends_with("/")) continue;
+    if (line.ends_with("*/") ? folder.starts_with(line.substr(0, line.size() - 2)) : folder == line)
+      return true;
+  }
+  return false;
+}
+
 /// The folders of the source tree as the maps name them ("pipeline/", "pipeline/model/"): the
-/// top level, and one level down in the folders that hold one part each. Build trees and
-/// hidden folders are no part of it; a folder's own `internal/` headers are its own.
+/// top level, and one level down in the folders that hold one part each. Hidden and ignored
+/// folders are no part of it; a folder's own `internal/` headers are its own.
 std::set<std::string> foldersOnDisk() {
   const std::set<std::string> split = {"pipeline", "server", "editors", "tests"};
   std::set<std::string> out;
   for (const auto& top : fs::directory_iterator(test::sourceDir())) {
     const std::string name = top.path().filename().string();
-    if (!top.is_directory() || name.starts_with(".") || name.starts_with("build")) continue;
+    if (!top.is_directory() || name.starts_with(".") || ignored(name + "/")) continue;
     out.insert(name + "/");
     if (!split.contains(name)) continue;
-    for (const auto& sub : fs::directory_iterator(top.path()))
-      if (sub.is_directory()) out.insert(name + "/" + sub.path().filename().string() + "/");
+    for (const auto& sub : fs::directory_iterator(top.path())) {
+      const std::string folder = name + "/" + sub.path().filename().string() + "/";
+      if (sub.is_directory() && !ignored(folder)) out.insert(folder);
+    }
   }
   return out;
 }
