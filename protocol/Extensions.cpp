@@ -118,6 +118,8 @@ json lineCostsResult() {
   c.array = 12;
   c.issueCycles = 18;
   c.memory = {MemoryAccess{"global", 2, 0, 0, 32}};
+  c.access = {PredictedAccess{"global load f32", "coalesced (4 sectors per request)", 2}};
+  c.mayDiverge = "the thread index";
   r.lines = {c};
   KernelCostInfo k;
   k.name = "saxpy";

@@ -277,6 +277,16 @@ inline void to_json(json& j, const MemoryAccess& m) {
        {"widestBits", m.widestBits}};
 }
 
+/// The predicted access of alike loads or stores on a line (from the IR: Access.h).
+struct PredictedAccess {
+  std::string what;  // "global load f32"
+  std::string how;   // "coalesced (4 sectors per request)", "32-way bank conflict (...)"
+  int count = 0;
+};
+inline void to_json(json& j, const PredictedAccess& a) {
+  j = {{"what", a.what}, {"how", a.how}, {"count", a.count}};
+}
+
 struct LineCostInfo {
   int line = 0;      // 0-based over the wire; 1-based in `explain --json`
   std::string hint;  // "35 live · LDL ×12"
@@ -286,11 +296,16 @@ struct LineCostInfo {
   int ldl = 0, stl = 0, spill = 0, array = 0;
   std::optional<int> issueCycles;  // stall counts summed: a lower bound; omitted below sm_70
   std::vector<MemoryAccess> memory;
+  std::vector<PredictedAccess> access;
+  std::optional<std::string> mayDiverge;  // why a branch on the line may diverge
 };
 inline void to_json(json& j, const LineCostInfo& c) {
-  j = {{"line", c.line},    {"hint", c.hint}, {"text", c.text},   {"instructions", c.instructions},
-       {"ldl", c.ldl},      {"stl", c.stl},   {"spill", c.spill}, {"array", c.array},
-       {"memory", c.memory}};
+  j = {{"line", c.line},     {"hint", c.hint},
+       {"text", c.text},     {"instructions", c.instructions},
+       {"ldl", c.ldl},       {"stl", c.stl},
+       {"spill", c.spill},   {"array", c.array},
+       {"memory", c.memory}, {"access", c.access}};
+  detail::writeOptional(j, "mayDiverge", c.mayDiverge);
   detail::writeOptional(j, "live", c.live);
   detail::writeOptional(j, "issueCycles", c.issueCycles);
 }

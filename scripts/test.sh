@@ -12,7 +12,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${KERNELSCOPE_BUILD_DIR:-$ROOT/build}
 SANITIZE_DIR=${KERNELSCOPE_SANITIZE_BUILD_DIR:-$ROOT/build-sanitize}
-export KERNELSCOPE_EXTRA_APT="neovim emacs-nox elpa-eglot vim vim-ale clang libclang-rt-14-dev chromium build-essential pkg-config python3 python3-jsonschema libkrb5-dev ripgrep clang-format clang-tidy"
+export KERNELSCOPE_EXTRA_APT="neovim emacs-nox elpa-eglot vim vim-ale clang libclang-rt-14-dev chromium build-essential pkg-config python3 python3-jsonschema libkrb5-dev ripgrep clang-format clang-tidy slurmctld slurmd slurm-client munge"
 
 # The quick checks come first, so a slip is reported in seconds.
 "$ROOT/scripts/ensure-apt.sh" check clang-format nodejs

@@ -4,7 +4,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["out/**", "node_modules/**"] },
+  { ignores: ["out/**", "dist/**", "node_modules/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
 );

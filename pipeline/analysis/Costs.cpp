@@ -357,6 +357,40 @@ LineCost costOf(const Artifact& sass, const SassCosts& costs, const std::vector<
   return c;
 }
 
+namespace {
+
+/// The IR's predicted accesses and divergent branches written on `src` or inlined through
+/// a call on it.
+void addAccess(const AccessFacts& facts, const SourceLine& src, LineCost& c) {
+  auto on = [&](const auto& fact) {
+    return fact.line == src ||
+           std::find(fact.callSites.begin(), fact.callSites.end(), src) != fact.callSites.end();
+  };
+  const bool generic = std::any_of(c.memory.begin(), c.memory.end(),
+                                   [](const MemoryOps& m) { return m.space == "generic"; });
+  for (const MemoryAccess& a : facts.accesses) {
+    if (!on(a)) continue;
+    std::string head = a.head(), how = a.how();
+    // Reached through a generic pointer, a shared or local access that the SASS does with
+    // generic instructions pays for the address conversion on every access.
+    const bool costsGeneric = a.throughGeneric && a.space != "global" && generic;
+    if (costsGeneric) how += "; done by generic LD/ST, not " + a.space + " instructions";
+    auto it = std::find_if(c.access.begin(), c.access.end(), [&](const LineCost::Access& x) {
+      return x.head == head && x.how == how;
+    });
+    if (it == c.access.end())
+      it = c.access.insert(c.access.end(), {std::move(head), std::move(how), 0, costsGeneric});
+    ++it->count;
+  }
+  for (const DivergentBranch& b : facts.branches)
+    if (on(b)) {
+      c.mayDiverge = true;
+      c.divergesOnThreadIndex = c.divergesOnThreadIndex || b.onThreadIndex;
+    }
+}
+
+}  // namespace
+
 LineCost lineCost(const Artifact& sass, const LineMap& map, const SassCosts& costs,
                   const SourceLine& src) {
   const StageLines& sl = map.linesFor(Stage::Sass, src);
@@ -364,7 +398,9 @@ LineCost lineCost(const Artifact& sass, const LineMap& map, const SassCosts& cos
   lines.insert(lines.end(), sl.inlined.begin(), sl.inlined.end());
   std::sort(lines.begin(), lines.end());
   lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
-  return costOf(sass, costs, lines);
+  LineCost c = costOf(sass, costs, lines);
+  addAccess(costs.access, src, c);
+  return c;
 }
 
 namespace {
@@ -384,6 +420,16 @@ std::string lineCostHint(const LineCost& c) {
   else if (c.spillOps)
     s += " (" + std::to_string(c.spillOps) + " spill)";
   return s;
+}
+
+std::vector<std::string> lineAccessTexts(const LineCost& c) {
+  std::vector<std::string> out;
+  for (const LineCost::Access& a : c.access)
+    out.push_back(a.head + " " + times(a.count) + ": " + a.how);
+  if (c.mayDiverge)
+    out.emplace_back(c.divergesOnThreadIndex ? "branch may diverge (depends on the thread index)"
+                                             : "branch may diverge (depends on per-thread data)");
+  return out;
 }
 
 std::string lineCostText(const LineCost& c) {
@@ -413,6 +459,7 @@ std::string lineCostText(const LineCost& c) {
     part += " (" + std::to_string(m.widestBits) + "-bit)";
     add(part);
   }
+  for (const std::string& a : lineAccessTexts(c)) add(a);
   if (c.hasControl)
     add("issue ≥ " + std::to_string(c.issueCycles) + " cycles (stall counts: a lower bound)");
   return s;

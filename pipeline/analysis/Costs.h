@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "Access.h"
 #include "Artifact.h"
 #include "Diagnostics.h"
 #include "LineMap.h"
@@ -70,6 +71,7 @@ struct LocalArray {
 struct SassCosts {
   std::vector<InstructionCost> lines;
   std::vector<LocalArray> arrays;
+  AccessFacts access;         // how each load and store touches memory (Access.h)
   bool liveCounts = false;    // nvdisasm's life ranges were read
   bool controlCodes = false;  // the cubin's control codes were read
 };
@@ -126,6 +128,15 @@ struct LineCost {
   bool hasControl = false;
   uint32_t issueCycles = 0;  // the stall counts summed: a lower bound, not a time
   std::vector<MemoryOps> memory;
+  /// The predicted access of the line's loads and stores, alike ones counted together.
+  struct Access {
+    std::string head, how;  // MemoryAccess::head() and how()
+    uint32_t count = 0;
+    bool costsGeneric = false;  // to shared or local through a generic pointer: LD/ST
+  };
+  std::vector<Access> access;
+  bool mayDiverge = false;             // a branch on the line may diverge (UniformityAnalysis)
+  bool divergesOnThreadIndex = false;  // ... its condition depends on the thread index
   bool any() const { return instructions != 0; }
 };
 
@@ -135,6 +146,9 @@ LineCost costOf(const Artifact& sass, const SassCosts&, const std::vector<uint32
 LineCost lineCost(const Artifact& sass, const LineMap&, const SassCosts&, const SourceLine& src);
 /// "35 live · LDL ×12 · ≥ 18 cycles" — the short form (empty when there is nothing).
 std::string lineCostHint(const LineCost&);
+/// The line's predicted accesses and divergence in words ("global load f32 ×1: coalesced
+/// (4 sectors per request)", "branch may diverge (depends on the thread index)").
+std::vector<std::string> lineAccessTexts(const LineCost&);
 /// The longer form, one clause per figure, for a hover or explain's cost line.
 std::string lineCostText(const LineCost&);
 

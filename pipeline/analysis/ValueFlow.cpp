@@ -166,31 +166,8 @@ bool writesNothing(std::string_view base) {
        "ARRIVES", "LDGSTS", "LDGDEPBAR", "UTMALDG",  "UTMASTG", "UBLKCP", "SYNCS"});
 }
 
-}  // namespace
-
-SassFlowGraph::Instruction sassRegisters(std::string_view lineText) {
-  SassFlowGraph::Instruction inst;
-  const SassInstructionText it = splitSassInstruction(lineText);
-  const std::string_view base =
-      it.opcode.substr(0, std::min(it.opcode.size(), it.opcode.find('.')));
-  const std::vector<std::string_view> mods = modifiersOf(it.opcode);
-  if (!it.guard.empty()) {
-    std::string_view g = it.guard.substr(1);
-    if (g.starts_with("!")) g.remove_prefix(1);
-    auto regs = registersIn(g);
-    if (!regs.empty() && regs[0].cls != RegClass::PredZero) {
-      inst.guarded = true;
-      inst.reads.push_back({std::string(regs[0].text), unitsOf(regs[0], 1, 0)});
-    }
-  }
-  inst.writesAnyGpr = base == "CALL";
-  const auto& ops = it.operands;
-  // P2R/R2P name the predicates through a mask, their last operand.
-  uint32_t predMask = 0x7f;
-  if (!ops.empty() && ops.back().text.starts_with("0x"))
-    predMask = uint32_t(std::strtoul(std::string(ops.back().text).c_str(), nullptr, 16));
-
-  // How many leading operands are written.
+/// How many leading operands of instruction `base` are written.
+size_t writtenOperands(std::string_view base, const std::vector<SassOperand>& ops) {
   size_t written = 0;
   auto firstReg = [&](size_t k) -> std::optional<RegToken> {
     if (k >= ops.size() || ops[k].memory) return std::nullopt;
@@ -216,6 +193,34 @@ SassFlowGraph::Instruction sassRegisters(std::string_view lineText) {
       }
     }
   }
+  return written;
+}
+
+}  // namespace
+
+SassFlowGraph::Instruction sassRegisters(std::string_view lineText) {
+  SassFlowGraph::Instruction inst;
+  const SassInstructionText it = splitSassInstruction(lineText);
+  const std::string_view base =
+      it.opcode.substr(0, std::min(it.opcode.size(), it.opcode.find('.')));
+  const std::vector<std::string_view> mods = modifiersOf(it.opcode);
+  if (!it.guard.empty()) {
+    std::string_view g = it.guard.substr(1);
+    if (g.starts_with("!")) g.remove_prefix(1);
+    auto regs = registersIn(g);
+    if (!regs.empty() && regs[0].cls != RegClass::PredZero) {
+      inst.guarded = true;
+      inst.reads.push_back({std::string(regs[0].text), unitsOf(regs[0], 1, 0)});
+    }
+  }
+  inst.writesAnyGpr = base == "CALL";
+  const auto& ops = it.operands;
+  // P2R/R2P name the predicates through a mask, their last operand.
+  uint32_t predMask = 0x7f;
+  if (!ops.empty() && ops.back().text.starts_with("0x"))
+    predMask = uint32_t(std::strtoul(std::string(ops.back().text).c_str(), nullptr, 16));
+
+  const size_t written = writtenOperands(base, ops);
 
   // Widths: a memory instruction's data, a wide multiply's result and addend, doubles,
   // conversions; explicit `.64` in an address wins.
@@ -351,23 +356,10 @@ std::vector<size_t> SassFlowGraph::definitions(size_t i, uint16_t unit, bool& fr
       }
     return false;
   };
-  std::vector<uint32_t> work;
-  std::vector<bool> seen(blockStart_.size(), false);
   const uint32_t b0 = blockOf_[i];
-  if (!scan(blockStart_[b0], i)) {
-    if (b0 == 0) fromEntry = true;
-    work = preds_[b0];
-  }
-  while (!work.empty()) {
-    const uint32_t b = work.back();
-    work.pop_back();
-    if (seen[b]) continue;
-    seen[b] = true;
-    const size_t end = b + 1 < blockStart_.size() ? blockStart_[b + 1] : insts_.size();
-    if (scan(blockStart_[b], end)) continue;
-    if (b == 0) fromEntry = true;
-    work.insert(work.end(), preds_[b].begin(), preds_[b].end());
-  }
+  if (scan(blockStart_[b0], i)) return out;
+  if (b0 == 0) fromEntry = true;
+  if (walkBlocks(preds_[b0], preds_, scan)) fromEntry = true;
   return out;
 }
 
@@ -380,21 +372,30 @@ std::vector<size_t> SassFlowGraph::uses(size_t i, uint16_t unit) const {
     }
     return false;
   };
-  std::vector<uint32_t> work;
-  std::vector<bool> seen(blockStart_.size(), false);
   const uint32_t b0 = blockOf_[i];
-  const size_t end0 = b0 + 1 < blockStart_.size() ? blockStart_[b0 + 1] : insts_.size();
-  if (!scan(i + 1, end0)) work = succs_[b0];
+  if (!scan(i + 1, blockEnd(b0))) walkBlocks(succs_[b0], succs_, scan);
+  return out;
+}
+
+size_t SassFlowGraph::blockEnd(uint32_t b) const {
+  return b + 1 < blockStart_.size() ? blockStart_[b + 1] : insts_.size();
+}
+
+bool SassFlowGraph::walkBlocks(std::vector<uint32_t> work,
+                               const std::vector<std::vector<uint32_t>>& next,
+                               const std::function<bool(size_t, size_t)>& scan) const {
+  std::vector<bool> seen(blockStart_.size(), false);
+  bool entry = false;
   while (!work.empty()) {
     const uint32_t b = work.back();
     work.pop_back();
     if (seen[b]) continue;
     seen[b] = true;
-    const size_t end = b + 1 < blockStart_.size() ? blockStart_[b + 1] : insts_.size();
-    if (scan(blockStart_[b], end)) continue;
-    work.insert(work.end(), succs_[b].begin(), succs_[b].end());
+    if (scan(blockStart_[b], blockEnd(b))) continue;
+    if (b == 0) entry = true;
+    work.insert(work.end(), next[b].begin(), next[b].end());
   }
-  return out;
+  return entry;
 }
 
 ValueFlow SassFlowGraph::flowOf(uint32_t line) const {

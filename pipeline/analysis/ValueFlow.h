@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,13 @@ class SassFlowGraph {
   bool kills(size_t i, uint16_t unit) const;   // surely writes it: earlier values end there
   bool reads(size_t i, uint16_t unit) const;
   std::vector<size_t> definitions(size_t i, uint16_t unit, bool& fromEntry) const;
+  /// One past block `b`'s last instruction.
+  size_t blockEnd(uint32_t b) const;
+  /// Scans each block reached from `work` along `next` (predecessors or successors) once,
+  /// going on past a block only when `scan(first, end)` says nothing there ended the path;
+  /// whether the walk went on past the entry block.
+  bool walkBlocks(std::vector<uint32_t> work, const std::vector<std::vector<uint32_t>>& next,
+                  const std::function<bool(size_t, size_t)>& scan) const;
   std::vector<size_t> uses(size_t i, uint16_t unit) const;
 
   std::vector<Instruction> insts_;

@@ -42,17 +42,29 @@ size_t instructionsOf(const Artifact& a, const std::string& symbol) {
   return 0;
 }
 
-/// Whether the PTX calls functions it does not define (calls into `core` that were not
-/// inlined, when nothing linked them): ptxas links those only in relocatable mode (-c),
-/// which still compiles the kernels and reports their resources.
-bool hasExternFunctions(const Artifact& ptx) {
+/// The functions the PTX calls without defining them (calls into `core` that were not
+/// inlined, when nothing linked them), by their `.extern .func [(RET)] NAME(` lines: ptxas
+/// links those only in relocatable mode (-c), which still compiles the kernels and reports
+/// their resources, but makes no cubin to load.
+std::vector<std::string> externFunctions(const Artifact& ptx) {
+  constexpr std::string_view kExtern = ".extern .func";
+  std::vector<std::string> names;
   for (size_t i = 0; i < ptx.lines.size(); ++i) {
     std::string_view t = ptx.lineText(i);
     auto start = t.find_first_not_of(" \t");
-    if (start != std::string_view::npos && t.substr(start).starts_with(".extern .func"))
-      return true;
+    if (start == std::string_view::npos || !t.substr(start).starts_with(kExtern)) continue;
+    std::string_view rest = t.substr(start + kExtern.size());
+    rest.remove_prefix(std::min(rest.size(), rest.find_first_not_of(" \t")));
+    if (rest.starts_with('(')) {  // the return value's parameter
+      const size_t close = rest.find(')');
+      rest = close == std::string_view::npos ? std::string_view{} : rest.substr(close + 1);
+      rest.remove_prefix(std::min(rest.size(), rest.find_first_not_of(" \t")));
+    }
+    std::string name(rest.substr(0, rest.find_first_of(" \t(;")));
+    if (name.empty()) name = "(a function whose name the PTX does not give on its line)";
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
   }
-  return false;
+  return names;
 }
 
 /// The functions ptxas named in "Unresolved extern function 'NAME'".
@@ -132,7 +144,7 @@ BackEndTools::Ptxas ptxasInput(const FrontEndOutput& in, const fs::path& outDir,
   out.cubin = outDir / (in.stem + ".cubin");
   const Artifact& image = imageOf(in);
   // Linked code declares only what ptxas may know itself (vprintf): a loadable cubin first.
-  out.relocatable = !in.linkedForLaunch && hasExternFunctions(image);
+  out.relocatable = !in.linkedForLaunch && !externFunctions(image).empty();
   if (in.ptxasText) {
     text = *in.ptxasText;
   } else if (in.lineIds) {
@@ -264,8 +276,9 @@ std::optional<Assembled> assemble(const Toolchain& tc, const ResolvedOptions& op
   } else if (!ptxas.relocatable) {  // the loadable cubin: what `kernelscope run` launches
     result.cubin = std::make_shared<const std::string>(readWholeFile(out.cubin));
     saveTemp(opts, "k.cubin", *result.cubin);
-  } else if (!ptxas.unresolved.empty()) {  // linked, and still calling what nothing defines
-    result.cubinProblem = unresolvedMessage(ptxas.unresolved, in.unresolved);
+  } else {  // relocatable: calling what nothing defines, linked (unresolved) or not at all
+    result.cubinProblem = unresolvedMessage(
+        ptxas.unresolved.empty() ? externFunctions(imageOf(in)) : ptxas.unresolved, in.unresolved);
     Diagnostic d = toolError("no loadable cubin to run: " + result.cubinProblem, "ptxas");
     d.severity = Severity::Warning;
     report.diagnostics.push_back(std::move(d));
@@ -324,6 +337,9 @@ std::shared_ptr<const SassCosts> sassCosts(const ResolvedOptions& opts, const Ar
         break;
       }
   if (!withDepot.empty()) costs->arrays = findLocalArrays(in.ir.text, withDepot, lineMap);
+  std::vector<std::string> functions;
+  for (const auto& f : sass.functions) functions.push_back(f.symbol);
+  costs->access = analyzeAccesses(in.ir.text, functions, lineMap, opts.arch);
   return costs;
 }
 

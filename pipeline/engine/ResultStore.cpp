@@ -121,8 +121,22 @@ void serialize(A& a, ks::LocalArray& l) {
   a(l.function, l.name, l.bytes, l.indexedAt, l.usedAt);
 }
 template <class A>
+void serialize(A& a, ks::MemoryAccess& m) {
+  a(m.function, m.line, m.callSites, m.op, m.space, m.throughGeneric, m.type, m.bytes, m.lanes,
+    m.pattern, m.strideBytes, m.symbolicStride, m.symbolicInBytes, m.dependsOnTidYZ,
+    m.dataDependent, m.sectors, m.idealSectors, m.bankWays);
+}
+template <class A>
+void serialize(A& a, ks::DivergentBranch& b) {
+  a(b.function, b.line, b.callSites, b.onThreadIndex);
+}
+template <class A>
+void serialize(A& a, ks::AccessFacts& f) {
+  a(f.accesses, f.branches, f.analyzed, f.error);
+}
+template <class A>
 void serialize(A& a, ks::SassCosts& c) {
-  a(c.lines, c.arrays, c.liveCounts, c.controlCodes);
+  a(c.lines, c.arrays, c.access, c.liveCounts, c.controlCodes);
 }
 template <class A>
 void serialize(A& a, ks::KernelResources& r) {
@@ -154,7 +168,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Bumped when the encoding changes (the binary's identity in the key covers builds too).
-constexpr uint32_t kFormat = 4;
+constexpr uint32_t kFormat = 5;
 // What an entry holds, first in its bytes: a result and a pass-by-pass view are not mistaken
 // for each other.
 constexpr std::string_view kResultTag = "ks-result", kPassesTag = "ks-passes";

@@ -75,6 +75,8 @@ std::string ncuMessages(const ProcessResult& p) {
 }
 
 RunResult profile(const ExecRequest& request, const std::vector<std::string>& self) {
+  // Without a driver no ncu would help: say so first, as a run does.
+  if (std::optional<RunResult> missing = driverMissing()) return *missing;
   fs::path ncu = findNcu(request.ncu);
   if (ncu.empty())
     return RunResult::failure(

@@ -101,6 +101,8 @@ std::string parseNcuSourceCsv(std::string_view text, NcuSourceProfile& out) {
     ins.l2Sectors = at(row, "L2 Theoretical Sectors Global");
     ins.l2SectorsIdeal = at(row, "L2 Theoretical Sectors Global Ideal");
     ins.sharedConflicts = at(row, "L1 Conflicts Shared N-Way");
+    ins.l2SectorsLocal = at(row, "L2 Theoretical Sectors Local");
+    ins.divergentBranches = at(row, "Divergent Branches");
     for (const auto& [name, i] : col) {
       if (!name.starts_with("stall_") || name.find("(Not Issued)") != std::string::npos ||
           i >= row.size())

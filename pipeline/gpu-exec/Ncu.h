@@ -28,6 +28,8 @@ struct NcuInstruction {
   double l2Sectors = 0;                  // L2 Theoretical Sectors Global
   double l2SectorsIdeal = 0;             // ... Ideal
   double sharedConflicts = 0;            // L1 Conflicts Shared N-Way
+  double l2SectorsLocal = 0;             // L2 Theoretical Sectors Local
+  double divergentBranches = 0;          // Divergent Branches
   std::map<std::string, double> stalls;  // reason (without "stall_") -> samples, non-zero only
 };
 

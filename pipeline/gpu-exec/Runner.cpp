@@ -11,6 +11,12 @@
 
 namespace ks::gpu {
 
+std::optional<RunResult> driverMissing() {
+  if (std::string why = loadDriver(); !why.empty())
+    return RunResult::failure("no-driver", why + "; " + kNoDriverHint);
+  return std::nullopt;
+}
+
 namespace {
 
 // The 2-byte float types and bool, as the values fillWith and summarize convert from and to.
@@ -98,8 +104,7 @@ std::string dims(const std::array<uint32_t, 3>& d) {
 
 /// Why the CUDA driver or a device is unavailable on this machine, or nullopt when both are.
 std::optional<RunResult> driverUnavailable() {
-  if (std::string why = loadDriver(); !why.empty())
-    return RunResult::failure("no-driver", why + "; " + kNoDriverHint);
+  if (std::optional<RunResult> missing = driverMissing()) return missing;
   const Driver& cu = driver();
   if (CUresult r = cu.cuInit(0); r != kCudaSuccess)
     return RunResult::failure(

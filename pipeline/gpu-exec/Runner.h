@@ -6,6 +6,7 @@
 // CUDA context, never the caller's.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,10 @@ std::string fillBuffer(const ArgPlan& arg, const std::string& fileData);
 /// The uniform random number generator of `uniform(lo, hi, seed = S)`: element i of a buffer
 /// is lo + (hi - lo) * u(seed, i) with u in [0, 1), the same on every machine (splitmix64).
 double uniformAt(uint64_t seed, uint64_t index);
+
+/// Why the CUDA driver cannot be loaded on this machine (a failure of kind "no-driver"),
+/// or nullopt when it can. Loads it only: no device is touched.
+std::optional<RunResult> driverMissing();
 
 /// Executes `request` (Run or LaunchOnce) on device 0.
 RunResult execute(const ExecRequest& request);

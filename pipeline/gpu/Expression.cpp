@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <sstream>
 #include <vector>
 
 #include "SpecText.h"
@@ -55,6 +56,15 @@ class ExpressionParser {
       if (!shl && !eat(">>")) break;
       auto r = parseSum(depth + 1);
       if (!r) return r;
+      if (!isWhole(*r) && isWhole(*left) && *r > 0 && *r < 62) {
+        // `1 << 20 / 256` is 1 << (20 / 256), as in Rust, and `/` divides exactly.
+        std::ostringstream amount;
+        amount << *r;
+        return fail(
+            "the shift amount is " + amount.str() +
+            ", not a whole number: / binds tighter than << and >> (as in Rust) and "
+            "divides exactly: to shift first, write it in parentheses, e.g. (1 << 20) / 256");
+      }
       if (!isWhole(*left) || !isWhole(*r) || *r < 0 || *r > 62)
         return fail("<< and >> need whole numbers (shift 0..62)");
       auto n = static_cast<int>(*r);

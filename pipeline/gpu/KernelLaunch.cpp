@@ -300,6 +300,8 @@ RunResult runGpuExec(const ExecRequest& request, const LaunchSettings& settings,
   spec.stdinText = encodeRequest(request);
   spec.timeout = settings.timeout;
   spec.cancel = cancel;
+  // A runner may have work of its own to stop (srun's job step, ssh's remote command).
+  if (!settings.runner.empty()) spec.termGrace = std::chrono::seconds(5);
   spec.outputCap = resultSizeLimit(request);  // dumped buffers come back on stdout
   spec.errorCap = kRunnerErrorCap;
   ProcessResult p = runProcess(spec);

@@ -223,7 +223,10 @@ class SpecResolver {
   std::optional<std::string> valueText(const std::string& path, std::string& err) {
     size_t dot = path.find('.');
     std::string head = path.substr(0, dot);
-    if (!params_.count(head)) {
+    // A one-number block and the dynamic shared memory are names too, so that a grid follows
+    // a swept block: `grid = ceil(n / block)`.
+    const bool launchName = (head == "block" || head == "shared") && dot == std::string::npos;
+    if (!params_.count(head) && !launchName) {
       err = "unknown name '" + path + "' (not a parameter of " + sig_.name + ")";
       return std::nullopt;
     }
@@ -237,6 +240,10 @@ class SpecResolver {
       return std::nullopt;
     }
     std::string text = item->value;
+    if (launchName && !params_.count(head) && text.starts_with("[")) {
+      err = "'" + head + "' is a list; only a one-number " + head + " is a name in expressions";
+      return std::nullopt;
+    }
     std::string walked = head;
     while (dot != std::string::npos) {
       size_t next = path.find('.', dot + 1);

@@ -86,6 +86,8 @@ std::optional<KernelLineProfile> attributeToLines(
     c.l2Sectors += ins.l2Sectors;
     c.l2SectorsIdeal += ins.l2SectorsIdeal;
     c.sharedConflictWays = std::max(c.sharedConflictWays, ins.sharedConflicts);
+    c.l2SectorsLocal += ins.l2SectorsLocal;
+    c.divergentBranches += ins.divergentBranches;
     for (const auto& [reason, v] : ins.stalls) c.stalls[reason] += v;
     out.totalSamples += ins.stallSamples;
     if (ins.stallSamples) out.sassLineSamples[sassLine] += ins.stallSamples;

@@ -31,6 +31,8 @@ struct LineCounters {
   /// The worst shared-memory bank conflict of the line's instructions as ncu's N-way (1: none);
   /// 0 when the line has no shared-memory access.
   double sharedConflictWays = 0;
+  double l2SectorsLocal = 0;             // local-memory sectors (spills, per-thread arrays)
+  double divergentBranches = 0;          // branch executions whose warp split
   std::map<std::string, double> stalls;  // reason -> samples
   /// Average active threads per executed instruction (32 = no divergence); 0 when none ran.
   double threadsActive() const { return executed > 0 ? threadsExecuted / executed : 0; }

@@ -261,7 +261,12 @@ class ChildSupervisor {
 
  private:
   void enforceLimits(Clock::time_point deadline) {
-    if (killed_ || exited_) return;
+    if (exited_) return;
+    if (termSent_ && !killed_ && Clock::now() >= killAt_) {
+      ::kill(-pid_, SIGKILL);
+      killed_ = true;
+    }
+    if (killed_ || termSent_) return;
     if (spec_.cancel.cancelled() || registry().toolsStopped) {
       result_.cancelled = true;
       killGroup();
@@ -272,6 +277,14 @@ class ChildSupervisor {
   }
 
   void killGroup() {
+    if (spec_.termGrace.count() > 0) {
+      // SIGTERM first, SIGKILL after the grace: a program that must pass the stop on (srun
+      // cancels its job step on SIGTERM; killed outright, it leaves the step running).
+      ::kill(-pid_, SIGTERM);
+      termSent_ = true;
+      killAt_ = Clock::now() + spec_.termGrace;
+      return;
+    }
     ::kill(-pid_, SIGKILL);
     killed_ = true;
   }
@@ -347,7 +360,8 @@ class ChildSupervisor {
   std::string* sinks_[2];
   int stdinFd_ = -1;
   size_t stdinPos_ = 0;
-  bool exited_ = false, killed_ = false;
+  bool exited_ = false, killed_ = false, termSent_ = false;
+  Clock::time_point killAt_{};
   int waitStatus_ = 0;
   Clock::time_point drainUntil_{};
   char buf_[65536];

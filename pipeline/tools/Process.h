@@ -36,6 +36,10 @@ struct ProcessSpec {
   size_t outputCap = 64u << 20;    // bytes kept per stream; the rest is dropped and flagged
   std::optional<size_t> errorCap;  // bytes kept of stderr, when it differs from outputCap
   CancellationToken cancel;
+  /// On a cancel or timeout: 0 kills the process group at once (SIGKILL); more sends SIGTERM
+  /// first and SIGKILL this long after, for a program that passes the stop on (a runner such
+  /// as srun, which cancels its job step on SIGTERM).
+  std::chrono::milliseconds termGrace{0};
 };
 
 struct ProcessResult {

@@ -671,10 +671,15 @@ void printCosts(std::ostream& out, const ExplainView& v) {
           << (c.live ? std::to_string(c.live->uniform) : "-") << std::setw(6) << c.ldl
           << std::setw(6) << c.stl << std::setw(7) << c.spill << std::setw(7) << c.array
           << std::setw(8) << opt(c.issueCycles) << "  " << memory << "\n";
+      // The predicted access of the line's loads and stores, and divergence (Access.h).
+      for (const auto& a : c.access)
+        out << "         " << a.what << " ×" << a.count << ": " << a.how << "\n";
+      if (c.mayDiverge) out << "         branch may diverge (depends on " << *c.mayDiverge << ")\n";
     }
     out << "  (live: the most registers live across one of the line's SASS instructions, "
            "nvdisasm's count; issue≥: the stall counts ptxas encoded, summed: a lower bound of "
-           "the cycles, not a time)\n";
+           "the cycles, not a time; under a row, its loads and stores across a warp as "
+           "predicted from the LLVM IR)\n";
   }
   if (!costs.lookFirst.empty()) {
     out << "\n  look first at\n";
@@ -717,8 +722,8 @@ void printExplainJson(std::ostream& out, const ExplainArgs& args, const CompileR
                       const std::string& file, const std::vector<std::string_view>& sourceLines,
                       int indent) {
   const RemarksByLine remarks(r, args.remarks);
-  writeExplainJson(out, {args, r, file, sourceLines, remarks, linesShown(args, sourceLines.size())},
-                   indent);
+  writeExplainJson(
+      out, {args, r, file, sourceLines, remarks, linesShown(args, sourceLines.size()), {}}, indent);
 }
 
 /// "mir, llvm-ir, ptx ready after 0.9 s; still coming: resources, sass"
@@ -892,7 +897,8 @@ int explainOrReport(std::string_view command, int argc, char** argv) {
   } else {
     const RemarksByLine remarks(r, args.remarks);
     printExplainText(
-        std::cout, {args, r, file, sourceLines, remarks, linesShown(args, sourceLines.size())}, tc);
+        std::cout, {args, r, file, sourceLines, remarks, linesShown(args, sourceLines.size()), {}},
+        tc);
   }
 
   if (!r.succeeded) {

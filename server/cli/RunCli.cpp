@@ -23,8 +23,10 @@
 #include "GpuResults.h"
 #include "GpuService.h"
 #include "Options.h"
+#include "ProfileBaseline.h"
 #include "Report.h"
 #include "Runner.h"
+#include "Sweep.h"
 #include "TextUtil.h"
 #include "Toolchain.h"
 
@@ -45,7 +47,33 @@ struct RunArgs {
   int top = 0;              // profile: only the N hottest lines (0: every line with samples)
   std::string saveRequest;  // write the gpu-exec request here instead of launching
   std::string replay;       // render this recorded gpu-exec result instead of launching
+  std::vector<gpu::SweepAxis> sweep;  // run: every combination of these variables' values
+  int jobs = 1;                       // run --sweep: configurations at once
+  std::string baseline;               // profile: "last" or a saved profile's file
 };
+
+/// Reads `arg` if it says how to reach the GPU machine (--runner, --ncu for a profile,
+/// --remote-kernelscope): nullopt when it is another option, "" when read, else the problem.
+std::optional<std::string> readRunnerOption(std::string_view arg, ArgReader& args,
+                                            gpu::LaunchSettings& launch, bool profile) {
+  if (arg == "--runner" || (arg == "--ncu" && profile)) {
+    // The settings gpuRunner and ncu: checked by the options table, as the editors' are.
+    const OptionSpec& option = *optionByCliFlag(arg);
+    auto v = args.value();
+    if (!v) return std::string(arg) + " needs " + std::string(option.expected);
+    if (auto bad = optionProblem(option, arg, cliOptionValue(option, *v))) return *bad;
+    if (arg == "--ncu")
+      launch.ncu = *v;
+    else if (std::string why = gpu::splitRunner(*v, launch.runner); !why.empty())
+      return why;
+    return std::string();
+  }
+  if (arg != "--remote-kernelscope") return std::nullopt;
+  auto v = args.value();
+  if (!v) return std::string("--remote-kernelscope needs a path");
+  launch.remoteKernelscope = *v;
+  return std::string();
+}
 
 std::optional<std::string> parseRunArgs(int argc, char** argv, RunArgs& a, bool profile) {
   ArgReader args(profile ? "profile" : "run", argc, argv);
@@ -77,25 +105,27 @@ std::optional<std::string> parseRunArgs(int argc, char** argv, RunArgs& a, bool 
       int s = 0;
       if (auto e = intValue(1, 86400, s)) return e;
       a.launch.timeout = std::chrono::seconds(s);
-    } else if (*arg == "--runner" || (*arg == "--ncu" && profile)) {
-      // The settings gpuRunner and ncu: checked by the options table, as the editors' are.
-      const OptionSpec& option = *optionByCliFlag(*arg);
-      auto v = args.value();
-      if (!v) return std::string(*arg) + " needs " + std::string(option.expected);
-      if (auto bad = optionProblem(option, *arg, cliOptionValue(option, *v))) return *bad;
-      if (*arg == "--ncu")
-        a.launch.ncu = *v;
-      else if (std::string why = gpu::splitRunner(*v, a.launch.runner); !why.empty())
-        return why;
-    } else if (*arg == "--remote-kernelscope") {
-      auto v = args.value();
-      if (!v) return "--remote-kernelscope needs a path";
-      a.launch.remoteKernelscope = *v;
+    } else if (auto r = readRunnerOption(*arg, args, a.launch, profile)) {
+      if (!r->empty()) return r;
     } else if (*arg == "--dump" && !profile) {
       auto v = args.value();
       if (!v) return "--dump needs a directory";
       a.dumpDir = *v;
       a.launch.dump = true;
+    } else if (*arg == "--sweep" && !profile) {
+      auto v = args.value();
+      gpu::SweepAxis axis;
+      if (!v) return "--sweep needs NAME=V1,V2,... (e.g. --sweep block=64,128,256)";
+      if (std::string why = gpu::parseSweepAxis(*v, axis); !why.empty()) return why;
+      for (const auto& other : a.sweep)
+        if (other.name == axis.name) return "--sweep " + axis.name + " is given twice";
+      a.sweep.push_back(std::move(axis));
+    } else if (*arg == "--jobs" && !profile) {
+      if (auto e = intValue(1, 256, a.jobs)) return e;
+    } else if (*arg == "--baseline" && profile) {
+      auto v = args.value();
+      if (!v) return "--baseline needs 'last' or a file (profile --json's output)";
+      a.baseline = *v;
     } else if (*arg == "--top" && profile) {
       if (auto e = intValue(1, 100000, a.top)) return e;
     } else if (*arg == "--save-request" || *arg == "--replay") {
@@ -113,6 +143,10 @@ std::optional<std::string> parseRunArgs(int argc, char** argv, RunArgs& a, bool 
     }
   }
   if (a.file.empty()) return std::string("no file given");
+  if (!a.sweep.empty() && (!a.replay.empty() || !a.saveRequest.empty() || !a.dumpDir.empty()))
+    return std::string(
+        "--sweep runs every configuration: it takes no --replay, --save-request "
+        "or --dump");
   return std::nullopt;
 }
 
@@ -251,6 +285,112 @@ void printRun(const gpu::LaunchPlan& plan, const gpu::RunResult& r, const std::s
   if (!dumpDir.empty()) std::cout << "  dumped   every buffer to " << dumpDir << "/NAME.npy\n";
 }
 
+/// A sweep as JSON: each configuration's values, launch, time and predicted occupancy.
+json sweepJson(const fs::path& file, const gpu::SweepOutcome& s) {
+  json points = json::array();
+  for (const auto& p : s.points) {
+    json values = json::object();
+    for (const auto& [name, value] : p.values) values[name] = value;
+    json j = {{"values", values},
+              {"label", p.label()},
+              {"ok", p.ran()},
+              {"outputsDiffer", p.outputsDiffer}};
+    if (p.plan) j["grid"] = p.plan->grid, j["block"] = p.plan->block;
+    if (p.ran()) {
+      const gpu::TimeStats t = gpu::timeStats(p.run.timesMs);
+      j["medianMs"] = t.median, j["minMs"] = t.min, j["maxMs"] = t.max;
+    } else {
+      j["error"] = p.error;
+    }
+    if (p.predicted)
+      j["predictedOccupancy"] = {{"fraction", p.predicted->fraction()},
+                                 {"blocksPerSm", p.predicted->blocksPerSm},
+                                 {"warpsPerSm", p.predicted->warpsPerSm},
+                                 {"limitedBy", p.predicted->limitText()}};
+    points.push_back(std::move(j));
+  }
+  json out = {{"file", file.string()},    {"kernel", s.kernel},
+              {"arch", s.arch},           {"configurations", std::move(points)},
+              {"best", nullptr},          {"outputsEqual", s.differing.empty()},
+              {"differing", s.differing}, {"equality", s.equalityRule}};
+  if (s.best) out["best"] = *s.best;
+  out["reference"] = s.reference ? json(*s.reference) : json(nullptr);
+  out["referenceIsOwnSpec"] = s.referenceIsOwn;
+  for (const auto& p : s.points)
+    if (p.ran()) {
+      out["device"] = p.run.device.describe();
+      break;
+    }
+  return out;
+}
+
+/// `run --sweep`: every configuration, a table of time against predicted occupancy.
+int sweepMain(const RunArgs& args) {
+  fs::path path = fs::absolute(args.file);
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    std::cerr << "kernelscope run: cannot read " << args.file << ": no such file\n";
+    return kExitFailed;
+  }
+  gpu::GpuRequest request;
+  request.input = {path, std::nullopt, {}};
+  request.options = args.options;
+  request.kernel = args.kernel;
+  request.launch = args.launch;
+  const gpu::SweepOutcome s =
+      gpu::runSweep(cliEngine(), request, args.sweep, static_cast<size_t>(args.jobs));
+  for (const auto& n : s.notes) std::cerr << "kernelscope run: note: " << n << "\n";
+  for (const auto& d : s.details) std::cerr << d << "\n";
+  if (!s.error.empty()) std::cerr << "kernelscope run: " << s.error << "\n";
+  if (!s.ok()) return kExitFailed;
+  if (args.json) {
+    std::cout << sweepJson(path, s).dump(2) << "\n";
+    return s.best ? kExitOk : kExitFailed;
+  }
+  std::string device;
+  for (const auto& p : s.points)
+    if (p.ran() && device.empty()) device = p.run.device.describe();
+  std::cout << s.kernel << " on " << (device.empty() ? "no device (nothing ran)" : device) << ", "
+            << s.points.size() << " configurations\n";
+  size_t labelWidth = 15;
+  for (const auto& p : s.points) labelWidth = std::max(labelWidth, p.label().size() + 2);
+  std::cout << "  " << std::left << std::setw(static_cast<int>(labelWidth)) << "configuration"
+            << std::setw(16) << "grid" << std::setw(12) << "time"
+            << "predicted occupancy (" << s.arch << ")\n";
+  for (size_t i = 0; i < s.points.size(); ++i) {
+    const auto& p = s.points[i];
+    std::cout << "  " << std::setw(static_cast<int>(labelWidth)) << p.label() << std::setw(16)
+              << (p.plan ? dims(p.plan->grid) : "-") << std::setw(12)
+              << (p.ran() ? time(p.medianMs) : "-");
+    if (p.predicted)
+      std::cout << p.predicted->percent() << " (" << p.predicted->blocksPerSm
+                << " blocks/SM, limited by " << p.predicted->limitText() << ")";
+    else
+      std::cout << "-";
+    if (s.best == i) std::cout << "  <- fastest";
+    if (p.outputsDiffer) std::cout << "  (outputs differ)";
+    std::cout << "\n";
+    if (!p.ran()) {
+      std::string first = p.error.substr(0, p.error.find('\n'));
+      std::cout << "  " << std::string(labelWidth, ' ') << "did not run: " << first << "\n";
+    }
+  }
+  std::cout << std::right;
+  if (s.best)
+    std::cout << "fastest: " << s.points[*s.best].label() << " ("
+              << time(s.points[*s.best].medianMs) << " median)\n";
+  if (s.reference) {
+    const std::string ref =
+        s.points[*s.reference].label() +
+        (s.referenceIsOwn ? ", the kernel's own spec" : ", what most configurations computed");
+    if (s.differing.empty())
+      std::cout << "outputs: equal across the configurations that ran (" << s.equalityRule << ")\n";
+    for (const auto& d : s.differing)
+      std::cout << "outputs differ from " << ref << ": " << d << "\n";
+  }
+  return s.best ? kExitOk : kExitFailed;
+}
+
 }  // namespace
 
 int runMain(int argc, char** argv) {
@@ -259,6 +399,7 @@ int runMain(int argc, char** argv) {
     std::cerr << "kernelscope run: " << *err << "\n";
     return kExitUsage;
   }
+  if (!args.sweep.empty()) return sweepMain(args);
   int status = kExitFailed;
   auto out = runOnGpu("run", args, false, status);
   if (!out) return status;
@@ -280,6 +421,77 @@ int runMain(int argc, char** argv) {
   return kExitOk;
 }
 
+namespace {
+
+/// The baseline `--baseline` names (`last`: the kept profile of this file, kernel and spec),
+/// read before this profile is kept; nullopt with `problem` when there is none.
+std::optional<gpu::ProfileSnapshot> readBaseline(const std::string& which,
+                                                 const gpu::ProfileSnapshot& now,
+                                                 std::string& problem) {
+  const fs::path path = which == "last"
+                            ? gpu::keptProfilePath(cliEngine().toolchain().cacheDir, now)
+                            : fs::path(which);
+  FileText text = readRegularFile(path, size_t(64) << 20);
+  if (!text.ok()) {
+    problem = which == "last" ? "no earlier profile of " + now.kernel +
+                                    " with this spec (each profile is kept for the next)"
+                              : which + ": " + text.error;
+    return std::nullopt;
+  }
+  gpu::ProfileSnapshot before;
+  if (std::string why = gpu::decodeSnapshot(text.text, before); !why.empty()) {
+    problem = path.string() + ": " + why;
+    return std::nullopt;
+  }
+  return before;
+}
+
+std::string signedCount(double before, double after) {
+  const double d = after - before;
+  return (d < 0 ? "-" : "+") + gpu::compactCount(std::fabs(d));
+}
+
+void printDeltas(const std::vector<gpu::LineDelta>& deltas, const std::string& since) {
+  std::cout << "\n  since the " << since
+            << " (lines matched through the edit):\n  line  was   stalls          samples   "
+               "instrs  L2 sectors        change\n";
+  for (const auto& d : deltas) {
+    std::ostringstream share;
+    share << std::fixed << std::setprecision(1) << 100 * d.before.share << "% -> "
+          << 100 * d.after.share << "%";
+    std::cout << "  " << std::setw(4) << (d.line ? std::to_string(d.line) : "-") << "  "
+              << std::setw(4) << (d.beforeLine ? std::to_string(*d.beforeLine) : "new") << "  "
+              << std::left << std::setw(16) << share.str() << std::setw(10)
+              << signedCount(d.before.stallSamples, d.after.stallSamples) << std::setw(8)
+              << (std::to_string(d.before.instructions) + "->" +
+                  std::to_string(d.after.instructions))
+              << std::setw(18)
+              << (gpu::compactCount(d.before.l2Sectors) + " -> " +
+                  gpu::compactCount(d.after.l2Sectors))
+              << std::right << (d.line ? d.hint(since) : "removed by the edit") << "\n";
+  }
+}
+
+json deltasJson(const std::vector<gpu::LineDelta>& deltas, const std::string& since) {
+  json out = json::array();
+  auto side = [](const gpu::ProfileSnapshot::Line& l) {
+    return json{{"stallSamples", l.stallSamples},
+                {"share", l.share},
+                {"instructions", l.instructions},
+                {"l2Sectors", l.l2Sectors}};
+  };
+  for (const auto& d : deltas) {
+    json j = {{"line", d.line}, {"after", side(d.after)}, {"hint", d.hint(since)}};
+    j["beforeLine"] = d.beforeLine ? json(*d.beforeLine) : json(nullptr);
+    if (d.beforeLine) j["before"] = side(d.before);
+    if (auto c = d.stallChange()) j["stallChange"] = *c;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+}  // namespace
+
 int profileMain(int argc, char** argv) {
   RunArgs args;
   if (auto err = parseRunArgs(argc, argv, args, true)) {
@@ -289,8 +501,37 @@ int profileMain(int argc, char** argv) {
   int status = kExitFailed;
   auto out = runOnGpu("profile", args, true, status);
   if (!out) return status;
-  return printLineProfile(*out->lines, out->run.device, *out->plan, fs::absolute(args.file),
-                          args.json, args.top);
+  const fs::path file = fs::absolute(args.file);
+  std::string spec;
+  for (const auto& item : out->spec.items) spec += item.key + " = " + item.value + "; ";
+  const gpu::ProfileSnapshot now =
+      gpu::snapshotOf(*out->lines, file.string(), readRegularFile(file).text, spec);
+  std::optional<gpu::ProfileSnapshot> before;
+  const std::string since = args.baseline == "last" ? "last profile" : "baseline";
+  if (!args.baseline.empty()) {
+    std::string problem;
+    before = readBaseline(args.baseline, now, problem);
+    if (!before) {
+      std::cerr << "kernelscope profile: --baseline: " << problem << "\n";
+      status = kExitFailed;
+    }
+  }
+  // Every profile is kept for the next one's `--baseline last`.
+  if (std::string why = gpu::keepProfile(cliEngine().toolchain().cacheDir, now); !why.empty())
+    std::cerr << "kernelscope profile: note: the profile is not kept: " << why << "\n";
+  if (!args.baseline.empty() && !before) return kExitFailed;
+  const auto deltas = before ? gpu::compareProfiles(*before, now) : std::vector<gpu::LineDelta>{};
+  if (args.json) {
+    json doc = profileResultOf(file, *out->lines, out->run.device, *out->plan,
+                               static_cast<size_t>(args.top));
+    doc["snapshot"] = json::parse(gpu::encodeSnapshot(now));
+    if (before) doc["baseline"] = deltasJson(deltas, since);
+    std::cout << doc.dump(2) << "\n";
+    return kExitOk;
+  }
+  int rc = printLineProfile(*out->lines, out->run.device, *out->plan, file, false, args.top);
+  if (before) printDeltas(deltas, since);
+  return rc;
 }
 
 int printLineProfile(const gpu::KernelLineProfile& lp, const gpu::DeviceInfo& device,

@@ -52,12 +52,21 @@ constexpr CliFlag kFlags[] = {
     {"run", "--warmup", "N",
      "launches before the timed ones (default 2); the first one's outputs are reported"},
     {"run", "--dump", "DIR", "write every buffer after the first launch to DIR/NAME.npy"},
+    {"run", "--sweep", "NAME=V1,V2,...",
+     "run once per value of a spec variable (several --sweep: every combination): each time "
+     "next to the occupancy the static model predicts, the fastest named, outputs compared"},
+    {"run", "--jobs", "N",
+     "with --sweep: N configurations at once, e.g. as parallel srun job steps (default 1: "
+     "each has the GPU to itself)"},
     {"run profile", "--runner", "", ""},
     {"run profile", "--remote-kernelscope", "PATH",
      "the kernelscope there (default: kernelscope on its PATH)"},
     {"run profile", "--timeout", "S", "give up on a launch after S seconds (default 300)"},
     {"profile", "--ncu", "", ""},
     {"profile", "--top", "N", "only the N lines with the most stall samples"},
+    {"profile", "--baseline", "last|FILE",
+     "each line's change since the kernel's last profile (kept in the cache directory) or a "
+     "saved one (--json's output), lines matched through the edit"},
     {"compare", "--run", "",
      "run both on the Rust kernel's launch spec (the twin's own spec if it has one): times, "
      "bandwidth, checksums; takes run's options, and --replay twice (the Rust side's result, "

@@ -32,6 +32,9 @@ lsp::LineCostInfo lineCostInfoOf(const LineCost& c, int line) {
   for (const MemoryOps& m : c.memory)
     i.memory.push_back({m.space, static_cast<int>(m.loads), static_cast<int>(m.stores),
                         static_cast<int>(m.atomics), static_cast<int>(m.widestBits)});
+  for (const LineCost::Access& a : c.access)
+    i.access.push_back({a.head, a.how, static_cast<int>(a.count)});
+  if (c.mayDiverge) i.mayDiverge = c.divergesOnThreadIndex ? "the thread index" : "per-thread data";
   return i;
 }
 

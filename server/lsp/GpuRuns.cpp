@@ -31,11 +31,9 @@ GpuOutcome runGpuJob(Engine& engine, const GpuJob& job, const GpuProgress& progr
     return out;
   }
   if (!o.ok()) {
+    // gpu-exec says what to do in the CLI's words (kNoDriverHint); the server's reply says
+    // it in the editor's (runnerHintFor).
     out.error = o.message();
-    // gpu-exec says what to do in the CLI's words; the editor's is a setting.
-    if (size_t at = out.error.find(gpu::kNoDriverHint); at != std::string::npos)
-      out.error.replace(at, std::string_view(gpu::kNoDriverHint).size(),
-                        "set kernelscope.gpu.runner to use a GPU elsewhere");
     return out;
   }
   if (!job.profile) {
@@ -201,6 +199,8 @@ void LspServer::startGpuJob(const lsp::GpuRunParams& p, bool profile, Callback<j
         }
         if (!outcome.error.empty()) {
           report("end", "failed");
+          if (size_t at = outcome.error.find(gpu::kNoDriverHint); at != std::string::npos)
+            outcome.error.replace(at, std::string_view(gpu::kNoDriverHint).size(), runnerHint_);
           return reply(lsp::ResponseError{ErrorCode::RequestFailed, outcome.error});
         }
         report("end", "done");

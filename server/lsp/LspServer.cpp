@@ -296,6 +296,7 @@ void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json>
   }
   client_ = params.capabilities;
   trustHint_ = trustHintFor(params.clientName);
+  runnerHint_ = runnerHintFor(params.clientName);
   if (params.processId && *params.processId > 0)
     editorWatch_ = std::make_unique<EditorProcessWatch>(
         *params.processId, options_.editorPollInterval,

@@ -13,7 +13,6 @@
 
 #include "EditorProcessWatch.h"
 #include "Extensions.h"
-#include "Features.h"
 #include "FileWatcher.h"
 #include "GpuRuns.h"
 #include "JobRunner.h"
@@ -29,6 +28,8 @@
 #include "Workspace.h"
 
 namespace ks::server {
+
+enum class RegisterQuery;  // Features.h: the features are the server's own
 
 template <class T>
 using Callback = std::function<void(lsp::Expected<T>)>;
@@ -221,6 +222,8 @@ class LspServer final : public MessageHandler {
   lsp::ClientCapabilities client_;
   /// How this editor's user trusts a workspace (trustHintFor), ending withheld messages.
   std::string trustHint_ = kTrustHint;
+  /// How this editor's user sets a GPU runner (runnerHintFor), ending no-driver messages.
+  std::string runnerHint_ = runnerHintFor("");
 
   bool initialized_ = false;  // `initialize` was answered
   // The session's first compile also discovers the toolchain: it is shown as work-done

@@ -122,30 +122,73 @@ Settings settingsFrom(std::initializer_list<const SettingValues*> layers) {
   return s;
 }
 
-std::string trustHintFor(std::string_view clientName) {
+namespace {
+
+enum class Editor { VsCode, Neovim, Emacs, Vim, Helix, Other };
+
+/// The editor of initialize's clientInfo.name, whose users set kernelscope's settings in its
+/// own way.
+Editor editorNamed(std::string_view clientName) {
   std::string name;
   for (char c : clientName) name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const std::string untrusted = "the workspace is not trusted";
   if (name.find("visual studio code") != name.npos || name.find("code-server") != name.npos ||
       name.find("vscode") != name.npos || name.find("vscodium") != name.npos)
-    return untrusted + " (trust it: Workspaces: Manage Workspace Trust)";
-  if (name.find("neovim") != name.npos || name == "nvim")
-    return untrusted +
-           " (trust it: require('kernelscope').setup{ settings = { "
-           "workspaceTrusted = true } })";
-  if (name.find("eglot") != name.npos || name.find("emacs") != name.npos)
-    return untrusted +
-           " (trust it: (setq kernelscope-initialization-options "
-           "'(:workspaceTrusted t)))";
-  if (name.find("ale") == 0 || name == "vim")
-    return untrusted +
-           " (trust it: let g:ale_rust_kernelscope_config = "
-           "{'workspaceTrusted': v:true})";
-  if (name.find("helix") != name.npos)
-    return untrusted +
-           " (trust it: config = { workspaceTrusted = true } for kernelscope in "
-           "languages.toml)";
+    return Editor::VsCode;
+  if (name.find("neovim") != name.npos || name == "nvim") return Editor::Neovim;
+  if (name.find("eglot") != name.npos || name.find("emacs") != name.npos) return Editor::Emacs;
+  if (name.find("ale") == 0 || name == "vim") return Editor::Vim;
+  if (name.find("helix") != name.npos) return Editor::Helix;
+  return Editor::Other;
+}
+
+}  // namespace
+
+std::string trustHintFor(std::string_view clientName) {
+  const std::string untrusted = "the workspace is not trusted";
+  switch (editorNamed(clientName)) {
+    case Editor::VsCode:
+      return untrusted + " (trust it: Workspaces: Manage Workspace Trust)";
+    case Editor::Neovim:
+      return untrusted +
+             " (trust it: require('kernelscope').setup{ settings = { "
+             "workspaceTrusted = true } })";
+    case Editor::Emacs:
+      return untrusted +
+             " (trust it: (setq kernelscope-initialization-options "
+             "'(:workspaceTrusted t)))";
+    case Editor::Vim:
+      return untrusted +
+             " (trust it: let g:ale_rust_kernelscope_config = "
+             "{'workspaceTrusted': v:true})";
+    case Editor::Helix:
+      return untrusted +
+             " (trust it: config = { workspaceTrusted = true } for kernelscope in "
+             "languages.toml)";
+    case Editor::Other:
+      break;
+  }
   return kTrustHint;
+}
+
+std::string runnerHintFor(std::string_view clientName) {
+  const std::string elsewhere = "to use a GPU elsewhere, set gpuRunner: ";
+  switch (editorNamed(clientName)) {
+    case Editor::VsCode:
+      return "set kernelscope.gpu.runner to use a GPU elsewhere";
+    case Editor::Neovim:
+      return "to use a GPU elsewhere, set a runner: require('kernelscope').setup{ gpu = { runner = "
+             "'ssh gpu-box' } }";
+    case Editor::Emacs:
+      return elsewhere + "(setq kernelscope-initialization-options '(:gpuRunner \"ssh gpu-box\"))";
+    case Editor::Vim:
+      return elsewhere + "let g:ale_rust_kernelscope_config = {'gpuRunner': 'ssh gpu-box'}";
+    case Editor::Helix:
+      return elsewhere +
+             "config = { gpuRunner = \"ssh gpu-box\" } for kernelscope in languages.toml";
+    case Editor::Other:
+      break;
+  }
+  return "set the gpuRunner setting to use a GPU elsewhere";
 }
 
 std::string inEditorTerms(std::string message, const std::string& hint) {

@@ -79,6 +79,10 @@ Settings settingsFrom(std::initializer_list<const SettingValues*> layers);
 /// Code's command, the setting as each plugin's configuration spells it.
 std::string trustHintFor(std::string_view clientName);
 
+/// What a user of the editor named `clientName` sets to run kernels on a GPU elsewhere, in
+/// that editor's own terms: the end of the message when this machine has no CUDA driver.
+std::string runnerHintFor(std::string_view clientName);
+
 /// `message` with kTrustHint (the pipeline's words, for any editor) in the terms of the
 /// editor whose hint is `hint` (trustHintFor).
 std::string inEditorTerms(std::string message, const std::string& hint);

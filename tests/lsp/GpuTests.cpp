@@ -17,6 +17,7 @@
 #include "Features.h"
 #include "JsonRpc.h"
 #include "RealPipeline.h"
+#include "Settings.h"
 #include "TestClient.h"
 #include "Uri.h"
 
@@ -37,8 +38,16 @@ struct Session {
   std::unique_ptr<TestClient> client;
   std::string path, uri, text;
 
-  Session(const std::string& file, const std::string& runner) {
-    client = std::make_unique<TestClient>(realOptions(compiler));
+  /// `editor`: the client's name (initialize's clientInfo), when the test needs one.
+  Session(const std::string& file, const std::string& runner, const std::string& editor = "") {
+    client = std::make_unique<TestClient>(realOptions(compiler), editor.empty());
+    if (!editor.empty()) {
+      client->result("initialize", {{"processId", nullptr},
+                                    {"rootUri", nullptr},
+                                    {"clientInfo", {{"name", editor}}},
+                                    {"capabilities", {{"window", {{"workDoneProgress", true}}}}}});
+      client->notify("initialized", json::object());
+    }
     path = KS_SOURCE_DIR "/" + file;
     text = readFile(path);
     client->notify("workspace/didChangeConfiguration",
@@ -213,7 +222,8 @@ TEST_CASE("kernelscope/run without a GPU: plain words and the setting that helps
   SKIP_WITHOUT_TOOLCHAIN();
   // The real gpu-exec of this build, started through a runner prefix.
   const std::string bin = fs::path(KS_BINARY).parent_path().string();
-  Session s("examples/saxpy.rs", "env PATH=" + bin + ":/usr/bin:/bin");
+  // Neovim's user is told Neovim's way of setting a runner, not VS Code's key.
+  Session s("examples/saxpy.rs", "env PATH=" + bin + ":/usr/bin:/bin", "Neovim");
   json r = s.client->request("kernelscope/run", s.params("saxpy"));
   if (r.contains("result")) {
     MESSAGE("this machine has a CUDA driver and a GPU: the launch itself was checked");
@@ -223,7 +233,15 @@ TEST_CASE("kernelscope/run without a GPU: plain words and the setting that helps
   CHECK(r["error"]["code"] == -32803);
   if (message.find("no CUDA device") != std::string::npos) return;  // a driver, no GPU
   CHECK(message.starts_with("no CUDA driver on this machine"));
-  CHECK(message.ends_with("; set kernelscope.gpu.runner to use a GPU elsewhere"));
+  CHECK(message.ends_with("; " + server::runnerHintFor("Neovim")));
+  CHECK(message.find("require('kernelscope').setup{ gpu = { runner = ") != std::string::npos);
+  CHECK(message.find("kernelscope.gpu.runner") == std::string::npos);
+  // A profile says the same, not that ncu is missing: no ncu would help without a driver.
+  json p = s.client->request("kernelscope/profile", s.params("saxpy"));
+  REQUIRE(p.contains("error"));
+  CAPTURE(p["error"]["message"].get<std::string>());
+  CHECK(p["error"]["message"].get<std::string>().starts_with("no CUDA driver on this machine"));
+  CHECK(p["error"]["message"].get<std::string>().find("ncu") == std::string::npos);
 
   s.client->notify("workspace/didChangeConfiguration",
                    {{"settings", {{"kernelscope", {{"gpuRunner", "no-such-runner-program"}}}}}});

@@ -92,6 +92,16 @@ TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers 
       "textDocument/hover",
       {{"textDocument", {{"uri", uri}}}, {"position", {{"line", line}, {"character", 8}}}});
   CHECK(hover["contents"]["value"].get<std::string>().find("**ptx**") != std::string::npos);
+  // Its SASS as compact as the views show it: `/*0090*/ FFMA R9, ...`, no column padding.
+  bool sassShown = false;
+  for (std::string_view l : splitLines(hover["contents"]["value"].get<std::string>())) {
+    if (!l.starts_with("/*")) continue;
+    sassShown = true;
+    CAPTURE(std::string(l));
+    CHECK(l.find("*/ ") == l.find("*/"));
+    CHECK(l.find("  ") == std::string_view::npos);
+  }
+  CHECK(sassShown);
   json kernels = client.result("kernelscope/kernels", {{"textDocument", {{"uri", uri}}}});
   REQUIRE(kernels["kernels"].size() == 1);
   CHECK(kernels["kernels"][0]["name"] == "saxpy");
@@ -116,6 +126,40 @@ TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers 
   for (const auto& d : diagnostics.back()["diagnostics"]) CHECK(d["severity"] != 1);
 }
 
+TEST_CASE("real pipeline: a line whose code is an inlined call is counted as such") {
+  SKIP_WITHOUT_TOOLCHAIN();
+  PipelineCompiler* compiler = nullptr;
+  TestClient client(realOptions(compiler));
+  const std::string path = KS_SOURCE_DIR "/examples/elementwise_mul.rs";
+  const std::string text = readFile(path);
+  std::string uri = client.open(path, text);
+  client.sync();
+  const int call = lineOf(text, "= grid_stride();");
+  const int body = lineOf(text, "let start = (nvptx::_block_idx_x()");
+  json map =
+      client.result("kernelscope/lineMap", {{"textDocument", {{"uri", uri}}}, {"line", call}});
+  size_t inlinedPtx = 0;
+  for (const auto& r : map["inlined"]["ptx"])
+    inlinedPtx += r["end"].get<size_t>() - r["start"].get<size_t>() + 1;
+  REQUIRE(inlinedPtx > 0);
+  json range = {{"start", {{"line", 0}, {"character", 0}}},
+                {"end", {{"line", static_cast<int>(splitLines(text).size())}, {"character", 0}}}};
+  json hints =
+      client.result("textDocument/inlayHint", {{"textDocument", {{"uri", uri}}}, {"range", range}});
+  std::string callHint, bodyHint;
+  for (const auto& h : hints) {
+    if (h["position"]["line"] == call) callHint = h["label"];
+    if (h["position"]["line"] == body) bodyHint = h["label"];
+  }
+  CAPTURE(callHint);
+  CAPTURE(bodyHint);
+  // The call's count is the lines inlined through it, marked so; the inlined body's own
+  // line keeps its plain count.
+  CHECK(std::regex_match(callHint, std::regex(R"([1-9]\d* ptx · [1-9]\d* sass \(inlined\).*)")));
+  CHECK(std::regex_match(bodyHint, std::regex(R"(\d+ ptx · \d+ sass.*)")));
+  CHECK(bodyHint.find("inlined") == std::string::npos);
+}
+
 TEST_CASE(
     "real pipeline: where a SASS value comes from, by kernelscope/valueFlow and by definition and "
     "references on the SASS view's registers, in its filtered lines") {
@@ -134,20 +178,20 @@ TEST_CASE(
   const std::string sassUri = view["uri"];
   const std::string viewText = view["text"];
   const auto lines = splitLines(viewText);
-  int ffma = -1;
-  for (size_t i = 0; i < lines.size() && ffma < 0; ++i)
-    if (lines[i].find("FFMA ") != std::string_view::npos) ffma = static_cast<int>(i);
-  REQUIRE(ffma >= 0);
-  CAPTURE(lines[ffma]);
+  int fadd = -1;
+  for (size_t i = 0; i < lines.size() && fadd < 0; ++i)
+    if (lines[i].find("FADD ") != std::string_view::npos) fadd = static_cast<int>(i);
+  REQUIRE(fadd >= 0);
+  CAPTURE(lines[fadd]);
 
-  // The FFMA reads the two loads' values and its result goes to the store; every site is a
-  // line of the filtered view and of the source.
+  // The FADD reads the FMUL's value and a load's, and its result goes to the store; every
+  // site is a line of the filtered view and of the source.
   json flow =
       client.result("kernelscope/valueFlow",
-                    {{"textDocument", {{"uri", sassUri}}}, {"line", ffma}, {"filters", filters}});
+                    {{"textDocument", {{"uri", sassUri}}}, {"line", fadd}, {"filters", filters}});
   REQUIRE(flow["instruction"].is_object());
-  CHECK(flow["instruction"]["line"] == ffma);
-  CHECK(flow["instruction"]["opcode"] == "FFMA");
+  CHECK(flow["instruction"]["line"] == fadd);
+  CHECK(flow["instruction"]["opcode"] == "FADD");
   std::set<int> loads;
   for (const auto& s : flow["sources"])
     for (const auto& d : s["definitions"]) {
@@ -160,7 +204,7 @@ TEST_CASE(
       CHECK(d["source"]["range"]["start"]["line"] == saxpyLine);
       loads.insert(l);
     }
-  CHECK(loads.size() == 2);
+  CHECK(loads.size() == 1);
   REQUIRE(flow["results"].size() == 1);
   int store = -1;
   for (const auto& u : flow["results"][0]["uses"])
@@ -172,42 +216,42 @@ TEST_CASE(
   json whole =
       client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "sass"}});
   const auto wholeLines = splitLines(whole["text"].get<std::string>());
-  int ffmaWhole = -1;
-  for (size_t i = 0; i < wholeLines.size() && ffmaWhole < 0; ++i)
-    if (wholeLines[i].find("FFMA ") != std::string_view::npos) ffmaWhole = static_cast<int>(i);
+  int faddWhole = -1;
+  for (size_t i = 0; i < wholeLines.size() && faddWhole < 0; ++i)
+    if (wholeLines[i].find("FADD ") != std::string_view::npos) faddWhole = static_cast<int>(i);
   json fromSource = client.result("kernelscope/valueFlow",
-                                  {{"textDocument", {{"uri", uri}}}, {"line", ffmaWhole}});
+                                  {{"textDocument", {{"uri", uri}}}, {"line", faddWhole}});
   CHECK(fromSource["text"] == flow["text"]);
   CHECK(fromSource["instruction"]["sass"]["uri"].get<std::string>().starts_with("kernelscope:"));
 
-  // Go to Definition on the FFMA's second operand: the load that wrote it, in view lines
+  // Go to Definition on the FADD's third operand: the load that wrote it, in view lines
   // (the view was last asked with these filters). References on its result: the store.
   client.result("kernelscope/artifact",
                 {{"textDocument", {{"uri", uri}}}, {"stage", "sass"}, {"filters", filters}});
-  const std::string_view at = lines[ffma];
-  const size_t comma = at.find(", ", at.find("FFMA "));
+  const std::string_view at = lines[fadd];
+  const size_t comma = at.find(", ", at.find(", ", at.find("FADD ")) + 1);  // its third operand
   REQUIRE(comma != std::string_view::npos);
   const int character = static_cast<int>(comma + 3);
   json defs = client.result("textDocument/definition",
                             {{"textDocument", {{"uri", sassUri}}},
-                             {"position", {{"line", ffma}, {"character", character}}}});
+                             {"position", {{"line", fadd}, {"character", character}}}});
   REQUIRE(defs.is_array());
   REQUIRE(defs.size() == 1);
   CHECK(defs[0]["uri"] == sassUri);
   CHECK(loads.count(defs[0]["range"]["start"]["line"].get<int>()) == 1);
-  const int result = static_cast<int>(at.find(" R", at.find("FFMA")) + 2);
+  const int result = static_cast<int>(at.find(" R", at.find("FADD")) + 2);
   json refs = client.result("textDocument/references",
                             {{"textDocument", {{"uri", sassUri}}},
-                             {"position", {{"line", ffma}, {"character", result}}},
+                             {"position", {{"line", fadd}, {"character", result}}},
                              {"context", {{"includeDeclaration", true}}}});
   std::set<int> refLines;
   for (const auto& r : refs) refLines.insert(r["range"]["start"]["line"].get<int>());
   CHECK(refLines.count(store) == 1);
-  CHECK(refLines.count(ffma) == 1);
+  CHECK(refLines.count(fadd) == 1);
   // Not a register, not SASS, or a source file: nothing.
   CHECK(client
             .result("textDocument/definition", {{"textDocument", {{"uri", sassUri}}},
-                                                {"position", {{"line", ffma}, {"character", 0}}}})
+                                                {"position", {{"line", fadd}, {"character", 0}}}})
             .empty());
   CHECK(client
             .result("textDocument/definition",

@@ -655,6 +655,19 @@ TEST_CASE("trust: what was withheld says how to trust the workspace in the edito
         "x: Z; y: Z");
 }
 
+TEST_CASE("a machine without a driver: the runner setting in the editor's own terms") {
+  CHECK(server::runnerHintFor("Visual Studio Code") ==
+        "set kernelscope.gpu.runner to use a GPU elsewhere");
+  CHECK(server::runnerHintFor("code-server") == server::runnerHintFor("Visual Studio Code"));
+  CHECK(server::runnerHintFor("Neovim").ends_with(
+      "require('kernelscope').setup{ gpu = { runner = 'ssh gpu-box' } }"));
+  CHECK(server::runnerHintFor("Eglot").ends_with(
+      "(setq kernelscope-initialization-options '(:gpuRunner \"ssh gpu-box\"))"));
+  CHECK(server::runnerHintFor("ale").ends_with(
+      "let g:ale_rust_kernelscope_config = {'gpuRunner': 'ssh gpu-box'}"));
+  CHECK(server::runnerHintFor("some editor") == "set the gpuRunner setting to use a GPU elsewhere");
+}
+
 TEST_CASE("a crate's open files share one compile, and diagnostics go to the file they name") {
   // A compile function standing in for the pipeline on a crate of lib.rs and math.rs: it
   // names the crate, lists its files, and reports an error in math.rs while it is broken

@@ -221,7 +221,8 @@ TEST_CASE("expressions bind as Rust's, and name fields of struct parameters") {
   CHECK(evaluateExpression("true + false + 1i8 + 2.5f16", err) == 4.5);
   err.clear();
   CHECK_FALSE(evaluateExpression("ceil(1 << 20 / 256)", err));  // 1 << (20 / 256)
-  CHECK(err.find("<< and >> need whole numbers") != std::string::npos);
+  CHECK(err.find("the shift amount is 0.078125, not a whole number: / binds tighter than << and "
+                 ">> (as in Rust) and divides exactly: to shift first") != std::string::npos);
 }
 
 TEST_CASE("PTX parameters of every form, and a source layout that disagrees is not used") {

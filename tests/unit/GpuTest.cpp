@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "ExactLocations.h"
@@ -647,4 +648,112 @@ TEST_CASE("compare --run and --profile: the Rust kernel and its CUDA C++ twin, r
   REQUIRE_MESSAGE(profile.exitCode == 0, profile.err);
   CHECK(profile.out.find("hottest lines (stalls)  line 32 97.7%") != std::string::npos);
   CHECK(profile.out.find("achieved occupancy") != std::string::npos);
+}
+
+TEST_CASE("run --sweep: each configuration of real H200 runs, time against predicted occupancy") {
+  if (!test::toolchainUsable()) return;
+  // The fake GPU runner answers each configuration with the result recorded for its launch.
+  const std::string fake = "tests/gpu/fake/fake-gpu-runner.py --mode run tests/golden/gpu/sweep/";
+  auto saxpy = test::runKernelscope(
+      {"run", "examples/saxpy.rs", "--sweep", "block=64,128,256,512,1024", "--spec",
+       "grid = ceil(n / block)", "--runner", fake + "saxpy.block{block}.run.result", "--json"});
+  REQUIRE_MESSAGE(saxpy.exitCode == 0, saxpy.err);
+  auto doc = nlohmann::json::parse(saxpy.out);
+  REQUIRE(doc["configurations"].size() == 5);
+  CHECK(doc["device"] == "NVIDIA H200 (sm_90, 132 SMs), driver 13.0");
+  CHECK(doc["configurations"][0]["grid"][0] == 262144);  // the grid follows the block
+  CHECK(doc["configurations"][4]["grid"][0] == 16384);
+  CHECK(doc["configurations"][0]["predictedOccupancy"]["blocksPerSm"] == 32);
+  CHECK(doc["configurations"][4]["predictedOccupancy"]["blocksPerSm"] == 2);
+  CHECK(doc["best"] == 2);  // 256 threads: 65.7 us, against 164 us at 64
+  CHECK(doc["reference"] == 2);
+  CHECK(doc["referenceIsOwnSpec"] == true);  // saxpy's own spec has block = 256
+  CHECK(doc["outputsEqual"] == true);
+
+  // reduce_sum's shared buffer and tree are sized by its BLOCK constant: another block gives
+  // another sum (or faults), and the faster wrong configuration is not named the best.
+  auto reduce =
+      test::runKernelscope({"run", "examples/reduce_sum.rs", "--sweep", "block=128,256,512",
+                            "--runner", fake + "reduce_sum.grid{grid}.block{block}.run.result"});
+  REQUIRE_MESSAGE(reduce.exitCode == 0, reduce.err);
+  CHECK(reduce.out.find("fastest: block = 256 (33.58 us median)") != std::string::npos);
+  CHECK(reduce.out.find("outputs differ from block = 256, the kernel's own spec: out at block = "
+                        "128") != std::string::npos);
+  CHECK(reduce.out.find("did not run: kernel reduce_sum (grid (1024, 1, 1), block (512, 1, 1)) "
+                        "failed while running: CUDA_ERROR_ILLEGAL_ADDRESS") != std::string::npos);
+
+  // Two axes: the cartesian product, the last fastest; a value that is not the kernel's type
+  // is that configuration's error, not the sweep's.
+  auto both = test::runKernelscope(
+      {"run", "examples/reduce_sum.rs", "--sweep", "grid=132,1024", "--sweep", "n=1 << 24,x",
+       "--runner", fake + "reduce_sum.grid{grid}.block{block}.run.result", "--json"});
+  REQUIRE_MESSAGE(both.exitCode == 0, both.err);
+  auto two = nlohmann::json::parse(both.out);
+  REQUIRE(two["configurations"].size() == 4);
+  CHECK(two["configurations"][1]["label"] == "grid = 132, n = x");
+  CHECK(two["configurations"][1]["error"].get<std::string>().find("'x'") != std::string::npos);
+  CHECK(two["configurations"][2]["label"] == "grid = 1024, n = 1 << 24");
+  CHECK(two["best"] == 2);
+  CHECK(two["outputsEqual"] == true);  // sums of the same numbers in another order
+
+  auto bad = test::runKernelscope({"run", "examples/saxpy.rs", "--sweep", "block"});
+  CHECK(bad.exitCode == 2);
+  CHECK(bad.err.find("--sweep takes NAME=V1,V2,...") != std::string::npos);
+  auto replayed = test::runKernelscope({"run", "examples/saxpy.rs", "--sweep", "block=64",
+                                        "--replay", "tests/golden/gpu/saxpy.run.result"});
+  CHECK(replayed.exitCode == 2);
+}
+
+TEST_CASE("profile --baseline: per-line changes through an edit that fixes an uncoalesced access") {
+  if (!test::toolchainUsable()) return;
+  // The H200's profiles of tests/fixtures/gpu/coalesce: before.rs numbers the matrix down the
+  // columns, after.rs along the rows; the edit also drops a comment line, so every line below
+  // it moved up by one and must still be matched with its old self.
+  TempDir dir("kernelscope-baseline-test");
+  const fs::path file = dir.path() / "scale.rs";
+  const fs::path fixtures = test::sourceDir() / "tests/fixtures/gpu/coalesce";
+  fs::copy_file(fixtures / "before.rs", file);
+  auto first = test::runKernelscope({"profile", file.string(), "--replay",
+                                     "tests/golden/gpu/scale_matrix_before.profile.result"});
+  REQUIRE_MESSAGE(first.exitCode == 0, first.err);
+  auto saved =
+      test::runKernelscope({"profile", file.string(), "--replay",
+                            "tests/golden/gpu/scale_matrix_before.profile.result", "--json"});
+  REQUIRE(saved.exitCode == 0);
+  std::ofstream(dir.path() / "before.json") << saved.out;
+
+  fs::copy_file(fixtures / "after.rs", file, fs::copy_options::overwrite_existing);
+  auto last = test::runKernelscope({"profile", file.string(), "--replay",
+                                    "tests/golden/gpu/scale_matrix_after.profile.result",
+                                    "--baseline", "last", "--json"});
+  REQUIRE_MESSAGE(last.exitCode == 0, last.err);
+  auto doc = nlohmann::json::parse(last.out);
+  REQUIRE(doc.contains("baseline"));
+  std::map<uint32_t, nlohmann::json> byLine;
+  for (const auto& d : doc["baseline"]) byLine[d["line"].get<uint32_t>()] = d;
+  // The load and store: line 19 before, 18 after; 8x fewer L2 sectors, 75% fewer stalls.
+  REQUIRE(byLine.count(18));
+  CHECK(byLine[18]["beforeLine"] == 19);
+  CHECK(byLine[18]["before"]["l2Sectors"].get<double>() ==
+        doctest::Approx(8 * byLine[18]["after"]["l2Sectors"].get<double>()).epsilon(0.01));
+  CHECK(byLine[18]["hint"] == "\u221275% stalls since last profile");
+  // The edited line has no history; the old one is reported removed (line 0).
+  CHECK(byLine[16]["beforeLine"].is_null());
+  CHECK(byLine[16]["hint"] == "new since last profile");
+  CHECK(byLine.count(0) == 1);
+  CHECK(byLine[0]["beforeLine"] == 17);
+
+  // A saved profile (--json's output) as the baseline gives the same changes.
+  auto fromFile = test::runKernelscope({"profile", file.string(), "--replay",
+                                        "tests/golden/gpu/scale_matrix_after.profile.result",
+                                        "--baseline", (dir.path() / "before.json").string()});
+  REQUIRE_MESSAGE(fromFile.exitCode == 0, fromFile.err);
+  CHECK(fromFile.out.find("since the baseline (lines matched through the edit)") !=
+        std::string::npos);
+  CHECK(fromFile.out.find("\u221275% stalls since baseline") != std::string::npos);
+  auto missing = test::runKernelscope({"profile", file.string(), "--replay",
+                                       "tests/golden/gpu/scale_matrix_after.profile.result",
+                                       "--baseline", (dir.path() / "nothing.json").string()});
+  CHECK(missing.exitCode == 1);
+  CHECK(missing.err.find("--baseline: ") != std::string::npos);
 }

@@ -190,10 +190,11 @@ TEST_CASE("explain --annotate says where each SASS instruction's values come fro
       {"explain", file, "--stages", "sass", "--annotate", "--line", std::to_string(line)});
   REQUIRE_MESSAGE(r.ok(), r.err);
   CAPTURE(r.out);
-  // The FFMA's operands come from the two loads on the same line; the store reads its result.
-  const size_t ffma = r.out.find("FFMA ");
-  REQUIRE(ffma != std::string::npos);
-  const size_t values = r.out.find("= values ", ffma);
+  // The FADD's operands come from the FMUL and a load on the same line; the store reads its
+  // result.
+  const size_t fadd = r.out.find("FADD R");
+  REQUIRE(fadd != std::string::npos);
+  const size_t values = r.out.find("= values ", fadd);
   REQUIRE(values != std::string::npos);
   const std::string said = r.out.substr(values, r.out.find('\n', values) - values);
   CHECK(said.find(" from the LDG.E") != std::string::npos);

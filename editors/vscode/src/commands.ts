@@ -189,25 +189,28 @@ const rebuild: Command = (ctx) => async (arg?: unknown) => {
 };
 
 /** What each filter hides, as the quick pick says it (docs/lsp-extensions.md, Filters). */
-const FILTER_DESCRIPTIONS: Record<keyof ext.ArtifactFilters, string> = {
-  directives: "`.version`, `.reg`, `.section`, `attributes #N`, metadata…",
-  debugLocations: "PTX `.loc`/`.file`, SASS `//## File`, LLVM `#dbg_…`",
-  unusedLabels: "labels no instruction names (`$L__tmp…`, `.L_x_…`)",
-  comments: "comment-only and blank lines (rustc's MIR banner too)",
-  libraryFunctions: "functions no kernel calls (panic handler, derived impls)",
-  padding: "SASS `NOP`s and the `BRA` to itself after a function",
-  compactSass: "SASS without nvdisasm's column padding",
+/** Each filter's title and what it hides, as the quick pick shows them (plain text: no Markdown there). */
+const FILTER_TITLES: Record<keyof ext.ArtifactFilters, [string, string]> = {
+  directives: ["Directives", ".version, .reg, .section, attributes #N, metadata…"],
+  debugLocations: ["Debug locations", "PTX .loc/.file, SASS //## File, LLVM #dbg_…"],
+  unusedLabels: ["Unused labels", "labels no instruction names ($L__tmp…, .L_x_…)"],
+  comments: ["Comments", "comment-only and blank lines (rustc's MIR banner too)"],
+  libraryFunctions: ["Library functions", "functions no kernel calls (panic handler, derived impls)"],
+  padding: ["SASS padding", "the NOPs and the BRA to itself after a function"],
+  compactSass: ["Compact SASS", "SASS without nvdisasm's column padding"],
 };
 
 /**
  * One quick pick for the filters of the stage views, each checked when on; the choice is
- * kept in the user's `kernelscope.filters.*` settings, and the views ask again.
+ * kept in the user's `kernelscope.filters.*` settings (only the filters changed), and the
+ * views ask again.
  */
 const toggleFilters: Command = () => async () => {
   const config = vscode.workspace.getConfiguration("kernelscope");
   const items = ext.FILTERS.map((name) => ({
-    label: name,
-    description: FILTER_DESCRIPTIONS[name],
+    name,
+    label: FILTER_TITLES[name][0],
+    description: FILTER_TITLES[name][1],
     picked: config.get<boolean>(`filters.${name}`, true),
   }));
   const picked = await vscode.window.showQuickPick(items, {
@@ -215,7 +218,7 @@ const toggleFilters: Command = () => async () => {
     title: "kernelscope: what the stage views leave out",
   });
   if (!picked) return;
-  const on = new Set(picked.map((p) => p.label));
+  const on = new Set(picked.map((p) => p.name));
   for (const name of ext.FILTERS) {
     if (config.get<boolean>(`filters.${name}`, true) !== on.has(name)) {
       await config.update(`filters.${name}`, on.has(name), vscode.ConfigurationTarget.Global);

@@ -70,13 +70,33 @@ export function resolveServerPath(extensionPath: string): { path?: string; tried
 }
 
 /**
- * Opens the settings at `kernelscope.server.path`. The setting is machine-scoped, so in a
- * remote window (code-server, SSH, WSL) it lives in the remote settings: the user settings
- * there would answer "No Settings Found".
+ * Opens the settings at `key`, one of the machine-scoped ones (the server's path, the GPU
+ * runner): in a remote window (code-server, SSH, WSL) they live in the remote settings, where
+ * the user settings would answer "No Settings Found".
  */
-export function openServerPathSetting(): Thenable<unknown> {
+export function openMachineSetting(key: string): Thenable<unknown> {
   const command = vscode.env.remoteName ? "workbench.action.openRemoteSettings" : "workbench.action.openSettings";
-  return vscode.commands.executeCommand(command, { query: "kernelscope.server.path" });
+  return vscode.commands.executeCommand(command, { query: key });
+}
+
+/** Opens the settings at `kernelscope.server.path`. */
+export function openServerPathSetting(): Thenable<unknown> {
+  return openMachineSetting("kernelscope.server.path");
+}
+
+/**
+ * Shows an error; when it names one of kernelscope's settings (`kernelscope.gpu.runner`), it
+ * offers to open it.
+ */
+export async function showErrorNamingSetting(message: string): Promise<void> {
+  const key = /\bkernelscope\.[a-zA-Z]+(?:\.[a-zA-Z]+)*/.exec(message)?.[0];
+  if (!key) {
+    await vscode.window.showErrorMessage(message);
+    return;
+  }
+  if ((await vscode.window.showErrorMessage(message, "Open Settings")) === "Open Settings") {
+    await openMachineSetting(key);
+  }
 }
 
 function isExecutable(file: string): boolean {

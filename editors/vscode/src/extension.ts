@@ -35,7 +35,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const panes = new StagePanes(
     () => highlighter.repaint(),
     (line) => output.appendLine(line),
+    context.workspaceState,
   );
+  void panes.restore().catch((error) => output.appendLine(`kernelscope: the stage panes were not restored: ${error}`));
   const preview = new OnSavePreview(() => client, panes);
   context.subscriptions.push(output, views, status, highlighter, panes);
 
@@ -191,7 +193,10 @@ class OnSavePreview {
     if (!client) return;
     try {
       const result = await client.sendRequest(ext.kernels, { textDocument: { uri: key } });
-      if (result.kernels.length === 0 || !this.pending.delete(key)) return;
+      // A compile that finished after its file was closed opens nothing.
+      const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === key && !d.isClosed);
+      if (!open) this.pending.delete(key);
+      if (!open || result.kernels.length === 0 || !this.pending.delete(key)) return;
       this.shown.add(key);
       const stage = settings().get<ext.Stage>("preview.stage", "ptx");
       await this.panes.show(vscode.Uri.parse(key), stage);

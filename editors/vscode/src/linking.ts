@@ -36,10 +36,15 @@ export class LinkedHighlighter implements vscode.Disposable {
     overviewRulerLane: vscode.OverviewRulerLane.Center,
     isWholeLine: true,
   });
+  // Inlined through a call on the line: a lighter background of the same hue and a solid
+  // bar, both visible in light and dark themes (a thin dashed margin was not).
   private readonly inlined = vscode.window.createTextEditorDecorationType({
-    borderColor: new vscode.ThemeColor("kernelscope.linkedLineBackground"),
-    borderStyle: "dashed",
-    borderWidth: "0 0 0 3px",
+    backgroundColor: new vscode.ThemeColor("kernelscope.inlinedLineBackground"),
+    borderColor: new vscode.ThemeColor("kernelscope.inlinedLineBorder"),
+    borderStyle: "solid",
+    borderWidth: "0 0 0 4px",
+    overviewRulerColor: new vscode.ThemeColor("kernelscope.inlinedLineBorder"),
+    overviewRulerLane: vscode.OverviewRulerLane.Center,
     isWholeLine: true,
   });
   private readonly bands = PALETTE.map((colour) =>
@@ -106,9 +111,19 @@ export class LinkedHighlighter implements vscode.Disposable {
     const sourceUri = source.document.uri;
     const views = this.visibleViews(sourceUri);
     if (views.length === 0) return;
+    const linked = this.lightViews(views, sourceUri.toString(), line);
+    // The source line shares the colour of what it became, so the pair reads as one.
+    source.setDecorations(this.linked, linked ? [new vscode.Range(line, 0, line, 0)] : []);
+  }
+
+  /**
+   * Lights in each of `views` the lines that source line `line` of `uri` became, scrolled
+   * into view; returns whether any view has such lines.
+   */
+  private lightViews(views: { editor: vscode.TextEditor; state: ViewState }[], uri: string, line: number): boolean {
     let linked = false;
     for (const { editor, state } of views) {
-      const lines = state.index.linesFor(sourceUri.toString(), line);
+      const lines = state.index.linesFor(uri, line);
       const direct = toRanges(lines.direct, editor.document);
       const inlined = toRanges(lines.inlined, editor.document);
       editor.setDecorations(this.linked, direct);
@@ -117,8 +132,7 @@ export class LinkedHighlighter implements vscode.Disposable {
       if (first) editor.revealRange(first, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
       linked ||= first !== undefined;
     }
-    // The source line shares the colour of what it became, so the pair reads as one.
-    source.setDecorations(this.linked, linked ? [new vscode.Range(line, 0, line, 0)] : []);
+    return linked;
   }
 
   private fromView(view: vscode.TextEditor): void {
@@ -128,6 +142,17 @@ export class LinkedHighlighter implements vscode.Disposable {
     const origin = state.index.sourceOf(line);
     view.setDecorations(this.linked, origin ? toRanges(state.index.siblingsOf(line), view.document) : []);
     view.setDecorations(this.inlined, []);
+    // The other views of the same file answer for the same source line: three panes, one
+    // answer (or none, when the line under the cursor came from no source line).
+    const others = this.visibleViews(vscode.Uri.file(state.address.sourcePath)).filter((v) => v.editor !== view);
+    if (origin) {
+      this.lightViews(others, origin.uri, origin.line);
+    } else {
+      for (const { editor } of others) {
+        editor.setDecorations(this.linked, []);
+        editor.setDecorations(this.inlined, []);
+      }
+    }
     for (const editor of vscode.window.visibleTextEditors) {
       if (editor.document.uri.scheme !== "file") continue;
       if (editor.document.uri.fsPath !== state.address.sourcePath) continue;

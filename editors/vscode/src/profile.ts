@@ -16,6 +16,7 @@ import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { WorkDoneProgress } from "vscode-languageclient/node";
 import * as ext from "./lsp_ext";
+import { showErrorNamingSetting } from "./config";
 import type { ArtifactViews } from "./views";
 import { parseArtifactUri, SCHEME } from "./uri";
 
@@ -108,7 +109,7 @@ export class Profiles implements vscode.Disposable {
       const message = error instanceof Error ? error.message : String(error);
       if (/cancel/i.test(message)) return;
       this.output.appendLine(`kernelscope: ${what}: ${message}`);
-      void vscode.window.showErrorMessage(`kernelscope: ${message}`);
+      void showErrorNamingSetting(`kernelscope: ${message}`);
     }
   }
 

@@ -42,6 +42,11 @@ export class StatusBar implements vscode.Disposable {
       vscode.window.onDidChangeTextEditorSelection((e) => {
         if (e.textEditor === vscode.window.activeTextEditor) this.render();
       }),
+      // A closed file's last state is dropped: a compile it left "coming" never reports
+      // again, and the file opened again starts from its own new status.
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        if (this.files.delete(document.uri.toString())) this.render();
+      }),
       // A save whose text compiled already (while it was typed) tells that compile's changes.
       vscode.workspace.onDidSaveTextDocument((document) => {
         const key = document.uri.toString();

@@ -151,14 +151,6 @@ std::string_view withoutMirScopeTail(std::string_view line) {
   return kept;
 }
 
-/// `        /*0090*/               @P0 EXIT ;` -> `/*0090*/ @P0 EXIT ;`
-std::string compactSassLine(std::string_view line) {
-  std::string_view t = trim(line);
-  size_t end = t.starts_with("/*") ? t.find("*/") : std::string_view::npos;
-  if (end == std::string_view::npos) return std::string(line);
-  return std::string(t.substr(0, end + 2)) + " " + std::string(trim(t.substr(end + 2)));
-}
-
 /// The lines `filters` hide, one flag per artifact line.
 std::vector<bool> hiddenLines(const Artifact& a, const lsp::ArtifactFilters& f) {
   const size_t n = a.lines.size();
@@ -203,6 +195,14 @@ std::vector<bool> hiddenLines(const Artifact& a, const lsp::ArtifactFilters& f) 
 }
 
 }  // namespace
+
+/// `        /*0090*/               @P0 EXIT ;` -> `/*0090*/ @P0 EXIT ;`
+std::string compactSassLine(std::string_view line) {
+  std::string_view t = trim(line);
+  size_t end = t.starts_with("/*") ? t.find("*/") : std::string_view::npos;
+  if (end == std::string_view::npos) return std::string(line);
+  return std::string(t.substr(0, end + 2)) + " " + std::string(trim(t.substr(end + 2)));
+}
 
 ArtifactView::ArtifactView(const Artifact& a, const lsp::ArtifactFilters& filters) {
   const std::vector<bool> hidden = hiddenLines(a, filters);

@@ -6,12 +6,17 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "Extensions.h"
 #include "Features.h"
 
 namespace ks::server {
+
+/// A SASS instruction line without nvdisasm's column padding, as the compactSass filter
+/// shows it: `        /*0090*/               @P0 EXIT ;` -> `/*0090*/ @P0 EXIT ;`.
+std::string compactSassLine(std::string_view line);
 
 /// Which lines of an artifact a view shows, and its text. A pure function of the
 /// artifact's lines (their text, kind and function) and the filters.

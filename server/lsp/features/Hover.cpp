@@ -2,6 +2,7 @@
 // document, the source line and inline chain it came from.
 #include <set>
 
+#include "ArtifactFilters.h"
 #include "Costs.h"
 #include "Features.h"
 #include "InstructionDocs.h"
@@ -75,11 +76,16 @@ std::string_view trimLeft(std::string_view s) {
   return s;
 }
 
+/// A line of `stage` as a hover shows it: SASS as compact as the views show it by default.
+std::string hoverLine(Stage stage, std::string_view text) {
+  return stage == Stage::Sass ? compactSassLine(text) : std::string(trimLeft(text));
+}
+
 void appendLines(HoverText& out, const Artifact& a, const std::vector<uint32_t>& lines) {
-  std::vector<std::string_view> shown;
+  std::vector<std::string> kept;
   for (size_t i = 0; i < lines.size() && i < kMaxLinesShown; ++i)
-    shown.push_back(trimLeft(a.lineText(lines[i])));
-  out.block(stageLanguage(a.stage), shown);
+    kept.push_back(hoverLine(a.stage, a.lineText(lines[i])));
+  out.block(stageLanguage(a.stage), {kept.begin(), kept.end()});
   if (lines.size() > kMaxLinesShown)
     out.text("… " + std::to_string(lines.size() - kMaxLinesShown) + " more\n");
 }
@@ -157,7 +163,8 @@ std::optional<lsp::Hover> artifactHover(const Snapshot& s, Stage stage, int line
   const std::optional<InstructionDoc> doc = describeInstruction(stage, text);
   if (o.attribution == Attribution::None && !doc) return std::nullopt;
   HoverText md(markdown);
-  md.block(stageLanguage(stage), {trimLeft(text)});
+  const std::string shown = hoverLine(stage, text);
+  md.block(stageLanguage(stage), {shown});
   if (doc) {
     const std::string plain = renderPlain(*doc);
     md.block("text", splitLines(plain));

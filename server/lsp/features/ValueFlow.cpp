@@ -124,9 +124,13 @@ std::vector<lsp::Location> registerLocations(const Snapshot& s, int line, int vi
   };
   const bool references = query != RegisterQuery::Definition;
   const bool withDeclaration = query == RegisterQuery::ReferencesAndDeclaration;
+  // `FADD R7, R0, R7`: Go to Definition on R7 goes where the value it reads was written;
+  // the instruction itself is R7's definition only when it does not also read R7.
+  const bool readsWord = std::any_of(flow.sources.begin(), flow.sources.end(),
+                                     [&](const auto& src) { return baseName(src.reg) == word; });
   for (const auto& res : flow.results) {
     if (baseName(res.reg) != word) continue;
-    if (!references || withDeclaration) add(uint32_t(line));
+    if ((!references && !readsWord) || withDeclaration) add(uint32_t(line));
     if (references)
       for (uint32_t u : res.lines) add(u);
   }

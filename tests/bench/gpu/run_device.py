@@ -117,6 +117,8 @@ def reference(kernel, args):
         m, n, k = (scalar(a[x], "<I") for x in "mnk")
         c = arr["a"].reshape(m, k) @ arr["b"].reshape(k, n)
         return {"c": (c.reshape(-1), 1e-3)}
+    if kernel == "scale_matrix":  # tests/fixtures/gpu/coalesce: before and after the fix
+        return {"out": (2.0 * arr["a"], 0)}
     if kernel == "scale_slice":  # tests/fixtures/core_calls.rs: core's panics linked in
         return {"y": (2.0 * arr["x"], 0)}
     if kernel == "rem_by":

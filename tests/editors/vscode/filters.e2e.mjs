@@ -63,7 +63,10 @@ runSteps(async (page) => {
   await step(page, "Toggle Filters turns debugLocations off and remembers it", async () => {
     await runCommand(page, "kernelscope: Toggle Filters");
     const widget = page.locator(".quick-input-widget");
-    const row = widget.locator(".monaco-list-row", { hasText: "debugLocations" }).first();
+    // Titles a user reads, not the settings' camelCase keys or Markdown backticks.
+    const labels = (await widget.locator(".monaco-list-row .label-name").allTextContents()).map((t) => t.trim());
+    if (labels.some((l) => /[a-z][A-Z]|`/.test(l))) throw new Error(`unreadable titles: ${labels.join(", ")}`);
+    const row = widget.locator(".monaco-list-row", { hasText: "Debug locations" }).first();
     await row.waitFor();
     // A click on the row flips its checkbox; the count says when the pick has it.
     await waitUntil("debugLocations unchecked (6 of 7 selected)", async () => {
@@ -75,6 +78,9 @@ runSteps(async (page) => {
     await widget.waitFor({ state: "hidden" });
     await waitUntil("the user settings to hold the choice", async () =>
       /"kernelscope\.filters\.debugLocations":\s*false/.test(fs.readFileSync(path.join(USER_DATA, "User", "settings.json"), "utf8")));
+    // Only the filter changed is written: the others keep following their defaults.
+    const written = fs.readFileSync(path.join(USER_DATA, "User", "settings.json"), "utf8").match(/"kernelscope\.filters\.\w+"/g) ?? [];
+    if (written.length !== 1) throw new Error(`filters written to the user settings: ${written.join(", ")}`);
   });
 
   await step(page, "debug locations shown: .loc lines again, and the lit lines are lineMap's", async () => {

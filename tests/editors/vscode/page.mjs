@@ -99,7 +99,7 @@ export async function focusBackIn(page, title) {
   });
 }
 
-/** The editor groups left to right: position and the titles of their tabs. */
+/** The editor groups left to right: position, width and the titles of their tabs. */
 export async function editorGroups(page) {
   const out = [];
   for (const g of await page.locator(".part.editor .editor-group-container").all()) {
@@ -107,7 +107,7 @@ export async function editorGroups(page) {
     if (!box || box.width < 10) continue;
     const tabs = (await g.locator(".tab .label-name").allTextContents()).map((t) => t.trim());
     const active = ((await g.locator(".tab.active .label-name").first().textContent().catch(() => "")) ?? "").trim();
-    out.push({ x: box.x, y: box.y, tabs, active });
+    out.push({ x: box.x, y: box.y, width: box.width, tabs, active });
   }
   return out.sort((a, b) => a.x - b.x);
 }
@@ -190,14 +190,25 @@ export async function pickArch(page, title, label) {
 }
 
 /**
- * Focuses the editor in a group by clicking near the right end of its first visible line
- * (the text layer itself may be scrolled far out of the viewport).
+ * Focuses the editor in a group: its tab, then a click on its first visible line (the text
+ * layer itself may be scrolled far out of the viewport).
  */
 export async function focusEditor(page, title) {
+  // Its tab first, as a user picks an editor; then a click in its text (the cursor to line 1,
+  // keyboard focus in the text) where nothing lies over it: a find widget or a hover over
+  // the text would take that click and leave the focus elsewhere.
+  const tab = group(page, title).locator(".tab.active").first();
+  await tab.waitFor({ timeout: STEP_MS });
+  await tab.click();
   const viewport = group(page, title).locator(".editor-instance .monaco-editor .overflow-guard").first();
   const box = await viewport.boundingBox();
   if (!box) throw new Error(`no visible editor for ${title}`);
-  await page.mouse.click(box.x + box.width - 40, box.y + 8);
+  for (const x of [box.x + box.width - 40, box.x + box.width / 2, box.x + 80]) {
+    const free = await page.evaluate(([px, py]) => !!document.elementFromPoint(px, py)?.closest(".view-lines, .view-overlays, .lines-content"), [x, box.y + 8]);
+    if (!free) continue;
+    await page.mouse.click(x, box.y + 8);
+    break;
+  }
 }
 
 export async function goToLine(page, title, line1) {

@@ -4,8 +4,14 @@
 // each and titles that name file and stage (real slashes), the MIR code lens at the top of
 // the MIR, and Show PTX's one view that follows the active file.
 //
-// Environment: as e2e.mjs (run.sh sets it).
+// Also: the layout (50/25/25, no sidebar, no minimap in the views, stage groups locked so a
+// file opened from the explorer lands in the source's group, closed with the source), linked highlighting per group (PTX -> source and SASS, SASS ->
+// source and PTX), an inlined call's count and lit lines, and the README's screenshots.
+//
+// Environment: as e2e.mjs (run.sh sets it); KS_DOCS_IMAGES, a folder (docs/images) to
+// receive vscode-tiled-light.png as well.
 
+import * as fs from "node:fs";
 import * as path from "node:path";
 import {
   editorGroups,
@@ -37,6 +43,9 @@ const groups = editorGroups;
 
 runSteps(async (page) => {
   await step(page, "VS Code loads and saxpy.rs compiles", async () => {
+    // Minimaps on, as VS Code has them by default: the stage views keep theirs off.
+    const settingsFile = path.join(USER_DATA, "User", "settings.json");
+    fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(settingsFile, "utf8")), "editor.minimap.enabled": true }, null, 2));
     await openAndCompile(page, URL, "saxpy.rs", FIRST_COMPILE_MS);
   });
 
@@ -53,6 +62,19 @@ runSteps(async (page) => {
     if (new Set(tiled.map((g) => Math.round(g.y))).size !== 1) throw new Error("the groups are not in one row");
     const focused = await page.locator(".editor-group-container.active .tab.active .label-name").textContent();
     if (focused?.trim() !== "saxpy.rs") throw new Error(`the focus left the source: ${focused}`);
+    // Half the width for the source, a quarter for each stage, no sidebar beside them.
+    const widths = tiled.map((g) => Math.round(g.width));
+    console.log(`     widths ${widths.join(" | ")}`);
+    if (Math.abs(widths[0] - 2 * widths[1]) > 0.1 * widths[0] || Math.abs(widths[1] - widths[2]) > 0.1 * widths[1]) {
+      throw new Error(`the widths are not 50/25/25: ${widths.join(", ")}`);
+    }
+    if (await page.locator(".part.sidebar").isVisible()) throw new Error("the sidebar is still open");
+    // Minimaps (on in the settings) in the source only.
+    const minimap = async (t) => group(page, t).locator(".minimap").first().isVisible().catch(() => false);
+    await waitUntil("a minimap beside the source", () => minimap("saxpy.rs"), 10000);
+    for (const stage of ["PTX", "SASS"]) {
+      if (await minimap(title("saxpy.rs", stage))) throw new Error(`a minimap in the ${stage} view`);
+    }
   });
 
   await step(page, "the SAXPY line's instructions are highlighted and in view without moving the cursor", async () => {
@@ -66,8 +88,89 @@ runSteps(async (page) => {
     await page.screenshot({ path: path.join(ARTIFACTS, "stages.png") });
   });
 
+  await step(page, "the tiled layout in a light theme (the README's screenshot)", async () => {
+    // KS_DOCS_IMAGES (docs/images, for one) receives them too, as the README shows them.
+    const settingsFile = path.join(USER_DATA, "User", "settings.json");
+    const before = fs.readFileSync(settingsFile, "utf8");
+    // The light theme only for now: code-server applies a colour theme written to the user
+    // settings after a minute or more, too late for a step.
+    for (const [theme, name, dark] of [["Default Light Modern", "light", false], ["Default Light Modern", "", false]]) {
+      fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(before), "workbench.colorTheme": theme }, null, 2));
+      // Dark or light by the editor's background, whatever classes the workbench carries.
+      await waitUntil(`the ${theme} theme`, async () => dark === await page.locator(".part.editor .monaco-editor-background").first().evaluate((el) => {
+        const [r, g, b] = getComputedStyle(el).backgroundColor.match(/\d+/g).map(Number);
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
+      }), 30000);
+      if (!name) break;  // back in the light theme the other steps read
+      await goToLine(page, "saxpy.rs", SAXPY_LINE + 1);
+      await page.waitForTimeout(1000);  // the decorations' theme colours follow
+      const file = path.join(ARTIFACTS, `vscode-tiled-${name}.png`);
+      await page.screenshot({ path: file });
+      if (process.env.KS_DOCS_IMAGES) fs.copyFileSync(file, path.join(process.env.KS_DOCS_IMAGES, `vscode-tiled-${name}.png`));
+    }
+    fs.writeFileSync(settingsFile, before);
+  });
+
+  // Three panes, one answer: each group's lit lines are read on their own, not only the
+  // active one's.
+  const litIn = async (t) => (await renderedLines(page, t)).filter((l) => l.highlighted);
+  const numbers = (ls) => ls.map((l) => l.number).join(",");
+  for (const [from, to, instruction, sourceLine] of [
+    ["PTX", "SASS", /%ctaid\.x/, lineOf(path.join(WORKSPACE, "saxpy.rs"), "let i = nvptx::_block_idx_x()")],
+    ["SASS", "PTX", /\bFMUL\b/, SAXPY_LINE],
+  ]) {
+    await step(page, `a cursor in the ${from} view lights its source line and the ${to} lines of that line`, async () => {
+      const before = numbers(await litIn(title("saxpy.rs", to)));
+      const target = (await renderedLines(page, title("saxpy.rs", from))).find((l) => instruction.test(l.text));
+      if (!target) throw new Error(`no ${instruction} line on screen in the ${from} view`);
+      await goToLine(page, title("saxpy.rs", from), target.number);
+      await waitUntil(`saxpy.rs to light line ${sourceLine + 1} alone`, async () =>
+        numbers(await litIn("saxpy.rs")) === String(sourceLine + 1), 10000).catch(async (error) => {
+        throw new Error(`${error.message}: it lights ${numbers(await litIn("saxpy.rs"))}`);
+      });
+      const want = from === "PTX" ? /\bS2U?R\b.*SR_CTAID\.X/ : /\bmul\.rn\.f32\b/;
+      const lit = await waitUntil(`the ${to} view to light the lines of line ${sourceLine + 1}`, async () => {
+        const ls = await litIn(title("saxpy.rs", to));
+        return ls.some((l) => want.test(l.text)) && ls;
+      }, 10000).catch(async (error) => {
+        throw new Error(`${error.message}: it lights ${numbers(await litIn(title("saxpy.rs", to)))} (before: ${before})`);
+      });
+      console.log(`     ${from} ${target.number} → saxpy.rs ${sourceLine + 1}, ${to} ${numbers(lit)} (before: ${before})`);
+      await page.screenshot({ path: path.join(ARTIFACTS, `linked-from-${from.toLowerCase()}.png`) });
+    });
+  }
+
+  await step(page, "a file opened from the explorer with the focus in the PTX view lands in the source's group", async () => {
+    await focusEditor(page, title("saxpy.rs", "PTX"));
+    await runCommand(page, "View: Show Explorer");
+    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: "elementwise_mul.rs" }).first().click();
+    await waitUntil("elementwise_mul.rs in the first group, its views alone in the stage groups", async () => {
+      const g = await groups(page);
+      return g.length === 3 && g[0].active === "elementwise_mul.rs" && g[1].active === title("elementwise_mul.rs", "PTX") &&
+        g[2].active === title("elementwise_mul.rs", "SASS") && g[1].tabs.length === 1 && g[2].tabs.length === 1;
+    }, FIRST_COMPILE_MS).catch(async (error) => {
+      throw new Error(`${error.message}: ${JSON.stringify((await groups(page)).map((g) => g.tabs))}`);
+    });
+    await runCommand(page, "View: Close Primary Side Bar");
+  });
+
+  await step(page, "an inlined call's line counts its code (inlined) and its instructions are lit", async () => {
+    const call = lineOf(path.join(WORKSPACE, "elementwise_mul.rs"), "= grid_stride();");
+    await goToLine(page, "elementwise_mul.rs", call + 1);
+    const hinted = await waitUntil("the call's line to end in a count marked (inlined)", async () =>
+      (await renderedLines(page, "elementwise_mul.rs")).find((l) => l.number === call + 1 && /\d+ ptx\b.*\(inlined\)/.test(l.text)), FIRST_COMPILE_MS);
+    console.log(`     ${hinted.text.trim()}`);
+    for (const stage of ["PTX", "SASS"]) {
+      const lit = await waitUntil(`lit ${stage} lines for the call`, async () => {
+        const ls = (await renderedLines(page, title("elementwise_mul.rs", stage))).filter((l) => l.highlighted);
+        return ls.length > 0 && ls;
+      }, FIRST_COMPILE_MS);
+      console.log(`     ${stage}: ${lit.map((l) => l.number).join(",")}`);
+    }
+  });
+
   await step(page, "the stage groups follow another file, one tab each", async () => {
-    await focusEditor(page, "saxpy.rs");
+    await focusEditor(page, "elementwise_mul.rs");
     await openFile(page, "vector_add.rs");
     await waitUntil("the PTX and SASS groups to show vector_add.rs", async () => {
       const g = await groups(page);
@@ -175,6 +278,27 @@ runSteps(async (page) => {
     });
     await focusBackIn(page, "saxpy.rs");
     await page.screenshot({ path: path.join(ARTIFACTS, "show-ptx-follows.png") });
+  });
+
+  await step(page, "closing the source closes its view; a compile ending after the close reopens nothing", async () => {
+    // A save starts a compile (and asks for the on-save preview); the file closes at once.
+    await focusEditor(page, "saxpy.rs");
+    await page.keyboard.press("End");
+    await page.keyboard.type(" // edited");
+    await page.keyboard.press("Control+S");
+    await runCommand(page, "View: Close All Editors in Group");
+    const stageTabs = async () => (await groups(page)).flatMap((g) => g.tabs).filter((t) => / · /.test(t));
+    await waitUntil("no stage tab left", async () => (await stageTabs()).length === 0, 10000).catch(async (error) => {
+      throw new Error(`${error.message}: ${JSON.stringify((await groups(page)).map((g) => g.tabs))}`);
+    });
+    // Long enough for the compile to finish: nothing comes back, the status bar says nothing.
+    await page.waitForTimeout(8000);
+    if ((await stageTabs()).length) throw new Error(`a stage tab came back: ${(await stageTabs()).join(", ")}`);
+    // (A save's "what changed" message may still show for a while: it names the file.)
+    const status = page.locator(".statusbar-item", { hasText: /kernelscope.*(coming|compiling|\d+ ms)/ });
+    for (const item of await status.all()) {
+      if (await item.isVisible()) throw new Error(`the status bar still says ${(await item.textContent())?.trim()}`);
+    }
   });
 
   await step(page, "the extension host log shows no kernelscope errors", () => noExtensionHostErrors(USER_DATA));

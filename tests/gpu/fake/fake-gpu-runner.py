@@ -9,6 +9,9 @@ recorded on a real GPU (tests/golden/gpu/*.result), its buffers those of the req
 
 usage: fake-gpu-runner.py [--mode run|profile] [--save-request FILE] [--hang PIDFILE]
                           RESULT kernelscope gpu-exec
+  RESULT          a recorded result; {grid} and {block} in it are replaced by the request's
+                  launch ("64", "16x16"), so that each configuration of a sweep is answered
+                  by the result recorded for it
   --hang PIDFILE  never answer: write this process's id and that of a child (standing in
                   for ncu) to PIDFILE and wait; only a kill of the process group ends both
 """
@@ -66,6 +69,12 @@ def main(argv):
         child.wait()
         fail("the stand-in for ncu ended")
 
+    def shape(dims):
+        while len(dims) > 1 and dims[-1] == 1:
+            dims = dims[:-1]
+        return "x".join(str(d) for d in dims)
+
+    result = result.replace("{grid}", shape(header["grid"])).replace("{block}", shape(header["block"]))
     with open(result, "rb") as recorded:
         sys.stdout.buffer.write(fitted(recorded.read(), header))
 
