@@ -3,15 +3,14 @@
 // The arithmetic follows NVIDIA's occupancy calculator (cuda_occupancy.h, CUDA 13.0): each
 // resource (registers, shared memory, warp slots, block slots, named barriers) allows some
 // number of resident blocks, and the least of them is the answer. The figures per
-// architecture come from the same header and the CUDA programming guide's technical
-// specifications per compute capability.
+// architecture are the arch catalogue's (GpuArch.h).
 #include "Occupancy.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "TextUtil.h"
+#include "GpuArch.h"
 
 namespace ks {
 
@@ -24,67 +23,27 @@ constexpr uint32_t kWarpSize = 32;
 uint32_t divideRoundUp(uint32_t x, uint32_t y) { return (x + y - 1) / y; }
 uint32_t roundUp(uint32_t x, uint32_t y) { return y * divideRoundUp(x, y); }
 
-std::vector<uint32_t> carveoutsKiB(std::initializer_list<uint32_t> kib) {
-  std::vector<uint32_t> out;
-  for (uint32_t k : kib) out.push_back(k * KiB);
-  return out;
-}
-
-/// The limits of every architecture we have figures for.
-const std::vector<ArchLimits>& table() {
-  static const std::vector<ArchLimits> archs = [] {
-    auto make = [](uint32_t sm, uint32_t warps, uint32_t blocks, uint32_t sharedKiB,
-                   uint32_t optInKiB, std::vector<uint32_t> carveouts) {
-      ArchLimits a;
-      a.sm = sm;
-      a.maxWarpsPerSm = warps;
-      a.maxBlocksPerSm = blocks;
-      a.sharedPerSm = sharedKiB * KiB;
-      a.sharedPerBlockOptIn = optInKiB * KiB;
-      a.sharedCarveouts = std::move(carveouts);
-      // Volta and Turing allocate shared memory in 256-byte units; Ampere and later in
-      // 128-byte units and keep 1 KiB per block for the system.
-      a.sharedAllocationUnit = sm >= 80 ? 128 : 256;
-      a.reservedSharedPerBlock = sm >= 80 ? 1 * KiB : 0;
-      return a;
-    };
-    const auto volta = carveoutsKiB({0, 8, 16, 32, 64, 96});
-    const auto ga100 = carveoutsKiB({0, 8, 16, 32, 64, 100, 132, 164});
-    const auto ga10x = carveoutsKiB({0, 8, 16, 32, 64, 100});
-    const auto hopper = carveoutsKiB({0, 8, 16, 32, 64, 100, 132, 164, 196, 228});
-    std::vector<ArchLimits> t = {
-        make(70, 64, 32, 96, 96, volta),                   // V100
-        make(72, 64, 32, 96, 96, volta),                   // Xavier
-        make(75, 32, 16, 64, 64, carveoutsKiB({32, 64})),  // Turing
-        make(80, 64, 32, 164, 163, ga100),                 // A100
-        make(86, 48, 16, 100, 99, ga10x),                  // GA10x
-        make(87, 48, 16, 164, 163, ga100),                 // Orin
-        make(89, 48, 24, 100, 99, ga10x),                  // Ada
-        make(90, 64, 32, 228, 227, hopper),                // H100, H200
-        make(100, 64, 32, 228, 227, hopper),               // B200
-        make(103, 64, 32, 228, 227, hopper),               // B300
-        make(120, 48, 24, 100, 99, ga10x),                 // RTX 50
-        make(121, 48, 24, 100, 99, ga10x),                 // DGX Spark
-    };
-    // From Hopper on, named barriers limit resident blocks: two per block slot, one on
-    // the consumer Blackwell parts.
-    for (auto& a : t)
-      if (a.sm >= 90) a.barrierSlotsPerBlockSlot = a.sm >= 120 ? 1 : 2;
-    return t;
-  }();
-  return archs;
-}
-
 }  // namespace
 
 std::optional<ArchLimits> archLimits(std::string_view arch) {
-  std::string_view rest = arch;
-  if (!text::consume(rest, "sm_")) return std::nullopt;
-  auto n = text::takeUint(rest);
-  if (!n || !(rest.empty() || rest == "a" || rest == "f")) return std::nullopt;
-  for (const auto& a : table())
-    if (a.sm == *n) return a;
-  return std::nullopt;
+  const GpuArchInfo* info = gpuArch(arch);  // the catalogue's figures
+  if (!info || !info->figures) return std::nullopt;
+  const SmFigures& f = *info->figures;
+  ArchLimits a;
+  a.sm = info->sm;
+  a.maxWarpsPerSm = f.maxWarps;
+  a.maxBlocksPerSm = f.maxBlocks;
+  a.sharedPerSm = f.sharedKiB * KiB;
+  a.sharedPerBlockOptIn = f.optInKiB * KiB;
+  for (uint32_t k : f.carveoutsKiB) a.sharedCarveouts.push_back(k * KiB);
+  // Volta and Turing allocate shared memory in 256-byte units; Ampere and later in
+  // 128-byte units and keep 1 KiB per block for the system.
+  a.sharedAllocationUnit = a.sm >= 80 ? 128 : 256;
+  a.reservedSharedPerBlock = a.sm >= 80 ? 1 * KiB : 0;
+  // From Hopper on, named barriers limit resident blocks: two per block slot, one on
+  // the consumer Blackwell parts.
+  if (a.sm >= 90) a.barrierSlotsPerBlockSlot = a.sm >= 120 ? 1 : 2;
+  return a;
 }
 
 std::string_view occupancyLimitName(OccupancyLimit l) {

@@ -105,9 +105,9 @@ std::string joined(const std::vector<std::string>& v) {
   return s;
 }
 
-/// With CompileOptions::saveTempsDir: rustc's stderr (the -print-changed dumps), its final
+/// With CommonCompileOptions::saveTempsDir: rustc's stderr (the -print-changed dumps), its final
 /// IR and the MIR dumps of the bodies named like the kernel, as recorded for the golden tests.
-void saveTemps(const CompileOptions& opts, const std::string& stderrText,
+void saveTemps(const ResolvedOptions& opts, const std::string& stderrText,
                const std::string& finalIr, const fs::path& mirDir, const std::string& crate,
                const std::string& mirName) {
   if (opts.saveTempsDir.empty()) return;
@@ -374,9 +374,9 @@ namespace {
 
 /// Why pass by pass cannot run for this input and these options; empty when it can.
 std::string passesUnavailable(const Toolchain& tc, const CompileInput& input,
-                              const CompileOptions& opts) {
+                              const ResolvedOptions& opts) {
   // The passes are rustc's: a CUDA C++ twin or another profile's compiler has none to show.
-  if (isCudaSource(input.path) || (opts.profile && *opts.profile != ToolchainProfile::RustcNvptx))
+  if (isCudaSource(input.path) || opts.profile != ToolchainProfile::RustcNvptx)
     return "pass by pass shows rustc's passes: it needs a Rust kernel compiled with rustc (the "
            "rustc-nvptx profile)";
   if (auto bad = validateArch(opts.arch)) return *bad;
@@ -394,7 +394,7 @@ struct PassDumps {
   fs::path mirDir;  // the MIR dumps
 };
 
-PassDumps dumpPasses(const Toolchain& tc, RustcUnit& unit, const CompileOptions& opts,
+PassDumps dumpPasses(const Toolchain& tc, RustcUnit& unit, const ResolvedOptions& opts,
                      const PassesOptions& popts, const fs::path& work, const std::string& symbol,
                      const std::string& mirName, int attempt, const CancellationToken& cancel) {
   PassDumps d;
@@ -493,7 +493,7 @@ bool readStages(const Toolchain& tc, const PassDumps& dumps, const std::string& 
 }  // namespace
 
 PassesResult computePasses(const Toolchain& tc, const CompileInput& input,
-                           const CompileOptions& opts, const std::string& kernel,
+                           const ResolvedOptions& opts, const std::string& kernel,
                            const PassesOptions& popts, const CancellationToken& cancel) {
   PassesResult result;
   if (std::string why = passesUnavailable(tc, input, opts); !why.empty()) {

@@ -76,7 +76,7 @@ struct PassesResult {
 
 /// Runs rustc once more over the kernel's crate with the dumps on and collects the passes
 /// that changed `kernel` (its symbol, its demangled path or its last path segment).
-PassesResult computePasses(const Toolchain&, const CompileInput&, const CompileOptions&,
+PassesResult computePasses(const Toolchain&, const CompileInput&, const ResolvedOptions&,
                            const std::string& kernel, const PassesOptions& = {},
                            const CancellationToken& = {});
 

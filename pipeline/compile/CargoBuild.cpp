@@ -314,7 +314,7 @@ struct CargoPlaces {
   fs::path cargoRemarks;
 };
 
-CargoPlaces cargoPlaces(const CargoUnit& c, const fs::path& base, const CompileOptions& opts) {
+CargoPlaces cargoPlaces(const CargoUnit& c, const fs::path& base, const ResolvedOptions& opts) {
   CargoPlaces at;
   at.base = base;
   at.shadowRoot = base / "root";
@@ -332,7 +332,7 @@ CargoPlaces cargoPlaces(const CargoUnit& c, const fs::path& base, const CompileO
 /// included) gets the sysroot, the arch and the path mapping; the kernel crate alone gets
 /// the emit flags, after `--`.
 ProcessSpec cargoRustcSpec(const Toolchain& tc, const fs::path& cargo, const RustcUnit& unit,
-                           const CompileOptions& opts, const std::string& emit,
+                           const ResolvedOptions& opts, const std::string& emit,
                            const std::vector<std::string>& extraArgs, const CargoPlaces& at,
                            const CancellationToken& cancel) {
   const CargoUnit& c = *unit.cargo;
@@ -486,7 +486,7 @@ std::vector<fs::path> cargoConfigurationFiles(const CargoUnit& c) {
 
 }  // namespace
 
-ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const CompileOptions& opts,
+ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const ResolvedOptions& opts,
                             const std::string& emit, const fs::path& outDir,
                             const std::vector<std::string>& extraArgs, const fs::path& remarkDir,
                             const CancellationToken& cancel) {

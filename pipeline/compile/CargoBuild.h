@@ -31,7 +31,7 @@
 
 namespace ks {
 
-struct CompileOptions;
+struct ResolvedOptions;
 struct RustcUnit;
 
 /// Runs `cargo rustc` for `unit.cargo` (see Crate.h): the kernel crate gets `--emit=<emit>`
@@ -41,7 +41,7 @@ struct RustcUnit;
 /// absolute paths), then what cargo itself said (build script failures, resolution errors).
 /// Adds the files of the workspace's path packages to `unit.sourceFiles` and their
 /// directories to `unit.userDirs`.
-ProcessResult runCargoRustc(const Toolchain&, RustcUnit& unit, const CompileOptions&,
+ProcessResult runCargoRustc(const Toolchain&, RustcUnit& unit, const ResolvedOptions&,
                             const std::string& emit, const std::filesystem::path& outDir,
                             const std::vector<std::string>& extraArgs,
                             const std::filesystem::path& remarkDir, const CancellationToken&);

@@ -2,31 +2,51 @@
 // end (PtxBackend.h), publishing each group of stages as soon as it exists.
 #include "Compile.h"
 
-#include <set>
-
+#include "Crate.h"
 #include "Cuda.h"
 #include "DependentCrates.h"
 #include "FrontEnd.h"
 #include "PtxBackend.h"
 #include "TextUtil.h"
+#include "Trust.h"
 
 namespace ks {
 
 namespace fs = std::filesystem;
 
-std::optional<std::string> validateArch(std::string_view arch) {
-  std::string_view rest = arch;
-  if (!text::consume(rest, "sm_"))
-    return "unknown architecture '" + std::string(arch) + "': expected sm_XX, for example sm_90";
-  auto n = text::takeUint(rest);
-  if (!n || !(rest.empty() || rest == "a" || rest == "f"))
-    return "unknown architecture '" + std::string(arch) + "': expected sm_XX, for example sm_90";
-  static const std::set<uint32_t> known = {50, 52, 53, 60, 61,  62,  70,  72,  75,  80,
-                                           86, 87, 89, 90, 100, 101, 103, 110, 120, 121};
-  if (!known.count(*n))
-    return "unknown architecture '" + std::string(arch) +
-           "': NVIDIA GPUs are sm_50..sm_121 (for example sm_70, sm_80, sm_90)";
-  return std::nullopt;
+ResolvedOptions resolveOptions(const CompileOptions& chosen, const CrateSettings* crate,
+                               bool cudaSource) {
+  ResolvedOptions r;
+  static_cast<CommonCompileOptions&>(r) = chosen;
+  if (chosen.arch)
+    r.arch = *chosen.arch;
+  else if (crate && crate->arch)
+    r.arch = *crate->arch;
+  if (chosen.optLevel)
+    r.optLevel = *chosen.optLevel;
+  else if (crate && crate->optLevel)
+    r.optLevel = *crate->optLevel;
+  // A profile that runs cargo runs the crate's build scripts: only for a trusted workspace.
+  if (chosen.profile)
+    r.profile = *chosen.profile;
+  else if (crate && crate->profile &&
+           (chosen.workspaceTrusted || !profileRunsCargo(*crate->profile)))
+    r.profile = *crate->profile;
+  if (chosen.stages)
+    r.stages = *chosen.stages;
+  else if (cudaSource)  // CUDA C++ has no MIR or LLVM IR
+    r.stages = {Stage::Ptx, Stage::Sass};
+  return r;
+}
+
+CompileOptions ResolvedOptions::asChosen() const {
+  CompileOptions o;
+  static_cast<CommonCompileOptions&>(o) = *this;
+  o.arch = arch;
+  o.optLevel = optLevel;
+  o.profile = profile;
+  o.stages = stages;
+  return o;
 }
 
 const std::shared_ptr<const Artifact>& StageOutcome::emptyArtifact() {
@@ -34,11 +54,17 @@ const std::shared_ptr<const Artifact>& StageOutcome::emptyArtifact() {
   return empty;
 }
 
-void CompileResult::markUnavailable(const CompileOptions& opts, Stage s, const std::string& why) {
+void CompileResult::markUnavailable(const ResolvedOptions& opts, Stage s, const std::string& why) {
   if (!opts.wants(s)) return;
   auto& st = stages[s];
   st.available = false;
   st.unavailableReason = why;
+}
+
+const KernelInfo* findKernel(const CompileResult& result, std::string_view name) {
+  for (const auto& k : result.kernels)
+    if (namesKernel(k.symbol, k.demangled, name)) return &k;
+  return nullptr;
 }
 
 const StageOutcome* CompileResult::stage(Stage s) const {
@@ -46,19 +72,19 @@ const StageOutcome* CompileResult::stage(Stage s) const {
   return it == stages.end() ? nullptr : &it->second;
 }
 
-void failStages(const CompileOptions& opts, CompileResult& result, const std::string& why) {
+void failStages(const ResolvedOptions& opts, CompileResult& result, const std::string& why) {
   for (Stage s : kAllStages)
     if (!result.stages.count(s)) result.markUnavailable(opts, s, why);
 }
 
-std::nullopt_t failCompile(const CompileOptions& opts, CompileResult& result,
+std::nullopt_t failCompile(const ResolvedOptions& opts, CompileResult& result,
                            const std::string& why) {
   result.diagnostics.push_back(toolError(why));
   failStages(opts, result, why);
   return std::nullopt;
 }
 
-std::nullopt_t cancelCompile(const CompileOptions& opts, CompileResult& result) {
+std::nullopt_t cancelCompile(const ResolvedOptions& opts, CompileResult& result) {
   result.cancelled = true;
   failStages(opts, result, "cancelled");
   return std::nullopt;
@@ -66,22 +92,27 @@ std::nullopt_t cancelCompile(const CompileOptions& opts, CompileResult& result) 
 
 namespace {
 
-std::unique_ptr<FrontEnd> frontEndFor(const CompileInput& input, const CompileOptions& opts) {
-  if (isCudaSource(input.path)) return cudaFrontEnd();                // the CUDA C++ twin
-  if (opts.profile && *opts.profile != ToolchainProfile::RustcNvptx)  // rust-cuda, cuda-oxide
-    return profileFrontEnd(*opts.profile);
+std::unique_ptr<FrontEnd> frontEndFor(const CompileInput& input, const ResolvedOptions& opts) {
+  if (isCudaSource(input.path)) return cudaFrontEnd();  // the CUDA C++ twin
+  if (opts.profile != ToolchainProfile::RustcNvptx)     // rust-cuda, cuda-oxide
+    return profileFrontEnd(opts.profile);
   return rustcFrontEnd();
 }
 
 }  // namespace
 
+CompileResult compileWithDefaults(const Toolchain& tc, const CompileInput& input,
+                                  const CompileOptions& opts, const CancellationToken& cancel) {
+  return compileKernel(tc, input, resolveOptions(opts), cancel);
+}
+
 CompileResult compileKernel(const Toolchain& tc, const CompileInput& input,
-                            const CompileOptions& opts, const CancellationToken& cancel) {
+                            const ResolvedOptions& opts, const CancellationToken& cancel) {
   // A file of a crate without kernels: what the kernel crates that use it made of it.
-  if (!opts.profile || *opts.profile == ToolchainProfile::RustcNvptx)
+  if (opts.profile == ToolchainProfile::RustcNvptx)
     if (auto users = kernelCratesUsing(tc, input); !users.empty()) {
       std::vector<CompileResult> results;
-      CompileOptions each = opts;
+      ResolvedOptions each = opts;
       if (users.size() > 1) each.onStages = nullptr;  // only the merged result is whole
       CompileInput viaUser{{}, std::nullopt, input.overlays};
       if (input.text) viaUser.overlays[input.path] = *input.text;
@@ -95,7 +126,7 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input,
   CompileResult result;
   result.arch = opts.arch;
   result.optLevel = opts.optLevel;
-  if (opts.profile) result.profile = *opts.profile;
+  result.profile = opts.profile;
   auto finish = [&]() -> CompileResult& {
     result.totalTime = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::steady_clock::now() - started);

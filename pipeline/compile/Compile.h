@@ -20,6 +20,7 @@
 #include "Artifact.h"
 #include "Costs.h"
 #include "Diagnostics.h"
+#include "GpuArch.h"
 #include "LineMap.h"
 #include "Occupancy.h"
 #include "Process.h"
@@ -36,21 +37,8 @@ struct CompileResult;
 /// compiling thread.
 using StageListener = std::function<void(std::shared_ptr<const CompileResult>)>;
 
-struct CompileOptions {
-  bool wants(Stage s) const { return std::find(stages.begin(), stages.end(), s) != stages.end(); }
-
-  std::string arch = "sm_90";
-  int optLevel = 3;
-  /// Whether the user chose `arch` and `optLevel`; the values of those not chosen yield to
-  /// the crate's `[package.metadata.kernelscope]` (withCrateDefaults in Crate.h).
-  bool archChosen = true;
-  bool optLevelChosen = true;
-  /// Whether the caller chose `stages`; when not, a `.cu` file compiles only the stages CUDA
-  /// C++ has (PTX, SASS: Engine::optionsFor).
-  bool stagesChosen = true;
-  /// Which compiler builds the kernel (Profile.h); unset: the crate's `profile`, else rustc-nvptx.
-  std::optional<ToolchainProfile> profile;
-  std::vector<Stage> stages{kAllStages, kAllStages + 4};
+/// What a compile is given as the caller says, whatever the layers below it say.
+struct CommonCompileOptions {
   std::vector<std::string> extraRustcFlags;
   /// Whether the user trusts the workspace (Trust.h). Untrusted: the workspace's files may
   /// choose only safe values, and nothing of the workspace runs (no profile that runs cargo,
@@ -72,8 +60,37 @@ struct CompileOptions {
   StageListener onStages;
 };
 
-/// Checks an arch name ("sm_70" .. "sm_120a"); returns the reason when it is not one.
-std::optional<std::string> validateArch(std::string_view arch);
+/// The options a caller asks a compile for. What it leaves unset, resolveOptions takes from
+/// the layers below: the engine's option layer (the CLI's kernelscope.toml), the crate's
+/// `[package.metadata.kernelscope]`, the defaults.
+struct CompileOptions : CommonCompileOptions {
+  std::optional<std::string> arch;           // default: kDefaultArch
+  std::optional<int> optLevel;               // default: 3
+  std::optional<ToolchainProfile> profile;   // default: rustc-nvptx
+  std::optional<std::vector<Stage>> stages;  // default: all four; a `.cu` file's: PTX, SASS
+};
+
+/// The options a compile runs with, every layer resolved (resolveOptions): what the drivers
+/// take.
+struct ResolvedOptions : CommonCompileOptions {
+  bool wants(Stage s) const { return std::find(stages.begin(), stages.end(), s) != stages.end(); }
+  /// The same options as a caller's that chose every one (for a front end that prints what
+  /// it compiles with before it asks for the compile).
+  CompileOptions asChosen() const;
+
+  std::string arch{kDefaultArch};
+  int optLevel = 3;
+  ToolchainProfile profile = ToolchainProfile::RustcNvptx;
+  std::vector<Stage> stages{kAllStages, kAllStages + 4};
+};
+
+struct CrateSettings;
+/// The one resolution of a compile's options: what the caller chose, else the crate's
+/// `[package.metadata.kernelscope]` (`crate`: null outside a crate; its profile only when it
+/// runs no cargo or the workspace is trusted), else the default. A CUDA C++ file
+/// (`cudaSource`) has no MIR or LLVM IR: its default stages are PTX and SASS.
+ResolvedOptions resolveOptions(const CompileOptions&, const CrateSettings* crate = nullptr,
+                               bool cudaSource = false);
 
 struct CompileInput {
   std::filesystem::path path;       // the kernel file as the user knows it (absolute)
@@ -105,7 +122,7 @@ struct KernelInfo {
   std::optional<KernelResources> resources;
   size_t ptxInstructions = 0;
   size_t sassInstructions = 0;
-  /// Theoretical occupancy at CompileOptions::occupancyBlockSize and at the best block
+  /// Theoretical occupancy at CommonCompileOptions::occupancyBlockSize and at the best block
   /// size; unset without resources or for an architecture without known limits.
   std::optional<KernelOccupancy> occupancy;
 };
@@ -159,18 +176,27 @@ struct CompileResult {
 
   const StageOutcome* stage(Stage s) const;
   /// Records why a requested stage is unavailable (stages not requested stay absent).
-  void markUnavailable(const CompileOptions&, Stage, const std::string& why);
+  void markUnavailable(const ResolvedOptions&, Stage, const std::string& why);
 };
 
-CompileResult compileKernel(const Toolchain&, const CompileInput&, const CompileOptions&,
+/// The kernel of `result` that `name` names (namesKernel: its symbol, demangled path or that
+/// path's last segment), or null: what every command and request that takes a kernel's name
+/// means by it.
+const KernelInfo* findKernel(const CompileResult& result, std::string_view name);
+
+CompileResult compileKernel(const Toolchain&, const CompileInput&, const ResolvedOptions&,
                             const CancellationToken& = {});
+/// compileKernel with the caller's options over the defaults alone (resolveOptions without a
+/// crate): for tests and benchmarks of the driver. Engine::compile resolves every layer.
+CompileResult compileWithDefaults(const Toolchain&, const CompileInput&, const CompileOptions&,
+                                  const CancellationToken& = {});
 
 struct RustcUnit;
 /// The compile driver's rustc call on `unit` (target flags, crate, JSON diagnostics, MIR
 /// spans, `--emit=<emit>` into `outDir`, the unit's and the user's flags, then `extraArgs`),
 /// run in `workDir` with RUSTC_BOOTSTRAP. Every rustc run over a kernel (the compile, the
 /// pass-by-pass view of Passes.h) is built here, so they compile the same code.
-ProcessSpec rustcCommand(const Toolchain&, const RustcUnit&, const CompileOptions&,
+ProcessSpec rustcCommand(const Toolchain&, const RustcUnit&, const ResolvedOptions&,
                          const std::string& emit, const std::filesystem::path& outDir,
                          const std::filesystem::path& workDir,
                          const std::vector<std::string>& extraArgs, const CancellationToken&);

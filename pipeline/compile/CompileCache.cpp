@@ -9,7 +9,8 @@
 
 namespace ks {
 
-std::string compileKey(const Toolchain& tc, const CompileInput& input, const CompileOptions& opts) {
+std::string compileKey(const Toolchain& tc, const CompileInput& input,
+                       const ResolvedOptions& opts) {
   std::string text;
   if (input.text) {
     text = *input.text;
@@ -20,7 +21,7 @@ std::string compileKey(const Toolchain& tc, const CompileInput& input, const Com
   o << tc.fingerprint() << '|' << compileEnvironment() << '|' << input.path.string() << '|'
     << opts.arch << '|' << opts.optLevel << '|' << opts.remarks << '|' << opts.costs << '|'
     << opts.workspaceTrusted << '|' << opts.occupancyBlockSize << '|' << opts.toolTimeout.count()
-    << '|' << (opts.profile ? profileName(*opts.profile) : "default");
+    << '|' << profileName(opts.profile);
   for (Stage s : opts.stages) o << '|' << stageName(s);
   for (const auto& f : opts.extraRustcFlags) o << '|' << f;
   for (const auto& [path, overlay] : input.overlays)

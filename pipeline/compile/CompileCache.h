@@ -23,7 +23,7 @@ namespace ks {
 
 /// A stable hash of everything a compile of `input` under `options` depends on. Reads the
 /// file when `input.text` is empty; an unreadable file gives a key of its own.
-std::string compileKey(const Toolchain&, const CompileInput&, const CompileOptions&);
+std::string compileKey(const Toolchain&, const CompileInput&, const ResolvedOptions&);
 
 /// About how many bytes `result` holds (its artifacts, line map, diagnostics and remarks).
 size_t footprint(const CompileResult&);

@@ -1,6 +1,7 @@
 // Kernel crates: finding a file's Cargo package, building its path dependencies, and the
 // shadow trees that carry unsaved text. See Crate.h.
 #include "Crate.h"
+
 #include "Trust.h"
 
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include "CargoBuild.h"
 #include "Compile.h"
 #include "CompileCache.h"
+#include "Cuda.h"
 #include "Files.h"
 #include "Options.h"
 #include "TextUtil.h"
@@ -421,7 +423,7 @@ std::vector<std::string> remapArgs(const fs::path& shadow, const fs::path& real)
 /// Builds the path dependencies of a package (depth first, each once) into `deps`.
 class DependencyBuilder {
  public:
-  DependencyBuilder(const Toolchain& tc, const CompileOptions& opts, const fs::path& workDir,
+  DependencyBuilder(const Toolchain& tc, const ResolvedOptions& opts, const fs::path& workDir,
                     const std::map<std::string, std::string>& overlays,
                     const CancellationToken& cancel, RustcUnit& unit)
       : tc_(tc),
@@ -602,7 +604,7 @@ class DependencyBuilder {
   }
 
   const Toolchain& tc_;
-  const CompileOptions& opts_;
+  const ResolvedOptions& opts_;
   fs::path work_, deps_;
   const std::map<std::string, std::string>& overlays_;
   const CancellationToken& cancel_;
@@ -641,7 +643,7 @@ fs::path sourceView(const fs::path& root, const std::map<std::string, std::strin
   return shadow;
 }
 
-std::vector<std::string> rustcTargetArgs(const Toolchain& tc, const CompileOptions& opts) {
+std::vector<std::string> rustcTargetArgs(const Toolchain& tc, const ResolvedOptions& opts) {
   return {"--sysroot", tc.sysroot.path.string(),
           "--target",  "nvptx64-nvidia-cuda",
           "-C",        "opt-level=" + std::to_string(opts.optLevel),
@@ -661,7 +663,7 @@ std::map<std::string, std::string> unsavedTexts(const CompileInput& input) {
 namespace {
 
 /// prepareRustcUnit, with cargo taken for a trusted workspace only when `cargoAllowed`.
-RustcUnit prepareUnit(const Toolchain& tc, const CompileInput& input, const CompileOptions& opts,
+RustcUnit prepareUnit(const Toolchain& tc, const CompileInput& input, const ResolvedOptions& opts,
                       const fs::path& workDir, const CancellationToken& cancel, bool cargoAllowed) {
   RustcUnit unit;
   const fs::path file = normalizePath(fs::absolute(input.path).string());
@@ -683,14 +685,15 @@ RustcUnit prepareUnit(const Toolchain& tc, const CompileInput& input, const Comp
     for (const auto& p : pkg.settings.problems)
       unit.diagnostics.push_back(
           crateDiagnostic(Severity::Warning, "[package.metadata.kernelscope] " + p, pkg.manifest));
-    if (pkg.settings.profile && profileRunsCargo(*pkg.settings.profile) && !opts.profile &&
-        !opts.workspaceTrusted)
+    // The crate asks for a profile that runs cargo, and the untrusted workspace got another.
+    if (pkg.settings.profile && profileRunsCargo(*pkg.settings.profile) &&
+        opts.profile != *pkg.settings.profile && !opts.workspaceTrusted)
       unit.diagnostics.push_back(crateDiagnostic(
           Severity::Warning,
           "[package.metadata.kernelscope] profile = \"" +
               std::string(profileName(*pkg.settings.profile)) +
               "\" not applied (it runs cargo and the crate's build scripts): " + kTrustHint +
-              "; compiled with rustc-nvptx",
+              "; compiled with " + std::string(profileName(opts.profile)),
           pkg.manifest, kWorkspaceTrustCode));
     if (opts.workspaceTrusted && cargoAllowed && findCargo(tc)) {
       unit.cargo = cargoUnit(tc, pkg, overlays);
@@ -737,13 +740,13 @@ RustcUnit prepareUnit(const Toolchain& tc, const CompileInput& input, const Comp
 }  // namespace
 
 RustcUnit prepareRustcUnit(const Toolchain& tc, const CompileInput& input,
-                           const CompileOptions& opts, const fs::path& workDir,
+                           const ResolvedOptions& opts, const fs::path& workDir,
                            const CancellationToken& cancel) {
   return prepareUnit(tc, input, opts, workDir, cancel, true);
 }
 
 RustcUnit rustcAloneAfterCargo(const Toolchain& tc, const CompileInput& input,
-                               const CompileOptions& opts, const fs::path& workDir,
+                               const ResolvedOptions& opts, const fs::path& workDir,
                                const CancellationToken& cancel, const std::string& cargoSaid) {
   RustcUnit unit = prepareUnit(tc, input, opts, workDir, cancel, false);
   if (!unit.crate) return unit;
@@ -765,7 +768,7 @@ RustcUnit rustcAloneAfterCargo(const Toolchain& tc, const CompileInput& input,
   return unit;
 }
 
-std::vector<std::string> crateRustcFlags(const CratePackage& pkg, const CompileOptions& opts,
+std::vector<std::string> crateRustcFlags(const CratePackage& pkg, const ResolvedOptions& opts,
                                          std::vector<Diagnostic>& diagnostics) {
   VettedFlags vetted = vetWorkspaceRustcFlags(pkg.settings.rustcFlags);
   if (!vetted.refused.empty())
@@ -796,22 +799,16 @@ std::vector<std::string> crateRustcFlags(const CratePackage& pkg, const CompileO
 // ---------------------------------------------------------------------------------------
 // The crate's defaults for what the user left unset.
 
-CompileOptions withCrateDefaults(const Toolchain& tc, const fs::path& file,
-                                 CompileOptions options) {
-  if (options.archChosen && options.optLevelChosen && options.profile) return options;
-  if (auto crate = findCrate(tc, file)) {
-    const CrateSettings& s = crate->settings;
-    if (s.arch && !options.archChosen) options.arch = *s.arch;
-    if (s.optLevel && !options.optLevelChosen) options.optLevel = *s.optLevel;
-    // A profile that runs cargo runs the crate's build scripts: only for a trusted workspace.
-    if (s.profile && !options.profile &&
-        (options.workspaceTrusted || !profileRunsCargo(*s.profile)))
-      options.profile = *s.profile;
-  }
-  return options;
+ResolvedOptions resolveForFile(const Toolchain& tc, const fs::path& file,
+                               const CompileOptions& options) {
+  const bool cuda = isCudaSource(file);
+  if (options.arch && options.optLevel && options.profile)
+    return resolveOptions(options, nullptr, cuda);
+  const std::optional<CratePackage> crate = findCrate(tc, file);
+  return resolveOptions(options, crate ? &crate->settings : nullptr, cuda);
 }
 
-ProcessResult runRustcUnit(const Toolchain& tc, RustcUnit& unit, const CompileOptions& opts,
+ProcessResult runRustcUnit(const Toolchain& tc, RustcUnit& unit, const ResolvedOptions& opts,
                            const std::string& emit, const fs::path& outDir, const fs::path& workDir,
                            const std::vector<std::string>& extraArgs, const fs::path& remarkDir,
                            const CancellationToken& cancel) {

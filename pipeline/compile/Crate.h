@@ -28,6 +28,7 @@ namespace ks {
 
 struct CompileInput;
 struct CompileOptions;
+struct ResolvedOptions;
 
 /// The figures a budget limits, by their keys in `[package.metadata.kernelscope.budget]`;
 /// `min-occupancy` (a percent at `block-size` threads, default the compile's block size) is
@@ -116,23 +117,22 @@ std::vector<WorkspacePackage> workspacePackages(const Toolchain&,
                                                 const std::filesystem::path& manifest,
                                                 std::string& problem);
 
-/// `options` for compiling `file`, with the arch and opt-level the user did not choose
-/// (CompileOptions::archChosen, optLevelChosen) taken from the `[package.metadata.kernelscope]`
-/// of the file's crate, and its profile when the user chose none (a profile that runs
-/// cargo only for a trusted workspace). The CLI and the server both call this.
-CompileOptions withCrateDefaults(const Toolchain&, const std::filesystem::path& file,
-                                 CompileOptions options);
+/// The options `file` compiles with (resolveOptions): what `options` left unset from the
+/// `[package.metadata.kernelscope]` of the file's crate, else the defaults; a `.cu` file's
+/// default stages. The engine calls this, under its option layer.
+ResolvedOptions resolveForFile(const Toolchain&, const std::filesystem::path& file,
+                               const CompileOptions& options);
 
 /// The crate's `rustc-flags` this compile may pass: all of them for a trusted workspace
 /// (with a note naming those that need trust), only the allow-listed ones otherwise (with
 /// a warning naming the rest). See Trust.h.
-std::vector<std::string> crateRustcFlags(const CratePackage&, const CompileOptions&,
+std::vector<std::string> crateRustcFlags(const CratePackage&, const ResolvedOptions&,
                                          std::vector<Diagnostic>& diagnostics);
 
 /// Target flags every rustc call of one compile shares (the kernel crate and its
 /// dependencies must agree on them): sysroot, target, opt-level, target-cpu, codegen
 /// units and line directives.
-std::vector<std::string> rustcTargetArgs(const Toolchain&, const CompileOptions&);
+std::vector<std::string> rustcTargetArgs(const Toolchain&, const ResolvedOptions&);
 
 /// A crate that cargo builds (CargoBuild.h): only in a trusted workspace.
 struct CargoUnit {
@@ -176,14 +176,14 @@ struct RustcUnit {
 /// the crate as cargo builds it; otherwise the crate with its path dependencies built into
 /// `workDir` by rustc alone (build scripts, proc macros and registry dependencies are then
 /// left out, and a warning says so); for a file outside any crate, the file itself.
-RustcUnit prepareRustcUnit(const Toolchain&, const CompileInput&, const CompileOptions&,
+RustcUnit prepareRustcUnit(const Toolchain&, const CompileInput&, const ResolvedOptions&,
                            const std::filesystem::path& workDir, const CancellationToken&);
 
 /// After a cargo build could not resolve the workspace offline (a registry
 /// crate another member needs is not in the local cache): the same crate prepared for rustc
 /// alone, as for an untrusted workspace, with a warning at its Cargo.toml that says so and
 /// what cargo said.
-RustcUnit rustcAloneAfterCargo(const Toolchain&, const CompileInput&, const CompileOptions&,
+RustcUnit rustcAloneAfterCargo(const Toolchain&, const CompileInput&, const ResolvedOptions&,
                                const std::filesystem::path& workDir, const CancellationToken&,
                                const std::string& cargoSaid);
 
@@ -191,7 +191,7 @@ RustcUnit rustcAloneAfterCargo(const Toolchain&, const CompileInput&, const Comp
 /// crate that cargo builds the same call through `cargo rustc` (CargoBuild.h): either way
 /// rustc's JSON diagnostics are in `err` and its outputs in `outDir` as `<crateName>.<ext>`.
 /// With a `remarkDir`, rustc's optimization remarks (all passes) are in it afterwards.
-ProcessResult runRustcUnit(const Toolchain&, RustcUnit&, const CompileOptions&,
+ProcessResult runRustcUnit(const Toolchain&, RustcUnit&, const ResolvedOptions&,
                            const std::string& emit, const std::filesystem::path& outDir,
                            const std::filesystem::path& workDir,
                            const std::vector<std::string>& extraArgs,

@@ -114,9 +114,9 @@ class CudaFrontEnd final : public FrontEnd {
   }
 
   std::optional<FrontEndOutput> compile(const Toolchain& tc, const CompileInput& input,
-                                        const CompileOptions& opts, const CancellationToken& cancel,
-                                        const fs::path& work, const fs::path& out,
-                                        CompileResult& result) override {
+                                        const ResolvedOptions& opts,
+                                        const CancellationToken& cancel, const fs::path& work,
+                                        const fs::path& out, CompileResult& result) override {
     const fs::path file = normalizePath(fs::absolute(input.path).string());
     if (!tc.nvcc.found())
       return failCompile(
@@ -174,7 +174,7 @@ class CudaFrontEnd final : public FrontEnd {
     return o;
   }
 
-  void complete(const CompileInput&, const CompileOptions&, CompileResult& result) const override {
+  void complete(const CompileInput&, const ResolvedOptions&, CompileResult& result) const override {
     if (!lowered_) return;
     if (auto it = result.stages.find(Stage::Sass);
         it != result.stages.end() && !it->second.available)
@@ -185,7 +185,7 @@ class CudaFrontEnd final : public FrontEnd {
 
  private:
   /// nvcc's PTX of `source`, with line info, into `ptxFile`.
-  static ProcessResult runNvcc(const Toolchain& tc, const CompileOptions& opts,
+  static ProcessResult runNvcc(const Toolchain& tc, const ResolvedOptions& opts,
                                const fs::path& source, const fs::path& ptxFile,
                                const fs::path& work, const CancellationToken& cancel) {
     ProcessSpec nvcc;

@@ -156,7 +156,7 @@ std::unordered_map<std::string, std::string> tablesByFunction(std::string_view l
 
 }  // namespace
 
-LiveRangeRun liveRanges(const Toolchain& tc, const CompileOptions& opts,
+LiveRangeRun liveRanges(const Toolchain& tc, const ResolvedOptions& opts,
                         const CancellationToken& cancel, const fs::path& cubinPath) {
   LiveRangeRun out;
   const std::string cubin = readWholeFile(cubinPath);

@@ -74,10 +74,12 @@ bool hasKind(const nlohmann::json& v, OptionKind kind) {
 }  // namespace
 
 const std::vector<OptionSpec>& optionTable() {
+  // The catalogue's range and default, so the help names what validation takes.
+  static const std::string archHelp = "target GPU architecture (" + archRangeText() +
+                                      "); unset: the crate's, else " + std::string(kDefaultArch);
   static const std::vector<OptionSpec> table = {
       {"arch", "arch", "--arch", "arch", OptionKind::String, "an architecture such as \"sm_90\"",
-       "target GPU architecture (sm_70 .. sm_120a); unset: the crate's, else sm_90", checkArch,
-       "sm_XX"},
+       archHelp, checkArch, "sm_XX"},
       {"optLevel", "optLevel", "--opt", "opt-level", OptionKind::Integer, "0, 1, 2 or 3",
        "rustc -C opt-level for kernels; unset: the crate's, else 3", checkOptLevel, "N"},
       {"toolchainProfile", "toolchainProfile", "--profile", "profile", OptionKind::String,

@@ -53,7 +53,7 @@ fs::path packageRoot(const fs::path& file) {
 class ProfileCompile {
  public:
   ProfileCompile(ToolchainProfile profile, const Toolchain& tc, const CompileInput& input,
-                 const CompileOptions& opts, const fs::path& work, const fs::path& out,
+                 const ResolvedOptions& opts, const fs::path& work, const fs::path& out,
                  CompileResult& result)
       : profile_(profile),
         name_(profileName(profile)),
@@ -229,7 +229,7 @@ class ProfileCompile {
   const std::string name_;
   const Toolchain& tc_;
   const CompileInput& input_;
-  const CompileOptions& opts_;
+  const ResolvedOptions& opts_;
   const fs::path& work_;
   const fs::path& out_;
   CompileResult& result_;
@@ -245,13 +245,13 @@ class ProfileFrontEnd final : public FrontEnd {
   std::string_view name() const override { return profileName(profile_); }
 
   std::optional<FrontEndOutput> compile(const Toolchain& tc, const CompileInput& input,
-                                        const CompileOptions& opts, const CancellationToken& cancel,
-                                        const fs::path& work, const fs::path& out,
-                                        CompileResult& result) override {
+                                        const ResolvedOptions& opts,
+                                        const CancellationToken& cancel, const fs::path& work,
+                                        const fs::path& out, CompileResult& result) override {
     return ProfileCompile(profile_, tc, input, opts, work, out, result).run(cancel);
   }
 
-  void complete(const CompileInput& input, const CompileOptions&,
+  void complete(const CompileInput& input, const ResolvedOptions&,
                 CompileResult& result) const override {
     // Without line info a kernel's definition is found by its name in the source.
     const fs::path file = normalizePath(fs::absolute(input.path).string());

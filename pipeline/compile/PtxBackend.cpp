@@ -22,7 +22,7 @@ Diagnostic toolError(std::string message, std::string source) {
   return d;
 }
 
-void saveTemp(const CompileOptions& opts, const std::string& name, const std::string& content) {
+void saveTemp(const ResolvedOptions& opts, const std::string& name, const std::string& content) {
   if (opts.saveTempsDir.empty()) return;
   std::error_code ec;
   fs::create_directories(opts.saveTempsDir, ec);
@@ -85,7 +85,7 @@ const Artifact& imageOf(const FrontEndOutput& in) { return in.linked ? *in.linke
 
 }  // namespace
 
-void kernelTable(const FrontEndOutput& in, const CompileOptions&, CompileResult& result) {
+void kernelTable(const FrontEndOutput& in, const ResolvedOptions&, CompileResult& result) {
   for (auto& [stage, st] : result.stages)
     if (st.available) in.lineMap->addArtifact(*st.artifact);
   result.lineMap = in.lineMap;
@@ -109,7 +109,7 @@ void kernelTable(const FrontEndOutput& in, const CompileOptions&, CompileResult&
   }
 }
 
-void replacePtx(const FrontEndOutput& in, const CompileOptions& opts, CompileResult& result) {
+void replacePtx(const FrontEndOutput& in, const ResolvedOptions& opts, CompileResult& result) {
   if (!opts.wants(Stage::Ptx) || !result.lineMap) return;
   auto& st = result.stages[Stage::Ptx];
   st.setArtifact(in.ptx);
@@ -159,7 +159,7 @@ BackEndTools::Ptxas ptxasInput(const FrontEndOutput& in, const fs::path& outDir,
 }
 
 /// Runs ptxas on `ptxFile`, once more as relocatable (-c) when it names functions it lacks.
-void runPtxas(const Toolchain& tc, const CompileOptions& opts, const CancellationToken& cancel,
+void runPtxas(const Toolchain& tc, const ResolvedOptions& opts, const CancellationToken& cancel,
               const fs::path& ptxFile, BackEndTools::Ptxas& out) {
   auto run = [&](bool relocatable) {
     ProcessSpec p;
@@ -181,7 +181,7 @@ void runPtxas(const Toolchain& tc, const CompileOptions& opts, const Cancellatio
   }
 }
 
-BackEndTools::Disassembly runNvdisasm(const Toolchain& tc, const CompileOptions& opts,
+BackEndTools::Disassembly runNvdisasm(const Toolchain& tc, const ResolvedOptions& opts,
                                       const CancellationToken& cancel,
                                       const BackEndTools::Ptxas& ptxas) {
   if (!opts.wants(Stage::Sass) || !tc.nvdisasm.found() || !ptxas.run.ok()) return {};
@@ -209,7 +209,7 @@ BackEndTools::Disassembly runNvdisasm(const Toolchain& tc, const CompileOptions&
 
 }  // namespace
 
-BackEndTools::BackEndTools(const Toolchain& tc, const CompileOptions& opts,
+BackEndTools::BackEndTools(const Toolchain& tc, const ResolvedOptions& opts,
                            const CancellationToken& cancel, const FrontEndOutput& in,
                            const fs::path& outDir) {
   if ((!opts.wants(Stage::Ptx) && !opts.wants(Stage::Sass)) || !tc.ptxas.found()) return;
@@ -241,7 +241,7 @@ BackEndTools::Disassembly BackEndTools::takeNvdisasm() {
   return nvdisasm_.valid() ? nvdisasm_.get() : Disassembly{};
 }
 
-std::optional<Assembled> assemble(const Toolchain& tc, const CompileOptions& opts,
+std::optional<Assembled> assemble(const Toolchain& tc, const ResolvedOptions& opts,
                                   BackEndTools& tools, const FrontEndOutput& in,
                                   CompileResult& result) {
   if (!opts.wants(Stage::Ptx) && !opts.wants(Stage::Sass)) return Assembled{};
@@ -310,7 +310,7 @@ std::vector<uint32_t> ptxLinesOfSass(const Artifact& sass, const Artifact& ptx) 
 
 /// The costs of every SASS instruction (Costs.h): nvdisasm's live counts, the cubin's control
 /// codes, local memory told apart, and the IR's local arrays where a kernel has one.
-std::shared_ptr<const SassCosts> sassCosts(const CompileOptions& opts, const Artifact& sass,
+std::shared_ptr<const SassCosts> sassCosts(const ResolvedOptions& opts, const Artifact& sass,
                                            const FrontEndOutput& in,
                                            const std::vector<uint32_t>& ptxLineOfSass,
                                            const std::optional<ProcessResult>& liveRanges,
@@ -345,7 +345,7 @@ std::shared_ptr<const SassCosts> sassCosts(const CompileOptions& opts, const Art
 
 }  // namespace
 
-bool disassemble(const Toolchain& tc, const CompileOptions& opts, BackEndTools& tools,
+bool disassemble(const Toolchain& tc, const ResolvedOptions& opts, BackEndTools& tools,
                  const FrontEndOutput& in, const Assembled& assembled, CompileResult& result) {
   if (!opts.wants(Stage::Sass) || assembled.cubin.empty()) return true;
   if (!tc.nvdisasm.found()) {

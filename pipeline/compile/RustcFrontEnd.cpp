@@ -16,7 +16,7 @@ namespace ks {
 
 namespace fs = std::filesystem;
 
-ProcessSpec rustcCommand(const Toolchain& tc, const RustcUnit& unit, const CompileOptions& opts,
+ProcessSpec rustcCommand(const Toolchain& tc, const RustcUnit& unit, const ResolvedOptions& opts,
                          const std::string& emit, const fs::path& outDir, const fs::path& workDir,
                          const std::vector<std::string>& extraArgs,
                          const CancellationToken& cancel) {
@@ -45,9 +45,9 @@ class RustcFrontEnd final : public FrontEnd {
   std::string_view name() const override { return "build"; }
 
   std::optional<FrontEndOutput> compile(const Toolchain& tc, const CompileInput& input,
-                                        const CompileOptions& opts, const CancellationToken& cancel,
-                                        const fs::path& work, const fs::path& out,
-                                        CompileResult& result) override {
+                                        const ResolvedOptions& opts,
+                                        const CancellationToken& cancel, const fs::path& work,
+                                        const fs::path& out, CompileResult& result) override {
     if (std::string why = inputProblem(tc, input); !why.empty())
       return failCompile(opts, result, why);
 
@@ -77,7 +77,7 @@ class RustcFrontEnd final : public FrontEnd {
     return o;
   }
 
-  void afterFirstView(FrontEndOutput& o, const CompileOptions& opts,
+  void afterFirstView(FrontEndOutput& o, const ResolvedOptions& opts,
                       CompileResult& result) override {
     // The remarks are read on a thread of their own while the backend regenerates the PTX:
     // both only read the IR and the line map of the first view.
@@ -100,14 +100,14 @@ class RustcFrontEnd final : public FrontEnd {
   /// in rustc's arguments that sets the back end up otherwise (cargo builds may add flags
   /// of their own, so they keep rustc's back end).
   static bool backEndIsRustcs(const Toolchain& tc, const RustcUnit& unit,
-                              const CompileOptions& opts) {
+                              const ResolvedOptions& opts) {
     if (unit.cargo || tc.rustcLlvm != backEndLlvmRelease()) return false;
     std::vector<std::string> args = unit.args;
     args.insert(args.end(), opts.extraRustcFlags.begin(), opts.extraRustcFlags.end());
     return leavesBackEndAlone(args);
   }
   /// rustc's remarks from its remark files, on the user's lines.
-  std::vector<Remark> readRemarks(const FrontEndOutput& o, const CompileOptions& opts) const {
+  std::vector<Remark> readRemarks(const FrontEndOutput& o, const ResolvedOptions& opts) const {
     std::vector<Remark> remarks;
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(remarkDir_, ec)) {
@@ -121,7 +121,7 @@ class RustcFrontEnd final : public FrontEnd {
 
   /// The PTX's exact chains, regenerated from rustc's IR (ExactLocations.h), as the PTX
   /// stage in a new line map.
-  void completeChains(FrontEndOutput& o, const CompileOptions& opts, CompileResult& result) {
+  void completeChains(FrontEndOutput& o, const ResolvedOptions& opts, CompileResult& result) {
     ChainTable regenerated;
     if (module_.module)
       regenerated = assignExactChains(o.ptx, *module_.module, opts.arch, opts.optLevel, &o.ir);
@@ -149,7 +149,7 @@ class RustcFrontEnd final : public FrontEnd {
   }
 
   /// rustc's --emit for the stages asked for.
-  static std::string emitFor(const CompileOptions& opts, const RustcUnit& unit, bool needPtx) {
+  static std::string emitFor(const ResolvedOptions& opts, const RustcUnit& unit, bool needPtx) {
     // Cargo's fingerprint covers the kernel crate's arguments: through cargo it gets the same
     // ones on every compile, whatever the stages, so that an unchanged crate is not rebuilt.
     if (unit.cargo) return "mir,llvm-ir,asm,dep-info";
@@ -164,7 +164,7 @@ class RustcFrontEnd final : public FrontEnd {
   /// (every wanted stage then says why).
   /// Takes a prepared unit's diagnostics and tool time into `result`; false when nothing
   /// can be compiled (failed or cancelled).
-  static bool takeUnit(const RustcUnit& unit, const CompileOptions& opts, CompileResult& result) {
+  static bool takeUnit(const RustcUnit& unit, const ResolvedOptions& opts, CompileResult& result) {
     result.toolTime += unit.toolTime;
     result.diagnostics = unit.diagnostics;
     if (unit.crate) result.crateManifest = unit.crate->manifest;
@@ -178,7 +178,7 @@ class RustcFrontEnd final : public FrontEnd {
   }
 
   /// Chooses where the PTX comes from for `unit` and runs rustc (or cargo) on it.
-  ProcessResult runUnit(const Toolchain& tc, RustcUnit& unit, const CompileOptions& opts,
+  ProcessResult runUnit(const Toolchain& tc, RustcUnit& unit, const ResolvedOptions& opts,
                         const fs::path& out, const fs::path& work, const CancellationToken& cancel,
                         CompileResult& result) {
     const bool needPtx = opts.wants(Stage::Ptx) || opts.wants(Stage::Sass);
@@ -194,7 +194,7 @@ class RustcFrontEnd final : public FrontEnd {
     return r;
   }
 
-  static bool takeRun(const ProcessResult& r, const RustcUnit& unit, const CompileOptions& opts,
+  static bool takeRun(const ProcessResult& r, const RustcUnit& unit, const ResolvedOptions& opts,
                       const fs::path& out, CompileResult& result) {
     saveTemp(opts, "rustc.stderr", r.err);
     for (auto& d : parseRustcDiagnostics(r.err)) result.diagnostics.push_back(std::move(d));
@@ -217,7 +217,7 @@ class RustcFrontEnd final : public FrontEnd {
 
   /// Parses what rustc wrote into the stages asked for and what the back end needs.
   FrontEndOutput readOutputs(const Toolchain& tc, const CompileInput& input, const RustcUnit& unit,
-                             const CompileOptions& opts, const fs::path& out,
+                             const ResolvedOptions& opts, const fs::path& out,
                              CompileResult& result) {
     const std::string& crate = unit.crateName;
     for (const auto& [ext, name] : {std::pair{".mir", "k.mir"}, {".ll", "k.ll"}, {".s", "k.ptx"}})
@@ -262,7 +262,7 @@ class RustcFrontEnd final : public FrontEnd {
   /// Makes the PTX of rustc's IR with our back end (see PtxFrom), with the back end's
   /// remarks where rustc would have written them. When it cannot, the PTX and SASS say why
   /// and there is no PTX (PtxFrom::Nowhere).
-  void compileIr(const Toolchain& tc, const RustcUnit& unit, const CompileOptions& opts,
+  void compileIr(const Toolchain& tc, const RustcUnit& unit, const ResolvedOptions& opts,
                  FrontEndOutput& o, CompileResult& result) {
     const std::string& crate = unit.crateName;
     std::string why = irError_.empty() ? "" : "cannot read rustc's LLVM IR: " + irError_;
@@ -291,7 +291,7 @@ class RustcFrontEnd final : public FrontEnd {
 
   /// Where the PTX is rustc's and calls into `core`: the launched image made apart
   /// (compileLinkedCopy), for ptxas; without it ptxas assembles rustc's PTX as before.
-  void linkedImage(const Toolchain& tc, const RustcUnit& unit, const CompileOptions& opts,
+  void linkedImage(const Toolchain& tc, const RustcUnit& unit, const ResolvedOptions& opts,
                    FrontEndOutput& o, CompileResult& result) {
     if (!callsDeclaredFunctions(*module_.module)) return;
     CoreLink link;

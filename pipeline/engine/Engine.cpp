@@ -85,24 +85,33 @@ const std::string& binaryIdentity() {
   return identity;
 }
 
-CompileOptions effectiveOptions(const Toolchain& tc, const std::filesystem::path& file,
-                                CompileOptions options) {
-  if (isCudaSource(file) && !options.stagesChosen)  // CUDA C++ has no MIR or LLVM IR
-    std::erase_if(options.stages, [](Stage s) { return s == Stage::Mir || s == Stage::LlvmIr; });
-  return withCrateDefaults(tc, file, std::move(options));
-}
-
 }  // namespace
 
-CompileOptions Engine::optionsFor(const std::filesystem::path& file, CompileOptions options) {
-  return effectiveOptions(toolchain(), file, std::move(options));
+void Engine::setOptionLayer(OptionLayer layer) {
+  std::lock_guard lock(mutex_);
+  optionLayer_ = std::move(layer);
+}
+
+ResolvedOptions Engine::resolve(const Toolchain& tc, const std::filesystem::path& file,
+                                CompileOptions options) {
+  OptionLayer layer;
+  {
+    std::lock_guard lock(mutex_);
+    layer = optionLayer_;
+  }
+  if (layer) layer(file, options);
+  return resolveForFile(tc, file, options);
+}
+
+ResolvedOptions Engine::optionsFor(const std::filesystem::path& file, CompileOptions options) {
+  return resolve(toolchain(), file, std::move(options));
 }
 
 std::shared_ptr<const CompileResult> Engine::compile(const CompileInput& input,
                                                      const CompileOptions& options,
                                                      const CancellationToken& cancel) {
   const Toolchain tc = toolchain();
-  const CompileOptions effective = effectiveOptions(tc, input.path, options);
+  const ResolvedOptions effective = resolve(tc, input.path, options);
   // Saved tool outputs are a side effect a cached result would not have.
   const bool cacheable = effective.saveTempsDir.empty();
   const std::string key = cacheable ? compileKey(tc, input, effective) : std::string();
@@ -142,7 +151,7 @@ PassesResult Engine::passes(const CompileInput& input, const CompileOptions& opt
                             const std::string& kernel, const PassesOptions& passesOptions,
                             const CancellationToken& cancel) {
   const Toolchain tc = toolchain();
-  const CompileOptions effective = effectiveOptions(tc, input.path, options);
+  const ResolvedOptions effective = resolve(tc, input.path, options);
   // Kept on disk as compiles are (the same key, with the kernel and what to show), unless
   // the run saves its dumps: a side effect a kept view would not have.
   ResultStore* store = effective.saveTempsDir.empty() ? resultStore() : nullptr;

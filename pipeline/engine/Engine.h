@@ -45,14 +45,24 @@ class Engine {
   /// for the CLI, whose every run is a new process. Called before the first compile.
   void keepResultsOnDisk(uintmax_t maxBytes);
 
-  /// The options `file` compiles with: what the caller left unset from its crate's
-  /// `[package.metadata.kernelscope]` (withCrateDefaults), and for a `.cu` file only the
-  /// stages CUDA C++ has (PTX, SASS) unless the caller chose the stages.
-  CompileOptions optionsFor(const std::filesystem::path& file, CompileOptions);
+  /// A layer of options between the caller's and the crate's: it sets on `options` what the
+  /// caller left unset. The CLI's reads the workspace's kernelscope.toml (the server layers
+  /// that file under the editor's settings itself), so that a file compiles for the same arch
+  /// from either front end.
+  using OptionLayer = std::function<void(const std::filesystem::path& file, CompileOptions&)>;
+  /// Sets the layer every later compile's options pass through (optionsFor). Called before
+  /// the first compile.
+  void setOptionLayer(OptionLayer);
+
+  /// The options `file` compiles with, every layer resolved in one place: the caller's, then
+  /// the option layer's (setOptionLayer), then its crate's `[package.metadata.kernelscope]`
+  /// (resolveForFile, Crate.h), then the defaults; and for a `.cu` file only the stages CUDA C++
+  /// has (PTX, SASS) unless the caller chose the stages.
+  ResolvedOptions optionsFor(const std::filesystem::path& file, CompileOptions);
 
   /// Compiles `input` with optionsFor's options, or answers from the cache. The crate's
   /// Cargo.toml is among the result's sourceFiles: its change makes the result stale.
-  /// A compile that saves its tools' outputs (CompileOptions::saveTempsDir) always runs.
+  /// A compile that saves its tools' outputs (CommonCompileOptions::saveTempsDir) always runs.
   std::shared_ptr<const CompileResult> compile(const CompileInput&, const CompileOptions&,
                                                const CancellationToken& = {});
   /// The passes that changed `kernel` (Passes.h), compiled as compile() would compile it;
@@ -75,6 +85,7 @@ class Engine {
   ToolchainSettings settings_;
   uint64_t settingsGeneration_ = 0;  // counts setRustc's changes
   Progress progress_;
+  OptionLayer optionLayer_;
   std::optional<Toolchain> toolchain_;
   CompileCache cache_;
   std::optional<ResultStore> store_;  // set by keepResultsOnDisk once the toolchain is known
@@ -83,6 +94,7 @@ class Engine {
   std::atomic<size_t> compiled_{0}, fromMemory_{0}, fromDisk_{0};
 
   ResultStore* resultStore();
+  ResolvedOptions resolve(const Toolchain&, const std::filesystem::path& file, CompileOptions);
   /// Says once, through progress, why results cannot be kept on disk ("": nothing to say).
   void noteStoreProblem(const std::string& problem);
 };

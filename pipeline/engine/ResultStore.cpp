@@ -38,6 +38,7 @@ class BoundedInput : public cereal::InputArchive<BoundedInput, cereal::AllowEmpt
       : cereal::InputArchive<BoundedInput, cereal::AllowEmptyClassElision>(this), rest_(bytes) {}
   void loadBinary(void* data, size_t size) {
     if (size > rest_.size()) throw cereal::Exception("the bytes end early");
+    if (size == 0) return;  // an empty vector's data() may be null, which memcpy may not take
     std::memcpy(data, rest_.data(), size);
     rest_.remove_prefix(size);
   }

@@ -70,12 +70,6 @@ std::string selfExecutable() {
 
 }  // namespace
 
-const KernelInfo* findKernel(const CompileResult& result, std::string_view name) {
-  for (const auto& k : result.kernels)
-    if (namesKernel(k.symbol, k.demangled, name)) return &k;
-  return nullptr;
-}
-
 LaunchSpec writtenSpec(const Toolchain& tc, const CompileResult& result, const std::string& kernel,
                        std::vector<SpecError>& errors,
                        const std::map<fs::path, std::string>& unsaved) {
@@ -205,8 +199,9 @@ LaunchCompile compileForLaunch(Engine& engine, const CompileInput& input, Compil
                                const std::string& kernel, const CancellationToken& cancel) {
   LaunchCompile c;
   const Toolchain tc = engine.toolchain();
-  options.stages = {Stage::LlvmIr, Stage::Ptx, Stage::Sass};  // a `.cu` file's: PTX, SASS
-  options.stagesChosen = false;
+  options.stages = isCudaSource(input.path)  // CUDA C++ has no LLVM IR
+                       ? std::vector<Stage>{Stage::Ptx, Stage::Sass}
+                       : std::vector<Stage>{Stage::LlvmIr, Stage::Ptx, Stage::Sass};
   options.remarks = false;
   options.onStages = nullptr;
   // The cubin comes with the result (CompileResult::cubin): an unchanged kernel is answered

@@ -53,10 +53,6 @@ struct PreparedLaunch {
   std::vector<std::string> notes;   // said but not fatal (a signature not read ...)
 };
 
-/// The kernel of `result` that `name` names (namesKernel: symbol, demangled path or its last
-/// segment), or null.
-const KernelInfo* findKernel(const CompileResult& result, std::string_view name);
-
 /// The launch spec written for `kernel` in its source and crate (without the caller's items).
 /// `unsaved`: text of files that differs from the disk (LaunchSettings::unsavedText).
 LaunchSpec writtenSpec(const Toolchain&, const CompileResult&, const std::string& kernel,

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -138,6 +139,9 @@ struct Artifact {
 
 /// Splits text into lines (without newlines); a trailing newline makes no extra line.
 std::vector<std::string_view> splitLines(std::string_view text);
+/// The lines would point into a string that is gone at the end of the statement.
+template <class S, std::enable_if_t<std::is_same_v<S, std::string>, int> = 0>
+std::vector<std::string_view> splitLines(S&& temporary) = delete;
 
 /// Whether `name` names the kernel `symbol` (demangled: `demangled`): the symbol itself, its
 /// demangled path, or that path's last segment (`saxpy` for `kernels::saxpy`). The one rule

@@ -44,14 +44,12 @@ int runWith(int (*main)(int, char**), std::vector<std::string> args) {
 std::optional<std::string> kernelFile(const std::filesystem::path& root, const std::string& name,
                                       std::string& problem) {
   Engine& engine = cliEngine();
-  CompileOptions options = engine.optionsFor(root, cliCompileOptions());
-  const auto result = engine.compile({root, std::nullopt, {}}, options);
+  const auto result = engine.compile({root, std::nullopt, {}}, cliCompileOptions());
+  if (const KernelInfo* k = findKernel(*result, name); k && !k->definition.file.empty())
+    return k->definition.file;
   std::string names;
-  for (const KernelInfo& k : result->kernels) {
-    if ((k.demangled == name || k.symbol == name) && !k.definition.file.empty())
-      return k.definition.file;
+  for (const KernelInfo& k : result->kernels)
     names += (names.empty() ? "" : ", ") + (k.demangled.empty() ? k.symbol : k.demangled);
-  }
   problem = result->succeeded
                 ? "no kernel '" + name +
                       "' in the crate (its kernels: " + (names.empty() ? "none" : names) + ")"

@@ -222,9 +222,9 @@ int checkMain(int argc, char** argv) {
   for (const std::string& p : crate->settings.problems)
     std::cerr << crate->manifest.string() << ": warning: [package.metadata.kernelscope] " << p
               << "\n";
-  CompileOptions options = engine.optionsFor(crate->libRoot, a.options);
+  ResolvedOptions options = engine.optionsFor(crate->libRoot, a.options);
   options.stages = {Stage::Ptx, Stage::Sass};
-  const auto result = engine.compile({crate->libRoot, std::nullopt, {}}, options);
+  const auto result = engine.compile({crate->libRoot, std::nullopt, {}}, options.asChosen());
   for (const auto& d : result->diagnostics) printDiagnostic(std::cerr, d);
   if (!result->succeeded) {
     std::cerr << "kernelscope check: " << crate->name << ": " << failureText(*result) << "\n";

@@ -8,12 +8,15 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "Cli.h"
 #include "CliFlags.h"
 #include "Files.h"
 #include "Options.h"
+#include "Settings.h"
 #include "TextUtil.h"
 #include "Trust.h"
 
@@ -26,13 +29,45 @@ bool& cliVerbose() {
 
 CompileOptions cliCompileOptions() {
   CompileOptions options;
-  options.archChosen = false;
-  options.optLevelChosen = false;
-  options.stagesChosen = false;
   // The user ran the command on purpose: the workspace's values apply, with a note on
   // stderr for those that need trust (printWorkspaceTrustNotes).
   options.workspaceTrusted = true;
   return options;
+}
+
+void applySettingsFile(const std::filesystem::path& file, CompileOptions& options) {
+  std::filesystem::path settingsFile;
+  for (auto dir = std::filesystem::absolute(file).parent_path(); !dir.empty();
+       dir = dir.parent_path()) {
+    std::error_code ec;
+    if (std::filesystem::exists(dir / "kernelscope.toml", ec)) {
+      settingsFile = dir / "kernelscope.toml";
+      break;
+    }
+    if (dir == dir.root_path()) break;
+  }
+  if (settingsFile.empty()) return;
+  static std::mutex mutex;  // the engine resolves options on the threads that compile
+  static std::set<std::filesystem::path> reported;
+  std::vector<std::string> problems;
+  const FileText read = readRegularFile(settingsFile);
+  if (!read.ok()) problems.push_back("not read: " + read.error);
+  server::SettingValues values = server::parseSettingsFile(read.text, problems);
+  // What the file may not choose for itself (workspaceTrusted) stays out; the CLI trusts the
+  // workspace (the user ran the command on purpose), so the rest applies.
+  server::withholdUntrustedSettings(values, options.workspaceTrusted);
+  {
+    std::lock_guard lock(mutex);
+    if (reported.insert(settingsFile).second)
+      for (const auto& p : problems)
+        std::cerr << settingsFile.string() << ": warning: " << p << "\n";
+  }
+  const CompileOptions fromFile = server::settingsFrom({&values}).compileOptions();
+  if (!options.arch) options.arch = fromFile.arch;
+  if (!options.optLevel) options.optLevel = fromFile.optLevel;
+  if (!options.profile) options.profile = fromFile.profile;
+  if (!options.stages) options.stages = fromFile.stages;
+  if (options.extraRustcFlags.empty()) options.extraRustcFlags = fromFile.extraRustcFlags;
 }
 
 std::optional<std::string> inputFileProblem(const std::string& file) {
@@ -96,10 +131,8 @@ std::optional<std::string> readCompileOption(std::string_view arg, ArgReader& ar
     if (auto problem = optionProblem(*option, arg, value)) return *problem;  // the table's
     if (arg == "--arch") {
       options.arch = *text;
-      options.archChosen = true;
     } else if (arg == "--opt") {
       options.optLevel = value.get<int>();
-      options.optLevelChosen = true;
     } else {
       options.profile = profileFromName(*text);
     }

@@ -61,10 +61,18 @@ class ArgReader {
 /// Whether --verbose was given (read with the compile options: readCompileOption).
 bool& cliVerbose();
 
-/// Options for a command whose arch and opt level yield to a crate's
-/// `[package.metadata.kernelscope]` until given on the command line (withCrateDefaults).
+/// Options for a command: what the command line leaves unset, the engine resolves
+/// (kernelscope.toml: applySettingsFile; the crate's `[package.metadata.kernelscope]`; the
+/// defaults).
 /// The workspace is trusted: the user ran the command on purpose.
 CompileOptions cliCompileOptions();
+
+/// The CLI's layer of options (Engine::setOptionLayer): the nearest kernelscope.toml in the
+/// directories above `file`, read and checked as the language server reads the workspace's,
+/// fills what the command line left unset (arch, optLevel, toolchainProfile, stages,
+/// extraRustcFlags), so that a file compiles for the same arch from the CLI and the editor.
+/// Its problems go to stderr, once per file.
+void applySettingsFile(const std::filesystem::path& file, CompileOptions& options);
 
 /// Why the kernel file a command was given cannot be compiled ("no such file", "is a FIFO,
 /// not a regular file", "is 1024 MiB, more than ..."), or nullopt. Never blocks on a FIFO.

@@ -103,12 +103,6 @@ Artifact kernelBody(const Artifact& a, const std::string& symbol) {
   return body;
 }
 
-const KernelInfo* findKernel(const CompileResult& r, const std::string& name) {
-  for (const auto& k : r.kernels)
-    if (k.symbol == name || k.demangled == name) return &k;
-  return nullptr;
-}
-
 void printResources(std::ostream& out, const KernelInfo& rust, const KernelInfo& cuda) {
   auto row = [&](std::string_view what, auto get) {
     out << "  " << std::left << std::setw(16) << what << std::right << std::setw(8) << get(rust)
@@ -209,8 +203,7 @@ int compareMain(int argc, char** argv) {
   // The Rust crate's [package.metadata.kernelscope] fills what the command line left unset;
   // the CUDA C++ twin compiles for the same arch and opt level.
   const std::filesystem::path rustPath = std::filesystem::absolute(args.rustFile);
-  args.options = engine.optionsFor(rustPath, args.options);
-  args.options.archChosen = args.options.optLevelChosen = true;
+  args.options = engine.optionsFor(rustPath, args.options).asChosen();
   const auto rustResult = engine.compile({rustPath, std::nullopt, {}}, args.options);
   const auto cudaResult =
       engine.compile({std::filesystem::absolute(args.cudaFile), std::nullopt, {}}, args.options);

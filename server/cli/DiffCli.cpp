@@ -46,8 +46,7 @@ std::optional<std::string> parseArgs(int argc, char** argv, DiffArgs& a) {
     } else if (arg == "--stages") {
       auto v = args.value();
       if (!v) return "--stages needs a list such as ptx,sass";
-      if (auto bad = parseStageList(*v, a.before.stages)) return *bad;
-      a.before.stagesChosen = true;
+      if (auto bad = parseStageList(*v, a.before.stages.emplace())) return *bad;
     } else if (arg == "--context") {
       auto v = args.value();
       auto n = v ? text::parseUint(*v) : std::nullopt;
@@ -65,8 +64,8 @@ std::optional<std::string> parseArgs(int argc, char** argv, DiffArgs& a) {
   }
   a.before.remarks = false;  // remarks are not compared
   a.after = a.before;
-  if (a.vsArch) a.after.arch = *a.vsArch, a.after.archChosen = true;
-  if (a.vsOpt) a.after.optLevel = *a.vsOpt, a.after.optLevelChosen = true;
+  if (a.vsArch) a.after.arch = *a.vsArch;
+  if (a.vsOpt) a.after.optLevel = *a.vsOpt;
   const bool vsSettings = a.vsArch || a.vsOpt;
   if (a.files.size() == 1 && !vsSettings)
     return "one file needs settings to compare: --vs-arch sm_XX or --vs-opt N (or give two files)";
@@ -78,7 +77,7 @@ std::optional<std::string> parseArgs(int argc, char** argv, DiffArgs& a) {
   return std::nullopt;
 }
 
-std::string label(const std::string& file, const CompileOptions& o, bool withSettings) {
+std::string label(const std::string& file, const ResolvedOptions& o, bool withSettings) {
   return withSettings ? file + " (" + o.arch + ", opt-level " + std::to_string(o.optLevel) + ")"
                       : file;
 }
@@ -103,8 +102,8 @@ int diffMain(int argc, char** argv) {
   // What the command line left unset comes from each file's [package.metadata.kernelscope].
   const std::filesystem::path beforePath = std::filesystem::absolute(beforeFile);
   const std::filesystem::path afterPath = std::filesystem::absolute(afterFile);
-  args.before = engine.optionsFor(beforePath, args.before);
-  args.after = engine.optionsFor(afterPath, args.after);
+  const ResolvedOptions beforeOptions = engine.optionsFor(beforePath, args.before);
+  const ResolvedOptions afterOptions = engine.optionsFor(afterPath, args.after);
   const auto beforeResult = engine.compile({beforePath, std::nullopt, {}}, args.before);
   const auto afterResult = engine.compile({afterPath, std::nullopt, {}}, args.after);
   const CompileResult &before = *beforeResult, &after = *afterResult;
@@ -118,8 +117,8 @@ int diffMain(int argc, char** argv) {
     return kExitFailed;
   }
 
-  CompileDiff d = diffCompiles(before, after, label(beforeFile, args.before, vsSettings),
-                               label(afterFile, args.after, vsSettings), args.diff);
+  CompileDiff d = diffCompiles(before, after, label(beforeFile, beforeOptions, vsSettings),
+                               label(afterFile, afterOptions, vsSettings), args.diff);
   if (!args.summaryOnly) {
     for (const StageDiff& s : d.stages) {
       if (!s.changed()) continue;
@@ -129,7 +128,7 @@ int diffMain(int argc, char** argv) {
     }
   }
   std::cout << d.summary << "\n";
-  for (Stage s : args.before.stages) {
+  for (Stage s : beforeOptions.stages) {
     const StageOutcome* x = before.stage(s);
     const StageOutcome* y = after.stage(s);
     if (x && y && x->available && y->available) continue;

@@ -31,6 +31,7 @@ Engine& cliEngine() {
       std::cerr << "kernelscope: " << message << "\n";
   });
   if (!theCliEngine) {
+    engine.setOptionLayer(applySettingsFile);
     engine.keepResultsOnDisk(cacheBoundBytes("KERNELSCOPE_RESULT_CACHE_MB", 1024));
     theCliEngine = &engine;
   }

@@ -100,8 +100,7 @@ std::optional<std::string> parseArgs(std::string_view command, int argc, char** 
     } else if (arg == "--stages") {
       auto v = args.value();
       if (!v) return "--stages needs a list such as mir,llvm-ir,ptx,sass";
-      if (auto bad = parseStageList(*v, a.options.stages)) return *bad;
-      a.options.stagesChosen = true;
+      if (auto bad = parseStageList(*v, a.options.stages.emplace())) return *bad;
     } else if (arg.starts_with("-")) {
       return "unknown option '" + std::string(arg) + "' (see kernelscope " + std::string(command) +
              " --help)";
@@ -327,7 +326,8 @@ struct ExplainView {
   /// The SASS and its costs when both are there and SASS is shown, else null.
   const Artifact* costedSass() const {
     const StageOutcome* st = r.stage(Stage::Sass);
-    if (!r.costs || !r.lineMap || !st || !st->available || !args.options.wants(Stage::Sass))
+    if (!r.costs || !r.lineMap || !st || !st->available ||
+        !resolveOptions(args.options).wants(Stage::Sass))
       return nullptr;
     return st->artifact.get();
   }
@@ -372,7 +372,7 @@ nlohmann::json diagnosticsJson(const CompileResult& r) {
 /// line `ln` became in each stage shown: those it made directly first, then those inlined.
 template <typename Visit>
 void forEachInstruction(const ExplainView& v, uint32_t ln, Visit&& visit) {
-  for (Stage s : v.args.options.stages) {
+  for (Stage s : *v.args.options.stages) {
     const StageOutcome* st = v.r.stage(s);
     if (!st || !st->available || !v.r.lineMap) continue;
     const StageLines& sl = v.r.lineMap->linesFor(s, {v.file, ln});
@@ -463,7 +463,7 @@ nlohmann::json lineJson(const ExplainView& v, const ChainTable& chains, uint32_t
 /// Code the compiler gave no source line, per stage.
 nlohmann::json compilerGeneratedJson(const ExplainView& v) {
   nlohmann::json generated = nlohmann::json::object();
-  for (Stage s : v.args.options.stages) {
+  for (Stage s : *v.args.options.stages) {
     const StageOutcome* st = v.r.stage(s);
     if (!st || !st->available || !v.r.lineMap) continue;
     nlohmann::json arr = nlohmann::json::array();
@@ -491,7 +491,7 @@ nlohmann::json explainJsonHead(const ExplainView& v) {
                       {"diagnostics", diagnosticsJson(r)},
                       {"lines", nullptr}};
   nlohmann::json stages = nlohmann::json::object();
-  for (Stage s : v.args.options.stages) {
+  for (Stage s : *v.args.options.stages) {
     const StageOutcome* st = r.stage(s);
     const std::string name(stageName(s));
     const bool coming = std::find(r.pending.begin(), r.pending.end(), name) != r.pending.end();
@@ -586,7 +586,7 @@ void writeExplainJson(std::ostream& out, const ExplainView& v, int indent) {
 bool printLine(std::ostream& block, const ExplainView& v, uint32_t ln) {
   const CompileResult& r = v.r;
   bool any = false;
-  for (Stage s : v.args.options.stages) {
+  for (Stage s : *v.args.options.stages) {
     const StageOutcome* st = r.stage(s);
     if (!st || !st->available || !r.lineMap) continue;
     const StageLines& sl = r.lineMap->linesFor(s, {v.file, ln});
@@ -704,7 +704,7 @@ void printExplainText(std::ostream& out, const ExplainView& v, const Toolchain& 
     if (!any) out << "      (no code in the requested stages)\n";
     out << block.str();
   }
-  if (!v.args.line) printCompilerGenerated(out, r, v.args.options.stages);
+  if (!v.args.line) printCompilerGenerated(out, r, *v.args.options.stages);
   printKernelTable(out, r);
   printCosts(out, v);
 }
@@ -729,7 +729,7 @@ void printExplainJson(std::ostream& out, const ExplainArgs& args, const CompileR
 /// "mir, llvm-ir, ptx ready after 0.9 s; still coming: resources, sass"
 std::string readyText(const ExplainArgs& args, const CompileResult& r) {
   std::string ready, coming;
-  for (Stage s : args.options.stages)
+  for (Stage s : *args.options.stages)
     if (const StageOutcome* st = r.stage(s); st && st->available)
       ready += (ready.empty() ? "" : ", ") + std::string(stageName(s));
   for (const std::string& p : r.pending) coming += (coming.empty() ? "" : ", ") + p;
@@ -816,7 +816,7 @@ std::string writeReport(const ExplainArgs& args, const CompileResult& r, const s
   std::ostringstream explain;
   printExplainJson(explain, args, r, file, lines, -1);
   nlohmann::json stages = nlohmann::json::object(), order = nlohmann::json::array();
-  for (Stage s : args.options.stages)
+  for (Stage s : *args.options.stages)
     if (const StageOutcome* o = r.stage(s); o && o->available) {
       stages[std::string(stageName(s))] = {{"title", std::string(stageTitle(s))},
                                            {"text", o->artifact->text}};
@@ -858,9 +858,10 @@ int explainOrReport(std::string_view command, int argc, char** argv) {
 
   Engine& engine = cliEngine();
   const Toolchain tc = engine.toolchain();
-  // What the command line left unset comes from [package.metadata.kernelscope]; a `.cu` file
-  // has PTX and SASS unless --stages chose others.
-  args.options = engine.optionsFor(path, args.options);
+  // What the command line left unset comes from kernelscope.toml, else
+  // [package.metadata.kernelscope]; a `.cu` file has PTX and SASS unless --stages chose others.
+  // Resolved here, once: the stages below are those the compile has.
+  args.options = engine.optionsFor(path, args.options).asChosen();
   const std::string file = normalizePath(path.string());
   if (args.stream) args.options.onStages = stageStream(args, file, sourceLines);
   const std::shared_ptr<const CompileResult> compiled =
@@ -872,7 +873,7 @@ int explainOrReport(std::string_view command, int argc, char** argv) {
   if (!args.json)
     for (const auto& d : r.diagnostics) printDiagnostic(std::cerr, d);
   std::vector<std::string> unavailable;
-  for (Stage s : args.options.stages) {
+  for (Stage s : *args.options.stages) {
     const StageOutcome* st = r.stage(s);
     if (st && !st->available)
       unavailable.push_back(std::string(stageName(s)) + ": " + st->unavailableReason);

@@ -99,8 +99,9 @@ int passesMain(int argc, char** argv) {
   }
   Engine& engine = cliEngine();
   const std::filesystem::path path = std::filesystem::absolute(args.file);
-  // What the command line left unset comes from [package.metadata.kernelscope].
-  args.compile = engine.optionsFor(path, args.compile);
+  // What the command line left unset comes from kernelscope.toml, else
+  // [package.metadata.kernelscope].
+  const ResolvedOptions resolved = engine.optionsFor(path, args.compile);
   PassesResult r = engine.passes({path, std::nullopt, {}}, args.compile, args.kernel, args.passes);
   printWorkspaceTrustNotes(r.diagnostics);
   if (!r.error.empty()) {
@@ -113,8 +114,7 @@ int passesMain(int argc, char** argv) {
   if (args.json)
     std::cout << toJson(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else
-    std::cout << renderPasses(r,
-                              passesTitle(r, args.file, args.compile.arch, args.compile.optLevel));
+    std::cout << renderPasses(r, passesTitle(r, args.file, resolved.arch, resolved.optLevel));
   return kExitOk;
 }
 

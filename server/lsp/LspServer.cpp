@@ -10,6 +10,7 @@
 #include "ArtifactFilters.h"
 #include "Features.h"
 #include "Files.h"
+#include "GpuArch.h"
 #include "GpuFeatures.h"
 #include "Trust.h"
 #include "Uri.h"
@@ -326,6 +327,9 @@ void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json>
 
   json extensions = json::array();
   for (const auto& m : lsp::extensionMethods()) extensions.push_back(m.method);
+  // The arch catalogue, from which the editors build their arch pickers.
+  json archs = json::array();
+  for (const GpuArchInfo& a : gpuArchs()) archs.push_back({{"name", a.name()}, {"gpus", a.gpus}});
   json capabilities = {
       {"positionEncoding", encoding},
       {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", true}}}}},
@@ -339,7 +343,11 @@ void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json>
        {{"commands",
          {"kernelscope.rebuild", "kernelscope.setArch", "kernelscope.insertLaunchSpec"}}}},
       {"experimental",
-       {{"kernelscope", {{"methods", extensions}, {"stages", {"mir", "llvm-ir", "ptx", "sass"}}}}}},
+       {{"kernelscope",
+         {{"methods", extensions},
+          {"stages", {"mir", "llvm-ir", "ptx", "sass"}},
+          {"archs", archs},
+          {"defaultArch", kDefaultArch}}}}},
   };
   reply(json{{"capabilities", capabilities},
              {"serverInfo", {{"name", "kernelscope"}, {"version", "0.1.0"}}}});

@@ -172,12 +172,10 @@ void LspServer::onPasses(const lsp::PassesParams& p, Callback<lsp::PassesResult>
   std::shared_ptr<const Snapshot> snapshot = s->second;
 
   // The kernel as the compile knows it: its symbol, demangled path, or last segment.
-  const KernelInfo* found = nullptr;
+  const KernelInfo* found = findKernel(*snapshot->result, *kernel);
   std::string names;
-  for (const KernelInfo& k : snapshot->result->kernels) {
+  for (const KernelInfo& k : snapshot->result->kernels)
     names += (names.empty() ? "" : ", ") + k.demangled;
-    if (!found && namesKernel(k.symbol, k.demangled, *kernel)) found = &k;
-  }
   if (!found)
     return reply(lsp::ResponseError{
         ErrorCode::InvalidParams,

@@ -87,13 +87,10 @@ std::optional<OptionValue> decodeSetting(const std::string& key, const nlohmann:
 
 CompileOptions Settings::compileOptions() const {
   CompileOptions o;
-  o.archChosen = arch.has_value();
-  o.optLevelChosen = optLevel.has_value();
-  if (arch) o.arch = *arch;
-  if (optLevel) o.optLevel = *optLevel;
+  o.arch = arch;
+  o.optLevel = optLevel;
   o.profile = toolchainProfile;
   o.stages = stages;
-  o.stagesChosen = false;  // the stages of a Rust kernel; a `.cu` file has PTX and SASS
   o.extraRustcFlags = extraRustcFlags;
   o.remarks = remarks;
   o.workspaceTrusted = workspaceTrusted;
@@ -267,12 +264,7 @@ namespace {
 nlohmann::json settingsFileJson(const std::string& text, std::vector<std::string>& problems) {
   constexpr size_t kMaxUnreadableLines = 16;
   std::vector<std::string> lines;
-  for (size_t start = 0; start <= text.size();) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
+  for (std::string_view line : splitLines(text)) lines.emplace_back(line);
   toml::table table;
   for (size_t attempt = 0;; ++attempt) {
     std::string document;

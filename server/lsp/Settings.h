@@ -26,12 +26,12 @@
 namespace ks::server {
 
 struct Settings {
-  /// Unset: the crate's `[package.metadata.kernelscope]` value, else CompileOptions' default.
+  /// Unset: the crate's `[package.metadata.kernelscope]` value, else the default (resolveOptions).
   std::optional<std::string> arch;
   std::optional<int> optLevel;
   std::optional<ToolchainProfile>
-      toolchainProfile;  // unset: the crate's `profile`, else rustc-nvptx
-  std::vector<Stage> stages{kAllStages, kAllStages + 4};    // which stages compile
+      toolchainProfile;                      // unset: the crate's `profile`, else rustc-nvptx
+  std::optional<std::vector<Stage>> stages;  // unset: all four (.cu: PTX, SASS)
   std::vector<Stage> hoverStages{Stage::Ptx, Stage::Sass};  // shown in hover and inlay hints
   std::string rustc;                                        // empty: discover
   std::vector<std::string> extraRustcFlags;

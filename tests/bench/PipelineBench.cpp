@@ -1,7 +1,7 @@
 // Benchmark: kernelscope's whole pipeline against the raw tool calls it makes.
 //
 // For each example kernel, alternately: (a) rustc + ptxas + nvdisasm run by hand with the
-// same arguments, nothing parsed; (b) compileKernel(), which runs the same tools and also
+// same arguments, nothing parsed; (b) compileWithDefaults(), which runs the same tools and also
 // parses every output, regenerates chain ids and builds the line map. Reports the median
 // of each and their ratio, measured in one run. Not a test: timings on a shared machine
 // vary, so it prints numbers and asserts nothing.
@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
         return 1;
       }
       auto t1 = Clock::now();
-      CompileResult r = compileKernel(tc, {k, std::nullopt}, {});
+      CompileResult r = compileWithDefaults(tc, {k, std::nullopt}, {});
       auto t2 = Clock::now();
       if (!r.succeeded) {
         std::fprintf(stderr, "kernelscope failed on %s\n", k.c_str());

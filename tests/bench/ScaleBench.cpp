@@ -103,7 +103,7 @@ void compileScale(const Toolchain& tc, const fs::path& dir, int rounds,
       // moves, so no function's code is that of an earlier regeneration either.
       std::string moved;
       for (int k = 0; k <= r; ++k) moved += "// round " + std::to_string(r) + "\n";
-      CompileResult res = compileKernel(tc, {file, moved + text}, opts);
+      CompileResult res = compileWithDefaults(tc, {file, moved + text}, opts);
       auto end = Clock::now();
       ownCpu.push_back(cpuSeconds(RUSAGE_SELF) - self);
       ksCpu.push_back(ownCpu.back() + cpuSeconds(RUSAGE_CHILDREN) - children);

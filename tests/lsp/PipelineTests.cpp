@@ -94,7 +94,8 @@ TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers 
   CHECK(hover["contents"]["value"].get<std::string>().find("**ptx**") != std::string::npos);
   // Its SASS as compact as the views show it: `/*0090*/ FFMA R9, ...`, no column padding.
   bool sassShown = false;
-  for (std::string_view l : splitLines(hover["contents"]["value"].get<std::string>())) {
+  const std::string hoverText = hover["contents"]["value"].get<std::string>();
+  for (std::string_view l : splitLines(hoverText)) {
     if (!l.starts_with("/*")) continue;
     sassShown = true;
     CAPTURE(std::string(l));
@@ -215,7 +216,8 @@ TEST_CASE(
   // The same from the source's URI, in the SASS artifact's own lines.
   json whole =
       client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "sass"}});
-  const auto wholeLines = splitLines(whole["text"].get<std::string>());
+  const std::string wholeText = whole["text"].get<std::string>();
+  const auto wholeLines = splitLines(wholeText);
   int faddWhole = -1;
   for (size_t i = 0; i < wholeLines.size() && faddWhole < 0; ++i)
     if (wholeLines[i].find("FADD ") != std::string_view::npos) faddWhole = static_cast<int>(i);

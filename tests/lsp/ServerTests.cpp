@@ -502,8 +502,9 @@ TEST_CASE(
             .result("workspace/executeCommand",
                     {{"command", "kernelscope.setArch"}, {"arguments", json::array({nullptr})}})
             .is_null());
-  CHECK_FALSE(client.server().settings().compileOptions().archChosen);
-  CHECK(client.result("kernelscope/kernels", textDocument(uri))["arch"] == CompileOptions().arch);
+  CHECK_FALSE(client.server().settings().compileOptions().arch);
+  CHECK(client.result("kernelscope/kernels", textDocument(uri))["arch"] ==
+        std::string(kDefaultArch));
 }
 
 TEST_CASE(
@@ -511,13 +512,13 @@ TEST_CASE(
   TestClient client(TestClient::options(), false);
   client.result("initialize", {{"capabilities", json::object()},
                                {"initializationOptions", {{"arch", "sm_80"}, {"optLevel", 2}}}});
-  CHECK(client.server().settings().compileOptions().archChosen);
+  CHECK(client.server().settings().compileOptions().arch == "sm_80");
   client.notify("workspace/didChangeConfiguration",
                 {{"settings", {{"arch", nullptr}, {"optLevel", nullptr}}}});
   CompileOptions o = client.server().settings().compileOptions();
-  CHECK_FALSE(o.archChosen);
-  CHECK_FALSE(o.optLevelChosen);
-  CHECK(o.arch == CompileOptions().arch);  // without a crate: the default
+  CHECK_FALSE(o.arch);
+  CHECK_FALSE(o.optLevel);
+  CHECK(resolveOptions(o).arch == kDefaultArch);  // without a crate: the default
   client.notify("workspace/didChangeConfiguration", {{"settings", {{"arch", "sm_75"}}}});
   CHECK(client.server().settings().compileOptions().arch == "sm_75");
   client.notify("workspace/didChangeConfiguration", {{"settings", {{"arch", ""}}}});
@@ -679,7 +680,7 @@ TEST_CASE("a crate's open files share one compile, and diagnostics go to the fil
   options.compile = [&](const CompileInput& in, const CompileOptions& o, const CancellationToken&) {
     inputs.push_back(in);
     CompileResult r;
-    r.arch = o.arch;
+    r.arch = resolveOptions(o).arch;
     r.crateManifest = manifest;
     auto overlay = in.overlays.find(mathPath);
     bool broken = overlay != in.overlays.end() ? overlay->second.find("BROKEN") != std::string::npos

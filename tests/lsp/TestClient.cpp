@@ -18,9 +18,10 @@ struct FakeKernel {
 
 }  // namespace
 
-CompileResult FakeCompiler::operator()(const CompileInput& in, const CompileOptions& options,
+CompileResult FakeCompiler::operator()(const CompileInput& in, const CompileOptions& asked,
                                        const CancellationToken& cancel) {
   ++calls;
+  const ResolvedOptions options = resolveOptions(asked);  // the defaults: no crate here
   const std::string path = in.path.string();
   const std::string text = in.text.value_or("");
   {

@@ -106,7 +106,7 @@ TEST_CASE("unsaved text reaches cargo's build, and a revert to the saved text is
   std::string fiveTimes = text;
   fiveTimes.replace(fiveTimes.find("s * 2.0"), 7, "s * 5.0");
   auto ptxOf = [&](const CompileInput& in) {
-    CompileResult r = compileKernel(test::toolchain(), in, trusted());
+    CompileResult r = compileWithDefaults(test::toolchain(), in, trusted());
     INFO(allMessages(r));
     REQUIRE(r.succeeded);
     return r.stage(Stage::Ptx)->artifact->text;
@@ -118,8 +118,8 @@ TEST_CASE("unsaved text reaches cargo's build, and a revert to the saved text is
   std::string fastmath = test::readFile(fastmathLib());
   std::string broken = fastmath;
   broken.replace(broken.find("let t = clamp01"), 15, "let t = clamp02");
-  CompileResult r =
-      compileKernel(test::toolchain(), {shade, std::nullopt, {{fastmathLib(), broken}}}, trusted());
+  CompileResult r = compileWithDefaults(
+      test::toolchain(), {shade, std::nullopt, {{fastmathLib(), broken}}}, trusted());
   CHECK_FALSE(r.succeeded);
   bool atItsLine = false;
   test::Fixture f(fastmathLib());
@@ -134,7 +134,7 @@ TEST_CASE("unsaved text reaches cargo's build, and a revert to the saved text is
 TEST_CASE("untrusted: cargo does not run, the user is told what is off, and the rest compiles") {
   if (!test::toolchainUsable()) return;
   CompileResult r =
-      compileKernel(test::toolchain(), {kernelsFile("kernels.rs"), std::nullopt, {}}, {});
+      compileWithDefaults(test::toolchain(), {kernelsFile("kernels.rs"), std::nullopt, {}}, {});
   INFO(allMessages(r));
   REQUIRE(r.succeeded);  // without the build script's cfg and the config's, `smooth` alone
   CHECK(kernelNames(r) == std::vector<std::string>{"smooth"});
@@ -162,7 +162,8 @@ TEST_CASE("a failing build script is reported with cargo's own words") {
       << "#![no_std]\n#[panic_handler]\nfn p(_: &core::panic::PanicInfo) -> ! { loop {} }\n";
   Toolchain tc = test::toolchain();
   tc.cacheDir = dir.path() / "cache";
-  CompileResult r = compileKernel(tc, {dir.path() / "k/src/lib.rs", std::nullopt, {}}, trusted());
+  CompileResult r =
+      compileWithDefaults(tc, {dir.path() / "k/src/lib.rs", std::nullopt, {}}, trusted());
   CHECK_FALSE(r.succeeded);
   INFO(allMessages(r));
   CHECK(allMessages(r).find("no CUDA here") != std::string::npos);
@@ -193,7 +194,7 @@ TEST_CASE("a workspace cargo cannot resolve offline compiles with rustc alone, a
   Toolchain tc = test::toolchain();
   tc.cacheDir = dir.path() / "cache";
   const CompileInput input{dir.path() / "k/src/lib.rs", std::nullopt, {}};
-  CompileResult r = compileKernel(tc, input, trusted());
+  CompileResult r = compileWithDefaults(tc, input, trusted());
   INFO(allMessages(r));
   REQUIRE(r.succeeded);
   CHECK(kernelNames(r) == std::vector<std::string>{"twice"});
@@ -212,7 +213,7 @@ TEST_CASE("a workspace cargo cannot resolve offline compiles with rustc alone, a
     }
   CHECK(told);
   // The passes view takes the same way.
-  PassesResult passes = computePasses(tc, input, trusted(), "twice", {});
+  PassesResult passes = computePasses(tc, input, resolveOptions(trusted()), "twice", {});
   CHECK(passes.error.empty());
   CHECK_FALSE(passes.stages.empty());
 }
@@ -312,7 +313,7 @@ TEST_CASE("a helper crate used by two kernel crates shows the kernels of both") 
               "#[panic_handler]\nfn p(_: &core::panic::PanicInfo) -> ! { loop {} }\n");
   }
   const fs::path util = dir.path() / "util/src/lib.rs";
-  CompileResult r = compileKernel(test::toolchain(), {util, std::nullopt, {}}, {});
+  CompileResult r = compileWithDefaults(test::toolchain(), {util, std::nullopt, {}}, {});
   INFO(allMessages(r));
   REQUIRE(r.succeeded);
   CHECK(kernelNames(r) == std::vector<std::string>{"a_twice", "b_twice"});
@@ -346,7 +347,7 @@ TEST_CASE("an unchanged kernel crate is fresh to cargo: not rebuilt, its remarks
   Toolchain tc = test::toolchain();
   tc.cacheDir = cache.path();
   const fs::path kernels = kernelsFile("kernels.rs");
-  CompileResult first = compileKernel(tc, {kernels, std::nullopt, {}}, trusted());
+  CompileResult first = compileWithDefaults(tc, {kernels, std::nullopt, {}}, trusted());
   INFO(allMessages(first));
   REQUIRE(first.succeeded);
   const auto built = kernelCrateBuilt(cache.path());
@@ -356,7 +357,7 @@ TEST_CASE("an unchanged kernel crate is fresh to cargo: not rebuilt, its remarks
   // Other stages, the same crate: cargo finds it fresh, and the compile is the same.
   CompileOptions ptxOnly = trusted();
   ptxOnly.stages = {Stage::Ptx};
-  CompileResult second = compileKernel(tc, {kernels, std::nullopt, {}}, ptxOnly);
+  CompileResult second = compileWithDefaults(tc, {kernels, std::nullopt, {}}, ptxOnly);
   REQUIRE(second.succeeded);
   CHECK(kernelCrateBuilt(cache.path()) == built);
   CHECK(kernelNames(second) == kernelNames(first));
@@ -367,11 +368,11 @@ TEST_CASE("an unchanged kernel crate is fresh to cargo: not rebuilt, its remarks
   // the build's remarks are still there.
   CompileOptions noRemarks = trusted();
   noRemarks.remarks = false;
-  CompileResult quiet = compileKernel(tc, {kernels, std::nullopt, {}}, noRemarks);
+  CompileResult quiet = compileWithDefaults(tc, {kernels, std::nullopt, {}}, noRemarks);
   REQUIRE(quiet.succeeded);
   CHECK(kernelCrateBuilt(cache.path()) == built);
   CHECK(quiet.remarks.empty());
-  CompileResult again = compileKernel(tc, {kernels, std::nullopt, {}}, trusted());
+  CompileResult again = compileWithDefaults(tc, {kernels, std::nullopt, {}}, trusted());
   REQUIRE(again.succeeded);
   CHECK(kernelCrateBuilt(cache.path()) == built);
   CHECK(again.remarks.size() == first.remarks.size());
@@ -379,7 +380,7 @@ TEST_CASE("an unchanged kernel crate is fresh to cargo: not rebuilt, its remarks
   // An edit is a rebuild.
   std::string text = test::readFile(kernels);
   text.replace(text.find("*out = 1.0;"), 11, "*out = 3.0;");
-  CompileResult edited = compileKernel(tc, {kernels, text, {}}, trusted());
+  CompileResult edited = compileWithDefaults(tc, {kernels, text, {}}, trusted());
   REQUIRE(edited.succeeded);
   CHECK(kernelCrateBuilt(cache.path()) != built);
   CHECK(edited.stage(Stage::Ptx)->artifact->text.find("0f40400000") != std::string::npos);
@@ -391,8 +392,9 @@ TEST_CASE("passes through cargo: the build script's cfg is seen, and a second ru
   for (int run = 0; run < 2; ++run) {
     CAPTURE(run);
     // `root` exists only where cargo ran build.rs.
-    PassesResult r = computePasses(test::toolchain(), {kernels, std::nullopt, {}}, trusted(),
-                                   "root", PassesOptions{true, false, 3});
+    PassesResult r =
+        computePasses(test::toolchain(), {kernels, std::nullopt, {}}, resolveOptions(trusted()),
+                      "root", PassesOptions{true, false, 3});
     INFO(r.error);
     REQUIRE(r.error.empty());
     const StagePasses* llvm = r.stage(Stage::LlvmIr);
@@ -429,7 +431,8 @@ TEST_CASE(".cargo/config.toml rustflags as cargo takes them: matching target tab
   tc.cacheDir = dir.path() / "cache";
   auto kernelsWith = [&](const std::string& config) {
     write("k/.cargo/config.toml", config);
-    CompileResult r = compileKernel(tc, {dir.path() / "k/src/lib.rs", std::nullopt, {}}, trusted());
+    CompileResult r =
+        compileWithDefaults(tc, {dir.path() / "k/src/lib.rs", std::nullopt, {}}, trusted());
     INFO(allMessages(r));
     REQUIRE(r.succeeded);
     return kernelNames(r);

@@ -32,7 +32,7 @@ TEST_CASE("unsaved text is compiled and reported under the real path") {
   test::Fixture f(test::sourceDir() / "examples/saxpy.rs");
   uint32_t line = f.lineOf("*y.add(i) = a * *x.add(i) + *y.add(i);");
   std::string broken = withLineReplaced(f.text, "a * *x.add(i)", "a * *x.add(i) * undefined_name");
-  CompileResult r = compileKernel(test::toolchain(), {f.path, broken}, {});
+  CompileResult r = compileWithDefaults(test::toolchain(), {f.path, broken}, {});
   CHECK_FALSE(r.succeeded);
   const Diagnostic* e = firstError(r);
   REQUIRE(e);
@@ -47,7 +47,7 @@ TEST_CASE("unsaved text is compiled and reported under the real path") {
 
   // An unsaved insertion shifts the lines; the map follows the text, not the disk.
   std::string shifted = withLineReplaced(f.text, "#[no_mangle]", "// a new comment\n#[no_mangle]");
-  CompileResult s = compileKernel(test::toolchain(), {f.path, shifted}, {});
+  CompileResult s = compileWithDefaults(test::toolchain(), {f.path, shifted}, {});
   REQUIRE(s.succeeded);
   CHECK_FALSE(s.lineMap->linesFor(Stage::Ptx, {f.path.string(), line + 1}).direct.empty());
   CHECK(s.lineMap->linesFor(Stage::Ptx, {f.path.string(), line}).direct.empty());
@@ -59,7 +59,7 @@ TEST_CASE("a missing nvdisasm or ptxas degrades SASS only, with a reason") {
   Toolchain noDisasm = test::toolchain();
   noDisasm.nvdisasm.path.clear();
   noDisasm.nvdisasm.problem = "not found";
-  CompileResult r = compileKernel(noDisasm, {saxpy, std::nullopt}, {});
+  CompileResult r = compileWithDefaults(noDisasm, {saxpy, std::nullopt}, {});
   CHECK(r.succeeded);
   CHECK(r.stage(Stage::Ptx)->available);
   CHECK(r.stage(Stage::Mir)->available);
@@ -72,7 +72,7 @@ TEST_CASE("a missing nvdisasm or ptxas degrades SASS only, with a reason") {
   Toolchain noPtxas = test::toolchain();
   noPtxas.ptxas.path.clear();
   noPtxas.ptxas.problem = "not found";
-  r = compileKernel(noPtxas, {saxpy, std::nullopt}, {});
+  r = compileWithDefaults(noPtxas, {saxpy, std::nullopt}, {});
   CHECK(r.stage(Stage::Ptx)->available);
   CHECK_FALSE(r.stage(Stage::Sass)->available);
   CHECK(r.stage(Stage::Sass)->unavailableReason.find("ptxas") != std::string::npos);
@@ -90,8 +90,8 @@ TEST_CASE("a compiler that crashes or hangs is reported, not waited for") {
     return tc;
   };
   fs::path saxpy = test::sourceDir() / "examples/saxpy.rs";
-  CompileResult crashed = compileKernel(fake("crash", "echo 'internal error' >&2; kill -9 $$"),
-                                        {saxpy, std::nullopt}, {});
+  CompileResult crashed = compileWithDefaults(
+      fake("crash", "echo 'internal error' >&2; kill -9 $$"), {saxpy, std::nullopt}, {});
   CHECK_FALSE(crashed.succeeded);
   REQUIRE(firstError(crashed));
   CHECK(firstError(crashed)->message.find("signal 9") != std::string::npos);
@@ -99,7 +99,7 @@ TEST_CASE("a compiler that crashes or hangs is reported, not waited for") {
 
   CompileOptions quick;
   quick.toolTimeout = 300ms;
-  CompileResult hung = compileKernel(fake("hang", "sleep 30"), {saxpy, std::nullopt}, quick);
+  CompileResult hung = compileWithDefaults(fake("hang", "sleep 30"), {saxpy, std::nullopt}, quick);
   CHECK_FALSE(hung.succeeded);
   REQUIRE(firstError(hung));
   CHECK(firstError(hung)->message.find("timed out") != std::string::npos);
@@ -110,7 +110,8 @@ TEST_CASE("a compiler that crashes or hangs is reported, not waited for") {
 
   CancellationToken cancelled;
   cancelled.cancel();
-  CompileResult c = compileKernel(fake("slow", "sleep 30"), {saxpy, std::nullopt}, {}, cancelled);
+  CompileResult c =
+      compileWithDefaults(fake("slow", "sleep 30"), {saxpy, std::nullopt}, {}, cancelled);
   CHECK(c.cancelled);
 }
 
@@ -124,7 +125,7 @@ TEST_CASE(
   opts.onStages = [&](std::shared_ptr<const CompileResult> r) {
     published.push_back(std::move(r));
   };
-  CompileResult final = compileKernel(test::toolchain(), {f.path, std::nullopt}, opts);
+  CompileResult final = compileWithDefaults(test::toolchain(), {f.path, std::nullopt}, opts);
   REQUIRE(final.succeeded);
   CHECK(final.pending.empty());
   REQUIRE(published.size() == 2);
@@ -180,7 +181,7 @@ TEST_CASE(
   noPtxas.ptxas.problem = "not found";
   published.clear();
   opts.stages = {Stage::Mir, Stage::Ptx};
-  CompileResult alone = compileKernel(noPtxas, {f.path, std::nullopt}, opts);
+  CompileResult alone = compileWithDefaults(noPtxas, {f.path, std::nullopt}, opts);
   CHECK(alone.succeeded);
   CHECK(published.empty());
 }
@@ -229,11 +230,11 @@ TEST_CASE(
       CHECK(again.costs->lines[l].gpr == all.costs->lines[l].gpr);
     CompileOptions noCosts;
     noCosts.costs = false;
-    REQUIRE(compileKernel(tc, {file, std::nullopt, {}}, noCosts).succeeded);
+    REQUIRE(compileWithDefaults(tc, {file, std::nullopt, {}}, noCosts).succeeded);
     CHECK(runs() == "ptxas\nnvdisasm\n");
     CompileOptions noSass;
     noSass.stages = {Stage::Ptx};
-    CompileResult ptx = compileKernel(tc, {file, std::nullopt, {}}, noSass);
+    CompileResult ptx = compileWithDefaults(tc, {file, std::nullopt, {}}, noSass);
     REQUIRE(ptx.succeeded);
     REQUIRE_FALSE(ptx.kernels.empty());
     CHECK(ptx.kernels[0].resources);
@@ -246,14 +247,14 @@ TEST_CASE("architectures: another target works, an unknown one is refused") {
   fs::path saxpy = test::sourceDir() / "examples/saxpy.rs";
   CompileOptions sm75;
   sm75.arch = "sm_75";
-  CompileResult r = compileKernel(test::toolchain(), {saxpy, std::nullopt}, sm75);
+  CompileResult r = compileWithDefaults(test::toolchain(), {saxpy, std::nullopt}, sm75);
   REQUIRE(r.succeeded);
   CHECK(r.stage(Stage::Ptx)->artifact->text.find(".target sm_75") != std::string::npos);
   CHECK(r.stage(Stage::Sass)->artifact->text.find("SM75") != std::string::npos);
 
   CompileOptions bogus;
   bogus.arch = "sm_42";
-  r = compileKernel(test::toolchain(), {saxpy, std::nullopt}, bogus);
+  r = compileWithDefaults(test::toolchain(), {saxpy, std::nullopt}, bogus);
   CHECK_FALSE(r.succeeded);
   REQUIRE(firstError(r));
   CHECK(firstError(r)->message.find("sm_42") != std::string::npos);
@@ -263,7 +264,7 @@ TEST_CASE("architectures: another target works, an unknown one is refused") {
 }
 
 TEST_CASE("a missing file and a missing toolchain are clear errors") {
-  CompileResult r = compileKernel(test::toolchain(), {"/nonexistent/k.rs", std::nullopt}, {});
+  CompileResult r = compileWithDefaults(test::toolchain(), {"/nonexistent/k.rs", std::nullopt}, {});
   CHECK_FALSE(r.succeeded);
   REQUIRE(firstError(r));
   CHECK(firstError(r)->message.find("/nonexistent/k.rs") != std::string::npos);
@@ -272,7 +273,7 @@ TEST_CASE("a missing file and a missing toolchain are clear errors") {
   none.rustc.name = "rustc";
   none.rustc.problem = "no rustc found";
   none.rustc.fix = "install rustc-web";
-  r = compileKernel(none, {test::sourceDir() / "examples/saxpy.rs", std::nullopt}, {});
+  r = compileWithDefaults(none, {test::sourceDir() / "examples/saxpy.rs", std::nullopt}, {});
   REQUIRE(firstError(r));
   CHECK(firstError(r)->message.find("install rustc-web") != std::string::npos);
   CHECK(r.stage(Stage::Ptx)->unavailableReason.find("no rustc found") != std::string::npos);
@@ -297,7 +298,7 @@ TEST_CASE("the compile cache: one key per input, least recently used evicted fir
   Toolchain tc;
   tc.rustc.version = "1.96.0";
   CompileInput a{"/k/a.rs", std::string("fn a() {}")};
-  CompileOptions sm90, sm80;
+  ResolvedOptions sm90, sm80;
   sm80.arch = "sm_80";
   CHECK(compileKey(tc, a, sm90) == compileKey(tc, a, sm90));
   CHECK(compileKey(tc, a, sm90) != compileKey(tc, a, sm80));
@@ -332,7 +333,7 @@ TEST_CASE("the compile cache: one key per input, least recently used evicted fir
 TEST_CASE("the compile cache is bounded in bytes: real results are evicted, least recent first") {
   if (!test::toolchainUsable()) return;
   auto compiled = [](const char* example) {
-    return std::make_shared<const CompileResult>(compileKernel(
+    return std::make_shared<const CompileResult>(compileWithDefaults(
         test::toolchain(), {test::sourceDir() / "examples" / example, std::nullopt}, {}));
   };
   auto saxpy = compiled("saxpy.rs"), matmul = compiled("matmul_tiled.rs"),
@@ -387,7 +388,7 @@ TEST_CASE("a ptxas error is reported on the Rust line whose PTX it names") {
   std::ofstream(file) << text;
   CompileOptions sm80;
   sm80.arch = "sm_80";
-  CompileResult r = compileKernel(test::toolchain(), {file, std::nullopt}, sm80);
+  CompileResult r = compileWithDefaults(test::toolchain(), {file, std::nullopt}, sm80);
   REQUIRE(r.succeeded);  // rustc's part compiled: MIR, LLVM IR and PTX are there
   CHECK(r.stage(Stage::Ptx)->available);
   CHECK_FALSE(r.stage(Stage::Sass)->available);

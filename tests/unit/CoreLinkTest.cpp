@@ -89,7 +89,7 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
     loop {}
 }
 )";
-  CompileResult r = compileKernel(test::toolchain(), {file, std::nullopt, {}}, {});
+  CompileResult r = compileWithDefaults(test::toolchain(), {file, std::nullopt, {}}, {});
   REQUIRE(r.succeeded);
   CHECK_FALSE(r.cubin);
   CHECK(r.stage(Stage::Sass)->available);  // assembled as relocatable, as before

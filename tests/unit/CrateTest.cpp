@@ -116,7 +116,7 @@ TEST_CASE("a module edited on disk, or unsaved in the editor, changes the crate'
     test::Fixture f(math);
     return test::instructionsFor(r, Stage::Ptx, math.string(), f.lineOf("v * v")).size();
   };
-  CompileResult before = compileKernel(test::toolchain(), {lib, std::nullopt, {}}, {});
+  CompileResult before = compileWithDefaults(test::toolchain(), {lib, std::nullopt, {}}, {});
   REQUIRE(before.succeeded);
   size_t n = squareMuls(before);
   CHECK(n >= 1);
@@ -125,7 +125,7 @@ TEST_CASE("a module edited on disk, or unsaved in the editor, changes the crate'
   std::string cubed = mathText;
   cubed.replace(cubed.find("v * v"), 5, "v * v * v");
   copy.write("crate/src/math.rs", cubed);
-  CompileResult after = compileKernel(test::toolchain(), {lib, std::nullopt, {}}, {});
+  CompileResult after = compileWithDefaults(test::toolchain(), {lib, std::nullopt, {}}, {});
   REQUIRE(after.succeeded);
   CHECK(squareMuls(after) > n);
 
@@ -134,7 +134,7 @@ TEST_CASE("a module edited on disk, or unsaved in the editor, changes the crate'
   std::string broken = mathText;
   broken.replace(broken.find("v * v"), 5, "v * undefined_name");
   CompileResult unsaved =
-      compileKernel(test::toolchain(), {lib, std::nullopt, {{math, broken}}}, {});
+      compileWithDefaults(test::toolchain(), {lib, std::nullopt, {{math, broken}}}, {});
   CHECK_FALSE(unsaved.succeeded);
   bool named = false;
   for (const auto& d : unsaved.diagnostics)
@@ -147,7 +147,7 @@ TEST_CASE("a module edited on disk, or unsaved in the editor, changes the crate'
   std::string utilBroken = utilText;
   utilBroken.replace(utilBroken.find("lo\n"), 2, "lo_missing");
   CompileResult dep =
-      compileKernel(test::toolchain(), {math, std::nullopt, {{util, utilBroken}}}, {});
+      compileWithDefaults(test::toolchain(), {math, std::nullopt, {{util, utilBroken}}}, {});
   CHECK_FALSE(dep.succeeded);
   bool inDep = false;
   for (const auto& d : dep.diagnostics)
@@ -180,7 +180,7 @@ TEST_CASE("every target GPU from sm_70 to sm_90 compiles against the one core") 
     CompileOptions o;
     o.arch = arch;
     CompileResult r =
-        compileKernel(test::toolchain(), {crateDir() / "src/math.rs", std::nullopt, {}}, o);
+        compileWithDefaults(test::toolchain(), {crateDir() / "src/math.rs", std::nullopt, {}}, o);
     REQUIRE(r.succeeded);
     CHECK(r.stage(Stage::Ptx)->artifact->text.find(".target " + arch) != std::string::npos);
     REQUIRE(r.stage(Stage::Sass)->available);
@@ -214,8 +214,8 @@ TEST_CASE("an arch newer than the local ptxas says which CUDA it needs") {
   if (test::toolchain().cudaRelease != "11.8") return;  // the message is about the 11.8 pair
   CompileOptions o;
   o.arch = "sm_100";
-  CompileResult r = compileKernel(test::toolchain(),
-                                  {test::sourceDir() / "examples/saxpy.rs", std::nullopt, {}}, o);
+  CompileResult r = compileWithDefaults(
+      test::toolchain(), {test::sourceDir() / "examples/saxpy.rs", std::nullopt, {}}, o);
   REQUIRE(r.succeeded);
   CHECK(r.stage(Stage::Ptx)->available);
   REQUIRE_FALSE(r.stage(Stage::Sass)->available);
@@ -232,7 +232,7 @@ TEST_CASE("path dependencies come from the rlib cache until their sources or fla
   Toolchain tc = test::toolchain();
   tc.cacheDir = cache.path();
   fs::path math = copy.file("crate/src/math.rs"), util = copy.file("crate-util/src/lib.rs");
-  auto prepare = [&](const CompileInput& in, CompileOptions opts = {}) {
+  auto prepare = [&](const CompileInput& in, ResolvedOptions opts = {}) {
     TempDir work("kernelscope-rlib-work");
     RustcUnit u = prepareRustcUnit(tc, in, opts, work.path(), {});
     INFO(u.failure);
@@ -254,7 +254,7 @@ TEST_CASE("path dependencies come from the rlib cache until their sources or fla
   CHECK(prepare(onDisk(math)) == std::pair<size_t, size_t>{0, 1});
   CHECK(entries() == 1);
   // A compile from the cached rlib: the dependency's code still maps to its own file.
-  CompileResult r = compileKernel(tc, {copy.file("crate/src/lib.rs"), std::nullopt, {}}, {});
+  CompileResult r = compileWithDefaults(tc, {copy.file("crate/src/lib.rs"), std::nullopt, {}}, {});
   REQUIRE(r.succeeded);
   CHECK(contains(r.sourceFiles, util));
   test::Fixture u(util);
@@ -270,7 +270,7 @@ TEST_CASE("path dependencies come from the rlib cache until their sources or fla
   CHECK(prepare(unsaved) == std::pair<size_t, size_t>{0, 1});
   CHECK(entries() == 3);
   // Target flags are part of the key: another arch builds its own rlib.
-  CompileOptions sm80;
+  ResolvedOptions sm80;
   sm80.arch = "sm_80";
   CHECK(prepare(onDisk(math), sm80) == std::pair<size_t, size_t>{1, 0});
   CHECK(prepare(onDisk(math), sm80) == std::pair<size_t, size_t>{0, 1});
@@ -300,27 +300,60 @@ TEST_CASE("concurrent compiles of one dependency leave one complete cache entry"
   CHECK(fs::is_regular_file(entries[0] / "crate_util.d"));
 }
 
-TEST_CASE("withCrateDefaults: the crate's arch and opt-level fill only what the user left unset") {
+TEST_CASE("resolveForFile: the crate's arch and opt-level fill only what the user left unset") {
   if (!test::toolchainUsable()) return;
   CompileOptions unset;  // examples/crate says sm_90 and opt-level 3
-  unset.arch = "sm_75";
-  unset.optLevel = 1;
-  unset.archChosen = unset.optLevelChosen = false;
-  CompileOptions fromCrate =
-      withCrateDefaults(test::toolchain(), crateDir() / "src/math.rs", unset);
+  ResolvedOptions fromCrate = resolveForFile(test::toolchain(), crateDir() / "src/math.rs", unset);
   CHECK(fromCrate.arch == "sm_90");
   CHECK(fromCrate.optLevel == 3);
 
   CompileOptions chosen = unset;
-  chosen.archChosen = chosen.optLevelChosen = true;
-  CompileOptions kept = withCrateDefaults(test::toolchain(), crateDir() / "src/math.rs", chosen);
+  chosen.arch = "sm_75";
+  chosen.optLevel = 1;
+  ResolvedOptions kept = resolveForFile(test::toolchain(), crateDir() / "src/math.rs", chosen);
   CHECK(kept.arch == "sm_75");
   CHECK(kept.optLevel == 1);
 
-  // A kernel outside any crate keeps what it was given.
-  CompileOptions alone =
-      withCrateDefaults(test::toolchain(), test::sourceDir() / "examples/saxpy.rs", unset);
-  CHECK(alone.arch == "sm_75");
+  // A kernel outside any crate: what it was given, else the defaults.
+  CHECK(resolveForFile(test::toolchain(), test::sourceDir() / "examples/saxpy.rs", chosen).arch ==
+        "sm_75");
+  CHECK(resolveForFile(test::toolchain(), test::sourceDir() / "examples/saxpy.rs", unset).arch ==
+        kDefaultArch);
+}
+
+TEST_CASE("resolveOptions: the caller's value, else the crate's, else the default") {
+  CrateSettings crate;
+  crate.arch = "sm_80";
+  crate.optLevel = 1;
+  crate.profile = ToolchainProfile::RustCuda;  // runs cargo: only for a trusted workspace
+  CompileOptions caller;
+  ResolvedOptions none = resolveOptions(caller);
+  CHECK(none.arch == kDefaultArch);
+  CHECK(none.optLevel == 3);
+  CHECK(none.profile == ToolchainProfile::RustcNvptx);
+  CHECK(none.stages.size() == 4);
+  CHECK(resolveOptions(caller, nullptr, true).stages ==
+        std::vector<Stage>{Stage::Ptx, Stage::Sass});
+
+  ResolvedOptions fromCrate = resolveOptions(caller, &crate);
+  CHECK(fromCrate.arch == "sm_80");
+  CHECK(fromCrate.optLevel == 1);
+  CHECK(fromCrate.profile == ToolchainProfile::RustcNvptx);  // untrusted: not rust-cuda
+  caller.workspaceTrusted = true;
+  CHECK(resolveOptions(caller, &crate).profile == ToolchainProfile::RustCuda);
+
+  caller.arch = "sm_75";
+  caller.optLevel = 0;
+  caller.profile = ToolchainProfile::RustcNvptx;
+  caller.stages = {Stage::Mir, Stage::Ptx};
+  ResolvedOptions chosen = resolveOptions(caller, &crate, true);
+  CHECK(chosen.arch == "sm_75");
+  CHECK(chosen.optLevel == 0);
+  CHECK(chosen.profile == ToolchainProfile::RustcNvptx);
+  CHECK(chosen.stages == std::vector<Stage>{Stage::Mir, Stage::Ptx});  // chosen: kept for a .cu
+  // Resolved options, asked for again, resolve to themselves.
+  CHECK(resolveOptions(chosen.asChosen(), &crate).arch == "sm_75");
+  CHECK(resolveOptions(chosen.asChosen(), &crate).stages == chosen.stages);
 }
 
 TEST_CASE(
@@ -346,8 +379,9 @@ TEST_CASE(
   CompileOptions untrusted;
   untrusted.stages = {Stage::Ptx};
   untrusted.workspaceTrusted = false;
-  CompileOptions o = withCrateDefaults(test::toolchain(), lib, untrusted);
-  CHECK_FALSE(o.profile);  // rust-cuda would run cargo and the crate's build scripts
+  ResolvedOptions o = resolveForFile(test::toolchain(), lib, untrusted);
+  // rust-cuda would run cargo and the crate's build scripts
+  CHECK(o.profile == ToolchainProfile::RustcNvptx);
   CompileResult r = compileKernel(test::toolchain(), {lib, std::nullopt, {}}, o);
   CHECK(r.succeeded);
   CHECK_FALSE(fs::exists(written));
@@ -360,7 +394,7 @@ TEST_CASE(
   // The user's own choice of a cargo profile in an untrusted workspace is refused too.
   CompileOptions chosen = untrusted;
   chosen.profile = ToolchainProfile::CudaOxide;
-  CompileResult refused = compileKernel(test::toolchain(), {lib, std::nullopt, {}}, chosen);
+  CompileResult refused = compileWithDefaults(test::toolchain(), {lib, std::nullopt, {}}, chosen);
   CHECK_FALSE(refused.succeeded);
   REQUIRE(refused.stage(Stage::Ptx));
   CHECK(refused.stage(Stage::Ptx)->unavailableReason.find("not trusted") != std::string::npos);
@@ -368,7 +402,7 @@ TEST_CASE(
   CompileOptions trusted = untrusted;
   trusted.workspaceTrusted = true;
   trusted.profile = ToolchainProfile::RustcNvptx;  // the flags only: the profile needs a nightly
-  CompileResult applied = compileKernel(test::toolchain(), {lib, std::nullopt, {}}, trusted);
+  CompileResult applied = compileWithDefaults(test::toolchain(), {lib, std::nullopt, {}}, trusted);
   CHECK(applied.succeeded);
   CHECK(fs::exists(written));
   auto notes = trustDiagnostics(applied, Severity::Note);
@@ -377,7 +411,7 @@ TEST_CASE(
         std::string::npos);
   CompileOptions unchosen;
   unchosen.workspaceTrusted = true;
-  CHECK(withCrateDefaults(test::toolchain(), lib, unchosen).profile == ToolchainProfile::RustCuda);
+  CHECK(resolveForFile(test::toolchain(), lib, unchosen).profile == ToolchainProfile::RustCuda);
 }
 
 TEST_CASE("a crate's rustc-flags never pass an @file argument, trusted or not") {
@@ -399,7 +433,7 @@ TEST_CASE("a crate's rustc-flags never pass an @file argument, trusted or not") 
     o.stages = {Stage::Ptx};
     o.workspaceTrusted = trusted;
     o.profile = ToolchainProfile::RustcNvptx;
-    CompileResult r = compileKernel(test::toolchain(), onDisk(lib), o);
+    CompileResult r = compileWithDefaults(test::toolchain(), onDisk(lib), o);
     CHECK(r.succeeded);
     CHECK_FALSE(fs::exists(written));
     std::vector<std::string> refusals;

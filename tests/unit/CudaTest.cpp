@@ -65,7 +65,7 @@ TEST_CASE("nvcc errors in unsaved .cu text point at the real file and line") {
   test::Fixture f(test::sourceDir() / "examples/cuda/saxpy.cu");
   std::string broken = f.text;
   broken.replace(broken.find("= a * x[i] + y[i];"), 10, "= a * undefined_name");
-  CompileResult r = compileKernel(test::toolchain(), {f.path, broken, {}}, {});
+  CompileResult r = compileWithDefaults(test::toolchain(), {f.path, broken, {}}, {});
   CHECK_FALSE(r.succeeded);
   bool found = false;
   for (const auto& d : r.diagnostics)

@@ -53,7 +53,7 @@ CompileResult compileEdited(const std::filesystem::path& file,
   CompileInput in;
   in.path = file;
   in.text = edit(test::readFile(file));
-  return compileKernel(test::toolchain(), in, {});
+  return compileWithDefaults(test::toolchain(), in, {});
 }
 
 std::string replaceAll(std::string s, const std::string& from, const std::string& to) {

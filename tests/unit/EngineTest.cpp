@@ -81,11 +81,8 @@ TEST_CASE("the engine applies the crate's defaults and watches its Cargo.toml") 
   Engine engine = testEngine();
   const fs::path math = test::sourceDir() / "examples/crate/src/math.rs";
   CompileOptions unset;  // examples/crate says sm_90 and opt-level 3
-  unset.arch = "sm_75";
-  unset.optLevel = 1;
-  unset.archChosen = unset.optLevelChosen = false;
   unset.stages = {Stage::Ptx};
-  CompileOptions effective = engine.optionsFor(math, unset);
+  ResolvedOptions effective = engine.optionsFor(math, unset);
   CHECK(effective.arch == "sm_90");
   CHECK(effective.optLevel == 3);
   auto r = engine.compile({math, std::nullopt, {}}, unset);
@@ -101,11 +98,10 @@ TEST_CASE("a .cu file has PTX and SASS from the engine unless the stages were ch
   Engine engine = testEngine();
   const fs::path cu = test::sourceDir() / "examples/cuda/saxpy.cu";
   CompileOptions unchosen;
-  unchosen.stagesChosen = false;
   CHECK(engine.optionsFor(cu, unchosen).stages == std::vector<Stage>{Stage::Ptx, Stage::Sass});
   CompileOptions chosen;
   chosen.stages = {Stage::Mir, Stage::Ptx};
-  CHECK(engine.optionsFor(cu, chosen).stages == chosen.stages);
+  CHECK(engine.optionsFor(cu, chosen).stages == *chosen.stages);
   // A Rust file keeps all four.
   CHECK(engine.optionsFor(test::sourceDir() / "examples/saxpy.rs", unchosen).stages.size() == 4);
 

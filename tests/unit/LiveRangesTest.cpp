@@ -44,7 +44,7 @@ struct Compiled {
 };
 
 Compiled compile(const fs::path& file, const std::string& text, const fs::path& temps) {
-  CompileOptions opts;
+  ResolvedOptions opts;
   opts.saveTempsDir = temps;
   Compiled c{compileKernel(test::toolchain(), {file, text}, opts), {}};
   REQUIRE(c.result.succeeded);

@@ -256,7 +256,7 @@ struct TruthResult {
 
 /// Compiles `file` with full debug info and reads the compiler's own answer for every PTX
 /// and SASS instruction.
-TruthResult compilerTruth(const fs::path& file, const CompileOptions& opts) {
+TruthResult compilerTruth(const fs::path& file, const ResolvedOptions& opts) {
   TruthResult result;
   const Toolchain& tc = test::toolchain();
   TempDir work("kernelscope-truth");
@@ -467,7 +467,7 @@ TEST_CASE("the map equals the compiler's own debug info on every instruction (DW
     CompileOptions opts;
     const CompileResult& r = test::compiled(file, opts);
     REQUIRE(r.succeeded);
-    TruthResult truth = compilerTruth(file, opts);
+    TruthResult truth = compilerTruth(file, resolveOptions(opts));
     REQUIRE_MESSAGE(truth.error.empty(), truth.error);
     for (Stage s : {Stage::Ptx, Stage::Sass}) {
       CAPTURE(stageName(s));
@@ -534,7 +534,7 @@ TEST_CASE("after an edit, only the edited kernel is regenerated, and the map sta
   TempDir dir("kernelscope-truth-edit");
   const fs::path file = dir.path() / "two.rs";
   std::string text = kTwoKernels;
-  CompileOptions opts;
+  ResolvedOptions opts;
   auto compileSaving = [&](const std::string& name) {
     std::ofstream(file, std::ios::trunc) << text;
     opts.saveTempsDir = dir.path() / name;
@@ -611,7 +611,7 @@ TEST_CASE("kernelscope's back end makes rustc's own PTX from rustc's IR, byte fo
     for (const auto& name : kernels) {
       CAPTURE(name);
       CAPTURE(opt);
-      CompileOptions opts;
+      ResolvedOptions opts;
       opts.optLevel = opt;
       ProcessSpec rustc;
       rustc.argv = {tc.rustc.path.string()};
@@ -645,7 +645,7 @@ TEST_CASE("flags that set rustc's back end up otherwise leave the PTX to rustc")
   const fs::path file = test::sourceDir() / "examples" / "saxpy.rs";
   CompileOptions opts;
   opts.extraRustcFlags = {"-C", "target-feature=+ptx80"};
-  const CompileResult r = compileKernel(test::toolchain(), {file, std::nullopt}, opts);
+  const CompileResult r = compileWithDefaults(test::toolchain(), {file, std::nullopt}, opts);
   REQUIRE(r.succeeded);
   const StageOutcome* ptx = r.stage(Stage::Ptx);
   REQUIRE(ptx);

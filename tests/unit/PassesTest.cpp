@@ -271,7 +271,7 @@ TEST_CASE("computePasses reproduces the compile's final IR and MIR") {
     TempDir tmp("kernelscope-passes-proof");
     CompileOptions opts;
     opts.saveTempsDir = tmp.path();
-    CompileResult c = compileKernel(test::toolchain(), {file, std::nullopt}, opts);
+    CompileResult c = compileWithDefaults(test::toolchain(), {file, std::nullopt}, opts);
     REQUIRE(c.succeeded);
     // rustc's IR as it wrote it, without the use-order directives it is asked for (and the
     // blank line and comment before them).

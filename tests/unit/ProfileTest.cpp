@@ -438,8 +438,8 @@ TEST_CASE("a profile whose tools are missing fails every stage with the report, 
   opts.workspaceTrusted = true;  // these profiles run cargo: only in a trusted workspace
   opts.profile = ToolchainProfile::RustCuda;
   Toolchain tc;  // rustc-nvptx's tools do not matter to this profile
-  CompileResult r =
-      compileKernel(tc, {test::sourceDir() / "examples/crate/src/lib.rs", std::nullopt, {}}, opts);
+  CompileResult r = compileWithDefaults(
+      tc, {test::sourceDir() / "examples/crate/src/lib.rs", std::nullopt, {}}, opts);
   CHECK_FALSE(r.succeeded);
   CHECK(r.profile == ToolchainProfile::RustCuda);
   REQUIRE_FALSE(r.diagnostics.empty());
@@ -488,7 +488,7 @@ TEST_CASE("the rust-cuda profile's driver runs its command and reads what the ba
   opts.workspaceTrusted = true;  // these profiles run cargo: only in a trusted workspace
   opts.profile = ToolchainProfile::RustCuda;
   opts.stages = {Stage::Mir, Stage::LlvmIr, Stage::Ptx};
-  CompileResult r = compileKernel(tc, {dir.path() / "k/src/lib.rs", std::nullopt, {}}, opts);
+  CompileResult r = compileWithDefaults(tc, {dir.path() / "k/src/lib.rs", std::nullopt, {}}, opts);
   std::string messages;
   for (const auto& d : r.diagnostics) messages += d.message + "\n";
   INFO(messages);
@@ -541,7 +541,7 @@ CompileResult compileCudaOxideStandIn(const fs::path& dir, CompileOptions opts) 
   tc.cacheDir = dir / "cache";
   opts.workspaceTrusted = true;  // these profiles run cargo: only in a trusted workspace
   opts.profile = ToolchainProfile::CudaOxide;
-  CompileResult r = compileKernel(tc, {dir / "vecadd/src/main.rs", std::nullopt, {}}, opts);
+  CompileResult r = compileWithDefaults(tc, {dir / "vecadd/src/main.rs", std::nullopt, {}}, opts);
   std::string messages;
   for (const auto& d : r.diagnostics) messages += d.message + "\n";
   INFO(messages);
@@ -609,7 +609,7 @@ TEST_CASE("the cargo profiles do not run in an untrusted workspace, and say so")
   CompileOptions opts;  // untrusted: the default
   for (auto profile : {ToolchainProfile::RustCuda, ToolchainProfile::CudaOxide}) {
     opts.profile = profile;
-    CompileResult r = compileKernel(
+    CompileResult r = compileWithDefaults(
         Toolchain{}, {test::sourceDir() / "examples/crate/src/lib.rs", std::nullopt, {}}, opts);
     CHECK_FALSE(r.succeeded);
     REQUIRE(r.stage(Stage::Ptx));

@@ -154,12 +154,14 @@ uint32_t Fixture::lineOf(std::string_view snippet) const {
 
 const CompileResult& compiled(const fs::path& file, const CompileOptions& opts) {
   static std::map<std::string, CompileResult> cache;
+  const ResolvedOptions resolved = resolveOptions(opts);
   std::string key =
-      fs::absolute(file).string() + "|" + opts.arch + "|" + std::to_string(opts.optLevel);
+      fs::absolute(file).string() + "|" + resolved.arch + "|" + std::to_string(resolved.optLevel);
   auto it = cache.find(key);
   if (it == cache.end())
-    it = cache.emplace(key, compileKernel(toolchain(), {fs::absolute(file), std::nullopt}, opts))
-             .first;
+    it =
+        cache.emplace(key, compileKernel(toolchain(), {fs::absolute(file), std::nullopt}, resolved))
+            .first;
   return it->second;
 }
 

@@ -129,7 +129,13 @@ const showCosts: Command = (ctx) => async (arg?: unknown) => {
   }
 };
 
-const ARCHES = ["sm_50", "sm_60", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"];
+/** The server's arch catalogue (initialize's `experimental.kernelscope.archs`): the architectures it takes. */
+function serverArchs(client: LanguageClient | undefined): { name: string; gpus?: string }[] {
+  const caps = client?.initializeResult?.capabilities.experimental as
+    | { kernelscope?: { archs?: { name: string; gpus?: string }[] } }
+    | undefined;
+  return caps?.kernelscope?.archs ?? [];
+}
 /** The quick pick's first entry: no arch setting, so the crate's arch, else the server's default. */
 const DEFAULT_ARCH = "default";
 
@@ -137,7 +143,7 @@ const selectArch: Command = (ctx) => async (arg?: unknown) => {
   const current = vscode.workspace.getConfiguration("kernelscope").get<string>("arch") || DEFAULT_ARCH;
   const items: vscode.QuickPickItem[] = [
     { label: DEFAULT_ARCH, detail: "the crate's arch ([package.metadata.kernelscope]), else sm_90" },
-    ...ARCHES.map((a) => ({ label: a })),
+    ...serverArchs(ctx.client()).map((a) => ({ label: a.name, detail: a.gpus })),
   ].map((item) => ({ ...item, description: item.label === current ? "current" : undefined }));
   const pick =
     typeof arg === "string"

@@ -51,16 +51,16 @@ class FrontEnd {
   /// nothing more can come: then every wanted stage says why, and `cancelled` is set when
   /// the compile was cancelled.
   virtual std::optional<FrontEndOutput> compile(const Toolchain&, const CompileInput&,
-                                                const CompileOptions&, const CancellationToken&,
+                                                const ResolvedOptions&, const CancellationToken&,
                                                 const std::filesystem::path& workDir,
                                                 const std::filesystem::path& outDir,
                                                 CompileResult&) = 0;
   /// What the first view (the stages `compile` produced) does not wait for, done once it is
   /// published: rustc's exact PTX chains (regenerated from its IR, ExactLocations.h: until
   /// then the PTX has the chains its own `.loc` lines and the IR suggest) and its remarks.
-  virtual void afterFirstView(FrontEndOutput&, const CompileOptions&, CompileResult&) {}
+  virtual void afterFirstView(FrontEndOutput&, const ResolvedOptions&, CompileResult&) {}
   /// Completes `result` after the back end with what only this front end knows.
-  virtual void complete(const CompileInput&, const CompileOptions&, CompileResult&) const {}
+  virtual void complete(const CompileInput&, const ResolvedOptions&, CompileResult&) const {}
 };
 
 /// Rust through rustc (Compile.cpp's default).
@@ -71,11 +71,11 @@ std::unique_ptr<FrontEnd> profileFrontEnd(ToolchainProfile);
 std::unique_ptr<FrontEnd> cudaFrontEnd();
 
 /// Fails every wanted stage that has no outcome yet with `why`.
-void failStages(const CompileOptions&, CompileResult&, const std::string& why);
+void failStages(const ResolvedOptions&, CompileResult&, const std::string& why);
 /// A compile that cannot go on: `why` becomes a kernelscope error and the reason of every
 /// wanted stage. Returns nullopt, for a front end's `return failCompile(...)`.
-std::nullopt_t failCompile(const CompileOptions&, CompileResult&, const std::string& why);
+std::nullopt_t failCompile(const ResolvedOptions&, CompileResult&, const std::string& why);
 /// A cancelled compile: `cancelled` set, every wanted stage says so. Returns nullopt.
-std::nullopt_t cancelCompile(const CompileOptions&, CompileResult&);
+std::nullopt_t cancelCompile(const ResolvedOptions&, CompileResult&);
 
 }  // namespace ks

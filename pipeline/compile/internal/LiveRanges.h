@@ -31,7 +31,7 @@ struct LiveRangeRun {
   size_t functions = 0;  // the cubin's functions with a section of their own
   size_t analysed = 0;   // of those, how many nvdisasm analysed (the others were cached)
 };
-LiveRangeRun liveRanges(const Toolchain&, const CompileOptions&, const CancellationToken&,
+LiveRangeRun liveRanges(const Toolchain&, const ResolvedOptions&, const CancellationToken&,
                         const std::filesystem::path& cubin);
 
 /// The cache's size in bytes and entries; clearLiveRangeCache() empties it (tests).

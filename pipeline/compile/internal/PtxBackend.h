@@ -24,15 +24,15 @@ namespace ks {
 /// An error diagnostic without a location: a tool is missing, failed or crashed.
 Diagnostic toolError(std::string message, std::string source = "kernelscope");
 /// Copies `content` to `opts.saveTempsDir/name` when saving temps.
-void saveTemp(const CompileOptions&, const std::string& name, const std::string& content);
+void saveTemp(const ResolvedOptions&, const std::string& name, const std::string& content);
 
 /// The front end's stages added to `in.lineMap` and the kernels of its PTX, without
 /// resources yet; `result.lineMap` is set.
-void kernelTable(const FrontEndOutput& in, const CompileOptions&, CompileResult& result);
+void kernelTable(const FrontEndOutput& in, const ResolvedOptions&, CompileResult& result);
 
 /// `in.ptx` with its final chains (FrontEnd::afterFirstView) as the PTX stage, in a new line
 /// map: the one published before stays as it was.
-void replacePtx(const FrontEndOutput& in, const CompileOptions&, CompileResult& result);
+void replacePtx(const FrontEndOutput& in, const ResolvedOptions&, CompileResult& result);
 
 /// ptxas and nvdisasm on the front end's PTX, run on a thread of their own from the moment
 /// the first view is published, while the front end completes the PTX's chains
@@ -45,7 +45,7 @@ class BackEndTools {
   /// Starts ptxas (when PTX or SASS is wanted and ptxas exists) and then nvdisasm (when SASS
   /// is wanted and ptxas made a cubin) on `in`'s launched image (its linked PTX, or its PTX),
   /// writing into `outDir`.
-  BackEndTools(const Toolchain&, const CompileOptions&, const CancellationToken&,
+  BackEndTools(const Toolchain&, const ResolvedOptions&, const CancellationToken&,
                const FrontEndOutput& in, const std::filesystem::path& outDir);
   ~BackEndTools();
   BackEndTools(const BackEndTools&) = delete;
@@ -84,12 +84,12 @@ struct Assembled {
 /// ptxas's report once it is done: resources and occupancy for every kernel, ptxas's
 /// diagnostics (placed by the PTX's final chains), and the loadable cubin. nullopt when
 /// cancelled.
-std::optional<Assembled> assemble(const Toolchain&, const CompileOptions&, BackEndTools& tools,
+std::optional<Assembled> assemble(const Toolchain&, const ResolvedOptions&, BackEndTools& tools,
                                   const FrontEndOutput& in, CompileResult& result);
 
 /// nvdisasm's SASS once it is done, with exact or recovered inline chains, added to the line
 /// map; counts each kernel's SASS instructions. Returns false when cancelled.
-bool disassemble(const Toolchain&, const CompileOptions&, BackEndTools& tools,
+bool disassemble(const Toolchain&, const ResolvedOptions&, BackEndTools& tools,
                  const FrontEndOutput& in, const Assembled& assembled, CompileResult& result);
 
 }  // namespace ks

@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
       server += ms(Clock::now() - start);
       std::string rawText = text + "// raw round " + std::to_string(round) + "\n";
       start = Clock::now();
-      compileKernel(tc, CompileInput{path, rawText}, CompileOptions{});
+      compileWithDefaults(tc, CompileInput{path, rawText}, CompileOptions{});
       raw += ms(Clock::now() - start);
       ++compiles;
     }
@@ -214,8 +214,8 @@ int main(int argc, char** argv) {
     // 4. The `changes` diff of a save that edits one line of the large kernel.
     std::string edited = text;
     edited.replace(edited.find(" + 3.5;"), 7, " + 4.5;");
-    CompileResult before = compileKernel(tc, CompileInput{path, text}, CompileOptions{});
-    CompileResult after = compileKernel(tc, CompileInput{path, edited}, CompileOptions{});
+    CompileResult before = compileWithDefaults(tc, CompileInput{path, text}, CompileOptions{});
+    CompileResult after = compileWithDefaults(tc, CompileInput{path, edited}, CompileOptions{});
     std::vector<double> diffMs;
     std::string summary;
     for (int i = 0; i < 5; ++i) {
@@ -228,7 +228,7 @@ int main(int argc, char** argv) {
     // The worst case: an arch switch rewrites all of the SASS.
     CompileOptions sm80;
     sm80.arch = "sm_80";
-    CompileResult retargeted = compileKernel(tc, CompileInput{path, text}, sm80);
+    CompileResult retargeted = compileWithDefaults(tc, CompileInput{path, text}, sm80);
     diffMs.clear();
     for (int i = 0; i < 5; ++i) {
       auto start = Clock::now();

@@ -367,7 +367,10 @@ M.subcommands = {
   flow = { run = flow },
   arch = {
     run = arch,
-    complete = { "default", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120" },
+    -- The server's arch catalogue: the architectures its validation takes.
+    complete = function()
+      return vim.list_extend({ "default" }, lsp.archs())
+    end,
   },
   -- Source | PTX | SASS (or the stages given) tiled, following the current buffer.
   stages = {
@@ -424,6 +427,9 @@ local function complete(arglead, cmdline)
   else
     local sub = M.subcommands[words[2]]
     candidates = sub and sub.complete or {}
+    if type(candidates) == "function" then
+      candidates = candidates()
+    end
   end
   table.sort(candidates)
   return vim.tbl_filter(function(c)

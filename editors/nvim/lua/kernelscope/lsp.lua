@@ -88,6 +88,18 @@ function M.has_command(client, command)
   return provider ~= nil and vim.tbl_contains(provider.commands or {}, command)
 end
 
+--- The architectures the server knows (initialize's capabilities.experimental.kernelscope.archs),
+--- by name; empty when no server is attached.
+function M.archs(bufnr)
+  local client = M.client(bufnr or 0)
+  local caps = client and (client.server_capabilities or {}).experimental or {}
+  local names = {}
+  for _, a in ipairs(((caps or {}).kernelscope or {}).archs or {}) do
+    table.insert(names, a.name)
+  end
+  return names
+end
+
 --- Sends a request and waits for it (for commands whose result is shown at once).
 function M.request_sync(client, method, params, timeout_ms, bufnr)
   local reply
