@@ -30,8 +30,7 @@ void BackgroundJobs::startJob(const std::string& id,
 }
 
 void BackgroundJobs::finish(const std::string& id, uint64_t serial, const Completion& done) {
-  if (auto it = jobs_.find(id); it != jobs_.end() && it->second.serial == serial)
-    jobs_.erase(it);
+  if (auto it = jobs_.find(id); it != jobs_.end() && it->second.serial == serial) jobs_.erase(it);
   done();
 }
 

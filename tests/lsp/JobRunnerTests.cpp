@@ -108,8 +108,9 @@ TEST_CASE("destroying a JobRunner waits for the job running and drops those not 
 
 // Its users: a long session's pass-by-pass runs and GPU jobs hold no threads once done.
 
-TEST_CASE("a background job cancelled by id answers once it has ended; none answers after its "
-          "owner is gone") {
+TEST_CASE(
+    "a background job cancelled by id answers once it has ended; none answers after its "
+    "owner is gone") {
   FakeTransport transport;
   // Runs until cancelled, as a rustc or gpu-exec does, and says whether it saw the cancel.
   auto untilCancelled = [](const CancellationToken& token) {
