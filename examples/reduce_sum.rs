@@ -43,7 +43,7 @@ unsafe fn atomic_add(address: *mut f32, value: f32) {
          options(nostack));
 }
 
-#[no_mangle] // kernelscope: n = 1 << 24; input = f32[n] uniform(0, 1, seed = 1); out = f32[1] zeros; grid = min(ceil(n / 256), 1024); block = 256; bytes = 4 * n; flops = n
+#[no_mangle] // kernelscope: n = 1 << 24; input = f32[n] uniform(0, 1, seed = 1); out = f32[1] zeros; grid = min(ceil(n / block), 1024); block = 256; bytes = 4 * n; flops = n
 pub unsafe extern "ptx-kernel" fn reduce_sum(input: *const f32, out: *mut f32, n: u32) {
     let partial = shared_array!(reduce_partial, f32, BLOCK);
     let tid = nvptx::_thread_idx_x() as usize;

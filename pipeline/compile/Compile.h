@@ -37,9 +37,19 @@ struct CompileResult;
 /// compiling thread.
 using StageListener = std::function<void(std::shared_ptr<const CompileResult>)>;
 
+/// A crate a file outside any crate uses, named as rustc's `--extern NAME=PATH` names it.
+struct ExternCrate {
+  std::string name;            // a Rust identifier: what the file calls it
+  std::filesystem::path path;  // absolute: a crate's directory (its Cargo.toml) or an .rlib
+};
+
 /// What a compile is given as the caller says, whatever the layers below it say.
 struct CommonCompileOptions {
   std::vector<std::string> extraRustcFlags;
+  /// Crates a single file uses (`--extern`): a crate's directory is built as a path
+  /// dependency is (the rlib cache), an nvptx64 `.rlib` is taken as it is. A file in a crate
+  /// takes its dependencies from its Cargo.toml instead (a warning says these were ignored).
+  std::vector<ExternCrate> externCrates;
   /// Whether the user trusts the workspace (Trust.h). Untrusted: the workspace's files may
   /// choose only safe values, and nothing of the workspace runs (no profile that runs cargo,
   /// no build scripts or proc macros, no rustc flag that loads code or writes files).

@@ -24,6 +24,10 @@ std::string compileKey(const Toolchain& tc, const CompileInput& input,
     << '|' << profileName(opts.profile);
   for (Stage s : opts.stages) o << '|' << stageName(s);
   for (const auto& f : opts.extraRustcFlags) o << '|' << f;
+  // A crate directory's files are the result's own (its dep-info); an rlib is read whole.
+  for (const auto& e : opts.externCrates)
+    o << "|extern " << e.name << '=' << e.path.string() << '='
+      << stableDigest({fileFingerprint(e.path)});
   for (const auto& [path, overlay] : input.overlays)
     o << '|' << path.string() << '=' << stableDigest({overlay});
   return stableDigest({o.str(), text});

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -441,7 +442,7 @@ class DependencyBuilder {
   /// when one could not be built (the reason is in the unit).
   bool argsFor(const CratePackage& pkg, std::vector<std::string>& args) {
     for (const auto& d : pkg.pathDependencies) {
-      auto rlib = build(d, pkg);
+      auto rlib = build(d, pkg.manifest);
       if (!rlib) return false;
       args.insert(args.end(), {"--extern", d.externName + "=" + rlib->string()});
       unit_.dependencyRlibs.push_back(*rlib);
@@ -451,16 +452,39 @@ class DependencyBuilder {
     return true;
   }
 
+  /// The same for the crates a file outside any crate names (`--extern`): a directory is
+  /// built as a path dependency, an rlib taken as it is (its own dependencies beside it).
+  bool argsForExterns(const std::vector<ExternCrate>& crates, const fs::path& file,
+                      std::vector<std::string>& args) {
+    bool built = false;
+    for (const auto& e : crates) {
+      std::error_code ec;
+      if (fs::is_directory(e.path, ec)) {
+        auto rlib = build({e.name, e.path, true, {}}, file);
+        if (!rlib) return false;
+        args.insert(args.end(), {"--extern", e.name + "=" + rlib->string()});
+        unit_.dependencyRlibs.push_back(*rlib);
+        built = true;
+      } else {
+        args.insert(args.end(), {"--extern", e.name + "=" + e.path.string(), "-L",
+                                 "dependency=" + e.path.parent_path().string()});
+        unit_.dependencyRlibs.push_back(e.path);
+      }
+    }
+    if (built) args.insert(args.end(), {"-L", "dependency=" + deps_.string()});
+    return true;
+  }
+
  private:
-  std::optional<fs::path> build(const CratePackage::Dependency& d, const CratePackage& from) {
+  /// `d` built (or found in the rlib cache) for `dependent`, the Cargo.toml or file that
+  /// names it (where its failures are said).
+  std::optional<fs::path> build(const CratePackage::Dependency& d, const fs::path& dependent) {
     std::string key = normalizePath(d.path.string());
     if (auto it = built_.find(key); it != built_.end()) return it->second;
-    if (!visiting_.insert(key).second)
-      return fail("dependency cycle through " + key, from.manifest);
+    if (!visiting_.insert(key).second) return fail("dependency cycle through " + key, dependent);
     std::string problem;
     auto pkg = loadPackage(tc_, d.path / "Cargo.toml", &problem);
-    if (!pkg)
-      return fail("cannot read dependency '" + d.externName + "': " + problem, from.manifest);
+    if (!pkg) return fail("cannot read dependency '" + d.externName + "': " + problem, dependent);
 
     std::vector<std::string> args = rustcTargetArgs(tc_, opts_);
     if (!argsFor(*pkg, args)) return std::nullopt;
@@ -489,17 +513,16 @@ class DependencyBuilder {
     } else {
       // Built in a private directory next to the entry and renamed into place: a
       // concurrent compile of the same dependency either sees the whole entry or none.
-      RemovedOnExit staging(entry.string() + ".tmp-" + std::to_string(::getpid()) + "-" +
+      RemovedOnExit staging(stagingName(entry.string()) + "-" +
                             std::to_string(reinterpret_cast<uintptr_t>(this)));
       fs::path buildDir = staging.path();
       if (!fs::create_directories(buildDir, ec) || ec) {
         // A read-only cache: built into this compile's own directory, not kept.
         buildDir = entry = work_ / ("uncached-" + pkg->crateName + "-" + digest);
         fs::create_directories(buildDir, ec);
-        if (ec)
-          return fail("cannot write " + buildDir.string() + ": " + ec.message(), from.manifest);
+        if (ec) return fail("cannot write " + buildDir.string() + ": " + ec.message(), dependent);
       }
-      bool ok = compile(*pkg, features, std::move(args), buildDir, from);
+      bool ok = compile(*pkg, features, std::move(args), buildDir, dependent);
       if (ok) {
         // Dep-info with the real paths (a shadow tree is gone after this compile).
         std::ofstream depInfo(buildDir / (depInfoName + ".real"));
@@ -533,7 +556,7 @@ class DependencyBuilder {
 
   /// rustc on one dependency into `outDir`; false (the reason in the unit) when it fails.
   bool compile(const CratePackage& pkg, const std::vector<std::string>& features,
-               std::vector<std::string> args, const fs::path& outDir, const CratePackage& from) {
+               std::vector<std::string> args, const fs::path& outDir, const fs::path& dependent) {
     fs::path root = sourceView(pkg.root, overlays_, work_, unit_.remaps);
     fs::path libRoot = root / fs::relative(pkg.libRoot, pkg.root);
     if (root != pkg.root) {
@@ -569,7 +592,7 @@ class DependencyBuilder {
       std::string why =
           "dependency '" + pkg.name + "' (" + pkg.root.string() + ") does not compile";
       if (!errors) why += ": rustc " + r.describe() + "\n" + r.err.substr(0, 4000);
-      fail(why, from.manifest);
+      fail(why, dependent);
       return false;
     }
     return true;
@@ -615,6 +638,33 @@ class DependencyBuilder {
 };
 
 }  // namespace
+
+std::optional<std::string> parseExternCrate(std::string_view spec, ExternCrate& out) {
+  const size_t eq = spec.find('=');
+  if (eq == std::string_view::npos)
+    return "--extern needs NAME=PATH (a crate's directory or an .rlib), not '" + std::string(spec) +
+           "'";
+  const std::string_view name = spec.substr(0, eq), path = spec.substr(eq + 1);
+  const bool identifier = !name.empty() && (std::isalpha(uint8_t(name[0])) || name[0] == '_') &&
+                          name != "_" && std::all_of(name.begin(), name.end(), [](char c) {
+                            return std::isalnum(uint8_t(c)) || c == '_';
+                          });
+  if (!identifier)
+    return "--extern: '" + std::string(name) + "' is not a crate name (letters, digits and _)";
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(fs::path(path), ec);
+  if (path.empty() || ec) return "--extern " + std::string(name) + ": no path given";
+  if (fs::is_directory(absolute, ec)) {
+    if (!fs::is_regular_file(absolute / "Cargo.toml", ec))
+      return "--extern " + std::string(name) + ": " + absolute.string() + " has no Cargo.toml";
+  } else if (!fs::is_regular_file(absolute, ec) || absolute.extension() != ".rlib") {
+    return "--extern " + std::string(name) + ": " + absolute.string() +
+           (fs::exists(absolute, ec) ? " is neither a crate's directory nor an .rlib"
+                                     : " does not exist");
+  }
+  out = {std::string(name), normalizePath(absolute.string())};
+  return std::nullopt;
+}
 
 std::optional<CratePackage> findCrate(const Toolchain& tc, const fs::path& file,
                                       std::string* problem) {
@@ -680,8 +730,24 @@ RustcUnit prepareUnit(const Toolchain& tc, const CompileInput& input, const Reso
     unit.source = view / file.filename();
     unit.crateName = identifierFor(file.stem().string());
     unit.userDirs = {dir.string() + "/"};
+    if (!opts.externCrates.empty()) {
+      DependencyBuilder deps(tc, opts, workDir, overlays, cancel, unit);
+      if (!deps.argsForExterns(opts.externCrates, file, unit.args)) {
+        if (unit.failure.empty() && unit.cancelled) unit.failure = "cancelled";
+        return unit;
+      }
+    }
   } else {
     const CratePackage& pkg = *unit.crate;
+    if (!opts.externCrates.empty()) {
+      std::string names;
+      for (const auto& e : opts.externCrates) names += (names.empty() ? "" : ", ") + e.name;
+      unit.diagnostics.push_back(crateDiagnostic(
+          Severity::Warning,
+          "--extern not applied (" + names + "): " + file.filename().string() + " is part of " +
+              pkg.name + ", whose [dependencies] in Cargo.toml name its crates",
+          pkg.manifest));
+    }
     for (const auto& p : pkg.settings.problems)
       unit.diagnostics.push_back(
           crateDiagnostic(Severity::Warning, "[package.metadata.kernelscope] " + p, pkg.manifest));

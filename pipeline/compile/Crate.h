@@ -27,6 +27,7 @@
 namespace ks {
 
 struct CompileInput;
+struct ExternCrate;
 struct CompileOptions;
 struct ResolvedOptions;
 
@@ -88,6 +89,10 @@ struct CratePackage {
       workspaceMembers;  // their Cargo.toml files, this one's included
   CrateSettings settings;
 };
+
+/// `NAME=PATH` as `--extern` takes it: NAME a Rust identifier, PATH (made absolute) a
+/// crate's directory with its Cargo.toml or a `.rlib` file; the reason when it is not.
+std::optional<std::string> parseExternCrate(std::string_view spec, ExternCrate& out);
 
 /// The package whose library contains `file` (nearest Cargo.toml upward), or nullopt when
 /// the file is not in one (a standalone kernel). A Cargo.toml that cargo cannot read

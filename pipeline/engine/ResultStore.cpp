@@ -551,7 +551,7 @@ std::string ResultStore::saveEntry(const std::string& key, const std::string& by
                                    const std::vector<fs::path>& sourceFiles) const {
   if (maxBytes_ == 0) return {};
   const fs::path entry = dir_ / key;
-  const fs::path staging = dir_ / (".tmp-" + key + "-" + std::to_string(::getpid()));
+  const fs::path staging = dir_ / stagingName(key);
   std::error_code ec;
   fs::create_directories(staging, ec);
   auto failed = [&](const std::string& why) {

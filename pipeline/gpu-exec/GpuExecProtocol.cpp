@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "TextUtil.h"
+
 namespace ks::gpu {
 
 using nlohmann::json;
@@ -277,23 +279,15 @@ std::string encodeResult(const RunResult& r) {
   return withBlobs(std::move(header), blobs);
 }
 
-std::string neutraliseControls(std::string text, bool keepLines) {
-  for (char& c : text) {
-    auto u = static_cast<unsigned char>(c);
-    if ((u < 0x20 || u == 0x7f) && !(keepLines && (c == '\n' || c == '\t'))) c = '?';
-  }
-  return text;
-}
-
 std::string decodeResult(std::string_view message, RunResult& r) {
   json h;
   if (std::string why = splitMessage(message, h, r.blobs); !why.empty()) return why;
   try {
     r.ok = h.at("ok");
-    r.errorKind = neutraliseControls(h.value("errorKind", ""), false);
-    r.error = neutraliseControls(h.value("error", ""), true);
+    r.errorKind = text::withoutControls(h.value("errorKind", ""), false);
+    r.error = text::withoutControls(h.value("error", ""), true);
     const json& d = h.at("device");
-    r.device.name = neutraliseControls(d.value("name", ""), false);
+    r.device.name = text::withoutControls(d.value("name", ""), false);
     r.device.major = d.value("major", 0);
     r.device.minor = d.value("minor", 0);
     r.device.smCount = d.value("sms", 0);
@@ -307,11 +301,11 @@ std::string decodeResult(std::string_view message, RunResult& r) {
     r.ncuMetricsCsv = h.value("ncuMetrics", "");
     for (const auto& j : h.at("buffers")) {
       BufferResult b;
-      b.name = neutraliseControls(j.at("name"), false);
+      b.name = text::withoutControls(j.at("name"), false);
       std::string elemName = j.at("elem");
       b.elem = elemName == "record" ? ElemType::Record
                                     : elemTypeFromName(elemName).value_or(ElemType::F32);
-      b.typeName = neutraliseControls(j.value("type", elemName), false);
+      b.typeName = text::withoutControls(j.value("type", elemName), false);
       b.count = j.at("count");
       b.output = j.value("output", false);
       b.checksum = j.value("checksum", 0.0);

@@ -94,9 +94,6 @@ constexpr size_t kMaxHeaderBytes = 16u << 20;
 /// closes) ends with an error instead of filling memory. Returns the problem ("" when done).
 std::string readMessage(int fd, std::string& message);
 std::string encodeResult(const RunResult&);
-/// `text` with every control character but (where `keepLines`) newlines and tabs replaced
-/// by '?': an escape sequence from another machine's output must not reach a terminal.
-std::string neutraliseControls(std::string text, bool keepLines);
 /// Decodes a result's shape. The text it holds comes from another machine (or a file):
 /// control characters are replaced, so a name cannot drive the terminal it is printed on.
 std::string decodeResult(std::string_view message, RunResult& out);

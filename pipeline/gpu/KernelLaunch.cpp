@@ -9,6 +9,7 @@
 #include "Crate.h"
 #include "Cuda.h"
 #include "KernelScan.h"
+#include "TextUtil.h"
 
 namespace ks::gpu {
 
@@ -325,7 +326,7 @@ RunResult runGpuExec(const ExecRequest& request, const LaunchSettings& settings,
                                 std::to_string(spec.outputCap >> 20) +
                                 " MiB a result of this plan can need; it was stopped");
   if (std::string why = decodeResultFor(request, p.out, r); !why.empty()) {
-    std::string err = neutraliseControls(p.err.substr(0, 2000), true);
+    std::string err = text::withoutControls(p.err.substr(0, 2000), true);
     return fail("protocol", where + " " + p.describe() + " without a result (" + why + ")" +
                                 (err.empty() ? "" : ":\n" + err));
   }

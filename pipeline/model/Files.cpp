@@ -2,6 +2,7 @@
 #include "Files.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -114,6 +115,28 @@ uintmax_t treeBytes(const fs::path& dir) {
 
 }  // namespace
 
+std::string stagingName(const std::string& name) {
+  return name + ".tmp-" + std::to_string(::getpid());
+}
+
+namespace {
+
+/// Whether `name` is a staging path (stagingName) of a process that has ended, or one left
+/// for a day (its pid may have been taken by another process since).
+bool abandonedStaging(const fs::path& path, fs::file_time_type modified) {
+  const std::string name = path.filename().string();
+  const size_t at = name.rfind(".tmp-");
+  if (at == std::string::npos) return false;
+  const char* digits = name.c_str() + at + 5;
+  char* end = nullptr;
+  const long pid = std::strtol(digits, &end, 10);
+  if (end == digits || (*end != '\0' && *end != '-') || pid <= 0) return false;  // not ours
+  if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return true;
+  return modified < fs::file_time_type::clock::now() - std::chrono::hours(24);
+}
+
+}  // namespace
+
 size_t evictLeastRecentlyUsed(const fs::path& dir, uintmax_t maxBytes, const fs::path& keep,
                               const std::function<bool(const fs::path&)>& ours) {
   struct Entry {
@@ -124,10 +147,17 @@ size_t evictLeastRecentlyUsed(const fs::path& dir, uintmax_t maxBytes, const fs:
   std::vector<Entry> entries;
   uintmax_t total = 0;
   std::error_code ec;
+  size_t removed = 0;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (e.symlink_status(ec).type() != fs::file_type::directory ||
-        e.path().filename().string().find(".tmp-") != std::string::npos ||
-        (ours && !ours(e.path())))
+    if (e.path().filename().string().find(".tmp-") != std::string::npos) {
+      std::error_code ignored;
+      const auto type = e.symlink_status(ignored).type();
+      if ((type == fs::file_type::directory || type == fs::file_type::regular) &&
+          abandonedStaging(e.path(), fs::last_write_time(e.path(), ignored)))
+        fs::remove_all(e.path(), ignored);
+      continue;
+    }
+    if (e.symlink_status(ec).type() != fs::file_type::directory || (ours && !ours(e.path())))
       continue;
     Entry entry{e.path(), fs::last_write_time(e.path(), ec), treeBytes(e.path())};
     total += entry.bytes;
@@ -136,7 +166,6 @@ size_t evictLeastRecentlyUsed(const fs::path& dir, uintmax_t maxBytes, const fs:
   std::sort(entries.begin(), entries.end(),
             [](const Entry& a, const Entry& b) { return a.used < b.used; });
   const auto recent = fs::file_time_type::clock::now() - std::chrono::minutes(10);
-  size_t removed = 0;
   for (const auto& e : entries) {
     if (total <= maxBytes) break;
     if (e.path == keep || e.used > recent) continue;
@@ -158,7 +187,7 @@ uintmax_t cacheBoundBytes(const char* variable, uintmax_t defaultMiB) {
 }
 
 std::string writeFileAtomically(const std::filesystem::path& path, std::string_view text) {
-  const std::filesystem::path staging = path.string() + ".tmp-" + std::to_string(::getpid());
+  const std::filesystem::path staging = stagingName(path.string());
   std::error_code ec;
   {
     std::ofstream out(staging, std::ios::binary | std::ios::trunc);

@@ -52,6 +52,10 @@ std::string fileFingerprint(const std::filesystem::path& path,
 std::optional<std::string> unreadableFileProblem(const std::filesystem::path& path,
                                                  uintmax_t maxBytes = kMaxInputFileBytes);
 
+/// `name` + `.tmp-PID`: where this process builds `name` before renaming it into place, in
+/// the form evictLeastRecentlyUsed knows when the process is killed first.
+std::string stagingName(const std::string& name);
+
 /// Adds `file` to the files a compile read (`sourceFiles`: a change to any of them makes
 /// its result stale) unless it is listed already.
 void addSourceFile(std::vector<std::filesystem::path>& sourceFiles, std::filesystem::path file);
@@ -62,7 +66,9 @@ void addSourceFile(std::vector<std::filesystem::path>& sourceFiles, std::filesys
 /// it); those used longest ago go first, never `keep`, one used in the last ten minutes (a
 /// compile may be using it) nor a staging directory (`.tmp-` in its name). With `ours`, only
 /// the subdirectories it recognises are counted and removed: what else is there was not made
-/// by kernelscope. Returns how many were removed.
+/// by kernelscope. Staging paths (`NAME.tmp-PID...`, stagingName) whose maker has ended, or
+/// that are a day old, are removed whatever the bound: a killed kernelscope leaves them.
+/// Returns how many entries were removed.
 size_t evictLeastRecentlyUsed(const std::filesystem::path& dir, uintmax_t maxBytes,
                               const std::filesystem::path& keep = {},
                               const std::function<bool(const std::filesystem::path&)>& ours = {});

@@ -4,9 +4,21 @@
 #include <charconv>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace ks::text {
+
+/// `text` with every control character but (where `keepLines`) newlines and tabs shown as
+/// '?': an escape sequence in what came from elsewhere (another machine's output, an
+/// environment variable) must not reach a terminal.
+inline std::string withoutControls(std::string text, bool keepLines) {
+  for (char& c : text) {
+    auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 || u == 0x7f) && !(keepLines && (c == '\n' || c == '\t'))) c = '?';
+  }
+  return text;
+}
 
 inline std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))

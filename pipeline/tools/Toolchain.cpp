@@ -19,6 +19,7 @@
 #include "Files.h"
 #include "Process.h"
 #include "StableHash.h"
+#include "TextUtil.h"
 #include "ToolchainCache.h"
 
 namespace ks {
@@ -509,7 +510,7 @@ constexpr std::string_view kBuiltForFile = "kernelscope-rustc";
 std::string placeCore(const fs::path& deps, const fs::path& finalDir, const fs::path& rustc) {
   fs::path libDir = fs::path("lib/rustlib") / kTarget / "lib";
   std::error_code ec;
-  RemovedOnExit staging(finalDir.string() + ".tmp-" + std::to_string(::getpid()));
+  RemovedOnExit staging(stagingName(finalDir.string()));
   fs::remove_all(staging.path(), ec);
   fs::create_directories(staging.path() / libDir, ec);
   for (const auto& e : fs::directory_iterator(deps, ec)) {
@@ -636,7 +637,7 @@ std::string doctorReport(const Toolchain& tc) {
       << tc.fingerprint() << ")\n";
   for (const char* name : {"KERNELSCOPE_CACHE_DIR", "XDG_CACHE_HOME"})
     if (!env(name).empty() && absoluteDirFromEnv(name).empty())
-      out << "  note: " << name << "=" << env(name)
+      out << "  note: " << name << "=" << text::withoutControls(env(name), false)
           << " is not an absolute path and is ignored (as the XDG base directory specification "
              "says)\n";
   row("MIR, LLVM IR, PTX", tc.rustc);

@@ -14,6 +14,7 @@
 
 #include "Cli.h"
 #include "CliFlags.h"
+#include "Crate.h"
 #include "Files.h"
 #include "Options.h"
 #include "Settings.h"
@@ -136,6 +137,11 @@ std::optional<std::string> readCompileOption(std::string_view arg, ArgReader& ar
     } else {
       options.profile = profileFromName(*text);
     }
+  } else if (arg == "--extern") {
+    auto v = args.value();
+    ExternCrate crate;
+    if (auto problem = parseExternCrate(v ? *v : std::string(), crate)) return *problem;
+    options.externCrates.push_back(std::move(crate));
   } else if (arg == "--verbose") {
     cliVerbose() = true;
   } else if (arg == "--save-temps") {

@@ -115,6 +115,9 @@ constexpr CliFlag kFlags[] = {
      "write the gpu-exec request (cubin and plan) to FILE instead of launching"},
     {"run profile", "--replay", "FILE",
      "show a result that gpu-exec wrote (kernelscope gpu-exec < REQUEST > FILE)"},
+    {"explain report diff compare passes run profile", "--extern", "NAME=PATH",
+     "a crate the file uses, for a file outside any crate (repeat for more): the crate's "
+     "directory (built for the GPU as a path dependency is) or an nvptx64 .rlib"},
     {kCompiling, "--verbose", "",
      "say on stderr how the compiles were answered (\"0 compiled, 1 from the result cache\": "
      "an unchanged kernel is not compiled again)"},

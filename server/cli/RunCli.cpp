@@ -597,9 +597,19 @@ struct CompareLaunchArgs {
 std::optional<CompareLaunchArgs> parseCompareLaunch(int argc, char** argv) {
   CompareLaunchArgs c;
   bool modeGiven = false;
-  static const std::set<std::string, std::less<>> takesValue = {
-      "--kernel", "--spec", "--runs", "--warmup", "--timeout",   "--runner", "--remote-kernelscope",
-      "--ncu",    "--top",  "--arch", "--opt",    "--save-temps"};
+  static const std::set<std::string, std::less<>> takesValue = {"--kernel",
+                                                                "--spec",
+                                                                "--runs",
+                                                                "--warmup",
+                                                                "--timeout",
+                                                                "--runner",
+                                                                "--remote-kernelscope",
+                                                                "--ncu",
+                                                                "--top",
+                                                                "--arch",
+                                                                "--opt",
+                                                                "--save-temps",
+                                                                "--extern"};
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--run" || a == "--profile") {

@@ -130,6 +130,11 @@ for _ in $(seq 20); do
 done
 squeue -h -n ks-cancel -o %i | grep -q . && fail "the job is still there after the run was cancelled: $(squeue)"
 read -r fakepid sleeppid <"$T/hang.pids"
+# slurmd kills the step's processes as it ends it: give it a moment on a loaded machine.
+for _ in $(seq 20); do
+  kill -0 "$fakepid" 2>/dev/null || kill -0 "$sleeppid" 2>/dev/null || break
+  sleep 0.5
+done
 kill -0 "$fakepid" 2>/dev/null && fail "the job's program is still running"
 kill -0 "$sleeppid" 2>/dev/null && fail "the job's child is still running"
 echo "ok: a cancelled run cancels its job step"

@@ -324,6 +324,11 @@ TEST_CASE("a relative KERNELSCOPE_CACHE_DIR or XDG_CACHE_HOME is ignored, and do
     const auto start = doctor.out.find("(cache: ");
     REQUIRE(start != std::string::npos);
     CHECK(doctor.out.substr(start + 8, 1) == "/");
+    // A value with a terminal escape is shown, not obeyed.
+    auto escaped = test::runKernelscope({"doctor"}, {{variable, "x\x1b]0;owned\x07"}});
+    CHECK(escaped.out.find(std::string(variable) + "=x?]0;owned? is not an absolute path") !=
+          std::string::npos);
+    CHECK(escaped.out.find('\x1b') == std::string::npos);
     if (!test::toolchainUsable()) continue;
     auto r = test::runKernelscope({"explain", "examples/saxpy.rs", "--stages", "ptx"},
                                   {{variable, "relative-cache"}});
@@ -625,4 +630,23 @@ TEST_CASE("a cargo configuration file created above a crate later compiles it ag
   write(".cargo/config.toml", "[build]\nrustflags = [\"--cfg\", \"from_parent\"]\n");
   CHECK(explain("1 compiled, 0 from") == std::set<std::string>{"always", "from_parent"});
   CHECK(explain("0 compiled, 1 from") == std::set<std::string>{"always", "from_parent"});
+}
+
+TEST_CASE("--extern names a crate for a single file; a bad one is a usage error") {
+  auto bad = test::runKernelscope({"explain", "examples/saxpy.rs", "--extern", "../x=examples"});
+  CHECK(bad.exitCode == 2);
+  CHECK(bad.err.find("'../x' is not a crate name") != std::string::npos);
+  if (!test::toolchainUsable()) return;
+  TempDir dir("kernelscope-cli-extern");
+  const std::filesystem::path file = dir.path() / "indexed.rs";
+  std::ofstream(file)
+      << "#![no_std]\n#![feature(abi_ptx)]\n"
+         "#[panic_handler]\nfn panic(_: &core::panic::PanicInfo) -> ! { loop {} }\n"
+         "#[no_mangle]\npub unsafe extern \"ptx-kernel\" fn indexed(x: *mut u32) {\n"
+         "    *x.add(util::global_index()) = 1;\n}\n";
+  auto r = test::runKernelscope({"explain", file.string(), "--stages", "ptx", "--extern",
+                                 "util=" + (test::sourceDir() / "examples/crate-util").string()});
+  INFO(r.err);
+  CHECK(r.exitCode == 0);
+  CHECK(r.out.find("indexed") != std::string::npos);
 }

@@ -494,3 +494,62 @@ TEST_CASE("the cargo cache is bounded by the same policy: whole workspaces, link
   CHECK(fs::exists(dir.path() / "cargo/now-3"));
   CHECK(fs::exists(big));
 }
+
+TEST_CASE(
+    "--extern: a file outside any crate uses a crate's directory, and bad names are refused") {
+  ExternCrate util;
+  CHECK(parseExternCrate("crate_util", util)->find("NAME=PATH") != std::string::npos);
+  CHECK(parseExternCrate("../x=" + utilDir().string(), util)->find("not a crate name") !=
+        std::string::npos);
+  CHECK(parseExternCrate("@flags=" + utilDir().string(), util)->find("not a crate name") !=
+        std::string::npos);
+  CHECK(parseExternCrate("u=" + (utilDir() / "src").string(), util)->find("no Cargo.toml") !=
+        std::string::npos);
+  CHECK(parseExternCrate("u=" + (utilDir() / "Cargo.toml").string(), util)
+            ->find("neither a crate's directory nor an .rlib") != std::string::npos);
+  CHECK(parseExternCrate("u=/nonexistent/libu.rlib", util)->find("does not exist") !=
+        std::string::npos);
+  REQUIRE_FALSE(parseExternCrate("crate_util=" + utilDir().string(), util));
+  CHECK(util.path == utilDir());
+  if (!test::toolchainUsable()) return;
+
+  TempDir dir("kernelscope-extern");
+  const fs::path file = dir.path() / "clamped.rs";
+  std::ofstream(file) << R"(#![no_std]
+#![feature(abi_ptx)]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! { loop {} }
+
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn clamped(x: *mut f32, n: usize) {
+    let i = crate_util::global_index();
+    if i < n {
+        *x.add(i) = crate_util::clamp(*x.add(i), 0.0, 1.0);
+    }
+}
+)";
+  CompileOptions opts;
+  opts.externCrates = {util};
+  CompileResult r = compileWithDefaults(test::toolchain(), {file, std::nullopt, {}}, opts);
+  std::string said;
+  for (const auto& d : r.diagnostics) said += d.message + "\n";
+  INFO(said);
+  REQUIRE(r.succeeded);
+  // The crate's code maps to its own file, as a path dependency's does.
+  CHECK(contains(r.sourceFiles, utilDir() / "src/lib.rs"));
+  CHECK_FALSE(test::instructionsFor(r, Stage::Ptx, (utilDir() / "src/lib.rs").string(),
+                                    test::Fixture(utilDir() / "src/lib.rs").lineOf("v > hi"))
+                  .empty());
+  // Without it, rustc's own error names the crate.
+  CompileResult without = compileWithDefaults(test::toolchain(), {file, std::nullopt, {}}, {});
+  CHECK_FALSE(without.succeeded);
+
+  // A file in a crate takes its crates from Cargo.toml: --extern is ignored, and said so.
+  CrateCopy copy;
+  CompileResult inCrate = compileWithDefaults(
+      test::toolchain(), {copy.file("crate/src/lib.rs"), std::nullopt, {}}, opts);
+  bool ignored = false;
+  for (const auto& d : inCrate.diagnostics)
+    ignored |= d.message.find("--extern not applied (crate_util)") != std::string::npos;
+  CHECK(ignored);
+}

@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -11,6 +13,7 @@
 #include <sstream>
 
 #include "Engine.h"
+#include "Files.h"
 #include "Process.h"
 #include "ResultStore.h"
 #include "StableHash.h"
@@ -378,6 +381,24 @@ TEST_CASE("the result store evicts only the entries it made") {
   CHECK(fs::exists(results / third));
   CHECK(fs::exists(results / stableDigest({"user"}) / "notes.txt"));
   CHECK(fs::exists(results / "photos/a.jpg"));
+
+  // Staging folders: a killed kernelscope's go on the next save (its pid is free), this
+  // process's stay (a save may be under way), and so does a name that only looks alike.
+  pid_t ended = ::fork();
+  if (ended == 0) ::_exit(0);
+  REQUIRE(ended > 0);
+  ::waitpid(ended, nullptr, 0);
+  const fs::path killed = results / (fresh + ".tmp-" + std::to_string(ended));
+  const fs::path ours = results / stagingName(third);
+  const fs::path user = results / "drafts.tmp-notes";
+  for (const fs::path& p : {killed, ours, user}) {
+    fs::create_directories(p);
+    std::ofstream(p / "result") << "half";
+  }
+  REQUIRE(store.save(stableDigest({"fourth"}), r).empty());
+  CHECK_FALSE(fs::exists(killed));
+  CHECK(fs::exists(ours));
+  CHECK(fs::exists(user));
 }
 
 TEST_CASE("the compile key covers the environment that decides the tools") {

@@ -493,6 +493,11 @@ local function run()
   end, compile_timeout)
   check(":Kernelscope arch " .. NEXT_ARCH .. " recompiles and the view shows .target " .. NEXT_ARCH, retargeted, buf_text(vbuf):match("%.target[^\n]*"))
   check(":Kernelscope arch then reports " .. NEXT_ARCH, commands.run("arch") == NEXT_ARCH)
+  -- Its completion is the server's arch catalogue (initialize's capability), not a list of
+  -- the plugin's own: the oldest and newest archs the server takes are offered.
+  local offered = vim.fn.getcompletion("Kernelscope arch ", "cmdline")
+  check(":Kernelscope arch completes the server's archs", vim.tbl_contains(offered, "default")
+    and vim.tbl_contains(offered, "sm_50") and vim.tbl_contains(offered, "sm_121"), table.concat(offered, " "))
   local sass_after = sass_view and wait_for(function()
     local t = buf_text(sass_view.bufnr)
     return t ~= sass_before and t:find("%f[%w]LDG%f[^%w]") and t
