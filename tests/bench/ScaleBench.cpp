@@ -152,7 +152,7 @@ void costsOverhead(const Toolchain& tc, const fs::path& dir, int rounds,
     for (int r = 0; r < rounds; ++r)
       for (int k = 0; k < 2; ++k) {
         const bool on = (r + k) % 2 == 0;
-        CompileOptions opts;
+        ResolvedOptions opts;
         opts.costs = on;
         // Every compile moves every line, so that nothing comes from a cache.
         std::string moved;
