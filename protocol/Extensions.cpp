@@ -198,7 +198,7 @@ json gpuRunParams() {
           {"filters", {{"directives", true}, {"debugLocations", true}}}};
 }
 
-// The results' types are RunResult and ProfileResult (server/common/GpuResults.h makes them
+// The results' types are RunResult and ProfileResult (server/lsp/convert/GpuResults.h makes them
 // for `kernelscope run/profile --json` and the server alike); these examples are checked
 // against the server's real answers (tests/lsp PipelineTests).
 GpuDevice device() { return {"NVIDIA H200", "sm_90", 132, 4.8e12, 6.69e13, 13000}; }

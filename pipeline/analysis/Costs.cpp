@@ -448,6 +448,12 @@ void addAccess(const AccessFacts& facts, const SourceLine& src, LineCost& c) {
     if (it == c.access.end())
       it = c.access.insert(c.access.end(), {std::move(head), std::move(how), 0, costsGeneric});
     ++it->count;
+    if (a.space == "shared" && a.bankWays > 1)
+      c.worstBankWays = std::max(c.worstBankWays, a.bankWays);
+    if (a.space == "global" && a.idealSectors && a.sectors > a.idealSectors)
+      c.worstSectorFactor = std::max(c.worstSectorFactor, a.sectors / a.idealSectors);
+    if (a.space == "global" && a.pattern == AccessPattern::Strided && !a.symbolicStride.empty())
+      c.runTimeStride = a.symbolicStride;
   }
   for (const DivergentBranch& b : facts.branches)
     if (on(b)) {
@@ -486,6 +492,10 @@ std::string lineCostHint(const LineCost& c) {
     s += " (spill)";
   else if (c.spillOps)
     s += " (" + std::to_string(c.spillOps) + " spill)";
+  // What the memory access costs, where a warp pays more than once for it.
+  if (c.worstBankWays) add(std::to_string(c.worstBankWays) + "-way conflict");
+  if (c.worstSectorFactor > 1) add(std::to_string(c.worstSectorFactor) + "× sectors");
+  if (!c.worstSectorFactor && !c.runTimeStride.empty()) add("stride " + c.runTimeStride);
   return s;
 }
 

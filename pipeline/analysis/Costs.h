@@ -153,6 +153,11 @@ struct LineCost {
     bool costsGeneric = false;  // to shared or local through a generic pointer: LD/ST
   };
   std::vector<Access> access;
+  /// The worst of them, for the short form: the most bank-conflict ways of a shared access
+  /// (0: none known above 1), the most sectors per request over the ideal of a global one
+  /// (e.g. 8: eight times the sectors a coalesced access needs), a run-time stride's name.
+  uint32_t worstBankWays = 0, worstSectorFactor = 0;
+  std::string runTimeStride;
   bool mayDiverge = false;             // a branch on the line may diverge (UniformityAnalysis)
   bool divergesOnThreadIndex = false;  // ... its condition depends on the thread index
   bool any() const { return instructions != 0; }
@@ -162,7 +167,8 @@ struct LineCost {
 LineCost costOf(const Artifact& sass, const SassCosts&, const std::vector<uint32_t>& lines);
 /// The cost of source line `src`: its direct and inlined SASS lines.
 LineCost lineCost(const Artifact& sass, const LineMap&, const SassCosts&, const SourceLine& src);
-/// "35 live · LDL ×12 · ≥ 18 cycles" — the short form (empty when there is nothing).
+/// "35 live · LDL ×12 · 32-way conflict" — the short form (empty when there is nothing):
+/// registers, local memory, and a memory access a warp pays for more than once.
 std::string lineCostHint(const LineCost&);
 /// The line's predicted accesses and divergence in words ("global load f32 ×1: coalesced
 /// (4 sectors per request)", "branch may diverge (depends on the thread index)").

@@ -1,5 +1,5 @@
 // What a run or a profile found, in the figures every front end shows (the protocol's
-// RunResult and ProfileResult are made from them in server/common/GpuResults.h).
+// RunResult and ProfileResult are made from them in server/lsp/convert/GpuResults.h).
 #pragma once
 
 #include <filesystem>

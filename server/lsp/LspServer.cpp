@@ -1,5 +1,5 @@
-// LspServer: lifecycle, the method table, documents, and the glue between the Workspace,
-// the Scheduler and the features.
+// LspServer: lifecycle, the method table and every handler: documents, compiles, the
+// features, kernelscope/passes and the GPU jobs, over the session (server/session).
 #include "LspServer.h"
 
 #include <algorithm>
@@ -12,6 +12,8 @@
 #include "Files.h"
 #include "GpuArch.h"
 #include "GpuFeatures.h"
+#include "GpuResults.h"
+#include "Runner.h"
 #include "Trust.h"
 #include "Uri.h"
 
@@ -267,6 +269,27 @@ void LspServer::request(std::string_view method, json params) {
 
 void LspServer::log(int type, const std::string& message) {
   notify("window/logMessage", {{"type", type}, {"message", message}});
+}
+
+void useEngine(ServerOptions& options, Engine& engine, std::string defaultRustc) {
+  options.compile = [&engine](const CompileInput& in, const CompileOptions& o,
+                              const CancellationToken& c) { return engine.compile(in, o, c); };
+  options.passes = [&engine](const CompileInput& in, const CompileOptions& o,
+                             const std::string& kernel, const CancellationToken& c) {
+    return engine.passes(in, o, kernel, {}, c);
+  };
+  options.gpu = [&engine](const GpuJob& job, const GpuProgress& progress,
+                          const CancellationToken& c) {
+    return gpu::runOnGpu(engine, job, progress, c);
+  };
+  options.settingsChanged = [&engine, defaultRustc = std::move(defaultRustc)](const Settings& s) {
+    engine.setRustc(s.rustc.empty() ? defaultRustc : s.rustc);
+    engine.setCacheCapacity(s.compileCacheMB << 20);
+  };
+}
+
+PostFunction LspServer::postToIoThread() {
+  return [this](std::function<void()> fn) { transport_.post(std::move(fn)); };
 }
 
 bool LspServer::idle() const { return compilesSettled() && !(gpu_ && gpu_->running()); }
@@ -1062,6 +1085,189 @@ void LspServer::onDiff(const lsp::DiffParams& p, Callback<lsp::DiffResult> reply
                                           std::to_string(current->result->optLevel)});
   }
   reply(diffOf(*base, *current, *stage));
+}
+
+// ---------------------------------------------------------------------------------------
+// kernelscope/passes (PassesCache.h).
+
+void LspServer::onPasses(const lsp::PassesParams& p, Callback<lsp::PassesResult> reply) {
+  if (!options_.passes)
+    return reply(lsp::ResponseError{ErrorCode::RequestFailed,
+                                    "this server cannot run the compiler's passes"});
+  std::optional<Stage> only;
+  if (p.stage) {
+    only = stageOfName(*p.stage);
+    if (!only || (*only != Stage::LlvmIr && *only != Stage::Mir))
+      return reply(lsp::ResponseError{
+          ErrorCode::InvalidParams, "passes are shown for llvm-ir or mir, not '" + *p.stage + "'"});
+  }
+  const std::string uri = p.uri ? *p.uri : p.textDocument ? p.textDocument->uri : std::string();
+  if (uri.empty())
+    return reply(lsp::ResponseError{ErrorCode::InvalidParams,
+                                    "kernelscope/passes needs textDocument or uri"});
+  std::optional<std::string> kernel = p.kernel;
+  std::string sourceUri = uri;
+  if (uri.starts_with(
+          "kernelscope:")) {  // kernelscope:/passes/<path>.passes?kernel=NAME names both
+    auto v = lsp::parsePassesUri(uri);
+    Document* d = v ? workspace_.findByPath(normalizePath(v->path)) : nullptr;
+    if (!d)
+      return reply(lsp::ResponseError{
+          ErrorCode::InvalidParams,
+          "no open kernel for " + uri + ": virtual documents name only what kernelscope compiled"});
+    sourceUri = d->uri;
+    if (!kernel) kernel = v->kernel;
+  }
+  if (!kernel || kernel->empty())
+    return reply(lsp::ResponseError{ErrorCode::InvalidParams, "kernelscope/passes needs a kernel"});
+  auto s = snapshotFor(sourceUri);
+  if (!s) return reply(s.error());
+  std::shared_ptr<const Snapshot> snapshot = s->second;
+
+  // The kernel as the compile knows it: its symbol, demangled path, or last segment.
+  const KernelInfo* found = findKernel(*snapshot->result, *kernel);
+  std::string names;
+  for (const KernelInfo& k : snapshot->result->kernels)
+    names += (names.empty() ? "" : ", ") + k.demangled;
+  if (!found)
+    return reply(lsp::ResponseError{
+        ErrorCode::InvalidParams,
+        "unknown kernel '" + *kernel + "'" +
+            (names.empty() ? ": the document has no kernels" : " (kernels: " + names + ")")});
+
+  // What the document's compile compiled: its text then, the other open files' now.
+  CompileInput input = session_.inputFor(*s->first);
+  input.text = snapshot->text;
+  CompileOptions options = settings_.compileOptions();
+  options.remarks = false;
+
+  if (!passes_)
+    passes_ = std::make_unique<PassesCache>(options_.passes, postToIoThread(),
+                                            options_.scheduler.workers == 0);
+  passes_->get(snapshot, input, options, found->symbol, currentId_.dump(),
+               [reply, snapshot, only, alive = alive_](const PassesResult* r) {
+                 if (!*alive) return;
+                 if (!r) return reply(lsp::ResponseError{ErrorCode::RequestCancelled, "cancelled"});
+                 if (!r->error.empty())
+                   return reply(lsp::ResponseError{ErrorCode::RequestFailed, r->error});
+                 reply(passesReplyOf(*snapshot, *r, only));
+               });
+}
+
+// ---------------------------------------------------------------------------------------
+// kernelscope/run and kernelscope/profile (GpuRuns.h), and launch specs.
+
+void LspServer::onRun(const lsp::GpuRunParams& p, Callback<json> reply) {
+  startGpuJob(p, /*profile=*/false, std::move(reply));
+}
+
+void LspServer::onProfile(const lsp::GpuRunParams& p, Callback<json> reply) {
+  startGpuJob(p, /*profile=*/true, std::move(reply));
+}
+
+void LspServer::startGpuJob(const lsp::GpuRunParams& p, bool profile, Callback<json> reply) {
+  const char* method = profile ? "kernelscope/profile" : "kernelscope/run";
+  if (!options_.gpu)
+    return reply(lsp::ResponseError{
+        ErrorCode::RequestFailed, std::string("this server cannot run kernels (") + method + ")"});
+  if (p.kernel.empty())
+    return reply(
+        lsp::ResponseError{ErrorCode::InvalidParams, std::string(method) + " needs a kernel"});
+  Document* d = workspace_.find(p.textDocument.uri);
+  if (!d)
+    return reply(lsp::ResponseError{ErrorCode::InvalidParams,
+                                    "unknown document " + p.textDocument.uri + " (open it first)"});
+  GpuJob job;
+  job.profile = profile;
+  job.kernel = p.kernel;
+  job.input = session_.inputFor(*d);
+  // A launch spec is read from the kernel's file or its crate's Cargo.toml as the editor has it.
+  job.launch.unsavedText.insert(job.input.overlays.begin(), job.input.overlays.end());
+  job.launch.unsavedText[d->path] = d->text;
+  job.options = settings_.compileOptions();
+  job.launch.specItems = p.spec;
+  job.launch.specOrigin = std::string(method) + " spec";
+  if (p.runs) job.launch.runs = *p.runs;
+  job.launch.ncu = settings_.ncu;
+  if (std::string why = gpu::splitRunner(settings_.gpuRunner, job.launch.runner); !why.empty())
+    return reply(lsp::ResponseError{ErrorCode::InvalidParams, "gpuRunner: " + why});
+
+  // Progress goes to the client's token, else to one of ours when the client takes them.
+  const bool clientToken = !p.workDoneToken.is_null();
+  const std::string token = clientToken
+                                ? (p.workDoneToken.is_string() ? p.workDoneToken.get<std::string>()
+                                                               : p.workDoneToken.dump())
+                                : std::string(method) + "/" + currentId_.dump();
+  auto report = [this, clientToken, token, tokenJson = p.workDoneToken](
+                    std::string_view kind, const std::string& message) {
+    if (!clientToken) return progress(token, kind, message);
+    json value = {{"kind", kind}, {"message", message}};
+    if (kind == "begin") value["title"] = "kernelscope", value["cancellable"] = true;
+    notify("$/progress", {{"token", tokenJson}, {"value", value}});
+  };
+  report("begin", profile ? "profiling " + p.kernel : "running " + p.kernel);
+  if (!gpu_)
+    gpu_ =
+        std::make_unique<GpuRuns>(options_.gpu, postToIoThread(), options_.scheduler.workers == 0);
+  const std::string uri = d->uri;
+  gpu_->start(
+      currentId_.dump(), std::move(job),
+      [report](const std::string& message) { report("report", message); },
+      [this, report, reply, uri, profile, path = d->path, text = d->text, filters = p.filters,
+       alive = alive_](gpu::GpuOutcome outcome) {
+        if (!*alive) return;
+        if (outcome.cancelled) {
+          report("end", "cancelled");
+          return reply(lsp::ResponseError{ErrorCode::RequestCancelled, "cancelled"});
+        }
+        if (!outcome.ok()) {
+          // gpu-exec says what to do in the CLI's words (kNoDriverHint); the reply says it in
+          // the editor's (runnerHintFor).
+          std::string error = outcome.message();
+          report("end", "failed");
+          if (size_t at = error.find(gpu::kNoDriverHint); at != std::string::npos)
+            error.replace(at, std::string_view(gpu::kNoDriverHint).size(), runnerHint_);
+          return reply(lsp::ResponseError{ErrorCode::RequestFailed, error});
+        }
+        report("end", "done");
+        if (!profile) return reply(json(runResultOf(path, *outcome.plan, outcome.run)));
+        json result = profileResultOf(path, *outcome.lines, outcome.run.device, *outcome.plan);
+        std::shared_ptr<const ShownProfile> shown = ShownProfile::of(path, text, outcome);
+        Document* doc = workspace_.find(uri);
+        const bool current = doc && doc->text == shown->text;
+        result["editor"] =
+            profileEditorJson(*shown, uri, current, filters.value_or(lsp::ArtifactFilters{}));
+        if (current) {
+          gpu_->show(uri, shown);
+          if (client_.inlayHintRefresh) request("workspace/inlayHint/refresh", nullptr);
+        }
+        reply(std::move(result));
+      });
+}
+
+std::shared_ptr<const ShownProfile> LspServer::shownProfile(const Document& d) const {
+  return gpu_ ? gpu_->shown(d.uri, d.text) : nullptr;
+}
+
+void LspServer::insertLaunchSpec(const json& args, Callback<json> reply) {
+  const json a = args.is_array() && !args.empty() ? args[0] : json();
+  if (!a.is_object() || !a.contains("uri") || !a["uri"].is_string() || !a.contains("kernel") ||
+      !a["kernel"].is_string())
+    return reply(lsp::ResponseError{ErrorCode::InvalidParams,
+                                    "kernelscope.insertLaunchSpec takes {uri, kernel}"});
+  const std::string uri = a["uri"].get<std::string>();
+  auto s = snapshotFor(uri);
+  if (!s) return reply(s.error());
+  if (s->second->text != s->first->text)
+    return reply(lsp::ResponseError{ErrorCode::ContentModified,
+                                    "the document changed since it compiled; try again"});
+  std::string problem;
+  auto ins = specInsertion(*s->second, a["kernel"].get<std::string>(), encoding_, problem);
+  if (!ins) return reply(lsp::ResponseError{ErrorCode::InvalidParams, problem});
+  json edit = {{"range", {{"start", ins->at}, {"end", ins->at}}}, {"newText", ins->text}};
+  request("workspace/applyEdit",
+          {{"label", "Add launch spec"}, {"edit", {{"changes", {{uri, json::array({edit})}}}}}});
+  reply(json(nullptr));
 }
 
 }  // namespace ks::server

@@ -12,12 +12,13 @@
 #include <vector>
 
 #include "EditorProcessWatch.h"
+#include "Engine.h"
 #include "Extensions.h"
 #include "FileWatcher.h"
 #include "GpuRuns.h"
 #include "JobRunner.h"
 #include "JsonRpc.h"
-#include "PassesView.h"
+#include "PassesCache.h"
 #include "Protocol.h"
 #include "Scheduler.h"
 #include "Session.h"
@@ -58,6 +59,11 @@ struct ServerOptions {
   /// server stops, so another local process cannot take the server over.
   std::optional<std::string> requiredToken;
 };
+
+/// Points `options` at the real engine: its compiles, pass-by-pass runs and GPU jobs, and
+/// each change of settings applied to it at once (the rustc: the settings', else
+/// `defaultRustc`, the command line's; the cache's bound). `engine` outlives the server.
+void useEngine(ServerOptions& options, Engine& engine, std::string defaultRustc);
 
 class LspServer final : public MessageHandler {
  public:
@@ -116,8 +122,7 @@ class LspServer final : public MessageHandler {
   void registerQuery(const std::string& uri, const lsp::Position&, RegisterQuery,
                      Callback<std::vector<lsp::Location>>);
   void onDiff(const lsp::DiffParams&, Callback<lsp::DiffResult>);
-  void onPasses(const lsp::PassesParams&, Callback<lsp::PassesResult>);  // PassesView.cpp
-  // GpuRuns.cpp
+  void onPasses(const lsp::PassesParams&, Callback<lsp::PassesResult>);
   void onRun(const lsp::GpuRunParams&, Callback<lsp::json>);
   void onProfile(const lsp::GpuRunParams&, Callback<lsp::json>);
   void startGpuJob(const lsp::GpuRunParams&, bool profile, Callback<lsp::json>);
@@ -139,6 +144,8 @@ class LspServer final : public MessageHandler {
   void reply(const lsp::json& id, lsp::json result);
   void replyError(const lsp::json& id, lsp::ErrorCode, std::string_view message);
   void notify(std::string_view method, lsp::json params);
+  /// Runs a function on the io thread later (from any thread): where work handed off reports.
+  PostFunction postToIoThread();
   /// Sends a request to the client; its response is ignored.
   void request(std::string_view method, lsp::json params);
   void log(int type, const std::string& message);

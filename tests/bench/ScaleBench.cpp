@@ -28,11 +28,11 @@
 #include <vector>
 
 #include "Compile.h"
+#include "Engine.h"
 #include "FakeTransport.h"
 #include "GeneratedKernels.h"
 #include "JsonRpc.h"
 #include "LspServer.h"
-#include "PipelineCompiler.h"
 #include "RawTools.h"
 #include "Uri.h"
 
@@ -152,7 +152,7 @@ void costsOverhead(const Toolchain& tc, const fs::path& dir, int rounds,
     for (int r = 0; r < rounds; ++r)
       for (int k = 0; k < 2; ++k) {
         const bool on = (r + k) % 2 == 0;
-        CompileOptions opts;
+        ResolvedOptions opts;
         opts.costs = on;
         // Every compile moves every line, so that nothing comes from a cache.
         std::string moved;
@@ -183,7 +183,7 @@ void costsOverhead(const Toolchain& tc, const fs::path& dir, int rounds,
 
 struct Server {
   test::FakeTransport transport;
-  server::PipelineCompiler compiler{ToolchainSettings{}, nullptr};
+  Engine compiler{ToolchainSettings{}, nullptr};
   std::unique_ptr<server::LspServer> lsp;
   int nextId = 0;
 

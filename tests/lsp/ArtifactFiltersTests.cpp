@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "ArtifactFilters.h"
+#include "Engine.h"
 #include "Parsers.h"
-#include "PipelineCompiler.h"
 #include "RealPipeline.h"
 #include "TestClient.h"
 #include "Toolchain.h"
@@ -217,7 +217,7 @@ TEST_CASE("real pipeline: linked highlighting is exact with filters on and off")
     MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)");
     return;
   }
-  server::PipelineCompiler compiler(ToolchainSettings{}, nullptr);
+  Engine compiler(ToolchainSettings{}, nullptr);
   server::ServerOptions o = TestClient::options(/*workers=*/1, std::chrono::milliseconds(0));
   o.compile = [&compiler](const CompileInput& in, const CompileOptions& opts,
                           const CancellationToken& c) { return compiler.compile(in, opts, c); };
@@ -304,7 +304,7 @@ TEST_CASE("real pipeline: a view's filters are forgotten when the view closes, o
     MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)");
     return;
   }
-  server::PipelineCompiler* compiler = nullptr;
+  Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   const std::string path = KS_SOURCE_DIR "/examples/elementwise_mul.rs";
   const std::string source = readText(path);

@@ -13,8 +13,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "Engine.h"
 #include "Features.h"
-#include "PipelineCompiler.h"
 #include "TestClient.h"
 #include "Toolchain.h"
 #include "Uri.h"
@@ -214,7 +214,7 @@ TEST_CASE("real pipeline: an edit recompiles its own file, not a failed neighbou
       "#[panic_handler]\nfn panic(_: &core::panic::PanicInfo) -> ! { loop {} }\n";
   for (const char* name : {"a.rs", "b.rs"}) std::ofstream(dir / name) << broken;
 
-  server::PipelineCompiler compiler(ToolchainSettings{}, nullptr);
+  Engine compiler(ToolchainSettings{}, nullptr);
   server::ServerOptions o = TestClient::options(/*workers=*/1, std::chrono::milliseconds(0));
   o.compile = [&compiler](const CompileInput& in, const CompileOptions& opts,
                           const CancellationToken& c) { return compiler.compile(in, opts, c); };

@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "Diagnostics.h"
-#include "PipelineCompiler.h"
+#include "Engine.h"
 #include "SourceText.h"
 #include "TestClient.h"
 #include "Toolchain.h"
@@ -60,7 +60,7 @@ TEST_CASE("real pipeline: a type error shows expected/found, and a quick fix app
   const std::string typeError = kHeader + "    let z: u32 = 1.0f32;\n    *y = z;\n}\n";
   std::ofstream(path) << typeError;
 
-  server::PipelineCompiler compiler(ToolchainSettings{}, nullptr);
+  Engine compiler(ToolchainSettings{}, nullptr);
   server::ServerOptions o = TestClient::options(/*workers=*/1, std::chrono::milliseconds(0));
   o.compile = [&compiler](const CompileInput& in, const CompileOptions& opts,
                           const CancellationToken& c) { return compiler.compile(in, opts, c); };

@@ -34,7 +34,7 @@ std::string recorded(const std::string& name) { return KS_SOURCE_DIR "/tests/gol
 /// A server on the real pipeline with `path` open and compiled, running kernels through
 /// `runner`.
 struct Session {
-  server::PipelineCompiler* compiler = nullptr;
+  Engine* compiler = nullptr;
   std::unique_ptr<TestClient> client;
   std::string path, uri, text;
 

@@ -8,10 +8,11 @@
 #include <thread>
 #include <vector>
 
+#include "BackgroundJobs.h"
 #include "FakeTransport.h"
 #include "GpuRuns.h"
 #include "JobRunner.h"
-#include "PassesView.h"
+#include "PassesCache.h"
 
 namespace ks::test {
 
@@ -107,6 +108,34 @@ TEST_CASE("destroying a JobRunner waits for the job running and drops those not 
 
 // Its users: a long session's pass-by-pass runs and GPU jobs hold no threads once done.
 
+TEST_CASE(
+    "a background job cancelled by id answers once it has ended; none answers after its "
+    "owner is gone") {
+  FakeTransport transport;
+  // Runs until cancelled, as a rustc or gpu-exec does, and says whether it saw the cancel.
+  auto untilCancelled = [](const CancellationToken& token) {
+    while (!token.cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return true;
+  };
+  std::vector<bool> answers;
+  {
+    server::BackgroundJobs jobs([&](std::function<void()> fn) { transport.post(std::move(fn)); },
+                                /*runInline=*/false);
+    jobs.start<bool>("1", untilCancelled, [&](bool cancelled) { answers.push_back(cancelled); });
+    CHECK(jobs.running());
+    CHECK_FALSE(jobs.cancel("2"));
+    CHECK(jobs.cancel("1"));
+    REQUIRE(transport.drainUntil([&] { return answers.size() == 1; }));
+    CHECK(answers.front());
+    CHECK_FALSE(jobs.running());
+    CHECK_FALSE(jobs.cancel("1"));
+    // Still running when its owner goes: cancelled and waited for, its answer dropped.
+    jobs.start<bool>("3", untilCancelled, [&](bool cancelled) { answers.push_back(cancelled); });
+  }
+  CHECK(transport.drainUntil([] { return true; }));
+  CHECK(answers.size() == 1);
+}
+
 TEST_CASE("many kernelscope/passes runs leave no threads behind") {
   FakeTransport transport;
   std::atomic<int> calls{0};
@@ -140,8 +169,8 @@ TEST_CASE("many kernelscope/run jobs leave no threads behind") {
   server::GpuRuns runs(
       [](const server::GpuJob&, const server::GpuProgress& progress, const CancellationToken&) {
         progress("launching");
-        server::GpuOutcome out;
-        out.result = {{"ok", true}};
+        gpu::GpuOutcome out;
+        out.kernel = "saxpy";
         return out;
       },
       [&](std::function<void()> fn) { transport.post(std::move(fn)); }, /*runInline=*/false);
@@ -149,7 +178,7 @@ TEST_CASE("many kernelscope/run jobs leave no threads behind") {
   for (int i = 0; i < 50; ++i) {
     runs.start(
         std::to_string(i), server::GpuJob{}, [](const std::string&) {},
-        [&](server::GpuOutcome out) { answered += out.result.value("ok", false); });
+        [&](gpu::GpuOutcome out) { answered += out.ok() && out.kernel == "saxpy"; });
     REQUIRE(transport.drainUntil([&] { return answered == i + 1; }));
   }
   CHECK_FALSE(runs.running());

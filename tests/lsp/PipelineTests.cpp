@@ -13,21 +13,19 @@
 
 #include "../bench/GeneratedKernels.h"
 #include "Diff.h"
+#include "Engine.h"
 #include "Features.h"
-#include "PipelineCompiler.h"
 #include "RealPipeline.h"
 #include "TestClient.h"
 #include "Uri.h"
 
 namespace ks::test {
 
-using server::PipelineCompiler;
-
 TEST_CASE(
     "real pipeline: a compile is published stage by stage, each ready saying what is still "
     "coming") {
   SKIP_WITHOUT_TOOLCHAIN();
-  PipelineCompiler* compiler = nullptr;
+  Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   const std::string path = KS_SOURCE_DIR "/examples/vector_add.rs";
   std::string uri = client.open(path, readFile(path));
@@ -60,7 +58,7 @@ TEST_CASE(
 
 TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers with it") {
   SKIP_WITHOUT_TOOLCHAIN();
-  PipelineCompiler* compiler = nullptr;
+  Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
   const std::string text = readFile(path);
@@ -129,7 +127,7 @@ TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers 
 
 TEST_CASE("real pipeline: a line whose code is an inlined call is counted as such") {
   SKIP_WITHOUT_TOOLCHAIN();
-  PipelineCompiler* compiler = nullptr;
+  Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   const std::string path = KS_SOURCE_DIR "/examples/elementwise_mul.rs";
   const std::string text = readFile(path);
@@ -165,7 +163,7 @@ TEST_CASE(
     "real pipeline: where a SASS value comes from, by kernelscope/valueFlow and by definition and "
     "references on the SASS view's registers, in its filtered lines") {
   SKIP_WITHOUT_TOOLCHAIN();
-  PipelineCompiler* compiler = nullptr;
+  Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
   const std::string text = readFile(path);
@@ -269,7 +267,7 @@ TEST_CASE(
 
 TEST_CASE("real pipeline: a ready status after an edit says what the PTX and SASS became") {
   SKIP_WITHOUT_TOOLCHAIN();
-  PipelineCompiler* compiler = nullptr;
+  Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
   const std::string text = readFile(path);
@@ -321,7 +319,7 @@ TEST_CASE(
     "real pipeline: hovers after a save of a 40-kernel file are answered before the ready status "
     "that says what the save changed") {
   SKIP_WITHOUT_TOOLCHAIN();
-  PipelineCompiler* compiler = nullptr;
+  Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   TempDir dir("kernelscope-test");
   const std::string path = (dir.path() / "kernels.rs").string();
@@ -376,7 +374,7 @@ TEST_CASE(
 
 TEST_CASE(
     "a missing rustc fails the compile with a message naming it, and the server keeps serving") {
-  PipelineCompiler* compiler = nullptr;
+  Engine* compiler = nullptr;
   ToolchainSettings settings;
   settings.rustc = "/nonexistent/kernelscope-test/rustc";
   TestClient client(realOptions(compiler, settings));
@@ -395,7 +393,7 @@ TEST_CASE(
   const std::string rustc = (dir.path() / "rustc").string();
   std::ofstream(rustc) << "#!/bin/sh\nkill -SEGV $$\n";
   std::filesystem::permissions(rustc, std::filesystem::perms::owner_all);
-  PipelineCompiler* compiler = nullptr;
+  Engine* compiler = nullptr;
   ToolchainSettings settings;
   settings.rustc = rustc;
   TestClient client(realOptions(compiler, settings));
@@ -500,7 +498,7 @@ TEST_CASE(
     "instructions") {
   SKIP_WITHOUT_TOOLCHAIN();
   CrateCopy crate;
-  PipelineCompiler* compiler = nullptr;
+  Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   const std::string libText = readFile(crate.file("src/lib.rs")),
                     mathText = readFile(crate.file("src/math.rs"));
@@ -564,7 +562,7 @@ TEST_CASE(
 TEST_CASE("real crate: two of its files opened at once end up served by one compile of the crate") {
   SKIP_WITHOUT_TOOLCHAIN();
   CrateCopy crate;
-  PipelineCompiler* compiler = nullptr;
+  Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   const std::string mathText = readFile(crate.file("src/math.rs"));
   std::string lib = client.open(crate.file("src/lib.rs"), readFile(crate.file("src/lib.rs")));
@@ -590,7 +588,7 @@ TEST_CASE(
     "URI") {
   SKIP_WITHOUT_TOOLCHAIN();
   CrateCopy crate;
-  PipelineCompiler* compiler = nullptr;
+  Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   std::string lib = client.open(crate.file("src/lib.rs"), readFile(crate.file("src/lib.rs")));
   client.sync();
@@ -652,7 +650,7 @@ TEST_CASE(
   };
   const std::string sm80 = withArch("sm_80");
   std::ofstream(crate.file("Cargo.toml"), std::ios::trunc) << sm80;
-  PipelineCompiler* compiler = nullptr;
+  Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   std::string lib = client.open(crate.file("src/lib.rs"), readFile(crate.file("src/lib.rs")));
   client.sync();
@@ -683,7 +681,7 @@ TEST_CASE(
 TEST_CASE("real crate through cargo: a cargo configuration file created above it recompiles it") {
   SKIP_WITHOUT_TOOLCHAIN();
   CrateCopy crate;
-  PipelineCompiler* compiler = nullptr;
+  Engine* compiler = nullptr;
   server::ServerOptions options = realOptions(compiler);
   options.watchInterval = std::chrono::milliseconds(5);  // the server polls what was read
   TestClient client(options, false);
@@ -697,12 +695,12 @@ TEST_CASE("real crate through cargo: a cargo configuration file created above it
         .get<int>();
   };
   const int before = revision();
-  const size_t compiled = compiler->engine().counters().compiled;
+  const size_t compiled = compiler->counters().compiled;
   REQUIRE(compiled >= 1);
   // cargo reads .cargo/config.toml in every folder above the package, also one made now.
   std::filesystem::create_directories(crate.parent() / ".cargo");
   std::ofstream(crate.parent() / ".cargo/config.toml") << "[build]\n";
-  CHECK(client.syncUntil([&] { return compiler->engine().counters().compiled > compiled; }));
+  CHECK(client.syncUntil([&] { return compiler->counters().compiled > compiled; }));
   client.sync();
   CHECK(revision() > before);
 }
@@ -710,7 +708,7 @@ TEST_CASE("real crate through cargo: a cargo configuration file created above it
 TEST_CASE("real crate: switching the arch live from sm_75 to sm_90 recompiles the SASS for it") {
   SKIP_WITHOUT_TOOLCHAIN();
   CrateCopy crate;
-  PipelineCompiler* compiler = nullptr;
+  Engine* compiler = nullptr;
   TestClient client(realOptions(compiler), false);
   client.result("initialize",
                 {{"capabilities", json::object()}, {"initializationOptions", {{"arch", "sm_75"}}}});
@@ -753,7 +751,7 @@ TEST_CASE(
     return;
   }
   const std::string root = KS_SOURCE_DIR "/tests/fixtures/cargo";
-  PipelineCompiler* compiler = nullptr;
+  Engine* compiler = nullptr;
   TestClient client(realOptions(compiler), false);
   client.result("initialize",
                 {{"rootUri", lsp::pathToFileUri(root)}, {"capabilities", json::object()}});
@@ -832,13 +830,13 @@ TEST_CASE(
 
 TEST_CASE("real pipeline: compileCacheMB bounds the results kept, applied at once") {
   SKIP_WITHOUT_TOOLCHAIN();
-  PipelineCompiler* compiler = nullptr;
+  Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
   const std::string text = readFile(path);
   const std::string uri = client.open(path, text);
   client.sync();
-  auto compiled = [&] { return compiler->engine().counters().compiled; };
+  auto compiled = [&] { return compiler->counters().compiled; };
   REQUIRE(compiled() == 1);
   // An edit, then its undo: the undo is answered from the cache.
   client.change(uri, text + "\n// an edit\n", 2);
@@ -846,7 +844,7 @@ TEST_CASE("real pipeline: compileCacheMB bounds the results kept, applied at onc
   client.change(uri, text, 3);
   client.sync();
   CHECK(compiled() == 2);
-  CHECK(compiler->engine().counters().fromMemory >= 1);
+  CHECK(compiler->counters().fromMemory >= 1);
 
   // No cache: the same edit and undo compile twice.
   client.notify("workspace/didChangeConfiguration", {{"settings", {{"compileCacheMB", 0}}}});

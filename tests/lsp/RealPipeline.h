@@ -10,7 +10,7 @@
 
 #include <doctest/doctest.h>
 
-#include "PipelineCompiler.h"
+#include "Engine.h"
 #include "SourceText.h"
 #include "TestClient.h"
 
@@ -32,22 +32,12 @@ inline int lineOf(const std::string& text, std::string_view needle) {
   return -1;
 }
 
-inline server::ServerOptions realOptions(server::PipelineCompiler*& out,
-                                         ToolchainSettings settings = {}) {
-  static std::vector<std::unique_ptr<server::PipelineCompiler>> keep;
-  keep.push_back(std::make_unique<server::PipelineCompiler>(settings, nullptr));
-  auto* compiler = keep.back().get();
-  out = compiler;
+inline server::ServerOptions realOptions(Engine*& out, ToolchainSettings settings = {}) {
+  static std::vector<std::unique_ptr<Engine>> keep;
+  keep.push_back(std::make_unique<Engine>(settings, nullptr));
+  out = keep.back().get();
   server::ServerOptions o = TestClient::options(/*workers=*/1, std::chrono::milliseconds(0));
-  o.compile = [compiler](const CompileInput& in, const CompileOptions& opts,
-                         const CancellationToken& c) { return compiler->compile(in, opts, c); };
-  o.settingsChanged = [compiler, rustc = settings.rustc](const server::Settings& s) {
-    compiler->applySettings(s, rustc);
-  };
-  o.gpu = [compiler](const server::GpuJob& job, const server::GpuProgress& progress,
-                     const CancellationToken& c) {
-    return server::runGpuJob(compiler->engine(), job, progress, c);
-  };
+  server::useEngine(o, *out, settings.rustc);
   return o;
 }
 

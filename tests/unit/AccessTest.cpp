@@ -89,6 +89,18 @@ TEST_CASE("each access class, predicted from the IR of kernels compiled for real
   CHECK_FALSE(costAt(r, f, "row_load").cost.mayDiverge);
   // A per-thread array: the accesses are local, through the alloca.
   has("table_read", "local load f32");
+
+  // The short form (inlay hints, `check`'s summary) names what a warp pays more than once for.
+  auto hint = [&](const char* marker) { return lineCostHint(costAt(r, f, marker).cost); };
+  CHECK(hint("tile_column_read").find("32-way conflict") != std::string::npos);
+  CHECK(hint("stride_load").find("8× sectors") != std::string::npos);
+  CHECK(hint("column_store").find("stride n") != std::string::npos);
+  for (const char* quiet : {"row_load", "padded_column_read", "broadcast_load"}) {
+    CAPTURE(quiet);
+    CHECK(hint(quiet).find("conflict") == std::string::npos);
+    CHECK(hint(quiet).find("sectors") == std::string::npos);
+    CHECK(hint(quiet).find("stride") == std::string::npos);
+  }
 }
 
 namespace {

@@ -1,8 +1,8 @@
 // The user-visible features, each computed from one immutable Snapshot.
 //
 // One .cpp per feature (Hover, InlayHints, CodeLens, PublishDiagnostics, Artifacts, SourceMap,
-// Kernels, RevisionDiff, Status). They convert and render what the pipeline computed; none of them
-// runs a tool or touches the Workspace, so each can be tested on a canned Snapshot.
+// Kernels, RevisionDiff, Passes, Status). They convert and render what the pipeline computed; none
+// of them runs a tool or touches the Workspace, so each can be tested on a canned Snapshot.
 #pragma once
 
 #include <functional>
@@ -13,6 +13,7 @@
 
 #include "Extensions.h"
 #include "JsonRpc.h"
+#include "Passes.h"
 #include "Protocol.h"
 #include "Settings.h"
 #include "SourceText.h"
@@ -116,6 +117,10 @@ std::vector<lsp::Location> registerLocations(const Snapshot&, int line, int view
 lsp::Expected<lsp::DiffResult> diffOf(const Snapshot& base, const Snapshot& current, Stage);
 /// What `current` changed against `base` (both compiled): the per-stage summary.
 lsp::CompileChanges changesOf(const Snapshot& base, const Snapshot& current);
+
+// Passes.cpp
+/// The wire form of a kernel's passes in a Snapshot; `only` keeps one stage's.
+lsp::PassesResult passesReplyOf(const Snapshot&, const PassesResult&, std::optional<Stage> only);
 
 // Status.cpp
 /// The kernelscope/status of `revision`; `attempt` is its outcome once there is one, and

@@ -18,10 +18,10 @@
 #include <sstream>
 
 #include "Diff.h"
+#include "Engine.h"
 #include "FakeTransport.h"
 #include "JsonRpc.h"
 #include "LspServer.h"
-#include "PipelineCompiler.h"
 #include "Uri.h"
 
 namespace {
@@ -69,7 +69,7 @@ std::string largeKernel(int n) {
 
 struct Bench {
   ks::test::FakeTransport transport;
-  server::PipelineCompiler compiler{ToolchainSettings{}, nullptr};
+  Engine compiler{ToolchainSettings{}, nullptr};
   std::unique_ptr<server::LspServer> server;
   int nextId = 0;
 

@@ -18,7 +18,6 @@
 #include <vector>
 
 #include "Compile.h"
-#include "SourceText.h"
 
 namespace ks::server {
 

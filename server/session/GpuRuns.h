@@ -2,11 +2,11 @@
 //
 // A job is the GPU service's run or profile (pipeline/gpu/GpuService.h: compile, launch
 // through a `gpu-exec` child, here or through the gpuRunner setting on another machine,
-// attribute a profile's counters to the source lines). Each job runs on
-// a thread of a JobRunner (inline in the deterministic test mode); its progress and outcome are
-// posted to the io thread, which keeps answering hovers meanwhile. $/cancelRequest cancels the
-// job's token, which kills the compile's or gpu-exec's whole process group (and with it ncu); the
-// job's temporary folders go with it.
+// attribute a profile's counters to the source lines), run as a background job
+// (BackgroundJobs.h): its progress and outcome are posted to the io thread, which keeps
+// answering hovers meanwhile. $/cancelRequest cancels the job's token, which kills the
+// compile's or gpu-exec's whole process group (and with it ncu); the job's temporary folders
+// go with it.
 //
 // The newest profile of each document stays shown (hints, hover, heat) while the document's
 // text is the text that was profiled; the first edit drops it.
@@ -16,19 +16,21 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "BackgroundJobs.h"
 #include "Compile.h"
 #include "GpuService.h"
-#include "JobRunner.h"
 #include "Scheduler.h"
 
 namespace ks::server {
 
 /// What a kernelscope/run or kernelscope/profile asks for.
 using GpuJob = gpu::GpuRequest;
+/// Says what the job is doing ("compiling", "launching", "profiling with ncu").
+using GpuProgress = gpu::GpuProgress;
+/// Runs a job: the GPU service's runOnGpu, or a test's fake.
+using GpuFunction =
+    std::function<gpu::GpuOutcome(const GpuJob&, const GpuProgress&, const CancellationToken&)>;
 
 /// A profile of a document's kernel, shown while the document's text is `text`.
 struct ShownProfile {
@@ -39,40 +41,27 @@ struct ShownProfile {
   std::string device;                            // "NVIDIA H200 (sm_90, 132 SMs), driver 13.0"
   /// The counters of 1-based line `line` of `path`, or null.
   const gpu::LineCounters* at(uint32_t line) const;
+  /// What a profile's `outcome` shows on the document at `path` with `text` (takes the
+  /// outcome's lines and compile).
+  static std::shared_ptr<const ShownProfile> of(std::string path, std::string text,
+                                                gpu::GpuOutcome& outcome);
 };
-
-struct GpuOutcome {
-  bool cancelled = false;
-  std::string error;                          // empty: done
-  nlohmann::json result;                      // lsp::RunResult or lsp::ProfileResult
-  std::shared_ptr<const ShownProfile> shown;  // a profile's, for the editor
-};
-
-/// Says what the job is doing ("compiling", "launching", "profiling with ncu").
-using GpuProgress = gpu::GpuProgress;
-using GpuFunction =
-    std::function<GpuOutcome(const GpuJob&, const GpuProgress&, const CancellationToken&)>;
-
-/// The real job: the GPU service's run or profile, its outcome in the protocol's types.
-GpuOutcome runGpuJob(Engine&, const GpuJob&, const GpuProgress&, const CancellationToken&);
 
 /// The jobs in flight and the profiles shown. Used on the io thread.
 class GpuRuns {
  public:
-  using Reply = std::function<void(GpuOutcome)>;
+  using Reply = std::function<void(gpu::GpuOutcome)>;
   /// `runInline`: run each job on the calling thread (tests and the lit-test mode).
   GpuRuns(GpuFunction, PostFunction, bool runInline);
-  ~GpuRuns();  // cancels the jobs in flight and waits for their threads
-  GpuRuns(const GpuRuns&) = delete;
-  GpuRuns& operator=(const GpuRuns&) = delete;
 
   /// Runs `job`; `progress` and `reply` are called on the io thread (reply once).
   void start(const std::string& requestId, GpuJob job, GpuProgress progress, Reply reply);
-  /// Cancels a job in flight (its reply says cancelled); false when there is none.
-  bool cancel(const std::string& requestId);
-  bool running() const { return !jobs_.empty(); }
+  /// Cancels a job in flight (its reply says cancelled, once its processes are dead and its
+  /// folders removed); false when there is none.
+  bool cancel(const std::string& requestId) { return jobs_.cancel(requestId); }
+  bool running() const { return jobs_.running(); }
   /// The threads held for jobs (running, or ended and not joined yet).
-  size_t threads() const { return runner_.threads(); }
+  size_t threads() const { return jobs_.threads(); }
 
   /// The profile shown for `uri`, while the document's text is still `text`.
   std::shared_ptr<const ShownProfile> shown(const std::string& uri, const std::string& text) const;
@@ -81,20 +70,9 @@ class GpuRuns {
   bool dropIfStale(const std::string& uri, const std::string& text);
 
  private:
-  struct Job {
-    CancellationToken token;
-    Reply reply;
-  };
-  struct Shared;  // what posted completions need; outlives this
-  void finish(const std::string& requestId, GpuOutcome);
-
   GpuFunction run_;
-  PostFunction post_;
-  bool runInline_;
-  std::shared_ptr<Shared> shared_;
-  std::map<std::string, Job> jobs_;
   std::map<std::string, std::shared_ptr<const ShownProfile>> shown_;  // by uri
-  JobRunner runner_{0};  // last: destroyed first, waiting for the jobs its destructor cancelled
+  BackgroundJobs jobs_;  // last: destroyed first, cancelling the jobs and waiting for them
 };
 
 }  // namespace ks::server

@@ -1,22 +1,21 @@
 // kernelscope/passes: the optimization passes that changed a kernel (pipeline/compare/Passes.h),
 // computed on demand — it is one more rustc run — once per Snapshot and kernel.
 //
-// The run goes to a thread of a JobRunner (inline in the deterministic test mode) and its result
-// is posted back to the io thread, where every request waiting for it is answered. A
-// request can be cancelled ($/cancelRequest); the run itself is cancelled (its rustc
-// killed) when nobody waits for it any more, or when its Snapshot is no longer kept.
+// The run is a background job (BackgroundJobs.h) whose result is posted back to the io thread,
+// where every request waiting for it is answered. A request can be cancelled
+// ($/cancelRequest); the run itself is cancelled (its rustc killed) when nobody waits for it
+// any more, or when its Snapshot is no longer kept.
 #pragma once
 
 #include <functional>
 #include <map>
 #include <memory>
-#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "BackgroundJobs.h"
 #include "Compile.h"
-#include "Extensions.h"
-#include "JobRunner.h"
 #include "Passes.h"
 #include "Scheduler.h"
 #include "Workspace.h"
@@ -27,9 +26,6 @@ using PassesFunction =
     std::function<PassesResult(const CompileInput&, const CompileOptions&,
                                const std::string& kernel, const CancellationToken&)>;
 
-/// The wire form of a kernel's passes in a Snapshot; `only` keeps one stage's.
-lsp::PassesResult passesReplyOf(const Snapshot&, const PassesResult&, std::optional<Stage> only);
-
 class PassesCache {
  public:
   /// Called with the result, or with nullptr when the request was cancelled.
@@ -37,9 +33,6 @@ class PassesCache {
 
   /// `runInline`: compute on the calling thread (tests and the lit-test mode).
   PassesCache(PassesFunction, PostFunction, bool runInline);
-  ~PassesCache();  // cancels the runs in flight and waits for their threads
-  PassesCache(const PassesCache&) = delete;
-  PassesCache& operator=(const PassesCache&) = delete;
 
   /// Answers `reply` with the passes of `kernel` (a symbol) in `snapshot`, from the cache
   /// or once they are computed from `input` and `options`.
@@ -54,11 +47,10 @@ class PassesCache {
  private:
   struct Entry {
     std::weak_ptr<const Snapshot> snapshot;
-    std::shared_ptr<const PassesResult> result;  // null while running
-    CancellationToken token;
+    std::shared_ptr<const PassesResult> result;          // null while running
+    std::string run;                                     // its job's id (runs_)
     std::vector<std::pair<std::string, Reply>> waiting;  // request id, reply
   };
-  struct Shared;  // what the posted completions need, alive as long as any of them
   using Key = std::pair<const Snapshot*, std::string>;
   /// The run of `entry` finished. A run cancelled and replaced by a newer request's run for
   /// the same key finds another entry there and leaves it alone.
@@ -66,11 +58,9 @@ class PassesCache {
   void prune();  // forgets the entries of Snapshots that are gone, cancelling their runs
 
   PassesFunction compute_;
-  PostFunction post_;
-  bool runInline_;
-  std::shared_ptr<Shared> shared_;
   std::map<Key, std::shared_ptr<Entry>> entries_;
-  JobRunner runs_{0};  // last: destroyed first, waiting for the runs its destructor cancelled
+  uint64_t started_ = 0;
+  BackgroundJobs runs_;  // last: destroyed first, cancelling the runs and waiting for them
 };
 
 }  // namespace ks::server

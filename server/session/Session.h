@@ -48,6 +48,11 @@ class Session {
   std::string compileKeyOf(const Document&);
   /// The open Rust documents that compile under `key`.
   std::vector<Document*> membersOf(const std::string& key);
+  /// What compiles for `d`: its file and text, with the text of the other open files of its
+  /// crate and the unsaved text of every other open Rust file (the pipeline takes those of the
+  /// crate and of its path dependencies). The one rule of the compiles, kernelscope/passes and
+  /// run/profile.
+  CompileInput inputFor(const Document& d);
   /// The compile of `d`'s crate (or of `d` alone) with every open file's text as it is now.
   CompileRequest compileRequestFor(Document& d);
   /// Gives `docs` and the other open files of their crates new revisions; returns one
@@ -129,6 +134,8 @@ class Session {
   /// asks about another document.
   std::vector<Document*> crateNamers();
   std::string compileKeyOf(const Document&, const std::vector<Document*>& namers);
+  /// inputFor(d), its crate's open files (`members`) known already.
+  CompileInput inputFor(const Document& d, const std::vector<Document*>& members);
   /// `d`'s new text: it, the other open files of its crate and the crates that read it
   /// recompile.
   CompilePlan recompileWithUsers(Document& d, bool immediate);

@@ -11,9 +11,9 @@
 #include <string>
 
 #include "CliFlags.h"
+#include "Engine.h"
 #include "Files.h"
 #include "LspServer.h"
-#include "PipelineCompiler.h"
 #include "Process.h"
 #include "TextUtil.h"
 #include "Transport.h"
@@ -146,26 +146,14 @@ std::unique_ptr<server::Transport> makeTransport(const LspArgs& a, std::ifstream
   return transport;
 }
 
-/// The server's options over the real pipeline of `compiler`.
-server::ServerOptions serverOptions(const LspArgs& a, server::PipelineCompiler& compiler) {
+/// The server's options over the real pipeline of `engine`.
+server::ServerOptions serverOptions(const LspArgs& a, Engine& engine) {
   server::ServerOptions options;
   options.deterministic = a.litTest;
   if (a.litTest) options.scheduler.workers = 0;
   if (a.workers) options.scheduler.workers = static_cast<unsigned>(*a.workers);
   if (a.debounceMs) options.scheduler.debounce.fixed = std::chrono::milliseconds(*a.debounceMs);
-  options.compile = [&compiler](const CompileInput& in, const CompileOptions& o,
-                                const CancellationToken& c) { return compiler.compile(in, o, c); };
-  options.passes = [&compiler](const CompileInput& in, const CompileOptions& o,
-                               const std::string& kernel, const CancellationToken& c) {
-    return compiler.passes(in, o, kernel, c);
-  };
-  options.gpu = [&compiler](const server::GpuJob& job, const server::GpuProgress& progress,
-                            const CancellationToken& c) {
-    return server::runGpuJob(compiler.engine(), job, progress, c);
-  };
-  options.settingsChanged = [&compiler, cliRustc = a.toolchain.rustc](const server::Settings& s) {
-    compiler.applySettings(s, cliRustc);
-  };
+  server::useEngine(options, engine, a.toolchain.rustc);
   return options;
 }
 
@@ -185,14 +173,16 @@ int lspMain(int argc, char** argv) {
 
   server::LspServer* serverPtr = nullptr;
   server::Transport* transportPtr = transport.get();
-  server::PipelineCompiler compiler(
-      args->toolchain,
-      [transportPtr, &serverPtr](std::string_view kind, const std::string& message) {
-        transportPtr->post([&serverPtr, kind = std::string(kind), message] {
-          if (serverPtr) serverPtr->progress("kernelscope/sysroot", kind, message);
-        });
-      });
-  server::ServerOptions options = serverOptions(*args, compiler);
+  // The toolchain is discovered on the first compile (not at start-up, so that `initialize`
+  // is answered at once), and the nvptx64 core is built then if it is missing, its progress
+  // reported.
+  Engine engine(args->toolchain,
+                [transportPtr, &serverPtr](std::string_view kind, const std::string& message) {
+                  transportPtr->post([&serverPtr, kind = std::string(kind), message] {
+                    if (serverPtr) serverPtr->progress("kernelscope/sysroot", kind, message);
+                  });
+                });
+  server::ServerOptions options = serverOptions(*args, engine);
   options.requiredToken = token;
 
   int status;

@@ -81,18 +81,28 @@ CompileRequest Session::compileRequestFor(Document& d) {
   r.key = key;
   r.revision = workspace_.generation();
   for (Document* m : members) r.documents[m->path] = m->revision;
-  r.input.path = primary->path;
-  r.input.text = primary->text;
-  // The unsaved text of every other open Rust file: the pipeline takes those of the crate
-  // and of its path dependencies.
+  r.input = inputFor(*primary, members);
+  r.options = options_;
+  return r;
+}
+
+CompileInput Session::inputFor(const Document& d) {
+  return inputFor(d, membersOf(compileKeyOf(d)));
+}
+
+CompileInput Session::inputFor(const Document& d, const std::vector<Document*>& members) {
+  std::set<std::string> crate;
+  for (const Document* m : members) crate.insert(m->path);
+  CompileInput input;
+  input.path = d.path;
+  input.text = d.text;
   // Of files outside the crate, only texts that differ from the file on disk: a thousand
   // files just opened are not copied into each of their thousand compiles. The members' texts
   // are always there: each member's Snapshot keeps the text it compiled.
   for (Document* o : workspace_.documents())
-    if (o != primary && isRust(*o) && (o->unsaved || r.documents.count(o->path)))
-      r.input.overlays[o->path] = o->text;
-  r.options = options_;
-  return r;
+    if (o != &d && isRust(*o) && (o->unsaved || crate.count(o->path)))
+      input.overlays[o->path] = o->text;
+  return input;
 }
 
 std::vector<Document*> Session::bumpForRecompile(const std::vector<Document*>& docs) {
