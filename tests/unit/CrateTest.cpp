@@ -455,15 +455,17 @@ TEST_CASE("the rlib cache stays within its bound: least recently used first, nev
   };
   entry("a-oldest", 4000, std::chrono::minutes(300));
   entry("b-old", 4000, std::chrono::minutes(200));
-  entry("c-recent", 4000, std::chrono::minutes(1));       // a compile may be using it
-  entry("d-kept", 4000, std::chrono::minutes(400));       // the one just built
-  entry("e.tmp-123-4", 4000, std::chrono::minutes(500));  // another compile's staging
+  entry("c-recent", 4000, std::chrono::minutes(1));  // a compile may be using it
+  entry("d-kept", 4000, std::chrono::minutes(400));  // the one just built
+  // A running compile's staging (this process's pid: it runs).
+  const std::string staging = stagingName("e") + "-4";
+  entry(staging, 4000, std::chrono::minutes(5));
   CHECK(evictLeastRecentlyUsed(dir.path(), 9000, dir.path() / "d-kept") == 2);
   CHECK_FALSE(fs::exists(dir.path() / "a-oldest"));
   CHECK_FALSE(fs::exists(dir.path() / "b-old"));
   CHECK(fs::exists(dir.path() / "c-recent"));
   CHECK(fs::exists(dir.path() / "d-kept"));
-  CHECK(fs::exists(dir.path() / "e.tmp-123-4"));
+  CHECK(fs::exists(dir.path() / staging));
   CHECK(evictLeastRecentlyUsed(dir.path(), 1u << 30) == 0);  // within the bound: nothing goes
 }
 
