@@ -712,6 +712,36 @@ std::map<std::string, std::string> unsavedTexts(const CompileInput& input) {
 
 namespace {
 
+/// A file outside any crate as a crate of its own, with the crates `--extern` names; false
+/// when one of those could not be built (the reason is in the unit).
+bool prepareSingleFile(const Toolchain& tc, const ResolvedOptions& opts, const fs::path& file,
+                       const std::map<std::string, std::string>& overlays, const fs::path& workDir,
+                       const CancellationToken& cancel, RustcUnit& unit) {
+  fs::path dir = file.parent_path();
+  fs::path view = sourceView(dir, overlaysUnder(overlays, dir), workDir, unit.remaps);
+  unit.source = view / file.filename();
+  unit.crateName = identifierFor(file.stem().string());
+  unit.userDirs = {dir.string() + "/"};
+  if (opts.externCrates.empty()) return true;
+  DependencyBuilder deps(tc, opts, workDir, overlays, cancel, unit);
+  if (deps.argsForExterns(opts.externCrates, file, unit.args)) return true;
+  if (unit.failure.empty() && unit.cancelled) unit.failure = "cancelled";
+  return false;
+}
+
+/// A file of a crate takes its crates from Cargo.toml: `--extern` is said to be ignored.
+void warnExternInCrate(const ResolvedOptions& opts, const fs::path& file, const CratePackage& pkg,
+                       RustcUnit& unit) {
+  if (opts.externCrates.empty()) return;
+  std::string names;
+  for (const auto& e : opts.externCrates) names += (names.empty() ? "" : ", ") + e.name;
+  unit.diagnostics.push_back(crateDiagnostic(
+      Severity::Warning,
+      "--extern not applied (" + names + "): " + file.filename().string() + " is part of " +
+          pkg.name + ", whose [dependencies] in Cargo.toml name its crates",
+      pkg.manifest));
+}
+
 /// prepareRustcUnit, with cargo taken for a trusted workspace only when `cargoAllowed`.
 RustcUnit prepareUnit(const Toolchain& tc, const CompileInput& input, const ResolvedOptions& opts,
                       const fs::path& workDir, const CancellationToken& cancel, bool cargoAllowed) {
@@ -725,29 +755,10 @@ RustcUnit prepareUnit(const Toolchain& tc, const CompileInput& input, const Reso
     if (!problem.empty())  // a Cargo.toml is there but unreadable: say so, compile the file alone
       unit.diagnostics.push_back(crateDiagnostic(
           Severity::Warning, "compiling " + file.filename().string() + " on its own: " + problem));
-    fs::path dir = file.parent_path();
-    fs::path view = sourceView(dir, overlaysUnder(overlays, dir), workDir, unit.remaps);
-    unit.source = view / file.filename();
-    unit.crateName = identifierFor(file.stem().string());
-    unit.userDirs = {dir.string() + "/"};
-    if (!opts.externCrates.empty()) {
-      DependencyBuilder deps(tc, opts, workDir, overlays, cancel, unit);
-      if (!deps.argsForExterns(opts.externCrates, file, unit.args)) {
-        if (unit.failure.empty() && unit.cancelled) unit.failure = "cancelled";
-        return unit;
-      }
-    }
+    if (!prepareSingleFile(tc, opts, file, overlays, workDir, cancel, unit)) return unit;
   } else {
     const CratePackage& pkg = *unit.crate;
-    if (!opts.externCrates.empty()) {
-      std::string names;
-      for (const auto& e : opts.externCrates) names += (names.empty() ? "" : ", ") + e.name;
-      unit.diagnostics.push_back(crateDiagnostic(
-          Severity::Warning,
-          "--extern not applied (" + names + "): " + file.filename().string() + " is part of " +
-              pkg.name + ", whose [dependencies] in Cargo.toml name its crates",
-          pkg.manifest));
-    }
+    warnExternInCrate(opts, file, pkg, unit);
     for (const auto& p : pkg.settings.problems)
       unit.diagnostics.push_back(
           crateDiagnostic(Severity::Warning, "[package.metadata.kernelscope] " + p, pkg.manifest));
