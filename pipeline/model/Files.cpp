@@ -121,7 +121,7 @@ std::string stagingName(const std::string& name) {
 
 namespace {
 
-/// Whether `name` is a staging path (stagingName) of a process that has ended, or one left
+/// Whether `path` is a staging path (stagingName) of a process that has ended, or one left
 /// for a day (its pid may have been taken by another process since).
 bool abandonedStaging(const fs::path& path, fs::file_time_type modified) {
   const std::string name = path.filename().string();
@@ -147,7 +147,6 @@ size_t evictLeastRecentlyUsed(const fs::path& dir, uintmax_t maxBytes, const fs:
   std::vector<Entry> entries;
   uintmax_t total = 0;
   std::error_code ec;
-  size_t removed = 0;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     if (e.path().filename().string().find(".tmp-") != std::string::npos) {
       std::error_code ignored;
@@ -166,6 +165,7 @@ size_t evictLeastRecentlyUsed(const fs::path& dir, uintmax_t maxBytes, const fs:
   std::sort(entries.begin(), entries.end(),
             [](const Entry& a, const Entry& b) { return a.used < b.used; });
   const auto recent = fs::file_time_type::clock::now() - std::chrono::minutes(10);
+  size_t removed = 0;
   for (const auto& e : entries) {
     if (total <= maxBytes) break;
     if (e.path == keep || e.used > recent) continue;
