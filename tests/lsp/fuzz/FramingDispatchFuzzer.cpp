@@ -72,7 +72,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                        const ks::CancellationToken&) {
     ks::CompileResult r;
     r.succeeded = true;
-    r.arch = o.arch;
+    r.arch = o.arch.value_or(std::string(ks::kDefaultArch));
     return r;
   };
   ks::server::LspServer server(transport, options);
