@@ -467,6 +467,20 @@ AccessFacts analyzeAccesses(llvm::Module& module, const std::vector<std::string>
   return out;
 }
 
+AccessFacts accessesOf(const AccessFacts& all, const std::vector<std::string>& functions) {
+  const auto named = [&](const std::string& f) {
+    return std::find(functions.begin(), functions.end(), f) != functions.end();
+  };
+  AccessFacts out;
+  out.analyzed = all.analyzed;
+  out.error = all.error;
+  for (const auto& a : all.accesses)
+    if (named(a.function)) out.accesses.push_back(a);
+  for (const auto& b : all.branches)
+    if (named(b.function)) out.branches.push_back(b);
+  return out;
+}
+
 AccessFacts analyzeAccesses(std::string_view irText, const std::vector<std::string>& functions,
                             const LineMap& lineMap, const std::string& arch) {
   llvm::LLVMContext context;

@@ -82,6 +82,8 @@ struct AccessFacts {
 /// sources UniformityAnalysis uses. Changes nothing in `module` but its analyses' caches.
 AccessFacts analyzeAccesses(llvm::Module& module, const std::vector<std::string>& functions,
                             const LineMap& lineMap, const std::string& arch);
+/// The facts of `all` about the functions `functions` names.
+AccessFacts accessesOf(const AccessFacts& all, const std::vector<std::string>& functions);
 /// The same on IR text (parsed here).
 AccessFacts analyzeAccesses(std::string_view irText, const std::vector<std::string>& functions,
                             const LineMap& lineMap, const std::string& arch);

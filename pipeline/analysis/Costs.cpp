@@ -59,15 +59,6 @@ std::string controlCodeNotation(const ControlCode& c) {
 
 namespace {
 
-/// The function name of a `//------ .text.NAME ------` header, or empty.
-std::string_view sectionFunction(std::string_view t) {
-  if (!t.starts_with("//--")) return {};
-  size_t at = t.find(".text.");
-  if (at == std::string_view::npos) return {};
-  std::string_view name = t.substr(at + 6);
-  return name.substr(0, name.find_first_of(" \t-"));
-}
-
 /// Calls `f(functionIndex, line, address)` for every SASS instruction line with an address.
 template <class F>
 void forEachInstruction(const Artifact& sass, F&& f) {
@@ -161,67 +152,6 @@ size_t countLiveRegisters(const Artifact& sass, std::string_view cubin, SassCost
   }
   costs.liveCounts = counted != 0;
   return counted;
-}
-
-size_t readLiveRegisters(const Artifact& sass, std::string_view plr, SassCosts& costs) {
-  struct Live {
-    uint32_t address;
-    uint16_t gpr, pred, ugpr;
-  };
-  std::unordered_map<std::string, std::vector<Live>> byFunction;
-  std::vector<Live>* current = nullptr;
-  std::vector<std::string> columns;  // "GPR", "PRED", "UGPR", as the table's header names them
-  for (std::string_view line : splitLines(plr)) {
-    std::string_view t = text::trim(line);
-    if (auto fn = sectionFunction(t); !fn.empty()) {
-      current = &byFunction[std::string(fn)];
-      continue;
-    }
-    if (t.starts_with("//--")) current = nullptr;  // another section
-    size_t bar = line.find("// |");
-    if (bar == std::string_view::npos) continue;
-    std::vector<std::string_view> cells;
-    std::string_view rest = line.substr(bar + 4);
-    while (!rest.empty()) {
-      size_t next = rest.find('|');
-      if (next == std::string_view::npos) break;
-      cells.push_back(text::trim(rest.substr(0, next)));
-      rest.remove_prefix(next + 1);
-    }
-    if (!cells.empty() && !cells[0].empty() && std::isalpha(uint8_t(cells[0][0]))) {
-      columns.assign(cells.begin(), cells.end());  // the header row
-      continue;
-    }
-    auto address = sassAddress(t);
-    if (!current || !address || !t.starts_with("/*")) continue;
-    Live live{*address, 0, 0, 0};
-    for (size_t c = 0; c < cells.size() && c < columns.size(); ++c) {
-      uint16_t v = uint16_t(text::parseUint(cells[c]).value_or(0));
-      if (columns[c] == "GPR") live.gpr = v;
-      if (columns[c] == "PRED") live.pred = v;
-      if (columns[c] == "UGPR") live.ugpr = v;
-    }
-    current->push_back(live);
-  }
-  costs.lines.resize(sass.lines.size());
-  size_t matched = 0;
-  forEachInstruction(sass, [&](size_t fi, uint32_t l, uint32_t address) {
-    auto it = byFunction.find(sass.functions[fi].symbol);
-    if (it == byFunction.end()) return;
-    auto& v = it->second;
-    auto at = std::lower_bound(v.begin(), v.end(), address,
-                               [](const Live& x, uint32_t a) { return x.address < a; });
-    if (at == v.end() || at->address != address) return;
-    InstructionCost& c = costs.lines[l];
-    c.address = address;
-    c.hasLive = true;
-    c.gpr = at->gpr;
-    c.pred = at->pred;
-    c.ugpr = at->ugpr;
-    ++matched;
-  });
-  costs.liveCounts = matched != 0;
-  return matched;
 }
 
 size_t readControlCodes(const Artifact& sass, std::string_view cubin, std::string_view arch,

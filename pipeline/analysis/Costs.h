@@ -1,9 +1,9 @@
 // Costs: what each line costs before it runs, read statically off the SASS.
 //
-// Per SASS instruction: the registers live across it (GPR, predicate, uniform), as
-// nvdisasm's own life-range analysis counts them (`nvdisasm -c -plr -lrm count`;
-// kernelscope's own count, Liveness.h, agrees on all but a few instructions and is checked
-// against it), the control code ptxas encoded beside it (stall cycles,
+// Per SASS instruction: the registers live across it (GPR, predicate, uniform), counted by
+// kernelscope's own liveness over the function's control flow (Liveness.h) as nvdisasm's
+// life-range analysis counts them (`nvdisasm -c -plr -lrm count`; the tests compare every
+// instruction of the examples), the control code ptxas encoded beside it (stall cycles,
 // yield, the scoreboard barriers it sets and waits on, operand reuse; sm_70 and later, read
 // from the cubin's bytes), and whether it touches local memory as a spill or as a per-thread
 // array. Per source line (through the line map, inline-aware): the peak live registers, the
@@ -74,7 +74,7 @@ struct SassCosts {
   std::vector<InstructionCost> lines;
   std::vector<LocalArray> arrays;
   AccessFacts access;         // how each load and store touches memory (Access.h)
-  bool liveCounts = false;    // nvdisasm's life ranges were read
+  bool liveCounts = false;    // the live registers were counted
   bool controlCodes = false;  // the cubin's control codes were read
 };
 
@@ -93,10 +93,6 @@ std::unordered_map<std::string, CubinFunction> cubinFunctions(std::string_view c
 /// count them), with the cubin's code for what the listing does not print. Returns the
 /// instructions counted.
 size_t countLiveRegisters(const Artifact& sass, std::string_view cubin, SassCosts& costs);
-/// Reads `nvdisasm -c -plr -lrm count` output into `costs`, matching its instructions to
-/// the SASS artifact's by function and address (what the tests check countLiveRegisters
-/// against). Returns the instructions matched.
-size_t readLiveRegisters(const Artifact& sass, std::string_view plrText, SassCosts& costs);
 
 /// Reads the control codes of every instruction from the cubin (an ELF file: each
 /// function's `.text.NAME` section), for sm_70 and later. Returns the instructions read;

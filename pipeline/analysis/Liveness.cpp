@@ -8,6 +8,7 @@
 
 #include "SassText.h"
 #include "TextUtil.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace ks {
 
@@ -66,6 +67,11 @@ class Sites {
       for (uint64_t bits = words_[w]; bits; bits &= bits - 1)
         f(w * 64 + size_t(std::countr_zero(bits)));
   }
+  bool meets(const Sites& o) const {
+    for (size_t w = 0; w < words_.size(); ++w)
+      if (words_[w] & o.words_[w]) return true;
+    return false;
+  }
   /// Whether a site of `a`, not in `b`, is in this set.
   bool meetsOutside(const Sites& a, const Sites& b) const {
     for (size_t w = 0; w < words_.size(); ++w)
@@ -75,7 +81,9 @@ class Sites {
   bool operator==(const Sites&) const = default;
 
  private:
-  std::vector<uint64_t> words_;
+  // Most registers are written at fewer than 128 sites: no allocation per set then (a set
+  // is kept per instruction and copied along every pass).
+  llvm::SmallVector<uint64_t, 2> words_;
 };
 
 /// One function's liveness, step by step (each step a method: the flow graph's effects, its
@@ -319,34 +327,49 @@ class Liveness {
       }
     }
 
-    /// Across blocks: the sites that write r next on a path from each instruction (up to
-    /// and including the first that surely does); a value reaching an instruction stays
-    /// counted there when one of them is another write of its web.
+    /// Within a block, across the writes of other webs: a web of two or more writes stays
+    /// counted from where one of its values reaches to where another of its writes sets the
+    /// register again in the same block; the writes of other webs in between neither end the
+    /// one nor hide the other (nvdisasm counts webs, not values, apart).
     void carryToNextWrite() {
       const size_t n = siteAt.size();
-      std::vector<Sites> nextIn(l.blocks_, Sites(n)), next(l.insts_.size(), Sites(n));
-      for (bool changed = true; changed;) {
-        changed = false;
-        for (uint32_t b = l.blocks_; b-- > 0;) {
-          if (!l.listed_[b]) continue;
-          Sites later(n);
-          for (uint32_t s : l.succs_[b]) later.add(nextIn[s]);
-          for (size_t i = l.g_.blockEnd(b); i-- > l.g_.blockBegin(b);) {
-            step(i, later);
-            next[i] = later;
-          }
-          if (!(later == nextIn[b])) {
-            nextIn[b] = later;
-            changed = true;
-          }
-        }
+      std::vector<size_t> writes(n, 0);
+      for (size_t k = 0; k < n; ++k) ++writes[find(k)];
+      for (uint32_t b = 0; b < l.blocks_; ++b) {
+        if (!l.listed_[b]) continue;
+        // Only a web that writes in the block can be carried in it.
+        const size_t begin = l.g_.blockBegin(b), end = l.g_.blockEnd(b);
+        std::vector<size_t> roots;
+        for (size_t i = begin; i < end; ++i)
+          if (siteOf[i] >= 0 && writes[find(size_t(siteOf[i]))] >= 2)
+            roots.push_back(find(size_t(siteOf[i])));
+        std::sort(roots.begin(), roots.end());
+        roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+        for (size_t root : roots) carryWithin(begin, end, root);
       }
-      for (size_t i = 0; i < l.insts_.size(); ++i) {
-        if (!l.listedAt(i) || l.counted_[i].test(r) || !reach[i].any()) continue;
-        bool live = l.liveIn_[i].test(r);
-        reach[i].forEach(
-            [&](size_t k) { live = live || next[i].meetsOutside(web[find(k)], reach[i]); });
-        if (live) l.counted_[i].set(r);
+    }
+
+    /// carryToNextWrite for one web over the instructions [begin, end) of one block.
+    void carryWithin(size_t begin, size_t end, size_t root) {
+      const size_t n = siteAt.size();
+      const Sites& w = web[root];
+      const auto stepWeb = [&](size_t i, Sites& s) {
+        if (siteOf[i] < 0 || find(size_t(siteOf[i])) != root) return;
+        if (l.kills_[i].test(r)) s.clear();
+        s.set(size_t(siteOf[i]));
+      };
+      std::vector<Sites> reaching(end - begin, Sites(n));
+      Sites in = reach[begin];
+      for (size_t i = begin; i < end; ++i) {
+        reaching[i - begin] = in;
+        stepWeb(i, in);
+      }
+      Sites ahead(n);
+      for (size_t i = end; i-- > begin;) {
+        stepWeb(i, ahead);
+        const Sites& at = reaching[i - begin];
+        if (!l.counted_[i].test(r) && at.meets(w) && ahead.meetsOutside(w, at))
+          l.counted_[i].set(r);
       }
     }
 

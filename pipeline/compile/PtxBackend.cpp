@@ -7,7 +7,6 @@
 
 #include "Files.h"
 #include "GpuArch.h"
-#include "LiveRanges.h"
 #include "Parsers.h"
 
 namespace ks {
@@ -185,26 +184,11 @@ BackEndTools::Disassembly runNvdisasm(const Toolchain& tc, const ResolvedOptions
                                       const CancellationToken& cancel,
                                       const BackEndTools::Ptxas& ptxas) {
   if (!opts.wants(Stage::Sass) || !tc.nvdisasm.found() || !ptxas.run.ok()) return {};
-  auto run = [&](std::vector<std::string> flags) {
-    ProcessSpec p;
-    p.argv = {tc.nvdisasm.path.string()};
-    p.argv.insert(p.argv.end(), flags.begin(), flags.end());
-    p.argv.push_back(ptxas.cubin.string());
-    p.timeout = opts.toolTimeout;
-    p.cancel = cancel;
-    return runProcess(p);
-  };
-  // nvdisasm prints life ranges only without line info (-plr drops -g's comments), so the
-  // counts come from runs of their own, side by side with the listing, for the functions
-  // whose code is not cached (LiveRanges.h).
-  std::future<LiveRangeRun> live;
-  if (opts.costs)
-    live =
-        std::async(std::launch::async, [&] { return liveRanges(tc, opts, cancel, ptxas.cubin); });
-  BackEndTools::Disassembly out;
-  out.sass = run({"-c", "-g", "-gi"});
-  if (live.valid()) out.liveRanges = live.get().run;
-  return out;
+  ProcessSpec p;
+  p.argv = {tc.nvdisasm.path.string(), "-c", "-g", "-gi", ptxas.cubin.string()};
+  p.timeout = opts.toolTimeout;
+  p.cancel = cancel;
+  return {runProcess(p)};
 }
 
 }  // namespace
@@ -308,12 +292,12 @@ std::vector<uint32_t> ptxLinesOfSass(const Artifact& sass, const Artifact& ptx) 
   return out;
 }
 
-/// The costs of every SASS instruction (Costs.h): nvdisasm's live counts, the cubin's control
-/// codes, local memory told apart, and the IR's local arrays where a kernel has one.
+/// The costs of every SASS instruction (Costs.h): the live registers (Liveness.h) and control
+/// codes from the cubin, local memory told apart, and the IR's local arrays where a kernel
+/// has one.
 std::shared_ptr<const SassCosts> sassCosts(const ResolvedOptions& opts, const Artifact& sass,
                                            const FrontEndOutput& in,
                                            const std::vector<uint32_t>& ptxLineOfSass,
-                                           const std::optional<ProcessResult>& liveRanges,
                                            const fs::path& cubin, const LineMap& lineMap,
                                            const std::vector<KernelInfo>& kernels) {
   auto spillsOf = [&](const std::string& symbol) -> std::optional<uint32_t> {
@@ -324,8 +308,9 @@ std::shared_ptr<const SassCosts> sassCosts(const ResolvedOptions& opts, const Ar
   };
   auto costs = std::make_shared<SassCosts>();
   costs->lines.resize(sass.lines.size());
-  if (liveRanges && liveRanges->ok()) readLiveRegisters(sass, liveRanges->out, *costs);
-  readControlCodes(sass, readWholeFile(cubin), opts.arch, *costs);
+  const std::string image = readWholeFile(cubin);
+  countLiveRegisters(sass, image, *costs);
+  readControlCodes(sass, image, opts.arch, *costs);
   classifyLocal(sass, in.ptx, ptxLineOfSass, spillsOf, *costs);
   // Only a function whose PTX keeps a local depot has an array there: the IR is parsed again
   // only then.
@@ -339,7 +324,8 @@ std::shared_ptr<const SassCosts> sassCosts(const ResolvedOptions& opts, const Ar
   if (!withDepot.empty()) costs->arrays = findLocalArrays(in.ir.text, withDepot, lineMap);
   std::vector<std::string> functions;
   for (const auto& f : sass.functions) functions.push_back(f.symbol);
-  costs->access = analyzeAccesses(in.ir.text, functions, lineMap, opts.arch);
+  costs->access = in.access ? accessesOf(*in.access, functions)
+                            : analyzeAccesses(in.ir.text, functions, lineMap, opts.arch);
   return costs;
 }
 
@@ -381,8 +367,8 @@ bool disassemble(const Toolchain& tc, const ResolvedOptions& opts, BackEndTools&
   result.lineMap = std::move(lineMap);
   for (auto& k : result.kernels) k.sassInstructions = instructionsOf(*st.artifact, k.symbol);
   if (opts.costs)
-    result.costs = sassCosts(opts, *st.artifact, in, ptxLineOfSass, disassembly.liveRanges,
-                             assembled.cubin, *result.lineMap, result.kernels);
+    result.costs = sassCosts(opts, *st.artifact, in, ptxLineOfSass, assembled.cubin,
+                             *result.lineMap, result.kernels);
   return true;
 }
 

@@ -234,9 +234,13 @@ class RustcFrontEnd final : public FrontEnd {
     if (ptxFrom_ == PtxFrom::Rustc) o.ptx = parsePtx(readWholeFile(out / (crate + ".s")));
     o.ir = parseLlvmIr(readWholeFile(out / (crate + ".ll")), &irError_,
                        ptxFrom_ != PtxFrom::Nowhere ? &module_ : nullptr);
+    o.lineMap = userLineMap(input, unit, result, o.ir);
+    // The costs' access classes read the module as rustc made it, before the back end
+    // lowers it: analysed here, the IR is not parsed a second time for them.
+    if (module_.module && opts.costs && opts.wants(Stage::Sass))
+      o.access = analyzeAccesses(*module_.module, {}, *o.lineMap, opts.arch);
     if (ptxFrom_ == PtxFrom::OurBackEnd) compileIr(tc, unit, opts, o, result);
     if (ptxFrom_ == PtxFrom::Rustc && module_.module) linkedImage(tc, unit, opts, o, result);
-    o.lineMap = userLineMap(input, unit, result, o.ir);
 
     if (mir.valid()) {
       auto& st = result.stages[Stage::Mir];

@@ -136,7 +136,7 @@ void compileScale(const Toolchain& tc, const fs::path& dir, int rounds,
       rounds);
 }
 
-/// 5. What the costs (Costs.h: nvdisasm's life ranges, the control codes, local memory) add
+/// 5. What the costs (Costs.h: live registers, control codes, local memory, access classes) add
 /// to a whole compile: each round compiles the file with the costs and without, in turn (the
 /// order alternating between rounds, so that a drift of the machine's load falls on both).
 void costsOverhead(const Toolchain& tc, const fs::path& dir, int rounds,

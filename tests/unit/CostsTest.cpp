@@ -9,84 +9,12 @@
 
 #include "CostSummary.h"
 #include "Costs.h"
+#include "NvdisasmTable.h"
 #include "TestSupport.h"
 #include "TextUtil.h"
 
 namespace ks {
 namespace fs = std::filesystem;
-
-namespace {
-
-/// Runs nvdisasm with `flags` on `cubin` (written to a temporary file).
-std::string nvdisasm(const std::string& cubin, std::vector<std::string> flags) {
-  TempDir dir("costs-test");
-  const fs::path file = dir.path() / "k.cubin";
-  std::ofstream(file, std::ios::binary) << cubin;
-  ProcessSpec p;
-  p.argv = {test::toolchain().nvdisasm.path.string()};
-  p.argv.insert(p.argv.end(), flags.begin(), flags.end());
-  p.argv.push_back(file.string());
-  ProcessResult r = runProcess(p);
-  REQUIRE_MESSAGE(r.ok(), r.err);
-  return r.out;
-}
-
-/// nvdisasm's counts of one instruction: general, predicate and uniform registers.
-struct Counts {
-  int gpr = 0, pred = 0, ugpr = 0;
-};
-
-/// (function, address) -> the counts nvdisasm prints in its table's columns (named by its
-/// header row: GPR, PRED, UGPR), read with regular expressions of this test's own.
-std::map<std::pair<std::string, uint32_t>, Counts> liveCounts(const std::string& plr) {
-  std::map<std::pair<std::string, uint32_t>, Counts> out;
-  static const std::regex section(R"(//-+ \.text\.(\S+))");
-  static const std::regex row(R"(/\*([0-9a-f]{4,})\*/.*// \|(.*)$)");
-  static const std::regex header(R"(// \|\s*GPR\s*\|(.*)$)");
-  static const std::regex cell(R"(([^|]*)\|)");
-  std::string fn;
-  std::vector<std::string> columns;
-  auto cells = [](const std::string& s) {
-    std::vector<std::string> v;
-    for (std::sregex_iterator it(s.begin(), s.end(), cell), end; it != end; ++it) {
-      std::string c = (*it)[1];
-      c.erase(0, c.find_first_not_of(' '));
-      c.erase(c.find_last_not_of(' ') + 1);
-      v.push_back(c);
-    }
-    return v;
-  };
-  std::istringstream in(plr);
-  for (std::string line; std::getline(in, line);) {
-    std::smatch m;
-    if (std::regex_search(line, m, section)) {
-      fn = m[1];
-    } else if (std::regex_search(line, m, header)) {
-      columns = cells(m[1]);
-      columns.insert(columns.begin(), "GPR");
-    } else if (std::regex_search(line, m, row)) {
-      const std::vector<std::string> v = cells(m[2]);
-      Counts c;
-      for (size_t i = 0; i < v.size() && i < columns.size(); ++i) {
-        const int n = v[i].empty() ? 0 : std::stoi(v[i]);
-        if (columns[i] == "GPR") c.gpr = n;
-        if (columns[i] == "PRED") c.pred = n;
-        if (columns[i] == "UGPR") c.ugpr = n;
-      }
-      out[{fn, static_cast<uint32_t>(std::stoul(m[1], nullptr, 16))}] = c;
-    }
-  }
-  return out;
-}
-
-std::optional<uint32_t> addressOfLine(std::string_view t) {
-  static const std::regex addr(R"(/\*([0-9a-f]{4,})\*/)");
-  std::match_results<std::string_view::const_iterator> m;
-  if (!std::regex_search(t.begin(), t.end(), m, addr)) return std::nullopt;
-  return static_cast<uint32_t>(std::stoul(m[1].str(), nullptr, 16));
-}
-
-}  // namespace
 
 TEST_CASE(
     "per-line live registers are the peak of nvdisasm's counts over the line's instructions") {
@@ -94,11 +22,19 @@ TEST_CASE(
   size_t linesChecked = 0;
   // Every example and every fixture that compiles (the broken one does not; the cargo
   // fixture is a crate, compiled by CargoTest).
+  // The CUDA examples too, where nvcc is at hand: ptxas's code for C++ is counted as well.
   std::vector<std::string> kernels = test::compilingKernels();
-  for (const char* more : {"tests/fixtures/bounds_check.rs", "tests/fixtures/core_calls.rs",
-                           "tests/fixtures/gpu/half.rs", "tests/fixtures/gpu/params.rs",
-                           "tests/fixtures/gpu/scalars.rs"})
+  for (const char* more :
+       {"tests/fixtures/access.rs", "tests/fixtures/bounds_check.rs",
+        "tests/fixtures/core_calls.rs", "tests/fixtures/gpu/half.rs",
+        "tests/fixtures/gpu/params.rs", "tests/fixtures/gpu/scalars.rs",
+        "tests/fixtures/gpu/coalesce/before.rs", "tests/fixtures/gpu/coalesce/after.rs"})
     kernels.emplace_back(more);
+  if (test::toolchain().nvcc.found())
+    for (const auto& e : fs::directory_iterator(test::sourceDir() / "examples" / "cuda"))
+      if (e.path().extension() == ".cu")
+        kernels.push_back(fs::relative(e.path(), test::sourceDir()).string());
+  size_t instructionsChecked = 0;
   for (const auto& k : kernels) {
     CAPTURE(k);
     const fs::path file = test::sourceDir() / k;
@@ -113,12 +49,13 @@ TEST_CASE(
       MESSAGE("no loadable cubin for " << k << ": its counts are checked only as present");
       continue;
     }
-    const auto counts = liveCounts(nvdisasm(*r.cubin, {"-c", "-plr", "-lrm", "count"}));
+    const auto counts =
+        test::nvdisasmLiveCounts(test::nvdisasm(*r.cubin, {"-c", "-plr", "-lrm", "count"}));
     const Artifact& a = *sass->artifact;
     // nvdisasm's count of an instruction; none for code its table leaves blank (unreachable
     // padding, the targets of a jump table it does not follow).
-    auto expectedAt = [&](uint32_t l) -> std::optional<Counts> {
-      const auto addr = addressOfLine(a.lineText(l));
+    auto expectedAt = [&](uint32_t l) -> std::optional<test::LiveCounts> {
+      const auto addr = test::addressOfLine(a.lineText(l));
       REQUIRE(addr);
       REQUIRE(a.lines[l].function >= 0);
       auto it = counts.find({a.functions[a.lines[l].function].symbol, *addr});
@@ -134,16 +71,18 @@ TEST_CASE(
         CHECK(r.costs->lines[l].hasLive == expected.has_value());
         if (!expected) continue;
         ++counted;
+        CAPTURE(a.lineText(l));
         CHECK(r.costs->lines[l].gpr == expected->gpr);
         CHECK(r.costs->lines[l].pred == expected->pred);
         CHECK(r.costs->lines[l].ugpr == expected->ugpr);
       }
     CHECK(counted * 2 > instructions);  // what it leaves blank is mostly the NOP padding
+    instructionsChecked += counted;
     // Per source line, inline-aware: the direct instructions and those inlined through it.
     for (const SourceLine& src : r.lineMap->sourceLinesWithCode(Stage::Sass, true)) {
       CAPTURE(src.line);
       const StageLines& sl = r.lineMap->linesFor(Stage::Sass, src);
-      Counts peak;
+      test::LiveCounts peak;
       for (const auto* lines : {&sl.direct, &sl.inlined})
         for (uint32_t l : *lines)
           if (const auto c = expectedAt(l)) {
@@ -159,6 +98,8 @@ TEST_CASE(
     }
   }
   CHECK(linesChecked > 50);
+  MESSAGE(instructionsChecked << " instructions compared with nvdisasm's counts");
+  CHECK(instructionsChecked > 3000);
 }
 
 TEST_CASE("control codes read from the cubin are the bits nvdisasm -hex prints") {
@@ -169,7 +110,7 @@ TEST_CASE("control codes read from the cubin are the bits nvdisasm -hex prints")
   REQUIRE(r.costs);
   REQUIRE(r.costs->controlCodes);
   // nvdisasm -hex prints each instruction's two 64-bit words; the second holds the control.
-  const std::string hex = nvdisasm(*r.cubin, {"-c", "-hex"});
+  const std::string hex = test::nvdisasm(*r.cubin, {"-c", "-hex"});
   static const std::regex first(R"(/\*([0-9a-f]{4,})\*/.*/\* 0x[0-9a-f]{16} \*/)");
   static const std::regex second(R"(^\s+/\* 0x([0-9a-f]{16}) \*/)");
   static const std::regex section(R"(//-+ \.text\.(\S+))");

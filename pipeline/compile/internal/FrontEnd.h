@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "Access.h"
 #include "Compile.h"
 #include "CoreLink.h"
 #include "ExactLocations.h"
@@ -36,6 +37,9 @@ struct FrontEndOutput {
   /// The code was linked (or had nothing to link): ptxas first tries a loadable cubin even
   /// where the PTX still declares functions it lacks (vprintf is ptxas's own).
   bool linkedForLaunch = false;
+  /// How the loads and stores touch memory (Access.h), where the front end analysed its
+  /// parsed IR before the back end changed it; otherwise the costs parse the IR text again.
+  std::optional<AccessFacts> access;
 };
 
 class FrontEnd {

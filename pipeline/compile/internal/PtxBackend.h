@@ -61,11 +61,9 @@ class BackEndTools {
   };
   /// Waits for ptxas.
   const Ptxas& ptxas();
-  /// What nvdisasm printed: the SASS (`-c -g -gi`) and, beside it, the registers live at
-  /// each instruction (`-c -plr -lrm count`, Costs.h), both run at once.
+  /// What nvdisasm printed: the SASS (`-c -g -gi`).
   struct Disassembly {
     std::optional<ProcessResult> sass;
-    std::optional<ProcessResult> liveRanges;
   };
   /// Waits for nvdisasm and hands over what it printed (once: its output is moved out);
   /// `sass` is nullopt when it did not run (no SASS wanted, no cubin, no nvdisasm).
