@@ -153,9 +153,13 @@ PreparedLaunch prepareLaunch(const Toolchain& tc, const CompileResult& result,
   for (const auto& items : settings.specItems)
     parseSpecItems(items, settings.specOrigin, 0, out.spec, errors);
   if (out.spec.empty() && errors.empty()) {
-    out.errors.push_back("no launch spec for " + kernel +
-                         ": write one above the kernel, e.g. `// kernelscope: " +
-                         specSkeleton(*signature) + "`, or pass " + settings.specOrigin);
+    // The command line has --spec; an editor's request the `Add launch spec` lens.
+    out.errors.push_back(
+        "no launch spec for " + kernel +
+        ": write one above the kernel, e.g. `// kernelscope: " + specSkeleton(*signature) + "`, " +
+        (settings.specOrigin == "--spec"
+             ? std::string("or pass --spec")
+             : std::string("or add it with the `Add launch spec` code lens")));
     return out;
   }
   std::optional<LaunchPlan> plan = resolveSpec(out.spec, *signature, errors);

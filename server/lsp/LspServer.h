@@ -30,6 +30,8 @@
 
 namespace ks::server {
 
+class CrateLaunchSpecs;  // GpuFeatures.h
+
 enum class RegisterQuery;  // Features.h: the features are the server's own
 
 template <class T>
@@ -217,6 +219,8 @@ class LspServer final : public MessageHandler {
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<PassesCache> passes_;  // made on the first kernelscope/passes
   std::unique_ptr<GpuRuns> gpu_;         // made on the first kernelscope/run or /profile
+  /// The crates' launch specs for the lenses, read by the compile's workers.
+  std::shared_ptr<CrateLaunchSpecs> crateSpecs_;
   /// The diffs behind ready statuses' change summaries, one at a time, in order.
   JobRunner changeSummaries_{1};
   int summariesInFlight_ = 0;
