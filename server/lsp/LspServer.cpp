@@ -1247,21 +1247,26 @@ void LspServer::startGpuJob(const lsp::GpuRunParams& p, bool profile, Callback<j
         }
         report("end", "done");
         if (!profile) return reply(json(runResultOf(path, *outcome.plan, outcome.run)));
-        lsp::ProfileResult profiled =
-            profileResultOf(path, *outcome.lines, outcome.run.device, *outcome.plan);
-        if (outcome.deltas) profiled.baseline = profileDeltasOf(*outcome.deltas, outcome.since);
-        json result = profiled;
-        std::shared_ptr<const ShownProfile> shown = ShownProfile::of(path, text, outcome);
-        Document* doc = workspace_.find(uri);
-        const bool current = doc && doc->text == shown->text;
-        result["editor"] =
-            profileEditorJson(*shown, uri, current, filters.value_or(lsp::ArtifactFilters{}));
-        if (current) {
-          gpu_->show(uri, shown);
-          if (client_.inlayHintRefresh) request("workspace/inlayHint/refresh", nullptr);
-        }
-        reply(std::move(result));
+        reply(showProfile(uri, path, text, outcome, filters.value_or(lsp::ArtifactFilters{})));
       });
+}
+
+json LspServer::showProfile(const std::string& uri, const std::string& path,
+                            const std::string& text, gpu::GpuOutcome& outcome,
+                            const lsp::ArtifactFilters& filters) {
+  lsp::ProfileResult profiled =
+      profileResultOf(path, *outcome.lines, outcome.run.device, *outcome.plan);
+  if (outcome.deltas) profiled.baseline = profileDeltasOf(*outcome.deltas, outcome.since);
+  json result = profiled;
+  std::shared_ptr<const ShownProfile> shown = ShownProfile::of(path, text, outcome);
+  Document* doc = workspace_.find(uri);
+  const bool current = doc && doc->text == shown->text;
+  result["editor"] = profileEditorJson(*shown, uri, current, filters);
+  if (current) {
+    gpu_->show(uri, shown);
+    if (client_.inlayHintRefresh) request("workspace/inlayHint/refresh", nullptr);
+  }
+  return result;
 }
 
 std::shared_ptr<const ShownProfile> LspServer::shownProfile(const Document& d) const {

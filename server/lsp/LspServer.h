@@ -128,6 +128,9 @@ class LspServer final : public MessageHandler {
   void onRun(const lsp::GpuRunParams&, Callback<lsp::json>);
   void onProfile(const lsp::GpuRunParams&, Callback<lsp::json>);
   void startGpuJob(const lsp::GpuRunParams&, bool profile, Callback<lsp::json>);
+  /// A profile's result, its editor side, and the profile shown while `uri`'s text is `text`.
+  lsp::json showProfile(const std::string& uri, const std::string& path, const std::string& text,
+                        gpu::GpuOutcome& outcome, const lsp::ArtifactFilters& filters);
   /// kernelscope.insertLaunchSpec: a spec skeleton above a kernel (workspace/applyEdit).
   void insertLaunchSpec(const lsp::json& args, Callback<lsp::json>);
   /// The profile shown on `d`, while its text is the one profiled.

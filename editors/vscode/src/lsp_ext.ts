@@ -321,6 +321,8 @@ export interface GpuRunParams {
   workDoneToken?: string;
   /** profile: the views' filters, whose lines `editor.views` names. */
   filters?: ArtifactFilters;
+  /** profile: compare with the last profile of this file, kernel and spec ("last", the default), or not. */
+  baseline?: "last" | "none";
 }
 
 export interface GpuDevice {
