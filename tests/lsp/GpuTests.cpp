@@ -407,6 +407,13 @@ TEST_CASE("a kernel without a launch spec: the lens inserts one from its real pa
   REQUIRE_MESSAGE(!add.is_null(), lenses.dump());
   CHECK(add["command"]["command"] == "kernelscope.insertLaunchSpec");
   CHECK(add["command"]["arguments"][0]["kernel"] == "gather_local");
+  // Run without one: the editor's way to give one, not the command line's --spec.
+  json none = s.client->request("kernelscope/run", s.params("gather_local"));
+  REQUIRE(none.contains("error"));
+  const std::string why = none["error"]["message"].get<std::string>();
+  CHECK(why.find("no launch spec for gather_local") != std::string::npos);
+  CHECK(why.find("`Add launch spec` code lens") != std::string::npos);
+  CHECK(why.find("--spec") == std::string::npos);
 
   s.client->result("workspace/executeCommand", {{"command", "kernelscope.insertLaunchSpec"},
                                                 {"arguments", add["command"]["arguments"]}});
