@@ -198,6 +198,12 @@ json gpuRunParams() {
           {"filters", {{"directives", true}, {"debugLocations", true}}}};
 }
 
+json profileParams() {
+  json p = gpuRunParams();
+  p["baseline"] = "last";
+  return p;
+}
+
 // The results' types are RunResult and ProfileResult (server/lsp/convert/GpuResults.h makes them
 // for `kernelscope run/profile --json` and the server alike); these examples are checked
 // against the server's real answers (tests/lsp PipelineTests).
@@ -239,6 +245,14 @@ json profileResult() {
   r.launch = launch();
   r.kernel = {"saxpy", 2000, 11872, 86.3, 74.1, 12582912};
   r.lines = {line};
+  ProfileLineDelta change;
+  change.line = 12;
+  change.beforeLine = 13;
+  change.before = ProfileLineCounters{2333, 0.8, 12, 3145728};
+  change.after = {1400, 0.7, 12, 393216};
+  change.stallChange = -0.4;
+  change.hint = "\u221240% stalls since last profile";
+  r.baseline = std::vector<ProfileLineDelta>{change};
   r.editor = {
       {"uri", kExampleUri},
       {"current", true},
@@ -246,7 +260,10 @@ json profileResult() {
       {"lines", {{{"line", 11}, {"share", 0.7}, {"headline", "70% stalls · long scoreboard"}}}},
       {"views",
        {{"ptx", {{{"start", 30}, {"end", 33}, {"share", 0.7}}}},
-        {"sass", {{{"start", 41}, {"end", 48}, {"share", 0.7}}}}}}};
+        {"sass", {{{"start", 41}, {"end", 48}, {"share", 0.7}}}}}},
+      {"since", "last profile"},
+      {"deltas",
+       {{{"line", 11}, {"stallChange", -0.4}, {"hint", "\u221240% stalls since last profile"}}}}};
   return r;
 }
 
@@ -308,7 +325,7 @@ const std::vector<ExtensionMethod>& extensionMethods() {
         {"stage", "llvm-ir"}},
        passesResult()},
       {"kernelscope/run", "request", "client -> server", gpuRunParams(), runResult()},
-      {"kernelscope/profile", "request", "client -> server", gpuRunParams(), profileResult()},
+      {"kernelscope/profile", "request", "client -> server", profileParams(), profileResult()},
       {"kernelscope/status", "notification", "server -> client", statusParams(), nullptr},
       {"kernelscope/sync", "request", "client -> server", nullptr, nullptr},
   };

@@ -531,6 +531,9 @@ struct GpuRunParams {
   json workDoneToken;  // string, integer or null
   /// profile: the filters of the views whose lines `editor.views` names; omitted: whole text.
   std::optional<ArtifactFilters> filters;
+  /// profile: "last" (the default): compare with the profile of this file, kernel and spec
+  /// kept before, when there is one; "none": no comparison (the profile is still kept).
+  std::string baseline = "last";
 };
 inline void from_json(const json& j, GpuRunParams& p) {
   j.at("textDocument").get_to(p.textDocument);
@@ -544,6 +547,7 @@ inline void from_json(const json& j, GpuRunParams& p) {
   detail::readOptional(j, "runs", p.runs);
   if (j.contains("workDoneToken")) p.workDoneToken = j["workDoneToken"];
   detail::readOptional(j, "filters", p.filters);
+  if (j.contains("baseline")) j["baseline"].get_to(p.baseline);
 }
 
 /// The GPU a run or profile ran on.
@@ -670,6 +674,39 @@ inline void to_json(json& j, const ProfileKernel& k) {
   detail::writeOptional(j, "dramBytes", k.dramBytes);
 }
 
+/// One side of a line's change since a kept profile.
+struct ProfileLineCounters {
+  double stallSamples = 0;
+  double share = 0;
+  size_t instructions = 0;
+  double l2Sectors = 0;
+};
+inline void to_json(json& j, const ProfileLineCounters& c) {
+  j = {{"stallSamples", c.stallSamples},
+       {"share", c.share},
+       {"instructions", c.instructions},
+       {"l2Sectors", c.l2Sectors}};
+}
+
+/// A line of the profile against the one kept before (or a saved one), lines matched
+/// through the edit: `line` 1-based in the profiled text (0: a line the edit removed),
+/// `beforeLine` its line then (null: new since), `stallChange` the relative change of its
+/// stall samples (-0.4: 40% fewer; absent when it had none), `hint` the same in words.
+struct ProfileLineDelta {
+  uint32_t line = 0;
+  std::optional<uint32_t> beforeLine;
+  std::optional<ProfileLineCounters> before;
+  ProfileLineCounters after;
+  std::optional<double> stallChange;
+  std::string hint;
+};
+inline void to_json(json& j, const ProfileLineDelta& d) {
+  j = {{"line", d.line}, {"after", d.after}, {"hint", d.hint}};
+  j["beforeLine"] = d.beforeLine ? json(*d.beforeLine) : json(nullptr);
+  detail::writeOptional(j, "before", d.before);
+  detail::writeOptional(j, "stallChange", d.stallChange);
+}
+
 /// kernelscope/profile's result (and `kernelscope profile --json`, without `editor`).
 struct ProfileResult {
   std::string file;
@@ -677,6 +714,8 @@ struct ProfileResult {
   GpuLaunch launch;
   ProfileKernel kernel;
   std::vector<ProfileLine> lines;  // hottest first
+  /// Each line's change since the baseline; absent without one.
+  std::optional<std::vector<ProfileLineDelta>> baseline;
   /// The editor's side (hot lines, the views' heat); null: omitted.
   json editor;
 };
@@ -686,6 +725,7 @@ inline void to_json(json& j, const ProfileResult& r) {
        {"launch", r.launch},
        {"kernel", r.kernel},
        {"lines", r.lines}};
+  detail::writeOptional(j, "baseline", r.baseline);
   if (!r.editor.is_null()) j["editor"] = r.editor;
 }
 

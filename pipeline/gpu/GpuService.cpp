@@ -43,6 +43,44 @@ std::string where(const LaunchSettings& s) {
   return "'" + r + "'";
 }
 
+/// The baseline `req` names, read before this profile is kept; nullopt with `problem` when
+/// there is none (and no problem when an optional "last" is not kept yet).
+std::optional<ProfileSnapshot> readBaseline(const fs::path& cacheDir, const GpuRequest& req,
+                                            const ProfileSnapshot& now, std::string& problem) {
+  const bool last = req.baseline == "last";
+  const fs::path path = last ? keptProfilePath(cacheDir, now) : fs::path(req.baseline);
+  FileText text = readRegularFile(path, size_t(64) << 20);
+  if (!text.ok()) {
+    if (last && req.baselineOptional && !fs::exists(path)) return std::nullopt;
+    problem = last ? "no earlier profile of " + now.kernel +
+                         " with this spec (each profile is kept for the next)"
+                   : req.baseline + ": " + text.error;
+    return std::nullopt;
+  }
+  ProfileSnapshot before;
+  if (std::string why = decodeSnapshot(text.text, before); !why.empty()) {
+    problem = path.string() + ": " + why;
+    return std::nullopt;
+  }
+  return before;
+}
+
+/// Keeps the profile in `out` and compares it with the request's baseline.
+void keepAndCompare(const fs::path& cacheDir, const GpuRequest& req, GpuOutcome& out) {
+  const std::string file = req.input.path.string();
+  std::string spec;
+  for (const auto& item : out.spec.items) spec += item.key + " = " + item.value + "; ";
+  out.snapshot = snapshotOf(*out.lines, file, documentText(req, file), spec);
+  std::optional<ProfileSnapshot> before;
+  if (!req.baseline.empty())
+    before = readBaseline(cacheDir, req, *out.snapshot, out.baselineProblem);
+  if (std::string why = keepProfile(cacheDir, *out.snapshot); !why.empty())
+    out.notes.push_back("the profile is not kept: " + why);
+  if (!before) return;
+  out.deltas = compareProfiles(*before, *out.snapshot);
+  out.since = req.baseline == "last" ? "last profile" : "baseline";
+}
+
 }  // namespace
 
 std::string GpuOutcome::message() const {
@@ -107,6 +145,7 @@ GpuOutcome runOnGpu(Engine& engine, const GpuRequest& req, const GpuProgress& pr
     if (!out.lines) return out.error = problem, out;
     if (!problem.empty()) out.notes.push_back(problem);
     fillLineTexts(req, *out.lines);
+    keepAndCompare(engine.toolchain().cacheDir, req, out);
   }
   out.compile = std::make_shared<const CompileResult>(std::move(c.result));
   return out;

@@ -21,6 +21,7 @@
 #include "Engine.h"
 #include "KernelLaunch.h"
 #include "LineProfile.h"
+#include "ProfileBaseline.h"
 #include "Report.h"
 
 namespace ks::gpu {
@@ -35,6 +36,12 @@ struct GpuRequest {
   std::filesystem::path saveRequest;
   /// Instead of launching: read this recorded gpu-exec result (`run --replay`).
   std::filesystem::path replay;
+  /// A profile's baseline (ProfileBaseline.h): "last", the profile of this file, kernel and
+  /// spec kept before; else a kept profile's file (`profile --json`'s output); empty: none.
+  /// Every profile is kept in the cache directory for the next one's "last".
+  std::string baseline;
+  /// With "last": none kept yet is no problem (the editor compares whenever it can).
+  bool baselineOptional = false;
 };
 
 struct GpuOutcome {
@@ -51,6 +58,12 @@ struct GpuOutcome {
   RunResult run;
   std::optional<KernelLineProfile> lines;        // a profile's, each line with its text
   std::shared_ptr<const CompileResult> compile;  // the compile that was launched
+  std::optional<ProfileSnapshot> snapshot;       // a profile's, as it is kept
+  /// Against the request's baseline: each line's change, and what it is since ("last
+  /// profile", "baseline"); `baselineProblem` when the baseline asked for could not be read.
+  std::optional<std::vector<LineDelta>> deltas;
+  std::string since;
+  std::string baselineProblem;
   bool ok() const { return !cancelled && error.empty() && details.empty(); }
   /// details and error as one message.
   std::string message() const;

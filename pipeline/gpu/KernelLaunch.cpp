@@ -69,6 +69,16 @@ std::string selfExecutable() {
   return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string("kernelscope");
 }
 
+/// What a kernel without a launch spec is told: the spec of its real parameters, and where
+/// else to give one (the command line has --spec; an editor the `Add launch spec` lens).
+std::string noSpecMessage(const std::string& kernel, const KernelSignature& signature,
+                          const std::string& specOrigin) {
+  return "no launch spec for " + kernel +
+         ": write one above the kernel, e.g. `// kernelscope: " + specSkeleton(signature) + "`, " +
+         (specOrigin == "--spec" ? "or pass --spec"
+                                 : "or add it with the `Add launch spec` code lens");
+}
+
 }  // namespace
 
 LaunchSpec writtenSpec(const Toolchain& tc, const CompileResult& result, const std::string& kernel,
@@ -153,9 +163,7 @@ PreparedLaunch prepareLaunch(const Toolchain& tc, const CompileResult& result,
   for (const auto& items : settings.specItems)
     parseSpecItems(items, settings.specOrigin, 0, out.spec, errors);
   if (out.spec.empty() && errors.empty()) {
-    out.errors.push_back("no launch spec for " + kernel +
-                         ": write one above the kernel, e.g. `// kernelscope: " +
-                         specSkeleton(*signature) + "`, or pass " + settings.specOrigin);
+    out.errors.push_back(noSpecMessage(kernel, *signature, settings.specOrigin));
     return out;
   }
   std::optional<LaunchPlan> plan = resolveSpec(out.spec, *signature, errors);

@@ -219,6 +219,7 @@ std::optional<gpu::GpuOutcome> runOnGpu(const char* command, const RunArgs& args
   request.launch = args.launch;
   request.saveRequest = args.saveRequest;
   request.replay = args.replay;
+  request.baseline = args.baseline;
   gpu::GpuOutcome out = gpu::runOnGpu(cliEngine(), request);
   for (const auto& n : out.notes) std::cerr << "kernelscope " << command << ": note: " << n << "\n";
   for (const auto& d : out.details) std::cerr << d << "\n";
@@ -423,29 +424,6 @@ int runMain(int argc, char** argv) {
 
 namespace {
 
-/// The baseline `--baseline` names (`last`: the kept profile of this file, kernel and spec),
-/// read before this profile is kept; nullopt with `problem` when there is none.
-std::optional<gpu::ProfileSnapshot> readBaseline(const std::string& which,
-                                                 const gpu::ProfileSnapshot& now,
-                                                 std::string& problem) {
-  const fs::path path = which == "last"
-                            ? gpu::keptProfilePath(cliEngine().toolchain().cacheDir, now)
-                            : fs::path(which);
-  FileText text = readRegularFile(path, size_t(64) << 20);
-  if (!text.ok()) {
-    problem = which == "last" ? "no earlier profile of " + now.kernel +
-                                    " with this spec (each profile is kept for the next)"
-                              : which + ": " + text.error;
-    return std::nullopt;
-  }
-  gpu::ProfileSnapshot before;
-  if (std::string why = gpu::decodeSnapshot(text.text, before); !why.empty()) {
-    problem = path.string() + ": " + why;
-    return std::nullopt;
-  }
-  return before;
-}
-
 std::string signedCount(double before, double after) {
   const double d = after - before;
   return (d < 0 ? "-" : "+") + gpu::compactCount(std::fabs(d));
@@ -472,24 +450,6 @@ void printDeltas(const std::vector<gpu::LineDelta>& deltas, const std::string& s
   }
 }
 
-json deltasJson(const std::vector<gpu::LineDelta>& deltas, const std::string& since) {
-  json out = json::array();
-  auto side = [](const gpu::ProfileSnapshot::Line& l) {
-    return json{{"stallSamples", l.stallSamples},
-                {"share", l.share},
-                {"instructions", l.instructions},
-                {"l2Sectors", l.l2Sectors}};
-  };
-  for (const auto& d : deltas) {
-    json j = {{"line", d.line}, {"after", side(d.after)}, {"hint", d.hint(since)}};
-    j["beforeLine"] = d.beforeLine ? json(*d.beforeLine) : json(nullptr);
-    if (d.beforeLine) j["before"] = side(d.before);
-    if (auto c = d.stallChange()) j["stallChange"] = *c;
-    out.push_back(std::move(j));
-  }
-  return out;
-}
-
 }  // namespace
 
 int profileMain(int argc, char** argv) {
@@ -501,36 +461,22 @@ int profileMain(int argc, char** argv) {
   int status = kExitFailed;
   auto out = runOnGpu("profile", args, true, status);
   if (!out) return status;
-  const fs::path file = fs::absolute(args.file);
-  std::string spec;
-  for (const auto& item : out->spec.items) spec += item.key + " = " + item.value + "; ";
-  const gpu::ProfileSnapshot now =
-      gpu::snapshotOf(*out->lines, file.string(), readRegularFile(file).text, spec);
-  std::optional<gpu::ProfileSnapshot> before;
-  const std::string since = args.baseline == "last" ? "last profile" : "baseline";
-  if (!args.baseline.empty()) {
-    std::string problem;
-    before = readBaseline(args.baseline, now, problem);
-    if (!before) {
-      std::cerr << "kernelscope profile: --baseline: " << problem << "\n";
-      status = kExitFailed;
-    }
+  if (!out->baselineProblem.empty()) {
+    std::cerr << "kernelscope profile: --baseline: " << out->baselineProblem << "\n";
+    return kExitFailed;
   }
-  // Every profile is kept for the next one's `--baseline last`.
-  if (std::string why = gpu::keepProfile(cliEngine().toolchain().cacheDir, now); !why.empty())
-    std::cerr << "kernelscope profile: note: the profile is not kept: " << why << "\n";
-  if (!args.baseline.empty() && !before) return kExitFailed;
-  const auto deltas = before ? gpu::compareProfiles(*before, now) : std::vector<gpu::LineDelta>{};
+  const fs::path file = fs::absolute(args.file);
   if (args.json) {
-    json doc = profileResultOf(file, *out->lines, out->run.device, *out->plan,
-                               static_cast<size_t>(args.top));
-    doc["snapshot"] = json::parse(gpu::encodeSnapshot(now));
-    if (before) doc["baseline"] = deltasJson(deltas, since);
+    lsp::ProfileResult result = profileResultOf(file, *out->lines, out->run.device, *out->plan,
+                                                static_cast<size_t>(args.top));
+    if (out->deltas) result.baseline = profileDeltasOf(*out->deltas, out->since);
+    json doc = result;
+    doc["snapshot"] = json::parse(gpu::encodeSnapshot(*out->snapshot));
     std::cout << doc.dump(2) << "\n";
     return kExitOk;
   }
   int rc = printLineProfile(*out->lines, out->run.device, *out->plan, file, false, args.top);
-  if (before) printDeltas(deltas, since);
+  if (out->deltas) printDeltas(*out->deltas, out->since);
   return rc;
 }
 

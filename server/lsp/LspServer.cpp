@@ -77,8 +77,18 @@ LspServer::LspServer(Transport& transport, ServerOptions options)
     serveResult(r, std::move(result), elapsed);
   };
   listener.cancelled = [this](const CompileRequest&) { postCheckSyncs(); };
+  // After each compile, on its worker: the crate's launch specs, which the lenses show.
+  crateSpecs_ = std::make_shared<CrateLaunchSpecs>();
+  CompileFunction compile = [compile = options_.compile, specs = crateSpecs_](
+                                const CompileInput& in, const CompileOptions& o,
+                                const CancellationToken& c) {
+    SharedResult result = compile(in, o, c);
+    if (result.result && !result.result->crateManifest.empty())
+      specs->read(result.result->crateManifest);
+    return result;
+  };
   scheduler_ = std::make_unique<Scheduler>(
-      options_.compile, [&transport](std::function<void()> fn) { transport.post(std::move(fn)); },
+      std::move(compile), [&transport](std::function<void()> fn) { transport.post(std::move(fn)); },
       std::move(listener), options_.scheduler);
   session_.setCompileOptions(settings_.compileOptions());
   bindMethods();
@@ -920,7 +930,7 @@ void LspServer::onCodeLens(const lsp::CodeLensParams& p,
         break;
       }
   auto lenses = codeLenses(*s->second, earlier, encoding_);
-  auto gpu = gpuLenses(*s->second, encoding_);
+  auto gpu = gpuLenses(*s->second, encoding_, *crateSpecs_);
   lenses.insert(lenses.end(), gpu.begin(), gpu.end());
   reply(lenses);
 }
@@ -1187,6 +1197,12 @@ void LspServer::startGpuJob(const lsp::GpuRunParams& p, bool profile, Callback<j
   job.options = settings_.compileOptions();
   job.launch.specItems = p.spec;
   job.launch.specOrigin = std::string(method) + " spec";
+  if (p.baseline != "last" && p.baseline != "none")
+    return reply(lsp::ResponseError{ErrorCode::InvalidParams,
+                                    std::string(method) + ": baseline is \"last\" or \"none\""});
+  // Compared with the last profile of this file, kernel and spec when there is one.
+  if (p.baseline == "last") job.baseline = "last";
+  job.baselineOptional = true;
   if (p.runs) job.launch.runs = *p.runs;
   job.launch.ncu = settings_.ncu;
   if (std::string why = gpu::splitRunner(settings_.gpuRunner, job.launch.runner); !why.empty())
@@ -1231,18 +1247,26 @@ void LspServer::startGpuJob(const lsp::GpuRunParams& p, bool profile, Callback<j
         }
         report("end", "done");
         if (!profile) return reply(json(runResultOf(path, *outcome.plan, outcome.run)));
-        json result = profileResultOf(path, *outcome.lines, outcome.run.device, *outcome.plan);
-        std::shared_ptr<const ShownProfile> shown = ShownProfile::of(path, text, outcome);
-        Document* doc = workspace_.find(uri);
-        const bool current = doc && doc->text == shown->text;
-        result["editor"] =
-            profileEditorJson(*shown, uri, current, filters.value_or(lsp::ArtifactFilters{}));
-        if (current) {
-          gpu_->show(uri, shown);
-          if (client_.inlayHintRefresh) request("workspace/inlayHint/refresh", nullptr);
-        }
-        reply(std::move(result));
+        reply(showProfile(uri, path, text, outcome, filters.value_or(lsp::ArtifactFilters{})));
       });
+}
+
+json LspServer::showProfile(const std::string& uri, const std::string& path,
+                            const std::string& text, gpu::GpuOutcome& outcome,
+                            const lsp::ArtifactFilters& filters) {
+  lsp::ProfileResult profiled =
+      profileResultOf(path, *outcome.lines, outcome.run.device, *outcome.plan);
+  if (outcome.deltas) profiled.baseline = profileDeltasOf(*outcome.deltas, outcome.since);
+  json result = profiled;
+  std::shared_ptr<const ShownProfile> shown = ShownProfile::of(path, text, outcome);
+  Document* doc = workspace_.find(uri);
+  const bool current = doc && doc->text == shown->text;
+  result["editor"] = profileEditorJson(*shown, uri, current, filters);
+  if (current) {
+    gpu_->show(uri, shown);
+    if (client_.inlayHintRefresh) request("workspace/inlayHint/refresh", nullptr);
+  }
+  return result;
 }
 
 std::shared_ptr<const ShownProfile> LspServer::shownProfile(const Document& d) const {

@@ -30,6 +30,8 @@
 
 namespace ks::server {
 
+class CrateLaunchSpecs;  // GpuFeatures.h
+
 enum class RegisterQuery;  // Features.h: the features are the server's own
 
 template <class T>
@@ -126,6 +128,9 @@ class LspServer final : public MessageHandler {
   void onRun(const lsp::GpuRunParams&, Callback<lsp::json>);
   void onProfile(const lsp::GpuRunParams&, Callback<lsp::json>);
   void startGpuJob(const lsp::GpuRunParams&, bool profile, Callback<lsp::json>);
+  /// A profile's result, its editor side, and the profile shown while `uri`'s text is `text`.
+  lsp::json showProfile(const std::string& uri, const std::string& path, const std::string& text,
+                        gpu::GpuOutcome& outcome, const lsp::ArtifactFilters& filters);
   /// kernelscope.insertLaunchSpec: a spec skeleton above a kernel (workspace/applyEdit).
   void insertLaunchSpec(const lsp::json& args, Callback<lsp::json>);
   /// The profile shown on `d`, while its text is the one profiled.
@@ -217,6 +222,8 @@ class LspServer final : public MessageHandler {
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<PassesCache> passes_;  // made on the first kernelscope/passes
   std::unique_ptr<GpuRuns> gpu_;         // made on the first kernelscope/run or /profile
+  /// The crates' launch specs for the lenses, read by the compile's workers.
+  std::shared_ptr<CrateLaunchSpecs> crateSpecs_;
   /// The diffs behind ready statuses' change summaries, one at a time, in order.
   JobRunner changeSummaries_{1};
   int summariesInFlight_ = 0;

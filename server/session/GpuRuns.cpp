@@ -9,6 +9,12 @@ const gpu::LineCounters* ShownProfile::at(uint32_t line) const {
   return nullptr;
 }
 
+const gpu::LineDelta* ShownProfile::deltaAt(uint32_t line) const {
+  for (const auto& d : deltas)
+    if (d.line == line) return &d;
+  return nullptr;
+}
+
 std::shared_ptr<const ShownProfile> ShownProfile::of(std::string path, std::string text,
                                                      gpu::GpuOutcome& outcome) {
   auto shown = std::make_shared<ShownProfile>();
@@ -17,6 +23,8 @@ std::shared_ptr<const ShownProfile> ShownProfile::of(std::string path, std::stri
   shown->lines = std::move(*outcome.lines);
   shown->compile = std::move(outcome.compile);
   shown->device = outcome.run.device.describe();
+  if (outcome.deltas) shown->deltas = std::move(*outcome.deltas);
+  shown->since = outcome.since;
   return shown;
 }
 

@@ -9,7 +9,9 @@
 // go with it.
 //
 // The newest profile of each document stays shown (hints, hover, heat) while the document's
-// text is the text that was profiled; the first edit drops it.
+// text is the text that was profiled; the first edit drops it. Each profile is kept by the
+// GPU service (ProfileBaseline.h) as the CLI's are, and the next one of the same file,
+// kernel and spec shows per line what changed since (lines matched through the edit).
 #pragma once
 
 #include <functional>
@@ -39,8 +41,14 @@ struct ShownProfile {
   gpu::KernelLineProfile lines;
   std::shared_ptr<const CompileResult> compile;  // the compile that was profiled
   std::string device;                            // "NVIDIA H200 (sm_90, 132 SMs), driver 13.0"
+  /// Each line's change since the profile of this file, kernel and spec kept before (none
+  /// on the first), and what they are since ("last profile").
+  std::vector<gpu::LineDelta> deltas;
+  std::string since;
   /// The counters of 1-based line `line` of `path`, or null.
   const gpu::LineCounters* at(uint32_t line) const;
+  /// The change of 1-based line `line` since the last profile, or null.
+  const gpu::LineDelta* deltaAt(uint32_t line) const;
   /// What a profile's `outcome` shows on the document at `path` with `text` (takes the
   /// outcome's lines and compile).
   static std::shared_ptr<const ShownProfile> of(std::string path, std::string text,

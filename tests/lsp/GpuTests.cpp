@@ -11,11 +11,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <thread>
 
 #include "Contract.h"
 #include "Features.h"
 #include "JsonRpc.h"
+#include "Process.h"
 #include "RealPipeline.h"
 #include "Settings.h"
 #include "TestClient.h"
@@ -38,7 +41,8 @@ struct Session {
   std::unique_ptr<TestClient> client;
   std::string path, uri, text;
 
-  /// `editor`: the client's name (initialize's clientInfo), when the test needs one.
+  /// `file`: under the source tree, or absolute. `editor`: the client's name (initialize's
+  /// clientInfo), when the test needs one.
   Session(const std::string& file, const std::string& runner, const std::string& editor = "") {
     client = std::make_unique<TestClient>(realOptions(compiler), editor.empty());
     if (!editor.empty()) {
@@ -48,7 +52,7 @@ struct Session {
                                     {"capabilities", {{"window", {{"workDoneProgress", true}}}}}});
       client->notify("initialized", json::object());
     }
-    path = KS_SOURCE_DIR "/" + file;
+    path = file.starts_with("/") ? file : KS_SOURCE_DIR "/" + file;
     text = readFile(path);
     client->notify("workspace/didChangeConfiguration",
                    {{"settings", {{"kernelscope", {{"gpuRunner", runner}}}}}});
@@ -79,12 +83,14 @@ struct Session {
   }
 };
 
-/// The hint on 0-based `line` whose label mentions stalls, or null.
+/// The hint on 0-based `line` whose label gives its stalls (not their change), or null.
 json stallHint(const json& hints, int line) {
-  for (const auto& h : hints)
-    if (h["position"]["line"] == line &&
-        h["label"].get<std::string>().find("stalls") != std::string::npos)
+  for (const auto& h : hints) {
+    const std::string label = h["label"].get<std::string>();
+    if (h["position"]["line"] == line && label.find("stalls") != std::string::npos &&
+        label.find(" since ") == std::string::npos)
       return h;
+  }
   return nullptr;
 }
 
@@ -129,10 +135,13 @@ TEST_CASE("kernelscope/profile: progress, per-line counters, hints, hover and he
   const int hot = lineOf(s.text, "*y.add(i) = a * *x.add(i) + *y.add(i);");
   CHECK(r["lines"][0]["line"] == hot + 1);
   CHECK(r["lines"][0]["headline"] == "90% stalls · long scoreboard");
-  // The answer has the shape docs/lsp-extensions.md shows.
+  // The answer has the shape docs/lsp-extensions.md shows (whose example has a baseline: an
+  // earlier run of this test kept one, or not).
   auto doc = readContract(KS_SOURCE_DIR "/docs/lsp-extensions.md");
   REQUIRE(doc["kernelscope/profile"].response);
-  CHECK(shapeDifference(*doc["kernelscope/profile"].response, r, "result") == "");
+  json shape = *doc["kernelscope/profile"].response;
+  if (!r.contains("baseline")) shape.erase("baseline"), shape["editor"].erase("since");
+  CHECK(shapeDifference(shape, r, "result") == "");
 
   // For the editor: the hot line, and the view lines it became, with its share.
   const json& editor = r["editor"];
@@ -184,6 +193,82 @@ TEST_CASE("kernelscope/profile: progress, per-line counters, hints, hover and he
   s.client->sync();
   CHECK(stallHint(s.hints(), hot).is_null());
   CHECK(s.hover(hot).find("GPU profile") == std::string::npos);
+}
+
+TEST_CASE("kernelscope/profile twice across an edit: per-line deltas, delta hints and hovers") {
+  SKIP_WITHOUT_TOOLCHAIN();
+  // The H200's profiles of tests/fixtures/gpu/coalesce before and after its coalescing fix,
+  // which also drops a comment line: the load and store line 19 is line 18 after the edit.
+  // A file of its own, so that no profile is kept for it yet.
+  TempDir dir("kernelscope-baseline-lsp");
+  const fs::path fixtures = KS_SOURCE_DIR "/tests/fixtures/gpu/coalesce";
+  const fs::path file = dir.path() / "scale.rs";
+  fs::copy_file(fixtures / "before.rs", file);
+  Session s(file.string(),
+            kFake + " --mode profile " + recorded("scale_matrix_before.profile.result"));
+  json first = s.client->result("kernelscope/profile", s.params("scale_matrix"));
+  CHECK(!first.contains("baseline"));
+  CHECK(first["editor"]["deltas"] == json::array());
+  CHECK(!first["editor"].contains("since"));
+  for (const auto& h : s.hints())
+    CHECK(h["label"].get<std::string>().find("since last profile") == std::string::npos);
+
+  // The edit, then the second profile (the runner answers with the fixed kernel's counters).
+  const std::string after = readFile((fixtures / "after.rs").string());
+  s.client->change(s.uri, after, 2);
+  s.client->notify("workspace/didChangeConfiguration",
+                   {{"settings",
+                     {{"kernelscope",
+                       {{"gpuRunner", kFake + " --mode profile " +
+                                          recorded("scale_matrix_after.profile.result")}}}}}});
+  s.client->sync();
+  json second = s.client->result("kernelscope/profile", s.params("scale_matrix"));
+  REQUIRE_MESSAGE(second.contains("baseline"), second.dump());
+  auto doc = readContract(KS_SOURCE_DIR "/docs/lsp-extensions.md");
+  CHECK(shapeDifference(*doc["kernelscope/profile"].response, second, "result") == "");
+  std::map<uint32_t, json> byLine;
+  for (const auto& d : second["baseline"]) byLine[d["line"].get<uint32_t>()] = d;
+  const int store = lineOf(after, "*out.add(at) = 2.0 * *a.add(at);");
+  REQUIRE(byLine.count(store + 1));
+  const json& moved = byLine[store + 1];
+  CHECK(moved["beforeLine"] == store + 2);
+  CHECK(moved["hint"] == "\u221275% stalls since last profile");
+  CHECK(moved["stallChange"].get<double>() == doctest::Approx(-0.75).epsilon(0.02));
+  CHECK(moved["before"]["l2Sectors"].get<double>() ==
+        doctest::Approx(8 * moved["after"]["l2Sectors"].get<double>()).epsilon(0.01));
+  // The rewritten line is new; the line it replaced is listed as removed (line 0).
+  const int rewritten = lineOf(after, "let (row, col) = (i / cols, i % cols);");
+  CHECK(byLine[rewritten + 1]["beforeLine"].is_null());
+  CHECK(byLine[rewritten + 1]["hint"] == "new since last profile");
+  REQUIRE(byLine.count(0));
+  CHECK(byLine[0]["beforeLine"] == rewritten + 2);
+
+  // For the editor's delta heat: 0-based lines with the change and its words.
+  const json& editor = second["editor"];
+  CHECK(editor["since"] == "last profile");
+  json heat;
+  for (const auto& d : editor["deltas"])
+    if (d["line"] == store) heat = d;
+  REQUIRE(!heat.is_null());
+  CHECK(heat["hint"] == "\u221275% stalls since last profile");
+  CHECK(heat["stallChange"].get<double>() < -0.7);
+
+  // The hint beside the line's own stall hint, and the hover says what it was.
+  json hint;
+  for (const auto& h : s.hints())
+    if (h["position"]["line"] == store && h["label"] == "\u221275% stalls since last profile")
+      hint = h;
+  REQUIRE(!hint.is_null());
+  CHECK(!stallHint(s.hints(), store).is_null());
+  const std::string hover = s.hover(store);
+  CHECK(hover.find("\u221275% stalls since last profile (line " + std::to_string(store + 2) +
+                   " then: ") != std::string::npos);
+
+  // The first edit takes the deltas away with the profile.
+  s.client->change(s.uri, after + "\n", 3);
+  s.client->sync();
+  for (const auto& h : s.hints())
+    CHECK(h["label"].get<std::string>().find("since last profile") == std::string::npos);
 }
 
 TEST_CASE("kernelscope/run: the CLI's figures; a faulting launch is an error reply") {
@@ -322,6 +407,13 @@ TEST_CASE("a kernel without a launch spec: the lens inserts one from its real pa
   REQUIRE_MESSAGE(!add.is_null(), lenses.dump());
   CHECK(add["command"]["command"] == "kernelscope.insertLaunchSpec");
   CHECK(add["command"]["arguments"][0]["kernel"] == "gather_local");
+  // Run without one: the editor's way to give one, not the command line's --spec.
+  json none = s.client->request("kernelscope/run", s.params("gather_local"));
+  REQUIRE(none.contains("error"));
+  const std::string why = none["error"]["message"].get<std::string>();
+  CHECK(why.find("no launch spec for gather_local") != std::string::npos);
+  CHECK(why.find("`Add launch spec` code lens") != std::string::npos);
+  CHECK(why.find("--spec") == std::string::npos);
 
   s.client->result("workspace/executeCommand", {{"command", "kernelscope.insertLaunchSpec"},
                                                 {"arguments", add["command"]["arguments"]}});
@@ -353,6 +445,41 @@ TEST_CASE("a kernel without a launch spec: the lens inserts one from its real pa
   CHECK(header["grid"][0] == 4096);
   CHECK(header["args"][1]["fill"] == "iota");
   fs::remove(saved);
+}
+
+TEST_CASE("a launch spec in the crate's Cargo.toml gives the kernel Run and Profile lenses") {
+  SKIP_WITHOUT_TOOLCHAIN();
+  // saxpy without its spec comment (trailing its #[no_mangle]), in a crate whose Cargo.toml has (or
+  // lacks) the spec; the server reads Cargo.toml after each compile, never while it answers the
+  // lens request.
+  std::string kernel;
+  const std::string saxpy = readFile(KS_SOURCE_DIR "/examples/saxpy.rs");
+  for (std::string_view line : splitLines(saxpy))
+    kernel += std::string(line.substr(0, line.find("// kernelscope:"))) + "\n";
+  auto lensTitles = [&](const std::string& launch) {
+    TempDir dir("kernelscope-crate-spec");
+    fs::create_directories(dir.path() / "src");
+    std::ofstream(dir.path() / "Cargo.toml")
+        << "[package]\nname = \"spec-crate\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n"
+           "[lib]\npath = \"src/lib.rs\"\n\n"
+        << launch;
+    std::ofstream(dir.path() / "src/lib.rs") << kernel;
+    Session s((dir.path() / "src/lib.rs").string(), kFake);
+    std::set<std::string> titles;
+    for (const auto& l : s.lenses())
+      if (l.contains("command")) titles.insert(l["command"]["title"].get<std::string>());
+    return titles;
+  };
+  auto with = lensTitles(
+      "[package.metadata.kernelscope.launch.saxpy]\nn = \"1 << 20\"\na = \"2.0\"\n"
+      "x = \"f32[n] uniform(-1, 1, seed = 1)\"\ny = \"f32[n] zeros\"\n"
+      "grid = \"ceil(n / 256)\"\nblock = \"256\"\n");
+  CHECK(with.count("\u25b6 Run") == 1);
+  CHECK(with.count("Profile") == 1);
+  CHECK(with.count("Add launch spec") == 0);
+  auto without = lensTitles("[package.metadata.kernelscope]\narch = \"sm_90\"\n");
+  CHECK(without.count("\u25b6 Run") == 0);
+  CHECK(without.count("Add launch spec") == 1);
 }
 
 }  // namespace ks::test

@@ -6,11 +6,13 @@
 
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 
 #include "ExactLocations.h"
 #include "GpuExecProtocol.h"
+#include "GpuService.h"
 #include "KernelLaunch.h"
 #include "LaunchSpec.h"
 #include "LineMap.h"
@@ -18,6 +20,7 @@
 #include "Ncu.h"
 #include "Parsers.h"
 #include "Process.h"
+#include "ProfileBaseline.h"
 #include "Runner.h"
 #include "TestSupport.h"
 
@@ -756,4 +759,62 @@ TEST_CASE("profile --baseline: per-line changes through an edit that fixes an un
                                        "--baseline", (dir.path() / "nothing.json").string()});
   CHECK(missing.exitCode == 1);
   CHECK(missing.err.find("--baseline: ") != std::string::npos);
+}
+
+TEST_CASE("the GPU service keeps every profile and compares the next with the kept one") {
+  if (!test::toolchainUsable()) return;
+  // As the language server asks (an optional "last", the editor's unsaved text): the H200's
+  // profiles of tests/fixtures/gpu/coalesce before and after its fix, in a file of its own
+  // so that nothing is kept for it yet.
+  TempDir dir("kernelscope-keep-test");
+  const fs::path file = dir.path() / "scale.rs";
+  const fs::path fixtures = test::sourceDir() / "tests/fixtures/gpu/coalesce";
+  fs::copy_file(fixtures / "before.rs", file);
+  Engine engine({test::toolchain().rustc.path.string(), {}, test::toolchain().cacheDir.string()});
+  GpuRequest req;
+  req.profile = true;
+  req.input = {file, std::nullopt, {}};
+  req.replay = test::sourceDir() / "tests/golden/gpu/scale_matrix_before.profile.result";
+  req.baseline = "last";
+  req.baselineOptional = true;
+  GpuOutcome first = runOnGpu(engine, req);
+  REQUIRE_MESSAGE(first.ok(), first.message());
+  CHECK(first.baselineProblem.empty());  // none kept yet, and none needed
+  CHECK(!first.deltas);
+  CHECK(first.since.empty());
+  REQUIRE(first.snapshot);
+  CHECK(first.snapshot->spec.find("rows = 4096; ") != std::string::npos);
+  const fs::path kept = keptProfilePath(engine.toolchain().cacheDir, *first.snapshot);
+  CHECK(fs::is_regular_file(kept));
+
+  // The edit, not saved: the snapshot is of the text profiled, the lines matched through it.
+  std::ifstream in(fixtures / "after.rs");
+  const std::string after((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  req.input.text = after;
+  req.replay = test::sourceDir() / "tests/golden/gpu/scale_matrix_after.profile.result";
+  req.baselineOptional = false;
+  GpuOutcome second = runOnGpu(engine, req);
+  REQUIRE_MESSAGE(second.ok(), second.message());
+  CHECK(second.baselineProblem.empty());
+  CHECK(second.since == "last profile");
+  REQUIRE(second.deltas);
+  CHECK(second.snapshot->source == after);
+  const LineDelta* store = nullptr;
+  for (const auto& d : *second.deltas)
+    if (d.line == 18) store = &d;
+  REQUIRE(store);
+  CHECK(store->beforeLine == 19u);
+  CHECK(store->hint(second.since) == "\u221275% stalls since last profile");
+  // The second is kept in its place: compared with itself, nothing changed.
+  GpuOutcome third = runOnGpu(engine, req);
+  REQUIRE(third.deltas);
+  for (const auto& d : *third.deltas) CHECK(d.stallChange().value_or(0) == 0);
+
+  // A baseline asked for that is not there is a problem the caller reports; the profile is
+  // still kept.
+  req.baseline = (dir.path() / "nothing.json").string();
+  GpuOutcome missing = runOnGpu(engine, req);
+  CHECK(missing.ok());
+  CHECK(missing.baselineProblem.find("nothing.json: ") != std::string::npos);
+  CHECK(!missing.deltas);
 }

@@ -321,6 +321,8 @@ export interface GpuRunParams {
   workDoneToken?: string;
   /** profile: the views' filters, whose lines `editor.views` names. */
   filters?: ArtifactFilters;
+  /** profile: compare with the last profile of this file, kernel and spec ("last", the default), or not. */
+  baseline?: "last" | "none";
 }
 
 export interface GpuDevice {
@@ -383,6 +385,8 @@ export interface ProfileResult {
     dramBytes?: number;
   };
   lines: ProfileLine[];
+  /** Each line's change since the profile kept before (absent on a first profile). */
+  baseline?: ProfileLineDelta[];
   /** For the editor: this document's hot lines (0-based) and the views' lines by heat. */
   editor: {
     uri: string;
@@ -390,7 +394,28 @@ export interface ProfileResult {
     kernel: string;
     lines: { line: number; share: number; headline: string }[];
     views: Record<string, (LineRange & { share: number })[]>;
+    /** "last profile" when the lines have a change since to show. */
+    since?: string;
+    /** 0-based lines with their change since (stallChange -0.4: 40% fewer stall samples). */
+    deltas: { line: number; hint: string; stallChange?: number }[];
   };
+}
+
+export interface ProfileLineCounters {
+  stallSamples: number;
+  share: number;
+  instructions: number;
+  l2Sectors: number;
+}
+
+export interface ProfileLineDelta {
+  /** 1-based in the text profiled; 0: a line the edit removed. */
+  line: number;
+  beforeLine: number | null;
+  before?: ProfileLineCounters;
+  after: ProfileLineCounters;
+  stallChange?: number;
+  hint: string;
 }
 
 export const run = new lc.RequestType<GpuRunParams, RunResult, void>("kernelscope/run");

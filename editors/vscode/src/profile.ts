@@ -10,7 +10,10 @@
 // at the first edit of the file, as the server drops its hints then. Without a GPU, "Colour
 // Lines by Static Cost" paints the same heat from the server's static figures
 // (`kernelscope/lineCosts`' `heat`: issue cycles, live registers or local memory) and names
-// the lines to look at first; a profile shown on the file takes its place.
+// the lines to look at first; a profile shown on the file takes its place. A file profiled
+// before (the server keeps each profile) also gets each line's change since the last profile:
+// the hint is the server's (`−75% stalls since last profile`), and "Toggle Profile Delta
+// Heat" paints the source lines that got better (green) or worse (amber) instead of the heat.
 
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
@@ -20,15 +23,30 @@ import { showErrorNamingSetting } from "./config";
 import type { ArtifactViews } from "./views";
 import { parseArtifactUri, SCHEME } from "./uri";
 
+/** Whole-line colours `rgb` at each of `alphas`, with a mark in the overview ruler. */
+function lineColours(rgb: string, alphas: number[]): vscode.TextEditorDecorationType[] {
+  return alphas.map((alpha) =>
+    vscode.window.createTextEditorDecorationType({
+      backgroundColor: `rgba(${rgb}, ${alpha})`,
+      overviewRulerColor: `rgba(${rgb}, ${alpha + 0.3})`,
+      overviewRulerLane: vscode.OverviewRulerLane.Right,
+      isWholeLine: true,
+    }),
+  );
+}
+
 /** Heat levels, coolest first: a line's share of the stall samples against the hottest's. */
-const HEAT = [0.1, 0.2, 0.32, 0.45].map((alpha) =>
-  vscode.window.createTextEditorDecorationType({
-    backgroundColor: `rgba(255, 69, 58, ${alpha})`,
-    overviewRulerColor: `rgba(255, 69, 58, ${alpha + 0.3})`,
-    overviewRulerLane: vscode.OverviewRulerLane.Right,
-    isWholeLine: true,
-  }),
-);
+const HEAT = lineColours("255, 69, 58", [0.1, 0.2, 0.32, 0.45]);
+
+/** The delta heat: fewer stall samples than the last profile (BETTER), or more (WORSE); a
+ * change of at least 5%, then of at least 50%. */
+const BETTER = lineColours("48, 209, 88", [0.18, 0.36]);
+const WORSE = lineColours("255, 159, 10", [0.18, 0.36]);
+
+function deltaLevel(change: number | undefined): number {
+  if (change === undefined || Math.abs(change) < 0.05) return -1;
+  return Math.abs(change) >= 0.5 ? 1 : 0;
+}
 
 function heatLevel(share: number, hottest: number): number {
   if (hottest <= 0 || share <= 0) return -1;
@@ -39,6 +57,8 @@ interface Shown {
   /** Share of the stall samples per 0-based source line. */
   shares: Map<number, number>;
   hottest: number;
+  /** The change in stall samples since the last profile per 0-based source line. */
+  deltas?: Map<number, number>;
 }
 
 let nextToken = 0;
@@ -48,6 +68,8 @@ export class Profiles implements vscode.Disposable {
   private readonly shown = new Map<string, Shown>();
   /** The static heat by source path, where no profile is shown. */
   private readonly staticShown = new Map<string, Shown>();
+  /** Source lines coloured by their change since the last profile instead of the heat. */
+  private deltaHeat = false;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -59,6 +81,7 @@ export class Profiles implements vscode.Disposable {
       vscode.commands.registerCommand("kernelscope.run", (arg?: unknown) => this.launch(false, arg)),
       vscode.commands.registerCommand("kernelscope.profile", (arg?: unknown) => this.launch(true, arg)),
       vscode.commands.registerCommand("kernelscope.clearProfile", () => this.clearAll()),
+      vscode.commands.registerCommand("kernelscope.toggleProfileDelta", () => this.toggleDeltaHeat()),
       vscode.commands.registerCommand("kernelscope.staticHeat", (figure?: unknown) => this.staticHeat(figure)),
       vscode.window.onDidChangeVisibleTextEditors(() => this.paintAll()),
       views.onDidUpdate(() => this.paintAll()),
@@ -156,10 +179,32 @@ export class Profiles implements vscode.Disposable {
     }
     const shares = new Map<number, number>();
     for (const l of r.editor.lines) shares.set(l.line, l.share);
-    this.shown.set(path, { shares, hottest: Math.max(0, ...shares.values()) });
+    const deltas = new Map<number, number>();
+    for (const d of r.editor.deltas ?? []) if (d.stallChange !== undefined) deltas.set(d.line, d.stallChange);
+    this.shown.set(path, { shares, hottest: Math.max(0, ...shares.values()), deltas: r.editor.since ? deltas : undefined });
     this.paintAll();
     const top = r.editor.lines[0];
-    if (top) this.output.appendLine(`kernelscope: ${r.kernel.name}: line ${top.line + 1} ${top.headline}`);
+    if (!top) return;
+    const change = (r.editor.deltas ?? []).find((d) => d.line === top.line && d.hint);
+    this.output.appendLine(`kernelscope: ${r.kernel.name}: line ${top.line + 1} ${top.headline}${change ? `, ${change.hint}` : ""}`);
+  }
+
+  /**
+   * `kernelscope.toggleProfileDelta`: source lines coloured by their change since the last
+   * profile (better: green, worse: amber), or by the profile's heat again. Returns whether
+   * the delta heat is on, for tests.
+   */
+  private toggleDeltaHeat(): boolean {
+    const anyDeltas = [...this.shown.values()].some((s) => s.deltas);
+    if (!this.deltaHeat && !anyDeltas) {
+      void vscode.window.showInformationMessage(
+        "kernelscope: no earlier profile of this kernel with this spec to compare with: profile it again after an edit.",
+      );
+      return false;
+    }
+    this.deltaHeat = !this.deltaHeat;
+    this.paintAll();
+    return this.deltaHeat;
   }
 
   /**
@@ -226,17 +271,30 @@ export class Profiles implements vscode.Disposable {
     for (const editor of vscode.window.visibleTextEditors) this.paint(editor);
     // Clear Profile is offered only while a profile is shown.
     void vscode.commands.executeCommand("setContext", "kernelscope.hasProfile", this.shown.size > 0);
+    void vscode.commands.executeCommand(
+      "setContext",
+      "kernelscope.hasProfileDelta",
+      [...this.shown.values()].some((s) => s.deltas),
+    );
   }
 
   /** A source editor by its lines' shares; a view by the share of each segment's source line. */
   private paint(editor: vscode.TextEditor): void {
     const ranges: vscode.Range[][] = HEAT.map(() => []);
+    const better: vscode.Range[][] = BETTER.map(() => []);
+    const worse: vscode.Range[][] = WORSE.map(() => []);
     const uri = editor.document.uri;
     const add = (start: number, end: number, share: number, shown: Shown) => {
       const level = heatLevel(share, shown.hottest);
       if (level >= 0) ranges[level].push(new vscode.Range(start, 0, end, 0));
     };
-    if (uri.scheme === "file") {
+    const profiled = uri.scheme === "file" ? this.shown.get(uri.fsPath) : undefined;
+    if (this.deltaHeat && profiled?.deltas) {
+      for (const [line, change] of profiled.deltas) {
+        const level = deltaLevel(change);
+        if (level >= 0) (change < 0 ? better : worse)[level].push(new vscode.Range(line, 0, line, 0));
+      }
+    } else if (uri.scheme === "file") {
       const shown = this.heatOf(uri.fsPath);
       if (shown) for (const [line, share] of shown.shares) add(line, line, share, shown);
     } else if (uri.scheme === SCHEME) {
@@ -252,6 +310,8 @@ export class Profiles implements vscode.Disposable {
       }
     }
     HEAT.forEach((type, level) => editor.setDecorations(type, ranges[level]));
+    BETTER.forEach((type, level) => editor.setDecorations(type, better[level]));
+    WORSE.forEach((type, level) => editor.setDecorations(type, worse[level]));
   }
 
 }

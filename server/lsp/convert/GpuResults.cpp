@@ -65,4 +65,23 @@ lsp::ProfileResult profileResultOf(const std::filesystem::path& file,
   return out;
 }
 
+std::vector<lsp::ProfileLineDelta> profileDeltasOf(const std::vector<gpu::LineDelta>& deltas,
+                                                   const std::string& since) {
+  auto side = [](const gpu::ProfileSnapshot::Line& l) {
+    return lsp::ProfileLineCounters{l.stallSamples, l.share, l.instructions, l.l2Sectors};
+  };
+  std::vector<lsp::ProfileLineDelta> out;
+  for (const auto& d : deltas) {
+    lsp::ProfileLineDelta j;
+    j.line = d.line;
+    j.beforeLine = d.beforeLine;
+    if (d.beforeLine) j.before = side(d.before);
+    j.after = side(d.after);
+    j.stallChange = d.stallChange();
+    j.hint = d.hint(since);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 }  // namespace ks

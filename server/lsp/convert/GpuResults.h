@@ -8,6 +8,7 @@
 #include "Extensions.h"
 #include "GpuExecProtocol.h"
 #include "LineProfile.h"
+#include "ProfileBaseline.h"
 
 namespace ks {
 
@@ -22,5 +23,9 @@ lsp::RunResult runResultOf(const std::filesystem::path& file, const gpu::LaunchP
 /// `top` > 0 keeps that many lines.
 lsp::ProfileResult profileResultOf(const std::filesystem::path& file, const gpu::KernelLineProfile&,
                                    const gpu::DeviceInfo&, const gpu::LaunchPlan&, size_t top = 0);
+
+/// A profile's changes since its baseline (`since`: "last profile", "baseline").
+std::vector<lsp::ProfileLineDelta> profileDeltasOf(const std::vector<gpu::LineDelta>&,
+                                                   const std::string& since);
 
 }  // namespace ks

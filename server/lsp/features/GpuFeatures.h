@@ -3,7 +3,11 @@
 // source lines and of the PTX/SASS views' lines, and the Run / Profile / launch spec lenses.
 #pragma once
 
+#include <filesystem>
+#include <map>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,16 +31,41 @@ nlohmann::json profileEditorJson(const ShownProfile&, const std::string& uri, bo
                                  const lsp::ArtifactFilters& filters);
 
 /// "38% stalls · long scoreboard" at the end of each line of `range` with at least 1% of the
-/// kernel's stall samples.
+/// kernel's stall samples, each after its change since the last profile when there is one
+/// (profileDeltaHint).
 std::vector<lsp::InlayHint> profileHints(const ShownProfile&, const lsp::Range&, PositionEncoding);
 
-/// The counters of 0-based `line` in words, for its hover; empty when it has none.
+/// "−40% stalls since last profile" for 0-based `line`, when the profile has a baseline, the
+/// line was or is hot (1% of the stall samples) and its stall samples changed by 5% or more
+/// (or it is new); else empty.
+std::string profileDeltaHint(const ShownProfile&, int line);
+
+/// The counters of 0-based `line` in words, and its change since the last profile, for its
+/// hover; empty when it has neither.
 std::string profileHoverText(const ShownProfile&, int line);
 
+/// The kernels with a launch spec in each crate's Cargo.toml
+/// (`[package.metadata.kernelscope.launch.KERNEL]`), read on the compile's worker after each
+/// compile of the crate (a change to Cargo.toml compiles again), so that the lenses never
+/// read a file on the io thread.
+class CrateLaunchSpecs {
+ public:
+  /// Reads `manifest` (on a worker thread).
+  void read(const std::filesystem::path& manifest);
+  /// Whether `manifest`, as last read, has a launch spec for `kernel` (no I/O).
+  bool has(const std::filesystem::path& manifest, const std::string& kernel) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::filesystem::path, std::set<std::string>> kernels_;
+};
+
 /// On each kernel of the document with a launch spec (in its comments or its crate's
-/// Cargo.toml) "▶ Run" and "Profile" (the client commands kernelscope.run and
-/// kernelscope.profile); on the others "Add launch spec" (kernelscope.insertLaunchSpec).
-std::vector<lsp::CodeLens> gpuLenses(const Snapshot&, PositionEncoding);
+/// Cargo.toml, as `crateSpecs` last read it) "▶ Run" and "Profile" (the client commands
+/// kernelscope.run and kernelscope.profile); on the others "Add launch spec"
+/// (kernelscope.insertLaunchSpec).
+std::vector<lsp::CodeLens> gpuLenses(const Snapshot&, PositionEncoding,
+                                     const CrateLaunchSpecs& crateSpecs);
 
 /// The `// kernelscope:` line to insert above `kernel` in `s` (a spec skeleton from its real
 /// parameters) and where; nullopt with `problem` when the kernel is unknown.

@@ -1,5 +1,6 @@
 // A GPU profile where the user looks (hints, hover, heat) and the Run / Profile / launch spec
 // lenses. See GpuFeatures.h.
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
@@ -20,22 +21,13 @@ namespace {
 
 /// Lines below this share of the stall samples get no hint (they are not hot).
 constexpr double kHintShare = 0.01;
+/// Nor lines whose stall samples changed by less than this since the last profile.
+constexpr double kDeltaHintChange = 0.05;
 
 std::string fixed(double v, int digits) {
   std::ostringstream out;
   out << std::fixed << std::setprecision(digits) << v;
   return out.str();
-}
-
-/// Whether `manifest` (a Cargo.toml) has `[package.metadata.kernelscope.launch.KERNEL]`.
-bool crateHasSpec(const std::filesystem::path& manifest, const std::string& kernel) {
-  if (manifest.empty()) return false;
-  try {
-    toml::table t = toml::parse_file(manifest.string());
-    return t["package"]["metadata"]["kernelscope"]["launch"][kernel].is_table();
-  } catch (const toml::parse_error&) {
-    return false;  // the compile reports an unreadable Cargo.toml
-  }
 }
 
 /// The kernels of `s` defined in its own file.
@@ -49,6 +41,26 @@ std::vector<const KernelInfo*> ownKernels(const Snapshot& s) {
 }
 
 }  // namespace
+
+void CrateLaunchSpecs::read(const std::filesystem::path& manifest) {
+  std::set<std::string> kernels;
+  try {
+    toml::table t = toml::parse_file(manifest.string());
+    if (const toml::table* launch = t["package"]["metadata"]["kernelscope"]["launch"].as_table())
+      for (const auto& [kernel, spec] : *launch)
+        if (spec.is_table()) kernels.emplace(kernel.str());
+  } catch (const toml::parse_error&) {
+    // The compile reports an unreadable Cargo.toml; no kernel has a spec in it.
+  }
+  std::lock_guard lock(mutex_);
+  kernels_[manifest] = std::move(kernels);
+}
+
+bool CrateLaunchSpecs::has(const std::filesystem::path& manifest, const std::string& kernel) const {
+  std::lock_guard lock(mutex_);
+  auto it = kernels_.find(manifest);
+  return it != kernels_.end() && it->second.count(kernel);
+}
 
 json profileEditorJson(const ShownProfile& p, const std::string& uri, bool current,
                        const lsp::ArtifactFilters& filters) {
@@ -86,33 +98,80 @@ json profileEditorJson(const ShownProfile& p, const std::string& uri, bool curre
       views[std::string(stageName(stage))] = runs;
     }
   }
-  return {{"uri", uri},
-          {"current", current},
-          {"kernel", p.lines.kernel},
-          {"lines", lines},
-          {"views", views}};
+  json out = {{"uri", uri},
+              {"current", current},
+              {"kernel", p.lines.kernel},
+              {"lines", lines},
+              {"views", views}};
+  if (!p.since.empty()) out["since"] = p.since;
+  // The change of each line since the last profile, for a delta heat: lines that got better
+  // or worse (stallChange), and new lines (hint only).
+  json deltas = json::array();
+  if (current)
+    for (const auto& d : p.deltas) {
+      std::string hint = d.hint(p.since);
+      if (d.line == 0 || hint.empty()) continue;
+      json j = {{"line", static_cast<int>(d.line) - 1}, {"hint", hint}};
+      if (auto change = d.stallChange()) j["stallChange"] = *change;
+      deltas.push_back(std::move(j));
+    }
+  out["deltas"] = deltas;
+  return out;
+}
+
+std::string profileDeltaHint(const ShownProfile& p, int line) {
+  const gpu::LineDelta* d = p.deltaAt(static_cast<uint32_t>(line + 1));
+  if (!d) return "";
+  // Lines cold in both profiles, or about as slow as before, say nothing worth a hint.
+  if (std::max(d->before.share, d->after.share) < kHintShare) return "";
+  if (auto change = d->stallChange(); change && std::fabs(*change) < kDeltaHintChange) return "";
+  return d->hint(p.since);
 }
 
 std::vector<lsp::InlayHint> profileHints(const ShownProfile& p, const lsp::Range& range,
                                          PositionEncoding enc) {
   std::vector<lsp::InlayHint> hints;
+  auto hint = [&](int line, std::string label) {
+    lsp::InlayHint h;
+    h.position = endOfLine(p.text, line, enc);
+    h.label = std::move(label);
+    h.tooltip = profileHoverText(p, line);
+    hints.push_back(std::move(h));
+  };
+  // The change since the last profile first: editors cut a line's hints to a length, and the
+  // change is what a second profile is for. Also on a line that was hot and is no longer.
+  for (const auto& d : p.deltas) {
+    const int line = static_cast<int>(d.line) - 1;
+    if (d.line == 0 || line < range.start.line || line > range.end.line) continue;
+    if (std::string text = profileDeltaHint(p, line); !text.empty()) hint(line, std::move(text));
+  }
   for (const auto& l : p.lines.lines) {
     int line = static_cast<int>(l.line) - 1;
     if (l.line == 0 || l.file != p.path || line < range.start.line || line > range.end.line)
       continue;
-    if (p.lines.share(l) < kHintShare) continue;
-    lsp::InlayHint h;
-    h.position = endOfLine(p.text, line, enc);
-    h.label = gpu::lineHeadline(p.lines, l);
-    h.tooltip = profileHoverText(p, line);
-    hints.push_back(std::move(h));
+    if (p.lines.share(l) >= kHintShare) hint(line, gpu::lineHeadline(p.lines, l));
   }
+  std::stable_sort(hints.begin(), hints.end(),
+                   [](const auto& a, const auto& b) { return a.position.line < b.position.line; });
   return hints;
 }
 
 std::string profileHoverText(const ShownProfile& p, int line) {
   const gpu::LineCounters* l = p.at(static_cast<uint32_t>(line + 1));
-  if (!l) return "";
+  const gpu::LineDelta* d = p.deltaAt(static_cast<uint32_t>(line + 1));
+  std::string since;
+  if (d && !d->hint(p.since).empty()) {
+    since = d->hint(p.since);
+    if (d->beforeLine)
+      since += " (line " + std::to_string(*d->beforeLine) +
+               " then: " + fixed(100 * d->before.share, 1) + "% -> " +
+               fixed(100 * d->after.share, 1) + "% of the stall samples, " +
+               gpu::compactCount(d->before.stallSamples) + " -> " +
+               gpu::compactCount(d->after.stallSamples) + " samples, L2 sectors " +
+               gpu::compactCount(d->before.l2Sectors) + " -> " +
+               gpu::compactCount(d->after.l2Sectors) + ")";
+  }
+  if (!l) return since;
   std::string s = "GPU profile of " + p.lines.kernel + " (" + p.device +
                   "): " + fixed(100 * p.lines.share(*l), 1) + "% of the stall samples";
   std::string reasons;
@@ -127,10 +186,12 @@ std::string profileHoverText(const ShownProfile& p, int line) {
          "x ideal)";
   if (l->sharedConflictWays > 0)
     s += "; shared memory " + fixed(l->sharedConflictWays, 0) + "-way bank conflicts";
+  if (!since.empty()) s += "; " + since;
   return s;
 }
 
-std::vector<lsp::CodeLens> gpuLenses(const Snapshot& s, PositionEncoding enc) {
+std::vector<lsp::CodeLens> gpuLenses(const Snapshot& s, PositionEncoding enc,
+                                     const CrateLaunchSpecs& crateSpecs) {
   std::vector<lsp::CodeLens> lenses;
   const std::string& uri = s.uri;  // the client's own spelling
   for (const KernelInfo* k : ownKernels(s)) {
@@ -144,7 +205,7 @@ std::vector<lsp::CodeLens> gpuLenses(const Snapshot& s, PositionEncoding enc) {
     };
     std::vector<gpu::SpecError> errors;  // reported when it runs
     if (!gpu::specFromComments(s.text, k->definition.line, s.path, errors).empty() ||
-        !errors.empty() || crateHasSpec(s.result->crateManifest, k->symbol)) {
+        !errors.empty() || crateSpecs.has(s.result->crateManifest, k->symbol)) {
       lens("▶ Run", "kernelscope.run");
       lens("Profile", "kernelscope.profile");
     } else {

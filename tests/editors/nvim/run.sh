@@ -74,7 +74,9 @@ for t in $TESTS; do
   profile)
     mkdir -p "$TMP/profile"
     cp "$ROOT/examples/saxpy.rs" "$TMP/profile/"
-    run_nvim profile "$ROOT/editors/nvim" test_profile.lua KS_SOURCE="$TMP/profile/saxpy.rs" KS_ROOT="$ROOT"
+    cp "$ROOT/tests/fixtures/gpu/coalesce/before.rs" "$TMP/profile/scale.rs"
+    run_nvim profile "$ROOT/editors/nvim" test_profile.lua KS_SOURCE="$TMP/profile/saxpy.rs" KS_ROOT="$ROOT" \
+      KS_SCALE="$TMP/profile/scale.rs"
     ;;
   diagnostics)
     mkdir -p "$TMP/diagnostics"

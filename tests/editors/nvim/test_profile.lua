@@ -2,10 +2,14 @@
 -- the `gpu.runner` option, answered by tests/gpu/fake/fake-gpu-runner.py with results
 -- recorded on an H200. The profile's progress is shown, the hot line gets the server's hint
 -- (`90% stalls · long scoreboard`) and a heat highlight, the PTX view's lines the heat of the
--- source line they map to; the first edit clears all of it.
+-- source line they map to; the first edit clears all of it. Then the coalescing fix of
+-- tests/fixtures/gpu/coalesce profiled before and after the edit (each profile is kept): the
+-- second profile's hint says the load and store line stalls 75% less since the last profile,
+-- and `:Kernelscope heat delta` colours it as better.
 --
 -- Runs in `nvim --headless --clean` (see run.sh) on a writable copy of examples/saxpy.rs.
--- Environment: KERNELSCOPE_BIN, KS_SOURCE, KS_ROOT (the checkout), KS_RESULTS, KS_TIMEOUT_MS.
+-- Environment: KERNELSCOPE_BIN, KS_SOURCE, KS_ROOT (the checkout), KS_RESULTS, KS_TIMEOUT_MS,
+-- KS_SCALE (a writable copy of the fixture's before.rs, never profiled before).
 local server = assert(os.getenv("KERNELSCOPE_BIN"), "KERNELSCOPE_BIN is not set")
 local saxpy = assert(os.getenv("KS_SOURCE"), "KS_SOURCE is not set")
 local root = assert(os.getenv("KS_ROOT"), "KS_ROOT is not set")
@@ -133,6 +137,59 @@ local function run()
   check("a run tells its time and bandwidth", wait_for(function()
     return notified_with("saxpy on NVIDIA H200:") and notified_with("us median over 20 runs")
   end, compile_timeout), vim.inspect(notified))
+
+  -- Profile baselines: before the coalescing fix, then after it.
+  local function runner(result)
+    lsp.notify_server(client, "workspace/didChangeConfiguration", {
+      settings = { kernelscope = { gpuRunner = fake .. " --mode profile " .. root .. "/tests/golden/gpu/" .. result } },
+    })
+  end
+  local function profile_once(buf, kernel)
+    local before = #profile.progress
+    vim.cmd("Kernelscope profile " .. kernel)
+    return wait_for(function()
+      return #profile.progress > before and profile.progress[#profile.progress] == "end: done"
+    end, compile_timeout)
+  end
+  runner("scale_matrix_before.profile.result")
+  local scale = t.open_source(assert(os.getenv("KS_SCALE"), "KS_SCALE is not set"))
+  local store = "*out.add(at) = 2.0 * *a.add(at);"
+  check("scale.rs compiles", wait_for(function()
+    local _, texts = marks(scale, annotations.ns)
+    local l = line_of(scale, store)
+    return l and texts[l] and texts[l]:find("sass")
+  end, compile_timeout))
+  check("the first profile of scale_matrix", profile_once(scale, "scale_matrix"), vim.inspect(profile.progress))
+  check("a first profile has no change to show", wait_for(function()
+    return profile.heat(scale, line_of(scale, store)) ~= nil
+  end, 10000) and profile.delta(scale, line_of(scale, store)) == nil)
+  check("without an earlier profile there is no delta heat", profile.delta_heat(scale, true) == false)
+
+  -- The fix, as the user would type it: after.rs's text.
+  local after = vim.fn.readfile(root .. "/tests/fixtures/gpu/coalesce/after.rs")
+  vim.api.nvim_buf_set_lines(scale, 0, -1, false, after)
+  local moved = line_of(scale, store)
+  check("the fixed scale.rs compiles", wait_for(function()
+    local _, texts = marks(scale, annotations.ns)
+    return texts[moved] and texts[moved]:find("sass") and not texts[moved]:find("stalls", 1, true)
+  end, compile_timeout))
+  runner("scale_matrix_after.profile.result")
+  check("the second profile of scale_matrix", profile_once(scale, "scale_matrix"), vim.inspect(profile.progress))
+  local hint = "−75% stalls since last profile"
+  check("the moved load and store line says what changed since the last profile", wait_for(function()
+    local _, texts = marks(scale, annotations.ns)
+    return texts[moved] and texts[moved]:find(hint, 1, true)
+  end, 10000), vim.inspect(select(2, marks(scale, annotations.ns))))
+  local d = profile.delta(scale, moved)
+  check("its change is the server's", d and d.hint == hint and d.stallChange < -0.7, vim.inspect(d))
+  check("the user is told the hottest line's change", notified_with(hint) ~= nil, vim.inspect(notified))
+  check("heat delta turns the delta heat on", profile.delta_heat(scale, true) == true)
+  check("the line that got better is coloured as better", wait_for(function()
+    return marks(scale, profile.ns)[moved] and profile.heat(scale, moved) == profile.better[2]
+  end, 5000), tostring(profile.heat(scale, moved)))
+  vim.cmd("Kernelscope heat profile")
+  check("heat profile brings the profile's heat back",
+    profile.heat(scale, moved) == profile.levels[#profile.levels], tostring(profile.heat(scale, moved)))
 end
 
 t.run(run)

@@ -3,11 +3,17 @@
 // setting, which run.sh points at tests/gpu/fake/fake-gpu-runner.py answering with a profile
 // recorded on an H200. The progress notification shows, the hot line gets the server's inlay
 // hint and a heat colour, so do the PTX lines it became; typing in the file clears them.
+// Then the coalescing fix of tests/fixtures/gpu/coalesce, profiled before and after the edit
+// (the runner's recorded result swapped in between): the second profile's hint says the load
+// and store line stalls 75% less since the last profile, and Toggle Profile Delta Heat colours
+// it as better.
 //
-// Environment: as e2e.mjs (run.sh sets it).
+// Environment: as e2e.mjs (run.sh sets it), and KS_ROOT (the checkout) and KS_PROFILE_RESULT
+// (the recorded result the runner answers with).
 
+import * as fs from "node:fs";
 import * as path from "node:path";
-import { goToLine, group, lineOf, noExtensionHostErrors, openAndCompile, renderedLines, runCommand, runSteps, step, STEP_MS, typeInQuickInput, waitUntil } from "./page.mjs";
+import { goToLine, group, lineOf, noExtensionHostErrors, openAndCompile, openFile, renderedLines, runCommand, runSteps, statusText, step, STEP_MS, typeInQuickInput, waitUntil } from "./page.mjs";
 
 const URL = process.env.KS_URL;
 const WORKSPACE = process.env.KS_WORKSPACE;
@@ -17,6 +23,25 @@ const FIRST_COMPILE_MS = Number(process.env.KS_TIMEOUT_MS ?? 240000);
 const SAXPY_LINE = lineOf(path.join(WORKSPACE, "saxpy.rs"), "*y.add(i) = a * *x.add(i) + *y.add(i);");
 const HINT = "90% stalls · long scoreboard";
 const PTX = "saxpy.rs · PTX";
+const ROOT = process.env.KS_ROOT;
+const PROFILE_RESULT = process.env.KS_PROFILE_RESULT;
+const COALESCE = path.join(ROOT, "tests/fixtures/gpu/coalesce");
+const SCALE = path.join(WORKSPACE, "scale.rs");
+const STORE = "*out.add(at) = 2.0 * *a.add(at);";
+const DELTA_HINT = "\u221275% stalls since last profile";
+
+/** The runner answers the next profile with the H200's recorded `name`. */
+function recordedProfile(name) {
+  fs.copyFileSync(path.join(ROOT, "tests/golden/gpu", name), PROFILE_RESULT);
+}
+
+/** Clicks the Profile lens of the editor `title` (the cursor first off the kernel). */
+async function clickProfileLens(page, title) {
+  await goToLine(page, title, 1);
+  const lens = group(page, title).locator(".codelens-decoration a", { hasText: /^Profile$/ }).first();
+  await lens.waitFor({ timeout: STEP_MS });
+  await lens.click();
+}
 
 /** The rendered lines of a group's editor, each with whether a heat colour, rgba(255, 69, 58, a), paints it. */
 async function heatLines(page, title) {
@@ -92,6 +117,56 @@ runSteps(async (page) => {
     await waitUntil("no heat in saxpy.rs or its PTX", async () =>
       !(await heatLines(page, "saxpy.rs")).some((l) => l.heat) && !(await heatLines(page, PTX)).some((l) => l.heat));
     await waitUntil("the hint gone", async () => !(await heatLines(page, "saxpy.rs")).some((l) => l.text.includes("stalls")));
+  });
+
+  await step(page, "scale.rs is profiled before its coalescing fix: no change to show yet", async () => {
+    fs.copyFileSync(path.join(COALESCE, "before.rs"), SCALE);
+    recordedProfile("scale_matrix_before.profile.result");
+    await openFile(page, "scale.rs");
+    await waitUntil("the status bar to say scale.rs compiled", async () => /kernelscope\s*\d+\s*ms/.test(await statusText(page)), FIRST_COMPILE_MS);
+    await clickProfileLens(page, "scale.rs");
+    const store = lineOf(SCALE, STORE) + 1;
+    const line = await waitUntil(`the stall hint on line ${store}`, async () => {
+      const l = (await heatLines(page, "scale.rs")).find((x) => x.number === store);
+      return l && l.text.includes("stalls ·") && l.heat && l;
+    }, FIRST_COMPILE_MS);
+    if (line.text.includes("since last profile")) throw new Error(`a first profile shows a change: ${line.text}`);
+    if (await paletteOffers(page, "kernelscope: Toggle Profile Delta Heat")) throw new Error("the delta heat is offered without an earlier profile");
+  });
+
+  await step(page, "the fix, profiled again: the load and store line stalls 75% less since the last profile", async () => {
+    // The edit as a save from elsewhere would make it: VS Code reloads the unmodified file.
+    fs.copyFileSync(path.join(COALESCE, "after.rs"), SCALE);
+    const store = lineOf(SCALE, STORE) + 1;
+    await waitUntil(`scale.rs reloaded, no heat left`, async () => {
+      const ls = await heatLines(page, "scale.rs");
+      return ls.find((x) => x.number === store)?.text.includes(STORE) && !ls.some((l) => l.heat);
+    });
+    recordedProfile("scale_matrix_after.profile.result");
+    await clickProfileLens(page, "scale.rs");
+    let seen;
+    const line = await waitUntil(`"${DELTA_HINT}" on line ${store}`, async () => {
+      const l = (await heatLines(page, "scale.rs")).find((x) => x.number === store);
+      seen = l?.text;
+      return l && l.text.includes(DELTA_HINT) && l;
+    }, FIRST_COMPILE_MS).catch((e) => { throw new Error(`${e.message}; the line shows ${JSON.stringify(seen)}`); });
+    console.log(`     ${line.text.trim()}`);
+  });
+
+  await step(page, "Toggle Profile Delta Heat colours the line that got better; again, the heat comes back", async () => {
+    const store = lineOf(SCALE, STORE) + 1;
+    const better = (l) => l.backgrounds.some((bg) => bg.startsWith("rgba(48, 209, 88"));
+    await runCommand(page, "kernelscope: Toggle Profile Delta Heat");
+    await waitUntil(`line ${store} coloured as better`, async () => {
+      const l = (await heatLines(page, "scale.rs")).find((x) => x.number === store);
+      return l && better(l) && !l.heat;
+    });
+    await page.screenshot({ path: path.join(ARTIFACTS, "profile-delta.png") });
+    await runCommand(page, "kernelscope: Toggle Profile Delta Heat");
+    await waitUntil(`line ${store} coloured by heat again`, async () => {
+      const l = (await heatLines(page, "scale.rs")).find((x) => x.number === store);
+      return l && l.heat && !better(l);
+    });
   });
 
   await step(page, "the extension host log shows no kernelscope errors", () => noExtensionHostErrors(USER_DATA));

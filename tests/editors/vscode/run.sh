@@ -14,6 +14,7 @@
 #                    picked; Go to Definition (F12) on an FFMA's register in the SASS view;
 #   profile.e2e.mjs  the Profile lens through a runner that answers with a recorded profile:
 #                    progress, the hot line's hint and heat (source and PTX), cleared by typing;
+#                    a second profile after an edit: the change since the last, its delta heat;
 #   setup.e2e.mjs    Build It Now's setup on an empty cache: Cancel stops it and its tools,
 #                    and so does closing the window;
 #   install.e2e.mjs  the linux-x64 .vsix with the server inside (scripts/package-vsix.sh)
@@ -224,7 +225,10 @@ for script in ${KS_E2E:-e2e.mjs stages.e2e.mjs filters.e2e.mjs commands.e2e.mjs 
       run_script "$script" "$VSIX" "" "$SERVER"
     ;;
   profile.e2e.mjs)
-    run_script "$script" "$VSIX" "" "$SERVER, \"kernelscope.gpu.runner\": \"$ROOT/tests/gpu/fake/fake-gpu-runner.py --mode profile $ROOT/tests/golden/gpu/saxpy.profile.result\""
+    # The runner answers with the recorded result in this file, which the script swaps.
+    cp "$ROOT/tests/golden/gpu/saxpy.profile.result" "$WORK/profile.result"
+    KS_ROOT=$ROOT KS_PROFILE_RESULT=$WORK/profile.result \
+      run_script "$script" "$VSIX" "" "$SERVER, \"kernelscope.gpu.runner\": \"$ROOT/tests/gpu/fake/fake-gpu-runner.py --mode profile $WORK/profile.result\""
     ;;
   *) run_script "$script" "$VSIX" "" "$SERVER" ;;
   esac

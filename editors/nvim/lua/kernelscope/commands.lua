@@ -356,12 +356,17 @@ M.subcommands = {
   diff = { run = diff, complete = { "ptx", "sass", "llvm", "mir" } },
   kernels = { run = kernels },
   costs = { run = costs },
-  -- Colour the lines by a static cost (no GPU): `:Kernelscope heat [issueCycles|live|local|off]`.
+  -- Colour the lines by a static cost (no GPU): `:Kernelscope heat [issueCycles|live|local|off]`;
+  -- a shown profile's by its change since the last profile: `heat delta` (`heat profile`: back).
   heat = {
     run = function(args)
-      return require("kernelscope.profile").static_heat(source_buffer(), args[1])
+      local profile = require("kernelscope.profile")
+      if args[1] == "delta" or args[1] == "profile" then
+        return profile.delta_heat(source_buffer(), args[1] == "delta")
+      end
+      return profile.static_heat(source_buffer(), args[1])
     end,
-    complete = { "issueCycles", "live", "local", "off" },
+    complete = { "issueCycles", "live", "local", "off", "delta", "profile" },
   },
   -- In a SASS view: where the cursor's instruction's values come from and go (quickfix).
   flow = { run = flow },

@@ -8,7 +8,11 @@
 -- view's own segment map); the first edit of the file clears them, as the server drops its
 -- hints then. Without a GPU, `:Kernelscope heat [issueCycles|live|local|off]` paints the same
 -- heat from the server's static figures (kernelscope/lineCosts' `heat`) and names the lines to
--- look at first; a profile takes its place.
+-- look at first; a profile takes its place. A profile of a file profiled before (the server
+-- keeps each one) also carries each line's change since the last profile: its hint
+-- (`−75% stalls since last profile`) is the server's, and `:Kernelscope heat delta` paints the
+-- lines that got better (KernelscopeBetter1/2) or worse (KernelscopeWorse1/2) instead of the
+-- heat (`:Kernelscope heat profile` goes back).
 local annotations = require("kernelscope.annotations")
 local lsp = require("kernelscope.lsp")
 local views = require("kernelscope.views")
@@ -17,6 +21,9 @@ local M = {}
 
 M.ns = vim.api.nvim_create_namespace("kernelscope_profile")
 M.levels = { "KernelscopeHeat1", "KernelscopeHeat2", "KernelscopeHeat3", "KernelscopeHeat4" }
+-- The delta heat: a change in stall samples of at least 5%, then of at least 50%.
+M.better = { "KernelscopeBetter1", "KernelscopeBetter2" }
+M.worse = { "KernelscopeWorse1", "KernelscopeWorse2" }
 
 -- What was said on our progress tokens, newest last (for :messages and tests).
 M.progress = {}
@@ -39,13 +46,32 @@ local function paint(buf, line, hl)
   end
 end
 
---- Paints source buffer `src` and its PTX/SASS views from its shown profile.
+--- The delta heat's group for a relative change of stall samples (-0.4: 40% fewer), or nil.
+local function delta_group(change)
+  if not change or math.abs(change) < 0.05 then
+    return nil
+  end
+  local groups = change < 0 and M.better or M.worse
+  return groups[math.abs(change) >= 0.5 and 2 or 1]
+end
+
+--- Paints source buffer `src` and its PTX/SASS views from its shown profile (in delta mode
+--- the source's lines by their change since the last profile).
 function M.paint(src)
   local p = shown[src]
   if not p then
     return
   end
   vim.api.nvim_buf_clear_namespace(src, M.ns, 0, -1)
+  if p.delta_mode then
+    for line, d in pairs(p.deltas) do
+      local group = delta_group(d.stallChange)
+      if group then
+        paint(src, line, group)
+      end
+    end
+    return
+  end
   for line, share in pairs(p.shares) do
     local level = level_of(share, p.hottest)
     if level then
@@ -85,11 +111,37 @@ function M.clear(src)
   end
 end
 
---- The heat highlight group of 0-based `line` of `src`, or nil.
+--- The heat highlight group of 0-based `line` of `src` (the delta heat's in delta mode), or nil.
 function M.heat(src, line)
   local p = shown[src]
+  if p and p.delta_mode then
+    return delta_group((p.deltas[line] or {}).stallChange)
+  end
   local level = p and level_of(p.shares[line], p.hottest)
   return level and M.levels[level]
+end
+
+--- The change of 0-based `line` of `src` since the last profile: { hint, stallChange }, or nil.
+function M.delta(src, line)
+  return ((shown[src] or {}).deltas or {})[line]
+end
+
+--- `:Kernelscope heat delta` / `heat profile`: the shown profile's lines coloured by their
+--- change since the last profile, or by their share of the stall samples. Returns whether
+--- delta mode is on.
+function M.delta_heat(src, on)
+  local p = shown[src]
+  if not p or p.static then
+    lsp.notify("no profile is shown", vim.log.levels.WARN)
+    return false
+  end
+  if on and next(p.deltas) == nil then
+    lsp.notify("no earlier profile of this kernel with this spec: profile it again after an edit")
+    return false
+  end
+  p.delta_mode = on
+  M.paint(src)
+  return on
 end
 
 --- The lines with heat in `src`, 0-based (for tests and statuslines).
@@ -116,13 +168,18 @@ end
 
 --- Shows `lines` ({ line, share }) as the heat of `src` (`static`: not measured), painted at
 --- once and ended by the first edit.
-local function show_heat(src, lines, static)
-  local p = { shares = {}, hottest = 0, static = static }
+local function show_heat(src, lines, static, deltas)
+  local p = { shares = {}, hottest = 0, static = static, deltas = {} }
   for _, l in ipairs(lines or {}) do
     p.shares[l.line] = l.share
     p.hottest = math.max(p.hottest, l.share)
   end
+  for _, d in ipairs(deltas or {}) do
+    p.deltas[d.line] = { hint = d.hint, stallChange = d.stallChange }
+  end
   local fresh = shown[src] == nil
+  -- Delta mode stays on from one profile to the next.
+  p.delta_mode = not static and next(p.deltas) ~= nil and (shown[src] or {}).delta_mode or nil
   M.clear(src)
   shown[src] = p
   M.paint(src)
@@ -175,11 +232,13 @@ local function show(src, result)
     lsp.notify("the file changed while it was profiled; profile it again", vim.log.levels.WARN)
     return
   end
-  show_heat(src, editor.lines, false)
+  show_heat(src, editor.lines, false, editor.deltas)
   annotations.refresh_hints(src)
   local top = (editor.lines or {})[1]
   if top then
-    lsp.notify(result.kernel.name .. ": line " .. (top.line + 1) .. " " .. top.headline)
+    local delta = M.delta(src, top.line)
+    lsp.notify(result.kernel.name .. ": line " .. (top.line + 1) .. " " .. top.headline
+      .. ((delta and delta.hint ~= "") and (", " .. delta.hint) or ""))
   end
 end
 
@@ -294,6 +353,12 @@ function M.setup()
   local heat = { "#4a2323", "#6b2828", "#8c2c2c", "#b03030" }
   for i, group in ipairs(M.levels) do
     vim.api.nvim_set_hl(0, group, { default = true, bg = heat[i], ctermbg = ({ 52, 52, 88, 124 })[i] })
+  end
+  for i, bg in ipairs({ "#1f3d26", "#27603a" }) do
+    vim.api.nvim_set_hl(0, M.better[i], { default = true, bg = bg, ctermbg = ({ 22, 28 })[i] })
+  end
+  for i, bg in ipairs({ "#4a3a1f", "#6b4f1f" }) do
+    vim.api.nvim_set_hl(0, M.worse[i], { default = true, bg = bg, ctermbg = ({ 58, 94 })[i] })
   end
 end
 
