@@ -3,13 +3,15 @@
 // table and the server's real answers to each other.
 #pragma once
 
-#include <fstream>
 #include <map>
 #include <optional>
 #include <string>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
+
+#include "Files.h"
+#include "TextUtil.h"
 
 namespace ks::test {
 
@@ -22,13 +24,14 @@ struct DocSection {
 
 /// Reads every `## \`kernelscope/...\`` section: its kind and its JSON examples.
 inline std::map<std::string, DocSection> readContract(const std::string& path) {
-  std::ifstream in(path);
-  REQUIRE_MESSAGE(in, "cannot read " << path);
+  const std::string doc = readWholeFile(path);
+  REQUIRE_MESSAGE(!doc.empty(), "cannot read " << path);
   std::map<std::string, DocSection> sections;
   DocSection* current = nullptr;
-  std::string line, pending, block;
+  std::string pending, block;
   bool inBlock = false;
-  while (std::getline(in, line)) {
+  for (std::string_view view : splitLines(doc)) {
+    const std::string line(view);
     if (inBlock) {
       if (line == "```") {
         inBlock = false;

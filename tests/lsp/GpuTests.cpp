@@ -49,7 +49,7 @@ struct Session {
       client->notify("initialized", json::object());
     }
     path = KS_SOURCE_DIR "/" + file;
-    text = readFile(path);
+    text = readWholeFile(path);
     client->notify("workspace/didChangeConfiguration",
                    {{"settings", {{"kernelscope", {{"gpuRunner", runner}}}}}});
     uri = client->open(path, text);
@@ -108,7 +108,7 @@ bool processGone(pid_t pid) {
 }  // namespace
 
 TEST_CASE("kernelscope/profile: progress, per-line counters, hints, hover and heat until an edit") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   Session s("examples/saxpy.rs", kFake + " --mode profile " + recorded("saxpy.profile.result"));
   json response = s.client->request("kernelscope/profile", s.params("saxpy", "p1"));
   REQUIRE_MESSAGE(response.contains("result"), response.dump());
@@ -146,9 +146,9 @@ TEST_CASE("kernelscope/profile: progress, per-line counters, hints, hover and he
       if (run["share"].get<double>() != hotShare) continue;
       found = true;
       // Each of those view lines maps back to the hot line.
-      json map = s.client->result("kernelscope/sourceLocation",
-                                  {{"uri", server::virtualUri(*server::stageOfName(stage), s.path)},
-                                   {"line", run["start"]}});
+      json map = s.client->result(
+          "kernelscope/sourceLocation",
+          {{"uri", server::virtualUri(*stageFromName(stage), s.path)}, {"line", run["start"]}});
       CHECK(map["location"]["range"]["start"]["line"] == hot);
     }
     CHECK(found);
@@ -187,7 +187,7 @@ TEST_CASE("kernelscope/profile: progress, per-line counters, hints, hover and he
 }
 
 TEST_CASE("kernelscope/run: the CLI's figures; a faulting launch is an error reply") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   Session s("examples/saxpy.rs", kFake + " --mode run " + recorded("saxpy.run.result"));
   json lenses = s.lenses();
   std::vector<std::string> titles;
@@ -219,7 +219,7 @@ TEST_CASE("kernelscope/run: the CLI's figures; a faulting launch is an error rep
 }
 
 TEST_CASE("kernelscope/run without a GPU: plain words and the setting that helps") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   // The real gpu-exec of this build, started through a runner prefix.
   const std::string bin = fs::path(KS_BINARY).parent_path().string();
   // Neovim's user is told Neovim's way of setting a runner, not VS Code's key.
@@ -251,7 +251,7 @@ TEST_CASE("kernelscope/run without a GPU: plain words and the setting that helps
 }
 
 TEST_CASE("cancelling a hung profile kills the runner's process group and leaves no temp files") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   const fs::path pids = fs::temp_directory_path() / ("ks-gpu-pids-" + std::to_string(getpid()));
   const fs::path tmp = fs::temp_directory_path() / ("ks-gpu-cancel-" + std::to_string(getpid()));
   fs::remove_all(tmp);
@@ -310,7 +310,7 @@ TEST_CASE("cancelling a hung profile kills the runner's process group and leaves
 }
 
 TEST_CASE("a kernel without a launch spec: the lens inserts one from its real parameters") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   const fs::path saved = fs::temp_directory_path() / ("ks-gpu-request-" + std::to_string(getpid()));
   Session s(
       "tests/fixtures/local_array.rs",
@@ -347,7 +347,7 @@ TEST_CASE("a kernel without a launch spec: the lens inserts one from its real pa
   CHECK(run);
   json r = s.client->request("kernelscope/run", s.params("gather_local"));
   CHECK_MESSAGE(r.contains("result"), r.dump());
-  std::string request = readFile(saved.string());
+  std::string request = readWholeFile(saved.string());
   json header = json::parse(request.substr(0, request.find('\n')));
   CHECK(header["kernel"] == "gather_local");
   CHECK(header["grid"][0] == 4096);

@@ -13,6 +13,7 @@
 
 #include "Artifact.h"
 #include "Extensions.h"
+#include "Files.h"
 
 namespace ks::test {
 namespace {
@@ -20,11 +21,9 @@ namespace {
 using nlohmann::json;
 
 std::string readSource(const std::string& rel) {
-  std::ifstream in(std::string(KS_SOURCE_DIR) + "/" + rel);
-  REQUIRE_MESSAGE(in, "cannot read " << rel);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  std::string text = readWholeFile(std::string(KS_SOURCE_DIR) + "/" + rel);
+  REQUIRE_MESSAGE(!text.empty(), "cannot read " << rel);
+  return text;
 }
 
 const lsp::ExtensionMethod* serverMethod(const std::string& name) {
@@ -40,9 +39,9 @@ using Fields = std::map<std::string, bool>;
 std::map<std::string, Fields> interfacesOf(const std::string& ts) {
   std::map<std::string, Fields> out;
   static const std::regex head(R"(^export interface (\w+) \{$)"), field(R"(^  (\w+)(\??):)");
-  std::istringstream in(ts);
   Fields* current = nullptr;
-  for (std::string line; std::getline(in, line);) {
+  for (std::string_view view : splitLines(ts)) {
+    const std::string line(view);
     std::smatch m;
     if (std::regex_match(line, m, head))
       current = &out[m[1]];

@@ -1,5 +1,5 @@
-// The server on the real pipeline: compiles of the example kernels (skipped when the
-// toolchain is missing), a missing toolchain, and cancellation killing a hung tool.
+// The server on the real pipeline: compiles of the example kernels (they need the toolchain:
+// RequireToolchain.h), a missing toolchain, and cancellation killing a hung tool.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -24,11 +24,11 @@ namespace ks::test {
 TEST_CASE(
     "real pipeline: a compile is published stage by stage, each ready saying what is still "
     "coming") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   const std::string path = KS_SOURCE_DIR "/examples/vector_add.rs";
-  std::string uri = client.open(path, readFile(path));
+  std::string uri = client.open(path, readWholeFile(path));
   client.sync();
   std::vector<json> ready;
   for (const json& s : client.notifications("kernelscope/status"))
@@ -43,7 +43,7 @@ TEST_CASE(
   CHECK_FALSE(ready[2].contains("pending"));
 
   // The next revision's partial readies carry no changes; its last one does.
-  std::string text = readFile(path);
+  std::string text = readWholeFile(path);
   client.change(uri, text + "\n// a comment\n", 2);
   client.sync();
   ready.clear();
@@ -57,11 +57,11 @@ TEST_CASE(
 }
 
 TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers with it") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
-  const std::string text = readFile(path);
+  const std::string text = readWholeFile(path);
   std::string uri = client.open(path, text);
   client.sync();
   auto statuses = client.notifications("kernelscope/status");
@@ -126,11 +126,11 @@ TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers 
 }
 
 TEST_CASE("real pipeline: a line whose code is an inlined call is counted as such") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   const std::string path = KS_SOURCE_DIR "/examples/elementwise_mul.rs";
-  const std::string text = readFile(path);
+  const std::string text = readWholeFile(path);
   std::string uri = client.open(path, text);
   client.sync();
   const int call = lineOf(text, "= grid_stride();");
@@ -162,11 +162,11 @@ TEST_CASE("real pipeline: a line whose code is an inlined call is counted as suc
 TEST_CASE(
     "real pipeline: where a SASS value comes from, by kernelscope/valueFlow and by definition and "
     "references on the SASS view's registers, in its filtered lines") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
-  const std::string text = readFile(path);
+  const std::string text = readWholeFile(path);
   std::string uri = client.open(path, text);
   client.sync();
   const int saxpyLine = lineOf(text, "a * *x.add(i)");
@@ -266,11 +266,11 @@ TEST_CASE(
 }
 
 TEST_CASE("real pipeline: a ready status after an edit says what the PTX and SASS became") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
-  const std::string text = readFile(path);
+  const std::string text = readWholeFile(path);
   std::string uri = client.open(path, text);
   client.sync();
   json first = client.notifications("kernelscope/status").back();
@@ -300,7 +300,7 @@ TEST_CASE("real pipeline: a ready status after an edit says what the PTX and SAS
   CHECK(ptx["changed"] == true);
   // Every stage that changed is in the summary, and no other.
   for (const auto& s : changes["stages"]) {
-    const std::string title(stageTitle(*server::stageOfName(s["stage"].get<std::string>())));
+    const std::string title(stageTitle(*stageFromName(s["stage"].get<std::string>())));
     CAPTURE(title);
     CHECK((summary.find(title + " ") != std::string::npos) == s["changed"].get<bool>());
   }
@@ -318,7 +318,7 @@ TEST_CASE("real pipeline: a ready status after an edit says what the PTX and SAS
 TEST_CASE(
     "real pipeline: hovers after a save of a 40-kernel file are answered before the ready status "
     "that says what the save changed") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   TempDir dir("kernelscope-test");
@@ -496,12 +496,12 @@ std::vector<json> diagnosticsFor(const std::vector<json>& published, const std::
 TEST_CASE(
     "real crate: its open files compile as one crate, and a line of a module maps to its "
     "instructions") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   CrateCopy crate;
   Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
-  const std::string libText = readFile(crate.file("src/lib.rs")),
-                    mathText = readFile(crate.file("src/math.rs"));
+  const std::string libText = readWholeFile(crate.file("src/lib.rs")),
+                    mathText = readWholeFile(crate.file("src/math.rs"));
   std::string lib = client.open(crate.file("src/lib.rs"), libText);
   client.sync();
   std::string math = client.open(crate.file("src/math.rs"), mathText);
@@ -556,16 +556,16 @@ TEST_CASE(
   json libPtx =
       client.result("kernelscope/artifact", {{"textDocument", {{"uri", lib}}}, {"stage", "ptx"}});
   CHECK(libPtx["text"] != artifact["text"]);
-  CHECK(readFile(crate.file("src/math.rs")) == mathText);  // the disk was never written
+  CHECK(readWholeFile(crate.file("src/math.rs")) == mathText);  // the disk was never written
 }
 
 TEST_CASE("real crate: two of its files opened at once end up served by one compile of the crate") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   CrateCopy crate;
   Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
-  const std::string mathText = readFile(crate.file("src/math.rs"));
-  std::string lib = client.open(crate.file("src/lib.rs"), readFile(crate.file("src/lib.rs")));
+  const std::string mathText = readWholeFile(crate.file("src/math.rs"));
+  std::string lib = client.open(crate.file("src/lib.rs"), readWholeFile(crate.file("src/lib.rs")));
   std::string math = client.open(crate.file("src/math.rs"), mathText);
   client.sync();
   auto statuses = client.notifications("kernelscope/status");
@@ -586,18 +586,18 @@ TEST_CASE("real crate: two of its files opened at once end up served by one comp
 TEST_CASE(
     "real crate: a module changed on disk updates the open views, and its errors go to its own "
     "URI") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   CrateCopy crate;
   Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
-  std::string lib = client.open(crate.file("src/lib.rs"), readFile(crate.file("src/lib.rs")));
+  std::string lib = client.open(crate.file("src/lib.rs"), readWholeFile(crate.file("src/lib.rs")));
   client.sync();
   json before =
       client.result("kernelscope/artifact", {{"textDocument", {{"uri", lib}}}, {"stage", "ptx"}});
   client.messages();
 
   // math.rs is not open: the change on disk reaches the open lib.rs through its watcher.
-  const std::string mathText = readFile(crate.file("src/math.rs"));
+  const std::string mathText = readWholeFile(crate.file("src/math.rs"));
   std::string edited = mathText;
   edited.replace(edited.find("v * v"), 5, "v * v * v");
   crate.write(client, "src/math.rs", edited);
@@ -640,10 +640,10 @@ TEST_CASE(
 TEST_CASE(
     "real crate: [package.metadata.kernelscope] applies where the editor sets nothing, and the "
     "editor wins") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   CrateCopy crate;
   auto withArch = [&](const std::string& arch) {
-    std::string manifest = readFile(crate.file("Cargo.toml"));
+    std::string manifest = readWholeFile(crate.file("Cargo.toml"));
     size_t at = manifest.find("arch = \"");
     REQUIRE(at != std::string::npos);
     return manifest.replace(at, manifest.find('\n', at) - at, "arch = \"" + arch + "\"");
@@ -652,7 +652,7 @@ TEST_CASE(
   std::ofstream(crate.file("Cargo.toml"), std::ios::trunc) << sm80;
   Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
-  std::string lib = client.open(crate.file("src/lib.rs"), readFile(crate.file("src/lib.rs")));
+  std::string lib = client.open(crate.file("src/lib.rs"), readWholeFile(crate.file("src/lib.rs")));
   client.sync();
   auto kernels = [&] {
     return client.result("kernelscope/kernels", {{"textDocument", {{"uri", lib}}}});
@@ -679,7 +679,7 @@ TEST_CASE(
 }
 
 TEST_CASE("real crate through cargo: a cargo configuration file created above it recompiles it") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   CrateCopy crate;
   Engine* compiler = nullptr;
   server::ServerOptions options = realOptions(compiler);
@@ -688,7 +688,8 @@ TEST_CASE("real crate through cargo: a cargo configuration file created above it
   client.result("initialize", {{"capabilities", json::object()},
                                {"initializationOptions", {{"workspaceTrusted", true}}}});
   client.notify("initialized", json::object());
-  const std::string lib = client.open(crate.file("src/lib.rs"), readFile(crate.file("src/lib.rs")));
+  const std::string lib =
+      client.open(crate.file("src/lib.rs"), readWholeFile(crate.file("src/lib.rs")));
   client.sync();
   auto revision = [&] {
     return client.result("kernelscope/kernels", {{"textDocument", {{"uri", lib}}}})["revision"]
@@ -706,14 +707,14 @@ TEST_CASE("real crate through cargo: a cargo configuration file created above it
 }
 
 TEST_CASE("real crate: switching the arch live from sm_75 to sm_90 recompiles the SASS for it") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   CrateCopy crate;
   Engine* compiler = nullptr;
   TestClient client(realOptions(compiler), false);
   client.result("initialize",
                 {{"capabilities", json::object()}, {"initializationOptions", {{"arch", "sm_75"}}}});
   client.notify("initialized", json::object());
-  std::string lib = client.open(crate.file("src/lib.rs"), readFile(crate.file("src/lib.rs")));
+  std::string lib = client.open(crate.file("src/lib.rs"), readWholeFile(crate.file("src/lib.rs")));
   client.sync();
   auto sass = [&] {
     json r = client.request("kernelscope/artifact",
@@ -741,7 +742,7 @@ TEST_CASE("real crate: switching the arch live from sm_75 to sm_90 recompiles th
 TEST_CASE(
     "real cargo workspace: untrusted, its build script is not run and its manifest says so; "
     "trusted, cargo builds it and a dependency's file shows its code per kernel") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   std::error_code ec;
   bool registry = false;  // num-traits from Debian's librust-num-traits-dev (scripts/setup.sh)
   for (const auto& e : std::filesystem::directory_iterator("/usr/share/cargo/registry", ec))
@@ -758,7 +759,7 @@ TEST_CASE(
   client.notify("initialized", json::object());
   const std::string kernelsPath = root + "/kernels/src/kernels.rs";
   const std::string manifestUri = lsp::pathToFileUri(root + "/kernels/Cargo.toml");
-  std::string uri = client.open(kernelsPath, readFile(kernelsPath));
+  std::string uri = client.open(kernelsPath, readWholeFile(kernelsPath));
   client.sync();
   auto kernelNames = [&] {
     std::string names;  // sorted, comma-separated
@@ -808,7 +809,7 @@ TEST_CASE(
 
   // The path dependency's file: its functions' code per kernel, in lenses.
   const std::string fastmathPath = root + "/fastmath/src/lib.rs";
-  const std::string fastmathText = readFile(fastmathPath);
+  const std::string fastmathText = readWholeFile(fastmathPath);
   std::string fastmath = client.open(fastmathPath, fastmathText);
   client.sync();
   json lenses = client.result("textDocument/codeLens", {{"textDocument", {{"uri", fastmath}}}});
@@ -829,11 +830,11 @@ TEST_CASE(
 }
 
 TEST_CASE("real pipeline: compileCacheMB bounds the results kept, applied at once") {
-  SKIP_WITHOUT_TOOLCHAIN();
+  requireToolchain();
   Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
-  const std::string text = readFile(path);
+  const std::string text = readWholeFile(path);
   const std::string uri = client.open(path, text);
   client.sync();
   auto compiled = [&] { return compiler->counters().compiled; };

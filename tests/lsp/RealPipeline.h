@@ -1,5 +1,5 @@
 // The server on the real pipeline for tests: options with the real compiler (and the real GPU
-// jobs), and the skip for machines without the toolchain.
+// jobs); RequireToolchain.h gates the tests that need it.
 #pragma once
 
 #include <fstream>
@@ -11,17 +11,12 @@
 #include <doctest/doctest.h>
 
 #include "Engine.h"
+#include "Files.h"
+#include "RequireToolchain.h"
 #include "SourceText.h"
 #include "TestClient.h"
 
 namespace ks::test {
-
-inline std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 /// The 0-based line of `text` that contains `needle`.
 inline int lineOf(const std::string& text, std::string_view needle) {
@@ -41,21 +36,4 @@ inline server::ServerOptions realOptions(Engine*& out, ToolchainSettings setting
   return o;
 }
 
-inline bool toolchainUsable() {
-  static const bool usable = [] {
-    Toolchain tc = discoverToolchain();
-    return tc.rustc.found() && tc.sysroot.found();
-  }();
-  return usable;
-}
-
 }  // namespace ks::test
-
-// A test that needs the real rustc and nvptx64 sysroot says so and passes without them.
-#define SKIP_WITHOUT_TOOLCHAIN()                                                      \
-  do {                                                                                \
-    if (!ks::test::toolchainUsable()) {                                               \
-      MESSAGE("skipped: no usable rustc and nvptx64 sysroot (run scripts/setup.sh)"); \
-      return;                                                                         \
-    }                                                                                 \
-  } while (false)

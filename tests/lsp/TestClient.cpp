@@ -75,8 +75,7 @@ CompileResult FakeCompiler::operator()(const CompileInput& in, const CompileOpti
   // One artifact per stage: a header line, then per kernel an entry line and one (PTX)
   // or two (SASS) instructions per assignment in its body.
   auto build = [&](Stage stage) {
-    Artifact a;
-    a.stage = stage;
+    std::vector<ArtifactFunction> functions;
     struct Line {
       std::string text;
       LineKind kind;
@@ -121,16 +120,15 @@ CompileResult FakeCompiler::operator()(const CompileInput& in, const CompileOpti
       f.firstLine = first;
       f.lastLine = static_cast<uint32_t>(out.size()) - 1;
       f.isKernel = true;
-      a.functions.push_back(f);
+      functions.push_back(f);
     }
-    for (const auto& l : out) a.text += l.text + "\n";
-    a.indexLines();
-    for (size_t i = 0; i < out.size(); ++i) {
-      a.lines[i].kind = out[i].kind;
-      a.lines[i].location = out[i].location;
-      a.lines[i].function = out[i].function;
+    std::string artifactText;
+    std::vector<ArtifactLine> kinds;
+    for (const auto& l : out) {
+      artifactText += l.text + "\n";
+      kinds.push_back({.kind = l.kind, .function = l.function, .location = l.location});
     }
-    return a;
+    return Artifact(stage, std::move(artifactText), std::move(kinds), std::move(functions));
   };
 
   for (Stage stage : options.stages) {

@@ -51,7 +51,7 @@ Line costAt(const CompileResult& r, const test::Fixture& f, const char* marker) 
 }  // namespace
 
 TEST_CASE("each access class, predicted from the IR of kernels compiled for real") {
-  if (!test::toolchainUsable() || !test::toolchain().nvdisasm.found()) return;
+  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "tests" / "fixtures" / "access.rs");
   const CompileResult& r = test::compiled(f.path);
   REQUIRE(r.costs);
@@ -124,9 +124,9 @@ std::vector<std::string> csvCells(const std::string& line) {
 
 /// ncu's `launch__registers_per_thread` from a result's raw page.
 std::optional<int> registersOf(const std::string& raw) {
-  std::istringstream in(raw);
   std::vector<std::string> header;
-  for (std::string line; std::getline(in, line);) {
+  for (std::string_view view : splitLines(raw)) {
+    const std::string line(view);
     if (line.starts_with("\"ID\"")) {
       header = csvCells(line);
       continue;
@@ -244,7 +244,7 @@ void compareKernel(const CompileResult& r, const std::string& kernel,
 }  // namespace
 
 TEST_CASE("static predictions against Nsight Compute on an H200, recomputed from recorded runs") {
-  if (!test::toolchainUsable() || !test::toolchain().nvdisasm.found()) return;
+  test::requireToolchain();
   const fs::path dir = test::sourceDir() / "tests" / "golden" / "gpu" / "access";
   // (result file, source file, kernel)
   std::vector<std::tuple<std::string, std::string, std::string>> runs;
@@ -261,10 +261,8 @@ TEST_CASE("static predictions against Nsight Compute on an H200, recomputed from
     CAPTURE(std::get<0>(run));
     const fs::path recorded = dir / (name + ".profile.result");
     REQUIRE(fs::exists(recorded));
-    std::ifstream in(recorded, std::ios::binary);
-    std::string first;
-    std::getline(in, first);
-    const auto result = nlohmann::json::parse(first);
+    const std::string recordedText = readWholeFile(recorded);
+    const auto result = nlohmann::json::parse(text::firstLine(recordedText));
     REQUIRE(result["ok"].get<bool>());
     gpu::NcuSourceProfile profile;
     REQUIRE(gpu::parseNcuSourceCsv(result["ncuSource"].get<std::string>(), profile).empty());

@@ -66,7 +66,8 @@ std::string allMessages(const CompileResult& r) {
 TEST_CASE(
     "cargo builds a cdylib kernel crate: build script cfg, features, registry and path "
     "dependencies, config") {
-  if (!test::toolchainUsable() || !registryCratesInstalled()) return;
+  test::requireToolchain();
+  if (!registryCratesInstalled()) return;
   test::Fixture shade(kernelsFile("shade.rs"));
   const CompileResult& r = test::compiled(shade.path, trusted());
   INFO(allMessages(r));
@@ -100,22 +101,23 @@ TEST_CASE(
 }
 
 TEST_CASE("unsaved text reaches cargo's build, and a revert to the saved text is seen") {
-  if (!test::toolchainUsable() || !registryCratesInstalled()) return;
+  test::requireToolchain();
+  if (!registryCratesInstalled()) return;
   const fs::path shade = kernelsFile("shade.rs");
-  std::string text = test::readFile(shade);
+  std::string text = readWholeFile(shade);
   std::string fiveTimes = text;
   fiveTimes.replace(fiveTimes.find("s * 2.0"), 7, "s * 5.0");
   auto ptxOf = [&](const CompileInput& in) {
     CompileResult r = compileWithDefaults(test::toolchain(), in, trusted());
     INFO(allMessages(r));
     REQUIRE(r.succeeded);
-    return r.stage(Stage::Ptx)->artifact->text;
+    return r.stage(Stage::Ptx)->artifact->text();
   };
   CHECK(ptxOf({shade, fiveTimes, {}}).find("0f40A00000") != std::string::npos);  // 5.0
   CHECK(ptxOf({shade, std::nullopt, {}}).find("0f40A00000") == std::string::npos);
 
   // An error in the path dependency's unsaved text is reported at its line in its file.
-  std::string fastmath = test::readFile(fastmathLib());
+  std::string fastmath = readWholeFile(fastmathLib());
   std::string broken = fastmath;
   broken.replace(broken.find("let t = clamp01"), 15, "let t = clamp02");
   CompileResult r = compileWithDefaults(
@@ -132,7 +134,7 @@ TEST_CASE("unsaved text reaches cargo's build, and a revert to the saved text is
 }
 
 TEST_CASE("untrusted: cargo does not run, the user is told what is off, and the rest compiles") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   CompileResult r =
       compileWithDefaults(test::toolchain(), {kernelsFile("kernels.rs"), std::nullopt, {}}, {});
   INFO(allMessages(r));
@@ -151,7 +153,7 @@ TEST_CASE("untrusted: cargo does not run, the user is told what is off, and the 
 }
 
 TEST_CASE("a failing build script is reported with cargo's own words") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir dir("kernelscope-cargo-test");
   fs::create_directories(dir.path() / "k/src");
   std::ofstream(dir.path() / "k/Cargo.toml")
@@ -173,7 +175,7 @@ TEST_CASE("a failing build script is reported with cargo's own words") {
 }
 
 TEST_CASE("a workspace cargo cannot resolve offline compiles with rustc alone, and says so") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   // The kernel crate needs nothing, but another member needs a crate that is in no local
   // registry: cargo resolves the whole workspace, so it cannot build anything offline.
   TempDir dir("kernelscope-cargo-test");
@@ -231,7 +233,7 @@ TEST_CASE(
   const std::string lock = (real / "Cargo.lock").string();
 
   syncShadowTree(shadow, {{lib, "unsaved"}}, {lock}, record);
-  CHECK(test::readFile(shadowPathOf(shadow, lib)) == "unsaved");
+  CHECK(readWholeFile(shadowPathOf(shadow, lib)) == "unsaved");
   CHECK_FALSE(fs::is_symlink(shadowPathOf(shadow, lib)));
   CHECK(fs::is_symlink(shadowPathOf(shadow, real / "src/other.rs")));
   CHECK(fs::is_symlink(shadowPathOf(shadow, real / "Cargo.toml")));
@@ -239,8 +241,8 @@ TEST_CASE(
   // Cargo writes a Cargo.lock the user does not have: it is kept.
   std::ofstream(shadowPathOf(shadow, lock)) << "lock";
   syncShadowTree(shadow, {}, {lock}, record);
-  CHECK(test::readFile(shadowPathOf(shadow, lib)) == "saved");  // back to the disk's text
-  CHECK(test::readFile(shadowPathOf(shadow, lock)) == "lock");
+  CHECK(readWholeFile(shadowPathOf(shadow, lib)) == "saved");  // back to the disk's text
+  CHECK(readWholeFile(shadowPathOf(shadow, lock)) == "lock");
   CHECK_FALSE(fs::exists(real / "Cargo.lock"));
 
   // A file that disappears from the disk disappears from the shadow.
@@ -251,7 +253,8 @@ TEST_CASE(
 }
 
 TEST_CASE("the CLI builds a crate through cargo") {
-  if (!test::toolchainUsable() || !registryCratesInstalled()) return;
+  test::requireToolchain();
+  if (!registryCratesInstalled()) return;
   ProcessResult r = test::runKernelscope(
       {"explain", "tests/fixtures/cargo/kernels/src/kernels.rs", "--stages", "ptx"});
   INFO(r.out << r.err);
@@ -262,7 +265,8 @@ TEST_CASE("the CLI builds a crate through cargo") {
 }
 
 TEST_CASE("a file of a crate without kernels shows what the kernels that use it made of it") {
-  if (!test::toolchainUsable() || !registryCratesInstalled()) return;
+  test::requireToolchain();
+  if (!registryCratesInstalled()) return;
   test::Fixture fastmath(fastmathLib());
   const CompileResult& r = test::compiled(fastmath.path, trusted());
   INFO(allMessages(r));
@@ -295,7 +299,7 @@ TEST_CASE("a file of a crate without kernels shows what the kernels that use it 
 }
 
 TEST_CASE("a helper crate used by two kernel crates shows the kernels of both") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir dir("kernelscope-users-test");
   auto write = [&](const std::string& rel, const std::string& text) {
     fs::create_directories((dir.path() / rel).parent_path());
@@ -320,7 +324,7 @@ TEST_CASE("a helper crate used by two kernel crates shows the kernels of both") 
   const Artifact& ptx = *r.stage(Stage::Ptx)->artifact;
   std::set<std::string> kernels;
   for (uint32_t l : r.lineMap->linesFor(Stage::Ptx, {util.string(), 4}).direct)
-    kernels.insert(ptx.functions[ptx.lines[l].function].demangled);
+    kernels.insert(ptx.functions[ptx.lines()[l].function].demangled);
   CHECK(kernels == std::set<std::string>{"a_twice", "b_twice"});
   CHECK(r.stage(Stage::Sass)->available);
 }
@@ -342,7 +346,8 @@ fs::file_time_type kernelCrateBuilt(const fs::path& cache) {
 }  // namespace
 
 TEST_CASE("an unchanged kernel crate is fresh to cargo: not rebuilt, its remarks still there") {
-  if (!test::toolchainUsable() || !registryCratesInstalled()) return;
+  test::requireToolchain();
+  if (!registryCratesInstalled()) return;
   TempDir cache("kernelscope-fresh-test");
   Toolchain tc = test::toolchain();
   tc.cacheDir = cache.path();
@@ -362,7 +367,7 @@ TEST_CASE("an unchanged kernel crate is fresh to cargo: not rebuilt, its remarks
   CHECK(kernelCrateBuilt(cache.path()) == built);
   CHECK(kernelNames(second) == kernelNames(first));
   CHECK(second.remarks.size() == first.remarks.size());
-  CHECK(second.stage(Stage::Ptx)->artifact->text == first.stage(Stage::Ptx)->artifact->text);
+  CHECK(second.stage(Stage::Ptx)->artifact->text() == first.stage(Stage::Ptx)->artifact->text());
 
   // Without remarks: the same arguments (fresh), and no remark is read; with them again,
   // the build's remarks are still there.
@@ -378,16 +383,17 @@ TEST_CASE("an unchanged kernel crate is fresh to cargo: not rebuilt, its remarks
   CHECK(again.remarks.size() == first.remarks.size());
 
   // An edit is a rebuild.
-  std::string text = test::readFile(kernels);
+  std::string text = readWholeFile(kernels);
   text.replace(text.find("*out = 1.0;"), 11, "*out = 3.0;");
   CompileResult edited = compileWithDefaults(tc, {kernels, text, {}}, trusted());
   REQUIRE(edited.succeeded);
   CHECK(kernelCrateBuilt(cache.path()) != built);
-  CHECK(edited.stage(Stage::Ptx)->artifact->text.find("0f40400000") != std::string::npos);
+  CHECK(edited.stage(Stage::Ptx)->artifact->text().find("0f40400000") != std::string::npos);
 }
 
 TEST_CASE("passes through cargo: the build script's cfg is seen, and a second run runs again") {
-  if (!test::toolchainUsable() || !registryCratesInstalled()) return;
+  test::requireToolchain();
+  if (!registryCratesInstalled()) return;
   const fs::path kernels = kernelsFile("kernels.rs");
   for (int run = 0; run < 2; ++run) {
     CAPTURE(run);
@@ -411,7 +417,7 @@ TEST_CASE("passes through cargo: the build script's cfg is seen, and a second ru
 }
 
 TEST_CASE(".cargo/config.toml rustflags as cargo takes them: matching target tables, else build") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir dir("kernelscope-rustflags-test");
   auto write = [&](const std::string& rel, const std::string& text) {
     fs::create_directories((dir.path() / rel).parent_path());
@@ -455,7 +461,8 @@ TEST_CASE(".cargo/config.toml rustflags as cargo takes them: matching target tab
 TEST_CASE("a cargo crate's launched image links what its kernels call from a dependency") {
   // `root` calls libm's sqrtf (through num-traits), not inlined: a cdylib build links libm's
   // rlib, and so does the image kernelscope launches (CoreLink.h).
-  if (!test::toolchainUsable() || !registryCratesInstalled()) return;
+  test::requireToolchain();
+  if (!registryCratesInstalled()) return;
   const CompileResult& r = test::compiled(kernelsFile("kernels.rs"), trusted());
   INFO(allMessages(r));
   REQUIRE(r.succeeded);
@@ -469,6 +476,6 @@ TEST_CASE("a cargo crate's launched image links what its kernels call from a dep
   CHECK(sqrtf);
   REQUIRE(r.stage(Stage::Sass)->available);
   CHECK(r.stage(Stage::Sass)
-            ->artifact->text.find("        // linked from libm: libm::math::sqrtf::sqrtf") !=
-        std::string::npos);
+            ->artifact->text()
+            .find("        // linked from libm: libm::math::sqrtf::sqrtf") != std::string::npos);
 }

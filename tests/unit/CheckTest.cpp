@@ -86,11 +86,11 @@ struct Crate {
 
 /// The 1-based line of `text` in the crate's lib.rs.
 uint32_t lineOf(const Crate& c, const std::string& text) {
-  std::ifstream in(c.dir / "src/lib.rs");
+  const std::string source = readWholeFile(c.dir / "src/lib.rs");
   uint32_t n = 0;
-  for (std::string line; std::getline(in, line);) {
+  for (std::string_view line : splitLines(source)) {
     ++n;
-    if (line.find(text) != std::string::npos) return n;
+    if (line.find(text) != std::string_view::npos) return n;
   }
   return 0;
 }
@@ -99,7 +99,7 @@ uint32_t lineOf(const Crate& c, const std::string& text) {
 
 TEST_CASE(
     "check: a baseline blessed, an edit that puts a table in local memory fails on its line") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir tmp("kernelscope-check-test");
   Crate c(tmp.path() / "kernels", "kernels", kGather);
 
@@ -108,7 +108,7 @@ TEST_CASE(
   CHECK(first.out.find("no baseline (--bless writes one)") != std::string::npos);
   auto blessed = c.check({"--bless"});
   REQUIRE(blessed.exitCode == 0);
-  json baseline = json::parse(test::readFile(c.dir / "kernelscope-baseline.json"));
+  json baseline = json::parse(readWholeFile(c.dir / "kernelscope-baseline.json"));
   CHECK(baseline["arch"] == "sm_90");
   CHECK(baseline["kernels"]["gather"]["local-memory"] == 0);
   CHECK(baseline["kernels"]["gather"]["registers"].get<int>() > 0);
@@ -133,7 +133,7 @@ TEST_CASE(
   CHECK(broken.out.find("src/lib.rs:" + std::to_string(tableLine) + ":1: error[regression/") !=
         std::string::npos);
 
-  json log = json::parse(test::readFile(sarif));
+  json log = json::parse(readWholeFile(sarif));
   CHECK(log["version"] == "2.1.0");
   bool onTheLine = false;
   for (const json& r : log["runs"][0]["results"])
@@ -172,7 +172,7 @@ TEST_CASE(
 }
 
 TEST_CASE("check: budgets from Cargo.toml are limits that --bless does not lift") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir tmp("kernelscope-check-test");
   Crate c(tmp.path() / "kernels", "kernels", kGatherLocal,
           "\n[package.metadata.kernelscope.budget]\nregisters = 200\nstack = 0\n"
@@ -189,7 +189,7 @@ TEST_CASE("check: budgets from Cargo.toml are limits that --bless does not lift"
 }
 
 TEST_CASE("check: -p picks a package of the workspace; bad input is refused clearly") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir tmp("kernelscope-check-test");
   const fs::path ws = tmp.path() / "ws";
   fs::create_directories(ws);
@@ -227,7 +227,7 @@ TEST_CASE("check: -p picks a package of the workspace; bad input is refused clea
 }
 
 TEST_CASE("cargo kernelscope: the workspace's package by -p, cargo's flags taken or refused") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir tmp("kernelscope-cargo-test");
   const fs::path ws = tmp.path() / "ws";
   fs::create_directories(ws);

@@ -18,7 +18,7 @@
 using namespace ks;
 
 TEST_CASE("explain --line shows the SAXPY line in every stage") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "examples/saxpy.rs");
   uint32_t line = f.lineOf("*y.add(i) = a * *x.add(i) + *y.add(i);");
   auto r = test::runKernelscope({"explain", "examples/saxpy.rs", "--line", std::to_string(line)});
@@ -37,7 +37,7 @@ TEST_CASE("explain --line shows the SAXPY line in every stage") {
 }
 
 TEST_CASE("explain --json gives the same data to scripts") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   auto r = test::runKernelscope(
       {"explain", "examples/vector_add.rs", "--json", "--stages", "ptx,sass", "--arch", "sm_80"});
   REQUIRE(r.exitCode == 0);
@@ -88,7 +88,7 @@ TEST_CASE("explain --json gives the same data to scripts") {
 }
 
 TEST_CASE("explain --json, written a line at a time, is what one dump of its object prints") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   // The lines are written one by one (a whole file's are hundreds of MB at 80 kernels); the
   // text must still be the JSON library's own, pretty and on one line alike.
   for (const char* file : {"examples/reduce_sum.rs", "tests/fixtures/iterators.rs"}) {
@@ -106,7 +106,7 @@ TEST_CASE("explain --json, written a line at a time, is what one dump of its obj
 }
 
 TEST_CASE("explain lists the code with no source line after the lines, in text and JSON") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   auto text =
       test::runKernelscope({"explain", "tests/fixtures/jump_table.rs", "--stages", "ptx,sass"});
   REQUIRE(text.exitCode == 0);
@@ -160,7 +160,7 @@ TEST_CASE("bad input: clear message and a non-zero exit") {
 }
 
 TEST_CASE("a kernel that does not compile: file:line:col and exit 1") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "tests/fixtures/broken.rs");
   auto r = test::runKernelscope({"explain", "tests/fixtures/broken.rs"});
   CHECK(r.exitCode == 1);
@@ -170,7 +170,7 @@ TEST_CASE("a kernel that does not compile: file:line:col and exit 1") {
 }
 
 TEST_CASE("a missing nvdisasm: the other stages are shown, and the exit says so") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   // A CUDA_HOME and cache without tools, and a PATH without ptxas, hide both CUDA tools.
   TempDir empty("kernelscope-nocuda");
   ProcessSpec spec;
@@ -229,7 +229,7 @@ TEST_CASE("inputs that are not regular files: exit 2 saying what they are, never
 
 TEST_CASE(
     "a crate whose [lib] path is a FIFO or /dev/zero: said at once, never rustc's time limit") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir dir("kernelscope-cli-fifo-lib");
   const auto crate = dir.path() / "k";
   std::filesystem::create_directories(crate / "src");
@@ -273,7 +273,7 @@ TEST_CASE("--save-temps: an empty path or one that cannot be made is an error") 
 }
 
 TEST_CASE("a TMPDIR that does not exist: a clear error and exit 1, no abort") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   auto r = test::runKernelscope({"explain", "examples/saxpy.rs", "--stages", "ptx"},
                                 {{"TMPDIR", "/nonexistent/kernelscope-tmp"}});
   INFO(r.err);
@@ -283,7 +283,7 @@ TEST_CASE("a TMPDIR that does not exist: a clear error and exit 1, no abort") {
 }
 
 TEST_CASE("--remarks none: rustc is not asked for remarks; the default asks") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir temps("kernelscope-remarks");
   auto hasRemarks = [](const std::filesystem::path& dir) {
     for (const auto& e : std::filesystem::directory_iterator(dir))
@@ -329,7 +329,7 @@ TEST_CASE("a relative KERNELSCOPE_CACHE_DIR or XDG_CACHE_HOME is ignored, and do
     CHECK(escaped.out.find(std::string(variable) + "=x?]0;owned? is not an absolute path") !=
           std::string::npos);
     CHECK(escaped.out.find('\x1b') == std::string::npos);
-    if (!test::toolchainUsable()) continue;
+    test::requireToolchain();
     auto r = test::runKernelscope({"explain", "examples/saxpy.rs", "--stages", "ptx"},
                                   {{variable, "relative-cache"}});
     INFO(r.err);
@@ -350,7 +350,7 @@ TEST_CASE("lsp --port refuses to start without a token") {
 }
 
 TEST_CASE("explain --json names a kernel's resources and occupancy as kernelscope/kernels does") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   auto r = test::runKernelscope({"explain", "examples/saxpy.rs", "--json", "--stages", "ptx,sass"});
   REQUIRE(r.exitCode == 0);
   const auto j = nlohmann::json::parse(r.out);
@@ -379,7 +379,7 @@ struct ResultCacheRun {
     for (const char* shared : {"sysroot", "cuda-tools"})
       if (std::filesystem::exists(test::toolchain().cacheDir / shared))
         std::filesystem::create_symlink(test::toolchain().cacheDir / shared, cache / shared);
-    std::ofstream(kernel) << test::readFile(test::sourceDir() / "examples/saxpy.rs");
+    std::ofstream(kernel) << readWholeFile(test::sourceDir() / "examples/saxpy.rs");
   }
   ProcessResult explain(const std::vector<std::string>& extra = {}) const {
     std::vector<std::string> args = {"explain", kernel.string(), "--verbose", "--stages",
@@ -397,7 +397,7 @@ bool says(const ProcessResult& r, std::string_view what) {
 }  // namespace
 
 TEST_CASE("explain of an unchanged kernel is answered from the result cache, exactly") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   ResultCacheRun run;
   // Text and JSON, each under options of its own (the output's form is no compile option).
   for (const auto& flags : {std::vector<std::string>{"--json"},
@@ -429,7 +429,8 @@ TEST_CASE("explain of an unchanged kernel is answered from the result cache, exa
 }
 
 TEST_CASE("a file-size limit: the result is shown, its save fails softly, nothing is left") {
-  if (!test::toolchainUsable() || !std::filesystem::exists("/usr/bin/prlimit")) return;
+  test::requireToolchain();
+  if (!std::filesystem::exists("/usr/bin/prlimit")) return;
   ResultCacheRun run;
   const auto unlimited = run.explain();
   REQUIRE(unlimited.exitCode == 0);
@@ -451,7 +452,7 @@ TEST_CASE("a file-size limit: the result is shown, its save fails softly, nothin
 }
 
 TEST_CASE("a result cache that cannot be written: said once, and explain still works") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   ResultCacheRun run;
   std::ofstream(run.cache / "results") << "a file where the cache's folder would be";
   for (int i = 0; i < 2; ++i) {
@@ -467,7 +468,7 @@ TEST_CASE("a result cache that cannot be written: said once, and explain still w
 
 TEST_CASE(
     "explain --json --stream: MIR, LLVM IR and PTX before ptxas runs, then the --json result") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   const Toolchain& tc = test::toolchain();
   if (!tc.ptxas.found() || !tc.nvdisasm.found()) {
     MESSAGE("skipped: needs ptxas and nvdisasm");
@@ -501,7 +502,7 @@ TEST_CASE(
   INFO(streamed.err);
   REQUIRE(streamed.exitCode == 0);
   std::vector<nlohmann::json> events;
-  const std::string lines = test::readFile(stream);
+  const std::string lines = readWholeFile(stream);
   for (std::string_view line : splitLines(lines))
     if (!line.empty()) events.push_back(nlohmann::json::parse(line));
   REQUIRE(events.size() == 3);
@@ -538,7 +539,7 @@ TEST_CASE(
 }
 
 TEST_CASE("passes, run and profile answer an unchanged kernel from the result cache, rustc unrun") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   namespace fs = std::filesystem;
   ResultCacheRun run;
   // A rustc that counts the compiles it is asked for (not discovery's --version).
@@ -555,10 +556,8 @@ TEST_CASE("passes, run and profile answer an unchanged kernel from the result ca
   fs::create_directories(run.cache / "sysroot");
   fs::create_directory_symlink(test::toolchain().sysroot.path, wrapped.sysrootCacheDir());
   auto rustcCompiles = [&] {
-    std::ifstream in(compiles);
-    size_t n = 0;
-    for (std::string line; std::getline(in, line);) ++n;
-    return n;
+    const std::string log = readWholeFile(compiles);
+    return splitLines(log).size();
   };
   auto kernelscope = [&](std::vector<std::string> args, std::string_view answered) {
     args.insert(args.begin() + 1, run.kernel.string());
@@ -584,7 +583,7 @@ TEST_CASE("passes, run and profile answer an unchanged kernel from the result ca
   kernelscope({"profile", "--save-request", again.string()}, "0 compiled, 1 from");
   CHECK(rustcCompiles() == 2);
   kernelscope({"run", "--save-request", again.string()}, "0 compiled, 1 from");
-  CHECK(test::readFile(again) == test::readFile(first));  // the same cubin, byte for byte
+  CHECK(readWholeFile(again) == readWholeFile(first));  // the same cubin, byte for byte
 
   // An edit compiles again.
   std::ofstream(run.kernel, std::ios::app) << "\n// edited\n";
@@ -594,7 +593,7 @@ TEST_CASE("passes, run and profile answer an unchanged kernel from the result ca
 }
 
 TEST_CASE("a cargo configuration file created above a crate later compiles it again") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   namespace fs = std::filesystem;
   ResultCacheRun run;
   auto write = [&](const std::string& rel, const std::string& text) {
@@ -636,7 +635,7 @@ TEST_CASE("--extern names a crate for a single file; a bad one is a usage error"
   auto bad = test::runKernelscope({"explain", "examples/saxpy.rs", "--extern", "../x=examples"});
   CHECK(bad.exitCode == 2);
   CHECK(bad.err.find("'../x' is not a crate name") != std::string::npos);
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir dir("kernelscope-cli-extern");
   const std::filesystem::path file = dir.path() / "indexed.rs";
   std::ofstream(file)

@@ -28,7 +28,7 @@ std::string withLineReplaced(const std::string& text, std::string_view from, std
 }  // namespace
 
 TEST_CASE("unsaved text is compiled and reported under the real path") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "examples/saxpy.rs");
   uint32_t line = f.lineOf("*y.add(i) = a * *x.add(i) + *y.add(i);");
   std::string broken = withLineReplaced(f.text, "a * *x.add(i)", "a * *x.add(i) * undefined_name");
@@ -54,7 +54,7 @@ TEST_CASE("unsaved text is compiled and reported under the real path") {
 }
 
 TEST_CASE("a missing nvdisasm or ptxas degrades SASS only, with a reason") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   fs::path saxpy = test::sourceDir() / "examples/saxpy.rs";
   Toolchain noDisasm = test::toolchain();
   noDisasm.nvdisasm.path.clear();
@@ -79,7 +79,7 @@ TEST_CASE("a missing nvdisasm or ptxas degrades SASS only, with a reason") {
 }
 
 TEST_CASE("a compiler that crashes or hangs is reported, not waited for") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir dir("kernelscope-fake-rustc");
   auto fake = [&](const std::string& name, const std::string& body) {
     fs::path p = dir.path() / name;
@@ -117,7 +117,7 @@ TEST_CASE("a compiler that crashes or hangs is reported, not waited for") {
 
 TEST_CASE(
     "stages are published as they come: PTX with its line map first, then resources, then SASS") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "examples/saxpy.rs");
   uint32_t line = f.lineOf("*y.add(i) = a * *x.add(i) + *y.add(i);");
   std::vector<std::shared_ptr<const CompileResult>> published;
@@ -148,7 +148,7 @@ TEST_CASE(
   // they are regenerated from the IR and come with the resources, in a new line map.
   CHECK(code.remarks.empty());
   auto regenerated = [](const CompileResult& r) {
-    const auto& lines = r.stage(Stage::Ptx)->artifact->lines;
+    const auto& lines = r.stage(Stage::Ptx)->artifact->lines();
     return std::count_if(lines.begin(), lines.end(), [](const ArtifactLine& l) {
       return l.source == LocationSource::Regenerated;
     });
@@ -189,7 +189,7 @@ TEST_CASE(
 TEST_CASE(
     "ptxas runs once per compile, nvdisasm only when SASS is asked for (twice with costs, once "
     "when the code's live registers are cached)") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir dir("kernelscope-count-tools");
   fs::path log = dir.path() / "runs";
   // Wrappers that log each run and then run the real tool.
@@ -204,8 +204,7 @@ TEST_CASE(
   counted(tc.ptxas);
   counted(tc.nvdisasm);
   auto runs = [&] {
-    std::ifstream in(log);
-    std::string all((std::istreambuf_iterator<char>(in)), {});
+    std::string all = readWholeFile(log);
     fs::remove(log);
     return all;
   };
@@ -243,14 +242,14 @@ TEST_CASE(
 }
 
 TEST_CASE("architectures: another target works, an unknown one is refused") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   fs::path saxpy = test::sourceDir() / "examples/saxpy.rs";
   CompileOptions sm75;
   sm75.arch = "sm_75";
   CompileResult r = compileWithDefaults(test::toolchain(), {saxpy, std::nullopt}, sm75);
   REQUIRE(r.succeeded);
-  CHECK(r.stage(Stage::Ptx)->artifact->text.find(".target sm_75") != std::string::npos);
-  CHECK(r.stage(Stage::Sass)->artifact->text.find("SM75") != std::string::npos);
+  CHECK(r.stage(Stage::Ptx)->artifact->text().find(".target sm_75") != std::string::npos);
+  CHECK(r.stage(Stage::Sass)->artifact->text().find("SM75") != std::string::npos);
 
   CompileOptions bogus;
   bogus.arch = "sm_42";
@@ -280,7 +279,7 @@ TEST_CASE("a missing file and a missing toolchain are clear errors") {
 }
 
 TEST_CASE("kernels carry their resources and sizes") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   const CompileResult& r = test::compiled(test::sourceDir() / "examples/matmul_tiled.rs");
   REQUIRE(r.kernels.size() == 1);
   const KernelInfo& k = r.kernels[0];
@@ -331,7 +330,7 @@ TEST_CASE("the compile cache: one key per input, least recently used evicted fir
 }
 
 TEST_CASE("the compile cache is bounded in bytes: real results are evicted, least recent first") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   auto compiled = [](const char* example) {
     return std::make_shared<const CompileResult>(compileWithDefaults(
         test::toolchain(), {test::sourceDir() / "examples" / example, std::nullopt}, {}));
@@ -340,8 +339,8 @@ TEST_CASE("the compile cache is bounded in bytes: real results are evicted, leas
        reduce = compiled("reduce_sum.rs");
   size_t a = footprint(*saxpy), b = footprint(*matmul), c = footprint(*reduce);
   // At least the texts and a line per artifact line: the estimate is not a constant.
-  CHECK(a > saxpy->stage(Stage::Ptx)->artifact->text.size() +
-                saxpy->stage(Stage::Sass)->artifact->text.size());
+  CHECK(a > saxpy->stage(Stage::Ptx)->artifact->text().size() +
+                saxpy->stage(Stage::Sass)->artifact->text().size());
   CHECK(b > a);
   CompileCache cache(a + b + c - 1);  // not room for all three
   cache.insert("saxpy", saxpy);
@@ -374,7 +373,7 @@ TEST_CASE("a cached result built from a file that changed on disk is not served"
 }
 
 TEST_CASE("a ptxas error is reported on the Rust line whose PTX it names") {
-  if (!test::toolchainUsable() || !test::toolchain().ptxas.found()) return;
+  test::requireToolchain();
   TempDir dir("kernelscope-ptxas-error");
   const fs::path file = dir.path() / "cluster.rs";
   // An instruction of sm_90 (thread block clusters) in a kernel compiled for sm_80: rustc

@@ -31,7 +31,7 @@ bool hasLinked(const CompileResult& r, const std::string& demangled) {
 }  // namespace
 
 TEST_CASE("safe kernels that call into core get a loadable cubin with core's code linked in") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "tests/fixtures/core_calls.rs");
   const CompileResult& r = test::compiled(f.path);
   REQUIRE(r.succeeded);
@@ -42,17 +42,17 @@ TEST_CASE("safe kernels that call into core get a loadable cubin with core's cod
   CHECK(hasLinked(r, "core::panicking::panic_const::panic_const_rem_by_zero"));
   CHECK(hasLinked(r, "core::option::expect_failed"));
   const Artifact& ptx = *r.stage(Stage::Ptx)->artifact;
-  CHECK(ptx.text.find(".extern .func") == std::string::npos);
-  CHECK(ptx.text.find("// linked from core: core::panicking::panic_bounds_check\n.func") !=
+  CHECK(ptx.text().find(".extern .func") == std::string::npos);
+  CHECK(ptx.text().find("// linked from core: core::panicking::panic_bounds_check\n.func") !=
         std::string::npos);
   // In SASS, ptxas places each callee under `$kernel$symbol:`, marked after it.
   REQUIRE(r.stage(Stage::Sass)->available);
   const Artifact& sass = *r.stage(Stage::Sass)->artifact;
-  CHECK(sass.text.find("$scale_slice$_RNvNtCs") != std::string::npos);
-  CHECK(sass.text.find(":\n        // linked from core: core::panicking::panic_bounds_check\n") !=
+  CHECK(sass.text().find("$scale_slice$_RNvNtCs") != std::string::npos);
+  CHECK(sass.text().find(":\n        // linked from core: core::panicking::panic_bounds_check\n") !=
         std::string::npos);
   // The panic path the handler ignores keeps none of core's formatting.
-  CHECK(ptx.text.find("core::fmt") == std::string::npos);
+  CHECK(ptx.text().find("core::fmt") == std::string::npos);
   for (const KernelInfo& k : r.kernels) {
     CAPTURE(k.symbol);
     REQUIRE(k.resources);
@@ -72,7 +72,7 @@ TEST_CASE("safe kernels that call into core get a loadable cubin with core's cod
 }
 
 TEST_CASE("a kernel calling what nothing defines says which function and where it is called") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir dir("kernelscope-unlinked");
   const fs::path file = dir.path() / "unlinked.rs";
   std::ofstream(file) << R"(#![no_std]
@@ -103,13 +103,13 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
 }
 
 TEST_CASE("run makes a launch of a bounds-checked slice kernel; its H200 result is 2x") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir dir("kernelscope-core-request");
   const fs::path request = dir.path() / "scale_slice.run.req";
   ProcessResult saved = test::runKernelscope({"run", "tests/fixtures/core_calls.rs", "--kernel",
                                               "scale_slice", "--save-request", request.string()});
   REQUIRE_MESSAGE(saved.ok(), saved.err);
-  const std::string bytes = test::readFile(request);
+  const std::string bytes = readWholeFile(request);
   CHECK(bytes.find("\x7f"
                    "ELF") != std::string::npos);  // the cubin travels in the request
   // The result recorded on an H200 (tests/bench/gpu/run_device.py matched it against numpy).

@@ -56,8 +56,8 @@ std::map<std::pair<std::string, uint32_t>, Counts> liveCounts(const std::string&
     }
     return v;
   };
-  std::istringstream in(plr);
-  for (std::string line; std::getline(in, line);) {
+  for (std::string_view view : splitLines(plr)) {
+    const std::string line(view);
     std::smatch m;
     if (std::regex_search(line, m, section)) {
       fn = m[1];
@@ -90,7 +90,7 @@ std::optional<uint32_t> addressOfLine(std::string_view t) {
 
 TEST_CASE(
     "per-line live registers are the peak of nvdisasm's counts over the line's instructions") {
-  if (!test::toolchainUsable() || !test::toolchain().nvdisasm.found()) return;
+  test::requireToolchain();
   size_t linesChecked = 0;
   // Every example and every fixture that compiles (the broken one does not; the cargo
   // fixture is a crate, compiled by CargoTest).
@@ -120,15 +120,15 @@ TEST_CASE(
     auto expectedAt = [&](uint32_t l) -> std::optional<Counts> {
       const auto addr = addressOfLine(a.lineText(l));
       REQUIRE(addr);
-      REQUIRE(a.lines[l].function >= 0);
-      auto it = counts.find({a.functions[a.lines[l].function].symbol, *addr});
+      REQUIRE(a.lines()[l].function >= 0);
+      auto it = counts.find({a.functions[a.lines()[l].function].symbol, *addr});
       if (it == counts.end()) return std::nullopt;
       return it->second;
     };
     // Every instruction has nvdisasm's count, where it gives one.
     size_t counted = 0, instructions = 0;
-    for (size_t l = 0; l < a.lines.size(); ++l)
-      if (a.lines[l].kind == LineKind::Instruction) {
+    for (size_t l = 0; l < a.lines().size(); ++l)
+      if (a.lines()[l].kind == LineKind::Instruction) {
         ++instructions;
         const auto expected = expectedAt(static_cast<uint32_t>(l));
         CHECK(r.costs->lines[l].hasLive == expected.has_value());
@@ -162,7 +162,7 @@ TEST_CASE(
 }
 
 TEST_CASE("control codes read from the cubin are the bits nvdisasm -hex prints") {
-  if (!test::toolchainUsable() || !test::toolchain().nvdisasm.found()) return;
+  test::requireToolchain();
   const fs::path file = test::sourceDir() / "examples" / "matmul_tiled.rs";
   const CompileResult& r = test::compiled(file);
   REQUIRE(r.cubin);
@@ -176,8 +176,8 @@ TEST_CASE("control codes read from the cubin are the bits nvdisasm -hex prints")
   std::map<std::pair<std::string, uint32_t>, uint64_t> high;
   std::string fn;
   int64_t pending = -1;  // the address whose second word comes next
-  std::istringstream in(hex);
-  for (std::string line; std::getline(in, line);) {
+  for (std::string_view view : splitLines(hex)) {
+    const std::string line(view);
     std::smatch m;
     if (std::regex_search(line, m, section))
       fn = m[1];
@@ -190,11 +190,11 @@ TEST_CASE("control codes read from the cubin are the bits nvdisasm -hex prints")
   }
   const Artifact& a = *r.stage(Stage::Sass)->artifact;
   size_t checked = 0, loads = 0;
-  for (size_t l = 0; l < a.lines.size(); ++l) {
-    if (a.lines[l].kind != LineKind::Instruction) continue;
+  for (size_t l = 0; l < a.lines().size(); ++l) {
+    if (a.lines()[l].kind != LineKind::Instruction) continue;
     const InstructionCost& c = r.costs->lines[l];
     REQUIRE(c.hasControl);
-    auto it = high.find({a.functions[a.lines[l].function].symbol, c.address});
+    auto it = high.find({a.functions[a.lines()[l].function].symbol, c.address});
     REQUIRE(it != high.end());
     CHECK(c.control == decodeControlCode(it->second));
     ++checked;
@@ -205,7 +205,7 @@ TEST_CASE("control codes read from the cubin are the bits nvdisasm -hex prints")
       ++loads;
       CHECK(c.control.writeBarrier != 7);
       bool waited = false;
-      for (size_t n = l + 1; n < a.lines.size() && !waited; ++n)
+      for (size_t n = l + 1; n < a.lines().size() && !waited; ++n)
         waited = r.costs->lines.size() > n && r.costs->lines[n].hasControl &&
                  (r.costs->lines[n].control.waitMask & (1u << c.control.writeBarrier));
       CHECK(waited);
@@ -215,7 +215,7 @@ TEST_CASE("control codes read from the cubin are the bits nvdisasm -hex prints")
   CHECK(loads > 0);
   // The words explain the wait: a waiting instruction names the load's address and line.
   bool named = false;
-  for (size_t l = 0; l < a.lines.size() && !named; ++l)
+  for (size_t l = 0; l < a.lines().size() && !named; ++l)
     for (const std::string& w : describeWaits(a, *r.lineMap, *r.costs, static_cast<uint32_t>(l)))
       named |= w.find("the LDG") != std::string::npos && w.find(" at 0x") != std::string::npos &&
                w.find(" — line ") != std::string::npos;
@@ -223,7 +223,7 @@ TEST_CASE("control codes read from the cubin are the bits nvdisasm -hex prints")
 }
 
 TEST_CASE("a per-thread array indexed at run time is located in local memory, not called a spill") {
-  if (!test::toolchainUsable() || !test::toolchain().nvdisasm.found()) return;
+  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "tests" / "fixtures" / "local_array.rs");
   const CompileResult& r = test::compiled(f.path);
   REQUIRE(r.costs);
@@ -232,9 +232,9 @@ TEST_CASE("a per-thread array indexed at run time is located in local memory, no
   CHECK(r.kernels[0].resources->spillStores == 0);  // ptxas: nothing spilled
   const Artifact& a = *r.stage(Stage::Sass)->artifact;
   size_t local = 0;
-  for (size_t l = 0; l < a.lines.size(); ++l) {
+  for (size_t l = 0; l < a.lines().size(); ++l) {
     const std::string_view op = sassOpcode(a.lineText(l));
-    if (a.lines[l].kind != LineKind::Instruction ||
+    if (a.lines()[l].kind != LineKind::Instruction ||
         !(op.starts_with("LDL") || op.starts_with("STL")))
       continue;
     ++local;
@@ -271,10 +271,7 @@ TEST_CASE("the occupancy step: the most registers that give the next occupancy")
   // register count at which the occupancy model allows more, and one more gives no more.
   KernelResources res;
   res.registers = 64;
-  Artifact sass;
-  sass.stage = Stage::Sass;
-  sass.text = "//--------------------- .text.k --------------------------\n";
-  sass.indexLines();
+  Artifact sass(Stage::Sass, "//--------------------- .text.k --------------------------\n");
   sass.functions.push_back({"k", "k", 0, 0, true, {}});
   LineMap map({});
   SassCosts costs;

@@ -47,7 +47,7 @@ struct CrateCopy {
 }  // namespace
 
 TEST_CASE("a file's crate: Cargo.toml, the library root, path dependencies, settings") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   std::string problem;
   auto pkg = findCrate(test::toolchain(), crateDir() / "src/math.rs", &problem);
   INFO(problem);
@@ -66,7 +66,7 @@ TEST_CASE("a file's crate: Cargo.toml, the library root, path dependencies, sett
 }
 
 TEST_CASE("a line in a submodule maps to its instructions, in every stage") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   test::Fixture math(crateDir() / "src/math.rs");
   const CompileResult& r = test::compiled(math.path);
   REQUIRE(r.succeeded);
@@ -77,7 +77,7 @@ TEST_CASE("a line in a submodule maps to its instructions, in every stage") {
 
   uint32_t square = math.lineOf("v * v");
   auto ptx = test::instructionsFor(r, Stage::Ptx, math.path.string(), square);
-  INFO(r.stage(Stage::Ptx)->artifact->text);
+  INFO(r.stage(Stage::Ptx)->artifact->text());
   CHECK(anyContains(ptx, "mul.rn.f32"));
   CHECK(anyContains(test::instructionsFor(r, Stage::Sass, math.path.string(), square), "FMUL"));
   CHECK_FALSE(test::instructionsFor(r, Stage::LlvmIr, math.path.string(), square).empty());
@@ -94,7 +94,7 @@ TEST_CASE("a line in a submodule maps to its instructions, in every stage") {
 }
 
 TEST_CASE("path dependency code maps to its own file") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   test::Fixture util(utilDir() / "src/lib.rs");
   const CompileResult& r = test::compiled(crateDir() / "src/lib.rs");
   REQUIRE(r.succeeded);
@@ -108,10 +108,10 @@ TEST_CASE("path dependency code maps to its own file") {
 }
 
 TEST_CASE("a module edited on disk, or unsaved in the editor, changes the crate's result") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   CrateCopy copy;
   fs::path lib = copy.file("crate/src/lib.rs"), math = copy.file("crate/src/math.rs");
-  std::string mathText = test::readFile(math);
+  std::string mathText = readWholeFile(math);
   auto squareMuls = [&](const CompileResult& r) {
     test::Fixture f(math);
     return test::instructionsFor(r, Stage::Ptx, math.string(), f.lineOf("v * v")).size();
@@ -143,7 +143,7 @@ TEST_CASE("a module edited on disk, or unsaved in the editor, changes the crate'
 
   // A dependency's unsaved text reaches the crate too.
   fs::path util = copy.file("crate-util/src/lib.rs");
-  std::string utilText = test::readFile(util);
+  std::string utilText = readWholeFile(util);
   std::string utilBroken = utilText;
   utilBroken.replace(utilBroken.find("lo\n"), 2, "lo_missing");
   CompileResult dep =
@@ -156,9 +156,9 @@ TEST_CASE("a module edited on disk, or unsaved in the editor, changes the crate'
 }
 
 TEST_CASE("crate settings: bad values are reported, rustc-flags are passed") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   CrateCopy copy;
-  std::string toml = test::readFile(copy.file("crate/Cargo.toml"));
+  std::string toml = readWholeFile(copy.file("crate/Cargo.toml"));
   toml.replace(toml.find("arch = \"sm_90\""), 14, "arch = \"sm_42\"");
   toml.replace(toml.find("rustc-flags = []"), 16,
                "rustc-flags = [\"--cfg\", \"kernelscope_test\"]");
@@ -172,7 +172,7 @@ TEST_CASE("crate settings: bad values are reported, rustc-flags are passed") {
 }
 
 TEST_CASE("every target GPU from sm_70 to sm_90 compiles against the one core") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   // rustc 1.96 accepts a `core` built without -Ctarget-cpu under a kernel built for any
   // sm_XX: one sysroot serves every arch (see docs/toolchains.md).
   for (std::string arch : {"sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"}) {
@@ -182,17 +182,17 @@ TEST_CASE("every target GPU from sm_70 to sm_90 compiles against the one core") 
     CompileResult r =
         compileWithDefaults(test::toolchain(), {crateDir() / "src/math.rs", std::nullopt, {}}, o);
     REQUIRE(r.succeeded);
-    CHECK(r.stage(Stage::Ptx)->artifact->text.find(".target " + arch) != std::string::npos);
+    CHECK(r.stage(Stage::Ptx)->artifact->text().find(".target " + arch) != std::string::npos);
     REQUIRE(r.stage(Stage::Sass)->available);
     std::string sm = "SM" + arch.substr(3);
-    CHECK(r.stage(Stage::Sass)->artifact->text.find(sm) != std::string::npos);
+    CHECK(r.stage(Stage::Sass)->artifact->text().find(sm) != std::string::npos);
     REQUIRE(r.kernels.size() == 2);
     CHECK(r.kernels[0].resources);
   }
 }
 
 TEST_CASE("switching sm_75 -> sm_90 recompiles the crate for the new arch") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   test::Fixture math(crateDir() / "src/math.rs");
   CompileOptions o75, o90;
   o75.arch = "sm_75";
@@ -202,15 +202,15 @@ TEST_CASE("switching sm_75 -> sm_90 recompiles the crate for the new arch") {
   REQUIRE(b.succeeded);
   CHECK(a.arch == "sm_75");
   CHECK(b.arch == "sm_90");
-  CHECK(a.stage(Stage::Sass)->artifact->text.find("SM75") != std::string::npos);
-  CHECK(b.stage(Stage::Sass)->artifact->text.find("SM90") != std::string::npos);
+  CHECK(a.stage(Stage::Sass)->artifact->text().find("SM75") != std::string::npos);
+  CHECK(b.stage(Stage::Sass)->artifact->text().find("SM90") != std::string::npos);
   uint32_t square = math.lineOf("v * v");
   CHECK_FALSE(test::instructionsFor(a, Stage::Sass, math.path.string(), square).empty());
   CHECK_FALSE(test::instructionsFor(b, Stage::Sass, math.path.string(), square).empty());
 }
 
 TEST_CASE("an arch newer than the local ptxas says which CUDA it needs") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   if (test::toolchain().cudaRelease != "11.8") return;  // the message is about the 11.8 pair
   CompileOptions o;
   o.arch = "sm_100";
@@ -226,7 +226,7 @@ TEST_CASE("an arch newer than the local ptxas says which CUDA it needs") {
 }
 
 TEST_CASE("path dependencies come from the rlib cache until their sources or flags change") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   CrateCopy copy;
   TempDir cache("kernelscope-rlib-cache");
   Toolchain tc = test::toolchain();
@@ -262,7 +262,7 @@ TEST_CASE("path dependencies come from the rlib cache until their sources or fla
       test::instructionsFor(r, Stage::Ptx, util.string(), u.lineOf("_block_idx_x()")).empty());
 
   // An edit on disk is a new entry; unsaved text too, and it is reused while unchanged.
-  std::string text = test::readFile(util);
+  std::string text = readWholeFile(util);
   copy.write("crate-util/src/lib.rs", text + "\n/// A new helper.\npub fn two() -> u32 { 2 }\n");
   CHECK(prepare(onDisk(math)) == std::pair<size_t, size_t>{1, 0});
   CompileInput unsaved{math, std::nullopt, {{util, text + "\npub fn three() -> u32 { 3 }\n"}}};
@@ -277,7 +277,7 @@ TEST_CASE("path dependencies come from the rlib cache until their sources or fla
 }
 
 TEST_CASE("concurrent compiles of one dependency leave one complete cache entry") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   CrateCopy copy;
   TempDir cache("kernelscope-rlib-race");
   Toolchain tc = test::toolchain();
@@ -301,7 +301,7 @@ TEST_CASE("concurrent compiles of one dependency leave one complete cache entry"
 }
 
 TEST_CASE("resolveForFile: the crate's arch and opt-level fill only what the user left unset") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   CompileOptions unset;  // examples/crate says sm_90 and opt-level 3
   ResolvedOptions fromCrate = resolveForFile(test::toolchain(), crateDir() / "src/math.rs", unset);
   CHECK(fromCrate.arch == "sm_90");
@@ -359,10 +359,10 @@ TEST_CASE("resolveOptions: the caller's value, else the crate's, else the defaul
 TEST_CASE(
     "an untrusted crate's rustc-flags and profile: withheld with a warning; trusted: applied with "
     "a note") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   CrateCopy copy;
   const fs::path written = copy.file("written-by-the-crate.ll");
-  std::string toml = test::readFile(copy.file("crate/Cargo.toml"));
+  std::string toml = readWholeFile(copy.file("crate/Cargo.toml"));
   toml.replace(toml.find("rustc-flags = []"), 16,
                "rustc-flags = [\"--emit=llvm-ir=" + written.string() +
                    "\", \"--cfg\", \"kernelscope_test\"]\n"
@@ -415,13 +415,13 @@ TEST_CASE(
 }
 
 TEST_CASE("a crate's rustc-flags never pass an @file argument, trusted or not") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   // rustc would read the file's lines as more arguments: here one that writes a file; in the
   // attack, `-Zcodegen-backend=` naming the crate's own library.
   CrateCopy copy;
   const fs::path written = copy.file("written-through-a-response-file.ll");
   copy.write("crate/flags.txt", "--emit=llvm-ir=" + written.string() + "\n");
-  std::string toml = test::readFile(copy.file("crate/Cargo.toml"));
+  std::string toml = readWholeFile(copy.file("crate/Cargo.toml"));
   toml.replace(toml.find("rustc-flags = []"), 16,
                "rustc-flags = [\"--cfg\", \"@" + copy.file("crate/flags.txt").string() +
                    "\", \"-W\", \"unused-variables\"]");
@@ -513,7 +513,7 @@ TEST_CASE(
         std::string::npos);
   REQUIRE_FALSE(parseExternCrate("crate_util=" + utilDir().string(), util));
   CHECK(util.path == utilDir());
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
 
   TempDir dir("kernelscope-extern");
   const fs::path file = dir.path() / "clamped.rs";

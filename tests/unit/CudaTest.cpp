@@ -25,14 +25,15 @@ bool anyContains(const std::vector<std::string>& lines, std::string_view what) {
 }  // namespace
 
 TEST_CASE("a .cu kernel maps its lines like a Rust one") {
-  if (!test::toolchainUsable() || !haveNvcc()) return;
+  test::requireToolchain();
+  if (!haveNvcc()) return;
   test::Fixture f(test::sourceDir() / "examples/cuda/saxpy.cu");
   const CompileResult& r = test::compiled(f.path);
   REQUIRE(r.succeeded);
   CHECK_FALSE(r.stage(Stage::Mir)->available);
   REQUIRE(r.stage(Stage::Ptx)->available);
   uint32_t line = f.lineOf("y[i] = a * x[i] + y[i];");
-  INFO(r.stage(Stage::Ptx)->artifact->text);
+  INFO(r.stage(Stage::Ptx)->artifact->text());
   auto ptx = test::instructionsFor(r, Stage::Ptx, f.path.string(), line);
   CHECK(anyContains(ptx, "fma.rn.f32"));
   CHECK(anyContains(
@@ -51,7 +52,8 @@ TEST_CASE("a .cu kernel maps its lines like a Rust one") {
 }
 
 TEST_CASE("a .cu helper inlined into a kernel is listed under its call") {
-  if (!test::toolchainUsable() || !haveNvcc()) return;
+  test::requireToolchain();
+  if (!haveNvcc()) return;
   test::Fixture f(test::sourceDir() / "examples/cuda/elementwise_mul.cu");
   const CompileResult& r = test::compiled(f.path);
   REQUIRE(r.succeeded);
@@ -61,7 +63,8 @@ TEST_CASE("a .cu helper inlined into a kernel is listed under its call") {
 }
 
 TEST_CASE("nvcc errors in unsaved .cu text point at the real file and line") {
-  if (!test::toolchainUsable() || !haveNvcc()) return;
+  test::requireToolchain();
+  if (!haveNvcc()) return;
   test::Fixture f(test::sourceDir() / "examples/cuda/saxpy.cu");
   std::string broken = f.text;
   broken.replace(broken.find("= a * x[i] + y[i];"), 10, "= a * undefined_name");
@@ -94,7 +97,8 @@ TEST_CASE("nvcc diagnostics and PTX ISA versions per CUDA release") {
 }
 
 TEST_CASE("compare pairs the SAXPY twins") {
-  if (!test::toolchainUsable() || !haveNvcc()) return;
+  test::requireToolchain();
+  if (!haveNvcc()) return;
   auto r = test::runKernelscope({"compare", "examples/saxpy.rs", "examples/cuda/saxpy.cu"});
   INFO(r.out << r.err);
   CHECK((r.exitCode == 0 || r.exitCode == 3));  // 3: a stage unavailable on one side

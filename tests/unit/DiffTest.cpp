@@ -22,7 +22,7 @@ std::vector<std::string> comparable(Stage stage, const std::string& text) {
                : stage == Stage::Sass ? parseSass(text)
                                       : parseLlvmIr(text);
   std::vector<std::string> out;
-  for (size_t i = 0; i < a.lines.size(); ++i)
+  for (size_t i = 0; i < a.lines().size(); ++i)
     if (auto s = comparableLine(a, i); !s.empty()) out.push_back(s);
   return out;
 }
@@ -52,7 +52,7 @@ CompileResult compileEdited(const std::filesystem::path& file,
                             const std::function<std::string(std::string)>& edit) {
   CompileInput in;
   in.path = file;
-  in.text = edit(test::readFile(file));
+  in.text = edit(readWholeFile(file));
   return compileWithDefaults(test::toolchain(), in, {});
 }
 
@@ -83,7 +83,7 @@ TEST_CASE("PTX: register and label numbers and debug locations are not compared"
 
 TEST_CASE("SASS: addresses, labels' numbers and padding go; registers stay") {
   std::string sass =
-      test::readFile(test::sourceDir() / "tests/golden/plain-sass/elementwise_mul.sass");
+      readWholeFile(test::sourceDir() / "tests/golden/plain-sass/elementwise_mul.sass");
   auto lines = comparable(Stage::Sass, sass);
   REQUIRE_FALSE(lines.empty());
   for (const auto& l : lines) {
@@ -121,7 +121,7 @@ TEST_CASE("a changed instruction: a unified diff with hunk and function, counted
 }
 
 TEST_CASE("real compiles: a perturbed SAXPY changes the PTX; a renamed variable changes nothing") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   const auto file = test::sourceDir() / "examples/saxpy.rs";
   const CompileResult original = compileEdited(file, [](std::string s) { return s; });
   REQUIRE(original.succeeded);
@@ -154,7 +154,7 @@ TEST_CASE("real compiles: a perturbed SAXPY changes the PTX; a renamed variable 
 }
 
 TEST_CASE("one file under two settings: the summary names registers that changed") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   const auto file = test::sourceDir() / "examples/reduce_sum.rs";
   CompileOptions sm80;
   sm80.arch = "sm_80";
@@ -173,7 +173,7 @@ TEST_CASE("one file under two settings: the summary names registers that changed
 TEST_CASE(
     "kernelscope diff: exit 4 and a summary when something changed, 2 on bad arguments, 1 when "
     "a side does not compile") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   auto r = test::runKernelscope(
       {"diff", "examples/saxpy.rs", "--vs-opt", "0", "--stages", "ptx", "--summary"});
   INFO(r.out << r.err);

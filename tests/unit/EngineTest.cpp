@@ -30,7 +30,7 @@ struct KernelWithModule {
   fs::path lib = dir.path() / "k.rs", helper = dir.path() / "helper.rs";
   explicit KernelWithModule(std::string_view prefix) : dir(prefix) {
     std::ofstream(helper) << "pub fn twice(x: f32) -> f32 { x * 2.0 }\n";
-    std::ofstream(lib) << test::readFile(test::sourceDir() / "examples/saxpy.rs")
+    std::ofstream(lib) << readWholeFile(test::sourceDir() / "examples/saxpy.rs")
                        << "\nmod helper;\n";
   }
   const CompileResult& compiled() const {
@@ -47,10 +47,10 @@ Engine testEngine() {
 }  // namespace
 
 TEST_CASE("the engine answers an unchanged input from its cache and compiles an edited one") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   Engine engine = testEngine();
   const fs::path saxpy = test::sourceDir() / "examples/saxpy.rs";
-  const std::string text = test::readFile(saxpy);
+  const std::string text = readWholeFile(saxpy);
   CompileOptions ptx;
   ptx.stages = {Stage::Ptx};
   auto first = engine.compile({saxpy, text, {}}, ptx);
@@ -80,7 +80,7 @@ TEST_CASE("the engine answers an unchanged input from its cache and compiles an 
 }
 
 TEST_CASE("the engine applies the crate's defaults and watches its Cargo.toml") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   Engine engine = testEngine();
   const fs::path math = test::sourceDir() / "examples/crate/src/math.rs";
   CompileOptions unset;  // examples/crate says sm_90 and opt-level 3
@@ -97,7 +97,7 @@ TEST_CASE("the engine applies the crate's defaults and watches its Cargo.toml") 
 }
 
 TEST_CASE("a .cu file has PTX and SASS from the engine unless the stages were chosen") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   Engine engine = testEngine();
   const fs::path cu = test::sourceDir() / "examples/cuda/saxpy.cu";
   CompileOptions unchosen;
@@ -154,7 +154,7 @@ std::string dumpResult(const CompileResult& r) {
     for (uint32_t l : r.lineMap->compilerGenerated(stage)) o << "generated " << l << "\n";
   }
   for (const Diagnostic& d : r.diagnostics) {
-    o << "diag " << int(d.severity) << d.source << d.code << d.message << d.rendered
+    o << "diag " << int(d.severity) << d.source << d.code << d.message
       << (d.range ? d.range->file + std::to_string(d.range->startLine) : "")
       << (d.ptxLine ? *d.ptxLine : 0) << d.related.size() << d.fixes.size() << "\n";
     for (const auto& n : d.related) o << "  " << n.range.file << n.range.endColumn << n.message;
@@ -180,7 +180,7 @@ std::string dumpResult(const CompileResult& r) {
 }  // namespace
 
 TEST_CASE("a stored result reads back as the compile made it") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   CompileOptions all;
   all.remarks = true;
   std::vector<fs::path> files;
@@ -207,7 +207,7 @@ TEST_CASE("a stored result reads back as the compile made it") {
 }
 
 TEST_CASE("a kept pass-by-pass view reads back whole, and goes stale with the crate's files") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   const fs::path math = test::sourceDir() / "examples/crate/src/math.rs";
   Engine engine = testEngine();
   const PassesResult r = engine.passes({math, std::nullopt, {}}, {}, "scaled_saxpy");
@@ -239,7 +239,7 @@ TEST_CASE("a kept pass-by-pass view reads back whole, and goes stale with the cr
 }
 
 TEST_CASE("the result store: hits while the other files are unchanged, bounded, whole entries") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir dir("result-store-test");
   KernelWithModule crate("result-store-crate");
   const fs::path& helper = crate.helper;
@@ -270,7 +270,7 @@ TEST_CASE("the result store: hits while the other files are unchanged, bounded, 
 }
 
 TEST_CASE("a result store entry is covered whole by its digest, and read without blocking") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir dir("result-store-whole");
   KernelWithModule crate("result-store-whole-crate");
   const fs::path& helper = crate.helper;
@@ -281,7 +281,7 @@ TEST_CASE("a result store entry is covered whole by its digest, and read without
   REQUIRE(store.save(key, r).empty());
   REQUIRE(store.load(key));
   const fs::path file = dir.path() / "results" / key / "result";
-  const std::string bytes = test::readFile(file);
+  const std::string bytes = readWholeFile(file);
   REQUIRE(bytes.find(helper.string()) != std::string::npos);
 
   // The list of the other files is covered: with the helper's line taken out (so that its
@@ -331,7 +331,7 @@ TEST_CASE("a result store entry is covered whole by its digest, and read without
 }
 
 TEST_CASE("a stored result's counts are never trusted beyond its bytes, digest or not") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   CompileOptions ptx;
   ptx.stages = {Stage::Ptx};
   const std::string bytes =
@@ -351,7 +351,7 @@ TEST_CASE("a stored result's counts are never trusted beyond its bytes, digest o
 }
 
 TEST_CASE("the result store evicts only the entries it made") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir dir("result-store-evict");
   const fs::path results = dir.path() / "results";
   CompileOptions ptx;
@@ -417,7 +417,7 @@ TEST_CASE("the compile key covers the environment that decides the tools") {
 
 TEST_CASE(
     "a cargo-built crate's result goes stale when its Cargo.lock or cargo configuration changes") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir dir("engine-cargo-lock");
   fs::copy(test::sourceDir() / "examples/crate", dir.path() / "crate", fs::copy_options::recursive);
   fs::copy(test::sourceDir() / "examples/crate-util", dir.path() / "crate-util",

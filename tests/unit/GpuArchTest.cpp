@@ -57,7 +57,7 @@ TEST_CASE("the arch catalogue: every arch validates, in order, and the help name
 }
 
 TEST_CASE("the CLI compiles for kernelscope.toml's arch unless --arch chooses another") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir dir("kernelscope-cli-settings");
   std::filesystem::create_directories(dir.path() / "src");
   const auto kernel = dir.path() / "src/vector_add.rs";

@@ -69,7 +69,7 @@ T at(const std::vector<uint8_t>& bytes, size_t offset) {
 }  // namespace
 
 TEST_CASE("structs and arrays by value are parameters: read from the parsed PTX, laid out") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   KernelSignature sig = signatureOf("params.rs", "poly_eval");
   REQUIRE(sig.params.size() == 3);
   const KernelParam& p = sig.params[0];
@@ -100,7 +100,7 @@ TEST_CASE("structs and arrays by value are parameters: read from the parsed PTX,
 }
 
 TEST_CASE("a spec gives a struct with Rust names: the bytes are the kernel's, padding zero") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   LaunchPlan plan = writtenPlan("params.rs", "poly_eval");
   const std::vector<uint8_t>& p = plan.args[0].scalar;
   REQUIRE(p.size() == 32);
@@ -139,7 +139,7 @@ TEST_CASE("a spec gives a struct with Rust names: the bytes are the kernel's, pa
 }
 
 TEST_CASE("spec errors about structs, arrays and scalars name the real parameters and types") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   const std::string ok = "xs = f32[8] zeros; ys = f32[8] zeros; grid = 1; block = 8; ";
   auto errors = [&](const std::string& p) { return errorsOf("params.rs", "poly_eval", ok + p); };
   CHECK(errors("p = 5").find("'p' is Params { coeffs: [f32; 4], shift: f64, n: u32, flip: bool } "
@@ -167,7 +167,7 @@ TEST_CASE("spec errors about structs, arrays and scalars name the real parameter
 }
 
 TEST_CASE("the skeleton of a kernel without a spec is made from its real parameters and resolves") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   struct Case {
     const char* file;
     const char* kernel;
@@ -272,7 +272,7 @@ TEST_CASE("half and bfloat16 values round to nearest even, both ways") {
 }
 
 TEST_CASE("gpu-exec refuses a truncated cubin, a FIFO and endless input, with a message") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   const CompileResult& r = fixture("half.rs");
   REQUIRE(r.cubin);
   const std::string& cubin = *r.cubin;
@@ -320,7 +320,7 @@ TEST_CASE("gpu-exec refuses a truncated cubin, a FIFO and endless input, with a 
 }
 
 TEST_CASE("real H200 results: a struct parameter, a buffer of structs and f16, replayed") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   // Recorded by tests/bench/gpu/run_device.py, each output checked there against a CPU
   // reference (tests/golden/gpu/params-device-log.txt: every difference 0).
   auto poly = test::runKernelscope({"run", "tests/fixtures/gpu/params.rs", "--kernel", "poly_eval",

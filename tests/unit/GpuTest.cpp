@@ -29,8 +29,8 @@ namespace {
 
 /// The PTX signature of an example (recorded golden PTX), named from its source.
 KernelSignature exampleSignature(const std::string& name) {
-  std::string ptx = test::readFile(test::sourceDir() / "tests/golden" / name / "k.ptx");
-  std::string source = test::readFile(test::sourceDir() / "examples" / (name + ".rs"));
+  std::string ptx = readWholeFile(test::sourceDir() / "tests/golden" / name / "k.ptx");
+  std::string source = readWholeFile(test::sourceDir() / "examples" / (name + ".rs"));
   Artifact artifact = parsePtx(ptx);
   for (const auto& f : artifact.functions)
     if (f.isKernel && f.symbol == name) {
@@ -409,18 +409,18 @@ namespace {
 /// The recorded SASS of an example, with its exact inline chains (as ParserGoldenTest reads it).
 Artifact goldenSass(const std::string& name) {
   fs::path dir = test::sourceDir() / "tests/golden" / name;
-  Artifact ptx = parsePtx(test::readFile(dir / "k.ptx"));
-  std::string irText = test::readFile(dir / "k.ll");
+  Artifact ptx = parsePtx(readWholeFile(dir / "k.ptx"));
+  std::string irText = readWholeFile(dir / "k.ll");
   assignExactChains(ptx, irText, "sm_90", 3);
   // As the pipeline does: complete the chains, then decode the ids ptxas was given.
   Artifact ir = parseLlvmIr(irText, nullptr);
   std::string userFile;
-  for (const auto& l : ir.lines)
+  for (const auto& l : ir.lines())
     for (const auto& f : l.location)
       if (fs::path(f.file).filename() == name + ".rs") userFile = f.file;
   LineMap users({userFile});
   recoverInlineChains(ptx, ir, users);
-  Artifact sass = parseSass(test::readFile(dir / "k.sass"));
+  Artifact sass = parseSass(readWholeFile(dir / "k.sass"));
   decodeSassLineIds(sass, ptx);
   return sass;
 }
@@ -447,8 +447,8 @@ TEST_CASE("recorded ncu source counters land on the Rust lines, inline-aware, no
   for (const char* name : {"matmul_naive", "matmul_tiled", "reduce_sum"}) {
     CAPTURE(name);
     NcuSourceProfile source;
-    REQUIRE(parseNcuSourceCsv(test::readFile(test::sourceDir() / "tests/golden/ncu" /
-                                             (std::string(name) + "_cubin.csv")),
+    REQUIRE(parseNcuSourceCsv(readWholeFile(test::sourceDir() / "tests/golden/ncu" /
+                                            (std::string(name) + "_cubin.csv")),
                               source) == "");
     CHECK(source.kernel == name);
     double total = 0;
@@ -470,7 +470,7 @@ TEST_CASE("recorded ncu source counters land on the Rust lines, inline-aware, no
   // core::ptr::add, counted on the user's line); its loads of b are coalesced, those of a are not.
   NcuSourceProfile source;
   REQUIRE(parseNcuSourceCsv(
-              test::readFile(test::sourceDir() / "tests/golden/ncu/matmul_naive_cubin.csv"),
+              readWholeFile(test::sourceDir() / "tests/golden/ncu/matmul_naive_cubin.csv"),
               source) == "");
   std::string problem;
   auto naive =
@@ -486,9 +486,9 @@ TEST_CASE("recorded ncu source counters land on the Rust lines, inline-aware, no
 
 TEST_CASE("a profile of other code than the listing (the driver's JIT of the PTX) is refused") {
   NcuSourceProfile source;
-  REQUIRE(
-      parseNcuSourceCsv(test::readFile(test::sourceDir() / "tests/golden/ncu/matmul_naive_ptx.csv"),
-                        source) == "");
+  REQUIRE(parseNcuSourceCsv(
+              readWholeFile(test::sourceDir() / "tests/golden/ncu/matmul_naive_ptx.csv"), source) ==
+          "");
   std::string problem;
   CHECK_FALSE(
       attributeToLines(source, "matmul_naive", goldenSass("matmul_naive"), isExample, problem));
@@ -510,7 +510,7 @@ bool noDriverHere(const ProcessResult& r) {
 }  // namespace
 
 TEST_CASE("kernelscope run without a GPU says so and how to use one elsewhere") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   auto r = test::runKernelscope({"run", "examples/saxpy.rs", "--runs", "3"});
   if (!noDriverHere(r)) {
     MESSAGE("this machine has a CUDA driver: the launch itself is checked");
@@ -549,7 +549,7 @@ TEST_CASE("run and profile read --runner and --ncu as the settings gpuRunner and
 }
 
 TEST_CASE("kernelscope run: spec errors from the command line, and a request that is not one") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   auto r = test::runKernelscope({"run", "examples/saxpy.rs", "--spec", "x = f64[n] zeros"});
   CHECK(r.exitCode == 1);
   CHECK(r.err.find("--spec: 'x' points to f32, the spec gives f64") != std::string::npos);
@@ -569,10 +569,10 @@ TEST_CASE("kernelscope run: spec errors from the command line, and a request tha
 }
 
 TEST_CASE("run --dump writes only the plan's buffers, whatever a replayed result names") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   TempDir dir("kernelscope-dump-test");
   // The recorded saxpy result with its output buffer renamed to a path outside the folder.
-  std::string message = test::readFile(test::sourceDir() / "tests/golden/gpu/saxpy.run.result");
+  std::string message = readWholeFile(test::sourceDir() / "tests/golden/gpu/saxpy.run.result");
   const std::string renamed = "\"name\": \"../escaped\"";
   message.replace(message.find("\"name\": \"y\""), 11, renamed);
   std::ofstream(dir.path() / "hostile.result", std::ios::binary) << message;
@@ -595,7 +595,7 @@ TEST_CASE("run --dump writes only the plan's buffers, whatever a replayed result
 }
 
 TEST_CASE("real H200 results: run, a faulting launch, and the naive vs tiled matmul profiles") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   auto run = test::runKernelscope(
       {"run", "examples/saxpy.rs", "--replay", "tests/golden/gpu/saxpy.run.result"});
   REQUIRE(run.exitCode == 0);
@@ -632,7 +632,7 @@ TEST_CASE("real H200 results: run, a faulting launch, and the naive vs tiled mat
 }
 
 TEST_CASE("compare --run and --profile: the Rust kernel and its CUDA C++ twin, real H200 results") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   auto run = test::runKernelscope({"compare", "examples/saxpy.rs", "examples/cuda/saxpy.cu",
                                    "--run", "--replay", "tests/golden/gpu/saxpy.run.result",
                                    "--replay", "tests/golden/gpu/saxpy_cuda.run.result"});
@@ -651,7 +651,7 @@ TEST_CASE("compare --run and --profile: the Rust kernel and its CUDA C++ twin, r
 }
 
 TEST_CASE("run --sweep: each configuration of real H200 runs, time against predicted occupancy") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   // The fake GPU runner answers each configuration with the result recorded for its launch.
   const std::string fake = "tests/gpu/fake/fake-gpu-runner.py --mode run tests/golden/gpu/sweep/";
   auto saxpy = test::runKernelscope(
@@ -705,7 +705,7 @@ TEST_CASE("run --sweep: each configuration of real H200 runs, time against predi
 }
 
 TEST_CASE("profile --baseline: per-line changes through an edit that fixes an uncoalesced access") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   // The H200's profiles of tests/fixtures/gpu/coalesce: before.rs numbers the matrix down the
   // columns, after.rs along the rows; the edit also drops a comment line, so every line below
   // it moved up by one and must still be matched with its old self.

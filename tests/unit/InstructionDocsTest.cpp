@@ -20,7 +20,7 @@ const std::vector<std::string> kGolden = {"saxpy",      "vector_add",   "element
                                           "atomics",    "iterators"};
 
 std::string goldenText(const std::string& name, const std::string& file) {
-  return test::readFile(test::sourceDir() / "tests/golden" / name / file);
+  return readWholeFile(test::sourceDir() / "tests/golden" / name / file);
 }
 
 // The instruction index of the PTX ISA document for CUDA 13 (PTX ISA 9.0, plus the two
@@ -275,8 +275,8 @@ const IsaName kPtxIsaIndex[] = {
 /// The artifact lines of a kind the parser marked as instructions.
 std::vector<std::string> instructionLines(const Artifact& a) {
   std::vector<std::string> out;
-  for (size_t i = 0; i < a.lines.size(); ++i)
-    if (a.lines[i].kind == LineKind::Instruction) out.emplace_back(a.lineText(i));
+  for (size_t i = 0; i < a.lines().size(); ++i)
+    if (a.lines()[i].kind == LineKind::Instruction) out.emplace_back(a.lineText(i));
   return out;
 }
 

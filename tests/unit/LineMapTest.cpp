@@ -38,7 +38,7 @@ std::set<uint32_t> linesWithCode(const CompileResult& r, Stage s) {
 }  // namespace
 
 TEST_CASE("saxpy: the a*x+y line becomes a multiply and an add in every stage") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "examples/saxpy.rs");
   uint32_t line = f.lineOf("*y.add(i) = a * *x.add(i) + *y.add(i);");
   const CompileResult& r = test::compiled(f.path);
@@ -62,7 +62,7 @@ TEST_CASE("saxpy: the a*x+y line becomes a multiply and an add in every stage") 
 }
 
 TEST_CASE("the address arithmetic of an inlined ptr::add belongs to the line that called it") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "examples/saxpy.rs");
   uint32_t line = f.lineOf("*y.add(i) = a * *x.add(i) + *y.add(i);");
   const CompileResult& r = test::compiled(f.path);
@@ -85,7 +85,7 @@ TEST_CASE("the address arithmetic of an inlined ptr::add belongs to the line tha
 TEST_CASE("atomics: each ptr::add goes to its own call site, not the nearest one") {
   // Two `<*const T>::add` calls on neighbouring lines inline the same core location;
   // only the exact chains tell them apart.
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "tests/fixtures/atomics.rs");
   const CompileResult& r = test::compiled(f.path);
   REQUIRE(r.succeeded);
@@ -102,7 +102,7 @@ TEST_CASE("atomics: each ptr::add goes to its own call site, not the nearest one
 }
 
 TEST_CASE("a user function inlined into a call lists its code under the call, marked inlined") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "examples/elementwise_mul.rs");
   const CompileResult& r = test::compiled(f.path);
   uint32_t body = f.lineOf("let start = (nvptx::_block_idx_x()");
@@ -119,7 +119,7 @@ TEST_CASE("a user function inlined into a call lists its code under the call, ma
 }
 
 TEST_CASE("iterators, closures and generics map to the user's lines") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "tests/fixtures/iterators.rs");
   const CompileResult& r = test::compiled(f.path);
   REQUIRE(r.succeeded);
@@ -138,7 +138,7 @@ TEST_CASE("iterators, closures and generics map to the user's lines") {
 }
 
 TEST_CASE("every instruction of every kernel maps to a user line or is marked compiler-generated") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   for (const auto& k : kKernels) {
     const CompileResult& r = test::compiled(test::sourceDir() / k);
     REQUIRE_MESSAGE(r.succeeded, k);
@@ -147,14 +147,14 @@ TEST_CASE("every instruction of every kernel maps to a user line or is marked co
       REQUIRE(st);
       REQUIRE_MESSAGE(st->available, k << " " << stageName(s) << ": " << st->unavailableReason);
       size_t direct = 0, guessed = 0;
-      for (uint32_t l = 0; l < st->artifact->lines.size(); ++l) {
-        if (st->artifact->lines[l].kind != LineKind::Instruction) continue;
+      for (uint32_t l = 0; l < st->artifact->lines().size(); ++l) {
+        if (st->artifact->lines()[l].kind != LineKind::Instruction) continue;
         const LineOrigin& o = r.lineMap->origin(s, l);
         INFO(k << " " << stageName(s) << " line " << l + 1 << ": " << st->artifact->lineText(l));
         CHECK((o.attribution == Attribution::Direct ||
                o.attribution == Attribution::CompilerGenerated));
         direct += o.attribution == Attribution::Direct;
-        guessed += st->artifact->lines[l].source == LocationSource::Guessed;
+        guessed += st->artifact->lines()[l].source == LocationSource::Guessed;
       }
       // How much is compiler-generated depends on the kernel (a zeroed local array is 64
       // stores with no line); MapTruthTest checks each instruction's line or its absence
@@ -169,7 +169,7 @@ TEST_CASE("every instruction of every kernel maps to a user line or is marked co
 }
 
 TEST_CASE("MIR, LLVM IR, PTX and SASS agree on which lines produced code") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   for (const auto& k : kKernels) {
     CAPTURE(k);
     const CompileResult& r = test::compiled(test::sourceDir() / k);
@@ -189,7 +189,7 @@ TEST_CASE("MIR, LLVM IR, PTX and SASS agree on which lines produced code") {
 }
 
 TEST_CASE("segments cover runs of one source line and nothing else") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   const CompileResult& r = test::compiled(test::sourceDir() / "examples/saxpy.rs");
   auto segments = r.lineMap->segments(Stage::Ptx);
   REQUIRE_FALSE(segments.empty());
@@ -204,7 +204,7 @@ TEST_CASE("segments cover runs of one source line and nothing else") {
 
 TEST_CASE("a kernel with local memory keeps its SASS and resources") {
   // `.local` starts like `.loc`: the PTX given to ptxas must keep the depot declaration.
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "tests/fixtures/local_array.rs");
   const CompileResult& r = test::compiled(f.path);
   REQUIRE(r.succeeded);
@@ -221,17 +221,17 @@ TEST_CASE("a kernel with local memory keeps its SASS and resources") {
 }
 
 TEST_CASE("a match compiled to a jump table: the target list is no instruction, SASS exists") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "tests/fixtures/jump_table.rs");
   const CompileResult& r = test::compiled(f.path);
   REQUIRE(r.succeeded);
   const Artifact& ptx = *r.stage(Stage::Ptx)->artifact;
   size_t targets = 0;
-  for (uint32_t l = 0; l < ptx.lines.size(); ++l) {
+  for (uint32_t l = 0; l < ptx.lines().size(); ++l) {
     std::string_view t = ptx.lineText(l);
     if (t.find("$L__BB") != std::string_view::npos && t.ends_with(",")) {
       ++targets;
-      CHECK(ptx.lines[l].kind != LineKind::Instruction);
+      CHECK(ptx.lines()[l].kind != LineKind::Instruction);
     }
   }
   CHECK(targets >= 8);
@@ -243,7 +243,7 @@ TEST_CASE("a match compiled to a jump table: the target list is no instruction, 
 
 TEST_CASE(
     "loop {} after a call that does not return keeps its branch; only the padding is ptxas's") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "tests/fixtures/spin_after_panic.rs");
   const CompileResult& r = test::compiled(f.path);
   REQUIRE(r.succeeded);
@@ -255,7 +255,7 @@ TEST_CASE(
   const Artifact& sass = *r.stage(Stage::Sass)->artifact;
   for (const auto& fn : sass.functions) {
     uint32_t last = fn.lastLine;
-    while (last > fn.firstLine && sass.lines[last].kind != LineKind::Instruction) --last;
+    while (last > fn.firstLine && sass.lines()[last].kind != LineKind::Instruction) --last;
     CHECK(r.lineMap->origin(Stage::Sass, last).attribution == Attribution::CompilerGenerated);
   }
 }
@@ -263,15 +263,15 @@ TEST_CASE(
 TEST_CASE("instructions without a debug location are compiler-generated in PTX and SASS alike") {
   // rustc's PTX shows them under the `.loc` before them, and nvdisasm prints nothing for
   // line 0: both would pin them to a neighbour.
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   const CompileResult& r = test::compiled(test::sourceDir() / "tests/fixtures/jump_table.rs");
   const Artifact& ptx = *r.stage(Stage::Ptx)->artifact;
   const auto& generated = r.lineMap->compilerGenerated(Stage::Ptx);
   size_t underALoc = 0;  // compiler-generated though rustc's PTX has a `.loc` line for it
   for (uint32_t l : generated) {
-    CHECK(ptx.lines[l].location.empty());
-    CHECK(ptx.lines[l].source == LocationSource::Regenerated);
-    for (uint32_t k = l; k-- > 0 && ptx.lines[k].kind != LineKind::Label;)
+    CHECK(ptx.lines()[l].location.empty());
+    CHECK(ptx.lines()[l].source == LocationSource::Regenerated);
+    for (uint32_t k = l; k-- > 0 && ptx.lines()[k].kind != LineKind::Label;)
       if (isPtxLocDirective(text::trim(ptx.lineText(k)))) {
         underALoc += ptx.lineText(k).find(" 0 ") == std::string_view::npos;
         break;

@@ -66,7 +66,7 @@ std::vector<std::tuple<bool, int, int, int>> liveCounts(const CompileResult& r) 
 TEST_CASE(
     "live registers after random edits are those of a clean compile, and only the edited "
     "kernels are analysed again") {
-  if (!test::toolchainUsable() || !test::toolchain().nvdisasm.found()) return;
+  test::requireToolchain();
   const Toolchain& tc = test::toolchain();
   TempDir dir("live-ranges-test");
   const fs::path file = dir.path() / "many.rs";
@@ -90,7 +90,7 @@ TEST_CASE(
   const size_t matched = readLiveRegisters(sass, all.out, fromWhole);
   CHECK(matched > 100);
   CHECK(readLiveRegisters(sass, again.run.out, fromCache) == matched);
-  for (size_t l = 0; l < sass.lines.size(); ++l) {
+  for (size_t l = 0; l < sass.lines().size(); ++l) {
     CAPTURE(sass.lineText(l));
     CHECK(fromCache.lines[l].gpr == fromWhole.lines[l].gpr);
     CHECK(fromCache.lines[l].pred == fromWhole.lines[l].pred);

@@ -28,7 +28,7 @@ std::string nvdisasmLiveCounts(const std::string& cubin) {
 }  // namespace
 
 TEST_CASE("own liveness counts what nvdisasm's life ranges count, on every example and fixture") {
-  if (!test::toolchainUsable() || !test::toolchain().nvdisasm.found()) return;
+  test::requireToolchain();
   std::vector<std::string> kernels = test::compilingKernels();
   for (const char* more :
        {"tests/fixtures/access.rs", "tests/fixtures/bounds_check.rs",
@@ -67,8 +67,8 @@ TEST_CASE("own liveness counts what nvdisasm's life ranges count, on every examp
     SassCosts theirs, ours;
     REQUIRE(readLiveRegisters(a, nvdisasmLiveCounts(*r.cubin), theirs) > 0);
     REQUIRE(countLiveRegisters(a, *r.cubin, ours) > 0);
-    for (size_t l = 0; l < a.lines.size(); ++l) {
-      if (a.lines[l].kind != LineKind::Instruction) continue;
+    for (size_t l = 0; l < a.lines().size(); ++l) {
+      if (a.lines()[l].kind != LineKind::Instruction) continue;
       CAPTURE(a.lineText(l));
       const InstructionCost &t = theirs.lines[l], &o = ours.lines[l];
       // The same instructions listed (nvdisasm leaves out the code nothing reaches).
@@ -76,7 +76,7 @@ TEST_CASE("own liveness counts what nvdisasm's life ranges count, on every examp
       if (!t.hasLive) continue;
       ++compared;
       if (o.gpr == t.gpr && o.pred == t.pred && o.ugpr == t.ugpr) continue;
-      const std::string fn = k + ":" + a.functions[a.lines[l].function].symbol;
+      const std::string fn = k + ":" + a.functions[a.lines()[l].function].symbol;
       ++differing[fn];
       CHECK(known.count(fn) == 1);
       const int off = std::abs(int(o.gpr) - int(t.gpr)) + std::abs(int(o.pred) - int(t.pred)) +
@@ -96,7 +96,7 @@ TEST_CASE("the liveness of a call: what the call reads and clobbers, and a calle
   // A kernel calling a function ptxas keeps apart (`$kernel$callee`) and returning from it:
   // nvdisasm counts the callee on its own (its registers arrive set), a call reading R0 and
   // the stack pointer R1, a return reading R1, R2 and its 64-bit target.
-  if (!test::toolchainUsable() || !test::toolchain().nvdisasm.found()) return;
+  test::requireToolchain();
   const CompileResult& r = test::compiled(test::sourceDir() / "tests/fixtures/spin_after_panic.rs");
   REQUIRE(r.cubin);
   const Artifact& a = *r.stage(Stage::Sass)->artifact;
@@ -104,9 +104,9 @@ TEST_CASE("the liveness of a call: what the call reads and clobbers, and a calle
   readLiveRegisters(a, nvdisasmLiveCounts(*r.cubin), theirs);
   countLiveRegisters(a, *r.cubin, ours);
   size_t calls = 0, returns = 0;
-  for (size_t l = 0; l < a.lines.size(); ++l) {
+  for (size_t l = 0; l < a.lines().size(); ++l) {
     const std::string_view op = sassOpcode(a.lineText(l));
-    if (a.lines[l].kind != LineKind::Instruction) continue;
+    if (a.lines()[l].kind != LineKind::Instruction) continue;
     if (!op.starts_with("CALL") && !op.starts_with("RET")) continue;
     CAPTURE(a.lineText(l));
     (op.starts_with("CALL") ? calls : returns) += 1;

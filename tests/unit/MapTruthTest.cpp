@@ -83,7 +83,7 @@ Candidates inlinedCallSites(const Artifact& ptx, const std::map<uint32_t, std::s
   bool inSection = false;
   uint64_t offset = 0;                            // in the section being read
   std::map<std::string, uint64_t> sectionLabels;  // label -> offset in its section
-  for (size_t i = 0; i < ptx.lines.size(); ++i) {
+  for (size_t i = 0; i < ptx.lines().size(); ++i) {
     std::string_view t = text::trim(ptx.lineText(i));
     if (t.starts_with(".section")) {
       std::string_view name = text::trim(t.substr(8));
@@ -112,7 +112,7 @@ Candidates inlinedCallSites(const Artifact& ptx, const std::map<uint32_t, std::s
       }
       continue;
     }
-    if (ptx.lines[i].kind == LineKind::Instruction) ++instruction;
+    if (ptx.lines()[i].kind == LineKind::Instruction) ++instruction;
     std::string_view code = text::trim(t.substr(0, t.find("//")));
     if (code.ends_with(":") && code.starts_with("$"))
       codeLabels[std::string(code.substr(0, code.size() - 1))] = instruction;
@@ -207,7 +207,7 @@ Candidates inlinedCallSites(const Artifact& ptx, const std::map<uint32_t, std::s
 /// `.file N "path"` of the PTX, by number.
 std::map<uint32_t, std::string> fileTable(const Artifact& ptx) {
   std::map<uint32_t, std::string> files;
-  for (size_t i = 0; i < ptx.lines.size(); ++i) {
+  for (size_t i = 0; i < ptx.lines().size(); ++i) {
     std::string_view t = text::trim(ptx.lineText(i));
     if (!text::consume(t, ".file")) continue;
     text::skipBlanks(t);
@@ -227,15 +227,15 @@ std::string ptxWithTruthIds(const Artifact& ptx, const std::vector<Chain>& perIn
   std::string out;
   uint32_t instruction = 0;
   int64_t last = -1;
-  for (size_t i = 0; i < ptx.lines.size(); ++i) {
+  for (size_t i = 0; i < ptx.lines().size(); ++i) {
     std::string line(ptx.lineText(i));
     std::string_view t = text::trim(line);
     if (t.starts_with(".section") && t.find(".debug_") != std::string_view::npos)
       break;  // DWARF after the code
     if (t.starts_with(".target") && t.find(", debug") != std::string_view::npos)
       line = line.substr(0, line.find(", debug"));
-    if (ptx.lines[i].function >= 0 && isPtxLocDirective(t)) continue;
-    if (ptx.lines[i].kind == LineKind::Instruction) {
+    if (ptx.lines()[i].function >= 0 && isPtxLocDirective(t)) continue;
+    if (ptx.lines()[i].kind == LineKind::Instruction) {
       const Chain& c = perInstruction[instruction++];
       auto [it, inserted] = ids.emplace(c, static_cast<uint32_t>(chains.size()));
       if (inserted) chains.push_back(c);
@@ -243,7 +243,8 @@ std::string ptxWithTruthIds(const Artifact& ptx, const std::vector<Chain>& perIn
         out += "\t.loc\t1 " + std::to_string(kTruthIdBase + it->second) + " 0\n";
       last = it->second;
     }
-    if (ptx.lines[i].kind == LineKind::Label || ptx.lines[i].kind == LineKind::Header) last = -1;
+    if (ptx.lines()[i].kind == LineKind::Label || ptx.lines()[i].kind == LineKind::Header)
+      last = -1;
     out += line + "\n";
   }
   return out;
@@ -276,14 +277,14 @@ TruthResult compilerTruth(const fs::path& file, const ResolvedOptions& opts) {
     result.error = "rustc " + r.describe() + ": " + r.err.substr(0, 2000);
     return result;
   }
-  Artifact ptx = parsePtx(test::readFile(work.path() / (file.stem().string() + ".s")));
+  Artifact ptx = parsePtx(readWholeFile(work.path() / (file.stem().string() + ".s")));
   auto files = fileTable(ptx);
   auto callSites = inlinedCallSites(ptx, files, result.error);
   if (!result.error.empty()) return result;
 
   std::vector<Chain> perInstruction;
-  for (size_t i = 0; i < ptx.lines.size(); ++i) {
-    const ArtifactLine& l = ptx.lines[i];
+  for (size_t i = 0; i < ptx.lines().size(); ++i) {
+    const ArtifactLine& l = ptx.lines()[i];
     if (l.kind != LineKind::Instruction) continue;
     Chain chain;
     if (!l.location.empty() && l.location.front().line != 0) {
@@ -328,8 +329,8 @@ TruthResult compilerTruth(const fs::path& file, const ResolvedOptions& opts) {
   for (const LinkedFunction& f : link.linked) linked.insert(f.symbol);
   std::vector<Chain> imageChains;
   std::map<std::string, size_t> nextOf;  // the next instruction of each function of rustc's
-  for (size_t i = 0; i < image->lines.size(); ++i) {
-    const ArtifactLine& l = image->lines[i];
+  for (size_t i = 0; i < image->lines().size(); ++i) {
+    const ArtifactLine& l = image->lines()[i];
     if (l.kind != LineKind::Instruction) continue;
     const std::string& symbol = image->functions[l.function].symbol;
     if (linked.count(symbol)) {
@@ -371,8 +372,8 @@ TruthResult compilerTruth(const fs::path& file, const ResolvedOptions& opts) {
     return result;
   }
   Artifact sass = parseSass(dr.out);
-  for (size_t i = 0; i < sass.lines.size(); ++i) {
-    const ArtifactLine& l = sass.lines[i];
+  for (size_t i = 0; i < sass.lines().size(); ++i) {
+    const ArtifactLine& l = sass.lines()[i];
     if (l.kind != LineKind::Instruction || l.function < 0) continue;
     Chain chain;  // ptxas's padding after the code (line 0 here) came from no PTX instruction
     if (!l.location.empty() && l.location.front().line >= kTruthIdBase &&
@@ -411,9 +412,9 @@ std::string chainText(const Chain& c) {
 Figures compare(Stage stage, const Artifact& a, const Truth& truth) {
   Figures fig;
   std::map<std::string, std::vector<uint32_t>> lines;
-  for (uint32_t i = 0; i < a.lines.size(); ++i)
-    if (a.lines[i].kind == LineKind::Instruction && a.lines[i].function >= 0)
-      lines[a.functions[a.lines[i].function].symbol].push_back(i);
+  for (uint32_t i = 0; i < a.lines().size(); ++i)
+    if (a.lines()[i].kind == LineKind::Instruction && a.lines()[i].function >= 0)
+      lines[a.functions[a.lines()[i].function].symbol].push_back(i);
   for (const auto& entry : lines) {  // not a structured binding: CAPTURE needs a variable
     const std::string& symbol = entry.first;
     const std::vector<uint32_t>& ours = entry.second;
@@ -432,7 +433,7 @@ Figures compare(Stage stage, const Artifact& a, const Truth& truth) {
         ++fig.linked;
         continue;
       }
-      Chain got = a.lines[ours[k]].location;
+      Chain got = a.lines()[ours[k]].location;
       if (!got.empty() && got.front().line == 0) got.clear();
       ++fig.checked;
       if (want.empty()) {
@@ -453,7 +454,7 @@ Figures compare(Stage stage, const Artifact& a, const Truth& truth) {
 }  // namespace
 
 TEST_CASE("the map equals the compiler's own debug info on every instruction (DWARF truth)") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   const Toolchain& tc = test::toolchain();
   if (!tc.ptxas.found() || !tc.nvdisasm.found()) {
     MESSAGE("skipped: the DWARF-truth check needs ptxas and nvdisasm");
@@ -528,7 +529,7 @@ pub unsafe extern "ptx-kernel" fn second(x: *mut f32, n: usize) {
 }  // namespace
 
 TEST_CASE("after an edit, only the edited kernel is regenerated, and the map stays exact") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   const Toolchain& tc = test::toolchain();
   forgetRegeneratedChains();
   TempDir dir("kernelscope-truth-edit");
@@ -564,26 +565,26 @@ TEST_CASE("after an edit, only the edited kernel is regenerated, and the map sta
   // regenerated with the other bodies dropped, and all equal a regeneration of everything.
   forgetRegeneratedChains();
   auto exact = [&](const std::string& name) {
-    const std::string ll = test::readFile(dir.path() / name / "k.ll");
+    const std::string ll = readWholeFile(dir.path() / name / "k.ll");
     LlvmModule module;
     Artifact ir = parseLlvmIr(ll, nullptr, &module);
     REQUIRE(module.module);
-    Artifact ptx = parsePtx(test::readFile(dir.path() / name / "k.ptx"));
+    Artifact ptx = parsePtx(readWholeFile(dir.path() / name / "k.ptx"));
     ChainTable table = assignExactChains(ptx, *module.module, opts.arch, opts.optLevel, &ir);
     CHECK(table.error.empty());
-    Artifact whole = parsePtx(test::readFile(dir.path() / name / "k.ptx"));
+    Artifact whole = parsePtx(readWholeFile(dir.path() / name / "k.ptx"));
     assignExactChains(whole, ll, opts.arch, opts.optLevel);
-    REQUIRE(whole.lines.size() == ptx.lines.size());
+    REQUIRE(whole.lines().size() == ptx.lines().size());
     std::set<int32_t> functions;  // of the crate: what core's are linked from is not in the IR
     std::set<std::string> inIr;
     for (const ArtifactFunction& f : ir.functions) inIr.insert(f.symbol);
-    for (size_t i = 0; i < ptx.lines.size(); ++i) {
+    for (size_t i = 0; i < ptx.lines().size(); ++i) {
       CAPTURE(ptx.lineText(i));
-      CHECK(ptx.lines[i].location == whole.lines[i].location);
-      CHECK(ptx.lines[i].source == whole.lines[i].source);
-      if (ptx.lines[i].kind == LineKind::Instruction &&
-          inIr.count(ptx.functions[ptx.lines[i].function].symbol))
-        functions.insert(ptx.lines[i].function);
+      CHECK(ptx.lines()[i].location == whole.lines()[i].location);
+      CHECK(ptx.lines()[i].source == whole.lines()[i].source);
+      if (ptx.lines()[i].kind == LineKind::Instruction &&
+          inIr.count(ptx.functions[ptx.lines()[i].function].symbol))
+        functions.insert(ptx.lines()[i].function);
     }
     return std::pair{table.functionsReused, functions.size()};
   };
@@ -625,14 +626,14 @@ TEST_CASE("kernelscope's back end makes rustc's own PTX from rustc's IR, byte fo
       ProcessResult r = runProcess(rustc);
       REQUIRE_MESSAGE(r.ok(), r.err.substr(0, 2000));
       LlvmModule module;
-      parseLlvmIr(test::readFile(work.path() / "k.ll"), nullptr, &module);
+      parseLlvmIr(readWholeFile(work.path() / "k.ll"), nullptr, &module);
       REQUIRE(module.module);
       std::string error;
       std::optional<Artifact> ours = compilePtx(*module.module, opts.arch, opts.optLevel, error);
       REQUIRE_MESSAGE(ours, error);
-      CHECK(ours->text == test::readFile(work.path() / "k.s"));
+      CHECK(ours->text() == readWholeFile(work.path() / "k.s"));
       size_t located = 0;
-      for (const ArtifactLine& l : ours->lines)
+      for (const ArtifactLine& l : ours->lines())
         if (l.kind == LineKind::Instruction) {
           CHECK(l.source == LocationSource::Regenerated);
           located += !l.location.empty();
@@ -651,9 +652,9 @@ TEST_CASE("flags that set rustc's back end up otherwise leave the PTX to rustc")
   REQUIRE(ptx);
   REQUIRE(ptx->available);
   // rustc's back end took the feature: our default would be another PTX ISA version.
-  CHECK(ptx->artifact->text.find(".version 8.0") != std::string::npos);
+  CHECK(ptx->artifact->text().find(".version 8.0") != std::string::npos);
   size_t exact = 0;
-  for (const ArtifactLine& l : ptx->artifact->lines)
+  for (const ArtifactLine& l : ptx->artifact->lines())
     exact += l.kind == LineKind::Instruction && l.source == LocationSource::Regenerated;
   CHECK(exact > 0);  // and its chains were regenerated
 }

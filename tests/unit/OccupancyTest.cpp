@@ -168,7 +168,7 @@ TEST_CASE("the H200's driver: every example and generated kernel, as recorded") 
 }
 
 TEST_CASE("compiles carry each kernel's occupancy; explain shows it") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   const auto& r = test::compiled(test::sourceDir() / "examples/matmul_tiled.rs");
   REQUIRE(r.kernels.size() == 1);
   REQUIRE(r.kernels[0].occupancy);

@@ -21,7 +21,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string source(const std::string& rel) { return test::readFile(test::sourceDir() / rel); }
+std::string source(const std::string& rel) { return readWholeFile(test::sourceDir() / rel); }
 
 std::set<std::string> settingNames() {
   std::set<std::string> names;
@@ -58,10 +58,10 @@ TEST_CASE("docs/lsp-extensions.md lists every setting of the table, and no other
   REQUIRE(start != std::string::npos);
   std::set<std::string> documented;
   static const std::regex row(R"(^\| `(\w+)` \|)");
-  std::istringstream lines(doc.substr(start));
-  std::string line;
-  std::getline(lines, line);
-  for (bool inTable = false; std::getline(lines, line);) {
+  const std::vector<std::string_view> lines = splitLines(std::string_view(doc).substr(start));
+  bool inTable = false;
+  for (size_t i = 1; i < lines.size(); ++i) {  // after the heading
+    const std::string line(lines[i]);
     if (line.starts_with("|")) {
       inTable = true;
       std::smatch m;

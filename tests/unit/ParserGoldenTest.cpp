@@ -26,7 +26,7 @@ fs::path golden(const std::string& name) { return test::sourceDir() / "tests/gol
 
 /// The recorded kernel's own file (`NAME.rs`) as the IR's debug info names it.
 std::string userFileOf(const Artifact& ir, const std::string& name) {
-  for (const auto& l : ir.lines)
+  for (const auto& l : ir.lines())
     for (const auto& f : l.location)
       if (fs::path(f.file).filename() == name + ".rs") return f.file;
   return {};
@@ -64,14 +64,14 @@ TEST_CASE("MIR, LLVM IR, PTX and SASS parsers on the recorded kernels") {
     CAPTURE(name);
     fs::path dir = golden(name);
     test::checkGolden(dir / "mir.expected",
-                      test::dumpArtifact(parseMir(test::readFile(dir / "k.mir"))));
+                      test::dumpArtifact(parseMir(readWholeFile(dir / "k.mir"))));
     std::string error;
-    Artifact ir = parseLlvmIr(test::readFile(dir / "k.ll"), &error);
+    Artifact ir = parseLlvmIr(readWholeFile(dir / "k.ll"), &error);
     CHECK(error.empty());
     test::checkGolden(dir / "llvm-ir.expected", test::dumpArtifact(ir));
 
-    Artifact ptx = parsePtx(test::readFile(dir / "k.ptx"));
-    ChainTable chains = assignExactChains(ptx, test::readFile(dir / "k.ll"), "sm_90", 3);
+    Artifact ptx = parsePtx(readWholeFile(dir / "k.ptx"));
+    ChainTable chains = assignExactChains(ptx, readWholeFile(dir / "k.ll"), "sm_90", 3);
     CHECK(chains.error.empty());
     CHECK(chains.instructionsMatched * 20 >= ptx.instructionCount() * 19);
     LineMap users({userFileOf(ir, name)});
@@ -79,16 +79,16 @@ TEST_CASE("MIR, LLVM IR, PTX and SASS parsers on the recorded kernels") {
     test::checkGolden(dir / "ptx.expected", test::dumpArtifact(ptx));
 
     // The recorded SASS came from PTX with line-id lines (ptxWithLineIds of this PTX).
-    Artifact sass = parseSass(test::readFile(dir / "k.sass"));
+    Artifact sass = parseSass(readWholeFile(dir / "k.sass"));
     CHECK(decodeSassLineIds(sass, ptx) > 0);
     test::checkGolden(dir / "sass.expected", test::dumpArtifact(sass));
 
     test::checkGolden(dir / "ptxas.expected",
-                      dumpResources(parsePtxasReport(test::readFile(dir / "ptxas.stderr"))));
+                      dumpResources(parsePtxasReport(readWholeFile(dir / "ptxas.stderr"))));
     std::vector<Remark> remarks;
     for (const auto& e : fs::directory_iterator(dir))
       if (e.path().filename().string().starts_with("remarks."))
-        for (auto& r : parseRemarksYaml(test::readFile(e.path()))) remarks.push_back(std::move(r));
+        for (auto& r : parseRemarksYaml(readWholeFile(e.path()))) remarks.push_back(std::move(r));
     std::sort(remarks.begin(), remarks.end(), [](const Remark& a, const Remark& b) {
       return std::tie(a.pass, a.name, a.message) < std::tie(b.pass, b.name, b.message);
     });
@@ -98,7 +98,7 @@ TEST_CASE("MIR, LLVM IR, PTX and SASS parsers on the recorded kernels") {
 
 TEST_CASE("a failed chain regeneration leaves the PTX as it was and becomes a warning") {
   const fs::path dir = golden("saxpy");
-  Artifact ptx = parsePtx(test::readFile(dir / "k.ptx"));
+  Artifact ptx = parsePtx(readWholeFile(dir / "k.ptx"));
   const std::string before = test::dumpArtifact(ptx);
   ChainTable chains = assignExactChains(ptx, "this is not LLVM IR", "sm_90", 3);
   CHECK_FALSE(chains.error.empty());
@@ -109,19 +109,19 @@ TEST_CASE("a failed chain regeneration leaves the PTX as it was and becomes a wa
   CHECK(warning->code == "exact-map");
   CHECK(warning->message.find(chains.error) != std::string::npos);
   CHECK_FALSE(
-      chainRegenerationWarning(assignExactChains(ptx, test::readFile(dir / "k.ll"), "sm_90", 3)));
+      chainRegenerationWarning(assignExactChains(ptx, readWholeFile(dir / "k.ll"), "sm_90", 3)));
 }
 
 TEST_CASE("SASS straight from nvdisasm (no chain ids)") {
   fs::path dir = golden("plain-sass");
-  Artifact sass = parseSass(test::readFile(dir / "elementwise_mul.sass"));
+  Artifact sass = parseSass(readWholeFile(dir / "elementwise_mul.sass"));
   REQUIRE(sass.functions.size() == 1);
   CHECK(sass.functions[0].symbol == "elementwise_mul");
   test::checkGolden(dir / "elementwise_mul.expected", test::dumpArtifact(sass));
 }
 
 TEST_CASE("rustc JSON diagnostics: exact spans, codes, no summaries") {
-  auto diags = parseRustcDiagnostics(test::readFile(golden("broken") / "rustc.stderr"));
+  auto diags = parseRustcDiagnostics(readWholeFile(golden("broken") / "rustc.stderr"));
   test::Fixture broken(test::sourceDir() / "tests/fixtures/broken.rs");
   REQUIRE(diags.size() >= 2);
   const Diagnostic* typeError = nullptr;
@@ -155,7 +155,7 @@ TEST_CASE("malformed input never crashes a parser") {
   std::string error;
   Artifact ir = parseLlvmIr("define void @f( {", &error);
   CHECK_FALSE(error.empty());
-  CHECK(ir.lines.size() == 1);
+  CHECK(ir.lines().size() == 1);
 }
 
 TEST_CASE("ptxas errors and the PTX lines they name") {
@@ -195,13 +195,13 @@ TEST_CASE("PTX .loc with function_name and inlined_at (newer LLVM)") {
   Artifact a = parsePtx(ptx);
   REQUIRE(a.functions.size() == 1);
   CHECK(a.functions[0].isKernel);
-  const auto& add = a.lines[4];
+  const auto& add = a.lines()[4];
   REQUIRE(add.location.size() == 2);
   CHECK(add.location[0].file == "/src/core/ptr.rs");
   CHECK(add.location[0].function == "add");
   CHECK(add.location[1].file == "/home/me/k.rs");
   CHECK(add.location[1].line == 20);
-  CHECK(a.lines[6].location.size() == 1);
+  CHECK(a.lines()[6].location.size() == 1);
 }
 
 TEST_CASE("demangling Rust symbols") {
@@ -216,7 +216,7 @@ TEST_CASE("lines with one inline chain share one copy of its frames, and one lin
   auto checkShared = [](const Artifact& a) {
     std::map<std::vector<Frame>, const void*> byFrames;
     size_t located = 0;
-    for (const auto& l : a.lines) {
+    for (const auto& l : a.lines()) {
       if (l.location.empty()) continue;
       ++located;
       auto [it, added] = byFrames.try_emplace(l.location.frames(), l.location.id());
@@ -227,25 +227,25 @@ TEST_CASE("lines with one inline chain share one copy of its frames, and one lin
   for (const auto& name : kCompiled) {
     CAPTURE(name);
     fs::path dir = golden(name);
-    checkShared(parseMir(test::readFile(dir / "k.mir")));
-    Artifact ir = parseLlvmIr(test::readFile(dir / "k.ll"));
+    checkShared(parseMir(readWholeFile(dir / "k.mir")));
+    Artifact ir = parseLlvmIr(readWholeFile(dir / "k.ll"));
     checkShared(ir);
-    Artifact ptx = parsePtx(test::readFile(dir / "k.ptx"));
+    Artifact ptx = parsePtx(readWholeFile(dir / "k.ptx"));
     checkShared(ptx);
-    assignExactChains(ptx, test::readFile(dir / "k.ll"), "sm_90", 3);
+    assignExactChains(ptx, readWholeFile(dir / "k.ll"), "sm_90", 3);
     LineMap map({userFileOf(ir, name)});
     recoverInlineChains(ptx, ir, map);
     map.addArtifact(ptx);
     // The map's origin of two lines with the same chain is one object.
     std::map<const void*, const LineOrigin*> originOf;
-    for (uint32_t i = 0; i < ptx.lines.size(); ++i) {
-      if (ptx.lines[i].kind != LineKind::Instruction) continue;
+    for (uint32_t i = 0; i < ptx.lines().size(); ++i) {
+      if (ptx.lines()[i].kind != LineKind::Instruction) continue;
       auto [it, added] =
-          originOf.try_emplace(ptx.lines[i].location.id(), &map.origin(Stage::Ptx, i));
+          originOf.try_emplace(ptx.lines()[i].location.id(), &map.origin(Stage::Ptx, i));
       CHECK(it->second == &map.origin(Stage::Ptx, i));
-      CHECK(map.origin(Stage::Ptx, i).chain.id() == ptx.lines[i].location.id());
+      CHECK(map.origin(Stage::Ptx, i).chain.id() == ptx.lines()[i].location.id());
     }
-    Artifact sass = parseSass(test::readFile(dir / "k.sass"));
+    Artifact sass = parseSass(readWholeFile(dir / "k.sass"));
     decodeSassLineIds(sass, ptx);
     checkShared(sass);
   }

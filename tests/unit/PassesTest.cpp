@@ -51,7 +51,7 @@ TEST_CASE("LLVM passes from recorded -print-changed output, ending in rustc's fi
   for (std::string kernel : {"saxpy", "reduce_sum"}) {
     CAPTURE(kernel);
     const fs::path dir = golden("passes-" + kernel);
-    const std::string printed = test::readFile(dir / "print-changed.txt");
+    const std::string printed = readWholeFile(dir / "print-changed.txt");
     std::vector<IrDump> dumps = parsePrintChanged(printed);
     REQUIRE(dumps.size() > 2);
     CHECK(dumps.front().pass.empty());  // the module at the start
@@ -64,7 +64,7 @@ TEST_CASE("LLVM passes from recorded -print-changed output, ending in rustc's fi
       CHECK(c.diff.starts_with("--- before " + c.pass + "\n"));
     }
     // The proof: after the last pass the kernel is what rustc wrote to its .ll.
-    const std::string final = irFunctionText(test::readFile(dir / "k.ll"), kernel);
+    const std::string final = irFunctionText(readWholeFile(dir / "k.ll"), kernel);
     REQUIRE(!final.empty());
     CHECK(sp.final == final);
     CHECK(sp.finalCount == irInstructionCount(final));
@@ -73,7 +73,7 @@ TEST_CASE("LLVM passes from recorded -print-changed output, ending in rustc's fi
   // reduce_sum's loops are rewritten by loop passes, which print only the loop unless the
   // module scope is asked for: they must be among the changes, with a whole function.
   StagePasses rs = llvmPassChanges(
-      parsePrintChanged(test::readFile(golden("passes-reduce_sum") / "print-changed.txt")),
+      parsePrintChanged(readWholeFile(golden("passes-reduce_sum") / "print-changed.txt")),
       "reduce_sum");
   bool sawLoopPass = false;
   for (const PassChange& c : rs.changes) sawLoopPass |= c.unit.starts_with("loop ");
@@ -106,7 +106,7 @@ TEST_CASE("MIR passes from a recorded -Zdump-mir directory, ending in rustc's fi
   for (const PassChange& c : sp.changes) sawInline |= c.pass == "Inline";
   CHECK(sawInline);
   // The proof: the body after the last pass is the one `--emit=mir` printed.
-  const std::string emitted = emittedMirBody(test::readFile(golden("saxpy") / "k.mir"), "saxpy");
+  const std::string emitted = emittedMirBody(readWholeFile(golden("saxpy") / "k.mir"), "saxpy");
   REQUIRE(!emitted.empty());
   CHECK(sp.final == emitted);
   test::checkGolden(dir / "mir-passes.expected", dumpStage(sp));
@@ -254,7 +254,7 @@ TEST_CASE("-Zdump-mir directories: file names, items, bodies") {
 }
 
 TEST_CASE("computePasses reproduces the compile's final IR and MIR") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   for (std::string kernel : {"reduce_sum", "matmul_tiled"}) {
     CAPTURE(kernel);
     const fs::path file = test::sourceDir() / "examples" / (kernel + ".rs");
@@ -275,7 +275,7 @@ TEST_CASE("computePasses reproduces the compile's final IR and MIR") {
     REQUIRE(c.succeeded);
     // rustc's IR as it wrote it, without the use-order directives it is asked for (and the
     // blank line and comment before them).
-    const std::string written = test::readFile(tmp.path() / "k.ll");
+    const std::string written = readWholeFile(tmp.path() / "k.ll");
     std::string ll;
     std::vector<std::string_view> lines = splitLines(written);
     for (size_t i = 0; i < lines.size(); ++i) {
@@ -286,13 +286,13 @@ TEST_CASE("computePasses reproduces the compile's final IR and MIR") {
     }
     CHECK(llvm->final == irFunctionText(ll, kernel));
     CHECK(llvm->final == irFunctionText(r.finalModuleIr, kernel));
-    CHECK(mir->final == emittedMirBody(test::readFile(tmp.path() / "k.mir"), kernel));
+    CHECK(mir->final == emittedMirBody(readWholeFile(tmp.path() / "k.mir"), kernel));
     CHECK(!renderPasses(r, "t").empty());
   }
 }
 
 TEST_CASE("computePasses: an unknown kernel and a kernel that does not compile are clear errors") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   PassesResult r = computePasses(
       test::toolchain(), {test::sourceDir() / "examples/saxpy.rs", std::nullopt}, {}, "nosuch");
   CHECK(r.error == "unknown kernel 'nosuch' (kernels: saxpy)");
@@ -312,7 +312,7 @@ TEST_CASE("computePasses: an unknown kernel and a kernel that does not compile a
 }
 
 TEST_CASE("kernelscope passes: text, --json, --llvm, and its errors") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   auto text = test::runKernelscope({"passes", "examples/saxpy.rs", "--kernel", "saxpy"});
   INFO(text.out << text.err);
   REQUIRE(text.exitCode == 0);

@@ -25,16 +25,16 @@ std::string base(const std::string& path) { return fs::path(path).filename().str
 /// The recorded remarks of one kernel, attributed with its recorded LLVM IR. The user's
 /// files are those of the IR outside the Rust library.
 std::vector<Remark> attributedRemarks(const fs::path& dir) {
-  Artifact ir = parseLlvmIr(test::readFile(dir / "k.ll"));
+  Artifact ir = parseLlvmIr(readWholeFile(dir / "k.ll"));
   std::set<std::string> users;
-  for (const auto& l : ir.lines)
+  for (const auto& l : ir.lines())
     for (const auto& f : l.location)
       if (f.file.find("/rustlib/") == std::string::npos) users.insert(f.file);
   LineMap map(std::vector<std::string>(users.begin(), users.end()));
   std::vector<Remark> remarks;
   for (const auto& e : fs::directory_iterator(dir))
     if (e.path().filename().string().starts_with("remarks.") && e.path().extension() == ".yaml")
-      for (auto& r : parseRemarksYaml(test::readFile(e.path())))
+      for (auto& r : parseRemarksYaml(readWholeFile(e.path())))
         if (!isBookkeepingRemark(r)) remarks.push_back(std::move(r));
   return attributeRemarks(std::move(remarks), ir, map);
 }
@@ -168,7 +168,7 @@ TEST_CASE("filters: by kind, by pass, and the default") {
 }
 
 TEST_CASE("a compile's remarks come attributed, and explain shows them under the line") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   const auto& r = test::compiled(test::sourceDir() / "examples/elementwise_mul.rs");
   test::Fixture f(test::sourceDir() / "examples/elementwise_mul.rs");
   const uint32_t loop = f.lineOf("while i < n {");
@@ -183,7 +183,7 @@ TEST_CASE("a compile's remarks come attributed, and explain shows them under the
 }
 
 TEST_CASE("explain: remarks under their line, filtered by --remarks, and in --json") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   auto r = test::runKernelscope({"explain", "examples/elementwise_mul.rs", "--stages", "ptx"});
   INFO(r.out << r.err);
   REQUIRE(r.exitCode == 0);

@@ -5,7 +5,6 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <mutex>
 #include <sstream>
 
 #include "TextUtil.h"
@@ -16,13 +15,6 @@ namespace fs = std::filesystem;
 
 fs::path sourceDir() { return KS_SOURCE_DIR; }
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 void checkGolden(const fs::path& golden, const std::string& actual) {
   const char* update = std::getenv("UPDATE_GOLDEN");
   if (update && std::string(update) == "1") {
@@ -32,7 +24,7 @@ void checkGolden(const fs::path& golden, const std::string& actual) {
   }
   INFO("golden file: " << golden.string() << " (run with UPDATE_GOLDEN=1 to rewrite)");
   REQUIRE_MESSAGE(fs::exists(golden), "missing golden file");
-  std::string expected = readFile(golden);
+  std::string expected = readWholeFile(golden);
   if (expected == actual) return;
   // Report the first differing line rather than two whole files.
   auto e = splitLines(expected), a = splitLines(actual);
@@ -72,8 +64,8 @@ std::string dumpArtifact(const Artifact& a) {
   for (const auto& f : a.functions)
     out << "#  " << f.symbol << " = " << f.demangled << " [" << f.firstLine + 1 << "-"
         << f.lastLine + 1 << "]" << (f.isKernel ? " kernel" : "") << "\n";
-  for (size_t i = 0; i < a.lines.size(); ++i) {
-    const auto& l = a.lines[i];
+  for (size_t i = 0; i < a.lines().size(); ++i) {
+    const auto& l = a.lines()[i];
     out << i + 1 << " " << kindLetter(l.kind);
     if (l.function >= 0) out << " f" << l.function;
     if (!l.location.empty()) {
@@ -91,11 +83,6 @@ std::string dumpArtifact(const Artifact& a) {
   return out.str();
 }
 
-namespace {
-std::once_flag toolchainOnce;
-Toolchain* theToolchain = nullptr;
-}  // namespace
-
 const std::vector<std::string>& compilingKernels() {
   static const std::vector<std::string> kernels = {"examples/saxpy.rs",
                                                    "examples/vector_add.rs",
@@ -111,24 +98,7 @@ const std::vector<std::string>& compilingKernels() {
   return kernels;
 }
 
-const Toolchain& toolchain() {
-  std::call_once(toolchainOnce, [] {
-    theToolchain = new Toolchain(discoverToolchain());
-    if (theToolchain->rustc.found() && !theToolchain->sysroot.found())
-      ensureSysroot(*theToolchain, [](const std::string& m) { MESSAGE(m); });
-  });
-  return *theToolchain;
-}
-
-bool toolchainUsable() {
-  const Toolchain& tc = toolchain();
-  bool ok = tc.rustc.found() && tc.sysroot.found() && tc.ptxas.found() && tc.nvdisasm.found();
-  if (!ok)
-    FAIL("the kernelscope toolchain is incomplete (run scripts/setup.sh):\n" << doctorReport(tc));
-  return ok;
-}
-
-Fixture::Fixture(const fs::path& p) : path(fs::absolute(p)), text(readFile(p)) {
+Fixture::Fixture(const fs::path& p) : path(fs::absolute(p)), text(readWholeFile(p)) {
   REQUIRE_MESSAGE(!text.empty(), "cannot read fixture " << p.string());
   auto lines = splitLines(text);
   for (uint32_t i = 0; i < lines.size(); ++i) {

@@ -8,23 +8,20 @@
 
 #include "Artifact.h"
 #include "Compile.h"
+#include "Files.h"
 #include "Process.h"
+#include "RequireToolchain.h"  // toolchain(), requireToolchain()
 #include "Toolchain.h"
 
 namespace ks::test {
 
 std::filesystem::path sourceDir();
-std::string readFile(const std::filesystem::path&);
 
 /// Compares `actual` with the golden file; with UPDATE_GOLDEN=1 rewrites it instead.
 void checkGolden(const std::filesystem::path& golden, const std::string& actual);
 
 /// One line per artifact line: number, kind, function, location chain, text.
 std::string dumpArtifact(const Artifact&);
-
-/// The toolchain for tests that compile; FAILs the calling test when it is unusable.
-const Toolchain& toolchain();
-bool toolchainUsable();
 
 /// A kernel file whose lines may carry `// <- NAME` markers.
 struct Fixture {

@@ -26,7 +26,7 @@ TEST_CASE("an explicit rustc that does not exist is reported with a fix") {
 }
 
 TEST_CASE("the set-up toolchain is found and pairs ptxas with nvdisasm of one release") {
-  if (!test::toolchainUsable()) return;
+  test::requireToolchain();
   const Toolchain& tc = test::toolchain();
   CHECK(tc.rustcLlvm.starts_with("22."));
   CHECK(tc.ptxas.path.parent_path() == tc.nvdisasm.path.parent_path());
@@ -99,10 +99,8 @@ struct FakeTools {
   }
   /// How many tool runs discovery made so far.
   size_t toolRuns() const {
-    std::ifstream in(runs);
-    size_t n = 0;
-    for (std::string line; std::getline(in, line);) ++n;
-    return n;
+    const std::string log = readWholeFile(runs);
+    return splitLines(log).size();
   }
 };
 
@@ -190,7 +188,7 @@ TEST_CASE("building the core removes the cores no rustc uses any more, and only 
   std::vector<std::string> said;
   REQUIRE(ensureSysroot(tc, [&](const std::string& m) { said.push_back(m); }).empty());
   CHECK(tc.sysroot.path == tc.sysrootCacheDir());
-  CHECK(test::readFile(tc.sysroot.path / "kernelscope-rustc") == rustc + "\n");
+  CHECK(readWholeFile(tc.sysroot.path / "kernelscope-rustc") == rustc + "\n");
   CHECK(discoverToolchain(fake.settings()).sysroot.path == tc.sysrootCacheDir());
   for (const fs::path& removed : {upgraded, gone, earlierOld}) {
     CAPTURE(removed);
@@ -229,7 +227,7 @@ TEST_CASE("a rustup proxy is resolved to its toolchain's rustc, from outside the
   Toolchain tc = discoverToolchain(fake.settings());
   fs::current_path(before);
   CHECK(tc.rustc.path == own);
-  CHECK(test::readFile(fake.runs).find("workspace-toolchain") == std::string::npos);
+  CHECK(readWholeFile(fake.runs).find("workspace-toolchain") == std::string::npos);
   CHECK(kernelscopeWorkingDirectory(tc).string().starts_with(tc.cacheDir.string()));
 
   // A wrapper the user chose (not rustup) is run as it is, from outside the workspace too.

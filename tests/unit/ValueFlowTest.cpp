@@ -27,8 +27,9 @@ const Artifact& sassOf(const CompileResult& r) {
 /// text contains `has`.
 std::optional<uint32_t> find(const Artifact& a, std::string_view opcode, std::string_view has = "",
                              uint32_t from = 0) {
-  for (uint32_t l = from; l < a.lines.size(); ++l)
-    if (a.lines[l].kind == LineKind::Instruction && sassOpcode(a.lineText(l)).starts_with(opcode) &&
+  for (uint32_t l = from; l < a.lines().size(); ++l)
+    if (a.lines()[l].kind == LineKind::Instruction &&
+        sassOpcode(a.lineText(l)).starts_with(opcode) &&
         a.lineText(l).find(has) != std::string_view::npos)
       return l;
   return std::nullopt;
@@ -85,14 +86,14 @@ TEST_CASE("the registers an instruction writes and reads, from the SASS grammar"
 }
 
 TEST_CASE("a loop's carried value comes from the loop and from before it") {
-  if (!test::toolchainUsable() || !test::toolchain().nvdisasm.found()) return;
+  test::requireToolchain();
   const CompileResult& r = test::compiled(test::sourceDir() / "examples" / "reduce_sum.rs");
   REQUIRE(r.succeeded);
   const Artifact& a = sassOf(r);
   // The grid-stride loop's accumulation: `FADD Rs, Rx, Rs` under a backward branch.
   std::optional<uint32_t> fadd;
-  for (uint32_t l = 0; l < a.lines.size() && !fadd; ++l) {
-    if (a.lines[l].kind != LineKind::Instruction || sassOpcode(a.lineText(l)) != "FADD") continue;
+  for (uint32_t l = 0; l < a.lines().size() && !fadd; ++l) {
+    if (a.lines()[l].kind != LineKind::Instruction || sassOpcode(a.lineText(l)) != "FADD") continue;
     auto regs = sassRegisters(a.lineText(l));
     if (regs.writes.size() == 1 &&
         std::any_of(regs.reads.begin(), regs.reads.end(),
@@ -138,17 +139,17 @@ TEST_CASE("a loop's carried value comes from the loop and from before it") {
 }
 
 TEST_CASE("a branch's predicate and a compare's uniform operand have their definitions") {
-  if (!test::toolchainUsable() || !test::toolchain().nvdisasm.found()) return;
+  test::requireToolchain();
   const CompileResult& r = test::compiled(test::sourceDir() / "examples" / "reduce_sum.rs");
   REQUIRE(r.succeeded);
   const Artifact& a = sassOf(r);
   // The loop's backward branch, guarded by the compare that ends the loop.
   std::optional<uint32_t> back;
-  for (uint32_t l = 0; l < a.lines.size(); ++l)
-    if (a.lines[l].kind == LineKind::Instruction && sassOpcode(a.lineText(l)) == "BRA" &&
+  for (uint32_t l = 0; l < a.lines().size(); ++l)
+    if (a.lines()[l].kind == LineKind::Instruction && sassOpcode(a.lineText(l)) == "BRA" &&
         a.lineText(l).find("@") != std::string_view::npos) {
       std::string_view target = sassBranchTarget(a.lineText(l));
-      for (uint32_t k = a.functions[a.lines[l].function].firstLine; k < l; ++k)
+      for (uint32_t k = a.functions[a.lines()[l].function].firstLine; k < l; ++k)
         if (text::trim(a.lineText(k)) == std::string(target) + ":") back = l;
     }
   REQUIRE(back);
@@ -180,7 +181,7 @@ TEST_CASE("a branch's predicate and a compare's uniform operand have their defin
 }
 
 TEST_CASE("explain --annotate says where each SASS instruction's values come from") {
-  if (!test::toolchainUsable() || !test::toolchain().nvdisasm.found()) return;
+  test::requireToolchain();
   const std::string file = (test::sourceDir() / "examples" / "saxpy.rs").string();
   const std::string text = readRegularFile(file).text;
   const uint32_t line =
@@ -203,7 +204,7 @@ TEST_CASE("explain --annotate says where each SASS instruction's values come fro
 }
 
 TEST_CASE("definitions and uses agree on every instruction of every example") {
-  if (!test::toolchainUsable() || !test::toolchain().nvdisasm.found()) return;
+  test::requireToolchain();
   size_t checked = 0;
   for (const auto& k : test::compilingKernels()) {
     CAPTURE(k);

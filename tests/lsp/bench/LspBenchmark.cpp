@@ -20,6 +20,7 @@
 #include "Diff.h"
 #include "Engine.h"
 #include "FakeTransport.h"
+#include "Files.h"
 #include "JsonRpc.h"
 #include "LspServer.h"
 #include "Uri.h"
@@ -31,13 +32,6 @@ using nlohmann::json;
 using namespace ks;
 
 double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 long peakRssKiB() {
   std::ifstream in("/proc/self/status");
@@ -129,7 +123,7 @@ int main(int argc, char** argv) {
   int compiles = 0;
   for (const char* name : examples) {
     std::string path = root + "/examples/" + name + ".rs";
-    std::string text = readFile(path);
+    std::string text = readWholeFile(path);
     if (text.empty()) continue;
     std::string uri = lsp::pathToFileUri(path);
     bench.notify(
@@ -165,7 +159,7 @@ int main(int argc, char** argv) {
     for (int k = 0; k < 20; ++k) {
       const char* name = examples[k % 5];
       std::string path = "/tmp/kernelscope-bench-" + std::to_string(k) + "-" + name + ".rs";
-      std::string text = readFile(root + "/examples/" + name + ".rs");
+      std::string text = readWholeFile(root + "/examples/" + name + ".rs");
       std::ofstream(path) << text;
       std::string uri = lsp::pathToFileUri(path);
       bench.notify("textDocument/didOpen",
