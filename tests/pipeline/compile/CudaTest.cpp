@@ -11,7 +11,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+/// Whether nvcc is there besides the toolchain every test here needs (requireToolchain):
+/// without nvcc a test says it is skipped.
 bool haveNvcc() {
+  test::requireToolchain();
   if (test::toolchain().nvcc.found()) return true;
   MESSAGE("skipped: no nvcc (" << test::toolchain().nvcc.problem << ")");
   return false;
@@ -25,7 +28,6 @@ bool anyContains(const std::vector<std::string>& lines, std::string_view what) {
 }  // namespace
 
 TEST_CASE("a .cu kernel maps its lines like a Rust one") {
-  test::requireToolchain();
   if (!haveNvcc()) return;
   test::Fixture f(test::sourceDir() / "examples/cuda/saxpy.cu");
   const CompileResult& r = test::compiled(f.path);
@@ -52,7 +54,6 @@ TEST_CASE("a .cu kernel maps its lines like a Rust one") {
 }
 
 TEST_CASE("a .cu helper inlined into a kernel is listed under its call") {
-  test::requireToolchain();
   if (!haveNvcc()) return;
   test::Fixture f(test::sourceDir() / "examples/cuda/elementwise_mul.cu");
   const CompileResult& r = test::compiled(f.path);
@@ -63,7 +64,6 @@ TEST_CASE("a .cu helper inlined into a kernel is listed under its call") {
 }
 
 TEST_CASE("nvcc errors in unsaved .cu text point at the real file and line") {
-  test::requireToolchain();
   if (!haveNvcc()) return;
   test::Fixture f(test::sourceDir() / "examples/cuda/saxpy.cu");
   std::string broken = f.text;
@@ -97,7 +97,6 @@ TEST_CASE("nvcc diagnostics and PTX ISA versions per CUDA release") {
 }
 
 TEST_CASE("compare pairs the SAXPY twins") {
-  test::requireToolchain();
   if (!haveNvcc()) return;
   auto r = test::runKernelscope({"compare", "examples/saxpy.rs", "examples/cuda/saxpy.cu"});
   INFO(r.out << r.err);
