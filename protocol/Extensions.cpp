@@ -206,7 +206,7 @@ json profileParams() {
 
 // The results' types are RunResult and ProfileResult (server/lsp/convert/GpuResults.h makes them
 // for `kernelscope run/profile --json` and the server alike); these examples are checked
-// against the server's real answers (tests/lsp PipelineTests).
+// against the server's real answers (tests/server/features/PipelineTests.cpp).
 GpuDevice device() { return {"NVIDIA H200", "sm_90", 132, 4.8e12, 6.69e13, 13000}; }
 GpuLaunch launch() { return {"saxpy", {4096, 1, 1}, {256, 1, 1}, 0}; }
 

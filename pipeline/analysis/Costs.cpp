@@ -64,8 +64,8 @@ template <class F>
 void forEachInstruction(const Artifact& sass, F&& f) {
   for (size_t fi = 0; fi < sass.functions.size(); ++fi) {
     const auto& fn = sass.functions[fi];
-    for (uint32_t l = fn.firstLine; l <= fn.lastLine && l < sass.lines.size(); ++l) {
-      if (sass.lines[l].kind != LineKind::Instruction) continue;
+    for (uint32_t l = fn.firstLine; l <= fn.lastLine && l < sass.lines().size(); ++l) {
+      if (sass.lines()[l].kind != LineKind::Instruction) continue;
       if (auto a = sassAddress(sass.lineText(l))) f(fi, l, *a);
     }
   }
@@ -130,7 +130,7 @@ std::unordered_map<std::string, CubinFunction> cubinFunctions(std::string_view c
 
 size_t countLiveRegisters(const Artifact& sass, std::string_view cubin, SassCosts& costs) {
   const auto functions = cubinFunctions(cubin);
-  costs.lines.resize(sass.lines.size());
+  costs.lines.resize(sass.lines().size());
   size_t counted = 0;
   for (size_t fi = 0; fi < sass.functions.size(); ++fi) {
     auto it = functions.find(sass.functions[fi].symbol);
@@ -168,7 +168,7 @@ size_t readControlCodes(const Artifact& sass, std::string_view cubin, std::strin
   }
   const auto text = cubinFunctions(cubin, error);
   if (text.empty()) return 0;
-  costs.lines.resize(sass.lines.size());
+  costs.lines.resize(sass.lines().size());
   size_t read = 0;
   forEachInstruction(sass, [&](size_t fi, uint32_t l, uint32_t address) {
     auto it = text.find(sass.functions[fi].symbol);
@@ -229,12 +229,12 @@ void classifyLocal(const Artifact& sass, const Artifact& ptx,
                    const std::vector<uint32_t>& ptxLineOfSass,
                    const std::function<std::optional<uint32_t>(const std::string&)>& spillsOf,
                    SassCosts& costs) {
-  costs.lines.resize(sass.lines.size());
+  costs.lines.resize(sass.lines().size());
   // Functions whose PTX keeps a local depot: LLVM put an array in local memory.
   std::unordered_map<std::string, bool> depot;
   for (const auto& f : ptx.functions) {
     bool has = false;
-    for (uint32_t l = f.firstLine; !has && l <= f.lastLine && l < ptx.lines.size(); ++l)
+    for (uint32_t l = f.firstLine; !has && l <= f.lastLine && l < ptx.lines().size(); ++l)
       has = ptx.lineText(l).find("__local_depot") != std::string_view::npos;
     depot[f.symbol] = has;
   }
@@ -242,8 +242,8 @@ void classifyLocal(const Artifact& sass, const Artifact& ptx,
     auto d = depot.find(fn.symbol);
     const bool hasDepot = d != depot.end() && d->second;
     const std::optional<uint32_t> spills = spillsOf ? spillsOf(fn.symbol) : std::nullopt;
-    for (uint32_t l = fn.firstLine; l <= fn.lastLine && l < sass.lines.size(); ++l) {
-      if (sass.lines[l].kind != LineKind::Instruction) continue;
+    for (uint32_t l = fn.firstLine; l <= fn.lastLine && l < sass.lines().size(); ++l) {
+      if (sass.lines()[l].kind != LineKind::Instruction) continue;
       std::string_view op = sassOpcode(sass.lineText(l));
       if (!op.starts_with("LDL") && !op.starts_with("STL")) continue;
       bool array;
@@ -251,7 +251,7 @@ void classifyLocal(const Artifact& sass, const Artifact& ptx,
         array = hasDepot;
       } else {
         uint32_t p = l < ptxLineOfSass.size() ? ptxLineOfSass[l] : UINT32_MAX;
-        std::string_view pt = p < ptx.lines.size() ? text::trim(ptx.lineText(p)) : "";
+        std::string_view pt = p < ptx.lines().size() ? text::trim(ptx.lineText(p)) : "";
         array = pt.starts_with("ld.") || pt.starts_with("st.");
       }
       costs.lines[l].local = array ? LocalUse::Array : LocalUse::Spill;
@@ -318,11 +318,10 @@ std::vector<LocalArray> findLocalArrays(std::string_view irText,
 LineCost costOf(const Artifact& sass, const SassCosts& costs, const std::vector<uint32_t>& lines) {
   LineCost c;
   for (uint32_t l : lines) {
-    if (l >= sass.lines.size() || sass.lines[l].kind != LineKind::Instruction) continue;
+    if (l >= sass.lines().size() || sass.lines()[l].kind != LineKind::Instruction) continue;
     ++c.instructions;
     const InstructionCost* ic = l < costs.lines.size() ? &costs.lines[l] : nullptr;
     if (ic && ic->hasLive) {
-      if (!c.hasLive || ic->gpr > c.peakGpr) c.peakAddress = ic->address;
       c.hasLive = true;
       c.peakGpr = std::max(c.peakGpr, ic->gpr);
       c.peakPred = std::max(c.peakPred, ic->pred);
@@ -477,8 +476,8 @@ namespace {
 /// 1 + the highest general register `R<n>` the function's SASS names (R1.64 counts as 2).
 uint32_t highestRegisterOf(const Artifact& sass, const ArtifactFunction& fn) {
   uint32_t highest = 0;
-  for (uint32_t l = fn.firstLine; l <= fn.lastLine && l < sass.lines.size(); ++l) {
-    if (sass.lines[l].kind != LineKind::Instruction) continue;
+  for (uint32_t l = fn.firstLine; l <= fn.lastLine && l < sass.lines().size(); ++l) {
+    if (sass.lines()[l].kind != LineKind::Instruction) continue;
     std::string_view t = sass.lineText(l);
     size_t close = t.find("*/");
     if (close != std::string_view::npos) t.remove_prefix(close + 2);
@@ -512,8 +511,8 @@ KernelCost kernelCost(const Artifact& sass, const LineMap& map, const SassCosts&
     if (f.symbol == symbol) fn = &f;
   if (!fn) return k;
   std::vector<uint32_t> lines;
-  for (uint32_t l = fn->firstLine; l <= fn->lastLine && l < sass.lines.size(); ++l)
-    if (sass.lines[l].kind == LineKind::Instruction) lines.push_back(l);
+  for (uint32_t l = fn->firstLine; l <= fn->lastLine && l < sass.lines().size(); ++l)
+    if (sass.lines()[l].kind == LineKind::Instruction) lines.push_back(l);
   LineCost whole = costOf(sass, costs, lines);
   k.hasLive = whole.hasLive;
   k.peakGpr = whole.peakGpr;
@@ -648,8 +647,8 @@ std::vector<std::string> describeWaits(const Artifact& sass, const LineMap& map,
   std::vector<std::string> out;
   if (line >= costs.lines.size() || !costs.lines[line].hasControl) return out;
   const ControlCode& c = costs.lines[line].control;
-  if (!c.waitMask || sass.lines[line].function < 0) return out;
-  const ArtifactFunction& fn = sass.functions[size_t(sass.lines[line].function)];
+  if (!c.waitMask || sass.lines()[line].function < 0) return out;
+  const ArtifactFunction& fn = sass.functions[size_t(sass.lines()[line].function)];
   for (uint32_t b = 0; b < 6; ++b) {
     if (!(c.waitMask & (1u << b))) continue;
     // A scoreboard counts the operations still pending on it: the instruction waits for

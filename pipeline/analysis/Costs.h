@@ -136,7 +136,6 @@ struct LineCost {
   uint32_t instructions = 0;
   bool hasLive = false;
   uint16_t peakGpr = 0, peakPred = 0, peakUgpr = 0;
-  uint32_t peakAddress = 0;  // where the GPR peak is (first such instruction)
   uint32_t ldl = 0, stl = 0;
   uint32_t spillOps = 0, arrayOps = 0;
   bool hasControl = false;

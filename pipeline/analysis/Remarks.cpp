@@ -96,8 +96,7 @@ std::string_view passOfDocument(std::string_view doc) {
   if (nl == std::string_view::npos) return {};
   std::string_view next = doc.substr(nl + 1);
   if (!text::consume(next, "Pass:")) return {};
-  next = next.substr(0, next.find('\n'));
-  next = text::trim(next);
+  next = text::trim(text::firstLine(next));
   if (next.size() >= 2 && (next.front() == '\'' || next.front() == '"') &&
       next.back() == next.front())
     next = next.substr(1, next.size() - 2);
@@ -169,7 +168,7 @@ class IrLocations {
  public:
   explicit IrLocations(const Artifact& ir) : ir_(ir) {
     std::unordered_set<Seen, SeenHash> seen;
-    for (const ArtifactLine& l : ir.lines) {
+    for (const ArtifactLine& l : ir.lines()) {
       if (l.kind != LineKind::Instruction || l.location.empty()) continue;
       const Frame& f = l.location.front();
       for (uint32_t column : {f.column, kWholeLine}) {

@@ -270,8 +270,8 @@ SassFlowGraph::SassFlowGraph(const Artifact& sass, size_t function) {
   std::vector<std::string_view> globals;  // `.global NAME` directives
   std::vector<std::string_view> texts;
   bool afterBranch = true;
-  for (uint32_t l = fn.firstLine; l <= fn.lastLine && l < sass.lines.size(); ++l) {
-    const LineKind kind = sass.lines[l].kind;
+  for (uint32_t l = fn.firstLine; l <= fn.lastLine && l < sass.lines().size(); ++l) {
+    const LineKind kind = sass.lines()[l].kind;
     std::string_view t = text::trim(sass.lineText(l));
     if (kind == LineKind::Label) {
       pendingLabels.push_back(t.substr(0, t.size() - 1));
@@ -451,8 +451,8 @@ ValueFlow SassFlowGraph::flowOf(uint32_t line) const {
 }
 
 ValueFlow valueFlow(const Artifact& sass, uint32_t line) {
-  if (line >= sass.lines.size() || sass.lines[line].function < 0) return {};
-  return SassFlowGraph(sass, size_t(sass.lines[line].function)).flowOf(line);
+  if (line >= sass.lines().size() || sass.lines()[line].function < 0) return {};
+  return SassFlowGraph(sass, size_t(sass.lines()[line].function)).flowOf(line);
 }
 
 std::string describeValueFlow(const Artifact& sass, const LineMap& map, const ValueFlow& flow,

@@ -71,8 +71,8 @@ std::vector<Frame> localMemoryLines(const CompileResult& r, const std::string& s
   const Artifact& a = *sass->artifact;
   std::set<std::pair<std::string, uint32_t>> seen;
   std::vector<Frame> lines;
-  for (uint32_t l = 0; l < a.lines.size(); ++l) {
-    const ArtifactLine& line = a.lines[l];
+  for (uint32_t l = 0; l < a.lines().size(); ++l) {
+    const ArtifactLine& line = a.lines()[l];
     if (line.kind != LineKind::Instruction || line.function < 0 ||
         static_cast<size_t>(line.function) >= a.functions.size() ||
         a.functions[line.function].symbol != symbol)

@@ -180,7 +180,7 @@ struct Compared {
 
 Compared comparedLines(const Artifact& a, bool normalize) {
   Compared c;
-  for (size_t i = 0; i < a.lines.size(); ++i) {
+  for (size_t i = 0; i < a.lines().size(); ++i) {
     std::string key = normalize ? comparableLine(a, i) : collapseBlanks(a.lineText(i));
     if (key.empty()) continue;
     c.keys.push_back(std::move(key));
@@ -196,8 +196,8 @@ std::string_view rtrim(std::string_view s) {
 }
 
 std::string functionOf(const Artifact& a, uint32_t line) {
-  if (line >= a.lines.size()) return {};
-  int32_t f = a.lines[line].function;
+  if (line >= a.lines().size()) return {};
+  int32_t f = a.lines()[line].function;
   return f >= 0 && size_t(f) < a.functions.size() ? a.functions[f].demangled : std::string();
 }
 
@@ -256,8 +256,8 @@ std::string_view resourceWord(Resource r) {
 }
 
 std::string comparableLine(const Artifact& a, size_t i) {
-  if (i >= a.lines.size()) return {};
-  const LineKind kind = a.lines[i].kind;
+  if (i >= a.lines().size()) return {};
+  const LineKind kind = a.lines()[i].kind;
   if (kind == LineKind::Other) return {};
   std::string_view t = text::trim(a.lineText(i));
   switch (a.stage) {
@@ -294,9 +294,9 @@ StageDiff diffArtifacts(const Artifact& before, const Artifact& after,
                  b = comparedLines(after, options.normalize);
   const std::vector<Edit> edits = shortestEdit(a.keys, b.keys, kMaxEditDistance).edits;
   for (const Edit& e : edits) {
-    if (e.op == EditOp::Delete && before.lines[a.lines[e.a]].kind == LineKind::Instruction)
+    if (e.op == EditOp::Delete && before.lines()[a.lines[e.a]].kind == LineKind::Instruction)
       ++d.removed;
-    if (e.op == EditOp::Insert && after.lines[b.lines[e.b]].kind == LineKind::Instruction)
+    if (e.op == EditOp::Insert && after.lines()[b.lines[e.b]].kind == LineKind::Instruction)
       ++d.added;
   }
 

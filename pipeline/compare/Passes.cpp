@@ -57,13 +57,10 @@ bool unitInvolves(std::string_view unit, std::string_view symbol) {
 /// A function's text as an artifact, classified the way the IR parser classifies lines
 /// (LLVM's own parse would need the module's metadata, which a function alone lacks).
 Artifact irFunctionArtifact(std::string text, std::string_view symbol) {
-  Artifact a;
-  a.stage = Stage::LlvmIr;
-  a.text = std::move(text);
-  a.indexLines();
-  for (size_t i = 0; i < a.lines.size(); ++i) {
+  Artifact a(Stage::LlvmIr, std::move(text));
+  for (size_t i = 0; i < a.lines().size(); ++i) {
     std::string_view t = text::trim(a.lineText(i));
-    LineKind& k = a.lines[i].kind;
+    LineKind& k = a.lines()[i].kind;
     if (t.starts_with("define "))
       k = LineKind::Header;
     else if (t.empty() || t.starts_with(";") || t == "}")
@@ -72,13 +69,13 @@ Artifact irFunctionArtifact(std::string text, std::string_view symbol) {
       k = LineKind::Label;
     else
       k = LineKind::Instruction;
-    a.lines[i].function = 0;
+    a.lines()[i].function = 0;
   }
-  if (!a.lines.empty()) {
+  if (!a.lines().empty()) {
     ArtifactFunction f;
     f.symbol = std::string(symbol);
     f.demangled = demangleSymbol(symbol);
-    f.lastLine = static_cast<uint32_t>(a.lines.size() - 1);
+    f.lastLine = static_cast<uint32_t>(a.lines().size() - 1);
     a.functions.push_back(std::move(f));
   }
   return a;

@@ -14,7 +14,7 @@
 //    MIR pass (`crate.item.P-S-NNN.Pass.before|after.mir`); we list the passes whose
 //    before and after differ (the header comment naming the pass left out).
 // The kernel's function after the last listed LLVM pass is rustc's final IR of it, byte
-// for byte (tests/unit/PassesTest.cpp checks it against `--emit=llvm-ir`).
+// for byte (tests/pipeline/compare/PassesTest.cpp checks it against `--emit=llvm-ir`).
 #pragma once
 
 #include <filesystem>

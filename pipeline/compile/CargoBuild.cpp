@@ -30,13 +30,12 @@ fs::path shadowPathOf(const fs::path& shadowRoot, const fs::path& p) {
 
 namespace {
 
+/// The text of `p` if it is a regular file and no link.
 std::optional<std::string> readRegular(const fs::path& p) {
   std::error_code ec;
-  if (fs::is_symlink(p, ec) || !fs::is_regular_file(p, ec)) return std::nullopt;
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  if (fs::is_symlink(p, ec)) return std::nullopt;
+  FileText read = readRegularFile(p, kMaxToolOutputBytes);
+  return read.ok() ? std::optional(std::move(read.text)) : std::nullopt;
 }
 
 /// Writes `text` to `p` unless `p` is already a regular file with that text: an unchanged
@@ -242,11 +241,9 @@ void syncShadowTree(const fs::path& shadowRoot, const std::map<std::string, std:
   // Files that are files in the shadow: unsaved now, copied, or written by an earlier call.
   std::set<std::string> files(copies.begin(), copies.end());
   for (const auto& [path, text] : overlays) files.insert(path);
-  {
-    std::ifstream in(record);
-    for (std::string line; std::getline(in, line);)
-      if (!line.empty()) files.insert(line);
-  }
+  const std::string recorded = readWholeFile(record);
+  for (std::string_view line : splitLines(recorded))
+    if (!line.empty()) files.emplace(line);
   // Their directories are real directories (parents sort before children).
   std::set<std::string> dirs;
   for (const auto& f : files)

@@ -63,7 +63,7 @@ size_t chainBytes(const std::vector<Frame>& chain) {
 /// The chains of `a` not counted yet: lines, stages and the line map share them.
 size_t chainsBytes(const Artifact& a, std::unordered_set<const void*>& counted) {
   size_t n = 0;
-  for (const ArtifactLine& l : a.lines)
+  for (const ArtifactLine& l : a.lines())
     if (counted.insert(l.location.id()).second) n += chainBytes(l.location);
   return n;
 }
@@ -75,14 +75,12 @@ size_t footprint(const CompileResult& r) {
   std::unordered_set<const void*> counted{nullptr};
   for (const auto& [stage, outcome] : r.stages) {
     const Artifact& a = *outcome.artifact;
-    n += stringBytes(a.text) + a.lines.capacity() * sizeof(ArtifactLine) +
-         a.lineStarts.capacity() * sizeof(uint32_t) +
-         a.functions.capacity() * sizeof(ArtifactFunction);
+    n += sizeof a + a.bytesHeld();
     size_t chains = chainsBytes(a, counted);
     n += chains;
     // The line map keeps an origin index per line and an origin (sharing the chain, with
     // the user frames) per distinct chain: at most about the chains' size again.
-    if (outcome.available) n += a.lines.size() * sizeof(uint32_t) + chains;
+    if (outcome.available) n += a.lines().size() * sizeof(uint32_t) + chains;
   }
   for (const Diagnostic& d : r.diagnostics) n += sizeof d + d.message.capacity();
   for (const Remark& m : r.remarks) n += sizeof m + m.message.capacity();

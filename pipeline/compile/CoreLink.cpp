@@ -338,34 +338,33 @@ void insertNotes(Artifact& artifact, std::vector<std::pair<uint32_t, std::string
   std::stable_sort(notes.begin(), notes.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   std::string text;
-  text.reserve(artifact.text.size() + notes.size() * 64);
+  text.reserve(artifact.text().size() + notes.size() * 64);
   std::vector<ArtifactLine> lines;
-  lines.reserve(artifact.lines.size() + notes.size());
-  std::vector<uint32_t> newIndex(artifact.lines.size() + 1);
+  lines.reserve(artifact.lines().size() + notes.size());
+  std::vector<uint32_t> newIndex(artifact.lines().size() + 1);
   size_t next = 0;
-  for (uint32_t i = 0; i <= artifact.lines.size(); ++i) {
+  for (uint32_t i = 0; i <= artifact.lines().size(); ++i) {
     for (; next < notes.size() && notes[next].first == i; ++next) {
       ArtifactLine note;
       note.kind = LineKind::Other;
       // In a function when it precedes one of its lines other than the first.
-      if (i < artifact.lines.size() && artifact.lines[i].function >= 0 &&
-          artifact.functions[artifact.lines[i].function].firstLine < i)
-        note.function = artifact.lines[i].function;
+      if (i < artifact.lines().size() && artifact.lines()[i].function >= 0 &&
+          artifact.functions[artifact.lines()[i].function].firstLine < i)
+        note.function = artifact.lines()[i].function;
       lines.push_back(note);
       text += notes[next].second + "\n";
     }
     newIndex[i] = static_cast<uint32_t>(lines.size());
-    if (i == artifact.lines.size()) break;
-    lines.push_back(artifact.lines[i]);
+    if (i == artifact.lines().size()) break;
+    lines.push_back(artifact.lines()[i]);
     text += std::string(artifact.lineText(i)) + "\n";
   }
   for (ArtifactFunction& f : artifact.functions) {
     f.firstLine = newIndex[f.firstLine];
     f.lastLine = newIndex[f.lastLine];
   }
-  artifact.text = std::move(text);
-  artifact.indexLines();  // sizes the lines afresh: they are set after
-  artifact.lines = std::move(lines);
+  artifact =
+      Artifact(artifact.stage, std::move(text), std::move(lines), std::move(artifact.functions));
 }
 
 }  // namespace
@@ -387,10 +386,10 @@ void markLinkedFunctions(Artifact& artifact, const std::vector<LinkedFunction>& 
       notes.emplace_back(line, note(*bySymbol[symbol], ""));
   } else {
     // ptxas places a callee in every kernel that calls it, under `$kernel$symbol:`.
-    for (uint32_t i = 0; i < artifact.lines.size(); ++i) {
-      if (artifact.lines[i].kind != LineKind::Label || artifact.lines[i].function < 0) continue;
+    for (uint32_t i = 0; i < artifact.lines().size(); ++i) {
+      if (artifact.lines()[i].kind != LineKind::Label || artifact.lines()[i].function < 0) continue;
       std::string_view label = artifact.lineText(i);
-      const std::string& kernel = artifact.functions[artifact.lines[i].function].symbol;
+      const std::string& kernel = artifact.functions[artifact.lines()[i].function].symbol;
       const std::string prefix = "$" + kernel + "$";
       if (!label.starts_with(prefix) || !label.ends_with(":")) continue;
       label = label.substr(prefix.size(), label.size() - prefix.size() - 1);

@@ -898,13 +898,12 @@ ProcessResult runRustcUnit(const Toolchain& tc, RustcUnit& unit, const ResolvedO
 
 std::vector<fs::path> readDepInfo(const fs::path& depFile, const Remaps& remaps,
                                   const fs::path& base) {
-  std::ifstream in(depFile);
+  const std::string deps = readWholeFile(depFile);
   std::vector<fs::path> files;
-  std::string line;
-  while (std::getline(in, line)) {
+  for (std::string_view line : splitLines(deps)) {
     // Lines of the form "path:" (no targets after the colon) name one source file each.
-    if (line.empty() || line.back() != ':' || line.find(": ") != std::string::npos) continue;
-    std::string path = line.substr(0, line.size() - 1);
+    if (line.empty() || line.back() != ':' || line.find(": ") != std::string_view::npos) continue;
+    std::string path(line.substr(0, line.size() - 1));
     // Absolute when rustc was given an absolute root; cargo names a workspace member's
     // files relative to the workspace root.
     path = normalizePath(path.starts_with('/') || base.empty() ? path : (base / path).string());

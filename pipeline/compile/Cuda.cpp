@@ -159,7 +159,7 @@ class CudaFrontEnd final : public FrontEnd {
     o.ptx = parsePtx(ptxText);
     std::set<std::string> userFiles = {file.string()};
     std::string dir = file.parent_path().string() + "/";
-    for (const auto& l : o.ptx.lines)
+    for (const auto& l : o.ptx.lines())
       for (const auto& f : l.location)
         if (f.file.starts_with(dir)) userFiles.insert(f.file);
     o.lineMap =

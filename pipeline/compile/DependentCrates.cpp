@@ -53,23 +53,23 @@ bool dependsOn(const Toolchain& tc, const CratePackage& pkg, const std::string& 
 
 /// `from` appended to `into`, its function indices and lines renumbered.
 void appendArtifact(Artifact& into, const Artifact& from) {
-  if (!into.text.empty() && into.text.back() != '\n') into.text += '\n';
-  const uint32_t lineOffset = static_cast<uint32_t>(into.lines.size());
+  std::string text = into.text();
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  text += from.text();
+  const uint32_t lineOffset = static_cast<uint32_t>(into.lines().size());
   const int32_t functionOffset = static_cast<int32_t>(into.functions.size());
-  std::vector<ArtifactLine> lines = std::move(into.lines);
-  for (ArtifactLine l : from.lines) {
+  std::vector<ArtifactLine> lines(into.lines().begin(), into.lines().end());
+  for (ArtifactLine l : from.lines()) {
     if (l.function >= 0) l.function += functionOffset;
     lines.push_back(std::move(l));
   }
+  std::vector<ArtifactFunction> functions = std::move(into.functions);
   for (ArtifactFunction f : from.functions) {
     f.firstLine += lineOffset;
     f.lastLine += lineOffset;
-    into.functions.push_back(std::move(f));
+    functions.push_back(std::move(f));
   }
-  into.text += from.text;
-  into.indexLines();  // resets `lines` to the new line count
-  lines.resize(into.lines.size());
-  into.lines = std::move(lines);
+  into = Artifact(into.stage, std::move(text), std::move(lines), std::move(functions));
 }
 
 }  // namespace
@@ -126,7 +126,7 @@ CompileResult mergeCompileResults(std::vector<CompileResult> results) {
     merged.toolTime += r.toolTime;
     const uint32_t ptxOffset =
         merged.stages.count(Stage::Ptx)
-            ? static_cast<uint32_t>(merged.stages[Stage::Ptx].artifact->lines.size())
+            ? static_cast<uint32_t>(merged.stages[Stage::Ptx].artifact->lines().size())
             : 0;
     for (Diagnostic& d : r.diagnostics) {
       if (d.ptxLine) *d.ptxLine += ptxOffset;

@@ -153,7 +153,7 @@ OptionValue typedValue(OptionKind kind, const nlohmann::json& v) {
       return v.get<std::vector<std::string>>();
     case OptionKind::StageList: {
       std::vector<Stage> stages;
-      for (const auto& name : v) stages.push_back(*stageFromName(name.get<std::string>()));
+      for (const auto& name : v) stages.push_back(*stageFromTypedName(name.get<std::string>()));
       return stages;
     }
   }
@@ -173,7 +173,7 @@ DecodedOption decodeOption(const OptionSpec& option, std::string_view name,
                                 : kindWords(option.kind))};
   if (option.kind == OptionKind::StageList)
     for (const auto& s : value)
-      if (!stageFromName(s.get<std::string>()))
+      if (!stageFromTypedName(s.get<std::string>()))
         return {std::nullopt,
                 named + ": unknown stage " + s.dump() + " (known: mir, llvm-ir, ptx, sass)"};
   OptionValue typed = typedValue(option.kind, value);

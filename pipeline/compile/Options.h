@@ -4,7 +4,7 @@
 // crate's `[package.metadata.kernelscope]`. Each option has one check and one help text,
 // so every surface accepts the same values and says the same thing about a bad one; the
 // CLI parser (server/cli/CliArgs.cpp), the settings (server/lsp/Settings.cpp) and the crate
-// metadata reader (Crate.cpp) all read it, and tests/unit/OptionsTest.cpp checks
+// metadata reader (Crate.cpp) all read it, and tests/pipeline/compile/OptionsTest.cpp checks
 // docs/lsp-extensions.md, editors/vscode/package.json and the Neovim docs against it.
 #pragma once
 

@@ -183,7 +183,7 @@ class ProfileCompile {
     o.ir = readIr(irFile);
     // The backend's `.loc` lines as printed: no chain regeneration for these.
     o.ptx = parsePtx(readWholeFile(ptxFile));
-    if (!o.ir.lines.empty()) recoverInlineChains(o.ptx, o.ir, *o.lineMap);
+    if (!o.ir.lines().empty()) recoverInlineChains(o.ptx, o.ir, *o.lineMap);
     if (opts_.wants(Stage::Ptx)) {
       result_.stages[Stage::Ptx].setArtifact(o.ptx);
       result_.stages[Stage::Ptx].available = true;

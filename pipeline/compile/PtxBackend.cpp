@@ -35,7 +35,7 @@ size_t instructionsOf(const Artifact& a, const std::string& symbol) {
     if (f.symbol != symbol) continue;
     size_t n = 0;
     for (uint32_t l = f.firstLine; l <= f.lastLine; ++l)
-      n += a.lines[l].kind == LineKind::Instruction;
+      n += a.lines()[l].kind == LineKind::Instruction;
     return n;
   }
   return 0;
@@ -48,7 +48,7 @@ size_t instructionsOf(const Artifact& a, const std::string& symbol) {
 std::vector<std::string> externFunctions(const Artifact& ptx) {
   constexpr std::string_view kExtern = ".extern .func";
   std::vector<std::string> names;
-  for (size_t i = 0; i < ptx.lines.size(); ++i) {
+  for (size_t i = 0; i < ptx.lines().size(); ++i) {
     std::string_view t = ptx.lineText(i);
     auto start = t.find_first_not_of(" \t");
     if (start == std::string_view::npos || !t.substr(start).starts_with(kExtern)) continue;
@@ -98,7 +98,7 @@ void kernelTable(const FrontEndOutput& in, const ResolvedOptions&, CompileResult
       if (irf.symbol == f.symbol) k.definition = irf.definition;
     for (uint32_t l = f.firstLine; k.definition.line == 0 && l <= f.lastLine;
          ++l)  // no IR (nvcc): the first user line
-      for (const auto& fr : ptx.lines[l].location)
+      for (const auto& fr : ptx.lines()[l].location)
         if (fr.line != 0 && in.lineMap->isUserFile(fr.file)) {
           k.definition = fr;
           break;
@@ -124,8 +124,8 @@ namespace {
 void attachToSource(Diagnostic& d, const Artifact& ptx, const LineMap& lineMap) {
   uint32_t index = *d.ptxLine - 1;
   d.message += " (PTX line " + std::to_string(*d.ptxLine) + ")";
-  if (d.range || index >= ptx.lines.size()) return;
-  LineOrigin o = lineMap.attributeChain(ptx.lines[index].location);
+  if (d.range || index >= ptx.lines().size()) return;
+  LineOrigin o = lineMap.attributeChain(ptx.lines()[index].location);
   if (o.attribution != Attribution::Direct) return;
   d.range = SourceRange{o.user.file, o.user.line, std::max(o.user.column, 1u), o.user.line,
                         std::max(o.user.column, 1u)};
@@ -152,7 +152,7 @@ BackEndTools::Ptxas ptxasInput(const FrontEndOutput& in, const fs::path& outDir,
     out.ptxLineOf = std::move(ids.newToOld);
     out.lineIds = ids.hasIds;
   } else {
-    text = image.text;
+    text = image.text();
   }
   return out;
 }
@@ -282,12 +282,12 @@ namespace {
 /// The front end's PTX line of each SASS line whose location is a line id; UINT32_MAX for
 /// the others.
 std::vector<uint32_t> ptxLinesOfSass(const Artifact& sass, const Artifact& ptx) {
-  std::vector<uint32_t> out(sass.lines.size(), UINT32_MAX);
-  for (size_t i = 0; i < sass.lines.size(); ++i) {
-    const auto& loc = sass.lines[i].location;
-    if (sass.lines[i].kind != LineKind::Instruction || loc.empty()) continue;
+  std::vector<uint32_t> out(sass.lines().size(), UINT32_MAX);
+  for (size_t i = 0; i < sass.lines().size(); ++i) {
+    const auto& loc = sass.lines()[i].location;
+    if (sass.lines()[i].kind != LineKind::Instruction || loc.empty()) continue;
     uint32_t id = loc.front().line;
-    if (id >= kLineIdBase && id - kLineIdBase < ptx.lines.size()) out[i] = id - kLineIdBase;
+    if (id >= kLineIdBase && id - kLineIdBase < ptx.lines().size()) out[i] = id - kLineIdBase;
   }
   return out;
 }
@@ -307,7 +307,7 @@ std::shared_ptr<const SassCosts> sassCosts(const ResolvedOptions& opts, const Ar
     return std::nullopt;
   };
   auto costs = std::make_shared<SassCosts>();
-  costs->lines.resize(sass.lines.size());
+  costs->lines.resize(sass.lines().size());
   const std::string image = readWholeFile(cubin);
   countLiveRegisters(sass, image, *costs);
   readControlCodes(sass, image, opts.arch, *costs);
@@ -316,16 +316,16 @@ std::shared_ptr<const SassCosts> sassCosts(const ResolvedOptions& opts, const Ar
   // only then.
   std::vector<std::string> withDepot;
   for (const auto& f : in.ptx.functions)
-    for (uint32_t l = f.firstLine; l <= f.lastLine && l < in.ptx.lines.size(); ++l)
+    for (uint32_t l = f.firstLine; l <= f.lastLine && l < in.ptx.lines().size(); ++l)
       if (in.ptx.lineText(l).find("__local_depot") != std::string_view::npos) {
         withDepot.push_back(f.symbol);
         break;
       }
-  if (!withDepot.empty()) costs->arrays = findLocalArrays(in.ir.text, withDepot, lineMap);
+  if (!withDepot.empty()) costs->arrays = findLocalArrays(in.ir.text(), withDepot, lineMap);
   std::vector<std::string> functions;
   for (const auto& f : sass.functions) functions.push_back(f.symbol);
   costs->access = in.access ? accessesOf(*in.access, functions)
-                            : analyzeAccesses(in.ir.text, functions, lineMap, opts.arch);
+                            : analyzeAccesses(in.ir.text(), functions, lineMap, opts.arch);
   return costs;
 }
 

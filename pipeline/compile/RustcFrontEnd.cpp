@@ -281,7 +281,7 @@ class RustcFrontEnd final : public FrontEnd {
       if (std::optional<Artifact> ptx =
               compilePtx(*module_.module, opts.arch, opts.optLevel, why, remarks)) {
         markLinkedFunctions(*ptx, result.linkedFunctions);
-        saveTemp(opts, "k.ptx", ptx->text);
+        saveTemp(opts, "k.ptx", ptx->text());
         o.ptx = std::move(*ptx);
       }
     }
@@ -307,7 +307,7 @@ class RustcFrontEnd final : public FrontEnd {
           toolError("cannot make the launched image: the NVPTX back end failed: " + why));
       return;
     }
-    saveTemp(opts, "linked.ptx", o.linked->text);
+    saveTemp(opts, "linked.ptx", o.linked->text());
     takeLink(std::move(link), o, result);
   }
 
@@ -330,7 +330,7 @@ class RustcFrontEnd final : public FrontEnd {
                                               const CompileResult& result, const Artifact& ir) {
     std::set<std::string> userFiles = {normalizePath(fs::absolute(input.path).string())};
     for (const auto& f : result.sourceFiles) userFiles.insert(f.string());
-    for (const auto& l : ir.lines)
+    for (const auto& l : ir.lines())
       for (const auto& f : l.location)
         for (const auto& dir : unit.userDirs)
           if (f.file.starts_with(dir)) userFiles.insert(f.file);

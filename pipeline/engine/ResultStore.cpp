@@ -26,6 +26,7 @@
 
 #include "Files.h"
 #include "StableHash.h"
+#include "TextUtil.h"
 
 // cereal's BinaryInputArchive, reading from bytes in memory, with one more check: a count
 // (a string's or a vector's size) is never more than the bytes left, as every element takes
@@ -98,7 +99,7 @@ void serialize(A& a, ks::SuggestedFix& f) {
 }
 template <class A>
 void serialize(A& a, ks::Diagnostic& d) {
-  a(d.severity, d.source, d.code, d.message, d.range, d.rendered, d.ptxLine, d.related, d.fixes);
+  a(d.severity, d.source, d.code, d.message, d.range, d.ptxLine, d.related, d.fixes);
 }
 template <class A>
 void serialize(A& a, ks::Remark& r) {
@@ -169,7 +170,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Bumped when the encoding changes (the binary's identity in the key covers builds too).
-constexpr uint32_t kFormat = 5;
+constexpr uint32_t kFormat = 6;
 // What an entry holds, first in its bytes: a result and a pass-by-pass view are not mistaken
 // for each other.
 constexpr std::string_view kResultTag = "ks-result", kPassesTag = "ks-passes";
@@ -237,7 +238,7 @@ class Tables {
  public:
   explicit Tables(const CompileResult& r) {
     for (const auto& [stage, outcome] : r.stages)
-      for (const ArtifactLine& l : outcome.artifact->lines) add(l.location);
+      for (const ArtifactLine& l : outcome.artifact->lines()) add(l.location);
   }
   uint32_t chain(const Chain& c) const { return c.empty() ? 0 : chainIndex_.at(c.id()); }
   /// About the bytes `save` writes.
@@ -302,31 +303,33 @@ void saveArtifact(cereal::BinaryOutputArchive& a, const Artifact& art, const Tab
   std::vector<uint8_t> kinds, sources;
   std::vector<int32_t> functions;
   std::vector<uint32_t> chains;
-  kinds.reserve(art.lines.size());
-  sources.reserve(art.lines.size());
-  functions.reserve(art.lines.size());
-  chains.reserve(art.lines.size());
-  for (const ArtifactLine& l : art.lines) {
+  kinds.reserve(art.lines().size());
+  sources.reserve(art.lines().size());
+  functions.reserve(art.lines().size());
+  chains.reserve(art.lines().size());
+  for (const ArtifactLine& l : art.lines()) {
     kinds.push_back(static_cast<uint8_t>(l.kind));
     sources.push_back(static_cast<uint8_t>(l.source));
     functions.push_back(l.function);
     chains.push_back(t.chain(l.location));
   }
-  a(art.stage, art.text, kinds, sources, functions, chains, art.functions);
+  a(art.stage, art.text(), kinds, sources, functions, chains, art.functions);
 }
 
 Artifact loadArtifact(BoundedInput& a, const std::vector<Chain>& chainTable) {
-  Artifact art;
+  Stage stage{};
+  std::string text;
   std::vector<uint8_t> kinds, sources;
   std::vector<int32_t> functions;
   std::vector<uint32_t> chains;
-  a(art.stage, art.text, kinds, sources, functions, chains, art.functions);
-  art.indexLines();
-  const size_t n = art.lines.size();
+  std::vector<ArtifactFunction> artifactFunctions;
+  a(stage, text, kinds, sources, functions, chains, artifactFunctions);
+  Artifact art(stage, std::move(text), {}, std::move(artifactFunctions));
+  const size_t n = art.lines().size();
   if (kinds.size() != n || sources.size() != n || functions.size() != n || chains.size() != n)
     throw std::out_of_range("artifact lines");
   for (size_t i = 0; i < n; ++i) {
-    ArtifactLine& l = art.lines[i];
+    ArtifactLine& l = art.lines()[i];
     l.kind = static_cast<LineKind>(kinds[i]);
     l.source = static_cast<LocationSource>(sources[i]);
     l.function = functions[i];
@@ -371,7 +374,7 @@ std::string serializeResult(const CompileResult& r) {
   size_t sizeHint = tables.bytes() + (r.cubin ? r.cubin->size() : 0) +
                     (r.costs ? r.costs->lines.size() * sizeof(InstructionCost) : 0);
   for (const auto& [stage, outcome] : r.stages)
-    sizeHint += outcome.artifact->text.size() + outcome.artifact->lines.size() * kLineBytes;
+    sizeHint += outcome.artifact->text().size() + outcome.artifact->lines().size() * kLineBytes;
   auto frameBytes = [](const std::optional<Frame>& f) {
     return f ? 32 + f->file.size() + f->function.size() : 1;
   };
@@ -505,11 +508,8 @@ std::optional<std::string> ResultStore::loadEntry(const std::string& key) const 
   if (!bytes.ok()) return std::nullopt;
   const std::optional<std::string_view> headerAndList = splitEntry(bytes.text);
   if (!headerAndList) return std::nullopt;  // damaged or cut short
-  std::string_view list = headerAndList->substr(headerAndList->find('\n') + 1);
-  while (!list.empty()) {
-    const size_t end = list.find('\n');
-    const std::string_view line = list.substr(0, end);
-    list = end == std::string_view::npos ? std::string_view{} : list.substr(end + 1);
+  const std::string_view list = headerAndList->substr(headerAndList->find('\n') + 1);
+  for (std::string_view line : splitLines(list)) {
     const size_t space = line.find(' ');
     if (space == std::string_view::npos ||
         fileDigest(fs::path(line.substr(space + 1))) != line.substr(0, space))

@@ -9,12 +9,13 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 
+#include "Files.h"
 #include "GpuExecProtocol.h"
 #include "Ncu.h"
 #include "Process.h"
 #include "Runner.h"
+#include "TextUtil.h"
 
 namespace ks::gpu {
 
@@ -39,38 +40,23 @@ std::string readRequest(const std::string& file, std::string& message) {
   return why;
 }
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 /// The quoted lines of ncu's output (its CSV), without the program's or ncu's messages.
 std::string csvLines(const std::string& out) {
   std::string csv;
-  size_t pos = 0;
-  while (pos < out.size()) {
-    size_t end = out.find('\n', pos);
-    if (end == std::string::npos) end = out.size();
-    if (out[pos] == '"') csv.append(out, pos, end - pos).push_back('\n');
-    pos = end + 1;
-  }
+  for (std::string_view line : splitLines(out))
+    if (line.starts_with('"')) csv.append(line).push_back('\n');
   return csv;
 }
 
 /// ncu's own error lines (==ERROR== ..., ==WARNING== ...), for the message when it fails.
 std::string ncuMessages(const ProcessResult& p) {
   std::string msgs;
-  for (const std::string* s : {&p.out, &p.err}) {
-    size_t pos = 0;
-    while (pos < s->size()) {
-      size_t end = s->find('\n', pos);
-      if (end == std::string::npos) end = s->size();
-      std::string line = s->substr(pos, end - pos);
-      if (line.starts_with("==ERROR==") || line.starts_with("==WARNING=="))
-        msgs += (msgs.empty() ? "" : "\n") + line;
-      pos = end + 1;
-    }
-  }
+  for (const std::string* s : {&p.out, &p.err})
+    for (std::string_view line : splitLines(*s))
+      if (line.starts_with("==ERROR==") || line.starts_with("==WARNING==")) {
+        if (!msgs.empty()) msgs += '\n';
+        msgs += line;
+      }
   return msgs;
 }
 
@@ -102,7 +88,7 @@ RunResult profile(const ExecRequest& request, const std::vector<std::string>& se
     spec.timeout = std::chrono::seconds(request.ncuTimeoutSeconds);
     ProcessResult p = runProcess(spec);
     RunResult launched;
-    std::string decodeProblem = decodeResult(readFile(resultFile), launched);
+    std::string decodeProblem = decodeResult(readWholeFile(resultFile), launched);
     if (decodeProblem.empty() && !launched.ok)
       return launched;  // the launch itself failed (fault, ...)
     std::string messages = ncuMessages(p);

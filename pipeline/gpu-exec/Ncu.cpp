@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "Process.h"
+#include "TextUtil.h"
 
 namespace ks::gpu {
 
@@ -18,13 +19,7 @@ namespace {
 /// The quoted CSV records of `text`: lines starting with '"' (ncu quotes every field).
 std::vector<std::vector<std::string>> csvRecords(std::string_view text) {
   std::vector<std::vector<std::string>> records;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  for (std::string_view line : splitLines(text)) {
     if (line.empty() || line.front() != '"') continue;
     std::vector<std::string> fields;
     std::string field;
@@ -95,7 +90,6 @@ std::string parseNcuSourceCsv(std::string_view text, NcuSourceProfile& out) {
     ins.address = row[0];
     ins.source = row[col["Source"]];
     ins.stallSamples = at(row, "Warp Stall Sampling (All Samples)");
-    ins.stallSamplesNotIssued = at(row, "Warp Stall Sampling (Not-issued Samples)");
     ins.executed = at(row, "Instructions Executed");
     ins.threadsExecuted = at(row, "Thread Instructions Executed");
     ins.l2Sectors = at(row, "L2 Theoretical Sectors Global");

@@ -20,9 +20,8 @@ namespace ks::gpu {
 /// One SASS instruction's counters.
 struct NcuInstruction {
   std::string address;
-  std::string source;       // the SASS text as ncu prints it
-  double stallSamples = 0;  // Warp Stall Sampling (All Samples)
-  double stallSamplesNotIssued = 0;
+  std::string source;                    // the SASS text as ncu prints it
+  double stallSamples = 0;               // Warp Stall Sampling (All Samples)
   double executed = 0;                   // Instructions Executed (warp level)
   double threadsExecuted = 0;            // Thread Instructions Executed
   double l2Sectors = 0;                  // L2 Theoretical Sectors Global

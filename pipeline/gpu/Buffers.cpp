@@ -1,10 +1,9 @@
 #include "Buffers.h"
 
-#include <fstream>
 #include <functional>
-#include <iterator>
 #include <regex>
 
+#include "Files.h"
 #include "SpecText.h"
 
 namespace ks::gpu {
@@ -113,9 +112,9 @@ std::string readBufferFile(const ArgPlan& arg, const fs::path& specDir, const fs
   if (size > want + (npy ? kMaxNpyHeader : 0) || size > kMaxBufferBytes)
     return "'" + arg.fill.file + "' holds " + std::to_string(size) +
            " bytes, more than the buffer's " + std::to_string(want);
-  std::ifstream in(real, std::ios::binary);
-  if (!in) return "cannot read '" + arg.fill.file + "'";
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  FileText read = readRegularFile(real, kMaxBufferBytes);
+  if (!read.ok()) return "cannot read '" + arg.fill.file + "'";
+  std::string bytes = std::move(read.text);
   if (npy) {
     // NPY 1.0/2.0: magic, version, header length, a Python dict literal with
     // descr/fortran_order/shape.

@@ -3,11 +3,10 @@
 #include <unistd.h>
 
 #include <climits>
-#include <fstream>
-#include <iterator>
 
 #include "Crate.h"
 #include "Cuda.h"
+#include "Files.h"
 #include "KernelScan.h"
 #include "TextUtil.h"
 
@@ -16,11 +15,6 @@ namespace ks::gpu {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string readText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 /// The kernel's declaration in its source file: (file, text, entry), when found.
 struct SourceDeclaration {
@@ -35,14 +29,13 @@ std::optional<SourceDeclaration> declaration(const CompileResult& result, const 
   if (k && !k->definition.file.empty()) candidates.push_back(k->definition.file);
   for (const auto& f : result.sourceFiles) candidates.push_back(f);
   for (const auto& file : candidates) {
-    std::error_code ec;
     std::string text;
     if (auto it = unsaved.find(file); it != unsaved.end())
       text = it->second;
-    else if (!fs::is_regular_file(file, ec) || fs::file_size(file, ec) > (16u << 20))
-      continue;
+    else if (FileText read = readRegularFile(file); read.ok())
+      text = std::move(read.text);
     else
-      text = readText(file);
+      continue;
     bool cuda = isCudaSource(file);
     std::optional<KernelEntry> entry;
     for (const auto& e : scanKernelEntries(text, cuda))

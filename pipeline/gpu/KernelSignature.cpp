@@ -62,8 +62,8 @@ std::vector<PtxParam> ptxParams(const Artifact& ptx, const ArtifactFunction& ker
   // The header lines hold `.entry NAME(` and one `.param` per line up to `)`; they are joined
   // and split at commas, so a header printed on one line reads the same.
   std::string header;
-  for (uint32_t i = kernel.firstLine; i <= kernel.lastLine && i < ptx.lines.size(); ++i) {
-    if (ptx.lines[i].kind != LineKind::Header) break;
+  for (uint32_t i = kernel.firstLine; i <= kernel.lastLine && i < ptx.lines().size(); ++i) {
+    if (ptx.lines()[i].kind != LineKind::Header) break;
     std::string_view t = ptx.lineText(i);
     header.append(t.substr(0, t.find("//"))).push_back(' ');
     if (t.find(')') != std::string_view::npos) break;

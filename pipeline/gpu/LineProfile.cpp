@@ -49,8 +49,8 @@ std::optional<KernelLineProfile> attributeToLines(
     return std::nullopt;
   }
   std::vector<uint32_t> instructionLines;
-  for (uint32_t l = fn->firstLine; l <= fn->lastLine && l < sass.lines.size(); ++l)
-    if (sass.lines[l].kind == LineKind::Instruction) instructionLines.push_back(l);
+  for (uint32_t l = fn->firstLine; l <= fn->lastLine && l < sass.lines().size(); ++l)
+    if (sass.lines()[l].kind == LineKind::Instruction) instructionLines.push_back(l);
   if (instructionLines.size() != profile.instructions.size()) {
     problem = "ncu listed " + std::to_string(profile.instructions.size()) + " instructions of " +
               kernel + ", kernelscope's SASS has " + std::to_string(instructionLines.size()) +
@@ -71,7 +71,7 @@ std::optional<KernelLineProfile> attributeToLines(
       return std::nullopt;
     }
     std::pair<std::string, uint32_t> key{"", 0};
-    for (const Frame& f : sass.lines[sassLine].location)
+    for (const Frame& f : sass.lines()[sassLine].location)
       if (f.line != 0 && isUserFile(f.file)) {
         key = {f.file, f.line};
         break;

@@ -11,7 +11,6 @@ namespace ks::gpu {
 RunFigures runFigures(const LaunchPlan& plan, const RunResult& r) {
   RunFigures f;
   f.time = timeStats(r.timesMs);
-  f.bytesFromSpec = plan.bytes.has_value();
   f.bytes = plan.bytes.value_or(static_cast<double>(plan.bufferBytes()));
   double seconds = f.time.median / 1000;
   f.bandwidth = seconds > 0 ? f.bytes / seconds : 0;

@@ -16,8 +16,7 @@ namespace ks::gpu {
 /// A run's time and what it moved and computed per second (at the median time).
 struct RunFigures {
   TimeStats time;
-  double bytes = 0;  // the spec's `bytes`, else every buffer once
-  bool bytesFromSpec = false;
+  double bytes = 0;             // the spec's `bytes`, else every buffer once
   double bandwidth = 0;         // bytes/s
   std::optional<double> flops;  // the spec's `flops`
   double throughput = 0;        // FLOP/s

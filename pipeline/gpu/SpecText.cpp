@@ -99,13 +99,7 @@ void parseSpecItems(std::string_view text, const std::string& origin, uint32_t l
 
 LaunchSpec specFromComments(std::string_view source, uint32_t kernelLine, const std::string& origin,
                             std::vector<SpecError>& errors) {
-  std::vector<std::string_view> lines;
-  for (size_t pos = 0; pos <= source.size();) {
-    size_t nl = source.find('\n', pos);
-    if (nl == std::string_view::npos) nl = source.size();
-    lines.push_back(source.substr(pos, nl - pos));
-    pos = nl + 1;
-  }
+  const std::vector<std::string_view> lines = splitLines(source);
   LaunchSpec spec;
   if (kernelLine == 0 || kernelLine > lines.size()) return spec;
   // Walk up from the kernel's line over its declaration (`pub unsafe extern ... fn` may sit

@@ -85,9 +85,9 @@ std::string normalized(std::string_view line) {
 /// The instruction lines of each function, by symbol.
 std::map<std::string, std::vector<uint32_t>> instructionsByFunction(const Artifact& a) {
   std::map<std::string, std::vector<uint32_t>> out;
-  for (uint32_t i = 0; i < a.lines.size(); ++i)
-    if (a.lines[i].kind == LineKind::Instruction && a.lines[i].function >= 0)
-      out[a.functions[a.lines[i].function].symbol].push_back(i);
+  for (uint32_t i = 0; i < a.lines().size(); ++i)
+    if (a.lines()[i].kind == LineKind::Instruction && a.lines()[i].function >= 0)
+      out[a.functions[a.lines()[i].function].symbol].push_back(i);
   return out;
 }
 
@@ -225,10 +225,10 @@ class RecordingPassManager final : public llvm::legacy::PassManager {
 void assignRecordedChains(Artifact& ptx, const std::vector<ChainRecorder::Mark>& marks) {
   size_t next = 0;  // the first mark after the line
   const ChainRecorder::Mark* current = nullptr;
-  for (uint32_t i = 0; i < ptx.lines.size(); ++i) {
-    const size_t start = ptx.lineStarts[i];
+  for (uint32_t i = 0; i < ptx.lines().size(); ++i) {
+    const size_t start = ptx.lineStart(i);
     while (next < marks.size() && marks[next].offset <= start) current = &marks[next++];
-    ArtifactLine& line = ptx.lines[i];
+    ArtifactLine& line = ptx.lines()[i];
     if (line.kind != LineKind::Instruction) continue;
     line.source = LocationSource::Regenerated;
     if (current && current->underOpening && !line.location.empty() && line.function >= 0) {
@@ -329,7 +329,6 @@ void regenerate(Artifact& ptx, llvm::Module& module, const std::string& arch, in
     std::vector<bool> exact;
     if (a == b) {
       for (size_t k = 0; k < a.size(); ++k) pairs.emplace_back(k, k), exact.push_back(true);
-      ++table.functionsAligned;
     } else if (!alignSequences(a, b, pairs, exact)) {
       ++table.functionsMisaligned;
       continue;
@@ -339,8 +338,8 @@ void regenerate(Artifact& ptx, llvm::Module& module, const std::string& arch, in
     for (size_t p = 0; p < pairs.size(); ++p) {
       uint32_t ptxLine = lines[pairs[p].first];
       table.instructionsMatched += exact[p];
-      ArtifactLine& target = ptx.lines[ptxLine];
-      target.location = regenerated->lines[it->second[pairs[p].second]].location;
+      ArtifactLine& target = ptx.lines()[ptxLine];
+      target.location = regenerated->lines()[it->second[pairs[p].second]].location;
       target.source = exact[p] ? LocationSource::Regenerated : LocationSource::Guessed;
     }
   }
@@ -399,16 +398,16 @@ RegeneratedChains& regeneratedChains() {
 std::string functionKey(const Artifact& ptx, const ArtifactFunction& inPtx, const Artifact& ir,
                         const ArtifactFunction& inIr, const std::string& arch, int optLevel) {
   std::string key = "v1\n" + arch + "\n" + std::to_string(optLevel) + "\n";
-  for (uint32_t l = inPtx.firstLine; l <= inPtx.lastLine && l < ptx.lines.size(); ++l)
+  for (uint32_t l = inPtx.firstLine; l <= inPtx.lastLine && l < ptx.lines().size(); ++l)
     key.append(ptx.lineText(l)).push_back('\n');
-  for (uint32_t l = inIr.firstLine; l <= inIr.lastLine && l < ir.lines.size(); ++l) {
+  for (uint32_t l = inIr.firstLine; l <= inIr.lastLine && l < ir.lines().size(); ++l) {
     std::string_view t = ir.lineText(l);
     for (size_t i = 0; i < t.size(); ++i) {
       key.push_back(t[i]);
       if (t[i] == '!')
         while (i + 1 < t.size() && std::isdigit(static_cast<unsigned char>(t[i + 1]))) ++i;
     }
-    for (const Frame& f : ir.lines[l].location)
+    for (const Frame& f : ir.lines()[l].location)
       key += "\t" + f.file + ":" + std::to_string(f.line) + ":" + std::to_string(f.column) + " " +
              f.function;
     key.push_back('\n');
@@ -471,7 +470,7 @@ ChainTable assignExactChains(Artifact& ptx, llvm::Module& module, const std::str
       continue;
     }
     for (size_t k = 0; k < it->second.size(); ++k) {
-      ArtifactLine& line = ptx.lines[it->second[k]];
+      ArtifactLine& line = ptx.lines()[it->second[k]];
       std::tie(line.location, line.source) = (*known)[k];
       table.instructionsMatched += line.source == LocationSource::Regenerated;
     }
@@ -484,7 +483,7 @@ ChainTable assignExactChains(Artifact& ptx, llvm::Module& module, const std::str
   for (const auto& [symbol, key] : keys) {
     RegeneratedChains::Entry entry;
     for (uint32_t l : needed[symbol])
-      entry.emplace_back(ptx.lines[l].location, ptx.lines[l].source);
+      entry.emplace_back(ptx.lines()[l].location, ptx.lines()[l].source);
     regeneratedChains().add(key, std::move(entry));
   }
   return table;
@@ -495,7 +494,7 @@ namespace {
 /// The number of the first `.file` the PTX declares (any declared file will do for the id
 /// lines); empty when it declares none.
 std::string firstFileId(const Artifact& ptx) {
-  for (size_t i = 0; i < ptx.lines.size(); ++i) {
+  for (size_t i = 0; i < ptx.lines().size(); ++i) {
     std::string_view t = text::trim(ptx.lineText(i));
     if (text::consume(t, ".file")) {
       text::skipBlanks(t);
@@ -522,27 +521,25 @@ std::string fileComment(std::string_view indent, const Chain& chain) {
 
 /// Drops the lines of `a` that `keep` says no to, fixing up the function ranges.
 void keepLines(Artifact& a, std::string text, const std::vector<bool>& keep) {
-  std::vector<uint32_t> newIndex(a.lines.size() + 1, 0);
+  std::vector<uint32_t> newIndex(a.lines().size() + 1, 0);
   std::vector<ArtifactLine> lines;
-  lines.reserve(a.lines.size());
-  for (uint32_t i = 0; i < a.lines.size(); ++i) {
+  lines.reserve(a.lines().size());
+  for (uint32_t i = 0; i < a.lines().size(); ++i) {
     newIndex[i] = static_cast<uint32_t>(lines.size());
-    if (keep[i]) lines.push_back(std::move(a.lines[i]));
+    if (keep[i]) lines.push_back(std::move(a.lines()[i]));
   }
-  newIndex[a.lines.size()] = static_cast<uint32_t>(lines.size());
+  newIndex[a.lines().size()] = static_cast<uint32_t>(lines.size());
   for (auto& f : a.functions) {
-    f.firstLine = newIndex[std::min<size_t>(f.firstLine, a.lines.size())];
+    f.firstLine = newIndex[std::min<size_t>(f.firstLine, a.lines().size())];
     // The last kept line at or before the old last line.
-    const uint32_t end = newIndex[std::min<size_t>(f.lastLine + 1, a.lines.size())];
+    const uint32_t end = newIndex[std::min<size_t>(f.lastLine + 1, a.lines().size())];
     f.lastLine = end > f.firstLine ? end - 1 : f.firstLine;
   }
   // The text was built by appending, the lines reserved for all: what is kept holds only
   // what it uses (a 40-kernel file's SASS text is several megabytes, kept with each result).
   text.shrink_to_fit();
   lines.shrink_to_fit();
-  a.text = std::move(text);
-  a.indexLines();
-  a.lines = std::move(lines);
+  a = Artifact(a.stage, std::move(text), std::move(lines), std::move(a.functions));
 }
 
 }  // namespace
@@ -551,15 +548,15 @@ LineIdPtx ptxWithLineIds(const Artifact& ptx) {
   LineIdPtx out;
   const std::string fileId = firstFileId(ptx);
   if (fileId.empty()) {
-    out.text = ptx.text;
+    out.text = ptx.text();
     return out;
   }
   out.hasIds = true;
-  out.text.reserve(ptx.text.size() * 2);
-  out.newToOld.reserve(ptx.lines.size() * 2);
-  for (uint32_t i = 0; i < ptx.lines.size(); ++i) {
+  out.text.reserve(ptx.text().size() * 2);
+  out.newToOld.reserve(ptx.lines().size() * 2);
+  for (uint32_t i = 0; i < ptx.lines().size(); ++i) {
     std::string_view line = ptx.lineText(i);
-    const ArtifactLine& l = ptx.lines[i];
+    const ArtifactLine& l = ptx.lines()[i];
     const bool inFunction = l.function >= 0;
     if (inFunction && l.kind == LineKind::Directive && isPtxLocDirective(text::trim(line)))
       continue;
@@ -577,7 +574,7 @@ LineIdPtx ptxWithLineIds(const Artifact& ptx) {
 size_t decodeSassLineIds(Artifact& sass, const Artifact& ptx) {
   // The PTX line a located SASS line came from, if its line is an id.
   auto ptxLineOf = [&](uint32_t printed) -> std::optional<uint32_t> {
-    if (printed < kLineIdBase || printed - kLineIdBase >= ptx.lines.size()) return std::nullopt;
+    if (printed < kLineIdBase || printed - kLineIdBase >= ptx.lines().size()) return std::nullopt;
     return printed - kLineIdBase;
   };
   // The PTX's chains (equal ones made one), which the decoded lines share; a line left as
@@ -593,18 +590,18 @@ size_t decodeSassLineIds(Artifact& sass, const Artifact& ptx) {
   };
   size_t decoded = 0;
   std::string text;
-  text.reserve(sass.text.size());
-  std::vector<bool> keep(sass.lines.size(), true);
+  text.reserve(sass.text().size());
+  std::vector<bool> keep(sass.lines().size(), true);
   std::string lastComment;  // the last `//##` comment kept in the current function
   int32_t commentFunction = -2;
-  for (uint32_t i = 0; i < sass.lines.size(); ++i) {
-    ArtifactLine& l = sass.lines[i];
+  for (uint32_t i = 0; i < sass.lines().size(); ++i) {
+    ArtifactLine& l = sass.lines()[i];
     std::string_view line = sass.lineText(i);
     std::optional<uint32_t> from =
         l.location.empty() ? std::nullopt : ptxLineOf(l.location.front().line);
     if (from && l.kind == LineKind::Instruction) {
-      l.location = chainOf(ptx.lines[*from]);
-      l.source = ptx.lines[*from].source;
+      l.location = chainOf(ptx.lines()[*from]);
+      l.source = ptx.lines()[*from].source;
       ++decoded;
     } else {
       l.location = chains.intern(l.location);
@@ -617,7 +614,7 @@ size_t decodeSassLineIds(Artifact& sass, const Artifact& ptx) {
           comma == std::string_view::npos ? std::string_view{} : line.substr(comma + 8);
       auto n = text::takeUint(num);
       if (auto id = n ? ptxLineOf(static_cast<uint32_t>(*n)) : std::nullopt) {
-        std::string rewritten = fileComment(line.substr(0, at), chainOfPtxLine(ptx.lines[*id]));
+        std::string rewritten = fileComment(line.substr(0, at), chainOfPtxLine(ptx.lines()[*id]));
         if (l.function == commentFunction && rewritten == lastComment) {
           keep[i] = false;  // nvdisasm prints a comment only where the place changes
           continue;

@@ -34,7 +34,6 @@ namespace ks {
 inline constexpr uint32_t kLineIdBase = 1000000;
 
 struct ChainTable {
-  size_t functionsAligned = 0;     // instruction streams identical to rustc's
   size_t functionsMisaligned = 0;  // paired by alignment (or not at all)
   size_t instructionsMatched = 0;  // instructions of rustc's PTX paired exactly
   size_t functionsReused = 0;      // chains taken from an earlier regeneration of the same code

@@ -61,9 +61,9 @@ void LineMap::addArtifact(const Artifact& a) {
   std::vector<Lines> linesOfOrigin(1);
   s.origins.emplace_back();
   std::unordered_map<const void*, uint32_t> originOfChain;
-  s.originOfLine.reserve(a.lines.size());
-  for (uint32_t i = 0; i < a.lines.size(); ++i) {
-    const ArtifactLine& line = a.lines[i];
+  s.originOfLine.reserve(a.lines().size());
+  for (uint32_t i = 0; i < a.lines().size(); ++i) {
+    const ArtifactLine& line = a.lines()[i];
     if (line.kind != LineKind::Instruction) {
       s.originOfLine.push_back(0);
       continue;
@@ -165,7 +165,7 @@ class IrChainIndex {
 
   explicit IrChainIndex(const Artifact& ir) {
     std::unordered_set<std::pair<const void*, const void*>, PairHash> seen;  // (list, chain)
-    for (const auto& line : ir.lines) {
+    for (const auto& line : ir.lines()) {
       if (line.kind != LineKind::Instruction || line.location.empty() || line.function < 0)
         continue;
       const Frame& f = line.location.front();
@@ -213,7 +213,7 @@ void recoverInlineChains(Artifact& target, const Artifact& ir, const LineMap& us
     return l.kind == LineKind::Instruction && l.function >= 0 && l.location.size() == 1 &&
            l.location.front().line != 0 && l.source != LocationSource::Regenerated;
   };
-  if (std::none_of(target.lines.begin(), target.lines.end(), completes)) return;
+  if (std::none_of(target.lines().begin(), target.lines().end(), completes)) return;
   // Every IR chain, keyed by function and innermost location (with and without column:
   // SASS gives no column).
   const IrChainIndex index(ir);
@@ -227,7 +227,7 @@ void recoverInlineChains(Artifact& target, const Artifact& ir, const LineMap& us
   ChainInterner completed;  // chains made here, shared by the lines that get them
   int32_t fn = -2;
   Chain context;  // the last chain in this function that reached user code
-  for (auto& line : target.lines) {
+  for (auto& line : target.lines()) {
     if (line.function != fn) {
       fn = line.function;
       context = {};

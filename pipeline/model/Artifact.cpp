@@ -65,52 +65,57 @@ std::string_view stageExtension(Stage s) { return namesOf(s).extension; }
 std::optional<Stage> stageFromName(std::string_view name) {
   for (const auto& n : kStageNames)
     if (n.name == name) return n.stage;
-  // Accept the short forms people type on a command line.
-  if (name == "llvm" || name == "ll" || name == "ir") return Stage::LlvmIr;
   return std::nullopt;
 }
 
-std::vector<std::string_view> splitLines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos) nl = text.size();
-    std::string_view line = text.substr(pos, nl - pos);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back(line);
-    pos = nl + 1;
-  }
-  return lines;
+std::optional<Stage> stageFromTypedName(std::string_view name) {
+  if (name == "llvm" || name == "ll" || name == "ir") return Stage::LlvmIr;
+  return stageFromName(name);
 }
 
-void Artifact::indexLines() {
-  lineStarts.clear();
+Artifact::Artifact(Stage stage, std::string text) : stage(stage), text_(std::move(text)) {
   // Exactly one start per line: kept with the artifact, so without a doubling's slack.
-  lineStarts.shrink_to_fit();
-  lineStarts.reserve(std::count(text.begin(), text.end(), '\n') + 1);
+  lineStarts_.reserve(std::count(text_.begin(), text_.end(), '\n') + 1);
   size_t pos = 0;
-  while (pos < text.size()) {
-    lineStarts.push_back(static_cast<uint32_t>(pos));
-    size_t nl = text.find('\n', pos);
+  while (pos < text_.size()) {
+    lineStarts_.push_back(static_cast<uint32_t>(pos));
+    size_t nl = text_.find('\n', pos);
     if (nl == std::string::npos) break;
     pos = nl + 1;
   }
-  lines.assign(lineStarts.size(), ArtifactLine{});
+  lines_.resize(lineStarts_.size());
+}
+
+Artifact::Artifact(Stage stage, std::string text, std::vector<ArtifactLine> lines,
+                   std::vector<ArtifactFunction> functions)
+    : Artifact(stage, std::move(text)) {
+  lines.resize(lines_.size());
+  lines_ = std::move(lines);
+  this->functions = std::move(functions);
+}
+
+uint32_t Artifact::lineAt(size_t offset) const {
+  auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
+  return it == lineStarts_.begin() ? 0 : static_cast<uint32_t>(it - lineStarts_.begin() - 1);
+}
+
+size_t Artifact::bytesHeld() const {
+  return text_.capacity() + lineStarts_.capacity() * sizeof(uint32_t) +
+         lines_.capacity() * sizeof(ArtifactLine) + functions.capacity() * sizeof(ArtifactFunction);
 }
 
 std::string_view Artifact::lineText(size_t i) const {
-  if (i >= lineStarts.size()) return {};
-  size_t start = lineStarts[i];
-  size_t end = i + 1 < lineStarts.size() ? lineStarts[i + 1] - 1 : text.size();
-  std::string_view line(text.data() + start, end - start);
+  if (i >= lineStarts_.size()) return {};
+  size_t start = lineStarts_[i];
+  size_t end = i + 1 < lineStarts_.size() ? lineStarts_[i + 1] - 1 : text_.size();
+  std::string_view line(text_.data() + start, end - start);
   if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   return line;
 }
 
 size_t Artifact::instructionCount() const {
-  return static_cast<size_t>(std::count_if(lines.begin(), lines.end(), [](const ArtifactLine& l) {
+  return static_cast<size_t>(std::count_if(lines_.begin(), lines_.end(), [](const ArtifactLine& l) {
     return l.kind == LineKind::Instruction;
   }));
 }

@@ -8,11 +8,13 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <unordered_map>
 #include <vector>
+
+#include "TextUtil.h"  // splitLines, which most users of an artifact use too
 
 namespace ks {
 
@@ -21,8 +23,11 @@ inline constexpr Stage kAllStages[] = {Stage::Mir, Stage::LlvmIr, Stage::Ptx, St
 
 /// The stage's wire name: "mir", "llvm-ir", "ptx", "sass".
 std::string_view stageName(Stage);
-/// The inverse of stageName; nullopt for an unknown name.
+/// The inverse of stageName, strictly: the wire names only; nullopt for any other.
 std::optional<Stage> stageFromName(std::string_view);
+/// A stage as people type it on a command line or in kernelscope.toml: its wire name or a
+/// short form of LLVM IR's ("llvm", "ll", "ir"); nullopt for an unknown name.
+std::optional<Stage> stageFromTypedName(std::string_view);
 /// The editor language of a stage's text: "mir", "llvm", "ptx", "sass".
 std::string_view stageLanguage(Stage);
 /// The file extension of a stage's text: "mir", "ll", "ptx", "sass".
@@ -121,27 +126,45 @@ struct ArtifactFunction {
   Frame definition;       // where the function is defined in source, when the format says
 };
 
-struct Artifact {
+/// An artifact is built whole: its constructors index the text, so that the text, the
+/// byte offset where each of its lines starts and one ArtifactLine per line always agree.
+/// What a line says (kind, function, location) may be set later through lines(); how many
+/// lines there are is the text's alone.
+class Artifact {
+ public:
+  Artifact() = default;
+  /// `text` with one line of kind Other and no location per line of it: a parser then says
+  /// what each line is.
+  Artifact(Stage stage, std::string text);
+  /// `text` with the lines and functions a rewrite of another artifact made for it. Lines
+  /// beyond the text's are dropped and missing ones are of kind Other, so that the counts
+  /// agree whatever the caller passed.
+  Artifact(Stage stage, std::string text, std::vector<ArtifactLine> lines,
+           std::vector<ArtifactFunction> functions);
+
   Stage stage = Stage::Ptx;
-  std::string text;
-  std::vector<ArtifactLine> lines;  // one per line of `text`
   std::vector<ArtifactFunction> functions;
 
+  const std::string& text() const { return text_; }
+  /// One per line of text(), in order.
+  std::span<ArtifactLine> lines() { return lines_; }
+  std::span<const ArtifactLine> lines() const { return lines_; }
   /// The text of line `i` (0-based), without its newline.
   std::string_view lineText(size_t i) const;
+  /// The byte offset in text() where line `i` starts.
+  uint32_t lineStart(size_t i) const { return lineStarts_[i]; }
+  /// The line holding the byte at `offset` of text() (the last line past the end).
+  uint32_t lineAt(size_t offset) const;
   /// Number of lines of kind Instruction.
   size_t instructionCount() const;
-  /// Byte offsets where each line starts; filled by indexLines().
-  std::vector<uint32_t> lineStarts;
-  /// Computes lineStarts from text and sizes `lines` to match. Parsers call it first.
-  void indexLines();
-};
+  /// The bytes the artifact holds (text, line index, lines and functions, not the chains).
+  size_t bytesHeld() const;
 
-/// Splits text into lines (without newlines); a trailing newline makes no extra line.
-std::vector<std::string_view> splitLines(std::string_view text);
-/// The lines would point into a string that is gone at the end of the statement.
-template <class S, std::enable_if_t<std::is_same_v<S, std::string>, int> = 0>
-std::vector<std::string_view> splitLines(S&& temporary) = delete;
+ private:
+  std::string text_;
+  std::vector<uint32_t> lineStarts_;
+  std::vector<ArtifactLine> lines_;
+};
 
 /// Whether `name` names the kernel `symbol` (demangled: `demangled`): the symbol itself, its
 /// demangled path, or that path's last segment (`saxpy` for `kernels::saxpy`). The one rule

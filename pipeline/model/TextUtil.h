@@ -1,4 +1,4 @@
-// Small string helpers shared by the parsers.
+// Small string helpers: the one line splitter and what the parsers share.
 #pragma once
 
 #include <charconv>
@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <vector>
 
 namespace ks::text {
 
@@ -43,6 +45,9 @@ inline std::optional<uint32_t> parseUint(std::string_view s) {
   return v && s.empty() ? v : std::nullopt;
 }
 
+/// `s` up to its first newline (all of it when it has none).
+inline std::string_view firstLine(std::string_view s) { return s.substr(0, s.find('\n')); }
+
 /// Skips spaces and tabs.
 inline void skipBlanks(std::string_view& s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -56,3 +61,26 @@ inline bool consume(std::string_view& s, std::string_view prefix) {
 }
 
 }  // namespace ks::text
+
+namespace ks {
+
+/// Splits text into lines (without newlines, nor a '\r' before one); a trailing newline
+/// makes no extra line.
+inline std::vector<std::string_view> splitLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    std::string_view line = text.substr(pos, nl - pos);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.push_back(line);
+    pos = nl + 1;
+  }
+  return lines;
+}
+/// The lines would point into a string that is gone at the end of the statement.
+template <class S, std::enable_if_t<std::is_same_v<S, std::string>, int> = 0>
+std::vector<std::string_view> splitLines(S&& temporary) = delete;
+
+}  // namespace ks

@@ -42,7 +42,6 @@ struct Diagnostic {
   std::string code;    // "E0308", "" when none
   std::string message;
   std::optional<SourceRange> range;  // the primary span
-  std::string rendered;              // the tool's own human rendering, if any
   std::optional<uint32_t> ptxLine;   // ptxas messages: the 1-based PTX line they name
   std::vector<RelatedNote> related;  // labels and notes at other spans
   std::vector<SuggestedFix> fixes;   // machine-applicable suggestions

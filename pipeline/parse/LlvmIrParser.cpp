@@ -87,15 +87,10 @@ const Chain& DebugChains::of(const llvm::DILocation* loc) {
 
 namespace {
 
-uint32_t lineAt(const std::vector<uint32_t>& starts, size_t offset) {
-  auto it = std::upper_bound(starts.begin(), starts.end(), static_cast<uint32_t>(offset));
-  return static_cast<uint32_t>(std::max<ptrdiff_t>(0, (it - starts.begin()) - 1));
-}
-
 void classifyByText(Artifact& a) {
-  for (size_t i = 0; i < a.lines.size(); ++i) {
+  for (size_t i = 0; i < a.lines().size(); ++i) {
     std::string_view t = text::trim(a.lineText(i));
-    auto& l = a.lines[i];
+    auto& l = a.lines()[i];
     if (t.empty() || t.starts_with(";") || t == "}")
       l.kind = LineKind::Other;
     else if (t.starts_with("define "))
@@ -127,9 +122,6 @@ void LlvmModule::reset() {
 }
 
 Artifact parseLlvmIr(std::string input, std::string* error, LlvmModule* keep) {
-  Artifact a;
-  a.stage = Stage::LlvmIr;
-
   auto context = std::make_unique<llvm::LLVMContext>();
   llvm::LLVMContext& ctx = *context;
   llvm::SMDiagnostic diag;
@@ -143,8 +135,7 @@ Artifact parseLlvmIr(std::string input, std::string* error, LlvmModule* keep) {
       diag.print("llvm-ir", os);
       *error = msg;
     }
-    a.text = std::move(input);
-    a.indexLines();
+    Artifact a(Stage::LlvmIr, std::move(input));
     classifyByText(a);
     return a;
   }
@@ -155,8 +146,7 @@ Artifact parseLlvmIr(std::string input, std::string* error, LlvmModule* keep) {
     llvm::raw_string_ostream os(printed);
     module->print(os, &recorder);
   }
-  a.text = std::move(printed);
-  a.indexLines();
+  Artifact a(Stage::LlvmIr, std::move(printed));
   classifyByText(a);
 
   // Functions with bodies: header line to the closing brace.
@@ -169,23 +159,23 @@ Artifact parseLlvmIr(std::string input, std::string* error, LlvmModule* keep) {
     af.isKernel = f->getCallingConv() == llvm::CallingConv::PTX_Kernel;
     if (const llvm::DISubprogram* sp = f->getSubprogram())
       af.definition = Frame{filePathOf(sp), sp->getLine(), 0, af.demangled};
-    af.firstLine = lineAt(a.lineStarts, offset);
+    af.firstLine = a.lineAt(offset);
     // The annotation is emitted before any comment lines LLVM prints above `define`.
-    while (af.firstLine + 1 < a.lines.size() && !a.lineText(af.firstLine).starts_with("define "))
+    while (af.firstLine + 1 < a.lines().size() && !a.lineText(af.firstLine).starts_with("define "))
       ++af.firstLine;
     uint32_t last = af.firstLine;
-    while (last + 1 < a.lines.size() && a.lineText(last) != "}") ++last;
+    while (last + 1 < a.lines().size() && a.lineText(last) != "}") ++last;
     af.lastLine = last;
     fnIndex[f] = static_cast<int32_t>(a.functions.size());
-    for (uint32_t l = af.firstLine; l <= af.lastLine; ++l) a.lines[l].function = fnIndex[f];
+    for (uint32_t l = af.firstLine; l <= af.lastLine; ++l) a.lines()[l].function = fnIndex[f];
     a.functions.push_back(std::move(af));
   }
 
   // LLVM uniques debug locations, so one chain per DILocation (interned across them).
   DebugChains chains;
   for (auto [offset, inst] : recorder.instructions) {
-    uint32_t l = lineAt(a.lineStarts, offset);
-    auto& line = a.lines[l];
+    uint32_t l = a.lineAt(offset);
+    auto& line = a.lines()[l];
     line.kind = LineKind::Instruction;
     line.location = chains.of(inst->getDebugLoc().get());
   }

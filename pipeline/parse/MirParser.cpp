@@ -71,7 +71,7 @@ class MirReader {
   void readLine(size_t i) {
     std::string_view raw = a_.lineText(i);
     std::string_view t = text::trim(raw);
-    ArtifactLine& line = a_.lines[i];
+    ArtifactLine& line = a_.lines()[i];
     line.function = fn_;
 
     // Split off the trailing `// ...` comment (MIR code itself has no "//").
@@ -117,15 +117,15 @@ class MirReader {
     scopes_.clear();
     openScopes_.clear();
     braces_.assign(1, 'o');
-    a_.lines[i].function = fn_;
-    a_.lines[i].kind = LineKind::Header;
+    a_.lines()[i].function = fn_;
+    a_.lines()[i].kind = LineKind::Header;
   }
 
   void closeBrace(size_t i) {
     char kind = braces_.empty() ? 'o' : braces_.back();
     if (!braces_.empty()) braces_.pop_back();
     if (kind == 's' && !openScopes_.empty()) openScopes_.pop_back();
-    a_.lines[i].kind = LineKind::Other;
+    a_.lines()[i].kind = LineKind::Other;
     if (braces_.empty()) {
       a_.functions[fn_].lastLine = static_cast<uint32_t>(i);
       fn_ = -1;
@@ -154,7 +154,7 @@ class MirReader {
       openScopes_.push_back(static_cast<int>(*id));
     }
     braces_.push_back('s');
-    a_.lines[i].kind = LineKind::Directive;
+    a_.lines()[i].kind = LineKind::Directive;
   }
 
   /// The location of a statement or declaration from its comment: "scope N at SPAN" on
@@ -206,12 +206,9 @@ class MirReader {
 }  // namespace
 
 Artifact parseMir(std::string input) {
-  Artifact a;
-  a.stage = Stage::Mir;
-  a.text = std::move(input);
-  a.indexLines();
+  Artifact a(Stage::Mir, std::move(input));
   MirReader reader(a);
-  for (size_t i = 0; i < a.lines.size(); ++i) reader.readLine(i);
+  for (size_t i = 0; i < a.lines().size(); ++i) reader.readLine(i);
   return a;
 }
 

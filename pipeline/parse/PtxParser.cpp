@@ -28,7 +28,7 @@ void readFileDirective(std::string_view t, std::map<uint32_t, std::string>& file
 /// The files that `.file` directives name, by number, wherever in the text they stand.
 std::map<uint32_t, std::string> readFileDirectives(const Artifact& a) {
   std::map<uint32_t, std::string> files;
-  for (size_t i = 0; i < a.lines.size(); ++i) {
+  for (size_t i = 0; i < a.lines().size(); ++i) {
     std::string_view t = text::trim(a.lineText(i));
     if (t.starts_with(".file")) readFileDirective(t, files);
   }
@@ -40,7 +40,7 @@ std::map<std::string, std::string, std::less<>> readDebugStrings(const Artifact&
   std::map<std::string, std::string, std::less<>> strings;
   bool inSection = false;
   std::string* current = nullptr;
-  for (size_t i = 0; i < a.lines.size(); ++i) {
+  for (size_t i = 0; i < a.lines().size(); ++i) {
     std::string_view t = text::trim(a.lineText(i));
     if (t.starts_with(".section") && t.find(".debug_str") != std::string_view::npos) {
       inSection = true;
@@ -116,7 +116,7 @@ class PtxReader {
 
   void readLine(size_t i) {
     std::string_view t = text::trim(a_.lineText(i));
-    ArtifactLine& line = a_.lines[i];
+    ArtifactLine& line = a_.lines()[i];
     line.function = fn_;
     if (fn_ < 0) {
       if (auto header = functionHeader(t))
@@ -152,8 +152,8 @@ class PtxReader {
     f.firstLine = f.lastLine = static_cast<uint32_t>(i);
     fn_ = static_cast<int32_t>(a_.functions.size());
     a_.functions.push_back(std::move(f));
-    a_.lines[i].function = fn_;
-    a_.lines[i].kind = LineKind::Header;
+    a_.lines()[i].function = fn_;
+    a_.lines()[i].kind = LineKind::Header;
     depth_ = 0;
     sawBody_ = false;
     continued_ = false;
@@ -244,12 +244,9 @@ bool isPtxLocDirective(std::string_view t) {
 }
 
 Artifact parsePtx(std::string input) {
-  Artifact a;
-  a.stage = Stage::Ptx;
-  a.text = std::move(input);
-  a.indexLines();
+  Artifact a(Stage::Ptx, std::move(input));
   PtxReader reader(a);  // the first pass: `.file` directives and `.debug_str`
-  for (size_t i = 0; i < a.lines.size(); ++i) reader.readLine(i);
+  for (size_t i = 0; i < a.lines().size(); ++i) reader.readLine(i);
   return a;
 }
 

@@ -95,7 +95,6 @@ PtxasReport parsePtxasReport(std::string_view input) {
     d.severity =
         head.find("warning") != std::string_view::npos ? Severity::Warning : Severity::Error;
     d.message = std::string(msg);
-    d.rendered = std::string(t);
     // "ptxas /path/k.ptx, line 12; error" names a line of the PTX, not of the source.
     if (size_t l = head.find(", line "); l != std::string_view::npos) {
       std::string_view num = head.substr(l + 7);

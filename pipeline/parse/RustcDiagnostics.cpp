@@ -95,7 +95,6 @@ std::optional<Diagnostic> toDiagnostic(const nlohmann::json& j) {
   d.severity = severityOf(j.value("level", "error"));
   d.message = j.value("message", "");
   if (j.contains("code") && j["code"].is_object()) d.code = j["code"].value("code", "");
-  d.rendered = j.value("rendered", "");
   const nlohmann::json* spans = j.contains("spans") ? &j["spans"] : nullptr;
   const nlohmann::json* primary = spans ? primarySpan(*spans) : nullptr;
   if (primary) {

@@ -59,7 +59,7 @@ std::vector<Frame> readLocationComment(std::string_view t) {
 void markPadding(Artifact& a, const ArtifactFunction& f, const std::vector<bool>& selfBranch,
                  ChainInterner& chains) {
   for (uint32_t i = f.lastLine + 1; i-- > f.firstLine;) {
-    ArtifactLine& line = a.lines[i];
+    ArtifactLine& line = a.lines()[i];
     if (line.kind != LineKind::Instruction) continue;
     bool nop = sassOpcode(text::trim(a.lineText(i))) == "NOP";
     if (!nop && !selfBranch[i]) break;
@@ -145,19 +145,16 @@ SassInstructionText splitSassInstruction(std::string_view t) {
 }
 
 Artifact parseSass(std::string input) {
-  Artifact a;
-  a.stage = Stage::Sass;
-  a.text = std::move(input);
-  a.indexLines();
+  Artifact a(Stage::Sass, std::move(input));
 
   std::vector<Frame> current;
   ChainInterner chains;
   int32_t fn = -1;
   std::string labelJustBefore;  // the label on the line right before, if any
-  std::vector<bool> selfBranch(a.lines.size(), false);
-  for (size_t i = 0; i < a.lines.size(); ++i) {
+  std::vector<bool> selfBranch(a.lines().size(), false);
+  for (size_t i = 0; i < a.lines().size(); ++i) {
     std::string_view t = text::trim(a.lineText(i));
-    ArtifactLine& line = a.lines[i];
+    ArtifactLine& line = a.lines()[i];
 
     if (t.starts_with("//----") && t.find(".text.") != std::string_view::npos) {
       if (fn >= 0) a.functions[fn].lastLine = static_cast<uint32_t>(i - 1);
@@ -202,7 +199,7 @@ Artifact parseSass(std::string input) {
     }
     line.kind = t.empty() || t.starts_with("//") ? LineKind::Other : LineKind::Directive;
   }
-  if (fn >= 0) a.functions[fn].lastLine = static_cast<uint32_t>(a.lines.size() - 1);
+  if (fn >= 0) a.functions[fn].lastLine = static_cast<uint32_t>(a.lines().size() - 1);
   for (auto& f : a.functions) {
     f.isKernel = true;  // refined from PTX by the driver
     markPadding(a, f, selfBranch, chains);

@@ -332,7 +332,6 @@ void discoverRustc(const ToolchainSettings& settings, Toolchain& tc, DiscoveryWi
   if (best->hasTarget) {
     tc.sysroot.path = best->sysroot;
     tc.sysroot.version = "rustup target " + std::string(kTarget);
-    tc.sysrootFromRustup = true;
   } else if (best->rustSrc.empty()) {
     tc.rustc.problem = "has neither the nvptx64-nvidia-cuda target nor rust-src";
     tc.rustc.fix =
@@ -559,7 +558,7 @@ bool supersededCore(const fs::directory_entry& dir, const fs::path& rustc) {
     return false;
   const FileText builtFor = readRegularFile(dir.path() / kBuiltForFile, 4096);
   if (builtFor.ok()) {
-    const fs::path itsRustc(builtFor.text.substr(0, builtFor.text.find('\n')));
+    const fs::path itsRustc(text::firstLine(builtFor.text));
     return itsRustc == rustc || !fs::exists(itsRustc, ec);
   }
   if (!builtFor.missing) return false;

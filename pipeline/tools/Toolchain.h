@@ -38,7 +38,6 @@ struct Toolchain {
   std::string rustcLlvm;          // "22.1.8"
   std::filesystem::path rustSrc;  // library sources for building `core`, empty if absent
   ToolInfo sysroot;               // path = the --sysroot to pass
-  bool sysrootFromRustup = false;
   ToolInfo ptxas;
   ToolInfo nvdisasm;
   std::string cudaRelease;  // "11.8" of the ptxas/nvdisasm pair

@@ -4,9 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "Files.h"
 
@@ -17,7 +15,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Bumped when the stored shape changes: an older file is then simply not used.
-constexpr int kFormat = 1;
+constexpr int kFormat = 2;
 
 /// A path's state as far as discovery is concerned: the link itself and what it points to
 /// (type, size, modification time in ns, inode), or that it is absent.
@@ -57,10 +55,10 @@ ToolInfo toolFrom(const nlohmann::json& j) {
 }  // namespace
 
 std::optional<Toolchain> loadCachedToolchain(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return std::nullopt;
+  const FileText stored = readRegularFile(file);
+  if (!stored.ok()) return std::nullopt;
   try {
-    const nlohmann::json j = nlohmann::json::parse(in);
+    const nlohmann::json j = nlohmann::json::parse(stored.text);
     if (j.at("format").get<int>() != kFormat) return std::nullopt;
     for (const auto& [path, state] : j.at("witnesses").items())
       if (pathState(path) != state.get<std::string>()) return std::nullopt;  // stale
@@ -70,7 +68,6 @@ std::optional<Toolchain> loadCachedToolchain(const fs::path& file) {
     tc.rustcLlvm = j.at("rustcLlvm").get<std::string>();
     tc.rustSrc = j.at("rustSrc").get<std::string>();
     tc.sysroot = toolFrom(j.at("sysroot"));
-    tc.sysrootFromRustup = j.at("sysrootFromRustup").get<bool>();
     tc.ptxas = toolFrom(j.at("ptxas"));
     tc.nvdisasm = toolFrom(j.at("nvdisasm"));
     tc.cudaRelease = j.at("cudaRelease").get<std::string>();
@@ -93,7 +90,6 @@ void storeCachedToolchain(const fs::path& file, const Toolchain& tc,
                             {"rustcLlvm", tc.rustcLlvm},
                             {"rustSrc", tc.rustSrc.string()},
                             {"sysroot", toolJson(tc.sysroot)},
-                            {"sysrootFromRustup", tc.sysrootFromRustup},
                             {"ptxas", toolJson(tc.ptxas)},
                             {"nvdisasm", toolJson(tc.nvdisasm)},
                             {"cudaRelease", tc.cudaRelease},

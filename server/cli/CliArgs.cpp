@@ -167,7 +167,7 @@ std::optional<std::string> parseStageList(std::string_view list, std::vector<Sta
   const nlohmann::json names = cliOptionValue(option, list);
   if (names.empty()) return "--stages needs " + std::string(option.expected);
   if (auto problem = optionProblem(option, "--stages", names)) return *problem;
-  for (const auto& n : names) stages.push_back(*stageFromName(n.get<std::string>()));
+  for (const auto& n : names) stages.push_back(*stageFromTypedName(n.get<std::string>()));
   return std::nullopt;
 }
 

@@ -5,7 +5,7 @@
 // server/cli/CliArgs.h), so the help cannot list a flag a command does not take nor leave
 // out one it does. A flag that is also an editor setting (--arch, --opt, --profile,
 // --stages, --runner, --ncu) takes its value's name and its help from the options table
-// (Options.h) unless the command says it otherwise. tests/unit/OptionsTest.cpp checks
+// (Options.h) unless the command says it otherwise. tests/pipeline/compile/OptionsTest.cpp checks
 // `kernelscope --help` and README's command-line synopsis against this table.
 #pragma once
 

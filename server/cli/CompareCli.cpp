@@ -80,27 +80,22 @@ std::string acrossCompilers(Stage stage, std::string_view line) {
 
 /// One kernel's lines of an artifact as an artifact of their own, renamed across compilers.
 Artifact kernelBody(const Artifact& a, const std::string& symbol) {
-  Artifact body;
-  body.stage = a.stage;
-  std::vector<LineKind> kinds;
   for (const auto& f : a.functions) {
     if (f.symbol != symbol) continue;
-    for (uint32_t l = f.firstLine; l <= f.lastLine && l < a.lines.size(); ++l) {
-      body.text += acrossCompilers(a.stage, a.lineText(l)) + "\n";
-      kinds.push_back(a.lines[l].kind);
-    }
-    body.indexLines();
-    for (size_t l = 0; l < kinds.size() && l < body.lines.size(); ++l) {
-      body.lines[l].kind = kinds[l];
-      body.lines[l].function = 0;
+    std::string text;
+    std::vector<ArtifactLine> lines;
+    for (uint32_t l = f.firstLine; l <= f.lastLine && l < a.lines().size(); ++l) {
+      text += acrossCompilers(a.stage, a.lineText(l)) + "\n";
+      lines.push_back({.kind = a.lines()[l].kind, .function = 0});
     }
     ArtifactFunction fn = f;
     fn.firstLine = 0;
-    fn.lastLine = kinds.empty() ? 0 : static_cast<uint32_t>(kinds.size() - 1);
-    body.functions.push_back(fn);
-    break;
+    fn.lastLine = lines.empty() ? 0 : static_cast<uint32_t>(lines.size() - 1);
+    return Artifact(a.stage, std::move(text), std::move(lines), {std::move(fn)});
   }
-  return body;
+  Artifact none;
+  none.stage = a.stage;
+  return none;
 }
 
 void printResources(std::ostream& out, const KernelInfo& rust, const KernelInfo& cuda) {

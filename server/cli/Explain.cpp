@@ -149,7 +149,7 @@ std::string markerFor(const LineOrigin& o, const SourceLine& shownFor,
 
 /// The demangled name of the function that artifact line `line` belongs to ("" outside any).
 std::string functionOf(const Artifact& a, uint32_t line) {
-  const int32_t f = line < a.lines.size() ? a.lines[line].function : -1;
+  const int32_t f = line < a.lines().size() ? a.lines()[line].function : -1;
   return f >= 0 && static_cast<size_t>(f) < a.functions.size() ? a.functions[f].demangled
                                                                : std::string();
 }
@@ -179,7 +179,7 @@ std::vector<std::pair<uint32_t, size_t>> compilerGeneratedRuns(const CompileResu
     return t;
   };
   for (uint32_t l : r.lineMap->compilerGenerated(s)) {
-    if (!runs.empty() && a.lines[runs.back().first].function == a.lines[l].function &&
+    if (!runs.empty() && a.lines()[runs.back().first].function == a.lines()[l].function &&
         shown(runs.back().first) == shown(l)) {
       ++runs.back().second;
       continue;
@@ -257,7 +257,7 @@ void printCompilerGenerated(std::ostream& out, const CompileResult& r,
     const StageOutcome* st = r.stage(s);
     if (!st || !st->available || !r.lineMap) continue;
     for (auto [al, repeats] : compilerGeneratedRuns(r, s)) {
-      const ArtifactLine& l = st->artifact->lines[al];
+      const ArtifactLine& l = st->artifact->lines()[al];
       block << "      " << std::left << std::setw(8) << stageName(s) << std::right
             << displayText(s, st->artifact->lineText(al));
       if (repeats > 1) block << "   (x" << repeats << ")";
@@ -342,7 +342,7 @@ struct ExplainView {
   /// SASS line `line`'s value flow in words (`--annotate`): its function's graph is built
   /// once and kept for the function's other instructions.
   std::string valueFlowText(const Artifact& sass, uint32_t line) const {
-    const int32_t fn = line < sass.lines.size() ? sass.lines[line].function : -1;
+    const int32_t fn = line < sass.lines().size() ? sass.lines()[line].function : -1;
     if (fn < 0 || !r.lineMap) return {};
     auto& graph = flowGraphs[fn];
     if (!graph) graph = std::make_unique<SassFlowGraph>(sass, size_t(fn));
@@ -434,7 +434,7 @@ nlohmann::json lineJson(const ExplainView& v, const ChainTable& chains, uint32_t
                    {"text", displayText(s, st.artifact->lineText(al))},
                    {"inlined", inlined},
                    {"viaLibrary", o.viaLibrary},
-                   {"guessed", st.artifact->lines[al].source == LocationSource::Guessed},
+                   {"guessed", st.artifact->lines()[al].source == LocationSource::Guessed},
                    {"chain", chains.indexOf(o.chain)}});
     if (v.args.annotate)
       if (auto doc = describeInstruction(s, st.artifact->lineText(al)))
@@ -468,7 +468,7 @@ nlohmann::json compilerGeneratedJson(const ExplainView& v) {
     if (!st || !st->available || !v.r.lineMap) continue;
     nlohmann::json arr = nlohmann::json::array();
     for (uint32_t al : v.r.lineMap->compilerGenerated(s)) {
-      const ArtifactLine& l = st->artifact->lines[al];
+      const ArtifactLine& l = st->artifact->lines()[al];
       arr.push_back(
           {{"line", al + 1},
            {"text", displayText(s, st->artifact->lineText(al))},
@@ -819,7 +819,7 @@ std::string writeReport(const ExplainArgs& args, const CompileResult& r, const s
   for (Stage s : *args.options.stages)
     if (const StageOutcome* o = r.stage(s); o && o->available) {
       stages[std::string(stageName(s))] = {{"title", std::string(stageTitle(s))},
-                                           {"text", o->artifact->text}};
+                                           {"text", o->artifact->text()}};
       order.push_back(std::string(stageName(s)));
     }
   // The explain object goes in as it was written: one parse fewer for a large file.

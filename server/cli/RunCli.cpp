@@ -372,8 +372,8 @@ int sweepMain(const RunArgs& args) {
     if (p.outputsDiffer) std::cout << "  (outputs differ)";
     std::cout << "\n";
     if (!p.ran()) {
-      std::string first = p.error.substr(0, p.error.find('\n'));
-      std::cout << "  " << std::string(labelWidth, ' ') << "did not run: " << first << "\n";
+      std::cout << "  " << std::string(labelWidth, ' ')
+                << "did not run: " << text::firstLine(p.error) << "\n";
     }
   }
   std::cout << std::right;

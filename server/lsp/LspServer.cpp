@@ -832,7 +832,7 @@ lsp::Expected<LspServer::VirtualTarget> LspServer::resolveVirtual(const std::str
   auto v = lsp::parseVirtualUri(uri, &extensionOfStageName);
   if (!v)
     return lsp::ResponseError{ErrorCode::InvalidParams, "not a kernelscope document URI: " + uri};
-  auto stage = stageOfName(v->stage);
+  auto stage = stageFromName(v->stage);
   // Only a document the server compiled can be named; the path is never opened.
   Document* d = workspace_.findByPath(normalizePath(v->path));
   if (!stage || !d)
@@ -946,7 +946,7 @@ void LspServer::onCodeAction(const lsp::CodeActionParams& p,
 }
 
 void LspServer::onArtifact(const lsp::ArtifactParams& p, Callback<lsp::ArtifactResult> reply) {
-  auto stage = stageOfName(p.stage);
+  auto stage = stageFromName(p.stage);
   if (!stage)
     return reply(lsp::ResponseError{ErrorCode::InvalidParams,
                                     "unknown stage '" + p.stage + "' (" + knownStages() + ")"});
@@ -1070,7 +1070,7 @@ void LspServer::onReferences(const lsp::ReferenceParams& p,
 }
 
 void LspServer::onDiff(const lsp::DiffParams& p, Callback<lsp::DiffResult> reply) {
-  auto stage = stageOfName(p.stage);
+  auto stage = stageFromName(p.stage);
   if (!stage)
     return reply(lsp::ResponseError{ErrorCode::InvalidParams,
                                     "unknown stage '" + p.stage + "' (" + knownStages() + ")"});
@@ -1106,7 +1106,7 @@ void LspServer::onPasses(const lsp::PassesParams& p, Callback<lsp::PassesResult>
                                     "this server cannot run the compiler's passes"});
   std::optional<Stage> only;
   if (p.stage) {
-    only = stageOfName(*p.stage);
+    only = stageFromName(*p.stage);
     if (!only || (*only != Stage::LlvmIr && *only != Stage::Mir))
       return reply(lsp::ResponseError{
           ErrorCode::InvalidParams, "passes are shown for llvm-ir or mir, not '" + *p.stage + "'"});

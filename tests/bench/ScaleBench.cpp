@@ -112,7 +112,7 @@ void compileScale(const Toolchain& tc, const fs::path& dir, int rounds,
         std::fprintf(stderr, "kernelscope failed on %d kernels\n", n);
         return;
       }
-      if (const auto* ptx = res.stage(Stage::Ptx)) ptxLines = ptx->artifact->lines.size();
+      if (const auto* ptx = res.stage(Stage::Ptx)) ptxLines = ptx->artifact->lines().size();
       rustc.push_back(t.rustc);
       tools.push_back(t.total());
       ours.push_back(ms(end - start));

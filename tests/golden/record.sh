@@ -14,7 +14,7 @@ for f in examples/*.rs tests/fixtures/*.rs; do
   echo "recorded tests/golden/$name"
 done
 
-# Pass by pass (tests/unit/PassesTest.cpp): rustc's -print-changed output, its final IR and
+# Pass by pass (tests/pipeline/compare/PassesTest.cpp): rustc's -print-changed output, its final IR and
 # the -Zdump-mir files of one kernel. saxpy keeps both (its MIR dumps are ~1.5 MB);
 # reduce_sum, whose loops bring LLVM's loop passes, keeps the LLVM side only.
 for k in saxpy reduce_sum; do

@@ -3,7 +3,7 @@
 //
 // Each request and notification it sends or receives is declared here with its params and
 // result, spelled exactly as on the wire, so the rest of the extension never writes a
-// method name or a JSON shape by hand. tests/lsp/MirrorTests.cpp checks every method here
+// method name or a JSON shape by hand. tests/server/lsp/MirrorTests.cpp checks every method here
 // against the server's table (protocol/Extensions.h): its kind, the top-level fields of
 // its params and result interfaces, and the stage names. Change this file together with
 // the server's protocol/ and the document.

@@ -93,8 +93,9 @@ std::vector<bool> reachableFunctions(const Artifact& a) {
     const ArtifactFunction& fn = a.functions[work.back()];
     work.pop_back();
     std::set<std::string_view> names;
-    for (uint32_t l = fn.firstLine; l <= fn.lastLine && l < a.lines.size(); ++l)
-      if (a.lines[l].kind != LineKind::Header || l != fn.firstLine) addNames(a.lineText(l), names);
+    for (uint32_t l = fn.firstLine; l <= fn.lastLine && l < a.lines().size(); ++l)
+      if (a.lines()[l].kind != LineKind::Header || l != fn.firstLine)
+        addNames(a.lineText(l), names);
     for (size_t g = 0; g < n; ++g)
       if (!reached[g] &&
           (names.count(a.functions[g].symbol) || names.count(a.functions[g].demangled))) {
@@ -110,10 +111,10 @@ std::vector<bool> reachableFunctions(const Artifact& a) {
 void hidePadding(const Artifact& a, std::vector<bool>& hidden) {
   for (const ArtifactFunction& fn : a.functions) {
     std::string_view loopTarget;
-    for (int64_t l = std::min<int64_t>(fn.lastLine, int64_t(a.lines.size()) - 1);
+    for (int64_t l = std::min<int64_t>(fn.lastLine, int64_t(a.lines().size()) - 1);
          l >= int64_t(fn.firstLine); --l) {
       const std::string_view t = trim(a.lineText(l));
-      const LineKind kind = a.lines[l].kind;
+      const LineKind kind = a.lines()[l].kind;
       if (kind == LineKind::Label) {
         if (labelName(t) != fn.symbol) hidden[l] = true;
         continue;
@@ -153,20 +154,20 @@ std::string_view withoutMirScopeTail(std::string_view line) {
 
 /// The lines `filters` hide, one flag per artifact line.
 std::vector<bool> hiddenLines(const Artifact& a, const lsp::ArtifactFilters& f) {
-  const size_t n = a.lines.size();
+  const size_t n = a.lines().size();
   std::vector<bool> hidden(n, false);
   const Stage stage = a.stage;
   std::set<std::string_view> used;  // names that instructions mention
   std::set<std::string_view> functionNames;
   if (f.unusedLabels) {
     for (size_t l = 0; l < n; ++l)
-      if (a.lines[l].kind == LineKind::Instruction) addNames(a.lineText(l), used);
+      if (a.lines()[l].kind == LineKind::Instruction) addNames(a.lineText(l), used);
     for (const ArtifactFunction& fn : a.functions) functionNames.insert(fn.symbol);
   }
   bool inDebugSection = false;  // PTX's `.section .debug_* { … }`
   for (size_t l = 0; l < n; ++l) {
     const std::string_view t = trim(a.lineText(l));
-    const LineKind kind = a.lines[l].kind;
+    const LineKind kind = a.lines()[l].kind;
     if (stage == Stage::Ptx && t.starts_with(".section") && t.find(".debug_") != t.npos)
       inDebugSection = true;
     const bool debug = inDebugSection || isDebugLocation(stage, t);
@@ -216,11 +217,11 @@ ArtifactView::ArtifactView(const Artifact& a, const lsp::ArtifactFilters& filter
     shown_.push_back(static_cast<uint32_t>(l));
     std::string_view line = a.lineText(l);
     if (mirSpans) line = withoutMirScopeTail(line);
-    text_ += compact && a.lines[l].kind == LineKind::Instruction ? compactSassLine(line)
-                                                                 : std::string(line);
+    text_ += compact && a.lines()[l].kind == LineKind::Instruction ? compactSassLine(line)
+                                                                   : std::string(line);
     text_ += '\n';
   }
-  if (!a.text.ends_with('\n') && !text_.empty()) text_.pop_back();
+  if (!a.text().ends_with('\n') && !text_.empty()) text_.pop_back();
   int32_t next = static_cast<int32_t>(shown_.size());
   for (size_t l = hidden.size(); l-- > 0;) {
     if (viewOf_[l] >= 0) next = viewOf_[l];

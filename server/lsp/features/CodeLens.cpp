@@ -96,10 +96,10 @@ std::vector<lsp::CodeLens> usedByLenses(const Snapshot& s, PositionEncoding enc)
     for (const SourceLine& src : map.sourceLinesWithCode(stage)) {
       if (src.file != s.path) continue;
       for (uint32_t l : map.linesFor(stage, src).direct) {
-        if (l >= a.lines.size() || a.lines[l].function < 0 ||
-            static_cast<size_t>(a.lines[l].function) >= a.functions.size())
+        if (l >= a.lines().size() || a.lines()[l].function < 0 ||
+            static_cast<size_t>(a.lines()[l].function) >= a.functions.size())
           continue;
-        const ArtifactFunction& f = a.functions[a.lines[l].function];
+        const ArtifactFunction& f = a.functions[a.lines()[l].function];
         Use& use = byFunction[map.origin(stage, l).user.function];
         use.firstLine = std::min(use.firstLine, src.line);
         ++use.kernels[{f.symbol, f.demangled}][stage];

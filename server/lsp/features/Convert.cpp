@@ -7,14 +7,8 @@
 
 namespace ks::server {
 
-std::optional<Stage> stageOfName(std::string_view name) {
-  for (Stage s : kAllStages)
-    if (stageName(s) == name) return s;
-  return std::nullopt;
-}
-
 std::string_view extensionOfStageName(std::string_view name) {
-  auto stage = stageOfName(name);
+  auto stage = stageFromName(name);
   return stage ? stageExtension(*stage) : std::string_view{};
 }
 

@@ -28,8 +28,6 @@ namespace ks::server {
 /// can compare what the server sends with the URIs it holds; otherwise a `file:` URI.
 using UriOf = std::function<std::string(const std::string& path)>;
 
-/// The stage named on the wire, strictly ("mir", "llvm-ir", "ptx", "sass").
-std::optional<Stage> stageOfName(std::string_view name);
 /// The extension of a stage named on the wire, empty for unknown names.
 std::string_view extensionOfStageName(std::string_view name);
 /// The virtual document of `stage` for the source at `path`.

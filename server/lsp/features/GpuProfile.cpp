@@ -79,7 +79,7 @@ json profileEditorJson(const ShownProfile& p, const std::string& uri, bool curre
       if (o && o->available && p.compile->lineMap) {
         const LineMap& map = *p.compile->lineMap;
         const ArtifactView view(*o->artifact, filters);
-        for (uint32_t i = 0; i < o->artifact->lines.size(); ++i) {
+        for (uint32_t i = 0; i < o->artifact->lines().size(); ++i) {
           const int line = view.viewLine(static_cast<int>(i));
           if (line < 0) continue;  // filtered out of the view
           const LineOrigin& origin = map.origin(stage, i);

@@ -134,7 +134,7 @@ std::optional<lsp::Hover> sourceHover(const Snapshot& s, int line, const Setting
       auto site = std::find_if(o.outerUserFrames.begin(), o.outerUserFrames.end(),
                                [&](const Frame& f) { return f.file != s.path; });
       if (site == o.outerUserFrames.end()) continue;
-      const ArtifactLine& al = outcome->artifact->lines[l];
+      const ArtifactLine& al = outcome->artifact->lines()[l];
       std::string function =
           al.function >= 0 ? outcome->artifact->functions[al.function].demangled : "?";
       into.insert(md.code(function) + ", inlined at " + location(*site));
@@ -155,7 +155,7 @@ std::optional<lsp::Hover> artifactHover(const Snapshot& s, Stage stage, int line
   if (!s.result || !s.result->lineMap || line < 0) return std::nullopt;
   const StageOutcome* outcome = s.result->stage(stage);
   if (!outcome || !outcome->available ||
-      static_cast<size_t>(line) >= outcome->artifact->lines.size())
+      static_cast<size_t>(line) >= outcome->artifact->lines().size())
     return std::nullopt;
   const LineOrigin& o = s.result->lineMap->origin(stage, static_cast<uint32_t>(line));
   const std::string_view text = outcome->artifact->lineText(line);

@@ -2,6 +2,7 @@
 // kernelscope/valueFlow and for textDocument/definition and textDocument/references on a
 // register in a SASS view: locations in the view (its filtered lines when it has filters)
 // and in the Rust source.
+#include <algorithm>
 #include <cstdio>
 
 #include "ArtifactFilters.h"
@@ -63,12 +64,9 @@ std::string_view baseName(std::string_view reg) { return reg.substr(0, reg.find(
 std::string_view viewText(const Artifact& sass, const ArtifactView* view, int viewLine,
                           int artifactLine) {
   if (!view) return sass.lineText(size_t(artifactLine));
-  std::string_view t = view->text();
-  for (int l = 0; l < viewLine && !t.empty(); ++l) {
-    size_t nl = t.find('\n');
-    t = nl == std::string_view::npos ? std::string_view{} : t.substr(nl + 1);
-  }
-  return t.substr(0, t.find('\n'));
+  const std::vector<std::string_view> lines = splitLines(view->text());
+  const size_t l = static_cast<size_t>(std::max(viewLine, 0));
+  return l < lines.size() ? lines[l] : std::string_view{};
 }
 
 const Artifact* sassOf(const Snapshot& s) {
@@ -83,7 +81,7 @@ lsp::ValueFlowResult valueFlowOf(const Snapshot& s, int line, const std::string&
                                  const ArtifactView* view, const UriOf& uriOf) {
   lsp::ValueFlowResult r;
   const Artifact* sass = sassOf(s);
-  if (!sass || line < 0 || size_t(line) >= sass->lines.size()) return r;
+  if (!sass || line < 0 || size_t(line) >= sass->lines().size()) return r;
   const ValueFlow flow = valueFlow(*sass, uint32_t(line));
   if (!flow.instruction) return r;
   FlowContext c{s, *sass, sassUri, view, uriOf};
@@ -110,10 +108,10 @@ std::vector<lsp::Location> registerLocations(const Snapshot& s, int line, int vi
                                              const ArtifactView* view, RegisterQuery query) {
   std::vector<lsp::Location> out;
   const Artifact* sass = sassOf(s);
-  if (!sass || line < 0 || size_t(line) >= sass->lines.size()) return out;
+  if (!sass || line < 0 || size_t(line) >= sass->lines().size()) return out;
   const std::string word = registerAt(viewText(*sass, view, viewLine, line), character);
   if (word.empty()) return out;
-  const SassFlowGraph graph(*sass, size_t(std::max(0, int(sass->lines[line].function))));
+  const SassFlowGraph graph(*sass, size_t(std::max(0, int(sass->lines()[line].function))));
   const ValueFlow flow = graph.flowOf(uint32_t(line));
   if (!flow.instruction) return out;
   const UriOf noUri = [](const std::string& p) { return p; };

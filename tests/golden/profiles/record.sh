@@ -7,7 +7,7 @@
 # Tools are the ones kernelscope's discovery finds (`kernelscope doctor`); override with
 # NVCC=, RUSTC=, SYSROOT=, LLC=. Then run the tests with UPDATE_GOLDEN=1 to rewrite the
 # .expected dumps:
-#   UPDATE_GOLDEN=1 build-vscode/tests/unit/ks_unit_tests -sf='*ProfileTest.cpp'
+#   UPDATE_GOLDEN=1 build-vscode/tests/pipeline/ks_unit_tests -sf='*ProfileTest.cpp'
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../../.." && pwd)

@@ -2,7 +2,7 @@
 -- functions that paper over the differences between Neovim 0.7 and 0.10+.
 --
 -- This file names the methods of docs/lsp-extensions.md that the plugin uses and the stage
--- names; tests/lsp/MirrorTests.cpp checks both against the server's table. Nothing here
+-- names; tests/server/lsp/MirrorTests.cpp checks both against the server's table. Nothing here
 -- interprets compiler output; the server does that.
 local M = {}
 

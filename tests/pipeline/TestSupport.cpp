@@ -1,0 +1,161 @@
+// Shared test helpers: see TestSupport.h.
+#include "TestSupport.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "TextUtil.h"
+
+namespace ks::test {
+
+namespace fs = std::filesystem;
+
+fs::path sourceDir() { return KS_SOURCE_DIR; }
+
+void checkGolden(const fs::path& golden, const std::string& actual) {
+  const char* update = std::getenv("UPDATE_GOLDEN");
+  if (update && std::string(update) == "1") {
+    std::ofstream(golden, std::ios::binary) << actual;
+    MESSAGE("updated " << golden.string());
+    return;
+  }
+  INFO("golden file: " << golden.string() << " (run with UPDATE_GOLDEN=1 to rewrite)");
+  REQUIRE_MESSAGE(fs::exists(golden), "missing golden file");
+  std::string expected = readWholeFile(golden);
+  if (expected == actual) return;
+  // Report the first differing line rather than two whole files.
+  auto e = splitLines(expected), a = splitLines(actual);
+  size_t i = 0;
+  while (i < e.size() && i < a.size() && e[i] == a[i]) ++i;
+  FAIL("differs at line " << i + 1
+                          << "\n  expected: " << (i < e.size() ? std::string(e[i]) : "<end>")
+                          << "\n  actual:   " << (i < a.size() ? std::string(a[i]) : "<end>"));
+}
+
+namespace {
+char kindLetter(LineKind k) {
+  switch (k) {
+    case LineKind::Instruction:
+      return 'I';
+    case LineKind::Label:
+      return 'L';
+    case LineKind::Directive:
+      return 'D';
+    case LineKind::Header:
+      return 'H';
+    case LineKind::Other:
+      return ' ';
+  }
+  return '?';
+}
+std::string shortPath(const std::string& p) {
+  // Library files by their path inside the Rust sources; the user's by their name.
+  if (auto pos = p.find("/library/"); pos != std::string::npos) return "$lib/" + p.substr(pos + 9);
+  return fs::path(p).filename().string();
+}
+}  // namespace
+
+std::string dumpArtifact(const Artifact& a) {
+  std::ostringstream out;
+  out << "# functions\n";
+  for (const auto& f : a.functions)
+    out << "#  " << f.symbol << " = " << f.demangled << " [" << f.firstLine + 1 << "-"
+        << f.lastLine + 1 << "]" << (f.isKernel ? " kernel" : "") << "\n";
+  for (size_t i = 0; i < a.lines().size(); ++i) {
+    const auto& l = a.lines()[i];
+    out << i + 1 << " " << kindLetter(l.kind);
+    if (l.function >= 0) out << " f" << l.function;
+    if (!l.location.empty()) {
+      out << " @";
+      for (size_t k = 0; k < l.location.size(); ++k) {
+        const Frame& f = l.location[k];
+        out << (k ? " < " : "") << shortPath(f.file) << ":" << f.line << ":" << f.column;
+        if (!f.function.empty()) out << "(" << f.function << ")";
+      }
+      if (l.source == LocationSource::Regenerated) out << " [exact]";
+      if (l.source == LocationSource::Guessed) out << " [guessed]";
+    }
+    out << " | " << text::trim(a.lineText(i)) << "\n";
+  }
+  return out.str();
+}
+
+const std::vector<std::string>& compilingKernels() {
+  static const std::vector<std::string> kernels = {"examples/saxpy.rs",
+                                                   "examples/vector_add.rs",
+                                                   "examples/elementwise_mul.rs",
+                                                   "examples/reduce_sum.rs",
+                                                   "examples/matmul_naive.rs",
+                                                   "examples/matmul_tiled.rs",
+                                                   "tests/fixtures/atomics.rs",
+                                                   "tests/fixtures/iterators.rs",
+                                                   "tests/fixtures/local_array.rs",
+                                                   "tests/fixtures/jump_table.rs",
+                                                   "tests/fixtures/spin_after_panic.rs"};
+  return kernels;
+}
+
+Fixture::Fixture(const fs::path& p) : path(fs::absolute(p)), text(readWholeFile(p)) {
+  REQUIRE_MESSAGE(!text.empty(), "cannot read fixture " << p.string());
+  auto lines = splitLines(text);
+  for (uint32_t i = 0; i < lines.size(); ++i) {
+    auto pos = lines[i].find("// <- ");
+    if (pos != std::string_view::npos)
+      markers[std::string(text::trim(lines[i].substr(pos + 6)))] = i + 1;
+  }
+}
+
+uint32_t Fixture::line(const std::string& marker) const {
+  auto it = markers.find(marker);
+  REQUIRE_MESSAGE(it != markers.end(), "no marker '" << marker << "' in " << path.string());
+  return it->second;
+}
+
+uint32_t Fixture::lineOf(std::string_view snippet) const {
+  auto lines = splitLines(text);
+  for (uint32_t i = 0; i < lines.size(); ++i)
+    if (lines[i].find(snippet) != std::string_view::npos) return i + 1;
+  FAIL("no line with '" << std::string(snippet) << "' in " << path.string());
+  return 0;
+}
+
+const CompileResult& compiled(const fs::path& file, const CompileOptions& opts) {
+  static std::map<std::string, CompileResult> cache;
+  const ResolvedOptions resolved = resolveOptions(opts);
+  std::string key =
+      fs::absolute(file).string() + "|" + resolved.arch + "|" + std::to_string(resolved.optLevel);
+  auto it = cache.find(key);
+  if (it == cache.end())
+    it =
+        cache.emplace(key, compileKernel(toolchain(), {fs::absolute(file), std::nullopt}, resolved))
+            .first;
+  return it->second;
+}
+
+std::vector<std::string> instructionsFor(const CompileResult& r, Stage s, const std::string& file,
+                                         uint32_t line, bool includeInlined) {
+  std::vector<std::string> out;
+  const StageOutcome* st = r.stage(s);
+  if (!st || !st->available || !r.lineMap) return out;
+  const StageLines& sl = r.lineMap->linesFor(s, {normalizePath(file), line});
+  for (uint32_t l : sl.direct) out.emplace_back(text::trim(st->artifact->lineText(l)));
+  if (includeInlined)
+    for (uint32_t l : sl.inlined) out.emplace_back(text::trim(st->artifact->lineText(l)));
+  return out;
+}
+
+ProcessResult runKernelscope(const std::vector<std::string>& args,
+                             const std::vector<std::pair<std::string, std::string>>& env) {
+  ProcessSpec spec;
+  spec.argv = {KS_BINARY};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.env = env;
+  spec.cwd = sourceDir();
+  spec.timeout = std::chrono::seconds(120);
+  return runProcess(spec);
+}
+
+}  // namespace ks::test

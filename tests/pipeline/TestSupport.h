@@ -1,0 +1,57 @@
+// Shared test helpers: paths, golden files, artifact dumps, marked fixtures, and the
+// toolchain (discovered once; tests that compile need it and say so when it is missing).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "Artifact.h"
+#include "Compile.h"
+#include "Files.h"
+#include "Process.h"
+#include "RequireToolchain.h"  // toolchain(), requireToolchain()
+#include "Toolchain.h"
+
+namespace ks::test {
+
+std::filesystem::path sourceDir();
+
+/// Compares `actual` with the golden file; with UPDATE_GOLDEN=1 rewrites it instead.
+void checkGolden(const std::filesystem::path& golden, const std::string& actual);
+
+/// One line per artifact line: number, kind, function, location chain, text.
+std::string dumpArtifact(const Artifact&);
+
+/// A kernel file whose lines may carry `// <- NAME` markers.
+struct Fixture {
+  std::filesystem::path path;
+  std::string text;
+  std::map<std::string, uint32_t> markers;  // NAME -> 1-based line
+  explicit Fixture(const std::filesystem::path& path);
+  uint32_t line(const std::string& marker) const;
+  /// The 1-based number of the first line containing `snippet`.
+  uint32_t lineOf(std::string_view snippet) const;
+};
+
+/// The kernels that compile, relative to the source directory: the examples and the marked
+/// fixtures (every shape the line map has to get right).
+const std::vector<std::string>& compilingKernels();
+
+/// Compiles a file (cached per path and options within the test run).
+const CompileResult& compiled(const std::filesystem::path& file, const CompileOptions& = {});
+
+/// The trimmed text of the artifact lines that `line` of `file` became (direct ones).
+std::vector<std::string> instructionsFor(const CompileResult&, Stage, const std::string& file,
+                                         uint32_t line, bool includeInlined = false);
+
+/// Runs the kernelscope binary with `args` from the source directory, as a user would;
+/// `env` is added to (or replaces in) the environment.
+ProcessResult runKernelscope(const std::vector<std::string>& args,
+                             const std::vector<std::pair<std::string, std::string>>& env = {});
+
+/// The test binary's second role (TestMain.cpp, KS_TEST_TEMPDIR_CHURN set): it makes and
+/// removes TempDirs on several threads until a terminating signal ends it.
+[[noreturn]] void churnTempDirsUntilSignalled();
+
+}  // namespace ks::test
