@@ -225,10 +225,10 @@ class Liveness {
 
   /// One register's values, as nvdisasm counts them: by web (the writes that reach a common
   /// read), from where a value is written to where it is read, and further: within a block,
-  /// from a web's first write or read to its last; across blocks, on to where another write
-  /// of the same web sets the register again. A read that no write reaches counts nowhere,
-  /// except that a function's general registers (and a called function's uniform ones)
-  /// arrive set.
+  /// from a web's first write or read to its last, and on to where another write of the same
+  /// web sets the register again in the block (carryToNextWrite). A read that no write reaches
+  /// counts nowhere, except that a function's general registers (and a called function's uniform
+  /// ones) arrive set.
   void countRegister(uint16_t r) {
     Values v(*this, r);
     if (v.siteAt.empty()) return;

@@ -1,12 +1,15 @@
 // Liveness: how many registers are live at each SASS instruction — a backward live-variable
 // dataflow over the function's control-flow graph (ValueFlow.h's SassFlowGraph), counted as
-// nvdisasm's life ranges count them (`nvdisasm -c -plr -lrm count`), which LivenessTest
-// checks instruction by instruction on every example.
+// nvdisasm's life ranges count them (`nvdisasm -c -plr -lrm count`), which CostsTest
+// checks instruction by instruction on every example and fixture.
 //
 // A register counts at an instruction when the instruction writes it, or when a value
 // written to it on some path to the instruction is read on some path from it (a read of a
 // register nothing wrote before counts nowhere). A guarded write may not happen, so it does
-// not end the value before it. Registers are counted per 32-bit unit (R4.64 is two) and per
+// not end the value before it. nvdisasm counts webs (the writes that reach a common read)
+// apart, not values: within a block, a web of several writes stays counted from where one
+// of its values reaches to where another of its writes sets the register again, whatever
+// other webs write there in between. Registers are counted per 32-bit unit (R4.64 is two) and per
 // class: general registers, predicates and uniform registers (RZ, PT and URZ hold nothing).
 #pragma once
 
