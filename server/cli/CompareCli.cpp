@@ -86,7 +86,10 @@ Artifact kernelBody(const Artifact& a, const std::string& symbol) {
     std::vector<ArtifactLine> lines;
     for (uint32_t l = f.firstLine; l <= f.lastLine && l < a.lines().size(); ++l) {
       text += acrossCompilers(a.stage, a.lineText(l)) + "\n";
-      lines.push_back({.kind = a.lines()[l].kind, .function = 0});
+      ArtifactLine line;
+      line.kind = a.lines()[l].kind;
+      line.function = 0;
+      lines.push_back(std::move(line));
     }
     ArtifactFunction fn = f;
     fn.firstLine = 0;

@@ -126,7 +126,11 @@ CompileResult FakeCompiler::operator()(const CompileInput& in, const CompileOpti
     std::vector<ArtifactLine> kinds;
     for (const auto& l : out) {
       artifactText += l.text + "\n";
-      kinds.push_back({.kind = l.kind, .function = l.function, .location = l.location});
+      ArtifactLine line;
+      line.kind = l.kind;
+      line.function = l.function;
+      line.location = l.location;
+      kinds.push_back(std::move(line));
     }
     return Artifact(stage, std::move(artifactText), std::move(kinds), std::move(functions));
   };
