@@ -17,6 +17,7 @@
 #include "Engine.h"
 #include "Files.h"
 #include "Options.h"
+#include "Settings.h"
 #include "TextUtil.h"
 
 namespace ks {
@@ -222,6 +223,15 @@ int checkMain(int argc, char** argv) {
   for (const std::string& p : crate->settings.problems)
     std::cerr << crate->manifest.string() << ": warning: [package.metadata.kernelscope] " << p
               << "\n";
+  // The workspace's kernelscope.toml budgets every crate under it; the crate's own win.
+  std::map<std::string, KernelBudget> budgets = crate->settings.budgets;
+  if (const fs::path settings = settingsFileAbove(crate->manifest); !settings.empty()) {
+    std::vector<std::string> problems;
+    const FileText read = readRegularFile(settings);
+    addBudgetsBelow(budgets, server::settingsFileBudgets(read.text, problems));
+    for (const std::string& p : problems)
+      std::cerr << settings.string() << ": warning: " << p << "\n";
+  }
   ResolvedOptions options = engine.optionsFor(crate->libRoot, a.options);
   options.stages = {Stage::Ptx, Stage::Sass};
   const auto result = engine.compile({crate->libRoot, std::nullopt, {}}, options.asChosen());
@@ -253,7 +263,7 @@ int checkMain(int argc, char** argv) {
     return kExitUsage;
   }
   const auto findings =
-      checkKernels(*result, crate->settings.budgets, haveBaseline ? &baseline : nullptr, blockSize);
+      checkKernels(*result, budgets, haveBaseline ? &baseline : nullptr, blockSize);
   // --bless takes today's figures as the baseline; budgets are limits the crate set, and
   // still fail.
   std::vector<BudgetFinding> failing;
