@@ -76,4 +76,18 @@ struct SpecInsertion {
 std::optional<SpecInsertion> specInsertion(const Snapshot& s, const std::string& kernel,
                                            PositionEncoding, std::string& problem);
 
+/// A problem of a launch spec written in a document as the editor shows it: an error at its
+/// part of the spec line (the whole line when the parser does not know the part), source
+/// "kernelscope", code "spec-..." (gpu::specErrorCode), with its quick fix when one is obvious.
+struct SpecDiagnostic {
+  lsp::Diagnostic diagnostic;
+  std::optional<lsp::CodeAction> fix;
+};
+/// The problems of the launch specs written above the kernels of `s`'s document
+/// (gpu::checkWrittenSpec), positioned in the text that compiled; a kernel that its crate's
+/// Cargo.toml also gives a spec (as `crateSpecs` last read it) is told only the problems
+/// within its written items.
+std::vector<SpecDiagnostic> specDiagnostics(const Snapshot& s, PositionEncoding,
+                                            const CrateLaunchSpecs& crateSpecs);
+
 }  // namespace ks::server
