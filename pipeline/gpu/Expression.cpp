@@ -77,15 +77,20 @@ class ExpressionParser {
         // The parser has eaten the blanks after the operands; the parts end where they do.
         const size_t end = endBefore(pos_);
         amountEnd = endBefore(amountEnd);
-        const std::string rewrite = "(" + std::string(s_.substr(start, amountEnd - start)) + ")" +
-                                    std::string(s_.substr(amountEnd, end - amountEnd));
+        // The shift done first, where an operator follows the amount's first operand (not
+        // in `1 << (20 / 256)`).
+        const bool shiftFirst = amountEnd < end;
+        const std::string rewrite =
+            shiftFirst ? "(" + std::string(s_.substr(start, amountEnd - start)) + ")" +
+                             std::string(s_.substr(amountEnd, end - amountEnd))
+                       : "(1 << 20) / 256";
         fail("the shift amount is " + amount.str() +
                  ", not a whole number: / binds tighter than << and >> (as in Rust) and "
-                 "divides exactly: to shift first, write it in parentheses: " +
-                 rewrite,
+                 "divides exactly: to shift first, write it in parentheses" +
+                 (shiftFirst ? ": " : ", e.g. ") + rewrite,
              start, end);
-        error_.shiftPrecedence = true;
-        error_.rewrite = rewrite;
+        error_.shiftPrecedence = shiftFirst;
+        if (shiftFirst) error_.rewrite = rewrite;
         return std::nullopt;
       }
       if (!isWhole(*left) || !isWhole(*r) || *r < 0 || *r > 62)

@@ -233,6 +233,10 @@ TEST_CASE("expressions bind as Rust's, and name fields of struct parameters") {
   CHECK(e.end == 18);
   CHECK(e.rewrite == "(1 << 20) / 256");
   e = {};
+  CHECK_FALSE(evaluateExpression("1 << (20 / 256)", nullptr, e));  // no shift to do first
+  CHECK_FALSE(e.shiftPrecedence);
+  CHECK(e.rewrite.empty());
+  e = {};
   CHECK_FALSE(evaluateExpression("2 * m + 1", nullptr, e));
   CHECK_FALSE(e.shiftPrecedence);
   CHECK(e.message == "unknown name 'm'");
