@@ -1,6 +1,7 @@
 // The editor's side of a GPU profile and of launch specs, computed from a ShownProfile or a
 // Snapshot (GpuProfile.cpp): the hot lines' inlay hints and hover counters, the heat of the
-// source lines and of the PTX/SASS views' lines, and the Run / Profile / launch spec lenses.
+// source lines and of the PTX/SASS views' lines, the Run / Profile / launch spec lenses, and
+// the problems of the launch specs written in a document as diagnostics with quick fixes.
 #pragma once
 
 #include <filesystem>

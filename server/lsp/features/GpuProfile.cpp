@@ -1,5 +1,5 @@
-// A GPU profile where the user looks (hints, hover, heat) and the Run / Profile / launch spec
-// lenses. See GpuFeatures.h.
+// A GPU profile where the user looks (hints, hover, heat), the Run / Profile / launch spec
+// lenses and the written launch specs' problems. See GpuFeatures.h.
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
