@@ -4,8 +4,12 @@
 // and applying the fix gives a spec that resolves (no diagnostic after the edit).
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <set>
 #include <string>
 
+#include "Process.h"
 #include "RealPipeline.h"
 #include "SourceText.h"
 #include "TestClient.h"
@@ -35,8 +39,8 @@ struct SpecSession {
   std::string text;
   int version = 1;
 
-  explicit SpecSession(const std::string& source) : text(source) {
-    uri = client.open(kSaxpy, text);
+  explicit SpecSession(const std::string& source, const std::string& path = kSaxpy) : text(source) {
+    uri = client.open(path, text);
     client.sync();
   }
   /// The kernelscope diagnostics of the newest publication.
@@ -182,6 +186,34 @@ TEST_CASE("launch spec: an item that is no KEY = VALUE is a syntax error at the 
     addsBlock =
         addsBlock || a["edit"]["changes"][s.uri][0]["newText"] == "// kernelscope: block = 256\n";
   CHECK_MESSAGE(addsBlock, actions.dump());
+}
+
+TEST_CASE("launch spec: with a spec in the crate's Cargo.toml too, only the items' own problems") {
+  requireToolchain();
+  namespace fs = std::filesystem;
+  // saxpy whose comment gives only a grid, shifted by a fraction; the crate gives the rest.
+  const std::string kernel = saxpyWith(kSpec, "grid = 1 << 20 / 256");
+  auto codes = [&](const std::string& launch) {
+    TempDir dir("kernelscope-spec-diagnostics");
+    fs::create_directories(dir.path() / "src");
+    std::ofstream(dir.path() / "Cargo.toml")
+        << "[package]\nname = \"spec-crate\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n"
+           "[lib]\npath = \"src/lib.rs\"\n\n"
+        << launch;
+    std::ofstream(dir.path() / "src/lib.rs") << kernel;
+    SpecSession s(kernel, (dir.path() / "src/lib.rs").string());
+    std::multiset<std::string> out;
+    for (const json& d : s.specDiagnostics()) out.insert(d["code"].get<std::string>());
+    return out;
+  };
+  CHECK(codes("[package.metadata.kernelscope.launch.saxpy]\nn = \"1 << 20\"\na = \"2.0\"\n"
+              "x = \"f32[n] zeros\"\ny = \"f32[n] zeros\"\nblock = \"256\"\n") ==
+        std::multiset<std::string>{"spec-shift-precedence"});
+  // Without it, what the written spec lacks too.
+  CHECK(codes("[package.metadata.kernelscope]\narch = \"sm_90\"\n") ==
+        std::multiset<std::string>{"spec-shift-precedence", "spec-missing-parameter",
+                                   "spec-missing-parameter", "spec-missing-parameter",
+                                   "spec-missing-parameter", "spec-missing-launch"});
 }
 
 }  // namespace ks::test
