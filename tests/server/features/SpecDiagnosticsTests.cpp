@@ -115,6 +115,24 @@ TEST_CASE("launch spec: a shift by a fraction is an error at the shift, fixed by
   CHECK(s.specDiagnostics().empty());
 }
 
+TEST_CASE("launch spec: the range counts UTF-16 code units, the fix applies after non-ASCII text") {
+  requireToolchain();
+  std::string text =
+      saxpyWith("y = f32[n] uniform(-1, 1, seed = 2)", "y = f32[n] file(\"d\u00e4t\u00e4.npy\")");
+  SpecSession s(text.replace(text.find("grid = ceil(n / block)"), 22, "grid = 1 << 20 / 256"));
+  json ds = s.specDiagnostics();
+  REQUIRE_MESSAGE(ds.size() == 1, ds.dump());
+  const int line = lineOf(s.text, "// kernelscope:");
+  const int at = columnOf(s.text, line, "1 << 20 / 256") - 2;  // each \u00e4: 2 bytes, 1 unit
+  CHECK(ds[0]["range"] == rangeOn(line, at, at + 13));
+  json actions = s.actionsAt(rangeOn(line, at, at));
+  REQUIRE(actions.size() == 1);
+  s.apply(actions[0]);
+  CHECK(s.text.find("file(\"d\u00e4t\u00e4.npy\"); grid = (1 << 20) / 256; block") !=
+        std::string::npos);
+  CHECK(s.specDiagnostics().empty());
+}
+
 TEST_CASE("launch spec: a name the kernel lacks is renamed to the parameter left without a value") {
   requireToolchain();
   SpecSession s(saxpyWith("a = 2.0", "alpha = 2.0"));
