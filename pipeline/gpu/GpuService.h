@@ -77,7 +77,7 @@ GpuOutcome runOnGpu(Engine&, const GpuRequest&, const GpuProgress& = {},
                     const CancellationToken& = {});
 
 /// The kernels of a document that have a launch spec (in the file or the crate), in the
-/// document's order; `problem` (and the compile's errors in `details`) when it has none.
+/// compile's kernel order; `problem` (and the compile's errors in `details`) when it has none.
 struct SpecifiedKernels {
   std::vector<std::string> kernels;
   std::vector<std::string> details;
