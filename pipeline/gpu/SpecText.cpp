@@ -86,6 +86,8 @@ std::string_view specErrorCode(SpecErrorKind kind) {
 std::string SpecError::describe() const {
   std::string where = origin;
   if (line) where += ":" + std::to_string(line);
+  // file:line:column, as compilers print it, where the offending part is known.
+  if (line && column) where += ":" + std::to_string(column);
   return where.empty() ? message : where + ": " + message;
 }
 

@@ -65,15 +65,37 @@ export async function typeInQuickInput(page, key, text, prepare = async () => {}
   }
 }
 
-/** Opens a file of the workspace by its path, through Quick Open, and waits for its tab. */
+/**
+ * Opens a file of the workspace by its path, through Quick Open, waits for its tab and keeps
+ * it (not a preview tab, which the next file opened would replace). Quick Open closes when
+ * the editor takes the focus back, as it does when a code action finishes applying; its list
+ * then stays in the DOM, hidden, and Enter would type a newline into the file: so it is
+ * checked visible with the file first right before Enter, and opened again otherwise.
+ */
 export async function openFile(page, relative) {
-  await typeInQuickInput(page, "Control+P", relative);
-  // The list filters as it is typed: wait until the first row is the file itself.
-  const first = page.locator(".quick-input-widget .monaco-list-row").first();
-  await waitUntil(`Quick Open to list ${relative} first`, async () =>
-    ((await first.locator(".label-name").first().textContent()) ?? "").trim() === path.basename(relative));
-  await page.keyboard.press("Enter");
-  await page.locator(".tab.active", { hasText: path.basename(relative) }).first().waitFor({ timeout: STEP_MS });
+  const name = path.basename(relative);
+  const widget = page.locator(".quick-input-widget");
+  const tab = page.locator(".tab.active", { hasText: name }).first();
+  for (let attempt = 1; ; attempt++) {
+    await typeInQuickInput(page, "Control+P", relative);
+    // The list filters as it is typed: wait until the first row is the file itself.
+    const first = widget.locator(".monaco-list-row").first();
+    const listed = await waitUntil(`Quick Open to list ${relative} first`, async () =>
+      (await widget.isVisible()) && ((await first.locator(".label-name").first().textContent()) ?? "").trim() === name,
+      10000).then(() => true, () => false);
+    if (listed && (await widget.isVisible())) {
+      await page.keyboard.press("Enter");
+      if (await tab.waitFor({ timeout: 10000 }).then(() => true, () => false)) break;
+    }
+    if (attempt >= 3) await tab.waitFor({ timeout: STEP_MS });
+    if (await widget.isVisible()) await page.keyboard.press("Escape");
+  }
+  // A preview tab is in italics; kept, it is not (best effort: the tiles may hold the focus).
+  const preview = () => tab.evaluate((el) => el.classList.contains("italic"));
+  if (await preview()) {
+    await runCommand(page, "View: Keep Editor");
+    await waitUntil(`${name} kept`, async () => !(await preview()), 10000).catch(() => undefined);
+  }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -151,6 +151,19 @@ TEST_CASE("spec errors name the spec's line and say what is wrong") {
           .find(
               "no parameter named 'm': saxpy takes (n: u32, a: f32, x: *const f32, y: *mut f32)") !=
       std::string::npos);
+  // Read from a line (its column known), the offending part's column follows the line, as
+  // compilers print it: `m` follows "; " after the spec written from column 5.
+  {
+    LaunchSpec spec;
+    std::vector<SpecError> errors;
+    parseSpecItems(kSaxpyOk + "; m = 3", "k.rs", 3, spec, errors, 5);
+    REQUIRE(errors.empty());
+    REQUIRE(!resolveSpec(spec, exampleSignature("saxpy"), errors));
+    REQUIRE(!errors.empty());
+    CHECK(errors[0].describe().rfind("k.rs:3:" + std::to_string(5 + kSaxpyOk.size() + 2) +
+                                         ": no parameter named 'm'",
+                                     0) == 0);
+  }
   CHECK(saxpyErrors(kSaxpyOk + "; x = 5")
             .find("'x' is a pointer (*const f32): give it a buffer, e.g. x = f32[n] zeros") !=
         std::string::npos);
