@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ArtifactView.h"
 #include "BaselineFile.h"
 #include "Budgets.h"
 #include "Cli.h"
@@ -805,6 +806,29 @@ nlohmann::json reportProfile(const ExplainArgs& args, const std::filesystem::pat
   return {{"kernel", out.lines->kernel}, {"device", out.run.device.describe()}, {"lines", lines}};
 }
 
+/// A stage's view as the editors show it by default (ArtifactView.h), for the report's panes:
+/// the artifact lines it hides as [first, last] ranges, and the text of each shown line the
+/// view rewrites (SASS compacted, MIR without its scope spans) by artifact line. The page
+/// keeps the artifact's lines, so the line map's numbers serve both the view and every line.
+nlohmann::json reportView(const Artifact& a) {
+  const ArtifactView view(a, defaultViewFilters());
+  nlohmann::json hidden = nlohmann::json::array(), rewritten = nlohmann::json::object();
+  const int lines = static_cast<int>(a.lines().size());
+  for (int l = 0; l < lines; ++l) {
+    if (view.viewLine(l) >= 0) continue;
+    if (!hidden.empty() && hidden.back()[1].get<int>() == l - 1)
+      hidden.back()[1] = l;
+    else
+      hidden.push_back({l, l});
+  }
+  const std::vector<std::string_view> shown = splitLines(view.text());
+  for (size_t v = 0; v < std::min(shown.size(), view.size()); ++v) {
+    const int l = view.artifactLine(static_cast<int>(v));
+    if (shown[v] != a.lineText(l)) rewritten[std::to_string(l)] = std::string(shown[v]);
+  }
+  return {{"hidden", hidden}, {"rewritten", rewritten}};
+}
+
 /// Writes the report page of `r` to `args.html`; the problem, or "".
 std::string writeReport(const ExplainArgs& args, const CompileResult& r, const std::string& file,
                         const std::string& source, const std::vector<std::string_view>& lines) {
@@ -819,7 +843,8 @@ std::string writeReport(const ExplainArgs& args, const CompileResult& r, const s
   for (Stage s : *args.options.stages)
     if (const StageOutcome* o = r.stage(s); o && o->available) {
       stages[std::string(stageName(s))] = {{"title", std::string(stageTitle(s))},
-                                           {"text", o->artifact->text()}};
+                                           {"text", o->artifact->text()},
+                                           {"view", reportView(*o->artifact)}};
       order.push_back(std::string(stageName(s)));
     }
   // The explain object goes in as it was written: one parse fewer for a large file.

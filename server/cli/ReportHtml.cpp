@@ -7,8 +7,11 @@ namespace {
 
 // The page: plain HTML, CSS and script with nothing fetched (it opens from a CI artifact or
 // an email). The data is explain --json's object (lines, kernels, remarks, diagnostics),
-// the source text, each stage's whole text, and when given a baseline's figures per kernel
-// and a profile's share of the stall samples per line.
+// the source text, each stage's whole text with the editors' default view of it (the lines
+// that view hides, the lines whose text it rewrites), and when given a baseline's figures
+// per kernel and a profile's share of the stall samples per line. A stage's rows are its
+// whole text's lines, so the line map's numbers index them in either mode; the filtered
+// view only hides rows and swaps a row's text.
 constexpr const char* kPage = R"HTML(<!doctype html>
 <html lang="en">
 <head>
@@ -30,7 +33,10 @@ constexpr const char* kPage = R"HTML(<!doctype html>
     border-right: 1px solid var(--border); }
   .pane.source { flex: 1.3 1 0; }
   .pane h2 { font-size: 13px; margin: 0; padding: 4px 8px; background: #f6f8fa;
-    border-bottom: 1px solid var(--border); }
+    border-bottom: 1px solid var(--border); display: flex; justify-content: space-between; }
+  .pane h2 label { font-weight: normal; color: var(--muted); cursor: pointer; }
+  .pane:not(.every) .line.filtered, .pane:not(.every) .line .raw,
+  .pane.every .line .view { display: none; }
   .lines { overflow: auto; flex: 1; font: 12px ui-monospace, monospace; white-space: pre; }
   .line { padding: 0 8px 0 0; cursor: pointer; min-height: 1.35em; }
   .line .no { display: inline-block; width: 4em; color: var(--muted); text-align: right;
@@ -119,17 +125,19 @@ for (const d of explain.diagnostics || [])
   document.getElementById("diagnostics").appendChild(
     el("div", "diag", (d.line ? "line " + d.line + ": " : "") + (d.severity || "") + ": " + d.message));
 
-// The map, both ways: source line -> each stage's lines, and a stage line -> source lines.
+// The map, both ways: source line -> each stage's rows, and a stage's row -> source lines.
+// Source lines count from 1 (explain's); a stage's rows from 0, explain's stage lines from 1.
 const toStage = {}, toSource = {};
 for (const s of stages) { toStage[s] = new Map(); toSource[s] = new Map(); }
 const remarksAt = new Map();
 for (const line of explain.lines || []) {
   for (const [stage, list] of Object.entries(line.stages || {})) {
     if (!toStage[stage]) continue;
-    toStage[stage].set(line.line, list.map((i) => i.line));
-    for (const i of list) {
-      if (!toSource[stage].has(i.line)) toSource[stage].set(i.line, []);
-      toSource[stage].get(i.line).push(line.line);
+    const rowsOf = list.map((i) => i.line - 1);
+    toStage[stage].set(line.line, rowsOf);
+    for (const row of rowsOf) {
+      if (!toSource[stage].has(row)) toSource[stage].set(row, []);
+      toSource[stage].get(row).push(line.line);
     }
   }
 }
@@ -156,37 +164,76 @@ const paint = (row, share) => {
   row.style.setProperty("--heat", String(0.12 + 0.6 * share));
 };
 
-// One pane per text: the source, then each stage.
+// One pane per text: the source, then each stage. A stage's pane shows the editors' view
+// (view: the rows it hides, the text it rewrites) until its "every line" box is ticked.
 const panes = document.getElementById("panes");
 const rows = {};
-const addPane = (name, title, text, onClick, decorate) => {
+// Read off the classes, not the layout: numbering a pane asks it of every row.
+const shown = (row) => !row.classList.contains("filtered") || row.closest(".pane").classList.contains("every");
+// Line numbers as the shown text counts them: the view's in the editors' view.
+const number = (name) => {
+  let n = 0;
+  for (const row of rows[name]) if (shown(row)) row.firstChild.textContent = String(++n);
+};
+const addPane = (name, title, text, onClick, decorate, view) => {
   const pane = el("section", "pane " + name);
   pane.dataset.stage = name;
-  pane.appendChild(el("h2", "", title));
+  const h2 = el("h2", "", title);
+  pane.appendChild(h2);
   const lines = el("div", "lines");
   rows[name] = [];
+  const hidden = new Set();
+  for (const [first, last] of (view && view.hidden) || [])
+    for (let l = first; l <= last; l++) hidden.add(l);
+  const rewritten = (view && view.rewritten) || {};
   text.replace(/\n$/, "").split("\n").forEach((t, i) => {
     const row = el("div", "line");
     row.dataset.index = i;
     row.appendChild(el("span", "no", String(i + 1)));
-    row.appendChild(document.createTextNode(t));
+    if (hidden.has(i)) row.classList.add("filtered");
+    if (rewritten[i] !== undefined) {
+      row.appendChild(el("span", "view", rewritten[i]));
+      row.appendChild(el("span", "raw", t));
+    } else {
+      row.appendChild(document.createTextNode(t));
+    }
     decorate(row, i);
     row.addEventListener("click", () => onClick(i));
     lines.appendChild(row);
     rows[name].push(row);
   });
+  if (hidden.size || Object.keys(rewritten).length) {
+    const toggle = el("label", "", " every line");
+    toggle.title = hidden.size + " lines hidden as the editors' filters hide them" +
+      " (directives, debug locations, unused labels, comments, library functions, padding)" +
+      (name === "sass" ? "; SASS compacted" : "");
+    const box = el("input", "every-line");
+    box.type = "checkbox";
+    box.addEventListener("change", () => {
+      pane.classList.toggle("every", box.checked);
+      number(name);
+      const sel = rows[name].find((r) => r.classList.contains("sel") && shown(r));
+      if (sel) sel.scrollIntoView({ block: "nearest" });
+    });
+    toggle.prepend(box);
+    h2.appendChild(toggle);
+  }
   pane.appendChild(lines);
   panes.appendChild(pane);
+  number(name);
 };
 const clear = () => {
   for (const list of Object.values(rows))
     for (const r of list) r.classList.remove("sel", "rel");
 };
+// Marks a row; scrolls to it when asked and it is shown. Whether it scrolled.
 const mark = (pane, index, cls, scroll) => {
   const r = rows[pane] && rows[pane][index];
-  if (!r) return;
+  if (!r) return false;
   r.classList.add(cls);
-  if (scroll) r.scrollIntoView({ block: "nearest" });
+  if (!scroll || !shown(r)) return false;
+  r.scrollIntoView({ block: "nearest" });
+  return true;
 };
 const showRemarks = (sourceLines) => {
   const box = document.getElementById("remarks");
@@ -200,12 +247,11 @@ const selectSource = (lines, fromStage, fromIndex) => {
   clear();
   for (const l of lines) mark("source", l - 1, "sel", true);
   for (const s of stages) {
-    let first = true;
+    let scrolled = false;  // to the first of them the pane shows
     for (const l of lines)
-      for (const i of toStage[s].get(l) || []) {
-        mark(s, i, s === fromStage && i === fromIndex ? "sel" : (fromStage ? "rel" : "sel"), first);
-        first = false;
-      }
+      for (const i of toStage[s].get(l) || [])
+        scrolled = mark(s, i, s === fromStage && i === fromIndex ? "sel" : (fromStage ? "rel" : "sel"),
+                        !scrolled) || scrolled;
   }
   if (fromStage) mark(fromStage, fromIndex, "sel", false);
   showRemarks(lines);
@@ -231,7 +277,7 @@ for (const s of stages)
     (row, i) => {
       if (toSource[s].has(i)) row.classList.add("code");
       paint(row, stageHeat[s].get(i));
-    });
+    }, data.stages[s].view);
 </script>
 </body>
 </html>

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "ArtifactFilters.h"
+#include "ArtifactView.h"
 #include "Features.h"
 #include "Files.h"
 #include "GpuArch.h"
@@ -984,7 +984,9 @@ void LspServer::onLineMap(const lsp::LineMapParams& p, Callback<lsp::LineMapResu
   auto s = snapshotFor(p.textDocument.uri);
   if (!s) return reply(s.error());
   lsp::LineMapResult map = lineMapOf(*s->second, p.line);
-  reply(p.filters ? filterLineMap(std::move(map), *s->second, *p.filters) : map);
+  reply(p.filters && s->second->result
+            ? filterLineMap(std::move(map), *s->second->result, *p.filters)
+            : map);
 }
 
 void LspServer::onSourceLocation(const lsp::SourceLocationParams& p,

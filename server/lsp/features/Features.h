@@ -19,6 +19,10 @@
 #include "SourceText.h"
 #include "Workspace.h"
 
+namespace ks {
+class ArtifactView;  // convert/ArtifactView.h
+}  // namespace ks
+
 namespace ks::server {
 
 class CrateLaunchSpecs;  // GpuFeatures.h
@@ -101,7 +105,6 @@ lsp::KernelsResult kernelsOf(const Snapshot&, PositionEncoding);
 lsp::LineCostsResult lineCostsOf(const Snapshot&);
 
 // ValueFlow.cpp
-class ArtifactView;
 /// Where the values SASS line `line` reads come from and which instructions read what it
 /// writes, as sites in the SASS view `sassUri` (in `view`'s lines when it has filters) and in
 /// the source.

@@ -7,7 +7,7 @@
 
 #include <toml++/toml.h>
 
-#include "ArtifactFilters.h"
+#include "ArtifactView.h"
 #include "GpuFeatures.h"
 #include "LaunchSpec.h"
 #include "Report.h"

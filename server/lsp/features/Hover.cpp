@@ -2,7 +2,7 @@
 // document, the source line and inline chain it came from.
 #include <set>
 
-#include "ArtifactFilters.h"
+#include "ArtifactView.h"
 #include "Costs.h"
 #include "Features.h"
 #include "InstructionDocs.h"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "ArtifactFilters.h"
+#include "ArtifactView.h"
 #include "Features.h"
 #include "SassText.h"
 #include "TextUtil.h"

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "ArtifactFilters.h"
+#include "ArtifactView.h"
 #include "Engine.h"
 #include "Parsers.h"
 #include "RealPipeline.h"
@@ -53,7 +53,7 @@ std::string_view trimView(std::string_view s) {
 }
 
 /// Every view line shows the artifact line it says it shows, and back.
-void checkMapping(const Artifact& a, const server::ArtifactView& view, bool compacted) {
+void checkMapping(const Artifact& a, const ArtifactView& view, bool compacted) {
   auto lines = splitLines(view.text());
   REQUIRE(lines.size() == view.size());
   for (size_t v = 0; v < lines.size(); ++v) {
@@ -76,11 +76,11 @@ TEST_CASE("filters: goldens of the filtered PTX, SASS and MIR of elementwise_mul
     CAPTURE(stageName(stage));
     Artifact a = goldenArtifact("elementwise_mul", stage);
     // Filters off: the artifact as it is.
-    server::ArtifactView whole(a, lsp::ArtifactFilters{});
+    ArtifactView whole(a, lsp::ArtifactFilters{});
     CHECK(whole.text() == a.text());
     CHECK(whole.size() == a.lines().size());
 
-    server::ArtifactView view(a, allFilters());
+    ArtifactView view(a, allFilters());
     checkMapping(a, view, stage == Stage::Sass || stage == Stage::Mir);
     checkGolden(dir / (std::string(stageName(stage)) + ".filtered.expected"), view.text());
     CHECK(view.size() < a.lines().size());
@@ -106,35 +106,33 @@ TEST_CASE("filters: each one hides what it names, and nothing else") {
     f.*member = true;
     return f;
   };
-  std::string loc = server::ArtifactView(ptx, only(&lsp::ArtifactFilters::debugLocations)).text();
+  std::string loc = ArtifactView(ptx, only(&lsp::ArtifactFilters::debugLocations)).text();
   CHECK(loc.find(".loc") == std::string::npos);
   CHECK(loc.find("$L__tmp") != std::string::npos);
   CHECK(loc.find(".version") != std::string::npos);
 
-  std::string labels = server::ArtifactView(ptx, only(&lsp::ArtifactFilters::unusedLabels)).text();
+  std::string labels = ArtifactView(ptx, only(&lsp::ArtifactFilters::unusedLabels)).text();
   CHECK(labels.find("$L__tmp") == std::string::npos);
   CHECK(labels.find("$L__func_begin") == std::string::npos);
   CHECK(labels.find("$L__BB1_2:") != std::string::npos);  // a loop's head: a branch takes it
 
-  std::string directives =
-      server::ArtifactView(ptx, only(&lsp::ArtifactFilters::directives)).text();
+  std::string directives = ArtifactView(ptx, only(&lsp::ArtifactFilters::directives)).text();
   CHECK(directives.find(".version") == std::string::npos);
   CHECK(directives.find(".reg") == std::string::npos);
   CHECK(directives.find(".loc") != std::string::npos);
   CHECK(directives.find(".visible .entry elementwise_mul(") != std::string::npos);
 
-  std::string library =
-      server::ArtifactView(ptx, only(&lsp::ArtifactFilters::libraryFunctions)).text();
+  std::string library = ArtifactView(ptx, only(&lsp::ArtifactFilters::libraryFunctions)).text();
   CHECK(library.find("rust_begin_unwind(") == std::string::npos);
   CHECK(library.find(".entry elementwise_mul") != std::string::npos);
 
   Artifact sass = goldenArtifact("elementwise_mul", Stage::Sass);
-  std::string padding = server::ArtifactView(sass, only(&lsp::ArtifactFilters::padding)).text();
+  std::string padding = ArtifactView(sass, only(&lsp::ArtifactFilters::padding)).text();
   CHECK(padding.find("NOP") == std::string::npos);
   CHECK(padding.find("BRA `(.L_x_1)") == std::string::npos);
   CHECK(padding.find("@!P0 BRA `(.L_x_0)") != std::string::npos);  // the loop's branch stays
   CHECK(padding.find("EXIT") != std::string::npos);
-  std::string compact = server::ArtifactView(sass, only(&lsp::ArtifactFilters::compactSass)).text();
+  std::string compact = ArtifactView(sass, only(&lsp::ArtifactFilters::compactSass)).text();
   CHECK(compact.find("\n/*0090*/ @P0 EXIT ;\n") != std::string::npos);
   CHECK(splitLines(compact).size() == sass.lines().size());
 
@@ -156,7 +154,7 @@ TEST_CASE("filters: each one hides what it names, and nothing else") {
       "        return;\n"
       "    }\n"
       "}\n");
-  std::string mirText = server::ArtifactView(mir, allFilters()).text();
+  std::string mirText = ArtifactView(mir, allFilters()).text();
   CHECK(mirText.find("WARNING") == std::string::npos);
   CHECK(mirText.find("clone") == std::string::npos);
   CHECK(mirText.find("fn k(_1: P) -> f32 {") != std::string::npos);
@@ -164,15 +162,14 @@ TEST_CASE("filters: each one hides what it names, and nothing else") {
   // MIR's scope spans end most lines with an absolute path: debugLocations cuts those
   // tails, keeping the lines (and so every line's mapping) and any other comment.
   Artifact scoped = goldenArtifact("elementwise_mul", Stage::Mir);
-  server::ArtifactView spans(scoped, only(&lsp::ArtifactFilters::debugLocations));
+  ArtifactView spans(scoped, only(&lsp::ArtifactFilters::debugLocations));
   CHECK(spans.size() == scoped.lines().size());
   CHECK(spans.text().find(" at /") == std::string::npos);
   CHECK(spans.text().find("scope 0 at") == std::string::npos);
   CHECK(spans.text().find("    let mut _0: ();\n") != std::string::npos);
   CHECK(scoped.text().find("in scope 0 at") != std::string::npos);
   Artifact other = parseMir("fn k() -> () {\n    let mut _0: (); // a note of mine\n}\n");
-  CHECK(server::ArtifactView(other, only(&lsp::ArtifactFilters::debugLocations)).text() ==
-        other.text());
+  CHECK(ArtifactView(other, only(&lsp::ArtifactFilters::debugLocations)).text() == other.text());
 }
 
 TEST_CASE("filters: a view's segments and kernels count the view's lines") {
@@ -181,8 +178,8 @@ TEST_CASE("filters: a view's segments and kernels count the view's lines") {
   r.segments = {{0, 2, {}, {}}, {3, 3, {}, {}}, {4, 4, {}, {}}};
   r.kernels = {{"k", 0, 4}};
   Artifact a = parsePtx(r.text);
-  server::ArtifactView view(a, lsp::ArtifactFilters{false, true});
-  lsp::ArtifactResult f = server::filterArtifact(r, view);
+  ArtifactView view(a, lsp::ArtifactFilters{false, true});
+  lsp::ArtifactResult f = filterArtifact(r, view);
   CHECK(f.text == "a\nb\nc\n");
   REQUIRE(f.segments.size() == 2);  // the segment of the `.loc` alone is gone
   CHECK(f.segments[0].start == 0);
@@ -191,6 +188,33 @@ TEST_CASE("filters: a view's segments and kernels count the view's lines") {
   CHECK(f.segments[1].end == 2);
   CHECK(f.kernels[0].start == 0);
   CHECK(f.kernels[0].end == 2);
+}
+
+TEST_CASE("filters: the editors' views start with defaultViewFilters(), as the report's panes do") {
+  const fs::path root(KS_SOURCE_DIR);
+  const json package = json::parse(readWholeFile(root / "editors/vscode/package.json"));
+  json vscode = json::object();
+  for (const auto& [key, setting] : package["contributes"]["configuration"]["properties"].items())
+    if (key.starts_with("kernelscope.filters."))
+      vscode[key.substr(std::string_view("kernelscope.filters.").size())] = setting["default"];
+  // Neovim's config.lua: `filters = {` then one `name = true,` a line up to `},`.
+  std::istringstream config(readWholeFile(root / "editors/nvim/lua/kernelscope/config.lua"));
+  json nvim = json::object();
+  bool inFilters = false;
+  for (std::string line; std::getline(config, line);) {
+    std::string_view t = trimView(line);
+    if (t.starts_with("filters = {")) {
+      inFilters = true;
+    } else if (inFilters && t.starts_with("}")) {
+      break;
+    } else if (inFilters && t.find(" = ") != t.npos) {
+      const std::string_view name = t.substr(0, t.find(" = "));
+      nvim[std::string(name)] = t.find("true") != t.npos;
+    }
+  }
+  CHECK(vscode.size() == 7);
+  CHECK(nvim == vscode);
+  CHECK(vscode.get<lsp::ArtifactFilters>() == defaultViewFilters());
 }
 
 TEST_CASE("filters: bad filters are refused, naming the key") {
@@ -285,7 +309,7 @@ TEST_CASE("real pipeline: linked highlighting is exact with filters on and off")
                                 {"position", {{"line", seg["start"]}, {"character", 0}}}});
     std::string shown(trimView(viewLines[seg["start"].get<int>()]));
     // A hover shows SASS compact, whatever the view's compactSass.
-    if (std::string_view(stage) == "sass") shown = server::compactSassLine(shown);
+    if (std::string_view(stage) == "sass") shown = compactSassLine(shown);
     CAPTURE(shown);
     CAPTURE(hover.dump());
     CHECK(hover["contents"]["value"].get<std::string>().find(shown) != std::string::npos);

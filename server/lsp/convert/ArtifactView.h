@@ -2,6 +2,8 @@
 // debug locations, unused labels, comments, library functions, SASS padding), and the
 // mapping between the view's lines and the artifact's, so that every feature speaking of
 // artifact lines (segments, kernels, lineMap, sourceLocation, hover) stays exact on it.
+// One behaviour for the editors' views (the server's features) and `kernelscope report`'s
+// panes, which shows the same view by default.
 #pragma once
 
 #include <cstdint>
@@ -9,10 +11,15 @@
 #include <string_view>
 #include <vector>
 
+#include "Artifact.h"
+#include "Compile.h"
 #include "Extensions.h"
-#include "Features.h"
 
-namespace ks::server {
+namespace ks {
+
+/// The filters a view starts with in the editors (VS Code's `kernelscope.filters.*`,
+/// Neovim's `filters`) and in `kernelscope report`: every one on.
+lsp::ArtifactFilters defaultViewFilters();
 
 /// A SASS instruction line without nvdisasm's column padding, as the compactSass filter
 /// shows it: `        /*0090*/               @P0 EXIT ;` -> `/*0090*/ @P0 EXIT ;`.
@@ -44,7 +51,9 @@ class ArtifactView {
 /// kernelscope/artifact's reply as `view` shows it: its text, and segments and kernels in
 /// view lines (segments whose lines are all filtered out are dropped).
 lsp::ArtifactResult filterArtifact(lsp::ArtifactResult, const ArtifactView&);
-/// kernelscope/lineMap's reply in the lines of each stage's view with `filters`.
-lsp::LineMapResult filterLineMap(lsp::LineMapResult, const Snapshot&, const lsp::ArtifactFilters&);
+/// kernelscope/lineMap's reply for a file of `r` in the lines of each stage's view with
+/// `filters`.
+lsp::LineMapResult filterLineMap(lsp::LineMapResult, const CompileResult& r,
+                                 const lsp::ArtifactFilters&);
 
-}  // namespace ks::server
+}  // namespace ks

@@ -2,14 +2,16 @@
 // filter decides per line from the line's text, its kind and its function, which the
 // parsers already know; the view keeps the mapping to the artifact's lines so that the
 // line map (kept in artifact lines) serves the view exactly.
-#include "ArtifactFilters.h"
+#include "ArtifactView.h"
 
+#include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "SassText.h"
 #include "TextUtil.h"
 
-namespace ks::server {
+namespace ks {
 namespace {
 
 using text::trim;
@@ -197,6 +199,18 @@ std::vector<bool> hiddenLines(const Artifact& a, const lsp::ArtifactFilters& f) 
 
 }  // namespace
 
+lsp::ArtifactFilters defaultViewFilters() {
+  lsp::ArtifactFilters f;
+  f.directives = true;
+  f.debugLocations = true;
+  f.unusedLabels = true;
+  f.comments = true;
+  f.libraryFunctions = true;
+  f.padding = true;
+  f.compactSass = true;
+  return f;
+}
+
 /// `        /*0090*/               @P0 EXIT ;` -> `/*0090*/ @P0 EXIT ;`
 std::string compactSassLine(std::string_view line) {
   std::string_view t = trim(line);
@@ -281,11 +295,10 @@ std::vector<lsp::LineRange> viewRanges(const std::vector<lsp::LineRange>& ranges
 
 }  // namespace
 
-lsp::LineMapResult filterLineMap(lsp::LineMapResult r, const Snapshot& s,
+lsp::LineMapResult filterLineMap(lsp::LineMapResult r, const CompileResult& result,
                                  const lsp::ArtifactFilters& filters) {
-  if (!s.result) return r;
   for (Stage stage : kAllStages) {
-    const StageOutcome* outcome = s.result->stage(stage);
+    const StageOutcome* outcome = result.stage(stage);
     const std::string name(stageName(stage));
     if (!outcome || !outcome->available || !r.stages.count(name)) continue;
     const ArtifactView view(*outcome->artifact, filters);
@@ -300,4 +313,4 @@ lsp::LineMapResult filterLineMap(lsp::LineMapResult r, const Snapshot& s,
   return r;
 }
 
-}  // namespace ks::server
+}  // namespace ks
