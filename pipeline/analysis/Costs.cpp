@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <future>
+#include <thread>
 #include <unordered_map>
 
 #include "Liveness.h"
@@ -131,13 +133,16 @@ std::unordered_map<std::string, CubinFunction> cubinFunctions(std::string_view c
 size_t countLiveRegisters(const Artifact& sass, std::string_view cubin, SassCosts& costs) {
   const auto functions = cubinFunctions(cubin);
   costs.lines.resize(sass.lines().size());
-  size_t counted = 0;
-  for (size_t fi = 0; fi < sass.functions.size(); ++fi) {
+  // One function's counts into its own lines of `costs`: functions share nothing, so two
+  // threads count them (the liveness is most of the costs' time, and a whole compile leaves
+  // the other core idle here).
+  auto countFunction = [&](size_t fi) {
     auto it = functions.find(sass.functions[fi].symbol);
     const CubinFunction fn = it == functions.end() ? CubinFunction{} : it->second;
     const SassFlowGraph graph(sass, fi);
     // Without the count, every register may be one the function keeps.
     const auto counts = liveCounts(sass, graph, fn.code, fn.registers ? fn.registers : 255);
+    size_t counted = 0;
     for (size_t i = 0; i < counts.size(); ++i) {
       if (!counts[i]) continue;
       const uint32_t l = graph.instructions()[i].line;
@@ -149,7 +154,24 @@ size_t countLiveRegisters(const Artifact& sass, std::string_view cubin, SassCost
       c.ugpr = counts[i]->ugpr;
       ++counted;
     }
+    return counted;
+  };
+  // The functions split where half of the listing's lines lie on each side.
+  size_t split = sass.functions.size();
+  if (std::thread::hardware_concurrency() > 1 && sass.functions.size() > 1) {
+    const uint32_t half = sass.functions.back().lastLine / 2;
+    split = 1;
+    while (split + 1 < sass.functions.size() && sass.functions[split].firstLine < half) ++split;
   }
+  auto second =
+      std::async(split < sass.functions.size() ? std::launch::async : std::launch::deferred, [&] {
+        size_t n = 0;
+        for (size_t fi = split; fi < sass.functions.size(); ++fi) n += countFunction(fi);
+        return n;
+      });
+  size_t counted = 0;
+  for (size_t fi = 0; fi < split; ++fi) counted += countFunction(fi);
+  counted += second.get();
   costs.liveCounts = counted != 0;
   return counted;
 }

@@ -90,6 +90,15 @@ void readBudget(const nlohmann::json& table, const std::string& where, KernelBud
   }
 }
 
+/// A budget table: its own keys every kernel's budget (under ""), its tables each one
+/// kernel's.
+void readBudgets(const nlohmann::json& table, const std::string& where,
+                 std::map<std::string, KernelBudget>& budgets, std::vector<std::string>& problems) {
+  readBudget(table, where, budgets[""], problems);
+  for (const auto& [kernel, inner] : table.items())
+    if (inner.is_object()) readBudget(inner, where + "." + kernel, budgets[kernel], problems);
+}
+
 CrateSettings readSettings(const nlohmann::json& metadata) {
   CrateSettings s;
   if (!metadata.is_object() || !metadata.contains("kernelscope")) return s;
@@ -112,11 +121,7 @@ CrateSettings readSettings(const nlohmann::json& metadata) {
         s.rustcFlags = value.get<std::vector<std::string>>();
       }
     } else if (key == "budget" && value.is_object()) {
-      const std::string where = "[package.metadata.kernelscope.budget]";
-      readBudget(value, where, s.budgets[""], s.problems);
-      for (const auto& [kernel, table] : value.items())
-        if (table.is_object())
-          readBudget(table, where + "." + kernel, s.budgets[kernel], s.problems);
+      readBudgets(value, "[package.metadata.kernelscope.budget]", s.budgets, s.problems);
     } else if (key == "launch" && value.is_object()) {
       for (const auto& [kernel, spec] : value.items()) {
         if (!spec.is_object()) {
@@ -914,6 +919,27 @@ std::vector<fs::path> readDepInfo(const fs::path& depFile, const Remaps& remaps,
     files.push_back(path);
   }
   return files;
+}
+
+std::map<std::string, KernelBudget> parseBudgets(std::string_view jsonText,
+                                                 const std::string& where,
+                                                 std::vector<std::string>& problems) {
+  std::map<std::string, KernelBudget> budgets;
+  const auto table = nlohmann::json::parse(jsonText, nullptr, false);
+  if (table.is_discarded() || !table.is_object())
+    problems.push_back(where + " must be a table");
+  else
+    readBudgets(table, where, budgets, problems);
+  return budgets;
+}
+
+void addBudgetsBelow(std::map<std::string, KernelBudget>& budgets,
+                     const std::map<std::string, KernelBudget>& below) {
+  for (const auto& [kernel, budget] : below) {
+    KernelBudget& b = budgets[kernel];
+    for (const auto& [figure, limit] : budget.limits) b.limits.try_emplace(figure, limit);
+    if (!b.blockSize) b.blockSize = budget.blockSize;
+  }
 }
 
 }  // namespace ks

@@ -17,6 +17,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "Diagnostics.h"
@@ -43,6 +44,17 @@ struct KernelBudget {
   std::map<std::string, double> limits;
   std::optional<uint32_t> blockSize;  // the block size `min-occupancy` is computed at
 };
+
+/// A budget table written as JSON (kernelscope.toml's `[budget]`, read by the server's TOML
+/// reader): what `[package.metadata.kernelscope.budget]` says, checked the same way; `where`
+/// names the table in problems.
+std::map<std::string, KernelBudget> parseBudgets(std::string_view jsonText,
+                                                 const std::string& where,
+                                                 std::vector<std::string>& problems);
+/// Adds to `budgets` the limits of `below` that it leaves unset, kernel by kernel and figure
+/// by figure (a crate's budget over the workspace's kernelscope.toml).
+void addBudgetsBelow(std::map<std::string, KernelBudget>& budgets,
+                     const std::map<std::string, KernelBudget>& below);
 
 /// `[package.metadata.kernelscope]` of a crate's Cargo.toml:
 ///   arch = "sm_80"   opt-level = 2   profile = "rust-cuda"   rustc-flags = ["-C",

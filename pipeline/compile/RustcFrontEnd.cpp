@@ -11,6 +11,8 @@
 #include "PtxBackend.h"
 #include "Remarks.h"
 #include "Trust.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 namespace ks {
 
@@ -84,7 +86,9 @@ class RustcFrontEnd final : public FrontEnd {
     std::future<std::vector<Remark>> remarks;
     if (!remarkDir_.empty())
       remarks = std::async(std::launch::async, [&] { return readRemarks(o, opts); });
+    analyzeAccess(o, opts);
     if (ptxFrom_ == PtxFrom::Rustc) completeChains(o, opts, result);
+    module_.reset();
     if (remarks.valid()) result.remarks = remarks.get();
   }
 
@@ -117,6 +121,15 @@ class RustcFrontEnd final : public FrontEnd {
         remarks.push_back(std::move(rem));
     }
     return attributeRemarks(std::move(remarks), o.ir, *o.lineMap);
+  }
+
+  /// The costs' access classes (Access.h) over rustc's IR as it made it: the module itself
+  /// where rustc's back end made the PTX, else the copy taken before ours lowered it. Run
+  /// while ptxas assembles, on the one thread that uses the module's context.
+  void analyzeAccess(FrontEndOutput& o, const ResolvedOptions& opts) {
+    llvm::Module* module = accessCopy_ ? accessCopy_.get() : module_.module.get();
+    if (wantAccess_ && module) o.access = analyzeAccesses(*module, {}, *o.lineMap, opts.arch);
+    accessCopy_.reset();
   }
 
   /// The PTX's exact chains, regenerated from rustc's IR (ExactLocations.h), as the PTX
@@ -235,10 +248,12 @@ class RustcFrontEnd final : public FrontEnd {
     o.ir = parseLlvmIr(readWholeFile(out / (crate + ".ll")), &irError_,
                        ptxFrom_ != PtxFrom::Nowhere ? &module_ : nullptr);
     o.lineMap = userLineMap(input, unit, result, o.ir);
-    // The costs' access classes read the module as rustc made it, before the back end
-    // lowers it: analysed here, the IR is not parsed a second time for them.
-    if (module_.module && opts.costs && opts.wants(Stage::Sass))
-      o.access = analyzeAccesses(*module_.module, {}, *o.lineMap, opts.arch);
+    // The costs' access classes read the module as rustc made it, before a back end lowers
+    // it (afterFirstView, while ptxas runs); ours lowers the module itself, so they read a
+    // copy then. Either way the IR is not parsed a second time for them.
+    wantAccess_ = module_.module && opts.costs && opts.wants(Stage::Sass);
+    if (wantAccess_ && ptxFrom_ == PtxFrom::OurBackEnd)
+      accessCopy_ = llvm::CloneModule(*module_.module);
     if (ptxFrom_ == PtxFrom::OurBackEnd) compileIr(tc, unit, opts, o, result);
     if (ptxFrom_ == PtxFrom::Rustc && module_.module) linkedImage(tc, unit, opts, o, result);
 
@@ -285,7 +300,11 @@ class RustcFrontEnd final : public FrontEnd {
         o.ptx = std::move(*ptx);
       }
     }
-    module_.reset();
+    // The copy for the access classes lives in the module's context until afterFirstView.
+    if (accessCopy_)
+      module_.module.reset();
+    else
+      module_.reset();
     if (why.empty()) return;
     why = "the NVPTX back end could not compile rustc's IR: " + why;
     result.diagnostics.push_back(toolError(why));
@@ -339,7 +358,9 @@ class RustcFrontEnd final : public FrontEnd {
 
   fs::path remarkDir_;  // where rustc wrote its remarks; empty: none wanted
   PtxFrom ptxFrom_ = PtxFrom::Nowhere;
-  LlvmModule module_;  // rustc's IR, kept from parsing to compileIr or afterFirstView
+  LlvmModule module_;        // rustc's IR, kept from parsing to compileIr or afterFirstView
+  bool wantAccess_ = false;  // the costs' access classes are wanted (analyzeAccess)
+  std::unique_ptr<llvm::Module> accessCopy_;  // in module_'s context, destroyed before it
   std::string irError_;
 };
 

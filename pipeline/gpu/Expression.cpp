@@ -18,11 +18,12 @@ class ExpressionParser {
  public:
   ExpressionParser(std::string_view text, const NameLookup& lookup) : s_(text), lookup_(lookup) {}
 
-  std::optional<double> parse(std::string& error) {
+  std::optional<double> parse(ExpressionError& error) {
     auto v = parseShift(0);
     skipSpace();
-    if (v && pos_ != s_.size()) fail("unexpected '" + std::string(s_.substr(pos_, 12)) + "'");
-    if (!error_.empty()) {
+    if (v && pos_ != s_.size())
+      fail("unexpected '" + std::string(s_.substr(pos_, 12)) + "'", pos_, s_.size());
+    if (!error_.message.empty()) {
       error = error_;
       return std::nullopt;
     }
@@ -39,9 +40,19 @@ class ExpressionParser {
     pos_ += op.size();
     return true;
   }
-  std::optional<double> fail(std::string message) {
-    if (error_.empty()) error_ = std::move(message);
+  /// Records the first problem; [begin, end) is its part of the text (begin == end: unknown).
+  std::optional<double> fail(std::string message, size_t begin = 0, size_t end = 0) {
+    if (error_.message.empty()) {
+      error_.message = std::move(message);
+      error_.begin = begin;
+      error_.end = end;
+    }
     return std::nullopt;
+  }
+  /// `at` moved back over the blanks before it.
+  size_t endBefore(size_t at) const {
+    while (at > 0 && std::isspace(static_cast<unsigned char>(s_[at - 1]))) --at;
+    return at;
   }
   bool tooDeep(int depth) {
     return depth > kMaxExpressionDepth && !fail("expression nested too deeply");
@@ -50,30 +61,48 @@ class ExpressionParser {
   // Shifts bind looser than + - and * / (as in Rust).
   std::optional<double> parseShift(int depth) {
     if (tooDeep(depth)) return std::nullopt;
+    skipSpace();
+    const size_t start = pos_;
     auto left = parseSum(depth + 1);
     while (left) {
       bool shl = eat("<<");
       if (!shl && !eat(">>")) break;
-      auto r = parseSum(depth + 1);
+      size_t amountEnd = 0;  // the end of the right side's first operand: `20` of `20 / 256`
+      auto r = parseSum(depth + 1, &amountEnd);
       if (!r) return r;
       if (!isWhole(*r) && isWhole(*left) && *r > 0 && *r < 62) {
         // `1 << 20 / 256` is 1 << (20 / 256), as in Rust, and `/` divides exactly.
         std::ostringstream amount;
         amount << *r;
-        return fail(
-            "the shift amount is " + amount.str() +
-            ", not a whole number: / binds tighter than << and >> (as in Rust) and "
-            "divides exactly: to shift first, write it in parentheses, e.g. (1 << 20) / 256");
+        // The parser has eaten the blanks after the operands; the parts end where they do.
+        const size_t end = endBefore(pos_);
+        amountEnd = endBefore(amountEnd);
+        // The shift done first, where an operator follows the amount's first operand (not
+        // in `1 << (20 / 256)`).
+        const bool shiftFirst = amountEnd < end;
+        const std::string rewrite =
+            shiftFirst ? "(" + std::string(s_.substr(start, amountEnd - start)) + ")" +
+                             std::string(s_.substr(amountEnd, end - amountEnd))
+                       : "(1 << 20) / 256";
+        fail("the shift amount is " + amount.str() +
+                 ", not a whole number: / binds tighter than << and >> (as in Rust) and "
+                 "divides exactly: to shift first, write it in parentheses" +
+                 (shiftFirst ? ": " : ", e.g. ") + rewrite,
+             start, end);
+        error_.shiftPrecedence = shiftFirst;
+        if (shiftFirst) error_.rewrite = rewrite;
+        return std::nullopt;
       }
       if (!isWhole(*left) || !isWhole(*r) || *r < 0 || *r > 62)
-        return fail("<< and >> need whole numbers (shift 0..62)");
+        return fail("<< and >> need whole numbers (shift 0..62)", start, endBefore(pos_));
       auto n = static_cast<int>(*r);
       *left = shl ? std::ldexp(*left, n) : static_cast<double>(static_cast<int64_t>(*left) >> n);
     }
     return left;
   }
-  std::optional<double> parseSum(int depth) {
-    auto left = parseProduct(depth + 1);
+  /// `firstEnd`: where the first operand ends (parseProduct's).
+  std::optional<double> parseSum(int depth, size_t* firstEnd = nullptr) {
+    auto left = parseProduct(depth + 1, firstEnd);
     while (left) {
       if (eat("+")) {
         auto r = parseProduct(depth + 1);
@@ -89,8 +118,10 @@ class ExpressionParser {
     }
     return left;
   }
-  std::optional<double> parseProduct(int depth) {
+  /// `firstEnd`: where the first operand ends.
+  std::optional<double> parseProduct(int depth, size_t* firstEnd = nullptr) {
     auto left = parseUnary(depth + 1);
+    if (firstEnd) *firstEnd = pos_;
     while (left) {
       skipSpace();
       if (s_.substr(pos_, 2) == "**") break;
@@ -144,16 +175,17 @@ class ExpressionParser {
               (s_[pos_] == '.' && pos_ + 1 < s_.size() && isIdentStart(s_[pos_ + 1]))))
         ++pos_;
       std::string name(s_.substr(start, pos_ - start));
-      if (eat("(")) return parseCall(name, depth);
+      if (eat("(")) return parseCall(name, start, depth);
       if (name == "true" || name == "false") return name == "true" ? 1.0 : 0.0;
       std::string err;
       auto v = lookup_ ? lookup_(name, err) : std::nullopt;
-      if (!v) return fail(err.empty() ? "unknown name '" + name + "'" : err);
+      if (!v)
+        return fail(err.empty() ? "unknown name '" + name + "'" : err, start, endBefore(pos_));
       return v;
     }
-    return fail("unexpected '" + std::string(1, c) + "'");
+    return fail("unexpected '" + std::string(1, c) + "'", pos_, pos_ + 1);
   }
-  std::optional<double> parseCall(const std::string& name, int depth) {
+  std::optional<double> parseCall(const std::string& name, size_t start, int depth) {
     std::vector<double> args;
     if (!eat(")")) {
       do {
@@ -175,7 +207,8 @@ class ExpressionParser {
       return arity(2) ? std::optional<double>(std::min(args[0], args[1])) : std::nullopt;
     if (name == "max")
       return arity(2) ? std::optional<double>(std::max(args[0], args[1])) : std::nullopt;
-    return fail("unknown function '" + name + "' (ceil, floor, min, max)");
+    return fail("unknown function '" + name + "' (ceil, floor, min, max)", start,
+                start + name.size());
   }
   std::optional<double> parseNumber() {
     size_t start = pos_;
@@ -205,14 +238,14 @@ class ExpressionParser {
     char* end = nullptr;
     double v = std::strtod(digits.c_str(), &end);
     if (digits.empty() || end != digits.c_str() + digits.size() || !std::isfinite(v))
-      return fail("bad number '" + std::string(s_.substr(start, pos_ - start)) + "'");
+      return fail("bad number '" + std::string(s_.substr(start, pos_ - start)) + "'", start, pos_);
     return v;
   }
 
   std::string_view s_;
   const NameLookup& lookup_;
   size_t pos_ = 0;
-  std::string error_;
+  ExpressionError error_;
 };
 
 }  // namespace
@@ -222,8 +255,16 @@ bool isWhole(double v) {
 }
 
 std::optional<double> evaluateExpression(std::string_view text, const NameLookup& lookup,
-                                         std::string& error) {
+                                         ExpressionError& error) {
   return ExpressionParser(text, lookup).parse(error);
+}
+
+std::optional<double> evaluateExpression(std::string_view text, const NameLookup& lookup,
+                                         std::string& error) {
+  ExpressionError e;
+  auto v = evaluateExpression(text, lookup, e);
+  if (!v) error = e.message;
+  return v;
 }
 
 std::optional<double> evaluateExpression(std::string_view text, std::string& error) {

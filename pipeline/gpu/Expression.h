@@ -19,7 +19,20 @@ namespace ks::gpu {
 using NameLookup =
     std::function<std::optional<double>(const std::string& name, std::string& error)>;
 
+/// Why an expression has no value, and where.
+struct ExpressionError {
+  std::string message;
+  /// The offending part of the text, byte offsets [begin, end); begin == end: unknown.
+  size_t begin = 0, end = 0;
+  /// A shift whose amount is a fraction because / binds tighter (`1 << 20 / 256`); `rewrite`
+  /// is then the shift done first (`(1 << 20) / 256`), for [begin, end).
+  bool shiftPrecedence = false;
+  std::string rewrite;
+};
+
 /// Evaluates `text`; nullopt with `error` set on a problem. `lookup` may be null (no names).
+std::optional<double> evaluateExpression(std::string_view text, const NameLookup& lookup,
+                                         ExpressionError& error);
 std::optional<double> evaluateExpression(std::string_view text, const NameLookup& lookup,
                                          std::string& error);
 /// Evaluates an expression with no names (tests, command-line values).

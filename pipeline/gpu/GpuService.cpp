@@ -1,7 +1,9 @@
 #include "GpuService.h"
 
+#include <atomic>
 #include <fstream>
 #include <map>
+#include <thread>
 
 #include "Files.h"
 #include "Runner.h"
@@ -149,6 +151,49 @@ GpuOutcome runOnGpu(Engine& engine, const GpuRequest& req, const GpuProgress& pr
   }
   out.compile = std::make_shared<const CompileResult>(std::move(c.result));
   return out;
+}
+
+SpecifiedKernels kernelsWithSpecs(Engine& engine, const CompileInput& input,
+                                  const CompileOptions& options, const CancellationToken& cancel) {
+  SpecifiedKernels out;
+  // The compile a launch makes (the engine keeps it for the launches that follow).
+  LaunchCompile c = compileForLaunch(engine, input, options, "", cancel);
+  if (c.problem == "cancelled") return out.problem = c.problem, out;
+  if (c.result.kernels.empty()) {
+    out.details = c.errors;
+    out.problem = c.problem;
+    return out;
+  }
+  out.kernels = kernelsWithWrittenSpecs(engine.toolchain(), c.result, input);
+  if (out.kernels.empty())
+    out.problem = input.path.filename().string() + " has no kernel with a launch spec";
+  return out;
+}
+
+std::vector<GpuOutcome> runKernelsOnGpu(Engine& engine, const GpuRequest& req,
+                                        const std::vector<std::string>& kernels, size_t parallel,
+                                        const GpuProgress& progress,
+                                        const CancellationToken& cancel) {
+  std::vector<GpuOutcome> out(kernels.size());
+  forEachAtOnce(kernels.size(), parallel, [&](size_t i) {
+    if (cancel.cancelled()) return void(out[i].cancelled = true);
+    GpuRequest one = req;
+    one.kernel = kernels[i];
+    out[i] = runOnGpu(engine, one, progress, cancel);
+  });
+  return out;
+}
+
+void forEachAtOnce(size_t total, size_t parallel, const std::function<void(size_t)>& each) {
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < total;) each(i);
+  };
+  std::vector<std::thread> threads;
+  for (size_t t = 1; t < std::min(std::max<size_t>(parallel, 1), total); ++t)
+    threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
 }
 
 }  // namespace ks::gpu

@@ -76,4 +76,25 @@ using GpuProgress = std::function<void(const std::string& message)>;
 GpuOutcome runOnGpu(Engine&, const GpuRequest&, const GpuProgress& = {},
                     const CancellationToken& = {});
 
+/// The kernels of a document that have a launch spec (in the file or the crate), in the
+/// compile's kernel order; `problem` (and the compile's errors in `details`) when it has none.
+struct SpecifiedKernels {
+  std::vector<std::string> kernels;
+  std::vector<std::string> details;
+  std::string problem;
+};
+SpecifiedKernels kernelsWithSpecs(Engine&, const CompileInput&, const CompileOptions&,
+                                  const CancellationToken& = {});
+
+/// Several kernels of one document, each as runOnGpu runs `req.kernel`, `parallel` at once
+/// (inside a Slurm allocation each through its own `srun`: parallel job steps), else one
+/// after the other so that each has the GPU to itself. The outcomes in `kernels`' order.
+std::vector<GpuOutcome> runKernelsOnGpu(Engine&, const GpuRequest& req,
+                                        const std::vector<std::string>& kernels, size_t parallel,
+                                        const GpuProgress& = {}, const CancellationToken& = {});
+
+/// Calls `each(0)` .. `each(total - 1)`, `parallel` at once on threads of their own (the
+/// calling thread one of them); returns when all are done.
+void forEachAtOnce(size_t total, size_t parallel, const std::function<void(size_t)>& each);
+
 }  // namespace ks::gpu

@@ -94,6 +94,18 @@ LaunchSpec writtenSpec(const Toolchain& tc, const CompileResult& result, const s
   return spec;
 }
 
+std::vector<std::string> kernelsWithWrittenSpecs(const Toolchain& tc, const CompileResult& result,
+                                                 const CompileInput& input) {
+  std::map<fs::path, std::string> unsaved = input.overlays;
+  if (input.text) unsaved[input.path] = *input.text;
+  std::vector<std::string> withSpec;
+  for (const auto& k : result.kernels) {
+    std::vector<SpecError> ignored;
+    if (!writtenSpec(tc, result, k.symbol, ignored, unsaved).empty()) withSpec.push_back(k.symbol);
+  }
+  return withSpec;
+}
+
 std::optional<KernelSignature> kernelSignature(const CompileResult& result,
                                                const std::string& kernel,
                                                const std::map<fs::path, std::string>& unsaved,
@@ -230,14 +242,7 @@ LaunchCompile compileForLaunch(Engine& engine, const CompileInput& input, Compil
     return c;
   }
   // The only kernel, else the only one with a spec.
-  std::map<fs::path, std::string> unsaved = input.overlays;
-  if (input.text) unsaved[input.path] = *input.text;
-  std::vector<std::string> withSpec;
-  for (const auto& k : c.result.kernels) {
-    std::vector<SpecError> ignored;
-    if (!writtenSpec(tc, c.result, k.symbol, ignored, unsaved).empty())
-      withSpec.push_back(k.symbol);
-  }
+  const std::vector<std::string> withSpec = kernelsWithWrittenSpecs(tc, c.result, input);
   if (c.result.kernels.size() == 1) {
     c.kernel = c.result.kernels[0].symbol;
   } else if (withSpec.size() == 1) {

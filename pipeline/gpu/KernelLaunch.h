@@ -58,6 +58,10 @@ struct PreparedLaunch {
 LaunchSpec writtenSpec(const Toolchain&, const CompileResult&, const std::string& kernel,
                        std::vector<SpecError>& errors,
                        const std::map<std::filesystem::path, std::string>& unsaved = {});
+/// The kernels of `result` that have a written spec (writtenSpec), in its order; `input`'s
+/// unsaved text is read where the file on disk is older.
+std::vector<std::string> kernelsWithWrittenSpecs(const Toolchain&, const CompileResult& result,
+                                                 const CompileInput& input);
 
 /// `kernel`'s parameters: sizes from the parsed PTX's `.param`s (aggregates included), names
 /// and types from its source declaration when found (else `note` says why they are the PTX's

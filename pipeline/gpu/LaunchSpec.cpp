@@ -173,7 +173,12 @@ class SpecResolver {
       params_[p.name] = &p;
       paramList_ += (paramList_.empty() ? "" : ", ") + p.name + ": " + p.typeName();
     }
-    lookup_ = [this](const std::string& name, std::string& err) { return lookup(name, err); };
+    lookup_ = [this](const std::string& name, std::string& err) {
+      ExpressionError e;
+      auto v = lookup(name, e);
+      if (!v) err = e.message;
+      return v;
+    };
   }
 
   /// The plan as far as the spec allows; the errors say what it lacks.
@@ -185,8 +190,8 @@ class SpecResolver {
     for (const auto& p : sig_.params) {
       const SpecItem* item = spec_.find(p.name);
       if (!item) {
-        error(first_,
-              "no value for parameter '" + p.name + ": " + p.typeName() + "' of " + sig_.name);
+        specError("no value for parameter '" + p.name + ": " + p.typeName() + "' of " + sig_.name,
+                  SpecErrorKind::MissingParameter, p.name);
         continue;
       }
       ArgPlan arg;
@@ -206,17 +211,57 @@ class SpecResolver {
   }
 
  private:
-  void error(const SpecItem* item, std::string message) {
-    errors_.push_back(
-        {item ? item->origin : std::string(), item ? item->line : 0, std::move(message)});
+  /// A problem with `item`, at the whole item.
+  void error(const SpecItem* item, std::string message, SpecErrorKind kind = SpecErrorKind::Value) {
+    SpecError e(item ? item->origin : std::string(), item ? item->line : 0, std::move(message),
+                kind);
+    if (item) {
+      e.key = item->key;
+      if (item->keyColumn) {
+        e.column = item->keyColumn;
+        e.endColumn = item->valueColumn + static_cast<uint32_t>(item->value.size());
+      }
+    }
+    errors_.push_back(std::move(e));
+  }
+
+  /// A problem with the whole spec (something it lacks), at its first line.
+  void specError(std::string message, SpecErrorKind kind, std::string key) {
+    SpecError e(first_ ? first_->origin : std::string(), first_ ? first_->line : 0,
+                std::move(message), kind);
+    e.key = std::move(key);
+    errors_.push_back(std::move(e));
+  }
+
+  /// An expression of `item`'s (`text`, a part of its value) that has no value, at the part of
+  /// it the parser names when it names one. `prefix` goes before the message.
+  void expressionError(const SpecItem& item, std::string_view text, const ExpressionError& e,
+                       const std::string& prefix = "") {
+    error(&item, prefix + e.message,
+          e.shiftPrecedence ? SpecErrorKind::ShiftPrecedence : SpecErrorKind::Expression);
+    SpecError& out = errors_.back();
+    const std::string& value = item.value;
+    size_t at =
+        text.data() >= value.data() && text.data() + text.size() <= value.data() + value.size()
+            ? static_cast<size_t>(text.data() - value.data())
+            : value.find(text);
+    if (!item.valueColumn || at == std::string::npos || e.end <= e.begin) return;
+    out.column = item.valueColumn + static_cast<uint32_t>(at + e.begin);
+    out.endColumn = item.valueColumn + static_cast<uint32_t>(at + e.end);
+    if (e.shiftPrecedence) out.rewrite = e.rewrite;
   }
 
   /// Every key names a parameter or one of the launch's own keys.
   void checkKeys() {
     for (const auto& item : spec_.items)
-      if (!kSpecKeys.count(item.key) && !params_.count(item.key))
-        error(&item, "no parameter named '" + item.key + "': " + sig_.name + " takes (" +
-                         paramList_ + "); other keys are grid, block, shared, bytes, flops");
+      if (!kSpecKeys.count(item.key) && !params_.count(item.key)) {
+        error(&item,
+              "no parameter named '" + item.key + "': " + sig_.name + " takes (" + paramList_ +
+                  "); other keys are grid, block, shared, bytes, flops",
+              SpecErrorKind::UnknownName);
+        if (item.keyColumn)
+          errors_.back().endColumn = item.keyColumn + static_cast<uint32_t>(item.key.size());
+      }
   }
 
   /// The text of the value at `path` ("n", "p.scale", "p.inner.x"), or nullopt with `err`.
@@ -267,13 +312,14 @@ class SpecResolver {
     return text;
   }
 
-  /// The value of the scalar (or struct field) `name`, evaluated once.
-  std::optional<double> lookup(const std::string& name, std::string& err) {
+  /// The value of the scalar (or struct field) `name`, evaluated once. A problem in its own
+  /// text is placed in that text (`err`'s offsets).
+  std::optional<double> lookup(const std::string& name, ExpressionError& err) {
     if (auto it = values_.find(name); it != values_.end()) return it->second;
-    auto text = valueText(name, err);
+    auto text = valueText(name, err.message);
     if (!text) return std::nullopt;
     if (evaluating_.count(name)) {
-      err = "'" + name + "' is defined in terms of itself";
+      err.message = "'" + name + "' is defined in terms of itself";
       return std::nullopt;
     }
     evaluating_.insert(name);
@@ -281,16 +327,16 @@ class SpecResolver {
     evaluating_.erase(name);
     if (v)
       values_[name] = *v;
-    else if (err.find(name + ":") != 0)
-      err = name + ": " + err;
+    else if (err.message.find(name + ":") != 0)
+      err.message = name + ": " + err.message;
     return v;
   }
 
   /// An expression of `item`'s; a failure is reported on the item.
   std::optional<double> evaluate(const SpecItem& item, std::string_view text) {
-    std::string err;
+    ExpressionError err;
     auto v = evaluateExpression(text, lookup_, err);
-    if (!v) error(&item, err);
+    if (!v) expressionError(item, text, err);
     return v;
   }
 
@@ -319,8 +365,9 @@ class SpecResolver {
   void readDims(const char* key, std::array<uint32_t, 3>& dims) {
     const SpecItem* item = spec_.find(key);
     if (!item) {
-      error(first_, std::string("the spec needs '") + key + "' (e.g. " + key + " = " +
-                        (std::string(key) == "block" ? "256" : "ceil(n / 256)") + ")");
+      specError(std::string("the spec needs '") + key + "' (e.g. " + key + " = " +
+                    (std::string(key) == "block" ? "256" : "ceil(n / 256)") + ")",
+                SpecErrorKind::MissingLaunch, key);
       return;
     }
     std::string text = item->value;
@@ -351,10 +398,10 @@ class SpecResolver {
       case ValueType::Kind::Scalar: {
         if (lit->kind != Literal::Kind::Expression)
           return error(&item, "'" + path + "' is " + type.name + ": give it a number"), false;
-        std::string err;
+        ExpressionError err;
         auto v = values_.count(path) ? std::optional<double>(values_[path])
                                      : evaluateExpression(text, lookup_, err);
-        if (!v) return error(&item, "'" + path + "': " + err), false;
+        if (!v) return expressionError(item, text, err, "'" + path + "': "), false;
         if (std::string why =
                 scalarBytes(*v, static_cast<unsigned>(type.size), type.scalar, false, out);
             !why.empty())
@@ -511,10 +558,10 @@ class SpecResolver {
                        "[n] zeros");
       return false;
     }
-    std::string err;
+    ExpressionError err;
     auto v = lookup(p.name, err);
     if (!v) {
-      error(&item, err);
+      expressionError(item, item.value, err);  // the offsets are in the parameter's own value
       return false;
     }
     bool floatParam = p.kind == KernelParam::Kind::Float;
@@ -550,7 +597,7 @@ std::optional<LaunchPlan> resolveSpec(const LaunchSpec& spec, const KernelSignat
   return plan;
 }
 
-std::string specSkeleton(const KernelSignature& sig) {
+std::vector<std::pair<std::string, std::string>> specSkeletonItems(const KernelSignature& sig) {
   // The problem size: the first integer parameter, else the first integer field of a struct.
   std::string size;
   for (const auto& p : sig.params)
@@ -568,7 +615,7 @@ std::string specSkeleton(const KernelSignature& sig) {
     if (path == size) return "1 << 20";
     return elemSize(t.scalar) >= 2 ? "1024" : "1";
   };
-  std::string items;
+  std::vector<std::pair<std::string, std::string>> items;
   int seed = 1;
   for (const auto& p : sig.params) {
     std::string value;
@@ -598,11 +645,19 @@ std::string specSkeleton(const KernelSignature& sig) {
         value = p.bytes == 8 ? "f32[" + count + "] zeros" : "0";  // the PTX's size alone
         break;
     }
-    items += p.name + " = " + value + "; ";
+    items.emplace_back(p.name, value);
   }
   // Parenthesized: `<<` binds looser than `/`, in Rust and here.
-  return items + "grid = ceil(" + (size.empty() ? "(" + count + ")" : count) +
-         " / 256); block = 256";
+  items.emplace_back("grid", "ceil(" + (size.empty() ? "(" + count + ")" : count) + " / 256)");
+  items.emplace_back("block", "256");
+  return items;
+}
+
+std::string specSkeleton(const KernelSignature& sig) {
+  std::string out;
+  for (const auto& [key, value] : specSkeletonItems(sig))
+    out += (out.empty() ? "" : "; ") + key + " = " + value;
+  return out;
 }
 
 }  // namespace ks::gpu

@@ -15,6 +15,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "Buffers.h"
@@ -36,5 +37,7 @@ std::optional<LaunchPlan> resolveSpec(const LaunchSpec&, const KernelSignature&,
 /// buffers of that size (floats uniform(-1, 1), integers iota), outputs zeros, one thread per
 /// element in blocks of 256. Meant to be edited; it always resolves for the kernel.
 std::string specSkeleton(const KernelSignature&);
+/// specSkeleton's items, key and value, in its order: the parameters, then grid and block.
+std::vector<std::pair<std::string, std::string>> specSkeletonItems(const KernelSignature&);
 
 }  // namespace ks::gpu

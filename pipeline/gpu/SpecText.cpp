@@ -36,8 +36,10 @@ std::string_view trimSpace(std::string_view s) {
 bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-std::vector<std::string> splitTopLevel(std::string_view s, char sep, bool angles) {
-  std::vector<std::string> parts;
+namespace {
+/// splitTopLevel's parts as views into `s` (so that their columns are known).
+std::vector<std::string_view> topLevelParts(std::string_view s, char sep, bool angles) {
+  std::vector<std::string_view> parts;
   int depth = 0;
   size_t start = 0;
   for (size_t i = 0; i < s.size(); ++i) {
@@ -54,6 +56,32 @@ std::vector<std::string> splitTopLevel(std::string_view s, char sep, bool angles
   parts.emplace_back(trimSpace(s.substr(start)));
   return parts;
 }
+}  // namespace
+
+std::vector<std::string> splitTopLevel(std::string_view s, char sep, bool angles) {
+  std::vector<std::string_view> parts = topLevelParts(s, sep, angles);
+  return {parts.begin(), parts.end()};
+}
+
+std::string_view specErrorCode(SpecErrorKind kind) {
+  switch (kind) {
+    case SpecErrorKind::Syntax:
+      return "spec-syntax";
+    case SpecErrorKind::UnknownName:
+      return "spec-unknown-name";
+    case SpecErrorKind::MissingParameter:
+      return "spec-missing-parameter";
+    case SpecErrorKind::MissingLaunch:
+      return "spec-missing-launch";
+    case SpecErrorKind::ShiftPrecedence:
+      return "spec-shift-precedence";
+    case SpecErrorKind::Expression:
+      return "spec-expression";
+    case SpecErrorKind::Value:
+      return "spec-value";
+  }
+  return "spec-value";
+}
 
 std::string SpecError::describe() const {
   std::string where = origin;
@@ -68,32 +96,50 @@ const SpecItem* LaunchSpec::find(std::string_view key) const {
 }
 
 void parseSpecItems(std::string_view text, const std::string& origin, uint32_t line,
-                    LaunchSpec& spec, std::vector<SpecError>& errors) {
-  for (const std::string& item : splitTopLevel(text, ';')) {
+                    LaunchSpec& spec, std::vector<SpecError>& errors, uint32_t column) {
+  // The 1-based column of a view into `text`, 0 when `text` is not from a line.
+  auto columnOf = [&](std::string_view part) {
+    return column ? column + static_cast<uint32_t>(part.data() - text.data()) : 0;
+  };
+  auto syntaxError = [&](std::string_view part, std::string message) {
+    SpecError e(origin, line, std::move(message), SpecErrorKind::Syntax);
+    if (uint32_t at = columnOf(part)) {
+      e.column = at;
+      e.endColumn = at + static_cast<uint32_t>(part.size());
+    }
+    errors.push_back(std::move(e));
+  };
+  for (std::string_view item : topLevelParts(text, ';', false)) {
     if (item.empty()) continue;
     if (spec.items.size() >= kMaxSpecItems) {
-      errors.push_back(
-          {origin, line, "too many spec items (at most " + std::to_string(kMaxSpecItems) + ")"});
+      syntaxError(item, "too many spec items (at most " + std::to_string(kMaxSpecItems) + ")");
       return;
     }
     size_t eq = item.find('=');
     if (eq == std::string::npos) {
-      errors.push_back({origin, line, "expected KEY = VALUE, found '" + item + "'"});
+      syntaxError(item, "expected KEY = VALUE, found '" + std::string(item) + "'");
       continue;
     }
-    std::string key(text::trim(std::string_view(item).substr(0, eq)));
-    std::string value(text::trim(std::string_view(item).substr(eq + 1)));
+    std::string_view key = text::trim(item.substr(0, eq));
+    std::string_view value = text::trim(item.substr(eq + 1));
     if (!isPlainParameterName(key)) {
-      errors.push_back({origin, line, "'" + key + "' is not a parameter name or spec key"});
+      syntaxError(key.empty() ? item : key,
+                  "'" + std::string(key) + "' is not a parameter name or spec key");
       continue;
     }
     if (value.empty() || value.size() > kMaxValueLength) {
-      errors.push_back(
-          {origin, line,
-           "'" + key + "' needs a value" + (value.empty() ? "" : " shorter than 4096 characters")});
+      syntaxError(item, "'" + std::string(key) + "' needs a value" +
+                            (value.empty() ? "" : " shorter than 4096 characters"));
       continue;
     }
-    spec.items.push_back({key, value, origin, line});
+    SpecItem parsed;
+    parsed.key = key;
+    parsed.value = value;
+    parsed.origin = origin;
+    parsed.line = line;
+    parsed.keyColumn = columnOf(key);
+    parsed.valueColumn = columnOf(value);
+    spec.items.push_back(std::move(parsed));
   }
 }
 
@@ -118,7 +164,11 @@ LaunchSpec specFromComments(std::string_view source, uint32_t kernelLine, const 
     if (auto t = specText(l)) found.emplace_back(static_cast<uint32_t>(i + 1), *t);
   }
   std::reverse(found.begin(), found.end());
-  for (const auto& [line, text] : found) parseSpecItems(text, origin, line, spec, errors);
+  for (const auto& [line, text] : found) {
+    const std::string_view whole = lines[line - 1];
+    parseSpecItems(text, origin, line, spec, errors,
+                   static_cast<uint32_t>(text.data() - whole.data()) + 1);
+  }
   return spec;
 }
 

@@ -11,17 +11,46 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ks::gpu {
 
+/// What kind of problem a spec has; each has a stable name (specErrorCode) that editors show
+/// as the diagnostic's code.
+enum class SpecErrorKind : uint8_t {
+  Syntax,            // not `KEY = VALUE`, a key that is no name, no value, too many items
+  UnknownName,       // a key that is neither a parameter nor grid/block/shared/bytes/flops
+  MissingParameter,  // a parameter of the kernel without a value
+  MissingLaunch,     // no grid or no block
+  ShiftPrecedence,   // `1 << 20 / 256`: the shift amount is a fraction (/ binds tighter)
+  Expression,        // an expression that does not parse or evaluate
+  Value,             // a value that does not fit its parameter
+};
+/// "spec-syntax", "spec-unknown-name", ...
+std::string_view specErrorCode(SpecErrorKind);
+
 /// A problem with a spec, where it was written.
 struct SpecError {
+  SpecError() = default;
+  SpecError(std::string origin, uint32_t line, std::string message,
+            SpecErrorKind kind = SpecErrorKind::Value)
+      : origin(std::move(origin)), line(line), message(std::move(message)), kind(kind) {}
+
   std::string origin;  // a file, "Cargo.toml [package.metadata.kernelscope.launch.K]", "--spec"
   uint32_t line = 0;   // 1-based; 0 when the origin has no lines
   std::string message;
+  SpecErrorKind kind = SpecErrorKind::Value;
+  /// The offending part of the line, 1-based byte columns [column, endColumn); 0: unknown
+  /// (the whole spec).
+  uint32_t column = 0, endColumn = 0;
+  /// The key the problem is about (an unknown name, a missing parameter or launch key).
+  std::string key;
+  /// What the offending part should say, when that is clear (`(1 << 20) / 256`).
+  std::optional<std::string> rewrite;
   /// "saxpy.rs:9: no parameter named 'm' ..."
   std::string describe() const;
 };
@@ -31,6 +60,8 @@ struct SpecItem {
   std::string value;
   std::string origin;
   uint32_t line = 0;
+  /// 1-based byte columns of the key and of the value in their line; 0 when not from a line.
+  uint32_t keyColumn = 0, valueColumn = 0;
 };
 
 struct LaunchSpec {
@@ -40,9 +71,10 @@ struct LaunchSpec {
   const SpecItem* find(std::string_view key) const;
 };
 
-/// Reads `k = v; k = v` items of one spec line into `spec`.
+/// Reads `k = v; k = v` items of one spec line into `spec`. `column`: the 1-based byte column
+/// of `text` in its line (0: not from a line, no columns).
 void parseSpecItems(std::string_view text, const std::string& origin, uint32_t line,
-                    LaunchSpec& spec, std::vector<SpecError>& errors);
+                    LaunchSpec& spec, std::vector<SpecError>& errors, uint32_t column = 0);
 
 /// The `// kernelscope:` lines in the comment and attribute block right above the 1-based
 /// line `kernelLine` of `source` (the kernel's name line; its `fn`/`__global__` line may be

@@ -1,9 +1,7 @@
 #include "Sweep.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <thread>
 
 #include "GpuExec.h"
 
@@ -104,25 +102,16 @@ void runPoints(const std::vector<std::optional<ExecRequest>>& requests,
                std::vector<SweepPoint>& points, const LaunchSettings& launch, size_t parallel,
                const std::string& kernel, const GpuProgress& progress,
                const CancellationToken& cancel) {
-  const size_t total = points.size();
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t i; (i = next++) < total;) {
-      if (!requests[i] || cancel.cancelled()) continue;
-      SweepPoint& p = points[i];
-      if (progress) progress("launching " + kernel + " with " + p.label());
-      p.run = runGpuExec(*requests[i], launch, cancel);
-      if (!p.run.ok)
-        p.error = p.run.error.empty() ? "the run failed (" + p.run.errorKind + ")" : p.run.error;
-      else if (!p.run.timesMs.empty())
-        p.medianMs = timeStats(p.run.timesMs).median;
-    }
-  };
-  std::vector<std::thread> threads;
-  for (size_t t = 1; t < std::min(std::max<size_t>(parallel, 1), total); ++t)
-    threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
+  forEachAtOnce(points.size(), parallel, [&](size_t i) {
+    if (!requests[i] || cancel.cancelled()) return;
+    SweepPoint& p = points[i];
+    if (progress) progress("launching " + kernel + " with " + p.label());
+    p.run = runGpuExec(*requests[i], launch, cancel);
+    if (!p.run.ok)
+      p.error = p.run.error.empty() ? "the run failed (" + p.run.errorKind + ")" : p.run.error;
+    else if (!p.run.timesMs.empty())
+      p.medianMs = timeStats(p.run.timesMs).median;
+  });
 }
 
 }  // namespace

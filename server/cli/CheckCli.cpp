@@ -17,6 +17,7 @@
 #include "Engine.h"
 #include "Files.h"
 #include "Options.h"
+#include "Settings.h"
 #include "TextUtil.h"
 
 namespace ks {
@@ -203,6 +204,36 @@ void printFindings(const CheckArgs& a, const CratePackage& crate, const CompileR
   }
 }
 
+/// The budgets of `crate`: its own [package.metadata.kernelscope.budget] over those of the
+/// workspace's kernelscope.toml, which budgets every crate under it. Problems are warnings.
+std::map<std::string, KernelBudget> budgetsOf(const CratePackage& crate) {
+  for (const std::string& p : crate.settings.problems)
+    std::cerr << crate.manifest.string() << ": warning: [package.metadata.kernelscope] " << p
+              << "\n";
+  std::map<std::string, KernelBudget> budgets = crate.settings.budgets;
+  if (const fs::path settings = settingsFileAbove(crate.manifest); !settings.empty()) {
+    std::vector<std::string> problems;
+    const FileText read = readRegularFile(settings);
+    addBudgetsBelow(budgets, server::settingsFileBudgets(read.text, problems));
+    for (const std::string& p : problems)
+      std::cerr << settings.string() << ": warning: " << p << "\n";
+  }
+  return budgets;
+}
+
+/// Reads the baseline `file` into `out` when it exists: true when it did. A file the user
+/// named (`named`) must exist; `why` says what is wrong with it.
+bool loadBaseline(const fs::path& file, bool named, const std::string& arch,
+                  std::map<std::string, KernelFigures>& out, std::string& why) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) {
+    if (named) why = "no such file";
+    return false;
+  }
+  why = readBaseline(file, arch, out);
+  return why.empty();
+}
+
 }  // namespace
 
 int checkMain(int argc, char** argv) {
@@ -219,9 +250,7 @@ int checkMain(int argc, char** argv) {
     std::cerr << "kernelscope check: " << problem << "\n";
     return kExitUsage;
   }
-  for (const std::string& p : crate->settings.problems)
-    std::cerr << crate->manifest.string() << ": warning: [package.metadata.kernelscope] " << p
-              << "\n";
+  const std::map<std::string, KernelBudget> budgets = budgetsOf(*crate);
   ResolvedOptions options = engine.optionsFor(crate->libRoot, a.options);
   options.stages = {Stage::Ptx, Stage::Sass};
   const auto result = engine.compile({crate->libRoot, std::nullopt, {}}, options.asChosen());
@@ -241,19 +270,16 @@ int checkMain(int argc, char** argv) {
       a.baseline.empty() ? crate->root / kBaselineName : fs::absolute(a.baseline);
   std::map<std::string, KernelFigures> baseline;
   bool haveBaseline = false;
-  std::error_code ec;
-  if (!a.bless && fs::exists(baselineFile, ec)) {
-    if (std::string why = readBaseline(baselineFile, result->arch, baseline); !why.empty()) {
+  if (!a.bless) {
+    std::string why;
+    haveBaseline = loadBaseline(baselineFile, !a.baseline.empty(), result->arch, baseline, why);
+    if (!why.empty()) {
       std::cerr << "kernelscope check: " << baselineFile.string() << ": " << why << "\n";
       return kExitUsage;
     }
-    haveBaseline = true;
-  } else if (!a.bless && !a.baseline.empty()) {
-    std::cerr << "kernelscope check: " << baselineFile.string() << ": no such file\n";
-    return kExitUsage;
   }
   const auto findings =
-      checkKernels(*result, crate->settings.budgets, haveBaseline ? &baseline : nullptr, blockSize);
+      checkKernels(*result, budgets, haveBaseline ? &baseline : nullptr, blockSize);
   // --bless takes today's figures as the baseline; budgets are limits the crate set, and
   // still fail.
   std::vector<BudgetFinding> failing;

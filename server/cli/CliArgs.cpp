@@ -36,17 +36,18 @@ CompileOptions cliCompileOptions() {
   return options;
 }
 
-void applySettingsFile(const std::filesystem::path& file, CompileOptions& options) {
-  std::filesystem::path settingsFile;
+std::filesystem::path settingsFileAbove(const std::filesystem::path& file) {
   for (auto dir = std::filesystem::absolute(file).parent_path(); !dir.empty();
        dir = dir.parent_path()) {
     std::error_code ec;
-    if (std::filesystem::exists(dir / "kernelscope.toml", ec)) {
-      settingsFile = dir / "kernelscope.toml";
-      break;
-    }
+    if (std::filesystem::exists(dir / "kernelscope.toml", ec)) return dir / "kernelscope.toml";
     if (dir == dir.root_path()) break;
   }
+  return {};
+}
+
+void applySettingsFile(const std::filesystem::path& file, CompileOptions& options) {
+  const std::filesystem::path settingsFile = settingsFileAbove(file);
   if (settingsFile.empty()) return;
   static std::mutex mutex;  // the engine resolves options on the threads that compile
   static std::set<std::filesystem::path> reported;

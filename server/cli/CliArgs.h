@@ -73,6 +73,9 @@ CompileOptions cliCompileOptions();
 /// extraRustcFlags), so that a file compiles for the same arch from the CLI and the editor.
 /// Its problems go to stderr, once per file.
 void applySettingsFile(const std::filesystem::path& file, CompileOptions& options);
+/// The kernelscope.toml that applies to `file`: the nearest in its directory or above; empty
+/// when there is none.
+std::filesystem::path settingsFileAbove(const std::filesystem::path& file);
 
 /// Why the kernel file a command was given cannot be compiled ("no such file", "is a FIFO,
 /// not a regular file", "is 1024 MiB, more than ..."), or nullopt. Never blocks on a FIFO.

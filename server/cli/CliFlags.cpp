@@ -30,8 +30,12 @@ constexpr CliFlag kFlags[] = {
     {"explain", "--line", "N", "only line N (1-based)"},
     {"compare", "--kernel", "NAME", "the kernel to compare (default: kernels of the same name)"},
     {"passes", "--kernel", "NAME", "the kernel whose passes to show (needed)"},
-    {"run profile report", "--kernel", "NAME",
+    {"report", "--kernel", "NAME",
      "the kernel (default: the only one, or the only one with a spec)"},
+    {"run profile", "--kernel", "NAME",
+     "the kernel (default: the only one, or the only one with a spec); several --kernel: each "
+     "of them in turn (--jobs N: N at once)"},
+    {"run profile", "--all-kernels", "", "every kernel of the file that has a launch spec"},
     {"explain report diff", "--stages", "", ""},
     {"report", "-o", "FILE", "the page to write (default kernelscope-report.html)"},
     {"report", "--baseline", "FILE",
@@ -55,9 +59,9 @@ constexpr CliFlag kFlags[] = {
     {"run", "--sweep", "NAME=V1,V2,...",
      "run once per value of a spec variable (several --sweep: every combination): each time "
      "next to the occupancy the static model predicts, the fastest named, outputs compared"},
-    {"run", "--jobs", "N",
-     "with --sweep: N configurations at once, e.g. as parallel srun job steps (default 1: "
-     "each has the GPU to itself)"},
+    {"run profile", "--jobs", "N",
+     "with --sweep, several --kernel or --all-kernels: N configurations or kernels at once, e.g. "
+     "as parallel srun job steps (default 1: each has the GPU to itself)"},
     {"run profile", "--runner", "", ""},
     {"run profile", "--remote-kernelscope", "PATH",
      "the kernelscope there (default: kernelscope on its PATH)"},

@@ -5,9 +5,11 @@
 // through --runner on another machine); this file reads their flags and prints the outcome.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -39,7 +41,10 @@ using nlohmann::json;
 
 struct RunArgs {
   std::string file;
-  std::string kernel;
+  std::vector<std::string> kernels;  // --kernel, each; empty: the only one (or with a spec)
+  bool allKernels = false;           // every kernel with a launch spec
+  bool severalKernels() const { return allKernels || kernels.size() > 1; }
+  std::string kernel() const { return kernels.empty() ? "" : kernels[0]; }
   CompileOptions options = cliCompileOptions();
   gpu::LaunchSettings launch;
   bool json = false;
@@ -48,7 +53,7 @@ struct RunArgs {
   std::string saveRequest;  // write the gpu-exec request here instead of launching
   std::string replay;       // render this recorded gpu-exec result instead of launching
   std::vector<gpu::SweepAxis> sweep;  // run: every combination of these variables' values
-  int jobs = 1;                       // run --sweep: configurations at once
+  int jobs = 1;                       // sweep configurations or kernels at once
   std::string baseline;               // profile: "last" or a saved profile's file
 };
 
@@ -92,7 +97,9 @@ std::optional<std::string> parseRunArgs(int argc, char** argv, RunArgs& a, bool 
     } else if (*arg == "--kernel") {
       auto v = args.value();
       if (!v) return "--kernel needs a name";
-      a.kernel = *v;
+      a.kernels.push_back(*v);
+    } else if (*arg == "--all-kernels") {
+      a.allKernels = true;
     } else if (*arg == "--spec") {
       auto v = args.value();
       if (!v) return "--spec needs items, e.g. --spec 'n = 4096; block = 128'";
@@ -120,7 +127,7 @@ std::optional<std::string> parseRunArgs(int argc, char** argv, RunArgs& a, bool 
       for (const auto& other : a.sweep)
         if (other.name == axis.name) return "--sweep " + axis.name + " is given twice";
       a.sweep.push_back(std::move(axis));
-    } else if (*arg == "--jobs" && !profile) {
+    } else if (*arg == "--jobs") {
       if (auto e = intValue(1, 256, a.jobs)) return e;
     } else if (*arg == "--baseline" && profile) {
       auto v = args.value();
@@ -143,6 +150,10 @@ std::optional<std::string> parseRunArgs(int argc, char** argv, RunArgs& a, bool 
     }
   }
   if (a.file.empty()) return std::string("no file given");
+  if (a.severalKernels() && (!a.sweep.empty() || !a.replay.empty() || !a.saveRequest.empty()))
+    return std::string(
+        "several kernels run one request each: --sweep, --replay and --save-request take one "
+        "--kernel");
   if (!a.sweep.empty() && (!a.replay.empty() || !a.saveRequest.empty() || !a.dumpDir.empty()))
     return std::string(
         "--sweep runs every configuration: it takes no --replay, --save-request "
@@ -200,31 +211,43 @@ void writeNpy(const fs::path& path, gpu::ElemType elem, uint64_t count, const st
   out << header << data;
 }
 
+/// The GPU service's request for the file's kernel (the first --kernel).
+gpu::GpuRequest requestOf(const RunArgs& args, bool profile) {
+  gpu::GpuRequest request;
+  request.profile = profile;
+  request.input = {fs::absolute(args.file), std::nullopt, {}};
+  request.options = args.options;
+  request.kernel = args.kernel();
+  request.launch = args.launch;
+  request.saveRequest = args.saveRequest;
+  request.replay = args.replay;
+  request.baseline = args.baseline;
+  return request;
+}
+
+/// Says an outcome's notes and what went wrong; whether there is something to show.
+bool sayProblems(const char* command, const gpu::GpuOutcome& out) {
+  for (const auto& n : out.notes) std::cerr << "kernelscope " << command << ": note: " << n << "\n";
+  for (const auto& d : out.details) std::cerr << d << "\n";
+  if (!out.error.empty()) std::cerr << "kernelscope " << command << ": " << out.error << "\n";
+  return out.ok();
+}
+
+bool fileReadable(const char* command, const RunArgs& args) {
+  std::error_code ec;
+  if (fs::is_regular_file(fs::absolute(args.file), ec)) return true;
+  std::cerr << "kernelscope " << command << ": cannot read " << args.file << ": no such file\n";
+  return false;
+}
+
 /// Runs or profiles the file's kernel through the GPU service and prints what went wrong;
 /// nullopt: nothing to show (`status` says whether that is a failure).
 std::optional<gpu::GpuOutcome> runOnGpu(const char* command, const RunArgs& args, bool profile,
                                         int& status) {
   status = kExitFailed;
-  fs::path path = fs::absolute(args.file);
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
-    std::cerr << "kernelscope " << command << ": cannot read " << args.file << ": no such file\n";
-    return std::nullopt;
-  }
-  gpu::GpuRequest request;
-  request.profile = profile;
-  request.input = {path, std::nullopt, {}};
-  request.options = args.options;
-  request.kernel = args.kernel;
-  request.launch = args.launch;
-  request.saveRequest = args.saveRequest;
-  request.replay = args.replay;
-  request.baseline = args.baseline;
-  gpu::GpuOutcome out = gpu::runOnGpu(cliEngine(), request);
-  for (const auto& n : out.notes) std::cerr << "kernelscope " << command << ": note: " << n << "\n";
-  for (const auto& d : out.details) std::cerr << d << "\n";
-  if (!out.error.empty()) std::cerr << "kernelscope " << command << ": " << out.error << "\n";
-  if (!out.ok()) return std::nullopt;
+  if (!fileReadable(command, args)) return std::nullopt;
+  gpu::GpuOutcome out = gpu::runOnGpu(cliEngine(), requestOf(args, profile));
+  if (!sayProblems(command, out)) return std::nullopt;
   if (out.requestSaved) {
     std::cout << "wrote the gpu-exec request for " << out.kernel << " to " << args.saveRequest
               << " (run it: kernelscope gpu-exec < FILE)\n";
@@ -232,6 +255,46 @@ std::optional<gpu::GpuOutcome> runOnGpu(const char* command, const RunArgs& args
     return std::nullopt;
   }
   return out;
+}
+
+/// Several kernels (--kernel twice or more, --all-kernels), each through the GPU service,
+/// --jobs at once; each one's outcome shown by `show` in the file's order (--json: an array
+/// of their documents). Fails when one of them did.
+int runKernels(const char* command, const RunArgs& args, bool profile,
+               const std::function<int(const gpu::GpuOutcome&, json*)>& show) {
+  if (!fileReadable(command, args)) return kExitFailed;
+  gpu::GpuRequest request = requestOf(args, profile);
+  std::vector<std::string> kernels = args.kernels;
+  if (args.allKernels) {
+    gpu::SpecifiedKernels specified =
+        gpu::kernelsWithSpecs(cliEngine(), request.input, request.options);
+    for (const auto& d : specified.details) std::cerr << d << "\n";
+    if (!specified.problem.empty()) {
+      std::cerr << "kernelscope " << command << ": " << specified.problem << "\n";
+      return kExitFailed;
+    }
+    for (auto& k : specified.kernels)
+      if (std::find(kernels.begin(), kernels.end(), k) == kernels.end())
+        kernels.push_back(std::move(k));
+  }
+  const std::vector<gpu::GpuOutcome> outcomes =
+      gpu::runKernelsOnGpu(cliEngine(), request, kernels, static_cast<size_t>(args.jobs));
+  int status = kExitOk;
+  json docs = json::array();
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    if (!args.json && i > 0) std::cout << "\n";
+    if (!sayProblems(command, outcomes[i])) {
+      std::cerr << "kernelscope " << command << ": " << kernels[i] << " did not "
+                << (profile ? "profile" : "run") << "\n";
+      status = kExitFailed;
+      continue;
+    }
+    json doc;
+    if (show(outcomes[i], args.json ? &doc : nullptr) != kExitOk) status = kExitFailed;
+    if (args.json) docs.push_back(std::move(doc));
+  }
+  if (args.json) std::cout << docs.dump(2) << "\n";
+  return status;
 }
 
 }  // namespace
@@ -336,7 +399,7 @@ int sweepMain(const RunArgs& args) {
   gpu::GpuRequest request;
   request.input = {path, std::nullopt, {}};
   request.options = args.options;
-  request.kernel = args.kernel;
+  request.kernel = args.kernel();
   request.launch = args.launch;
   const gpu::SweepOutcome s =
       gpu::runSweep(cliEngine(), request, args.sweep, static_cast<size_t>(args.jobs));
@@ -394,6 +457,34 @@ int sweepMain(const RunArgs& args) {
 
 }  // namespace
 
+namespace {
+
+/// A run's outcome: its buffers dumped when asked (in DIR/KERNEL/ when several kernels ran),
+/// then its figures as text or, with `doc`, as run --json's document.
+int showRun(const RunArgs& args, const gpu::GpuOutcome& out, json* doc) {
+  const gpu::LaunchPlan& plan = *out.plan;
+  const gpu::RunResult& r = out.run;
+  fs::path dumpDir = args.dumpDir;
+  // The result's buffers are the plan's (decodeResultFor), so the files are named after the
+  // kernel and its parameters; a name that is not a plain file name is never a path.
+  if (!dumpDir.empty() && args.severalKernels())
+    dumpDir = gpu::isPlainParameterName(out.kernel) ? dumpDir / out.kernel : fs::path();
+  if (!dumpDir.empty()) {
+    std::error_code ec;
+    fs::create_directories(dumpDir, ec);
+    for (const auto& b : r.buffers)
+      if (b.blob >= 0 && gpu::isPlainParameterName(b.name))
+        writeNpy(dumpDir / (b.name + ".npy"), b.elem, b.count, r.blobs[b.blob]);
+  }
+  if (doc)
+    *doc = runResultOf(fs::absolute(args.file), plan, r);
+  else
+    printRun(plan, r, dumpDir.string());
+  return kExitOk;
+}
+
+}  // namespace
+
 int runMain(int argc, char** argv) {
   RunArgs args;
   if (auto err = parseRunArgs(argc, argv, args, false)) {
@@ -401,25 +492,17 @@ int runMain(int argc, char** argv) {
     return kExitUsage;
   }
   if (!args.sweep.empty()) return sweepMain(args);
+  if (args.severalKernels())
+    return runKernels("run", args, false, [&](const gpu::GpuOutcome& out, json* doc) {
+      return showRun(args, out, doc);
+    });
   int status = kExitFailed;
   auto out = runOnGpu("run", args, false, status);
   if (!out) return status;
-  const gpu::LaunchPlan& plan = *out->plan;
-  const gpu::RunResult& r = out->run;
-  if (!args.dumpDir.empty()) {
-    std::error_code ec;
-    fs::create_directories(args.dumpDir, ec);
-    // The result's buffers are the plan's (decodeResultFor), so the files are named after
-    // the kernel's parameters; a name that is not a plain file name is still never a path.
-    for (const auto& b : r.buffers)
-      if (b.blob >= 0 && gpu::isPlainParameterName(b.name))
-        writeNpy(fs::path(args.dumpDir) / (b.name + ".npy"), b.elem, b.count, r.blobs[b.blob]);
-  }
-  if (args.json)
-    std::cout << json(runResultOf(fs::absolute(args.file), plan, r)).dump(2) << "\n";
-  else
-    printRun(plan, r, args.dumpDir);
-  return kExitOk;
+  json doc;
+  const int rc = showRun(args, *out, args.json ? &doc : nullptr);
+  if (args.json) std::cout << doc.dump(2) << "\n";
+  return rc;
 }
 
 namespace {
@@ -452,31 +535,45 @@ void printDeltas(const std::vector<gpu::LineDelta>& deltas, const std::string& s
 
 }  // namespace
 
+namespace {
+
+/// A profile's outcome: its hot lines and, against a baseline, their changes, as text or,
+/// with `doc`, as profile --json's document.
+int showProfile(const RunArgs& args, const gpu::GpuOutcome& out, json* doc) {
+  if (!out.baselineProblem.empty()) {
+    std::cerr << "kernelscope profile: --baseline: " << out.baselineProblem << "\n";
+    return kExitFailed;
+  }
+  const fs::path file = fs::absolute(args.file);
+  if (doc) {
+    lsp::ProfileResult result =
+        profileResultOf(file, *out.lines, out.run.device, *out.plan, static_cast<size_t>(args.top));
+    if (out.deltas) result.baseline = profileDeltasOf(*out.deltas, out.since);
+    *doc = result;
+    (*doc)["snapshot"] = json::parse(gpu::encodeSnapshot(*out.snapshot));
+    return kExitOk;
+  }
+  int rc = printLineProfile(*out.lines, out.run.device, *out.plan, file, false, args.top);
+  if (out.deltas) printDeltas(*out.deltas, out.since);
+  return rc;
+}
+
+}  // namespace
+
 int profileMain(int argc, char** argv) {
   RunArgs args;
   if (auto err = parseRunArgs(argc, argv, args, true)) {
     std::cerr << "kernelscope profile: " << *err << "\n";
     return kExitUsage;
   }
+  auto show = [&](const gpu::GpuOutcome& out, json* doc) { return showProfile(args, out, doc); };
+  if (args.severalKernels()) return runKernels("profile", args, true, show);
   int status = kExitFailed;
   auto out = runOnGpu("profile", args, true, status);
   if (!out) return status;
-  if (!out->baselineProblem.empty()) {
-    std::cerr << "kernelscope profile: --baseline: " << out->baselineProblem << "\n";
-    return kExitFailed;
-  }
-  const fs::path file = fs::absolute(args.file);
-  if (args.json) {
-    lsp::ProfileResult result = profileResultOf(file, *out->lines, out->run.device, *out->plan,
-                                                static_cast<size_t>(args.top));
-    if (out->deltas) result.baseline = profileDeltasOf(*out->deltas, out->since);
-    json doc = result;
-    doc["snapshot"] = json::parse(gpu::encodeSnapshot(*out->snapshot));
-    std::cout << doc.dump(2) << "\n";
-    return kExitOk;
-  }
-  int rc = printLineProfile(*out->lines, out->run.device, *out->plan, file, false, args.top);
-  if (out->deltas) printDeltas(*out->deltas, out->since);
+  json doc;
+  const int rc = show(*out, args.json ? &doc : nullptr);
+  if (args.json && rc == kExitOk) std::cout << doc.dump(2) << "\n";
   return rc;
 }
 

@@ -811,7 +811,7 @@ std::vector<std::shared_ptr<const Snapshot>> LspServer::serveResult(
 
 void LspServer::publishDiagnostics(const CompileRequest& r,
                                    const std::vector<const Snapshot*>& served) {
-  auto byFile = diagnosticsOf(served, settings_, encoding_, readFileText, uriOf());
+  auto byFile = diagnosticsOf(served, settings_, encoding_, readFileText, uriOf(), *crateSpecs_);
   std::set<std::string> diagnosed;
   for (const auto& [path, params] : byFile) diagnosed.insert(path);
   Session::DiagnosticsRoute route = session_.routeDiagnostics(r, diagnosed);
@@ -971,7 +971,7 @@ void LspServer::onCodeAction(const lsp::CodeActionParams& p,
   // Its edits are positioned in the text that compiled: none once the text moved on.
   if (!d || !d->lastAttempt || d->lastAttempt->revision != d->revision)
     return reply(std::vector<lsp::CodeAction>{});
-  reply(codeActions(*d->lastAttempt, p.range, encoding_, uriOf()));
+  reply(codeActions(*d->lastAttempt, p.range, encoding_, uriOf(), *crateSpecs_));
 }
 
 void LspServer::onArtifact(const lsp::ArtifactParams& p, Callback<lsp::ArtifactResult> reply) {

@@ -248,6 +248,21 @@ std::optional<nlohmann::json> jsonOf(const toml::node& node) {
   return std::nullopt;  // tables, dates and times
 }
 
+/// A TOML table as JSON, its tables inside it too; values of other types are left out (the
+/// budget's reader names what is missing).
+nlohmann::json tableJson(const toml::table& table) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [key, node] : table) {
+    if (auto inner = node.as_table())
+      out[std::string(key.str())] = tableJson(*inner);
+    else if (auto value = jsonOf(node))
+      out[std::string(key.str())] = std::move(*value);
+  }
+  return out;
+}
+
+constexpr std::string_view kBudgetTable = "budget";
+
 std::string problemAt(size_t line, const std::string& what) {
   return "kernelscope.toml:" + std::to_string(line) + ": " + what;
 }
@@ -288,7 +303,9 @@ nlohmann::json settingsFileJson(const std::string& text, std::vector<std::string
   nlohmann::json out = nlohmann::json::object();
   for (const auto& [key, node] : table) {
     const std::string name(key.str());
-    if (auto value = jsonOf(node))
+    if (name == kBudgetTable && node.is_table())  // read by settingsFileBudgets
+      out[name] = tableJson(*node.as_table());
+    else if (auto value = jsonOf(node))
       out[name] = std::move(*value);
     else
       problems.push_back(problemAt(node.source().begin.line,
@@ -303,10 +320,19 @@ SettingValues parseSettingsFile(const std::string& text, std::vector<std::string
   SettingValues values;
   const nlohmann::json file = settingsFileJson(text, problems);
   for (const auto& [key, value] : file.items()) {
+    if (key == kBudgetTable) continue;           // settingsFileBudgets
     if (key == "arch" && value == "") continue;  // unset: the crate's arch, else the default
     if (auto checked = decodeSetting(key, value, problems)) values[key] = std::move(*checked);
   }
   return values;
+}
+
+std::map<std::string, KernelBudget> settingsFileBudgets(const std::string& text,
+                                                        std::vector<std::string>& problems) {
+  std::vector<std::string> unread;  // the file's own problems: parseSettingsFile's to report
+  const nlohmann::json file = settingsFileJson(text, unread);
+  if (!file.contains(kBudgetTable)) return {};
+  return parseBudgets(file[kBudgetTable].dump(), "kernelscope.toml [budget]", problems);
 }
 
 void SettingsLayers::changeEditorValues(const SettingChanges& changes) {

@@ -21,6 +21,7 @@
 #include "Artifact.h"
 #include "Compile.h"
 #include "CompileCache.h"
+#include "Crate.h"
 #include "Options.h"
 
 namespace ks::server {
@@ -70,6 +71,11 @@ std::optional<SettingChanges> decodeEditorSettings(const nlohmann::json& json,
 /// or arrays of them. Lines it cannot read, and values of other types, are appended to
 /// `problems` with their line number, then bad values; the rest of the file still applies.
 SettingValues parseSettingsFile(const std::string& text, std::vector<std::string>& problems);
+/// The `[budget]` and `[budget.KERNEL]` tables of a `kernelscope.toml` (what a crate's
+/// `[package.metadata.kernelscope.budget]` says, for every crate of the workspace), checked as
+/// the crate's are; their problems in `problems` (the file's own are parseSettingsFile's).
+std::map<std::string, KernelBudget> settingsFileBudgets(const std::string& text,
+                                                        std::vector<std::string>& problems);
 
 /// The settings that `layers` (lowest first) set over the defaults.
 Settings settingsFrom(std::initializer_list<const SettingValues*> layers);

@@ -5,7 +5,8 @@
 # GPU runner (tests/gpu/fake/fake-gpu-runner.py), which answers with H200 recordings.
 #
 # Checks: a run whose request and result pass through srun's stdin and stdout; a sweep whose
-# configurations run as parallel job steps of one allocation (salloc); a cancelled run whose
+# configurations, and a profile whose kernels, run as parallel job steps of one allocation
+# (salloc); a cancelled run whose
 # job step is gone afterwards (srun forwards the signal kernelscope's process-group kill
 # sends, and the step is cancelled).
 #
@@ -112,6 +113,15 @@ out=$(timeout 120 salloc --ntasks="$(nproc)" --time=5 --job-name=ks-sweep "$KS" 
   fail "sweep through srun: $out"
 echo "$out" | grep -q "fastest: block = 256" || fail "sweep through srun said: $out"
 echo "ok: a sweep as parallel job steps"
+
+# 2b. A profile of every kernel of a file as parallel job steps of one allocation.
+out=$(timeout 120 salloc --ntasks="$(nproc)" --time=5 --job-name=ks-kernels "$KS" profile \
+  tests/fixtures/gpu/two_matmuls.rs --all-kernels --jobs 2 \
+  --runner "srun --ntasks=1 --exact $FAKE --mode profile $REC/{kernel}.profile.result" 2>&1) ||
+  fail "profile of several kernels through srun: $out"
+echo "$out" | grep -q "matmul_naive on NVIDIA H200" && echo "$out" | grep -q "matmul_tiled on NVIDIA H200" ||
+  fail "profile of several kernels through srun said: $out"
+echo "ok: a profile of several kernels as parallel job steps"
 
 # 3. A cancelled run: kernelscope kills its runner's process group (as a timeout or the
 # editor's cancel does); srun passes the signal on and the job step ends.

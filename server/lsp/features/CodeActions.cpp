@@ -1,12 +1,14 @@
 // Code actions: rustc's machine-applicable suggestions (`mut x`, a missing `;`, a type) as
 // quick fixes, each with the diagnostic it fixes and the edit that applies it, as
-// rust-analyzer offers them.
+// rust-analyzer offers them; and the obvious fixes of launch specs' problems.
 #include "Features.h"
+#include "GpuFeatures.h"
 
 namespace ks::server {
 
 std::vector<lsp::CodeAction> codeActions(const Snapshot& s, const lsp::Range& range,
-                                         PositionEncoding enc, const UriOf& uriOf) {
+                                         PositionEncoding enc, const UriOf& uriOf,
+                                         const CrateLaunchSpecs& crateSpecs) {
   std::vector<lsp::CodeAction> out;
   if (!s.result) return out;
   // Only the Snapshot's own file is positioned here: its text is the one that compiled.
@@ -31,6 +33,10 @@ std::vector<lsp::CodeAction> codeActions(const Snapshot& s, const lsp::Range& ra
       action.isPreferred = d.fixes.size() == 1;
       out.push_back(std::move(action));
     }
+  }
+  for (SpecDiagnostic& d : specDiagnostics(s, enc, crateSpecs)) {
+    const lsp::Range& at = d.diagnostic.range;
+    if (d.fix && !(at.end < range.start || range.end < at.start)) out.push_back(std::move(*d.fix));
   }
   return out;
 }

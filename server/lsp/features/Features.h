@@ -21,6 +21,8 @@
 
 namespace ks::server {
 
+class CrateLaunchSpecs;  // GpuFeatures.h
+
 // Conversions shared by the features (Convert.cpp).
 
 /// The URI that names the file at `path` for the client: the client's own spelling for a
@@ -61,10 +63,12 @@ std::vector<lsp::CodeLens> codeLenses(const Snapshot& s, const Snapshot* earlier
 /// the open documents the compile served (one crate's, sharing one result): each gets an
 /// entry, empty when it has no diagnostics. A diagnostic in another file of the crate goes
 /// to that file, positioned in `textOf(path)` (its text on disk). One without a position,
-/// or in a file outside the crate (`core`), goes to every served document.
+/// or in a file outside the crate (`core`), goes to every served document. The problems of
+/// the launch specs written in each served document (specDiagnostics) go with its own.
 std::map<std::string, lsp::PublishDiagnosticsParams> diagnosticsOf(
     const std::vector<const Snapshot*>& served, const Settings&, PositionEncoding,
-    const std::function<std::string(const std::string& path)>& textOf, const UriOf&);
+    const std::function<std::string(const std::string& path)>& textOf, const UriOf&,
+    const CrateLaunchSpecs& crateSpecs);
 /// A compiler message as LSP says it, positioned in the text of the file its range names
 /// (`textOf` gives it, nullptr for a file outside the crate): its code with a link to
 /// the code's explanation, its labels and notes at other spans as related information.
@@ -74,9 +78,10 @@ lsp::Diagnostic toLspDiagnostic(
 
 // CodeActions.cpp
 /// Quick fixes for the compiler's machine-applicable suggestions on diagnostics of the
-/// Snapshot's file whose range meets `range`.
+/// Snapshot's file whose range meets `range`, and for its launch specs' problems there
+/// (specDiagnostics).
 std::vector<lsp::CodeAction> codeActions(const Snapshot&, const lsp::Range&, PositionEncoding,
-                                         const UriOf&);
+                                         const UriOf&, const CrateLaunchSpecs& crateSpecs);
 
 // Artifacts.cpp
 /// The kernelscope/artifact result for one stage of a Snapshot.

@@ -1,6 +1,7 @@
 // The editor's side of a GPU profile and of launch specs, computed from a ShownProfile or a
 // Snapshot (GpuProfile.cpp): the hot lines' inlay hints and hover counters, the heat of the
-// source lines and of the PTX/SASS views' lines, and the Run / Profile / launch spec lenses.
+// source lines and of the PTX/SASS views' lines, the Run / Profile / launch spec lenses, and
+// the problems of the launch specs written in a document as diagnostics with quick fixes.
 #pragma once
 
 #include <filesystem>
@@ -75,5 +76,19 @@ struct SpecInsertion {
 };
 std::optional<SpecInsertion> specInsertion(const Snapshot& s, const std::string& kernel,
                                            PositionEncoding, std::string& problem);
+
+/// A problem of a launch spec written in a document as the editor shows it: an error at its
+/// part of the spec line (the whole line when the parser does not know the part), source
+/// "kernelscope", code "spec-..." (gpu::specErrorCode), with its quick fix when one is obvious.
+struct SpecDiagnostic {
+  lsp::Diagnostic diagnostic;
+  std::optional<lsp::CodeAction> fix;
+};
+/// The problems of the launch specs written above the kernels of `s`'s document
+/// (gpu::checkWrittenSpec), positioned in the text that compiled; a kernel that its crate's
+/// Cargo.toml also gives a spec (as `crateSpecs` last read it) is told only the problems
+/// within its written items.
+std::vector<SpecDiagnostic> specDiagnostics(const Snapshot& s, PositionEncoding,
+                                            const CrateLaunchSpecs& crateSpecs);
 
 }  // namespace ks::server

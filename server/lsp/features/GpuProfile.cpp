@@ -1,5 +1,5 @@
-// A GPU profile where the user looks (hints, hover, heat) and the Run / Profile / launch spec
-// lenses. See GpuFeatures.h.
+// A GPU profile where the user looks (hints, hover, heat), the Run / Profile / launch spec
+// lenses and the written launch specs' problems. See GpuFeatures.h.
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
@@ -11,6 +11,7 @@
 #include "GpuFeatures.h"
 #include "LaunchSpec.h"
 #include "Report.h"
+#include "SpecCheck.h"
 #include "Uri.h"
 
 namespace ks::server {
@@ -38,6 +39,14 @@ std::vector<const KernelInfo*> ownKernels(const Snapshot& s) {
     if (k.definition.line != 0 && (k.definition.file.empty() || k.definition.file == s.path))
       out.push_back(&k);
   return out;
+}
+
+/// The position of 1-based `line` and 1-based byte `column` of `text` (0: the line's start).
+lsp::Position positionOfByteColumn(const std::string& text, uint32_t line, uint32_t column,
+                                   PositionEncoding enc) {
+  const lsp::Position start = positionOfCharColumn(text, line, 1, enc);
+  if (column <= 1) return start;
+  return positionOf(text, offsetOf(text, start, enc) + column - 1, enc);
 }
 
 }  // namespace
@@ -239,6 +248,44 @@ std::optional<SpecInsertion> specInsertion(const Snapshot& s, const std::string&
   ins.at = positionOfCharColumn(s.text, found->definition.line, 1, enc);
   ins.text = indent + "// kernelscope: " + gpu::specSkeleton(*sig) + "\n";
   return ins;
+}
+
+std::vector<SpecDiagnostic> specDiagnostics(const Snapshot& s, PositionEncoding enc,
+                                            const CrateLaunchSpecs& crateSpecs) {
+  std::vector<SpecDiagnostic> out;
+  for (const KernelInfo* k : ownKernels(s)) {
+    const bool crateSpec = crateSpecs.has(s.result->crateManifest, k->symbol);
+    for (const gpu::SpecProblem& p :
+         gpu::checkWrittenSpec(*s.result, *k, s.path, s.text, crateSpec)) {
+      const gpu::SpecError& e = p.error;
+      SpecDiagnostic d;
+      d.diagnostic.severity = lsp::DiagnosticSeverity::Error;
+      d.diagnostic.source = "kernelscope";
+      d.diagnostic.code = std::string(gpu::specErrorCode(e.kind));
+      d.diagnostic.message = "launch spec of " + k->symbol + ": " + e.message;
+      if (e.column) {
+        d.diagnostic.range = {positionOfByteColumn(s.text, e.line, e.column, enc),
+                              positionOfByteColumn(s.text, e.line, e.endColumn, enc)};
+      } else {
+        const int line = static_cast<int>(e.line) - 1;
+        d.diagnostic.range = {{line, 0}, endOfLine(s.text, line, enc)};
+      }
+      if (p.fix) {
+        const gpu::SpecEdit& edit = p.fix->edit;
+        lsp::CodeAction action;
+        action.title = p.fix->title;
+        action.diagnostics = {d.diagnostic};
+        action.isPreferred = true;
+        action.changes[s.uri].push_back(
+            {{positionOfByteColumn(s.text, edit.line, edit.column, enc),
+              positionOfByteColumn(s.text, edit.line, edit.endColumn, enc)},
+             edit.text});
+        d.fix = std::move(action);
+      }
+      out.push_back(std::move(d));
+    }
+  }
+  return out;
 }
 
 }  // namespace ks::server

@@ -1,9 +1,11 @@
 // Diagnostics: rustc and ptxas messages at their source ranges, in the file they are about,
-// and a warning on every kernel that spills registers or uses local memory.
+// a warning on every kernel that spills registers or uses local memory, and the problems of
+// the launch specs written in the documents.
 #include "Features.h"
 
 #include <algorithm>
 
+#include "GpuFeatures.h"
 #include "Uri.h"
 
 namespace ks::server {
@@ -113,7 +115,8 @@ lsp::Diagnostic toLspDiagnostic(
 
 std::map<std::string, lsp::PublishDiagnosticsParams> diagnosticsOf(
     const std::vector<const Snapshot*>& served, const Settings& settings, PositionEncoding enc,
-    const std::function<std::string(const std::string& path)>& textOf, const UriOf& uriOf) {
+    const std::function<std::string(const std::string& path)>& textOf, const UriOf& uriOf,
+    const CrateLaunchSpecs& crateSpecs) {
   std::map<std::string, lsp::PublishDiagnosticsParams> out;
   for (const Snapshot* s : served) out[s->path].uri = s->uri;
   if (served.empty() || !served.front()->result) return out;
@@ -163,6 +166,9 @@ std::map<std::string, lsp::PublishDiagnosticsParams> diagnosticsOf(
     diag.range.start = diag.range.end = positionOfCharColumn(*text, k.definition.line, 1, enc);
     add(file, std::move(diag));
   }
+  for (const Snapshot* s : served)
+    for (SpecDiagnostic& d : specDiagnostics(*s, enc, crateSpecs))
+      add(s->path, std::move(d.diagnostic));
   if (settings.remarks) {
     for (const Remark& r : result.remarks) {
       if (r.kind != Remark::Kind::Missed || !r.location) continue;

@@ -12,6 +12,7 @@
 #   test_profile.lua  `:Kernelscope profile` / `run` through a runner that answers with
 #                     results recorded on a GPU: hints and heat, cleared by an edit;
 #   test_diagnostics.lua  a type error's expected/found, a quick fix applied by code action;
+#   test_specs.lua    a launch spec's error at its line and columns, its quick fix applied;
 #   test_paths.lua    a crate under a non-ASCII path: linked and inlined highlighting.
 # Prints one line per check and `N passed, N failed`; exits non-zero on any failure.
 # The server comes from $KERNELSCOPE_BIN (default: build/server/kernelscope); another
@@ -25,7 +26,7 @@ source "$HERE/../common.sh"
 NVIM=${KS_NVIM:-nvim}
 # With KS_NVIM the Neovim under test is given; otherwise Debian's is installed.
 if [ -n "${KS_NVIM:-}" ]; then editor_test_setup nvim; else editor_test_setup nvim neovim; fi
-TESTS=${KS_NVIM_TESTS:-plugin setup stages filters profile diagnostics paths}
+TESTS=${KS_NVIM_TESTS:-plugin setup stages filters profile diagnostics specs paths}
 mkdir -p "$TMP/src" "$TMP/examples"
 cp "$ROOT/examples/saxpy.rs" "$TMP/src/saxpy.rs"
 cp -r "$ROOT/examples/crate" "$ROOT/examples/crate-util" "$TMP/examples/"
@@ -81,6 +82,10 @@ for t in $TESTS; do
   diagnostics)
     mkdir -p "$TMP/diagnostics"
     run_nvim diagnostics "$ROOT/editors/nvim" test_diagnostics.lua KS_SOURCE="$TMP/diagnostics/k.rs"
+    ;;
+  specs)
+    mkdir -p "$TMP/specs"
+    run_nvim specs "$ROOT/editors/nvim" test_specs.lua KS_SOURCE="$TMP/specs/k.rs"
     ;;
   paths)
     paths_dir="$TMP/crates ünïcode"

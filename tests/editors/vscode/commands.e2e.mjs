@@ -1,6 +1,7 @@
 // End-to-end test of commands a user runs on a kernel, in a real VS Code (code-server in
 // headless Chromium): a type error's diagnostic says what was expected and what was found,
-// rustc's machine-applicable suggestion applies as a quick fix (Ctrl+.), the arch picker's
+// rustc's machine-applicable suggestion applies as a quick fix (Ctrl+.), a launch spec's
+// error shows at its line and its quick fix fixes it, the arch picker's
 // "default" entry takes back an arch set in the user settings, and Restart Language Server
 // restarts without an error notification.
 //
@@ -47,6 +48,8 @@ const HEADER = [
 ];
 const kernel = (...body) => [...HEADER, ...body, "}", ""].join("\n");
 const FIX = path.join(WORKSPACE, "fix.rs");
+const SPEC = path.join(WORKSPACE, "spec.rs");
+const SPEC_LINE = "// kernelscope: y = u32[1 << 20] zeros; grid = 1 << 20 / 256; block = 256";
 const PTX = viewTitle("saxpy.rs", "PTX");
 
 /** The texts of the notification toasts on screen, with their severity. */
@@ -66,6 +69,9 @@ async function targets(page, arch) {
   await page.keyboard.press("Control+Home");
   return (await renderedLines(page, PTX)).some((l) => new RegExp(`^\\s*\\.target\\s+${arch}\\b`).test(l.text));
 }
+
+// Written before VS Code lists the workspace: Quick Open may not list a file created later.
+fs.writeFileSync(SPEC, [...HEADER.slice(0, 4), SPEC_LINE, ...HEADER.slice(4), "    *y = 1;", "}", ""].join("\n"));
 
 runSteps(async (page) => {
   await step(page, "saxpy.rs compiles, its PTX beside it", async () => {
@@ -147,6 +153,34 @@ runSteps(async (page) => {
       (await renderedLines(page, "fix.rs")).some((l) => l.text.includes("let mut x = 1u32;")));
     await waitUntil("no error squiggle left", async () => (await group(page, "fix.rs").locator(".squiggly-error").count()) === 0, FIRST_COMPILE_MS);
     await page.screenshot({ path: path.join(ARTIFACTS, "quick-fix.png") });
+  });
+
+  await step(page, "a launch spec's shift by a fraction is a problem at the spec's line; its quick fix shifts first", async () => {
+    await openFile(page, "spec.rs");
+    await runCommand(page, "View: Focus Problems (Errors, Warnings, Infos)");
+    const problem = await waitUntil("the launch spec's problem in the Problems view", async () => {
+      const rows = await page.locator(".markers-panel .monaco-list-row").allTextContents();
+      return rows.find((r) => r.includes("spec-shift-precedence"));
+    }, FIRST_COMPILE_MS);
+    console.log(`     ${problem.replace(/\s+/g, " ").slice(0, 160)}`);
+    const line = lineOf(SPEC, "// kernelscope:");
+    if (!problem.includes(`[Ln ${line + 1}, Col ${SPEC_LINE.indexOf("1 << 20 / 256") + 1}]`))
+      throw new Error(`not at the shift on the spec's line ${line + 1}: ${problem}`);
+    await goToLine(page, "spec.rs", line + 1);
+    await page.keyboard.press("End");
+    for (let i = 0; i < "; block = 256".length + 3; ++i) await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("Control+.");
+    const action = page.locator(".action-widget .monaco-list-row", { hasText: /Shift first/ }).first();
+    await action.waitFor({ timeout: STEP_MS });
+    console.log(`     ${((await action.textContent()) ?? "").trim()}`);
+    for (let i = 0; i < 5 && !(await action.evaluate((el) => el.classList.contains("focused"))); ++i) {
+      await page.keyboard.press("ArrowDown");
+    }
+    await page.keyboard.press("Enter");
+    await waitUntil("the shift in parentheses in the editor", async () =>
+      (await renderedLines(page, "spec.rs")).some((l) => l.text.includes("grid = (1 << 20) / 256; block = 256")));
+    await waitUntil("no error squiggle left", async () => (await group(page, "spec.rs").locator(".squiggly-error").count()) === 0, FIRST_COMPILE_MS);
+    await page.screenshot({ path: path.join(ARTIFACTS, "spec-quick-fix.png") });
   });
 
   await step(page, "the extension host log shows no kernelscope errors", () => noExtensionHostErrors(USER_DATA));

@@ -8,8 +8,9 @@
 #   e2e.mjs          a session as a user has it: views, highlighting, hovers, arch, saves;
 #   stages.e2e.mjs   Open Stages Side by Side: tiled groups that follow the active file;
 #   filters.e2e.mjs  the views' filters on and off (Toggle Filters), linked highlighting exact;
-#   commands.e2e.mjs a type error's expected/found and its quick fix (Ctrl+.), the arch
-#                    picker's "default", Restart Language Server without an error;
+#   commands.e2e.mjs a type error's expected/found and its quick fix (Ctrl+.), a launch
+#                    spec's error at its line and its quick fix, the arch picker's "default",
+#                    Restart Language Server without an error;
 #   costs.e2e.mjs    Show What Each Line Costs: the register peak, a line to look at first
 #                    picked; Go to Definition (F12) on an FFMA's register in the SASS view;
 #   profile.e2e.mjs  the Profile lens through a runner that answers with a recorded profile:

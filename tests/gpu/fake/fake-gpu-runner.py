@@ -11,7 +11,8 @@ usage: fake-gpu-runner.py [--mode run|profile] [--save-request FILE] [--hang PID
                           RESULT kernelscope gpu-exec
   RESULT          a recorded result; {grid} and {block} in it are replaced by the request's
                   launch ("64", "16x16"), so that each configuration of a sweep is answered
-                  by the result recorded for it
+                  by the result recorded for it, and {kernel} by the kernel's name, so that
+                  each kernel of a file is
   --hang PIDFILE  never answer: write this process's id and that of a child (standing in
                   for ncu) to PIDFILE and wait; only a kill of the process group ends both
 """
@@ -75,6 +76,7 @@ def main(argv):
         return "x".join(str(d) for d in dims)
 
     result = result.replace("{grid}", shape(header["grid"])).replace("{block}", shape(header["block"]))
+    result = result.replace("{kernel}", os.path.basename(str(header.get("kernel", ""))))
     with open(result, "rb") as recorded:
         sys.stdout.buffer.write(fitted(recorded.read(), header))
 

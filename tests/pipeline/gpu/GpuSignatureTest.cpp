@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <cstring>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "Cubin.h"
@@ -223,6 +224,62 @@ TEST_CASE("expressions bind as Rust's, and name fields of struct parameters") {
   CHECK_FALSE(evaluateExpression("ceil(1 << 20 / 256)", err));  // 1 << (20 / 256)
   CHECK(err.find("the shift amount is 0.078125, not a whole number: / binds tighter than << and "
                  ">> (as in Rust) and divides exactly: to shift first") != std::string::npos);
+
+  // Where: the shift, and the shift done first for it; a name without a value, at the name.
+  ExpressionError e;
+  CHECK_FALSE(evaluateExpression("ceil(1 << 20 / 256 ) + 1", nullptr, e));
+  CHECK(e.shiftPrecedence);
+  CHECK(e.begin == 5);
+  CHECK(e.end == 18);
+  CHECK(e.rewrite == "(1 << 20) / 256");
+  e = {};
+  CHECK_FALSE(evaluateExpression("1 << (20 / 256)", nullptr, e));  // no shift to do first
+  CHECK_FALSE(e.shiftPrecedence);
+  CHECK(e.rewrite.empty());
+  e = {};
+  CHECK_FALSE(evaluateExpression("2 * m + 1", nullptr, e));
+  CHECK_FALSE(e.shiftPrecedence);
+  CHECK(e.message == "unknown name 'm'");
+  CHECK(e.begin == 4);
+  CHECK(e.end == 5);
+}
+
+TEST_CASE("spec items know their columns, and errors their kind and place") {
+  const std::string source =
+      "#[no_mangle] // kernelscope: n = 1 << 20; grid = 1 << 20 / 256; block 256; m = 1\n"
+      "pub unsafe extern \"ptx-kernel\" fn k(n: u32) {}\n";
+  std::vector<SpecError> errors;
+  LaunchSpec spec = specFromComments(source, 2, "k.rs", errors);
+  REQUIRE(spec.items.size() == 3);
+  CHECK(spec.items[0].keyColumn == 30);  // 1-based, in bytes
+  CHECK(spec.items[0].valueColumn == 34);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].kind == SpecErrorKind::Syntax);
+  CHECK(source.substr(errors[0].column - 1, errors[0].endColumn - errors[0].column) == "block 256");
+  KernelSignature sig;
+  sig.name = "k";
+  KernelParam n;
+  n.name = "n";
+  n.bytes = n.align = 4;
+  n.kind = KernelParam::Kind::Integer;
+  n.type = ElemType::U32;
+  sig.params.push_back(n);
+  errors.clear();
+  CHECK_FALSE(resolveSpec(spec, sig, errors));
+  std::map<SpecErrorKind, const SpecError*> byKind;
+  for (const auto& err : errors) byKind[err.kind] = &err;
+  REQUIRE(byKind.count(SpecErrorKind::UnknownName));
+  const SpecError& unknown = *byKind[SpecErrorKind::UnknownName];
+  CHECK(unknown.key == "m");
+  CHECK(source.substr(unknown.column - 1, unknown.endColumn - unknown.column) == "m");
+  REQUIRE(byKind.count(SpecErrorKind::ShiftPrecedence));
+  const SpecError& shift = *byKind[SpecErrorKind::ShiftPrecedence];
+  CHECK(source.substr(shift.column - 1, shift.endColumn - shift.column) == "1 << 20 / 256");
+  CHECK(shift.rewrite == "(1 << 20) / 256");
+  REQUIRE(byKind.count(SpecErrorKind::MissingLaunch));
+  CHECK(byKind[SpecErrorKind::MissingLaunch]->key == "block");
+  CHECK(byKind[SpecErrorKind::MissingLaunch]->column == 0);  // the whole spec
+  CHECK(specErrorCode(SpecErrorKind::ShiftPrecedence) == "spec-shift-precedence");
 }
 
 TEST_CASE("PTX parameters of every form, and a source layout that disagrees is not used") {

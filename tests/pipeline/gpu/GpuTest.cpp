@@ -9,6 +9,7 @@
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "ExactLocations.h"
 #include "GpuExecProtocol.h"
@@ -705,6 +706,57 @@ TEST_CASE("run --sweep: each configuration of real H200 runs, time against predi
   auto replayed = test::runKernelscope({"run", "examples/saxpy.rs", "--sweep", "block=64",
                                         "--replay", "tests/golden/gpu/saxpy.run.result"});
   CHECK(replayed.exitCode == 2);
+}
+
+TEST_CASE("several kernels of a file: each profiled or run, --jobs at once, in one report") {
+  test::requireToolchain();
+  // The fake GPU runner answers each kernel's request with the H200 result recorded for it.
+  const std::string fake = "tests/gpu/fake/fake-gpu-runner.py --mode ";
+  const std::string file = "tests/fixtures/gpu/two_matmuls.rs";
+  auto all =
+      test::runKernelscope({"profile", file, "--all-kernels", "--jobs", "2", "--json", "--runner",
+                            fake + "profile tests/golden/gpu/{kernel}.profile.result"});
+  REQUIRE_MESSAGE(all.exitCode == 0, all.err);
+  auto docs = nlohmann::json::parse(all.out);
+  REQUIRE(docs.size() == 2);
+  std::set<std::string> kernels;
+  for (const auto& doc : docs) {
+    kernels.insert(doc["kernel"]["name"].get<std::string>());
+    double sum = 0;
+    for (const auto& l : doc["lines"]) sum += l["stallSamples"].get<double>();
+    CHECK(sum == doc["kernel"]["stallSamples"].get<double>());
+  }
+  CHECK(kernels == std::set<std::string>{"matmul_naive", "matmul_tiled"});
+
+  // As text, each kernel's table; the naive kernel's hot line is its own inner loop's.
+  auto text =
+      test::runKernelscope({"profile", file, "--kernel", "matmul_tiled", "--kernel", "matmul_naive",
+                            "--runner", fake + "profile tests/golden/gpu/{kernel}.profile.result"});
+  REQUIRE_MESSAGE(text.exitCode == 0, text.err);
+  CHECK(text.out.find("matmul_naive on NVIDIA H200") != std::string::npos);
+  CHECK(text.out.find("matmul_tiled on NVIDIA H200") != std::string::npos);
+  CHECK(text.out.find("sum += *a.add(row * k + e) * *b.add(e * n + col);") != std::string::npos);
+
+  auto runs = test::runKernelscope({"run", file, "--all-kernels", "--jobs", "2", "--runner",
+                                    fake + "run tests/golden/gpu/{kernel}.run.result"});
+  REQUIRE_MESSAGE(runs.exitCode == 0, runs.err);
+  CHECK(runs.out.find("matmul_naive on NVIDIA H200") != std::string::npos);
+  CHECK(runs.out.find("matmul_tiled on NVIDIA H200") != std::string::npos);
+
+  // One kernel that fails fails the command, the others still shown.
+  auto oneFails =
+      test::runKernelscope({"run", file, "--kernel", "matmul_naive", "--kernel", "no_such_kernel",
+                            "--runner", fake + "run tests/golden/gpu/{kernel}.run.result"});
+  CHECK(oneFails.exitCode == 1);
+  CHECK(oneFails.out.find("matmul_naive on NVIDIA H200") != std::string::npos);
+  CHECK(oneFails.err.find("no_such_kernel did not run") != std::string::npos);
+
+  auto none = test::runKernelscope({"profile", "tests/fixtures/atomics.rs", "--all-kernels"});
+  CHECK(none.exitCode == 1);
+  CHECK(none.err.find("has no kernel with a launch spec") != std::string::npos);
+  auto sweep = test::runKernelscope({"run", file, "--all-kernels", "--sweep", "block=64,128"});
+  CHECK(sweep.exitCode == 2);
+  CHECK(sweep.err.find("take one --kernel") != std::string::npos);
 }
 
 TEST_CASE("profile --baseline: per-line changes through an edit that fixes an uncoalesced access") {

@@ -188,6 +188,33 @@ TEST_CASE("check: budgets from Cargo.toml are limits that --bless does not lift"
         std::string::npos);
 }
 
+TEST_CASE("check: a workspace's kernelscope.toml budgets its crates, under the crate's own") {
+  test::requireToolchain();
+  TempDir tmp("kernelscope-check-test");
+  // The crate says nothing of the stack; kernelscope.toml above it does, and a registers limit
+  // the crate's own (200) overrides.
+  Crate c(tmp.path() / "kernels", "kernels", kGatherLocal,
+          "\n[package.metadata.kernelscope.budget]\nregisters = 200\n");
+  std::ofstream(tmp.path() / "kernelscope.toml")
+      << "arch = \"sm_90\"\n[budget]\nregisters = 1\n[budget.gather]\nstack = 0\n"
+         "[budget.other]\nbogus = 1\n";
+  auto r = c.check({"--bless"});
+  INFO(r.out << r.err);
+  CHECK(r.exitCode == 1);
+  CHECK(r.out.find("error[budget/stack]: kernel gather: 256 bytes of stack, over its budget "
+                   "of 0") != std::string::npos);
+  CHECK(r.out.find("budget/registers") == std::string::npos);  // the crate's 200, not 1
+  CHECK(r.err.find("kernelscope.toml: warning: kernelscope.toml [budget].other: unknown key "
+                   "'bogus'") != std::string::npos);
+
+  // Without the crate's own limit, the workspace's holds.
+  std::ofstream(c.dir / "Cargo.toml")
+      << std::string(kManifest).replace(std::string(kManifest).find("NAME"), 4, "kernels");
+  auto w = c.check({"--bless"});
+  INFO(w.out << w.err);
+  CHECK(w.out.find("error[budget/registers]: kernel gather") != std::string::npos);
+}
+
 TEST_CASE("check: -p picks a package of the workspace; bad input is refused clearly") {
   test::requireToolchain();
   TempDir tmp("kernelscope-check-test");

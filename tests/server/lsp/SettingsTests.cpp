@@ -256,6 +256,26 @@ TEST_CASE("kernelscope.toml is TOML: literal strings, multi-line arrays; bad lin
   CHECK(problems == std::vector<std::string>{"optLevel must be 0, 1, 2 or 3"});
 }
 
+TEST_CASE("kernelscope.toml's [budget] tables are the check's, not settings") {
+  const std::string text =
+      "arch = 'sm_80'\n[budget]\nregisters = 64\n[budget.gather]\nstack = 0\n"
+      "block-size = 512\nbogus = 1\n";
+  std::vector<std::string> problems;
+  server::SettingValues s = server::parseSettingsFile(text, problems);
+  CHECK(s == server::SettingValues{{"arch", std::string("sm_80")}});
+  CHECK(problems.empty());  // no "not a setting" for the budget
+  const auto budgets = server::settingsFileBudgets(text, problems);
+  REQUIRE(budgets.size() == 2);
+  CHECK(budgets.at("").limits.at("registers") == 64);
+  CHECK(budgets.at("gather").limits.at("stack") == 0);
+  CHECK(budgets.at("gather").blockSize == 512u);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].starts_with("kernelscope.toml [budget].gather: unknown key 'bogus'"));
+  problems.clear();
+  CHECK(server::settingsFileBudgets("budget = 3\n", problems).empty());
+  CHECK(problems == std::vector<std::string>{"kernelscope.toml [budget] must be a table"});
+}
+
 TEST_CASE("kernelscope.toml of many unreadable lines is read in linear time") {
   // 400 KB of lines TOML cannot read, between two settings: each line used to cost a reading
   // of the whole file again (40 KB held initialize for seconds).
