@@ -10,8 +10,10 @@
 //  4. `kernelscope explain` of the largest file, compiled (the tools by hand beside it) and
 //     then read from the result cache as text and as --json: bytes, time and peak RSS.
 //  5. with `costs` as the fourth argument, only this: at each size, a whole compile with the
-//     costs (Costs.h) and without, in turn.
-// Usage: ks_bench_scale [ROUNDS [CYCLES[:K] [SIZES [costs]]]]   (defaults 3, 200:40 and
+//     costs (Costs.h) and without, in turn;
+//  6. with `parts` as the fourth argument, only this: at each size, the heap one result holds,
+//     part by part (each freed in turn), against its footprint (CompileCache.h).
+// Usage: ks_bench_scale [ROUNDS [CYCLES[:K] [SIZES [costs|parts]]]]   (defaults 3, 200:40 and
 // 1,5,10,20,40,80; ROUNDS 0: no compiles, CYCLES -1: no server; SIZES: the kernel counts,
 // comma-separated)
 #include <fcntl.h>
@@ -30,6 +32,7 @@
 #include <vector>
 
 #include "Compile.h"
+#include "CompileCache.h"
 #include "Engine.h"
 #include "FakeTransport.h"
 #include "GeneratedKernels.h"
@@ -188,6 +191,52 @@ void costsOverhead(const Toolchain& tc, const fs::path& dir, int rounds,
       "(medians of %d rounds; on/off = a whole compile with and without the costs, in turn;\n"
       " cpu = CPU seconds of the compile, its tools included)\n",
       rounds);
+}
+
+/// 6. What one result holds on the heap, part by part: the heap in use falls by each part as it
+/// is freed (a shared part, such as the chains the line map shares with the artifacts, falls
+/// with the last holder freed).
+void resultParts(const Toolchain& tc, const fs::path& dir, const std::vector<int>& sizes) {
+  for (int n : sizes) {
+    fs::path file = dir / ("p" + std::to_string(n) + ".rs");
+    std::string text = generatedKernels(n);
+    std::ofstream(file) << text;
+    malloc_trim(0);
+    const double before = heapInUseMiB();
+    auto result = std::make_shared<CompileResult>(compileWithDefaults(tc, {file, text}, {}));
+    if (!result->succeeded) {
+      std::fprintf(stderr, "kernelscope failed on %d kernels\n", n);
+      return;
+    }
+    const double held = heapInUseMiB() - before;
+    std::printf("%d kernels: the result holds %.2f MiB of heap; its footprint says %.2f MiB\n", n,
+                held, footprint(*result) / double(1 << 20));
+    auto freed = [last = heapInUseMiB()](const std::string& what) mutable {
+      const double now = heapInUseMiB();
+      std::printf("  %-28s %8.2f MiB\n", what.c_str(), last - now);
+      last = now;
+    };
+    const size_t remarks = result->remarks.size();
+    result->remarks = {};
+    freed("remarks (" + std::to_string(remarks) + ")");
+    result->diagnostics = {};
+    freed("diagnostics");
+    result->costs.reset();
+    freed("costs");
+    result->cubin.reset();
+    freed("cubin");
+    result->lineMap.reset();
+    freed("line map");
+    for (auto& [stage, outcome] : result->stages) {
+      const size_t lines = outcome.artifact->lines().size();
+      const size_t textBytes = outcome.artifact->text().size();
+      outcome.artifact = StageOutcome::emptyArtifact();
+      freed(std::string(stageName(stage)) + " (" + std::to_string(lines) + " lines, " +
+            std::to_string(textBytes >> 10) + " KiB text)");
+    }
+    result.reset();
+    freed("the rest");
+  }
 }
 
 struct Server {
@@ -379,6 +428,10 @@ int main(int argc, char** argv) {
   TempDir dir("kernelscope-scale");
   if (argc > 4 && std::string_view(argv[4]) == "costs") {  // only the costs' overhead
     costsOverhead(tc, dir.path(), std::max(rounds, 1), sizes);
+    return 0;
+  }
+  if (argc > 4 && std::string_view(argv[4]) == "parts") {  // only a result's parts
+    resultParts(tc, dir.path(), sizes);
     return 0;
   }
   // The server first, so that its memory is not measured on top of the compiles'.
