@@ -147,11 +147,12 @@ void CompileCache::insert(const std::string& key, std::shared_ptr<const CompileR
   cached.ownBytes = footprintBesidesArtifacts(*result);
   size_t total = cached.ownBytes;
   for (const auto& [stage, outcome] : result->stages) {
-    const size_t bytes = footprint(*outcome.artifact, outcome.available);
+    const Artifact* artifact = outcome.artifact.get();
+    const size_t bytes = footprint(*artifact, outcome.available);
     if (std::none_of(cached.artifacts.begin(), cached.artifacts.end(),
-                     [&](const auto& a) { return a.first == outcome.artifact.get(); }))
+                     [artifact](const auto& a) { return a.first == artifact; }))
       total += bytes;
-    cached.artifacts.emplace_back(outcome.artifact.get(), bytes);
+    cached.artifacts.emplace_back(artifact, bytes);
   }
   for (const auto& f : result->sourceFiles)
     cached.files.emplace_back(f, stableDigest({fileFingerprint(f)}));
