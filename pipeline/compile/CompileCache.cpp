@@ -3,6 +3,7 @@
 
 #include "Files.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <unordered_set>
@@ -39,8 +40,7 @@ std::shared_ptr<const CompileResult> CompileCache::find(const std::string& key) 
   if (it == index_.end()) return nullptr;
   for (const auto& [path, hash] : it->second->second.files)
     if (stableDigest({fileFingerprint(path)}) != hash) {  // a module or dependency changed on disk
-      lru_.erase(it->second);
-      index_.erase(it);
+      erase(it->second);
       return nullptr;
     }
   lru_.splice(lru_.begin(), lru_, it->second);
@@ -53,37 +53,35 @@ size_t stringBytes(const std::string& s) {
   return sizeof s + (s.capacity() > 15 ? s.capacity() : 0);
 }
 
+size_t frameBytes(const Frame& f) {
+  return sizeof f + stringBytes(f.file) + stringBytes(f.function) - 2 * sizeof(std::string);
+}
+
 size_t chainBytes(const std::vector<Frame>& chain) {
-  size_t n = chain.capacity() * sizeof(Frame);
-  for (const Frame& f : chain)
-    n += stringBytes(f.file) + stringBytes(f.function) - 2 * sizeof(std::string);
+  size_t n = (chain.capacity() - chain.size()) * sizeof(Frame);
+  for (const Frame& f : chain) n += frameBytes(f);
   return n;
 }
 
-/// The chains of `a` not counted yet: lines, stages and the line map share them.
-size_t chainsBytes(const Artifact& a, std::unordered_set<const void*>& counted) {
+/// The chains of `a`, each counted once: its lines share them.
+size_t chainsBytes(const Artifact& a) {
+  std::unordered_set<const void*> counted{nullptr};
   size_t n = 0;
   for (const ArtifactLine& l : a.lines())
     if (counted.insert(l.location.id()).second) n += chainBytes(l.location);
   return n;
 }
 
-}  // namespace
-
-size_t footprint(const CompileResult& r) {
+/// What `r` holds besides its stages' artifacts.
+size_t footprintBesidesArtifacts(const CompileResult& r) {
   size_t n = sizeof r;
-  std::unordered_set<const void*> counted{nullptr};
-  for (const auto& [stage, outcome] : r.stages) {
-    const Artifact& a = *outcome.artifact;
-    n += sizeof a + a.bytesHeld();
-    size_t chains = chainsBytes(a, counted);
-    n += chains;
-    // The line map keeps an origin index per line and an origin (sharing the chain, with
-    // the user frames) per distinct chain: at most about the chains' size again.
-    if (outcome.available) n += a.lines().size() * sizeof(uint32_t) + chains;
-  }
   for (const Diagnostic& d : r.diagnostics) n += sizeof d + d.message.capacity();
-  for (const Remark& m : r.remarks) n += sizeof m + m.message.capacity();
+  for (const Remark& m : r.remarks) {
+    n += sizeof m + stringBytes(m.pass) + stringBytes(m.name) + stringBytes(m.function) +
+         stringBytes(m.message) - 4 * sizeof(std::string);
+    for (const auto* f : {&m.location, &m.userLocation})
+      if (*f) n += frameBytes(**f) - sizeof(Frame);
+  }
   if (r.cubin) n += r.cubin->size();
   n += stringBytes(r.cubinProblem);
   for (const LinkedFunction& f : r.linkedFunctions)
@@ -91,33 +89,112 @@ size_t footprint(const CompileResult& r) {
   return n;
 }
 
+bool sameFunction(const ArtifactFunction& a, const ArtifactFunction& b) {
+  return a.symbol == b.symbol && a.demangled == b.demangled && a.firstLine == b.firstLine &&
+         a.lastLine == b.lastLine && a.isKernel == b.isKernel && a.definition == b.definition;
+}
+
+bool sameArtifact(const Artifact& a, const Artifact& b) {
+  if (a.stage != b.stage || a.text() != b.text() || a.functions.size() != b.functions.size())
+    return false;
+  for (size_t i = 0; i < a.functions.size(); ++i)
+    if (!sameFunction(a.functions[i], b.functions[i])) return false;
+  const auto al = a.lines(), bl = b.lines();
+  for (size_t i = 0; i < al.size(); ++i)  // as many lines: the texts are equal
+    if (al[i].kind != bl[i].kind || al[i].source != bl[i].source ||
+        al[i].function != bl[i].function || !(al[i].location == bl[i].location))
+      return false;
+  return true;
+}
+
+}  // namespace
+
+size_t footprint(const Artifact& a, bool mapped) {
+  const size_t chains = chainsBytes(a);
+  size_t n = sizeof a + a.bytesHeld() + chains;
+  // The line map keeps an origin index per line and an origin (sharing the chain, with the
+  // user frames) per distinct chain: at most about the chains' size again.
+  if (mapped) n += a.lines().size() * sizeof(uint32_t) + chains;
+  return n;
+}
+
+size_t footprint(const CompileResult& r) {
+  size_t n = footprintBesidesArtifacts(r);
+  std::unordered_set<const Artifact*> counted;
+  for (const auto& [stage, outcome] : r.stages)
+    if (counted.insert(outcome.artifact.get()).second)
+      n += footprint(*outcome.artifact, outcome.available);
+  return n;
+}
+
+size_t shareUnchangedArtifacts(CompileResult& result, const CompileResult& earlier) {
+  size_t shared = 0;
+  for (auto& [stage, outcome] : result.stages) {
+    const StageOutcome* then = earlier.stage(stage);
+    if (!then || then->available != outcome.available || then->artifact == outcome.artifact ||
+        !sameArtifact(*then->artifact, *outcome.artifact))
+      continue;
+    outcome.artifact = then->artifact;
+    ++shared;
+  }
+  return shared;
+}
+
 void CompileCache::insert(const std::string& key, std::shared_ptr<const CompileResult> result) {
   // Only code is remembered: a failure may be a killed or timed-out tool, worth retrying.
   if (!result || !result->succeeded || result->cancelled) return;
   Cached cached;
-  cached.bytes = footprint(*result);
+  cached.ownBytes = footprintBesidesArtifacts(*result);
+  size_t total = cached.ownBytes;
+  for (const auto& [stage, outcome] : result->stages) {
+    const Artifact* artifact = outcome.artifact.get();
+    const size_t bytes = footprint(*artifact, outcome.available);
+    if (std::none_of(cached.artifacts.begin(), cached.artifacts.end(),
+                     [artifact](const auto& a) { return a.first == artifact; }))
+      total += bytes;
+    cached.artifacts.emplace_back(artifact, bytes);
+  }
   for (const auto& f : result->sourceFiles)
     cached.files.emplace_back(f, stableDigest({fileFingerprint(f)}));
   cached.result = std::move(result);
   std::lock_guard lock(mutex_);
-  if (cached.bytes > capacity_) return;
-  if (auto it = index_.find(key); it != index_.end()) {
-    bytes_ -= it->second->second.bytes;
-    lru_.erase(it->second);
-    index_.erase(it);
-  }
-  bytes_ += cached.bytes;
+  if (total > capacity_) return;
+  if (auto it = index_.find(key); it != index_.end()) erase(it->second);
+  count(cached);
   lru_.emplace_front(key, std::move(cached));
   index_[key] = lru_.begin();
   evictBeyondCapacity();
 }
 
-void CompileCache::evictBeyondCapacity() {
-  while (bytes_ > capacity_ && !lru_.empty()) {
-    bytes_ -= lru_.back().second.bytes;
-    index_.erase(lru_.back().first);
-    lru_.pop_back();
+void CompileCache::count(const Cached& cached) {
+  bytes_ += cached.ownBytes;
+  for (const auto& [artifact, bytes] : cached.artifacts) {
+    KeptArtifact& kept = artifacts_[artifact];
+    if (kept.users++ == 0) {
+      kept.bytes = bytes;
+      bytes_ += bytes;
+    }
   }
+}
+
+void CompileCache::uncount(const Cached& cached) {
+  bytes_ -= cached.ownBytes;
+  for (const auto& [artifact, bytes] : cached.artifacts) {
+    auto it = artifacts_.find(artifact);
+    if (--it->second.users > 0) continue;
+    bytes_ -= it->second.bytes;
+    artifacts_.erase(it);
+  }
+}
+
+void CompileCache::erase(std::list<Entry>::iterator it) {
+  uncount(it->second);
+  index_.erase(it->first);
+  lru_.erase(it);
+}
+
+void CompileCache::evictBeyondCapacity() {
+  while (bytes_ > capacity_ && !lru_.empty()) erase(std::prev(lru_.end()));
 }
 
 void CompileCache::setCapacity(size_t capacityBytes) {

@@ -25,14 +25,26 @@ namespace ks {
 /// file when `input.text` is empty; an unreadable file gives a key of its own.
 std::string compileKey(const Toolchain&, const CompileInput&, const ResolvedOptions&);
 
-/// About how many bytes `result` holds (its artifacts, line map, diagnostics and remarks).
+/// About how many bytes `result` holds (its artifacts, line map, diagnostics and remarks),
+/// each artifact counted once however many stages or results share it.
 size_t footprint(const CompileResult&);
+/// About how many bytes `artifact` holds: its text, line index, lines and chains, and with
+/// `mapped` its stage's part of a line map.
+size_t footprint(const Artifact&, bool mapped);
+
+/// Makes each stage of `result` whose artifact is equal to that stage's in `earlier` (text,
+/// lines, locations and functions) share `earlier`'s artifact instead of holding a copy: an
+/// edit that leaves a stage unchanged (an option the code does not depend on, a comment past
+/// the last line of code, MIR across an arch switch) costs no memory for it. Returns the
+/// stages shared.
+size_t shareUnchangedArtifacts(CompileResult& result, const CompileResult& earlier);
 
 /// The bound of the language server's cache unless the user sets `compileCacheMB`.
 inline constexpr size_t kDefaultCompileCacheMB = 64;
 
 /// Keeps the most recently used results while their footprints add up to at most
-/// `capacityBytes` (a result larger than that is not kept), evicting the least recent.
+/// `capacityBytes` (a result larger than that is not kept), evicting the least recent. An
+/// artifact that several kept results share (shareUnchangedArtifacts) counts once.
 class CompileCache {
  public:
   explicit CompileCache(size_t capacityBytes = kDefaultCompileCacheMB << 20)
@@ -49,17 +61,28 @@ class CompileCache {
  private:
   struct Cached {
     std::shared_ptr<const CompileResult> result;
-    size_t bytes = 0;
+    size_t ownBytes = 0;  // its footprint besides its artifacts
+    std::vector<std::pair<const Artifact*, size_t>> artifacts;  // each stage's, its footprint
     std::vector<std::pair<std::filesystem::path, std::string>> files;  // path, content hash
   };
+  /// An artifact of the kept results, counted in bytes_ once.
+  struct KeptArtifact {
+    size_t bytes = 0;
+    size_t users = 0;  // the stages of kept results that hold it
+  };
   using Entry = std::pair<std::string, Cached>;
-  void evictBeyondCapacity();  // with mutex_ held
+  // With mutex_ held:
+  void count(const Cached&);
+  void uncount(const Cached&);
+  void erase(std::list<Entry>::iterator);
+  void evictBeyondCapacity();
 
   mutable std::mutex mutex_;
   size_t capacity_;
   size_t bytes_ = 0;
   std::list<Entry> lru_;  // most recent first
   std::unordered_map<std::string, std::list<Entry>::iterator> index_;
+  std::unordered_map<const Artifact*, KeptArtifact> artifacts_;
 };
 
 }  // namespace ks

@@ -134,10 +134,24 @@ std::shared_ptr<const CompileResult> Engine::compile(const CompileInput& input,
   // the result stale for the cache and for the server's watching.
   if (!compiled->crateManifest.empty())
     addSourceFile(compiled->sourceFiles, compiled->crateManifest);
+  if (compiled->succeeded) shareWithPrevious(input.path, *compiled);
   std::shared_ptr<const CompileResult> result = std::move(compiled);
+  if (result->succeeded) {
+    std::lock_guard lock(mutex_);
+    newest_[input.path] = result;
+  }
   if (cacheable) cache_.insert(key, result);
   if (store) noteStoreProblem(store->save(storeKey, *result));
   return result;
+}
+
+void Engine::shareWithPrevious(const std::filesystem::path& file, CompileResult& result) {
+  std::shared_ptr<const CompileResult> previous;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = newest_.find(file); it != newest_.end()) previous = it->second.lock();
+  }
+  if (previous) shareUnchangedArtifacts(result, *previous);
 }
 
 void Engine::noteStoreProblem(const std::string& problem) {

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -61,7 +62,9 @@ class Engine {
   ResolvedOptions optionsFor(const std::filesystem::path& file, CompileOptions);
 
   /// Compiles `input` with optionsFor's options, or answers from the cache. The crate's
-  /// Cargo.toml is among the result's sourceFiles: its change makes the result stale.
+  /// Cargo.toml is among the result's sourceFiles: its change makes the result stale. A stage
+  /// that came out as in the file's previous compile shares that compile's artifact
+  /// (shareUnchangedArtifacts).
   /// A compile that saves its tools' outputs (CommonCompileOptions::saveTempsDir) always runs.
   std::shared_ptr<const CompileResult> compile(const CompileInput&, const CompileOptions&,
                                                const CancellationToken& = {});
@@ -88,6 +91,8 @@ class Engine {
   OptionLayer optionLayer_;
   std::optional<Toolchain> toolchain_;
   CompileCache cache_;
+  /// Each file's newest compiled result, whose unchanged artifacts the next one shares.
+  std::map<std::filesystem::path, std::weak_ptr<const CompileResult>> newest_;
   std::optional<ResultStore> store_;  // set by keepResultsOnDisk once the toolchain is known
   uintmax_t storeBytes_ = 0;
   bool storeProblemSaid_ = false;
@@ -95,6 +100,8 @@ class Engine {
 
   ResultStore* resultStore();
   ResolvedOptions resolve(const Toolchain&, const std::filesystem::path& file, CompileOptions);
+  /// Makes `result`'s unchanged stages share the artifacts of `file`'s previous result.
+  void shareWithPrevious(const std::filesystem::path& file, CompileResult& result);
   /// Says once, through progress, why results cannot be kept on disk ("": nothing to say).
   void noteStoreProblem(const std::string& problem);
 };

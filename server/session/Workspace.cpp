@@ -66,9 +66,26 @@ bool Workspace::record(const std::string& path, std::shared_ptr<const Snapshot> 
     if (!d->snapshots.empty() && d->snapshots.back()->revision == snapshot->revision)
       d->snapshots.pop_back();
     d->snapshots.push_back(std::move(snapshot));
-    while (d->snapshots.size() > kKeptSnapshots) d->snapshots.pop_front();
+    prune(*d);
   }
   return true;
+}
+
+void Workspace::prune(Document& d) {
+  while (d.snapshots.size() > kKeptSnapshots) d.snapshots.pop_front();
+  const auto newest = d.snapshots.back();
+  const auto sameTarget = beforeForSameTarget(d, *newest);
+  size_t bytes = 0;
+  for (const auto& s : d.snapshots) bytes += s->bytes;
+  // Oldest first; the newest two and the previous save for the newest's target stay.
+  for (size_t i = 0; bytes > kKeptSnapshotBytes && i + 2 < d.snapshots.size();) {
+    if (d.snapshots[i] == sameTarget) {
+      ++i;
+      continue;
+    }
+    bytes -= d.snapshots[i]->bytes;
+    d.snapshots.erase(d.snapshots.begin() + static_cast<std::ptrdiff_t>(i));
+  }
 }
 
 std::shared_ptr<const Snapshot> Workspace::latest(const Document& d) {

@@ -4,7 +4,8 @@
 // immutable outcome of compiling one revision (a crate's compile gives each of its open
 // files a Snapshot of its own, all sharing the one CompileResult); readers (hover, artifacts, the
 // CLI-like requests) hold a shared_ptr to one and never see it change. The last few successful
-// Snapshots of each document are kept so that a diff needs no recompile, and a failed
+// Snapshots of each document (as many as a bound on their bytes allows) are kept so that a
+// diff needs no recompile, and a failed
 // compile never replaces the Snapshot that is being served. Used on the io thread only.
 #pragma once
 
@@ -29,6 +30,8 @@ struct Snapshot {
   std::string text;  // the document's text that was compiled
   std::shared_ptr<const CompileResult> result;
   std::chrono::milliseconds duration{0};
+  /// About how many bytes `result` holds (footprint, CompileCache.h); 0 when not counted.
+  size_t bytes = 0;
 };
 
 struct Document {
@@ -51,8 +54,13 @@ struct Document {
 
 class Workspace {
  public:
-  /// Successful Snapshots kept per document.
+  /// Successful Snapshots kept per document: at most kKeptSnapshots, and beyond the newest
+  /// two (what a ready status and the previous save's diff compare) and the newest earlier
+  /// one for the same target (beforeForSameTarget), only while the results of those kept add
+  /// up to at most kKeptSnapshotBytes. A compile of 40 kernels holds about 40 MiB: four of
+  /// them made most of the server's memory.
   static constexpr size_t kKeptSnapshots = 4;
+  static constexpr size_t kKeptSnapshotBytes = size_t{32} << 20;
 
   /// Opens (or reopens) a document; its revision starts above any it had before.
   Document& open(std::string uri, std::string path, std::string languageId, int version,
@@ -84,6 +92,8 @@ class Workspace {
 
  private:
   void forgetPath(const Document&);
+  /// Drops the oldest Snapshots of `d` beyond what kKeptSnapshots and kKeptSnapshotBytes keep.
+  static void prune(Document& d);
 
   std::map<std::string, Document> documents_;  // by uri
   // The uris open for each path: findByPath is asked for every file a compile served, and a

@@ -4,17 +4,20 @@
 //  ptxas,
 //     nvdisasm by hand), kernelscope's whole compile, its own time (the difference), and
 //     the first view (MIR, LLVM IR, PTX and the line map published) against rustc alone;
-//  2. the language server's resident memory with 20 files open, and over many
-//     edit/compile cycles of the 40-kernel file;
+//  2. the language server's resident memory (and the heap in use, mallinfo2) with 20 files
+//     open, and over many edit/compile cycles of the 40-kernel file (CYCLES:K, a K-kernel file);
 //  3. the bytes of a PTX `kernelscope/artifact` reply of the 40-kernel file;
 //  4. `kernelscope explain` of the largest file, compiled (the tools by hand beside it) and
 //     then read from the result cache as text and as --json: bytes, time and peak RSS.
 //  5. with `costs` as the fourth argument, only this: at each size, a whole compile with the
-//     costs (Costs.h) and without, in turn.
-// Usage: ks_bench_scale [ROUNDS [CYCLES [SIZES [costs]]]]   (defaults 3, 200 and
+//     costs (Costs.h) and without, in turn;
+//  6. with `parts` as the fourth argument, only this: at each size, the heap one result holds,
+//     part by part (each freed in turn), against its footprint (CompileCache.h).
+// Usage: ks_bench_scale [ROUNDS [CYCLES[:K] [SIZES [costs|parts]]]]   (defaults 3, 200:40 and
 // 1,5,10,20,40,80; ROUNDS 0: no compiles, CYCLES -1: no server; SIZES: the kernel counts,
 // comma-separated)
 #include <fcntl.h>
+#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,12 +25,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "Compile.h"
+#include "CompileCache.h"
 #include "Engine.h"
 #include "FakeTransport.h"
 #include "GeneratedKernels.h"
@@ -55,6 +60,13 @@ double rssMiB() {
   while (std::getline(in, line))
     if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6)) / 1024.0;
   return -1;
+}
+
+/// The heap's bytes in use (malloc's, all arenas, mmapped blocks included), in MiB: what RSS
+/// holds beyond it is code, and memory malloc keeps free.
+double heapInUseMiB() {
+  const struct mallinfo2 m = mallinfo2();
+  return static_cast<double>(m.uordblks + m.hblkhd) / (1 << 20);
 }
 
 /// CPU seconds used so far by this process (`who` = RUSAGE_SELF) or by its waited-for
@@ -181,6 +193,52 @@ void costsOverhead(const Toolchain& tc, const fs::path& dir, int rounds,
       rounds);
 }
 
+/// 6. What one result holds on the heap, part by part: the heap in use falls by each part as it
+/// is freed (a shared part, such as the chains the line map shares with the artifacts, falls
+/// with the last holder freed).
+void resultParts(const Toolchain& tc, const fs::path& dir, const std::vector<int>& sizes) {
+  for (int n : sizes) {
+    fs::path file = dir / ("p" + std::to_string(n) + ".rs");
+    std::string text = generatedKernels(n);
+    std::ofstream(file) << text;
+    malloc_trim(0);
+    const double before = heapInUseMiB();
+    auto result = std::make_shared<CompileResult>(compileWithDefaults(tc, {file, text}, {}));
+    if (!result->succeeded) {
+      std::fprintf(stderr, "kernelscope failed on %d kernels\n", n);
+      return;
+    }
+    const double held = heapInUseMiB() - before;
+    std::printf("%d kernels: the result holds %.2f MiB of heap; its footprint says %.2f MiB\n", n,
+                held, footprint(*result) / double(1 << 20));
+    auto freed = [last = heapInUseMiB()](const std::string& what) mutable {
+      const double now = heapInUseMiB();
+      std::printf("  %-28s %8.2f MiB\n", what.c_str(), last - now);
+      last = now;
+    };
+    const size_t remarks = result->remarks.size();
+    result->remarks = {};
+    freed("remarks (" + std::to_string(remarks) + ")");
+    result->diagnostics = {};
+    freed("diagnostics");
+    result->costs.reset();
+    freed("costs");
+    result->cubin.reset();
+    freed("cubin");
+    result->lineMap.reset();
+    freed("line map");
+    for (auto& [stage, outcome] : result->stages) {
+      const size_t lines = outcome.artifact->lines().size();
+      const size_t textBytes = outcome.artifact->text().size();
+      outcome.artifact = StageOutcome::emptyArtifact();
+      freed(std::string(stageName(stage)) + " (" + std::to_string(lines) + " lines, " +
+            std::to_string(textBytes >> 10) + " KiB text)");
+    }
+    result.reset();
+    freed("the rest");
+  }
+}
+
 struct Server {
   test::FakeTransport transport;
   Engine compiler{ToolchainSettings{}, nullptr};
@@ -238,7 +296,7 @@ struct Server {
 };
 
 /// 2 and 3. The server's memory and the artifact reply.
-void serverMemory(const fs::path& dir, int cycles) {
+void serverMemory(const fs::path& dir, int cycles, int cycledKernels) {
   Server s;
   std::printf("server RSS at start: %.1f MiB\n", rssMiB());
   // 20 files: the examples and generated files of 1 to 10 kernels.
@@ -258,19 +316,19 @@ void serverMemory(const fs::path& dir, int cycles) {
     s.open(uri, texts[f]);
     if (!s.waitDone(uri, 1)) std::fprintf(stderr, "%s: compile failed\n", path.c_str());
   }
-  std::printf("server RSS with 20 files open (%zu source lines): %.1f MiB\n", sourceLines,
-              rssMiB());
+  std::printf("server RSS with 20 files open (%zu source lines): %.1f MiB (heap in use %.1f MiB)\n",
+              sourceLines, rssMiB(), heapInUseMiB());
 
-  // Edit/compile cycles of the 40-kernel file, each edit a different constant.
+  // Edit/compile cycles of the 40-kernel file (or K kernels), each edit a different constant.
   fs::path path = dir / "cycles.rs";
-  std::string text = generatedKernels(40);
+  std::string text = generatedKernels(cycledKernels);
   std::ofstream(path) << text;
   std::string uri = lsp::pathToFileUri(path.string());
   s.open(uri, text);
   s.waitDone(uri, 1);
   std::string reply =
       s.request("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
-  std::printf("kernelscope/artifact (PTX, 40 kernels): %zu bytes\n", reply.size());
+  std::printf("kernelscope/artifact (PTX, %d kernels): %zu bytes\n", cycledKernels, reply.size());
   const double self = cpuSeconds(RUSAGE_SELF), children = cpuSeconds(RUSAGE_CHILDREN);
   for (int c = 1; c <= cycles; ++c) {
     std::string edited = text;
@@ -278,9 +336,11 @@ void serverMemory(const fs::path& dir, int cycles) {
     s.edit(uri, c + 1, edited);
     if (!s.waitDone(uri, c + 1)) std::fprintf(stderr, "cycle %d: compile failed\n", c);
     if (c % 10 == 0 || c == 1)
-      std::printf("  after %3d cycles: RSS %.1f MiB; per cycle: own cpu %.2f s, tools cpu %.2f s\n",
-                  c, rssMiB(), (cpuSeconds(RUSAGE_SELF) - self) / c,
-                  (cpuSeconds(RUSAGE_CHILDREN) - children) / c);
+      std::printf(
+          "  after %3d cycles: RSS %.1f MiB (heap in use %.1f MiB); per cycle: own cpu %.2f s, "
+          "tools cpu %.2f s\n",
+          c, rssMiB(), heapInUseMiB(), (cpuSeconds(RUSAGE_SELF) - self) / c,
+          (cpuSeconds(RUSAGE_CHILDREN) - children) / c);
     std::fflush(stdout);
   }
 }
@@ -349,6 +409,8 @@ void explainScale(const Toolchain& tc, const fs::path& dir, int n) {
 int main(int argc, char** argv) {
   int rounds = argc > 1 ? std::max(0, std::atoi(argv[1])) : 3;
   int cycles = argc > 2 ? std::atoi(argv[2]) : 200;  // < 0: no server
+  const char* kernels = argc > 2 ? std::strchr(argv[2], ':') : nullptr;
+  const int cycledKernels = kernels ? std::max(1, std::atoi(kernels + 1)) : 40;
   std::vector<int> sizes;
   for (std::string_view rest = argc > 3 ? argv[3] : "1,5,10,20,40,80"; !rest.empty();) {
     size_t comma = std::min(rest.find(','), rest.size());
@@ -368,8 +430,12 @@ int main(int argc, char** argv) {
     costsOverhead(tc, dir.path(), std::max(rounds, 1), sizes);
     return 0;
   }
+  if (argc > 4 && std::string_view(argv[4]) == "parts") {  // only a result's parts
+    resultParts(tc, dir.path(), sizes);
+    return 0;
+  }
   // The server first, so that its memory is not measured on top of the compiles'.
-  if (cycles >= 0) serverMemory(dir.path(), cycles);
+  if (cycles >= 0) serverMemory(dir.path(), cycles, cycledKernels);
   if (rounds > 0) compileScale(tc, dir.path(), rounds, sizes);
   if (!sizes.empty()) explainScale(tc, dir.path(), *std::max_element(sizes.begin(), sizes.end()));
   return 0;

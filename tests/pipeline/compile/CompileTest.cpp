@@ -348,6 +348,47 @@ TEST_CASE("the compile cache is bounded in bytes: real results are evicted, leas
   CHECK(tiny.bytes() == 0);
 }
 
+TEST_CASE("the compile cache counts an artifact that results share once") {
+  const std::string ptx = ".version 8.0\n.target sm_80\n.entry k()\n{\n\tret;\n}\n";
+  auto result = [&](const std::string& text, uint32_t sourceLine = 3) {
+    auto r = std::make_shared<CompileResult>();
+    r->succeeded = true;
+    StageOutcome& o = r->stages[Stage::Ptx];
+    o.available = true;
+    Artifact a(Stage::Ptx, text);
+    a.lines()[4].kind = LineKind::Instruction;
+    a.lines()[4].location = Chain({Frame{"/k/a.rs", sourceLine, 5, "k"}});
+    o.setArtifact(std::move(a));
+    return r;
+  };
+  auto first = result(ptx), same = result(ptx), other = result(ptx + "// another\n");
+  const size_t artifactBytes = footprint(*first->stage(Stage::Ptx)->artifact, true);
+  CHECK(artifactBytes > ptx.size());
+  const size_t one = footprint(*first);
+
+  // An equal artifact (text, lines, locations) is shared; a different one is not.
+  CHECK(shareUnchangedArtifacts(*other, *first) == 0);
+  CHECK(shareUnchangedArtifacts(*same, *first) == 1);
+  CHECK(same->stage(Stage::Ptx)->artifact == first->stage(Stage::Ptx)->artifact);
+  auto moved = result(ptx, 4);  // the same text, but the instruction from another source line
+  CHECK(shareUnchangedArtifacts(*moved, *first) == 0);
+
+  CompileCache cache;
+  cache.insert("first", first);
+  CHECK(cache.bytes() == one);
+  cache.insert("same", same);  // holds the first's artifact: only its own bytes are added
+  CHECK(cache.bytes() == 2 * one - artifactBytes);
+  cache.insert("other", other);
+  CHECK(cache.bytes() == 2 * one - artifactBytes + footprint(*other));
+  // Evicting one result that holds the shared artifact keeps it counted for the other.
+  cache.setCapacity(cache.bytes() - 1);
+  CHECK_FALSE(cache.find("first"));
+  CHECK(cache.bytes() == one + footprint(*other));
+  cache.setCapacity(footprint(*other));
+  CHECK(cache.size() == 1);
+  CHECK(cache.bytes() == footprint(*other));
+}
+
 TEST_CASE("a cached result built from a file that changed on disk is not served") {
   TempDir dir("kernelscope-cache");
   fs::path module = dir.path() / "math.rs";

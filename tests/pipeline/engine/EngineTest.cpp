@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "Engine.h"
@@ -452,4 +453,56 @@ TEST_CASE(
   std::ofstream(config, std::ios::app) << "# edited\n";
   engine.compile({math, std::nullopt, {}}, trusted);
   CHECK(engine.counters().compiled == 4);
+}
+
+TEST_CASE("an edit sequence gives the results a clean compile gives, unchanged stages shared") {
+  test::requireToolchain();
+  const fs::path saxpy = test::sourceDir() / "examples/saxpy.rs";
+  const std::string text = readWholeFile(saxpy);
+  const std::string edited = text + "\n// edited\n";
+  auto options = [](const std::string& arch) {
+    CompileOptions o;
+    o.stages = {Stage::Mir, Stage::LlvmIr, Stage::Ptx};
+    o.arch = arch;
+    return o;
+  };
+  Engine engine = testEngine();
+  auto first = engine.compile({saxpy, text, {}}, options("sm_80"));
+  auto switched = engine.compile({saxpy, text, {}}, options("sm_90"));
+  auto after = engine.compile({saxpy, edited, {}}, options("sm_90"));
+  REQUIRE(first->succeeded);
+  REQUIRE(switched->succeeded);
+  REQUIRE(after->succeeded);
+  CHECK(engine.counters().compiled == 3);
+
+  // An arch switch leaves the MIR as it was: the new result holds the earlier one's artifact;
+  // the PTX, which names the arch, is its own.
+  const auto& mir = first->stage(Stage::Mir)->artifact;
+  CHECK(switched->stage(Stage::Mir)->artifact == mir);
+  CHECK(switched->stage(Stage::Ptx)->artifact != first->stage(Stage::Ptx)->artifact);
+  // After an edit, a stage whose text came out the same is shared, a changed one is not.
+  for (Stage s : {Stage::Mir, Stage::LlvmIr, Stage::Ptx}) {
+    const auto& now = after->stage(s)->artifact;
+    const auto& then = switched->stage(s)->artifact;
+    CHECK((now == then) == (now->text() == then->text()));
+  }
+
+  // Each result reads as a clean compile of its input does, in an engine of its own (but for
+  // the LLVM IR's name of the compile's own temporary directory).
+  auto dump = [](const CompileResult& r) {
+    static const std::regex buildDir("kernelscope-build-[A-Za-z0-9-]+");
+    return std::regex_replace(dumpResult(r), buildDir, "kernelscope-build-*");
+  };
+  CHECK(dump(*switched) == dump(*testEngine().compile({saxpy, text, {}}, options("sm_90"))));
+  CHECK(dump(*after) == dump(*testEngine().compile({saxpy, edited, {}}, options("sm_90"))));
+
+  // The compile cache counts the shared MIR once.
+  CompileCache cache;
+  cache.insert("first", first);
+  cache.insert("switched", switched);
+  CHECK(cache.bytes() == footprint(*first) + footprint(*switched) - footprint(*mir, true));
+  // Evicting the result that made the artifact leaves it counted for the one that shares it.
+  cache.setCapacity(footprint(*switched));
+  CHECK_FALSE(cache.find("first"));
+  CHECK(cache.bytes() == footprint(*switched));
 }

@@ -92,6 +92,43 @@ TEST_CASE("session: the open files of a crate compile as one, through the file t
   CHECK(r.documents == std::map<std::string, int>{{kBlend, blend.revision}, {kLib, lib.revision}});
 }
 
+TEST_CASE("workspace: large results keep fewer Snapshots, never the ones a diff compares") {
+  Workspace workspace;
+  Document& d = workspace.open("file:///w/k.rs", "/w/k.rs", "rust", 1, "fn f() {}\n");
+  // Records a compile of a new revision for `arch` whose result holds `mib` MiB.
+  auto compiled = [&](const std::string& arch, size_t mib) {
+    auto result = std::make_shared<CompileResult>();
+    result->succeeded = true;
+    result->arch = arch;
+    auto s = std::make_shared<Snapshot>();
+    s->path = d.path;
+    s->revision = workspace.bump(d);
+    s->result = result;
+    s->bytes = mib << 20;
+    REQUIRE(workspace.record(d.path, s));
+    return s->revision;
+  };
+  auto kept = [&] {
+    std::vector<int> revisions;
+    for (const auto& s : d.snapshots) revisions.push_back(s->revision);
+    return revisions;
+  };
+  // Small results: the newest four.
+  std::vector<int> small;
+  for (int i = 0; i < 5; ++i) small.push_back(compiled("sm_80", 1));
+  CHECK(kept() == std::vector<int>(small.begin() + 1, small.end()));
+  // Large ones (20 MiB each, over Workspace::kKeptSnapshotBytes together): the newest two.
+  const int a = compiled("sm_80", 20), b = compiled("sm_80", 20);
+  CHECK(kept() == std::vector<int>{a, b});
+  // After an arch switch and back, the previous save for the newest's arch stays too.
+  const int c = compiled("sm_90", 20), e = compiled("sm_80", 20);
+  CHECK(kept() == std::vector<int>{b, c, e});
+  CHECK(Workspace::beforeForSameTarget(d, *d.snapshots.back())->revision == b);
+  CHECK(Workspace::before(d, e)->revision == c);
+  const int f = compiled("sm_80", 20);
+  CHECK(kept() == std::vector<int>{e, f});
+}
+
 TEST_CASE(
     "session: an edit of a crate's module gives the crate's files new revisions and one compile") {
   OpenFiles w;
