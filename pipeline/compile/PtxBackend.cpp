@@ -324,8 +324,8 @@ std::shared_ptr<const SassCosts> sassCosts(const ResolvedOptions& opts, const Ar
   if (!withDepot.empty()) costs->arrays = findLocalArrays(in.ir.text(), withDepot, lineMap);
   std::vector<std::string> functions;
   for (const auto& f : sass.functions) functions.push_back(f.symbol);
-  costs->access = in.access ? accessesOf(*in.access, functions)
-                            : analyzeAccesses(in.ir.text(), functions, lineMap, opts.arch);
+  costs->access = in.access.valid() ? accessesOf(in.access.get(), functions)
+                                    : analyzeAccesses(in.ir.text(), functions, lineMap, opts.arch);
   return costs;
 }
 

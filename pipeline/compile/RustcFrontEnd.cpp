@@ -124,12 +124,28 @@ class RustcFrontEnd final : public FrontEnd {
   }
 
   /// The costs' access classes (Access.h) over rustc's IR as it made it: the module itself
-  /// where rustc's back end made the PTX, else the copy taken before ours lowered it. Run
-  /// while ptxas assembles, on the one thread that uses the module's context.
+  /// where rustc's back end made the PTX (here, before completeChains needs it), else the
+  /// copy taken before ours lowered it. That copy and its context go to a thread of their
+  /// own, which alone uses them from then on: the analysis runs while ptxas and nvdisasm do,
+  /// on whatever core they leave idle, and the costs take its facts after nvdisasm.
   void analyzeAccess(FrontEndOutput& o, const ResolvedOptions& opts) {
-    llvm::Module* module = accessCopy_ ? accessCopy_.get() : module_.module.get();
-    if (wantAccess_ && module) o.access = analyzeAccesses(*module, {}, *o.lineMap, opts.arch);
-    accessCopy_.reset();
+    if (!wantAccess_) return;
+    if (accessCopy_) {
+      auto copy = std::make_shared<LlvmModule>();  // destroys the module before its context
+      copy->context = std::move(module_.context);
+      copy->module = std::move(accessCopy_);
+      o.access = std::async(std::launch::async, [copy = std::move(copy), lineMap = o.lineMap,
+                                                 arch = opts.arch]() mutable {
+                   AccessFacts facts = analyzeAccesses(*copy->module, {}, *lineMap, arch);
+                   copy.reset();  // freed here, as soon as it has served
+                   return facts;
+                 }).share();
+      return;
+    }
+    if (!module_.module) return;
+    std::promise<AccessFacts> facts;
+    facts.set_value(analyzeAccesses(*module_.module, {}, *o.lineMap, opts.arch));
+    o.access = facts.get_future().share();
   }
 
   /// The PTX's exact chains, regenerated from rustc's IR (ExactLocations.h), as the PTX
@@ -360,7 +376,7 @@ class RustcFrontEnd final : public FrontEnd {
   PtxFrom ptxFrom_ = PtxFrom::Nowhere;
   LlvmModule module_;        // rustc's IR, kept from parsing to compileIr or afterFirstView
   bool wantAccess_ = false;  // the costs' access classes are wanted (analyzeAccess)
-  std::unique_ptr<llvm::Module> accessCopy_;  // in module_'s context, destroyed before it
+  std::unique_ptr<llvm::Module> accessCopy_;  // in module_'s context, until analyzeAccess
   std::string irError_;
 };
 

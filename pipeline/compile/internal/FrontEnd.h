@@ -7,6 +7,7 @@
 #pragma once
 
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,9 +38,10 @@ struct FrontEndOutput {
   /// The code was linked (or had nothing to link): ptxas first tries a loadable cubin even
   /// where the PTX still declares functions it lacks (vprintf is ptxas's own).
   bool linkedForLaunch = false;
-  /// How the loads and stores touch memory (Access.h), where the front end analysed its
-  /// parsed IR before the back end changed it; otherwise the costs parse the IR text again.
-  std::optional<AccessFacts> access;
+  /// How the loads and stores touch memory (Access.h), where the front end analyses its
+  /// parsed IR as it was before the back end changed it (perhaps still on a thread of its
+  /// own); otherwise (not valid) the costs parse the IR text again.
+  std::shared_future<AccessFacts> access;
 };
 
 class FrontEnd {
