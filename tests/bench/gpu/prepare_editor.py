@@ -27,6 +27,9 @@ Three steps, the middle one on the GPU machine:
       GOLDEN_DIR/editor-summary.json what the editor receives (the run's figures and checksums,
       the profile's hottest lines, their inlay hints and hover) and the server's own time per
       request (its answer's time less the runner's).
+The LSP test "the editor's Run and Profile of the examples" replays results through the server
+and keeps what the editor shows as GOLDEN_DIR/NAME.{run,profile}.expected (UPDATE_GOLDEN=1
+rewrites them).
 """
 import json
 import os
