@@ -21,12 +21,8 @@ KS=$(realpath "$1")
 OUT=$2
 SET=${3:-all}
 rm -rf "$OUT"
-mkdir -p "$OUT/requests" "$OUT/src/pipeline/gpu-exec" "$OUT/src/pipeline/tools" "$OUT/include"
-cp "$ROOT"/pipeline/gpu-exec/*.h "$ROOT"/pipeline/gpu-exec/*.cpp "$ROOT"/pipeline/gpu-exec/CMakeLists.txt \
-  "$OUT/src/pipeline/gpu-exec/"
-cp "$ROOT"/pipeline/tools/Process.h "$ROOT"/pipeline/tools/Process.cpp "$OUT/src/pipeline/tools/"
-NLOHMANN=${NLOHMANN_JSON_INCLUDE_DIR:-/usr/include}
-cp -r "$NLOHMANN/nlohmann" "$OUT/include/"
+mkdir -p "$OUT/requests"
+"$ROOT"/tests/bench/gpu/stage_gpu_exec.sh "$OUT"
 cp "$ROOT"/tests/bench/gpu/launch_bench.cpp "$ROOT"/tests/bench/gpu/run_device.py "$OUT/"
 cd "$ROOT"
 if [ "$SET" = sweeps ]; then

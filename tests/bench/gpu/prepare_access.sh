@@ -18,11 +18,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 KS=$(realpath "$1")
 OUT=$2
 rm -rf "$OUT"
-mkdir -p "$OUT/requests" "$OUT/src/pipeline/gpu-exec" "$OUT/src/pipeline/tools" "$OUT/include"
-cp "$ROOT"/pipeline/gpu-exec/*.h "$ROOT"/pipeline/gpu-exec/*.cpp "$ROOT"/pipeline/gpu-exec/CMakeLists.txt \
-  "$OUT/src/pipeline/gpu-exec/"
-cp "$ROOT"/pipeline/tools/Process.h "$ROOT"/pipeline/tools/Process.cpp "$OUT/src/pipeline/tools/"
-cp -r "${NLOHMANN_JSON_INCLUDE_DIR:-/usr/include}/nlohmann" "$OUT/include/"
+mkdir -p "$OUT/requests"
+"$ROOT"/tests/bench/gpu/stage_gpu_exec.sh "$OUT"
 cp "$ROOT"/tests/bench/gpu/run_device.py "$OUT/"
 cd "$ROOT"
 for k in transpose_naive transpose_tile transpose_padded stride_32 broadcast_gather diverge \

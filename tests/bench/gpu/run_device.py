@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """kernelscope on a GPU machine: the proof and the benchmark behind the README's GPU figures.
 
-Usage: run_device.py GPU_EXEC LAUNCH_BENCH REQUEST_DIR OUT_DIR
+Usage: run_device.py GPU_EXEC LAUNCH_BENCH REQUEST_DIR OUT_DIR   (LAUNCH_BENCH: /bin/true without .bench.req)
 
 REQUEST_DIR holds gpu-exec requests that `kernelscope run|profile FILE --save-request` wrote on
 the machine with the toolchain (tests/bench/gpu/prepare.sh):
@@ -13,10 +13,18 @@ the machine with the toolchain (tests/bench/gpu/prepare.sh):
   NAME.refuse.req   a request that must be refused with a message (a truncated cubin), not crash
   NAME.bench.req    run without dump, timed against LAUNCH_BENCH (tests/bench/gpu/launch_bench.cpp),
                     a minimal hand-written driver-API program making the same launch
+  NAME.editor-run.req      a kernelscope/run request as the language server sent it
+                    (tests/bench/gpu/prepare_editor.py): run unchanged, the checksums and first
+                    elements the editor shows checked against the CPU reference, timed over 5
+                    processes; then once with its buffers dumped, each checked element-wise
+  NAME.editor-profile.req  a kernelscope/profile request as the language server sent it: through
+                    ks-gpu-exec, alternating with ncu run by hand (the same two ncu commands on
+                    a launch-once request)
 OUT_DIR gets every result (blobs stripped) and summary.json.
 """
 import json
 import os
+import shutil
 import statistics
 import struct
 import subprocess
@@ -28,6 +36,11 @@ import numpy as np
 DTYPES = {"f32": np.float32, "f64": np.float64, "i8": np.int8, "i16": np.int16, "i32": np.int32,
           "i64": np.int64, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
           "f16": np.float16, "bool": np.bool_}
+
+
+# ncu's kernel metrics, as pipeline/gpu-exec/Ncu.cpp asks for them.
+NCU_METRICS = ("gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active,"
+               "dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes.sum")
 
 
 def split(message):
@@ -128,6 +141,129 @@ def reference(kernel, args):
     raise ValueError("no CPU reference for " + kernel)
 
 
+def expected(req, refs, name):
+    """A buffer's values as the CPU computes them, and the largest difference allowed."""
+    arg = next(x for x in req["args"] if x["name"] == name)
+    want, tol = refs.get(name, (filled(arg), 0))
+    return want.astype(np.float64), tol
+
+
+def check_outputs(req, res, blobs):
+    """Every dumped buffer against the CPU reference: ({name: max |gpu - cpu|}, problems)."""
+    refs = reference(req["kernel"], req["args"])
+    errors, problems = {}, []
+    for b in res["buffers"]:
+        dtype = np.uint8 if b["elem"] == "record" else DTYPES[b["elem"]]
+        got = np.frombuffer(blobs[b["blob"]], dtype).astype(np.float64)
+        want, tol = expected(req, refs, b["name"])
+        diff = float(np.max(np.abs(got - want))) if len(got) else 0.0
+        errors[b["name"]] = diff
+        if diff > tol:
+            problems.append(f"{b['name']}: max |gpu - cpu| = {diff} > {tol}")
+    return errors, problems
+
+
+def check_checksums(req, res):
+    """What the editor shows of each buffer (its checksum, the sum of its elements, and its
+    first elements) against the CPU reference's: {name: figures}, problems. A checksum may
+    differ from the reference's sum by the elements' tolerance summed."""
+    refs = reference(req["kernel"], req["args"])
+    figures, problems = {}, []
+    for b in res["buffers"]:
+        if b["elem"] == "record":
+            continue
+        want, tol = expected(req, refs, b["name"])
+        cpu = float(np.sum(want))
+        first = max((abs(g - w) for g, w in zip(b["first"], want[:len(b["first"])])), default=0.0)
+        figures[b["name"]] = {"output": b["output"], "checksum": b["checksum"], "cpuChecksum": cpu,
+                              "checksumDiff": abs(b["checksum"] - cpu), "firstMaxAbsError": first}
+        if abs(b["checksum"] - cpu) > tol * len(want) or first > tol:
+            problems.append(f"{b['name']}: checksum {b['checksum']} against {cpu} on the CPU, "
+                            f"first elements off by up to {first} (tolerance {tol} an element)")
+    return figures, problems
+
+
+def with_header(request, **changes):
+    """The request with its header's fields changed, its blobs (the cubin first) as they were."""
+    nl = request.index(b"\n")
+    header = json.loads(request[:nl])
+    header.update(changes)
+    return json.dumps(header).encode() + request[nl:]
+
+
+def find_ncu():
+    for d in (os.environ.get("CUDA_HOME", ""), "/usr/local/cuda"):
+        if d and os.access(os.path.join(d, "bin/ncu"), os.X_OK):
+            return os.path.join(d, "bin/ncu")
+    return shutil.which("ncu") or "ncu"
+
+
+def editor_run(gpu_exec, name, request, out_dir):
+    """A kernelscope/run request as the language server sent it: run unchanged (the result the
+    editor gets, its checksums against the CPU's), timed over 5 processes, then once with its
+    buffers dumped for an element-wise check."""
+    req, _ = split(request)
+    walls, out = [], None
+    for _ in range(5):
+        got, wall, err = run(gpu_exec, request)
+        out = out or got
+        walls.append(wall)
+    res, _ = split(out)
+    entry = {"ok": res["ok"], "error": res.get("error", ""), "wallMs": statistics.median(walls),
+             "wallMsAll": walls, "execMs": res.get("execMs"),
+             "medianMs": statistics.median(res["timesMs"]) if res.get("timesMs") else None}
+    if res["ok"]:
+        entry["buffers"], problems = check_checksums(req, res)
+        dumped, _, _ = run(gpu_exec, with_header(request, dump=True))
+        dres, dblobs = split(dumped)
+        entry["maxAbsError"], more = check_outputs(req, dres, dblobs) if dres["ok"] else ({}, [dres["error"]])
+        entry["problems"] = problems + more
+        entry["matches"] = not entry["problems"]
+    open(os.path.join(out_dir, name + ".editor-run.result"), "wb").write(strip(out))
+    return entry
+
+
+def ncu_by_hand(ncu, gpu_exec, kernel, request_file, result_file):
+    """The two ncu commands ks-gpu-exec runs for a profile (pipeline/gpu-exec/Ncu.cpp), typed
+    by hand: the source counters, then the kernel's metrics. Returns (ms, source CSV rows)."""
+    common = [ncu, "--clock-control", "none", "-k", "regex:^" + kernel + "$", "-c", "1", "--csv"]
+    program = [gpu_exec, "--request", request_file, "--result", result_file]
+    start = time.perf_counter()
+    source = subprocess.run(common + ["--section", "SourceCounters", "--page", "source",
+                                      "--print-source", "sass"] + program,
+                            capture_output=True, timeout=600, check=True)
+    subprocess.run(common + ["--page", "raw", "--metrics", NCU_METRICS] + program,
+                   capture_output=True, timeout=600, check=True)
+    rows = sum(1 for line in source.stdout.decode(errors="replace").splitlines() if line.startswith('"'))
+    return (time.perf_counter() - start) * 1000, rows
+
+
+def editor_profile(gpu_exec, name, request, out_dir, repetitions=2):
+    """A kernelscope/profile request as the language server sent it, through ks-gpu-exec
+    (which runs ncu twice), alternating with the same two ncu commands run by hand on a
+    launch-once request."""
+    req, _ = split(request)
+    once = os.path.join(out_dir, name + ".once.req")
+    open(once, "wb").write(with_header(request, mode="launch-once", dump=False))
+    ncu, out = find_ncu(), None
+    ks_wall, hand_wall = [], []
+    for _ in range(repetitions):
+        got, wall, err = run(gpu_exec, request)
+        out = out or got
+        ks_wall.append(wall)
+        ms, rows = ncu_by_hand(ncu, gpu_exec, req["kernel"], once, once + ".result")
+        hand_wall.append(ms)
+    os.remove(once)
+    os.remove(once + ".result")
+    res, _ = split(out)
+    open(os.path.join(out_dir, name + ".editor-profile.result"), "wb").write(out)
+    m = statistics.median
+    return {"ok": res["ok"], "error": res.get("error", ""), "wallMs": m(ks_wall),
+            "wallMsAll": ks_wall, "ncuByHandMs": m(hand_wall), "ncuByHandMsAll": hand_wall,
+            "ratio": m(ks_wall) / m(hand_wall), "ncu": ncu,
+            "sourceRows": res.get("ncuSource", "").count("\n"), "sourceRowsByHand": rows}
+
+
 def run(gpu_exec, request):
     start = time.perf_counter()
     p = subprocess.run([gpu_exec], input=request, capture_output=True, timeout=600)
@@ -151,18 +287,7 @@ def main():
         entry = {"ok": res["ok"], "error": res.get("error", ""), "wallMs": wall,
                  "medianMs": statistics.median(res["timesMs"]) if res["timesMs"] else None}
         if res["ok"]:
-            refs = reference(req["kernel"], req["args"])
-            problems = []
-            for b in res["buffers"]:
-                dtype = np.uint8 if b["elem"] == "record" else DTYPES[b["elem"]]
-                got = np.frombuffer(blobs[b["blob"]], dtype).astype(np.float64)
-                arg = next(x for x in req["args"] if x["name"] == b["name"])
-                want, tol = refs.get(b["name"], (filled(arg), 0))
-                want = want.astype(np.float64)
-                diff = float(np.max(np.abs(got - want))) if len(got) else 0.0
-                entry.setdefault("maxAbsError", {})[b["name"]] = diff
-                if diff > tol:
-                    problems.append(f"{b['name']}: max |gpu - cpu| = {diff} > {tol}")
+            entry["maxAbsError"], problems = check_outputs(req, res, blobs)
             entry["matches"] = not problems
             entry["problems"] = problems
         summary["checks"][name] = entry
@@ -232,6 +357,13 @@ def main():
             "wallMs": m(ks_wall), "referenceWallMs": m(ref_wall), "wallRatio": m(ks_wall) / m(ref_wall),
             "repetitions": 7, "runsPerRepetition": req["runs"]}
         print(name, "bench:", json.dumps(summary["bench"][name]), flush=True)
+    for kind, check in (("editor-run", editor_run), ("editor-profile", editor_profile)):
+        for f in names:
+            if f.endswith("." + kind + ".req"):
+                name = f[:-len("." + kind + ".req")]
+                request = open(os.path.join(req_dir, f), "rb").read()
+                summary.setdefault(kind, {})[name] = entry = check(gpu_exec, name, request, out_dir)
+                print(name, kind + ":", json.dumps(entry), flush=True)
     json.dump(summary, open(os.path.join(out_dir, "summary.json"), "w"), indent=2)
 
 

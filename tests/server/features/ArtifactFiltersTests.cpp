@@ -37,16 +37,6 @@ Artifact goldenArtifact(const std::string& example, Stage stage) {
   return parseLlvmIr(readWholeFile(dir / "k.ll"));
 }
 
-/// Compares `actual` with the golden file; UPDATE_GOLDEN=1 rewrites it.
-void checkGolden(const fs::path& golden, const std::string& actual) {
-  if (const char* u = std::getenv("UPDATE_GOLDEN"); u && std::string(u) == "1") {
-    std::ofstream(golden) << actual;
-    return;
-  }
-  REQUIRE_MESSAGE(fs::exists(golden), golden << " is missing (UPDATE_GOLDEN=1 creates it)");
-  CHECK(readWholeFile(golden) == actual);
-}
-
 std::string_view trimView(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   return s;

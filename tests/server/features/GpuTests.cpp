@@ -2,7 +2,9 @@
 // stands in for a GPU machine: tests/gpu/fake/fake-gpu-runner.py speaks the gpu-exec protocol
 // and answers with results recorded on an H200 (tests/golden/gpu). Progress, results, the
 // hints/hover/heat of a profile and their end at the first edit, lenses and spec skeletons,
-// cancellation of a hung launch, a faulting launch and a machine without a driver.
+// cancellation of a hung launch, a faulting launch and a machine without a driver; and the
+// examples' Run and Profile: the request the CLI sends, and what the editor shows of the H200's
+// answers to it (tests/golden/gpu/editor).
 #include <doctest/doctest.h>
 
 #include <signal.h>
@@ -111,7 +113,92 @@ bool processGone(pid_t pid) {
   return close == std::string::npos || (close + 2 < s.size() && s[close + 2] == 'Z');
 }
 
+// ---------------------------------------------------------------------------------------------
+// The editor's Run and Profile of the examples: the gpu-exec request they send, and what the
+// editor shows of the results an H200 gave for it (tests/golden/gpu/NAME.{run,profile}.result).
+
+/// What the editor shows of a kernelscope/run answer: the device, the launch, the times and
+/// each buffer's checksum and first elements (the answer's `file` is this checkout's path).
+json runView(const json& r) {
+  json view = json::object();
+  for (const char* k : {"device", "launch", "runs", "timeMs", "bytes", "bandwidth", "flops",
+                        "throughput", "execMs"})
+    if (r.contains(k)) view[k] = r[k];
+  view["buffers"] = r["buffers"];
+  return view;
+}
+
+/// What the editor shows of a kernelscope/profile answer: the kernel's figures, its five
+/// hottest lines' counters, the source lines it colours and the stall hints at their lines.
+json profileView(const json& r, const json& hints) {
+  json view = {{"device", r["device"]}, {"launch", r["launch"]}, {"kernel", r["kernel"]}};
+  for (size_t i = 0; i < r["lines"].size() && i < 5; ++i) {
+    json line = r["lines"][i];
+    line.erase("file");
+    view["hottest"].push_back(line);
+  }
+  view["heat"] = r["editor"]["lines"];
+  for (const auto& h : hints)
+    if (h["label"].get<std::string>().find("stalls") != std::string::npos)
+      view["hints"].push_back({{"line", h["position"]["line"]}, {"label", h["label"]}});
+  return view;
+}
+
+/// The gpu-exec request `kernelscope MODE FILE` makes for the kernel's own spec.
+std::string cliRequest(const std::string& mode, const std::string& file,
+                       const std::string& kernel) {
+  TempDir dir("kernelscope-cli-request");
+  const fs::path saved = dir.path() / "request";
+  ProcessSpec spec;
+  spec.argv = {KS_BINARY, mode, file, "--kernel", kernel, "--save-request", saved.string()};
+  spec.cwd = KS_SOURCE_DIR;
+  ProcessResult p = runProcess(spec);
+  REQUIRE_MESSAGE(p.ok(), p.describe() << "\n" << p.err);
+  return readWholeFile(saved);
+}
+
 }  // namespace
+
+TEST_CASE("the editor's Run and Profile of the examples: the CLI's request, the H200's answer") {
+  requireToolchain();
+  // What run_device.py found when these results were recorded: each output against the CPU.
+  const json checks = json::parse(readWholeFile(recorded("summary.json")))["checks"];
+  const fs::path views = KS_SOURCE_DIR "/tests/golden/gpu/editor";
+  const fs::path saved =
+      fs::temp_directory_path() / ("ks-editor-request-" + std::to_string(getpid()));
+  for (const auto& example : std::vector<std::pair<std::string, std::string>>{
+           {"saxpy", "examples/saxpy.rs"},
+           {"reduce_sum", "examples/reduce_sum.rs"},
+           {"matmul_tiled", "examples/matmul_tiled.rs"}}) {
+    const std::string& kernel = example.first;
+    const std::string& file = example.second;
+    CAPTURE(kernel);
+    auto runner = [&](const std::string& mode) {
+      return kFake + " --mode " + mode + " --save-request " + saved.string() + " " +
+             recorded(kernel + "." + mode + ".result");
+    };
+    Session s(file, runner("run"));
+    json params = s.params(kernel);
+    params["baseline"] = "none";
+    // The editor's Run sends, byte for byte, the request of `kernelscope run FILE`: the same
+    // cubin and launch, so what a GPU answers the command line answers the editor.
+    json run = s.client->result("kernelscope/run", params);
+    CHECK(readWholeFile(saved) == cliRequest("run", file, kernel));
+    checkGolden(views / (kernel + ".run.expected"), runView(run).dump(2) + "\n");
+    REQUIRE(checks[kernel]["matches"] == true);  // its outputs equalled the CPU's on the H200
+
+    s.client->notify("workspace/didChangeConfiguration",
+                     {{"settings", {{"kernelscope", {{"gpuRunner", runner("profile")}}}}}});
+    json profile = s.client->result("kernelscope/profile", params);
+    CHECK(readWholeFile(saved) == cliRequest("profile", file, kernel));
+    double samples = 0;
+    for (const auto& l : profile["lines"]) samples += l["stallSamples"].get<double>();
+    CHECK(samples == profile["kernel"]["stallSamples"].get<double>());
+    checkGolden(views / (kernel + ".profile.expected"),
+                profileView(profile, s.hints()).dump(2) + "\n");
+  }
+  fs::remove(saved);
+}
 
 TEST_CASE("kernelscope/profile: progress, per-line counters, hints, hover and heat until an edit") {
   requireToolchain();
