@@ -5,7 +5,8 @@
 // the MIR, and Show PTX's one view that follows the active file.
 //
 // Also: the layout (50/25/25, no sidebar, no minimap in the views, stage groups locked so a
-// file opened from the explorer lands in the source's group, closed with the source),
+// file opened from the explorer lands in the source's group, back after a window reload,
+// closed with the source),
 // linked highlighting per group (PTX -> source and SASS, SASS -> source and PTX), an inlined
 // call's count and lit lines, whose bar reads at least 3:1 against the editor's background
 // in a light and a dark theme, and the README's screenshots in both.
@@ -188,6 +189,20 @@ runSteps(async (page) => {
       await page.screenshot({ path: file });
       if (process.env.KS_DOCS_IMAGES) fs.copyFileSync(file, path.join(process.env.KS_DOCS_IMAGES, `vscode-tiled-${scheme}.png`));
     }
+  });
+
+  await step(page, "a window reload brings the tiled layout back, no empty group, still following", async () => {
+    await page.reload();
+    await page.locator(".monaco-workbench").waitFor({ timeout: STEP_MS });
+    await waitUntil("elementwise_mul.rs | its PTX | its SASS, one view in each stage group", async () => {
+      const g = await groups(page);
+      return g.length === 3 && g[1].tabs.length === 1 && g[2].tabs.length === 1 && g[0].active === "elementwise_mul.rs" &&
+        g[1].active === title("elementwise_mul.rs", "PTX") && g[2].active === title("elementwise_mul.rs", "SASS");
+    }, FIRST_COMPILE_MS).catch(async (error) => {
+      throw new Error(`${error.message}: ${JSON.stringify((await groups(page)).map((g) => g.tabs))}`);
+    });
+    await waitUntil("elementwise_mul's PTX in its view", async () =>
+      (await renderedLines(page, title("elementwise_mul.rs", "PTX"))).some((l) => /\.entry\s+elementwise_mul\b/.test(l.text)), FIRST_COMPILE_MS);
   });
 
   await step(page, "the stage groups follow another file, one tab each", async () => {
