@@ -8,13 +8,13 @@
 -- Runs in `nvim --headless --clean` (see run.sh) on a writable copy of
 -- examples/elementwise_mul.rs. Environment: KERNELSCOPE_BIN, KS_SOURCE, KS_RESULTS,
 -- KS_TIMEOUT_MS.
-local server = assert(os.getenv("KERNELSCOPE_BIN"), "KERNELSCOPE_BIN is not set")
-local source = assert(os.getenv("KS_SOURCE"), "KS_SOURCE is not set")
-local CALL = "= grid_stride();"
-
 local harness = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/harness.lua")
 local t = harness("inlined")
 local check, wait_for, compile_timeout = t.check, t.wait_for, t.compile_timeout
+local server = assert(os.getenv("KERNELSCOPE_BIN"), "KERNELSCOPE_BIN is not set")
+local source = assert(os.getenv("KS_SOURCE"), "KS_SOURCE is not set")
+-- The call whose line has no code of its own: grid_stride's body is inlined through it.
+local CALL = "= grid_stride();"
 
 --- WCAG's relative luminance of a 0xRRGGBB colour.
 local function luminance(rgb)
