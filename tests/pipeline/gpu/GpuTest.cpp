@@ -160,9 +160,9 @@ TEST_CASE("spec errors name the spec's line and say what is wrong") {
     REQUIRE(errors.empty());
     REQUIRE(!resolveSpec(spec, exampleSignature("saxpy"), errors));
     REQUIRE(!errors.empty());
-    CHECK(errors[0].describe().rfind("k.rs:3:" + std::to_string(5 + kSaxpyOk.size() + 2) +
-                                         ": no parameter named 'm'",
-                                     0) == 0);
+    CHECK(errors[0].describe().rfind(
+              "k.rs:3:" + std::to_string(5 + kSaxpyOk.size() + 2) + ": no parameter named 'm'",
+              0) == 0);
   }
   CHECK(saxpyErrors(kSaxpyOk + "; x = 5")
             .find("'x' is a pointer (*const f32): give it a buffer, e.g. x = f32[n] zeros") !=
