@@ -14,7 +14,9 @@
 ;;   also with eglot 1.9 (Emacs 28), which has no inlay hints;
 ;;   M-x kernelscope-show-stage   the buffer's PTX (or SASS, LLVM IR, MIR) in a read-only
 ;;                                buffer, linked to the source line by line: the cursor on
-;;                                either side highlights the matching lines on the other.
+;;                                either side highlights the matching lines on the other,
+;;                                and the lines inlined through a call on the source line
+;;                                (`let y = horner(x)') get a bar in the margin.
 ;;                                The buffer refreshes itself after each compile.
 ;;   M-x kernelscope-describe-instruction   in a stage buffer, what the instruction at
 ;;                                point means and where it came from.
@@ -113,6 +115,19 @@ own (eglot before 1.12, as on Emacs 28)."
   '((t :inherit highlight :extend t))
   "Face of the lines linked to the line at point.")
 
+(defface kernelscope-inlined
+  '((t :inherit secondary-selection :extend t))
+  "Face of the stage lines inlined through a call on the source line at point.")
+
+(defface kernelscope-inlined-bar
+  '((((class color) (min-colors 88) (background dark)) :foreground "#ffb347")
+    (((class color) (min-colors 88) (background light)) :foreground "#b35c00")
+    (((class color) (background dark)) :foreground "yellow")
+    (((class color) (background light)) :foreground "red")
+    (t :inverse-video t))
+  "Face of the bar in the margin of the lines inlined through a call.
+Its colours read at least 3:1 against the background of light and dark themes.")
+
 ;;;; Buffer state
 
 (defvar-local kernelscope--source nil "The source buffer of this stage buffer.")
@@ -122,6 +137,8 @@ own (eglot before 1.12, as on Emacs 28)."
 (defvar-local kernelscope--revision nil "The revision of the artifact shown.")
 (defvar-local kernelscope--by-view nil "Vector: stage buffer line (0-based) -> source line.")
 (defvar-local kernelscope--by-source nil "Hash table: source line -> list of (START . END).")
+(defvar-local kernelscope--inlined nil
+  "Hash table: source line -> list of (START . END) inlined through a call on it.")
 (defvar-local kernelscope--overlays nil "Overlays of the linked highlighting.")
 (defvar-local kernelscope--views nil "In a source buffer: its live stage buffers.")
 
@@ -259,23 +276,37 @@ Unless NO-ENSURE, `eglot-ensure' joins each mode's hook."
 \\{kernelscope-stage-mode-map}"
   (setq-local font-lock-defaults '(kernelscope--font-lock t))
   (setq truncate-lines t)
+  ;; The margin holds the bar of inlined lines; always there, so the text never shifts.
+  (setq left-margin-width 1)
   (add-hook 'post-command-hook #'kernelscope--on-view-command nil t)
   (add-hook 'kill-buffer-hook #'kernelscope--forget-view nil t))
 
-(defun kernelscope--index (segments own-uri)
-  "Fill the line maps of the current stage buffer from SEGMENTS of OWN-URI."
+(defun kernelscope--index (segments chains own-uri)
+  "Fill the line maps of the current stage buffer from SEGMENTS of OWN-URI.
+CHAINS is the reply's table of inline chains, which segments name by index."
   (setq kernelscope--by-view (make-vector (count-lines (point-min) (point-max)) nil)
-        kernelscope--by-source (make-hash-table))
+        kernelscope--by-source (make-hash-table)
+        kernelscope--inlined (make-hash-table))
   (seq-doseq (seg segments)
     (let* ((source (plist-get seg :source))
            (uri (plist-get source :uri))
            (line (plist-get source :line))
            (start (plist-get seg :start))
-           (end (plist-get seg :end)))
+           (end (plist-get seg :end))
+           (chain (plist-get seg :chain))
+           seen)
       (when (and line (or (null uri) (equal uri own-uri)))
         (push (cons start end) (gethash line kernelscope--by-source))
         (cl-loop for l from start to (min end (1- (length kernelscope--by-view)))
-                 do (aset kernelscope--by-view l line))))))
+                 do (aset kernelscope--by-view l line)))
+      ;; The call sites in this file further out in the chain: the lines came through them.
+      (when (and (integerp chain) chains (< chain (length chains)))
+        (seq-doseq (frame (elt chains chain))
+          (let ((at (plist-get frame :line)))
+            (when (and (equal (plist-get frame :uri) own-uri) (not (eql at line))
+                       (not (memql at seen)))
+              (push at seen)
+              (push (cons start end) (gethash at kernelscope--inlined)))))))))
 
 (defun kernelscope--show-artifact (buf result)
   "Put artifact RESULT (a kernelscope/artifact reply) into stage buffer BUF."
@@ -290,7 +321,8 @@ Unless NO-ENSURE, `eglot-ensure' joins each mode's hook."
           (forward-line (1- line))
           (setq kernelscope--revision revision
                 kernelscope--uri (plist-get result :uri))
-          (kernelscope--index (plist-get result :segments) kernelscope--source-uri)
+          (kernelscope--index (plist-get result :segments) (plist-get result :chains)
+                              kernelscope--source-uri)
           (set-buffer-modified-p nil))))))
 
 (defun kernelscope--request-params (buf)
@@ -367,6 +399,25 @@ Returns that buffer."
           (overlay-put ov 'kernelscope t)
           (push ov kernelscope--overlays))))))
 
+(defconst kernelscope--bar
+  (propertize " " 'display `((margin left-margin)
+                             ,(propertize "▎" 'face 'kernelscope-inlined-bar)))
+  "The bar in the left margin of an inlined line.")
+
+(defun kernelscope--mark-inlined (start end)
+  "Mark the 0-based lines START..END of the current buffer as inlined through a call.
+Each line gets `kernelscope-inlined' and a bar in the margin."
+  (save-excursion
+    (goto-char (point-min))
+    (when (zerop (forward-line start))
+      (cl-loop repeat (1+ (- end start))
+               until (eobp)
+               do (let ((ov (make-overlay (point) (progn (forward-line 1) (point)))))
+                    (overlay-put ov 'face 'kernelscope-inlined)
+                    (overlay-put ov 'before-string kernelscope--bar)
+                    (overlay-put ov 'kernelscope-inlined t)
+                    (push ov kernelscope--overlays))))))
+
 (defun kernelscope--show-line (buf line)
   "Scroll the windows of BUF so that 0-based LINE is visible."
   (dolist (win (get-buffer-window-list buf nil t))
@@ -378,7 +429,9 @@ Returns that buffer."
             (recenter)))))))
 
 (defun kernelscope-highlight-source-line (source line)
-  "Highlight 0-based LINE of SOURCE and the lines of every stage buffer it became."
+  "Highlight 0-based LINE of SOURCE and the lines of every stage buffer it became.
+The lines inlined through a call on LINE are marked too (`kernelscope--mark-inlined'):
+a line whose only code came through a call is linked to that code."
   (with-current-buffer source
     (kernelscope--clear)
     (let (any)
@@ -387,12 +440,16 @@ Returns that buffer."
           (with-current-buffer view
             (kernelscope--clear)
             (let ((ranges (and line kernelscope--by-source
-                               (gethash line kernelscope--by-source))))
+                               (gethash line kernelscope--by-source)))
+                  (inlined (and line kernelscope--inlined
+                                (gethash line kernelscope--inlined))))
               (dolist (r ranges)
                 (kernelscope--mark-lines (car r) (cdr r)))
-              (when ranges
+              (dolist (r inlined)
+                (kernelscope--mark-inlined (car r) (cdr r)))
+              (when (or ranges inlined)
                 (setq any t)
-                (kernelscope--show-line view (apply #'min (mapcar #'car ranges))))))))
+                (kernelscope--show-line view (apply #'min (mapcar #'car (or ranges inlined)))))))))
       (when any
         (kernelscope--mark-lines line line)))))
 

@@ -25,6 +25,34 @@ lsp::InlineFrame toInlineFrame(const Frame& f, const UriOf& uriOf) {
   return out;
 }
 
+const LineCount::PerStage* LineCount::find(Stage stage) const {
+  auto it = std::find_if(stages.begin(), stages.end(),
+                         [stage](const PerStage& p) { return p.stage == stage; });
+  return it == stages.end() ? nullptr : &*it;
+}
+
+LineCount countLine(const CompileResult& result, const std::vector<Stage>& stages,
+                    const SourceLine& src) {
+  LineCount count;
+  if (!result.lineMap) return count;
+  for (Stage stage : stages) {
+    const StageOutcome* outcome = result.stage(stage);
+    if (!outcome || !outcome->available) continue;
+    const StageLines& lines = result.lineMap->linesFor(stage, src);
+    if (lines.direct.empty() && lines.inlined.empty()) continue;
+    count.stages.push_back({stage, lines.direct, lines.inlined.size()});
+  }
+  count.inlined = !count.stages.empty() &&
+                  std::all_of(count.stages.begin(), count.stages.end(),
+                              [](const LineCount::PerStage& p) { return p.lines.empty(); });
+  if (count.inlined)
+    for (LineCount::PerStage& p : count.stages) {
+      p.lines = result.lineMap->linesFor(p.stage, src).inlined;
+      p.alsoInlined = 0;
+    }
+  return count;
+}
+
 lsp::Expected<const StageOutcome*> stageOf(const Snapshot& s, Stage stage) {
   const StageOutcome* outcome = s.result ? s.result->stage(stage) : nullptr;
   if (!outcome && s.result &&

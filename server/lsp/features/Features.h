@@ -42,6 +42,24 @@ std::string virtualUri(Stage stage, const std::string& path, std::optional<int> 
 lsp::InlineFrame toInlineFrame(const Frame&, const UriOf&);
 /// A stage's outcome in a Snapshot, or an error naming why it is not there.
 lsp::Expected<const StageOutcome*> stageOf(const Snapshot&, Stage);
+/// What a source line's code is counted as in some stages, alike in the hover and the inlay
+/// hints: its own lines; or, on a line whose only code in those stages came through an
+/// inlined call of the user's own function (`let y = horner(x)`), the lines inlined through
+/// that call, marked `(inlined)`: without a count it reads as a line that produced nothing.
+struct LineCount {
+  struct PerStage {
+    Stage stage;
+    std::vector<uint32_t> lines;  // the lines counted: its own, or inlined (see `inlined`)
+    size_t alsoInlined = 0;       // lines inlined through the line besides its own
+  };
+  std::vector<PerStage> stages;  // the available stages the line has code in, in order
+  bool inlined = false;          // counted by the lines inlined through a call on it
+  const PerStage* find(Stage) const;
+  /// ` (inlined)` for a line counted by its inlined code, else nothing.
+  std::string_view mark() const { return inlined ? " (inlined)" : ""; }
+};
+/// The count of `src` in each of `stages` (those available in the result).
+LineCount countLine(const CompileResult&, const std::vector<Stage>& stages, const SourceLine& src);
 /// ptxas's resource report as the wire (and `explain --json`) spells it.
 
 // Hover.cpp

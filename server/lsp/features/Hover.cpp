@@ -102,6 +102,7 @@ std::optional<lsp::Hover> sourceHover(const Snapshot& s, int line, const Setting
   const LineMap& map = *s.result->lineMap;
   SourceLine src{s.path, static_cast<uint32_t>(line) + 1};
   HoverText md(markdown);
+  const LineCount count = countLine(*s.result, settings.hoverStages, src);
   for (Stage stage : settings.hoverStages) {
     const StageOutcome* outcome = s.result->stage(stage);
     if (!outcome) continue;
@@ -110,13 +111,16 @@ std::optional<lsp::Hover> sourceHover(const Snapshot& s, int line, const Setting
       md.text(title + ": unavailable (" + outcome->unavailableReason + ")\n\n");
       continue;
     }
+    const LineCount::PerStage* counted = count.find(stage);
+    if (!counted) continue;
     const StageLines& lines = map.linesFor(stage, src);
-    if (lines.direct.empty() && lines.inlined.empty()) continue;
-    md.text(title + " · " + plural(lines.direct.size(), "line"));
-    if (!lines.inlined.empty())
-      md.text(" (+" + std::to_string(lines.inlined.size()) + " inlined through this line)");
+    md.text(title + " · " + plural(counted->lines.size(), "line") + std::string(count.mark()));
+    if (counted->alsoInlined)
+      md.text(" (+" + std::to_string(counted->alsoInlined) + " inlined through this line)");
     md.text("\n");
-    if (!lines.direct.empty()) appendLines(md, *outcome->artifact, lines.direct);
+    // A stage without lines of its own on a line that has some in another: what came
+    // through its calls.
+    appendLines(md, *outcome->artifact, counted->lines.empty() ? lines.inlined : counted->lines);
     // Library code inlined into this line, named once per function.
     std::set<std::string> via;
     for (uint32_t l : lines.direct) {
@@ -124,8 +128,6 @@ std::optional<lsp::Hover> sourceHover(const Snapshot& s, int line, const Setting
       if (o.viaLibrary && !o.chain.empty()) via.insert(describeFrame(o.chain.front(), md));
     }
     for (const auto& v : via) md.text("- inlined from " + v + "\n");
-    if (!lines.inlined.empty() && lines.direct.empty())
-      appendLines(md, *outcome->artifact, lines.inlined);
     // This file's code inlined into kernels elsewhere (a dependency's helper): which kernel,
     // and the call site it was inlined at.
     std::set<std::string> into;

@@ -3,7 +3,8 @@
 #
 # Installs emacs-nox and elpa-eglot if they are missing, runs test-eglot.el in a batch
 # Emacs whose HOME is a temp dir, on writable copies of examples/saxpy.rs (one good, one
-# broken), and prints `N passed, N failed`. Exits non-zero on any failure.
+# broken) and of examples/elementwise_mul.rs (an inlined call), and prints
+# `N passed, N failed`. Exits non-zero on any failure.
 # The server comes from $KERNELSCOPE_BIN (default: build/server/kernelscope).
 set -euo pipefail
 
@@ -12,7 +13,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$HERE/../common.sh"
 editor_test_setup emacs emacs-nox elpa-eglot
 mkdir -p "$TMP/work/broken"
-cp "$ROOT/examples/saxpy.rs" "$TMP/work/saxpy.rs"
+cp "$ROOT/examples/saxpy.rs" "$ROOT/examples/elementwise_mul.rs" "$TMP/work/"
 # The broken kernel uses a value that does not exist on the SAXPY line.
 sed 's/+ \*y\.add(i);/+ undefined_thing;/' "$ROOT/examples/saxpy.rs" >"$TMP/work/broken/saxpy.rs"
 grep -q undefined_thing "$TMP/work/broken/saxpy.rs"

@@ -6,7 +6,10 @@
 ;; editors/emacs/kernelscope.el, a broken kernel (its diagnostic must land on the broken
 ;; line), a good kernel (the hover of the SAXPY line must list that line's PTX
 ;; instructions), and `kernelscope-show-stage' (the PTX buffer, its linked highlighting
-;; checked against kernelscope/lineMap, its refresh after an edit and a save).
+;; checked against kernelscope/lineMap, its refresh after an edit and a save), and an
+;; inlined call's line (`let (start, stride) = grid_stride();' of elementwise_mul.rs): its
+;; PTX lines marked inlined with a margin bar whose colour reads at least 3:1 against the
+;; background of every light and dark theme Emacs ships.
 ;; Environment: KERNELSCOPE_BIN, KS_ROOT (the repository), KS_WORK (a writable dir),
 ;; KS_TIMEOUT (seconds to wait for a compile).  Prints one ok/not ok line per check and
 ;; `N passed, N failed' on stdout.
@@ -104,12 +107,117 @@ maps to no source at all (a `.loc' or label inside the run)."
   "Non-nil when BUF's last compile finished (ready or failed)."
   (member (plist-get (ks-status buf) :state) '("ready" "failed")))
 
+;;;; Colours, as a graphical frame would choose them
+
+(defun ks-rgb (colour)
+  "The (R G B) of COLOUR, 0..1, a #RRGGBB string or an X colour name."
+  (if (string-match "\\`#\\([[:xdigit:]]\\{2\\}\\)\\([[:xdigit:]]\\{2\\}\\)\\([[:xdigit:]]\\{2\\}\\)\\'" colour)
+      (mapcar (lambda (i) (/ (string-to-number (match-string i colour) 16) 255.0)) '(1 2 3))
+    (let ((known (assoc (downcase (replace-regexp-in-string " " "" colour)) color-name-rgb-alist)))
+      (and known (mapcar (lambda (v) (/ v 65535.0)) (cdr known))))))
+
+(defun ks-contrast (a b)
+  "WCAG's contrast ratio of colours A and B."
+  (cl-flet ((lum (rgb) (apply #'+ (cl-mapcar (lambda (w c)
+                                               (* w (if (<= c 0.03928) (/ c 12.92)
+                                                      (expt (/ (+ c 0.055) 1.055) 2.4))))
+                                             '(0.2126 0.7152 0.0722) rgb))))
+    (let ((la (lum (ks-rgb a))) (lb (lum (ks-rgb b))))
+      (/ (+ (max la lb) 0.05) (+ (min la lb) 0.05)))))
+
+(defun ks-face-attribute (face attribute background)
+  "ATTRIBUTE of FACE's own spec on a graphical display with BACKGROUND (light or dark)."
+  (cl-loop for (display . atts) in (face-default-spec face)
+           when (or (eq display t)
+                    (cl-every (lambda (c)
+                                (pcase c
+                                  (`(class . ,classes) (memq 'color classes))
+                                  (`(min-colors ,n) (<= n 16777216))
+                                  (`(background . ,modes) (memq background modes))
+                                  (_ nil)))
+                              display))
+           return (plist-get (if (consp (car atts)) (car atts) atts) attribute)))
+
+(defun ks-theme-background (theme)
+  "The default background THEME sets, nil when it sets none."
+  (load-theme theme t t)  ; loaded, not enabled: its settings are read, not applied
+  (let* ((setting (cl-find-if (lambda (e) (and (eq (car e) 'theme-face) (eq (nth 1 e) 'default)))
+                              (get theme 'theme-settings)))
+         (atts (cdr (car (nth 3 setting)))))
+    (plist-get (if (consp (car atts)) (car atts) atts) :background)))
+
+(defun ks-check-bar-colours ()
+  "The inlined bar reads at least 3:1 on Emacs's own background and every shipped theme's."
+  (let ((backgrounds '(("no theme, light" . "white") ("no theme, dark (-rv)" . "black")))
+        (failed nil) (checked 0))
+    (dolist (theme (custom-available-themes))
+      (let ((bg (ignore-errors (ks-theme-background theme))))
+        (when (and bg (ks-rgb bg))
+          (push (cons (symbol-name theme) bg) backgrounds))))
+    (dolist (entry backgrounds)
+      (let* ((bg (cdr entry))
+             (mode (if (> (ks-contrast bg "black") (ks-contrast bg "white")) 'light 'dark))
+             (bar (ks-face-attribute 'kernelscope-inlined-bar :foreground mode))
+             (ratio (and bar (ks-contrast bar bg))))
+        (cl-incf checked)
+        (unless (and ratio (>= ratio 3))
+          (push (format "%s (%s, %s): %s %s" (car entry) bg mode bar ratio) failed))))
+    (ks-check (format "the inlined bar reads at least 3:1 on %d backgrounds (Emacs's, its themes')" checked)
+              (and (> checked 10) (null failed)) (format "%S" failed))
+    (ks-check "the inlined lines' face has a themed background"
+              (eq (face-attribute 'kernelscope-inlined :inherit nil 'default) 'secondary-selection))))
+
+(defun ks-inlined-lines (buf)
+  "The sorted 0-based lines of BUF marked inlined, each checked for its face and bar."
+  (with-current-buffer buf
+    (let (lines)
+      (dolist (ov (overlays-in (point-min) (point-max)))
+        (when (overlay-get ov 'kernelscope-inlined)
+          (let* ((bar (overlay-get ov 'before-string))
+                 (display (and bar (get-text-property 0 'display bar)))
+                 (shown (and (consp display) (cadr display))))
+            (when (and (eq (overlay-get ov 'face) 'kernelscope-inlined)
+                       (equal (car display) '(margin left-margin))
+                       (stringp shown) (string= shown "▎")
+                       (eq (get-text-property 0 'face shown) 'kernelscope-inlined-bar))
+              (cl-pushnew (1- (line-number-at-pos (overlay-start ov))) lines)))))
+      (sort lines #'<))))
+
+(defun ks-check-inlined (file)
+  "An inlined call's line of FILE (elementwise_mul.rs) in its PTX buffer."
+  (let* ((buf (ks-open file))
+         (server (with-current-buffer buf (eglot-current-server)))
+         (uri (with-current-buffer buf (plist-get (eglot--TextDocumentIdentifier) :uri)))
+         (call (with-current-buffer buf (ks-find-line "= grid_stride();"))))
+    (ks-wait (lambda () (ks-compiled buf)) ks-timeout)
+    (let* ((map (jsonrpc-request server :kernelscope/lineMap (list :textDocument (list :uri uri) :line call)))
+           (expected (ks-expand (plist-get (plist-get map :inlined) :ptx)))
+           (view (with-current-buffer buf (kernelscope-show-stage "ptx"))))
+      (ks-check "kernelscope/lineMap lists PTX inlined through the grid_stride() call" expected
+                (format "%S" map))
+      (with-current-buffer buf
+        (ks-goto-line call)
+        (run-hooks 'post-command-hook))
+      (let ((marked (ks-inlined-lines view)))
+        (ks-check "the PTX inlined through the call is marked, with a bar in the margin"
+                  (and expected (ks-same-instructions server view marked expected))
+                  (format "marked %S, lineMap %S" marked expected)))
+      (ks-check "the stage buffer keeps a margin for the bar"
+                (eql (buffer-local-value 'left-margin-width view) 1))
+      (ks-check "the call's source line is highlighted"
+                (equal (ks-highlighted-lines buf) (list call)) (format "%S" (ks-highlighted-lines buf)))
+      (with-current-buffer buf
+        (ks-goto-line 0)
+        (run-hooks 'post-command-hook))
+      (ks-check "a line without code clears the inlined marks" (null (ks-inlined-lines view))))))
+
 (defun ks-run ()
   "Run every check."
   (let* ((root (getenv "KS_ROOT"))
          (work (file-name-as-directory (getenv "KS_WORK")))
          (good-file (expand-file-name "saxpy.rs" work))
-         (broken-file (expand-file-name "broken/saxpy.rs" work)))
+         (broken-file (expand-file-name "broken/saxpy.rs" work))
+         (inlined-file (expand-file-name "elementwise_mul.rs" work)))
     (add-to-list 'load-path (expand-file-name "editors/emacs" root))
     (require 'eglot)
     (require 'kernelscope)
@@ -120,6 +228,7 @@ maps to no source at all (a `.loc' or label inside the run)."
           eglot-connect-timeout 60
           eglot-autoshutdown nil)
     (kernelscope-eglot-setup '(ks-rust-mode) t)
+    (ks-check-bar-colours)
 
     ;; A broken kernel: the diagnostic lands on the broken line.
     (let* ((buf (ks-open broken-file))
@@ -230,7 +339,8 @@ maps to no source at all (a `.loc' or label inside the run)."
         (let ((kernels (with-current-buffer buf (kernelscope-kernels))))
           (ks-check "kernelscope-kernels lists saxpy"
                     (seq-some (lambda (k) (equal (plist-get k :name) "saxpy")) (plist-get kernels :kernels))
-                    (format "%S" kernels)))))))
+                    (format "%S" kernels)))))
+    (ks-check-inlined inlined-file)))
 
 (condition-case err
     (ks-run)

@@ -13,7 +13,9 @@
 #                     results recorded on a GPU: hints and heat, cleared by an edit;
 #   test_diagnostics.lua  a type error's expected/found, a quick fix applied by code action;
 #   test_specs.lua    a launch spec's error at its line and columns, its quick fix applied;
-#   test_paths.lua    a crate under a non-ASCII path: linked and inlined highlighting.
+#   test_paths.lua    a crate under a non-ASCII path: linked and inlined highlighting;
+#   test_inlined.lua  an inlined call's line: its code marked in the tiled stages (line
+#                     highlight and ▎ bar), readable in light and dark.
 # Prints one line per check and `N passed, N failed`; exits non-zero on any failure.
 # The server comes from $KERNELSCOPE_BIN (default: build/server/kernelscope); another
 # Neovim than the one on PATH from $KS_NVIM (for checking newer releases);
@@ -26,7 +28,7 @@ source "$HERE/../common.sh"
 NVIM=${KS_NVIM:-nvim}
 # With KS_NVIM the Neovim under test is given; otherwise Debian's is installed.
 if [ -n "${KS_NVIM:-}" ]; then editor_test_setup nvim; else editor_test_setup nvim neovim; fi
-TESTS=${KS_NVIM_TESTS:-plugin setup stages filters profile diagnostics specs paths}
+TESTS=${KS_NVIM_TESTS:-plugin setup stages filters profile diagnostics specs paths inlined}
 mkdir -p "$TMP/src" "$TMP/examples"
 cp "$ROOT/examples/saxpy.rs" "$TMP/src/saxpy.rs"
 cp -r "$ROOT/examples/crate" "$ROOT/examples/crate-util" "$TMP/examples/"
@@ -86,6 +88,11 @@ for t in $TESTS; do
   specs)
     mkdir -p "$TMP/specs"
     run_nvim specs "$ROOT/editors/nvim" test_specs.lua KS_SOURCE="$TMP/specs/k.rs"
+    ;;
+  inlined)
+    mkdir -p "$TMP/inlined"
+    cp "$ROOT/examples/elementwise_mul.rs" "$TMP/inlined/"
+    run_nvim inlined "$ROOT/editors/nvim" test_inlined.lua KS_SOURCE="$TMP/inlined/elementwise_mul.rs"
     ;;
   paths)
     paths_dir="$TMP/crates ünïcode"

@@ -172,6 +172,59 @@ export async function renderedLines(page, title) {
   });
 }
 
+/** Whether the editors' background is dark (whatever classes the workbench carries). */
+export async function editorIsDark(page) {
+  return page.locator(".part.editor .monaco-editor-background").first().evaluate((el) => {
+    const [r, g, b] = getComputedStyle(el).backgroundColor.match(/\d+/g).map(Number);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
+  });
+}
+
+/**
+ * The bars an extension decoration draws at the left of the rendered lines of the editor in
+ * a group (the inlined lines' mark): line number, the border's style, width and colour, the
+ * editor's background, and their contrast ratio (WCAG), the colour laid over the background.
+ */
+export async function leftBars(page, title) {
+  const editor = group(page, title).locator(".monaco-editor").first();
+  return editor.evaluate((root) => {
+    const rgba = (css) => {
+      const [r, g, b, a = 1] = css.match(/[\d.]+/g).map(Number);
+      return { r, g, b, a };
+    };
+    const over = (c, under) => ({ r: c.r * c.a + under.r * (1 - c.a), g: c.g * c.a + under.g * (1 - c.a), b: c.b * c.a + under.b * (1 - c.a) });
+    const luminance = ({ r, g, b }) => {
+      const channel = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+    };
+    const backgroundCss = getComputedStyle(root.querySelector(".monaco-editor-background")).backgroundColor;
+    const background = rgba(backgroundCss);
+    const numbers = new Map();
+    for (const el of root.querySelectorAll(".margin-view-overlays > div")) {
+      const number = el.querySelector(".line-numbers");
+      if (number) numbers.set(el.style.top, Number(number.textContent));
+    }
+    const out = [];
+    for (const el of root.querySelectorAll(".view-overlays > div")) {
+      for (const deco of el.querySelectorAll("[class*='ced-']")) {
+        const style = getComputedStyle(deco);
+        const width = parseFloat(style.borderLeftWidth);
+        if (!(width > 0) || style.borderLeftStyle === "none") continue;
+        const [a, b] = [luminance(over(rgba(style.borderLeftColor), background)), luminance(background)];
+        out.push({
+          number: numbers.get(el.style.top),
+          style: style.borderLeftStyle,
+          width,
+          color: style.borderLeftColor,
+          background: backgroundCss,
+          contrast: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05),
+        });
+      }
+    }
+    return out;
+  });
+}
+
 export async function waitUntil(what, fn, timeoutMs = STEP_MS) {
   const deadline = Date.now() + timeoutMs;
   let last;
@@ -211,25 +264,39 @@ export async function pickArch(page, title, label) {
   await page.keyboard.press("Enter");
 }
 
+/** Whether the keyboard focus is in the text of the editor in the group of tab `title`. */
+export async function editorHasFocus(page, title) {
+  return group(page, title).locator(".editor-instance .monaco-editor.focused").first().isVisible().catch(() => false);
+}
+
 /**
  * Focuses the editor in a group: its tab, then a click on its first visible line (the text
- * layer itself may be scrolled far out of the viewport).
+ * layer itself may be scrolled far out of the viewport); returns once the keyboard focus is
+ * in that editor's text. Under load a stage view that follows the file can take the focus
+ * for a moment after the click: then it is clicked again, so that what is typed next goes
+ * to this editor.
  */
 export async function focusEditor(page, title) {
-  // Its tab first, as a user picks an editor; then a click in its text (the cursor to line 1,
-  // keyboard focus in the text) where nothing lies over it: a find widget or a hover over
-  // the text would take that click and leave the focus elsewhere.
-  const tab = group(page, title).locator(".tab.active").first();
-  await tab.waitFor({ timeout: STEP_MS });
-  await tab.click();
-  const viewport = group(page, title).locator(".editor-instance .monaco-editor .overflow-guard").first();
-  const box = await viewport.boundingBox();
-  if (!box) throw new Error(`no visible editor for ${title}`);
-  for (const x of [box.x + box.width - 40, box.x + box.width / 2, box.x + 80]) {
-    const free = await page.evaluate(([px, py]) => !!document.elementFromPoint(px, py)?.closest(".view-lines, .view-overlays, .lines-content"), [x, box.y + 8]);
-    if (!free) continue;
-    await page.mouse.click(x, box.y + 8);
-    break;
+  for (let attempt = 1; ; attempt++) {
+    // Its tab first, as a user picks an editor; then a click in its text (the cursor to line
+    // 1, keyboard focus in the text) where nothing lies over it: a find widget or a hover
+    // over the text would take that click and leave the focus elsewhere.
+    const tab = group(page, title).locator(".tab.active").first();
+    await tab.waitFor({ timeout: STEP_MS });
+    await tab.click();
+    const viewport = group(page, title).locator(".editor-instance .monaco-editor .overflow-guard").first();
+    const box = await viewport.boundingBox();
+    if (!box) throw new Error(`no visible editor for ${title}`);
+    for (const x of [box.x + box.width - 40, box.x + box.width / 2, box.x + 80]) {
+      const free = await page.evaluate(([px, py]) => !!document.elementFromPoint(px, py)?.closest(".view-lines, .view-overlays, .lines-content"), [x, box.y + 8]);
+      if (!free) continue;
+      await page.mouse.click(x, box.y + 8);
+      break;
+    }
+    const focused = await waitUntil(`the focus in the text of ${title}`, async () =>
+      (await editorHasFocus(page, title)) && (await focusedTab(page)) === title, 5000).then(() => true, () => false);
+    if (focused) return;
+    if (attempt >= 3) throw new Error(`the focus did not stay in ${title}: it is in ${await focusedTab(page)}`);
   }
 }
 

@@ -5,20 +5,28 @@
 // the MIR, and Show PTX's one view that follows the active file.
 //
 // Also: the layout (50/25/25, no sidebar, no minimap in the views, stage groups locked so a
-// file opened from the explorer lands in the source's group, closed with the source), linked highlighting per group (PTX -> source and SASS, SASS ->
-// source and PTX), an inlined call's count and lit lines, and the README's screenshots.
+// file opened from the explorer lands in the source's group, back after a window reload,
+// closed with the source),
+// linked highlighting per group (PTX -> source and SASS, SASS -> source and PTX), an inlined
+// call's count and lit lines, whose bar reads at least 3:1 against the editor's background
+// in a light and a dark theme, and the README's screenshots in both.
+//
+// The theme follows the browser's colour scheme (`window.autoDetectColorScheme`, Chromium's
+// prefers-color-scheme as the page emulates it): light but for the dark screenshot.
 //
 // Environment: as e2e.mjs (run.sh sets it); KS_DOCS_IMAGES, a folder (docs/images) to
-// receive vscode-tiled-light.png as well.
+// receive vscode-tiled-light.png and vscode-tiled-dark.png as well.
 
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
   editorGroups,
+  editorIsDark,
   focusEditor,
   focusBackIn,
   goToLine,
   group,
+  leftBars,
   lineOf,
   noExtensionHostErrors,
   openAndCompile,
@@ -43,9 +51,18 @@ const groups = editorGroups;
 
 runSteps(async (page) => {
   await step(page, "VS Code loads and saxpy.rs compiles", async () => {
-    // Minimaps on, as VS Code has them by default: the stage views keep theirs off.
+    // Minimaps on, as VS Code has them by default: the stage views keep theirs off. The
+    // theme follows the browser's colour scheme: a theme written to the settings later is
+    // applied by code-server only a minute or more after.
     const settingsFile = path.join(USER_DATA, "User", "settings.json");
-    fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(settingsFile, "utf8")), "editor.minimap.enabled": true }, null, 2));
+    fs.writeFileSync(settingsFile, JSON.stringify({
+      ...JSON.parse(fs.readFileSync(settingsFile, "utf8")),
+      "editor.minimap.enabled": true,
+      "window.autoDetectColorScheme": true,
+      "workbench.preferredLightColorTheme": "Default Light Modern",
+      "workbench.preferredDarkColorTheme": "Default Dark Modern",
+    }, null, 2));
+    await page.emulateMedia({ colorScheme: "light" });
     await openAndCompile(page, URL, "saxpy.rs", FIRST_COMPILE_MS);
   });
 
@@ -60,8 +77,9 @@ runSteps(async (page) => {
     console.log(`     ${tiled.map((g) => g.active).join(" | ")}`);
     if (tiled[0].active !== "saxpy.rs") throw new Error(`the first group shows ${tiled[0].active}`);
     if (new Set(tiled.map((g) => Math.round(g.y))).size !== 1) throw new Error("the groups are not in one row");
-    const focused = await page.locator(".editor-group-container.active .tab.active .label-name").textContent();
-    if (focused?.trim() !== "saxpy.rs") throw new Error(`the focus left the source: ${focused}`);
+    // Each view takes the focus for a moment as it opens and locks its group; the command
+    // ends with it back in the source.
+    await focusBackIn(page, "saxpy.rs");
     // Half the width for the source, a quarter for each stage, no sidebar beside them.
     const widths = tiled.map((g) => Math.round(g.width));
     console.log(`     widths ${widths.join(" | ")}`);
@@ -86,29 +104,6 @@ runSteps(async (page) => {
       console.log(`     ${stage}: ${lit.map((l) => l.number).join(",")}`);
     }
     await page.screenshot({ path: path.join(ARTIFACTS, "stages.png") });
-  });
-
-  await step(page, "the tiled layout in a light theme (the README's screenshot)", async () => {
-    // KS_DOCS_IMAGES (docs/images, for one) receives them too, as the README shows them.
-    const settingsFile = path.join(USER_DATA, "User", "settings.json");
-    const before = fs.readFileSync(settingsFile, "utf8");
-    // The light theme only for now: code-server applies a colour theme written to the user
-    // settings after a minute or more, too late for a step.
-    for (const [theme, name, dark] of [["Default Light Modern", "light", false], ["Default Light Modern", "", false]]) {
-      fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(before), "workbench.colorTheme": theme }, null, 2));
-      // Dark or light by the editor's background, whatever classes the workbench carries.
-      await waitUntil(`the ${theme} theme`, async () => dark === await page.locator(".part.editor .monaco-editor-background").first().evaluate((el) => {
-        const [r, g, b] = getComputedStyle(el).backgroundColor.match(/\d+/g).map(Number);
-        return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
-      }), 30000);
-      if (!name) break;  // back in the light theme the other steps read
-      await goToLine(page, "saxpy.rs", SAXPY_LINE + 1);
-      await page.waitForTimeout(1000);  // the decorations' theme colours follow
-      const file = path.join(ARTIFACTS, `vscode-tiled-${name}.png`);
-      await page.screenshot({ path: file });
-      if (process.env.KS_DOCS_IMAGES) fs.copyFileSync(file, path.join(process.env.KS_DOCS_IMAGES, `vscode-tiled-${name}.png`));
-    }
-    fs.writeFileSync(settingsFile, before);
   });
 
   // Three panes, one answer: each group's lit lines are read on their own, not only the
@@ -169,6 +164,47 @@ runSteps(async (page) => {
     }
   });
 
+  await step(page, "the inlined call's bar reads at least 3:1 in a light and a dark theme (the README's screenshots)", async () => {
+    // KS_DOCS_IMAGES (docs/images, for one) receives the screenshots too, as the README
+    // shows them: the cursor on the call, its inlined lines marked in both views.
+    const call = lineOf(path.join(WORKSPACE, "elementwise_mul.rs"), "= grid_stride();");
+    for (const [scheme, shot] of [["light", true], ["dark", true], ["light", false]]) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await waitUntil(`the ${scheme} theme`, async () => (scheme === "dark") === (await editorIsDark(page)), 30000);
+      if (!shot) break;  // back in the light theme the other steps read
+      await goToLine(page, "elementwise_mul.rs", call + 1);
+      for (const stage of ["PTX", "SASS"]) {
+        const bars = await waitUntil(`the bar of the inlined ${stage} lines`, async () => {
+          const bs = await leftBars(page, title("elementwise_mul.rs", stage));
+          return bs.length > 0 && bs;
+        }, 10000);
+        const worst = bars.reduce((a, b) => (b.contrast < a.contrast ? b : a));
+        console.log(`     ${scheme}, ${stage}: ${bars.length} lines, ${worst.width}px ${worst.style} ${worst.color} on ${worst.background}: ${worst.contrast.toFixed(2)}:1`);
+        // A solid bar a few pixels wide, not a 1-pixel dashed margin that a dark theme hides.
+        const faint = bars.filter((b) => b.style !== "solid" || b.width < 3 || b.contrast < 3);
+        if (faint.length) throw new Error(`a faint bar in the ${stage} view (${scheme}): ${JSON.stringify(faint[0])}`);
+      }
+      await page.waitForTimeout(1000);  // the hints and the lens settle
+      const file = path.join(ARTIFACTS, `vscode-tiled-${scheme}.png`);
+      await page.screenshot({ path: file });
+      if (process.env.KS_DOCS_IMAGES) fs.copyFileSync(file, path.join(process.env.KS_DOCS_IMAGES, `vscode-tiled-${scheme}.png`));
+    }
+  });
+
+  await step(page, "a window reload brings the tiled layout back, no empty group, still following", async () => {
+    await page.reload();
+    await page.locator(".monaco-workbench").waitFor({ timeout: STEP_MS });
+    await waitUntil("elementwise_mul.rs | its PTX | its SASS, one view in each stage group", async () => {
+      const g = await groups(page);
+      return g.length === 3 && g[1].tabs.length === 1 && g[2].tabs.length === 1 && g[0].active === "elementwise_mul.rs" &&
+        g[1].active === title("elementwise_mul.rs", "PTX") && g[2].active === title("elementwise_mul.rs", "SASS");
+    }, FIRST_COMPILE_MS).catch(async (error) => {
+      throw new Error(`${error.message}: ${JSON.stringify((await groups(page)).map((g) => g.tabs))}`);
+    });
+    await waitUntil("elementwise_mul's PTX in its view", async () =>
+      (await renderedLines(page, title("elementwise_mul.rs", "PTX"))).some((l) => /\.entry\s+elementwise_mul\b/.test(l.text)), FIRST_COMPILE_MS);
+  });
+
   await step(page, "the stage groups follow another file, one tab each", async () => {
     await focusEditor(page, "elementwise_mul.rs");
     await openFile(page, "vector_add.rs");
@@ -203,6 +239,9 @@ runSteps(async (page) => {
     await lens.waitFor({ timeout: STEP_MS });
     await lens.click();
     await waitUntil("MIR text", async () => (await renderedLines(page, mir)).some((l) => l.text.trim()), FIRST_COMPILE_MS);
+    // The lens's command gives the focus back to the source once the view is shown: only
+    // then is the view focused for the key, or the key would go to the source.
+    await focusBackIn(page, "saxpy.rs");
     // Scrolled away, then the lens again: back at the top.
     await focusEditor(page, mir);
     await page.keyboard.press("Control+End");

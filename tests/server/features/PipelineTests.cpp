@@ -157,6 +157,26 @@ TEST_CASE("real pipeline: a line whose code is an inlined call is counted as suc
   CHECK(std::regex_match(callHint, std::regex(R"([1-9]\d* ptx · [1-9]\d* sass \(inlined\).*)")));
   CHECK(std::regex_match(bodyHint, std::regex(R"(\d+ ptx · \d+ sass.*)")));
   CHECK(bodyHint.find("inlined") == std::string::npos);
+  // The hover counts alike, with the lines it counts (the hint's figures).
+  auto hoverOn = [&](int line) {
+    return client
+        .result("textDocument/hover",
+                {{"textDocument", {{"uri", uri}}},
+                 {"position", {{"line", line}, {"character", 8}}}})["contents"]["value"]
+        .get<std::string>();
+  };
+  const std::string callHover = hoverOn(call);
+  CAPTURE(callHover);
+  std::smatch counts;
+  REQUIRE(std::regex_match(callHint, counts, std::regex(R"((\d+) ptx · (\d+) sass.*)")));
+  CHECK(callHover.find("**ptx** · " + counts[1].str() + " lines (inlined)\n```ptx\n") !=
+        std::string::npos);
+  CHECK(callHover.find("**sass** · " + counts[2].str() + " lines (inlined)\n```sass\n") !=
+        std::string::npos);
+  const std::string bodyHover = hoverOn(body);
+  CAPTURE(bodyHover);
+  CHECK(std::regex_search(bodyHover, std::regex(R"(\*\*ptx\*\* · \d+ lines?\n)")));
+  CHECK(bodyHover.find("(inlined)") == std::string::npos);
 }
 
 TEST_CASE(

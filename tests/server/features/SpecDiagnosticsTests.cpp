@@ -4,6 +4,7 @@
 // and applying the fix gives a spec that resolves (no diagnostic after the edit).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -43,12 +44,14 @@ struct SpecSession {
     uri = client.open(path, text);
     client.sync();
   }
-  /// The kernelscope diagnostics of the newest publication.
+  /// The kernelscope diagnostics of the newest publication for the document.
   json specDiagnostics() {
     auto published = client.notifications("textDocument/publishDiagnostics");
-    REQUIRE(!published.empty());
+    auto own = std::find_if(published.rbegin(), published.rend(),
+                            [&](const json& p) { return p["uri"] == uri; });
+    REQUIRE(own != published.rend());
     json out = json::array();
-    for (const json& d : published.back()["diagnostics"])
+    for (const json& d : (*own)["diagnostics"])
       if (d["source"] == "kernelscope" && d.value("code", "").starts_with("spec-"))
         out.push_back(d);
     return out;
@@ -232,6 +235,41 @@ TEST_CASE("launch spec: with a spec in the crate's Cargo.toml too, only the item
         std::multiset<std::string>{"spec-shift-precedence", "spec-missing-parameter",
                                    "spec-missing-parameter", "spec-missing-parameter",
                                    "spec-missing-parameter", "spec-missing-launch"});
+}
+
+TEST_CASE(
+    "launch spec: a kernel in a module file of a crate gets its spec's problem at the spec line") {
+  requireToolchain();
+  namespace fs = std::filesystem;
+  // saxpy moved into src/kernels.rs; the crate root holds only the module and the handler.
+  std::string kernel = saxpyWith("grid = ceil(n / block)", "grid = 1 << 20 / 256");
+  const size_t from = kernel.find("use core::arch::nvptx;");
+  const size_t to = kernel.find("#[panic_handler]");
+  REQUIRE((from != std::string::npos && to != std::string::npos));
+  kernel = kernel.substr(from, to - from);
+  TempDir dir("kernelscope-spec-module");
+  fs::create_directories(dir.path() / "src");
+  std::ofstream(dir.path() / "Cargo.toml")
+      << "[package]\nname = \"spec-module\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n"
+         "[lib]\npath = \"src/lib.rs\"\n";
+  std::ofstream(dir.path() / "src/lib.rs")
+      << "#![no_std]\n#![feature(abi_ptx, stdarch_nvptx)]\n\nmod kernels;\n\n"
+         "#[panic_handler]\nfn panic(_: &core::panic::PanicInfo) -> ! {\n    loop {}\n}\n";
+  const std::string modulePath = (dir.path() / "src/kernels.rs").string();
+  std::ofstream(modulePath) << kernel;
+
+  SpecSession s(kernel, modulePath);
+  json ds = s.specDiagnostics();
+  REQUIRE_MESSAGE(ds.size() == 1, ds.dump());
+  const int line = lineOf(s.text, "// kernelscope:");
+  const int at = columnOf(s.text, line, "1 << 20 / 256");
+  CHECK(ds[0]["code"] == "spec-shift-precedence");
+  CHECK(ds[0]["range"] == rangeOn(line, at, at + 13));
+  json actions = s.actionsAt(rangeOn(line, at, at));
+  REQUIRE(actions.size() == 1);
+  s.apply(actions[0]);
+  CHECK(s.text.find("grid = (1 << 20) / 256; block") != std::string::npos);
+  CHECK(s.specDiagnostics().empty());
 }
 
 }  // namespace ks::test

@@ -66,7 +66,10 @@ M.defaults = {
   highlight = {
     source = "KernelscopeSource",
     artifact = "KernelscopeArtifact",
+    -- Lines inlined through a call on the source line: a line highlight and a `▎` in the
+    -- sign column.
     inlined = "KernelscopeInlined",
+    inlined_bar = "KernelscopeInlinedBar",
   },
   -- Move the cursor of a stage view so the lines that belong to the source cursor line
   -- are visible.

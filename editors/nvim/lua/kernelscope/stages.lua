@@ -47,6 +47,7 @@ local function show_in(win, src, stage)
       views.forget(old)
     end
   end
+  views.prepare_window(win)
   -- Escaped for the statusline: a `%` in a path would start an item.
   vim.wo[win].statusline = M.title(src, stage):gsub("%%", "%%%%")
   views.refresh(view.bufnr)

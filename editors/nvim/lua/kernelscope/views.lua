@@ -55,6 +55,12 @@ function M.split_text(text)
 end
 local split_text = M.split_text
 
+--- Sets up a window that shows a view: its sign column always there, so that the bar of
+--- inlined lines does not shift the text each time it comes and goes.
+function M.prepare_window(win)
+  vim.wo[win].signcolumn = "yes:1"
+end
+
 --- Opens `buf` in a window according to the `split` option and returns the window.
 local function show(buf, split)
   local existing = windows_of(buf)[1]
@@ -72,6 +78,7 @@ local function show(buf, split)
   end
   local win = vim.api.nvim_get_current_win()
   vim.api.nvim_win_set_buf(win, buf)
+  M.prepare_window(win)
   return win
 end
 
@@ -105,6 +112,20 @@ end
 local function mark_line(buf, line, hl, ns)
   if line >= 0 and line < vim.api.nvim_buf_line_count(buf) then
     vim.api.nvim_buf_set_extmark(buf, ns or M.ns, line, 0, { line_hl_group = hl, priority = 200 })
+  end
+end
+
+--- Marks a view line inlined through a call on the linked source line: its line highlight
+--- and a bar in the sign column, in a colour that stands out on light and dark backgrounds
+--- (a line highlight alone is faint in some colour schemes).
+local function mark_inlined(buf, line)
+  if line >= 0 and line < vim.api.nvim_buf_line_count(buf) then
+    vim.api.nvim_buf_set_extmark(buf, M.ns_inlined, line, 0, {
+      line_hl_group = config.options.highlight.inlined,
+      sign_text = "▎",
+      sign_hl_group = config.options.highlight.inlined_bar,
+      priority = 200,
+    })
   end
 end
 
@@ -142,14 +163,18 @@ function M.highlight_source_line(src, line)
           mark_line(vbuf, l, config.options.highlight.artifact)
         end
       end
-      for _, r in ipairs(view.inlined[line] or {}) do
+      local inlined = line and view.inlined[line] or {}
+      for _, r in ipairs(inlined) do
         for l = r[1], r[2] do
-          mark_line(vbuf, l, config.options.highlight.inlined, M.ns_inlined)
+          mark_inlined(vbuf, l)
         end
       end
-      if ranges[1] then
+      -- A line whose only code came through a call (`let y = horner(x)`) is linked to that
+      -- code: its lines are brought into view and the source line is lit like any other.
+      local first = ranges[1] or inlined[1]
+      if first then
         any = true
-        reveal(vbuf, ranges[1][1])
+        reveal(vbuf, first[1])
       end
     end
   end
@@ -491,6 +516,9 @@ function M.setup_highlights()
   vim.cmd("highlight default link KernelscopeSource Visual")
   vim.cmd("highlight default link KernelscopeArtifact Visual")
   vim.cmd("highlight default link KernelscopeInlined CursorLine")
+  -- The bar beside inlined lines: the warning colour, which every default colour scheme
+  -- keeps readable on its own background, light or dark.
+  vim.cmd("highlight default link KernelscopeInlinedBar WarningMsg")
 end
 
 return M
