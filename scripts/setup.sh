@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # kernelscope set-up: idempotent, safe to run on every invocation.
 #
-# 1. Debian packages (rustc-web built on LLVM 22, llvm-22-dev, the C++ libraries).
+# 1. Debian packages (rustc-web built on LLVM 22, llvm-22-dev, llvm-22-tools for FileCheck,
+#    the C++ libraries).
 # 2. A matched ptxas + nvdisasm pair (CUDA 11.8 from Debian non-free, unpacked only),
 #    unless a full CUDA toolkit with nvdisasm is already present.
 # 3. The kernelscope build (CMake, Release; KERNELSCOPE_BUILD_DIR, KERNELSCOPE_CMAKE_ARGS).
@@ -18,8 +19,9 @@ say() { printf '[setup] %s\n' "$*" >&2; }
 
 # librust-num-traits-dev: a registry crate (with libm and autocfg) that the cargo tests'
 # kernel crate takes offline from /usr/share/cargo/registry.
-APT_PACKAGES=(rustc-web cargo-web rust-web-src llvm-22-dev nlohmann-json3-dev libasio-dev
-              doctest-dev libtomlplusplus-dev libcereal-dev cmake g++ ninja-build binutils librust-num-traits-dev)
+APT_PACKAGES=(rustc-web cargo-web rust-web-src llvm-22-dev llvm-22-tools nlohmann-json3-dev
+              libasio-dev doctest-dev libtomlplusplus-dev libcereal-dev cmake g++ ninja-build binutils
+              librust-num-traits-dev)
 # Extra packages a caller needs as well (the test command adds the editors'), space-separated.
 read -r -a EXTRA_APT <<<"${KERNELSCOPE_EXTRA_APT:-}"
 APT_PACKAGES+=("${EXTRA_APT[@]}")

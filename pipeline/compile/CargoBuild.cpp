@@ -115,7 +115,7 @@ std::vector<bool> cfgsHoldForNvptx(const Toolchain& tc, const std::string& arch,
   spec.env = {{"RUSTC_BOOTSTRAP", "1"}};
   spec.timeout = std::chrono::seconds(30);
   spec.cancel = cancel;
-  const ProcessResult r = runProcess(spec);
+  const ProcessResult r = tc.run(spec);
   std::vector<bool> holds(keys.size());
   for (size_t i = 0; i < keys.size(); ++i) {
     const std::string said = "error: holds-" + std::to_string(i);
@@ -160,7 +160,7 @@ RustflagsPlacement placeRustflags(const Toolchain& tc, const fs::path& cargo, co
   spec.cwd = cwd;
   spec.timeout = std::chrono::seconds(30);
   spec.cancel = cancel;
-  ProcessResult r = runProcess(spec);
+  ProcessResult r = tc.run(spec);
   auto config = nlohmann::json::parse(r.ok() ? r.out : "{}", nullptr, false);
   bool targetFlags = false, buildFlags = false, buildFlagsString = false;
   std::vector<std::string> cfgKeys;  // `target.'cfg(..)'` tables with rustflags
@@ -521,7 +521,7 @@ ProcessResult runCargoRustc(const Toolchain& tc, RustcUnit& unit, const Resolved
                  base / "shadow-files");
 
   const auto started = fs::file_time_type::clock::now();
-  ProcessResult r = runProcess(cargoRustcSpec(tc, *cargo, unit, opts, emit, extraArgs, at, cancel));
+  ProcessResult r = tc.run(cargoRustcSpec(tc, *cargo, unit, opts, emit, extraArgs, at, cancel));
   CargoMessages m = readCargoMessages(r.out, at, unit);
   if (!m.kernelStem.empty() && r.ok()) {
     collectKernelOutputs(m, unit, at, outDir, remarkDir, started);

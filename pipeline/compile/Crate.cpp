@@ -239,7 +239,7 @@ std::optional<std::string> cargoMetadata(const Toolchain& tc, const fs::path& ma
   spec.env = {
       {"RUSTC", tc.rustc.path.string()}, {"RUSTC_WRAPPER", ""}, {"RUSTC_WORKSPACE_WRAPPER", ""}};
   spec.timeout = std::chrono::seconds(60);
-  ProcessResult r = runProcess(spec);
+  ProcessResult r = tc.run(spec);
   if (!r.ok()) {
     problem =
         "cargo metadata " + r.describe() + ": " + std::string(text::trim(r.err.substr(0, 2000)));
@@ -580,7 +580,7 @@ class DependencyBuilder {
     spec.cwd = work_;
     spec.timeout = opts_.toolTimeout;
     spec.cancel = cancel_;
-    ProcessResult r = runProcess(spec);
+    ProcessResult r = tc_.run(spec);
     unit_.toolTime += r.elapsed;
     if (r.cancelled) {
       unit_.cancelled = true;
@@ -898,7 +898,7 @@ ProcessResult runRustcUnit(const Toolchain& tc, RustcUnit& unit, const ResolvedO
   std::vector<std::string> args = extraArgs;
   if (!remarkDir.empty())
     args.insert(args.end(), {"-C", "remark=all", "-Zremark-dir=" + remarkDir.string()});
-  return runProcess(rustcCommand(tc, unit, opts, emit, outDir, workDir, args, cancel));
+  return tc.run(rustcCommand(tc, unit, opts, emit, outDir, workDir, args, cancel));
 }
 
 std::vector<fs::path> readDepInfo(const fs::path& depFile, const Remaps& remaps,

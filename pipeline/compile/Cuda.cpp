@@ -194,7 +194,7 @@ class CudaFrontEnd final : public FrontEnd {
     nvcc.cwd = work;
     nvcc.timeout = opts.toolTimeout;
     nvcc.cancel = cancel;
-    return runProcess(nvcc);
+    return tc.run(nvcc);
   }
 
   /// The ptxas/nvdisasm pair may be older than nvcc: ptxas gets the PTX with its ISA

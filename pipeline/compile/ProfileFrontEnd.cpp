@@ -139,7 +139,7 @@ class ProfileCompile {
     spec.timeout = std::max<std::chrono::milliseconds>(
         opts_.toolTimeout, std::chrono::minutes(10));  // first -Zbuild-std
     spec.cancel = cancel;
-    ProcessResult r = runProcess(spec);
+    ProcessResult r = tc_.run(spec);
     result_.toolTime += r.elapsed;
     if (r.cancelled) return cancelCompile(opts_, result_);
     for (auto& d : parseRustcDiagnostics(rustcMessagesFromCargo(r.out)))

@@ -167,7 +167,7 @@ void runPtxas(const Toolchain& tc, const ResolvedOptions& opts, const Cancellati
     p.argv.insert(p.argv.end(), {ptxFile.string(), "-o", out.cubin.string()});
     p.timeout = opts.toolTimeout;
     p.cancel = cancel;
-    return runProcess(p);
+    return tc.run(p);
   };
   out.run = run(out.relocatable);
   if (!out.relocatable && !out.run.ok() &&
@@ -188,7 +188,7 @@ BackEndTools::Disassembly runNvdisasm(const Toolchain& tc, const ResolvedOptions
   p.argv = {tc.nvdisasm.path.string(), "-c", "-g", "-gi", ptxas.cubin.string()};
   p.timeout = opts.toolTimeout;
   p.cancel = cancel;
-  return {runProcess(p)};
+  return {tc.run(p)};
 }
 
 }  // namespace

@@ -60,6 +60,15 @@ struct ProcessResult {
 
 ProcessResult runProcess(const ProcessSpec&);
 
+/// What starts a compile's tools: runProcess, unless the toolchain was given another
+/// (Toolchain::runner) that answers from recorded output, so that a test of the compile's
+/// steps needs no rustc, ptxas or nvdisasm.
+class ToolRunner {
+ public:
+  virtual ~ToolRunner() = default;
+  virtual ProcessResult run(const ProcessSpec&) const = 0;
+};
+
 /// A path removed with its contents when this goes out of scope, and also when SIGINT,
 /// SIGTERM or SIGHUP ends the process (installTerminationCleanup): staging directories,
 /// partial cache entries.

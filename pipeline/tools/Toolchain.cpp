@@ -234,6 +234,10 @@ fs::path Toolchain::sysrootCacheDir() const {
          (rustcRelease + "-" + stableDigest({rustc.version, rustc.path.string()}));
 }
 
+ProcessResult Toolchain::run(const ProcessSpec& spec) const {
+  return runner ? runner->run(spec) : runProcess(spec);
+}
+
 std::string Toolchain::fingerprint() const {
   return stableDigest({rustc.path.string(), rustc.version, sysroot.path.string(),
                        ptxas.path.string(), ptxas.version, nvdisasm.path.string(), nvdisasm.version,
@@ -493,7 +497,7 @@ std::string buildCoreShim(const Toolchain& tc, const fs::path& shim, const fs::p
               {"RUSTFLAGS", "-Zforce-unstable-if-unmarked -Cembed-bitcode=yes"},
               {"CARGO_TARGET_DIR", targetDir.string()},
               {"PATH", tc.rustc.path.parent_path().string() + ":" + env("PATH")}};
-  auto r = runProcess(spec);
+  auto r = tc.run(spec);
   if (!r.ok()) return "building core failed (" + r.describe() + "):\n" + r.err;
   return {};
 }

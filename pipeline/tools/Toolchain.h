@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,10 @@ struct ToolInfo {
   bool found() const { return !path.empty() && problem.empty(); }
 };
 
+struct ProcessSpec;
+struct ProcessResult;
+class ToolRunner;
+
 struct Toolchain {
   ToolInfo rustc;
   std::string rustcRelease;       // "1.96.0"
@@ -43,7 +48,13 @@ struct Toolchain {
   std::string cudaRelease;  // "11.8" of the ptxas/nvdisasm pair
   ToolInfo nvcc;
   std::filesystem::path cacheDir;
+  /// Starts the tools of a compile (run()); null: runProcess. Not part of the fingerprint
+  /// or of the kept discovery: a test sets it to answer from recorded output.
+  std::shared_ptr<const ToolRunner> runner;
 
+  /// Runs one of these tools (rustc, cargo, ptxas, nvdisasm, nvcc, a profile's build)
+  /// through `runner`. The discovery's own probes (`--version`) run directly.
+  ProcessResult run(const ProcessSpec&) const;
   /// A short stable hash of everything above that changes generated code.
   std::string fingerprint() const;
   /// Where a built sysroot for this rustc lives.

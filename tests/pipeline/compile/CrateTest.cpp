@@ -555,3 +555,59 @@ pub unsafe extern "ptx-kernel" fn clamped(x: *mut f32, n: usize) {
     ignored |= d.message.find("--extern not applied (crate_util)") != std::string::npos;
   CHECK(ignored);
 }
+
+namespace {
+
+/// A tool runner that answers every command with the result it was given and keeps the
+/// command lines it saw: the toolchain's tools never start.
+struct AnsweringRunner : ToolRunner {
+  ProcessResult answer;
+  mutable std::vector<std::vector<std::string>> seen;
+  ProcessResult run(const ProcessSpec& spec) const override {
+    seen.push_back(spec.argv);
+    return answer;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("cargo metadata runs through the toolchain's runner: no cargo starts") {
+  TempDir dir{"kernelscope-runner-test"};
+  // findCargo's cargo beside rustc: a file that fails if it ever runs.
+  fs::create_directories(dir.path() / "bin");
+  const fs::path cargo = dir.path() / "bin/cargo";
+  std::ofstream(cargo) << "#!/bin/sh\nexit 3\n";
+  fs::permissions(cargo, fs::perms::owner_all);
+  const fs::path manifest = dir.path() / "Cargo.toml";
+  std::ofstream(manifest) << "[workspace]\nmembers = [\"kern\", \"util\"]\n";
+  auto runner = std::make_shared<AnsweringRunner>();
+  runner->answer.started = true;
+  runner->answer.exitCode = 0;
+  runner->answer.out = R"({"packages": [
+      {"name": "kern", "manifest_path": "/w/kern/Cargo.toml"},
+      {"name": "util", "manifest_path": "/w/util/Cargo.toml"}]})";
+  Toolchain tc;
+  tc.rustc.path = dir.path() / "bin/rustc";
+  tc.runner = runner;
+
+  std::string problem;
+  auto packages = workspacePackages(tc, manifest, problem);
+  CHECK(problem == "");
+  REQUIRE(packages.size() == 2);
+  CHECK(packages[0].name == "kern");
+  CHECK(packages[1].name == "util");
+  CHECK(packages[1].manifest == fs::path("/w/util/Cargo.toml"));
+  REQUIRE(runner->seen.size() == 1);
+  CHECK(runner->seen[0] == std::vector<std::string>{cargo.string(), "metadata", "--offline",
+                                                    "--no-deps", "--format-version", "1",
+                                                    "--manifest-path", manifest.string()});
+
+  SUBCASE("cargo's failure is the problem, with its message") {
+    runner->answer.exitCode = 101;
+    runner->answer.out.clear();
+    runner->answer.err = "error: failed to parse manifest\n";
+    problem.clear();
+    CHECK(workspacePackages(tc, manifest, problem).empty());
+    CHECK(problem.rfind("cargo metadata exit status 101: error: failed to parse manifest", 0) == 0);
+  }
+}

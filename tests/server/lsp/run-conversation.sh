@@ -1,18 +1,31 @@
 #!/usr/bin/env bash
 # Runs one conversation test: feeds CONVERSATION.jsonrpc (JSON messages separated by `---`
-# lines) to `kernelscope lsp --lit-test` and compares what the server sent with
-# CONVERSATION.expected. UPDATE_GOLDEN=1 rewrites the expected file instead.
+# lines) to `kernelscope lsp --lit-test` and checks what the server sent with LLVM's
+# FileCheck against the `# CHECK:` lines of the same file.
 #
-# In the conversation, ${ROOT} stands for the source tree and ${TEXT:path} for the
-# contents of a file under it as a JSON string; in the output the source tree's path is
-# written back as ${ROOT}, so golden files do not depend on where the tree is.
+#   run-conversation.sh KERNELSCOPE CONVERSATION ROOT FILECHECK
+#
+# Lines whose first non-blank character is `#` are comments: they hold the checks and are
+# never sent to the server. In the conversation, ${ROOT} stands for the source tree and
+# ${TEXT:path} for the contents of a file under it as a JSON string; in the output the
+# source tree's path is written back as ${ROOT}, so checks do not depend on where the tree
+# is. SHOW_OUTPUT=1 prints the server's output (as the checks see it) before checking, for
+# writing checks.
 set -euo pipefail
-kernelscope=$1 conversation=$2 root=$3
-expected=${conversation%.jsonrpc}.expected
+if [[ $# -ne 4 ]]; then
+  echo "usage: $0 KERNELSCOPE CONVERSATION ROOT FILECHECK" >&2
+  exit 2
+fi
+kernelscope=$1 conversation=$2 root=$3 filecheck=$4
+if [[ ! -x "$filecheck" ]]; then
+  echo "FileCheck not found at '$filecheck' (apt-get install llvm-22-tools)" >&2
+  exit 2
+fi
 
 input=$(python3 - "$conversation" "$root" <<'PY'
 import json, re, sys
-text = open(sys.argv[1]).read()
+lines = open(sys.argv[1]).read().splitlines(keepends=True)
+text = "".join(line for line in lines if not line.lstrip().startswith("#"))
 root = sys.argv[2]
 text = re.sub(r"\$\{TEXT:([^}]+)\}", lambda m: json.dumps(open(root + "/" + m.group(1)).read()), text)
 sys.stdout.write(text.replace("${ROOT}", root))
@@ -20,13 +33,11 @@ PY
 )
 actual=$(printf '%s\n' "$input" | "$kernelscope" lsp --lit-test | sed "s|$root|\${ROOT}|g")
 
-if [[ "${UPDATE_GOLDEN:-0}" == 1 ]]; then
-  printf '%s\n' "$actual" > "$expected"
-  echo "updated $expected"
-  exit 0
+if [[ "${SHOW_OUTPUT:-0}" == 1 ]]; then
+  printf '%s\n' "$actual"
 fi
-if [[ ! -f "$expected" ]]; then
-  echo "missing $expected (run with UPDATE_GOLDEN=1 to create it)" >&2
+if ! grep -qE '^[[:space:]]*#[[:space:]]*CHECK' "$conversation"; then
+  echo "$conversation has no '# CHECK:' lines: a conversation checks what it is about" >&2
   exit 1
 fi
-diff -u "$expected" <(printf '%s\n' "$actual")
+printf '%s\n' "$actual" | "$filecheck" --match-full-lines --dump-input=fail "$conversation"
