@@ -278,14 +278,19 @@ class Liveness {
       const size_t n = siteAt.size();
       std::vector<Sites> reachIn(l.blocks_, Sites(n));
       reach.assign(l.insts_.size(), Sites(n));
-      for (bool changed = true; changed;) {
+      // Each pass walks every instruction, but the sets are kept only once they are final,
+      // and only where they are asked for: at a block's start, and where the register is
+      // live or read (a copy per instruction and pass was most of the liveness' time).
+      for (bool last = false, changed = true; changed || !last;) {
+        last = !changed;
         changed = false;
         for (uint32_t b = 0; b < l.blocks_; ++b) {
           if (!l.listed_[b]) continue;
           Sites in = reachIn[b];
           if (startOf[b] >= 0) in.set(size_t(startOf[b]));
           for (size_t i = l.g_.blockBegin(b); i < l.g_.blockEnd(b); ++i) {
-            reach[i] = in;
+            if (last && (i == l.g_.blockBegin(b) || l.liveIn_[i].test(r) || l.uses_[i].test(r)))
+              reach[i] = in;
             step(i, in);
           }
           for (uint32_t s : l.succs_[b]) changed = reachIn[s].add(in) || changed;
