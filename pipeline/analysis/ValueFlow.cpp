@@ -8,6 +8,8 @@
 
 #include "SassText.h"
 #include "TextUtil.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace ks {
 
@@ -29,9 +31,14 @@ struct RegToken {
 
 bool wordChar(char c) { return std::isalnum(uint8_t(c)) || c == '_' || c == '.'; }
 
+// The operand reader runs over every instruction of a listing for the costs: its short
+// lists stay off the heap.
+using RegTokens = llvm::SmallVector<RegToken, 4>;
+using Modifiers = llvm::SmallVector<std::string_view, 6>;
+
 /// Every register named in `op` ("-|R2|", "[R2.64+UR4+0x10]", "c[0x0][R0]", "!P0").
-std::vector<RegToken> registersIn(std::string_view op) {
-  std::vector<RegToken> out;
+RegTokens registersIn(std::string_view op) {
+  RegTokens out;
   if (op.starts_with("`")) return out;  // a branch or call target
   for (size_t i = 0; i < op.size(); ++i) {
     if (i > 0 && wordChar(op[i - 1])) continue;
@@ -70,8 +77,8 @@ bool isPredicate(RegClass c) {
 }
 
 /// The dot-separated modifiers of an opcode after its base ("LDG.E.64" -> E, 64).
-std::vector<std::string_view> modifiersOf(std::string_view opcode) {
-  std::vector<std::string_view> out;
+Modifiers modifiersOf(std::string_view opcode) {
+  Modifiers out;
   for (size_t dot = opcode.find('.'); dot != std::string_view::npos;) {
     const size_t next = opcode.find('.', dot + 1);
     out.push_back(opcode.substr(dot + 1, next == std::string_view::npos ? next : next - dot - 1));
@@ -85,7 +92,7 @@ bool oneOf(std::string_view s, std::initializer_list<std::string_view> set) {
 }
 
 /// Registers of a memory instruction's data (loads, stores, atomics): from its width.
-uint8_t dataWidth(std::string_view base, const std::vector<std::string_view>& mods) {
+uint8_t dataWidth(std::string_view base, llvm::ArrayRef<std::string_view> mods) {
   uint8_t w = 1;
   for (auto m : mods) {
     if (oneOf(m, {"64", "U64", "S64", "F64"})) w = 2;
@@ -101,8 +108,8 @@ bool isIntType(std::string_view t) { return !t.empty() && (t[0] == 'S' || t[0] =
 
 /// The widths of a conversion's destination and source ("F2F.F64.F32": 2 and 1).
 std::pair<uint8_t, uint8_t> conversionWidths(std::string_view base,
-                                             const std::vector<std::string_view>& mods) {
-  std::vector<std::string_view> types;
+                                             llvm::ArrayRef<std::string_view> mods) {
+  Modifiers types;
   for (auto m : mods)
     if ((isFloatType(m) || isIntType(m)) && m.size() <= 4 && std::isdigit(uint8_t(m.back())))
       types.push_back(m);
@@ -204,7 +211,7 @@ SassFlowGraph::Instruction sassRegisters(std::string_view lineText) {
   const SassInstructionText it = splitSassInstruction(lineText);
   const std::string_view base =
       it.opcode.substr(0, std::min(it.opcode.size(), it.opcode.find('.')));
-  const std::vector<std::string_view> mods = modifiersOf(it.opcode);
+  const Modifiers mods = modifiersOf(it.opcode);
   if (!it.guard.empty()) {
     std::string_view g = it.guard.substr(1);
     if (g.starts_with("!")) g.remove_prefix(1);
@@ -222,6 +229,8 @@ SassFlowGraph::Instruction sassRegisters(std::string_view lineText) {
     predMask = uint32_t(std::strtoul(std::string(ops.back().text).c_str(), nullptr, 16));
 
   const size_t written = writtenOperands(base, ops);
+  inst.writes.reserve(written);
+  inst.reads.reserve(ops.size() + 1 - std::min(written, ops.size()));
 
   // Widths: a memory instruction's data, a wide multiply's result and addend, doubles,
   // conversions; explicit `.64` in an address wins.
@@ -270,6 +279,10 @@ SassFlowGraph::SassFlowGraph(const Artifact& sass, size_t function) {
   std::vector<std::string_view> globals;  // `.global NAME` directives
   std::vector<std::string_view> texts;
   bool afterBranch = true;
+  const size_t end = std::min<size_t>(size_t(fn.lastLine) + 1, sass.lines().size());
+  const size_t lines = end > fn.firstLine ? end - fn.firstLine : 0;
+  insts_.reserve(lines);
+  texts.reserve(lines);
   for (uint32_t l = fn.firstLine; l <= fn.lastLine && l < sass.lines().size(); ++l) {
     const LineKind kind = sass.lines()[l].kind;
     std::string_view t = text::trim(sass.lineText(l));
