@@ -513,9 +513,16 @@ Chain chainOfPtxLine(const ArtifactLine& l) {
 std::string fileComment(std::string_view indent, const Chain& chain) {
   std::string out(indent);
   if (chain.empty()) return out + "//## compiler-generated (no source line)";
-  out += "//## File \"" + chain.front().file + "\", line " + std::to_string(chain.front().line);
-  for (size_t k = 1; k < chain.size(); ++k)
-    out += " inlined at \"" + chain[k].file + "\", line " + std::to_string(chain[k].line);
+  // One allocation: a listing has a comment wherever the place changes, tens of thousands.
+  size_t size = out.size();
+  for (const Frame& f : chain) size += f.file.size() + 32;
+  out.reserve(size);
+  for (size_t k = 0; k < chain.size(); ++k) {
+    out += k == 0 ? "//## File \"" : " inlined at \"";
+    out += chain[k].file;
+    out += "\", line ";
+    out += std::to_string(chain[k].line);
+  }
   return out;
 }
 
@@ -540,6 +547,24 @@ void keepLines(Artifact& a, std::string text, const std::vector<bool>& keep) {
   text.shrink_to_fit();
   lines.shrink_to_fit();
   a = Artifact(a.stage, std::move(text), std::move(lines), std::move(a.functions));
+}
+
+/// The text of the lines `keep` keeps, each rewritten one as `rewrites` has it (in line
+/// order), built in one buffer of its known `size`.
+std::string textWith(const Artifact& a, const std::vector<bool>& keep,
+                     const std::vector<std::pair<uint32_t, std::string>>& rewrites, size_t size) {
+  std::string text;
+  text.reserve(size);
+  auto next = rewrites.begin();
+  for (uint32_t i = 0; i < a.lines().size(); ++i) {
+    if (!keep[i]) continue;
+    if (next != rewrites.end() && next->first == i)
+      text += (next++)->second;
+    else
+      text.append(a.lineText(i));
+    text += '\n';
+  }
+  return text;
 }
 
 }  // namespace
@@ -589,11 +614,13 @@ size_t decodeSassLineIds(Artifact& sass, const Artifact& ptx) {
     return it->second;
   };
   size_t decoded = 0;
-  std::string text;
-  text.reserve(sass.text().size());
   std::vector<bool> keep(sass.lines().size(), true);
-  std::string lastComment;  // the last `//##` comment kept in the current function
-  int32_t commentFunction = -2;
+  // Each rewritten comment at its line: the text is built once its size is known (with the
+  // places written out it grows to twice nvdisasm's; built by appending, it was moved three
+  // times into fresh pages, most of this function's time).
+  std::vector<std::pair<uint32_t, std::string>> rewrites;
+  int32_t commentFunction = -2;  // the function of the last comment kept (rewrites.back())
+  size_t size = 0;
   for (uint32_t i = 0; i < sass.lines().size(); ++i) {
     ArtifactLine& l = sass.lines()[i];
     std::string_view line = sass.lineText(i);
@@ -615,21 +642,19 @@ size_t decodeSassLineIds(Artifact& sass, const Artifact& ptx) {
       auto n = text::takeUint(num);
       if (auto id = n ? ptxLineOf(static_cast<uint32_t>(*n)) : std::nullopt) {
         std::string rewritten = fileComment(line.substr(0, at), chainOfPtxLine(ptx.lines()[*id]));
-        if (l.function == commentFunction && rewritten == lastComment) {
+        if (l.function == commentFunction && rewritten == rewrites.back().second) {
           keep[i] = false;  // nvdisasm prints a comment only where the place changes
           continue;
         }
-        lastComment = rewritten;
         commentFunction = l.function;
-        text += rewritten;
-        text += '\n';
+        size += rewritten.size() + 1;
+        rewrites.emplace_back(i, std::move(rewritten));
         continue;
       }
     }
-    text.append(line);
-    text += '\n';
+    size += line.size() + 1;
   }
-  keepLines(sass, std::move(text), keep);
+  keepLines(sass, textWith(sass, keep, rewrites, size), keep);
   return decoded;
 }
 
