@@ -542,9 +542,9 @@ void keepLines(Artifact& a, std::string text, const std::vector<bool>& keep) {
     const uint32_t end = newIndex[std::min<size_t>(f.lastLine + 1, a.lines().size())];
     f.lastLine = end > f.firstLine ? end - 1 : f.firstLine;
   }
-  // The text was built by appending, the lines reserved for all: what is kept holds only
-  // what it uses (a 40-kernel file's SASS text is several megabytes, kept with each result).
-  text.shrink_to_fit();
+  // The lines were reserved for all (the text comes at its size, textWith): what is kept
+  // holds only what it uses (a 40-kernel file's SASS is several megabytes, kept with each
+  // result).
   lines.shrink_to_fit();
   a = Artifact(a.stage, std::move(text), std::move(lines), std::move(a.functions));
 }

@@ -60,7 +60,6 @@ struct LineCount {
 };
 /// The count of `src` in each of `stages` (those available in the result).
 LineCount countLine(const CompileResult&, const std::vector<Stage>& stages, const SourceLine& src);
-/// ptxas's resource report as the wire (and `explain --json`) spells it.
 
 // Hover.cpp
 /// What source line `line` (0-based) became in the hover stages; nullopt when nothing.
