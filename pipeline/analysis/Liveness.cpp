@@ -99,6 +99,7 @@ class Liveness {
     edges();
     liveInto();
     counted_.resize(insts_.size());
+    sitesAndPoints();
     Units present;
     for (size_t i = 0; i < insts_.size(); ++i)
       if (listed_[blockOf_[i]]) present |= uses_[i] | defs_[i];
@@ -223,6 +224,23 @@ class Liveness {
     }
   }
 
+  /// Per register, the listed instructions that write or clobber it (its sites) and those
+  /// where it is live or read (its points), in order; and the blocks where a function starts.
+  void sitesAndPoints() {
+    sitesOf_.assign(SassFlowGraph::kUnits, {});
+    pointsOf_.assign(SassFlowGraph::kUnits, {});
+    const auto each = [](const Units& u, auto&& f) {
+      for (size_t r = u._Find_first(); r < u.size(); r = u._Find_next(r)) f(r);
+    };
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      if (!listedAt(i)) continue;
+      each(defs_[i] | kills_[i], [&](size_t r) { sitesOf_[r].push_back(uint32_t(i)); });
+      each(liveIn_[i] | uses_[i], [&](size_t r) { pointsOf_[r].push_back(uint32_t(i)); });
+    }
+    for (uint32_t b = 0; b < blocks_; ++b)
+      if (listed_[b] && (b == 0 || g_.startsFunction(b))) functionStarts_.push_back(b);
+  }
+
   /// One register's values, as nvdisasm counts them: by web (the writes that reach a common
   /// read), from where a value is written to where it is read, and further: within a block,
   /// from a web's first write or read to its last, and on to where another write of the same
@@ -238,27 +256,30 @@ class Liveness {
   }
 
   /// The sites that write one register (a function's start, each write, each call's
-  /// clobber), what reaches each instruction and the webs they form.
+  /// clobber), what reaches the instructions that ask for it and the webs they form. Only the
+  /// register's own sites and points are walked, and the blocks' effects at block level: a
+  /// kernel has a few hundred registers, each used in a few places of thousands of instructions.
   struct Values {
-    Values(Liveness& l, uint16_t r) : l(l), r(r) {
+    Values(Liveness& l, uint16_t r) : l(l), r(r), writes(l.sitesOf_[r]) {
       startOf.assign(l.blocks_, -1);
-      siteOf.assign(l.insts_.size(), -1);
-      for (uint32_t b = 0; b < l.blocks_; ++b)
-        if (l.listed_[b] && (b == 0 || l.g_.startsFunction(b)) &&
-            (r < kPred || (b > 0 && r >= kUgpr && r < kUpred))) {
+      for (uint32_t b : l.functionStarts_)
+        if (r < kPred || (b > 0 && r >= kUgpr && r < kUpred)) {
           startOf[b] = int32_t(siteAt.size());
           siteAt.push_back(l.g_.blockBegin(b));
         }
-      for (size_t i = 0; i < l.insts_.size(); ++i)
-        if (l.listedAt(i) && (l.defs_[i].test(r) || l.kills_[i].test(r))) {
-          siteOf[i] = int32_t(siteAt.size());
-          siteAt.push_back(i);
-        }
+      firstWrite = siteAt.size();
+      siteAt.insert(siteAt.end(), writes.begin(), writes.end());
     }
 
+    /// The site written at instruction `i`, if any.
+    std::optional<size_t> siteOf(size_t i) const {
+      const auto at = std::lower_bound(writes.begin(), writes.end(), uint32_t(i));
+      if (at == writes.end() || *at != i) return std::nullopt;
+      return firstWrite + size_t(at - writes.begin());
+    }
     void step(size_t i, Sites& in) const {
       if (l.kills_[i].test(r)) in.clear();
-      if (siteOf[i] >= 0) in.set(size_t(siteOf[i]));
+      if (const auto k = siteOf(i)) in.set(*k);
     }
     size_t find(size_t k) {
       while (parent[k] != k) k = parent[k] = parent[parent[k]];
@@ -271,37 +292,80 @@ class Liveness {
       });
       return first;
     }
+    /// The sites that reach instruction `i` (one that asks: see reachAndWebs).
+    const Sites& reachOf(size_t i) const {
+      return std::lower_bound(reach.begin(), reach.end(), i,
+                              [](const auto& e, size_t at) { return e.first < at; })
+          ->second;
+    }
+    bool hasSites(uint32_t b) const { return blockSites[b].first < blockSites[b].second; }
 
-    /// Forward: the sites that reach each instruction; the sites that reach one read are one
-    /// web.
+    /// Forward: the sites that reach each instruction that asks (a block's start where the
+    /// register has a site, and where it is live or read); the sites that reach one read are
+    /// one web. First at block level (what a block generates, and whether it clears what
+    /// comes in), then along the instructions of the blocks that write.
     void reachAndWebs() {
       const size_t n = siteAt.size();
+      blockSites.assign(l.blocks_, {0, 0});
+      for (size_t w = 0; w < writes.size();) {
+        const uint32_t b = l.blockOf_[writes[w]];
+        blockSites[b].first = w;
+        while (w < writes.size() && l.blockOf_[writes[w]] == b) ++w;
+        blockSites[b].second = w;
+      }
+      std::vector<Sites> gen(l.blocks_);
+      std::vector<bool> clears(l.blocks_, false);
+      for (uint32_t b = 0; b < l.blocks_; ++b) {
+        if (!hasSites(b) && startOf[b] < 0) continue;
+        gen[b] = Sites(n);
+        if (startOf[b] >= 0) gen[b].set(size_t(startOf[b]));
+        for (size_t w = blockSites[b].first; w < blockSites[b].second; ++w) {
+          if (l.kills_[writes[w]].test(r)) {
+            gen[b].clear();
+            clears[b] = true;
+          }
+          gen[b].set(firstWrite + w);
+        }
+      }
       std::vector<Sites> reachIn(l.blocks_, Sites(n));
-      reach.assign(l.insts_.size(), Sites(n));
-      // Each pass walks every instruction, but the sets are kept only once they are final,
-      // and only where they are asked for: at a block's start, and where the register is
-      // live or read (a copy per instruction and pass was most of the liveness' time).
-      for (bool last = false, changed = true; changed || !last;) {
-        last = !changed;
+      for (bool changed = true; changed;) {
         changed = false;
         for (uint32_t b = 0; b < l.blocks_; ++b) {
           if (!l.listed_[b]) continue;
-          Sites in = reachIn[b];
-          if (startOf[b] >= 0) in.set(size_t(startOf[b]));
-          for (size_t i = l.g_.blockBegin(b); i < l.g_.blockEnd(b); ++i) {
-            if (last && (i == l.g_.blockBegin(b) || l.liveIn_[i].test(r) || l.uses_[i].test(r)))
-              reach[i] = in;
-            step(i, in);
+          if (!hasSites(b) && startOf[b] < 0) {  // passes what comes in through
+            for (uint32_t s : l.succs_[b]) changed = reachIn[s].add(reachIn[b]) || changed;
+            continue;
           }
-          for (uint32_t s : l.succs_[b]) changed = reachIn[s].add(in) || changed;
+          Sites out = clears[b] ? gen[b] : reachIn[b];
+          out.add(gen[b]);
+          for (uint32_t s : l.succs_[b]) changed = reachIn[s].add(out) || changed;
+        }
+      }
+      const std::vector<uint32_t>& points = l.pointsOf_[r];
+      size_t p = 0;
+      for (uint32_t b = 0; b < l.blocks_; ++b) {
+        if (!l.listed_[b]) continue;
+        const size_t begin = l.g_.blockBegin(b), end = l.g_.blockEnd(b);
+        if (!hasSites(b) && startOf[b] < 0) {
+          for (; p < points.size() && points[p] < end; ++p)
+            reach.emplace_back(points[p], reachIn[b]);
+          continue;
+        }
+        Sites in = reachIn[b];
+        if (startOf[b] >= 0) in.set(size_t(startOf[b]));
+        for (size_t i = begin; i < end; ++i) {
+          const bool point = p < points.size() && points[p] == i;
+          if (point) ++p;
+          if (point || i == begin) reach.emplace_back(i, in);
+          step(i, in);
         }
       }
       parent.resize(n);
       for (size_t k = 0; k < n; ++k) parent[k] = k;
-      for (size_t i = 0; i < l.insts_.size(); ++i)
-        if (l.listedAt(i) && l.uses_[i].test(r))
-          if (const auto first = firstOf(reach[i]))
-            reach[i].forEach([&](size_t k) { parent[find(k)] = find(*first); });
+      for (const auto& [i, sites] : reach)
+        if (l.uses_[i].test(r))
+          if (const auto first = firstOf(sites))
+            sites.forEach([&](size_t k) { parent[find(k)] = find(*first); });
       web.assign(n, Sites(n));
       for (size_t k = 0; k < n; ++k) web[find(k)].set(k);
     }
@@ -310,26 +374,33 @@ class Liveness {
     /// instruction, or written; a call's clobber only where what it sets is read later) to
     /// its last.
     void spanBlocks() {
+      // The points of each web in instruction order: the reads and live points (`reach`)
+      // merged with the writes, both in order already.
+      std::vector<bool> live(siteAt.size(), false);
+      for (const auto& [i, sites] : reach)
+        if (l.liveIn_[i].test(r))
+          if (const auto first = firstOf(sites)) live[find(*first)] = true;
       std::vector<std::vector<size_t>> points(siteAt.size());
-      for (size_t i = 0; i < l.insts_.size(); ++i)
-        if (l.listedAt(i) && l.liveIn_[i].test(r))
-          if (const auto first = firstOf(reach[i])) points[find(*first)].push_back(i);
-      for (size_t k = 0; k < siteAt.size(); ++k) {
-        const size_t i = siteAt[k];
-        if (siteOf[i] != int32_t(k)) continue;  // a start
+      size_t w = 0;
+      const auto addWrite = [&] {
+        const size_t i = writes[w], k = firstWrite + w++;
         const bool readLater = i + 1 < l.insts_.size() && l.listedAt(i + 1) &&
-                               l.liveIn_[i + 1].test(r) && !points[find(k)].empty();
+                               l.liveIn_[i + 1].test(r) && live[find(k)];
         if (l.defs_[i].test(r) || readLater) points[find(k)].push_back(i);
+      };
+      for (const auto& [i, sites] : reach) {
+        while (w < writes.size() && writes[w] < i) addWrite();
+        if (l.liveIn_[i].test(r))
+          if (const auto first = firstOf(sites)) points[find(*first)].push_back(i);
       }
-      for (auto& pts : points) {
-        std::sort(pts.begin(), pts.end());
+      while (w < writes.size()) addWrite();
+      for (const auto& pts : points)
         for (size_t a = 0; a < pts.size();) {
           size_t z = a;
           while (z + 1 < pts.size() && l.blockOf_[pts[z + 1]] == l.blockOf_[pts[a]]) ++z;
           for (size_t i = pts[a]; i <= pts[z]; ++i) l.counted_[i].set(r);
           a = z + 1;
         }
-      }
     }
 
     /// Within a block, across the writes of other webs: a web of two or more writes stays
@@ -338,19 +409,17 @@ class Liveness {
     /// one nor hide the other (nvdisasm counts webs, not values, apart).
     void carryToNextWrite() {
       const size_t n = siteAt.size();
-      std::vector<size_t> writes(n, 0);
-      for (size_t k = 0; k < n; ++k) ++writes[find(k)];
+      std::vector<size_t> writesOfWeb(n, 0);
+      for (size_t k = 0; k < n; ++k) ++writesOfWeb[find(k)];
       for (uint32_t b = 0; b < l.blocks_; ++b) {
-        if (!l.listed_[b]) continue;
         // Only a web that writes in the block can be carried in it.
-        const size_t begin = l.g_.blockBegin(b), end = l.g_.blockEnd(b);
+        if (!l.listed_[b] || !hasSites(b)) continue;
         std::vector<size_t> roots;
-        for (size_t i = begin; i < end; ++i)
-          if (siteOf[i] >= 0 && writes[find(size_t(siteOf[i]))] >= 2)
-            roots.push_back(find(size_t(siteOf[i])));
+        for (size_t w = blockSites[b].first; w < blockSites[b].second; ++w)
+          if (writesOfWeb[find(firstWrite + w)] >= 2) roots.push_back(find(firstWrite + w));
         std::sort(roots.begin(), roots.end());
         roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
-        for (size_t root : roots) carryWithin(begin, end, root);
+        for (size_t root : roots) carryWithin(l.g_.blockBegin(b), l.g_.blockEnd(b), root);
       }
     }
 
@@ -359,12 +428,13 @@ class Liveness {
       const size_t n = siteAt.size();
       const Sites& w = web[root];
       const auto stepWeb = [&](size_t i, Sites& s) {
-        if (siteOf[i] < 0 || find(size_t(siteOf[i])) != root) return;
+        const auto k = siteOf(i);
+        if (!k || find(*k) != root) return;
         if (l.kills_[i].test(r)) s.clear();
-        s.set(size_t(siteOf[i]));
+        s.set(*k);
       };
       std::vector<Sites> reaching(end - begin, Sites(n));
-      Sites in = reach[begin];
+      Sites in = reachOf(begin);
       for (size_t i = begin; i < end; ++i) {
         reaching[i - begin] = in;
         stepWeb(i, in);
@@ -380,9 +450,13 @@ class Liveness {
 
     Liveness& l;
     const uint16_t r;
-    std::vector<size_t> siteAt;  // the instruction of each site (a start: its first)
-    std::vector<int32_t> siteOf, startOf;
-    std::vector<Sites> reach, web;
+    const std::vector<uint32_t>& writes;  // the instructions that write or clobber it, in order
+    std::vector<size_t> siteAt;           // the instruction of each site: the starts, then `writes`
+    size_t firstWrite = 0;                // the site of writes[0]
+    std::vector<int32_t> startOf;
+    std::vector<std::pair<size_t, size_t>> blockSites;  // each block's range of `writes`
+    std::vector<std::pair<size_t, Sites>> reach;        // by instruction, in order
+    std::vector<Sites> web;
     std::vector<size_t> parent;
   };
 
@@ -392,7 +466,8 @@ class Liveness {
   const uint32_t blocks_;
   std::vector<uint32_t> blockOf_;
   std::vector<Units> uses_, defs_, kills_, liveIn_, counted_;
-  std::vector<std::vector<uint32_t>> succs_;
+  std::vector<std::vector<uint32_t>> succs_, sitesOf_, pointsOf_;
+  std::vector<uint32_t> functionStarts_;
   std::vector<bool> listed_;
 };
 

@@ -129,8 +129,8 @@ std::pair<uint8_t, uint8_t> conversionWidths(std::string_view base,
 }
 
 /// The units of `r` at `width` registers; none for RZ/PT.
-std::vector<uint16_t> unitsOf(const RegToken& r, uint8_t width, uint32_t predMask) {
-  std::vector<uint16_t> u;
+SassFlowGraph::Units unitsOf(const RegToken& r, uint8_t width, uint32_t predMask) {
+  SassFlowGraph::Units u;
   const uint8_t w = r.width ? r.width : width;
   switch (r.cls) {
     case RegClass::Gpr:

@@ -14,6 +14,7 @@
 // operands, and a call is taken to write any general register.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -46,9 +47,25 @@ class SassFlowGraph {
   /// The flow of SASS line `line` (an instruction of this function; empty otherwise).
   ValueFlow flowOf(uint32_t line) const;
 
+  /// A register's 32-bit units: at most seven (P2R's predicate file; `.128` is four), kept
+  /// in place, as an operand list is built for every instruction of every kernel (this header
+  /// is read by the server, which sees no LLVM: no llvm::SmallVector here).
+  class Units {
+   public:
+    void push_back(uint16_t u) { units_[size_++] = u; }
+    size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    uint16_t operator[](size_t k) const { return units_[k]; }
+    const uint16_t* begin() const { return units_.data(); }
+    const uint16_t* end() const { return units_.data() + size_; }
+
+   private:
+    std::array<uint16_t, 7> units_{};
+    uint8_t size_ = 0;
+  };
   struct Operand {
     std::string name;
-    std::vector<uint16_t> units;
+    Units units;
   };
   struct Instruction {
     uint32_t line = 0;
