@@ -294,9 +294,9 @@ class Liveness {
     }
     /// The sites that reach instruction `i` (one that asks: see reachAndWebs).
     const Sites& reachOf(size_t i) const {
-      return std::lower_bound(reach.begin(), reach.end(), i,
-                              [](const auto& e, size_t at) { return e.first < at; })
-          ->second;
+      return sets[std::lower_bound(reach.begin(), reach.end(), i, [](const auto& e, size_t at) {
+                    return e.first < at;
+                  })->second];
     }
     bool hasSites(uint32_t b) const { return blockSites[b].first < blockSites[b].second; }
 
@@ -341,31 +341,45 @@ class Liveness {
           for (uint32_t s : l.succs_[b]) changed = reachIn[s].add(out) || changed;
         }
       }
+      // The sets at the points: a set is kept once for all the points it reaches unchanged
+      // (a block's points see one set until a write), so a point costs an index, not a copy.
       const std::vector<uint32_t>& points = l.pointsOf_[r];
       size_t p = 0;
       for (uint32_t b = 0; b < l.blocks_; ++b) {
         if (!l.listed_[b]) continue;
         const size_t begin = l.g_.blockBegin(b), end = l.g_.blockEnd(b);
         if (!hasSites(b) && startOf[b] < 0) {
+          if (p < points.size() && points[p] < end) sets.push_back(reachIn[b]);
           for (; p < points.size() && points[p] < end; ++p)
-            reach.emplace_back(points[p], reachIn[b]);
+            reach.emplace_back(points[p], uint32_t(sets.size() - 1));
           continue;
         }
         Sites in = reachIn[b];
         if (startOf[b] >= 0) in.set(size_t(startOf[b]));
+        bool kept = false;  // whether `in` is sets.back()
         for (size_t i = begin; i < end; ++i) {
           const bool point = p < points.size() && points[p] == i;
           if (point) ++p;
-          if (point || i == begin) reach.emplace_back(i, in);
-          step(i, in);
+          if (point || i == begin) {
+            if (!kept) sets.push_back(in);
+            kept = true;
+            reach.emplace_back(uint32_t(i), uint32_t(sets.size() - 1));
+          }
+          if (siteOf(i)) {
+            step(i, in);
+            kept = false;
+          }
         }
       }
       parent.resize(n);
       for (size_t k = 0; k < n; ++k) parent[k] = k;
-      for (const auto& [i, sites] : reach)
-        if (l.uses_[i].test(r))
-          if (const auto first = firstOf(sites))
-            sites.forEach([&](size_t k) { parent[find(k)] = find(*first); });
+      std::vector<bool> joined(sets.size(), false);
+      for (const auto& [i, set] : reach)
+        if (l.uses_[i].test(r) && !joined[set]) {
+          joined[set] = true;
+          if (const auto first = firstOf(sets[set]))
+            sets[set].forEach([&](size_t k) { parent[find(k)] = find(*first); });
+        }
       web.assign(n, Sites(n));
       for (size_t k = 0; k < n; ++k) web[find(k)].set(k);
     }
@@ -374,33 +388,48 @@ class Liveness {
     /// instruction, or written; a call's clobber only where what it sets is read later) to
     /// its last.
     void spanBlocks() {
-      // The points of each web in instruction order: the reads and live points (`reach`)
-      // merged with the writes, both in order already.
+      // The web each kept set's values belong to (the web of its first site).
+      std::vector<int64_t> webOf(sets.size(), -1);
+      for (size_t v = 0; v < sets.size(); ++v)
+        if (const auto first = firstOf(sets[v])) webOf[v] = int64_t(find(*first));
       std::vector<bool> live(siteAt.size(), false);
-      for (const auto& [i, sites] : reach)
-        if (l.liveIn_[i].test(r))
-          if (const auto first = firstOf(sites)) live[find(*first)] = true;
-      std::vector<std::vector<size_t>> points(siteAt.size());
+      for (const auto& [i, set] : reach)
+        if (webOf[set] >= 0 && l.liveIn_[i].test(r)) live[size_t(webOf[set])] = true;
+      // Each web's points come in instruction order (the live points merged with the writes,
+      // both in order already): the span of the current block is kept per web and counted
+      // when a point of another block comes.
+      struct Span {
+        uint32_t block = 0;
+        size_t first = 0, last = 0;
+        bool open = false;
+      };
+      std::vector<Span> spans(siteAt.size());
+      const auto count = [&](const Span& s) {
+        if (s.open)
+          for (size_t i = s.first; i <= s.last; ++i) l.counted_[i].set(r);
+      };
+      const auto add = [&](size_t web, size_t i) {
+        Span& s = spans[web];
+        if (s.open && s.block == l.blockOf_[i]) {
+          s.last = i;
+          return;
+        }
+        count(s);
+        s = {l.blockOf_[i], i, i, true};
+      };
       size_t w = 0;
       const auto addWrite = [&] {
         const size_t i = writes[w], k = firstWrite + w++;
         const bool readLater = i + 1 < l.insts_.size() && l.listedAt(i + 1) &&
                                l.liveIn_[i + 1].test(r) && live[find(k)];
-        if (l.defs_[i].test(r) || readLater) points[find(k)].push_back(i);
+        if (l.defs_[i].test(r) || readLater) add(find(k), i);
       };
-      for (const auto& [i, sites] : reach) {
+      for (const auto& [i, set] : reach) {
         while (w < writes.size() && writes[w] < i) addWrite();
-        if (l.liveIn_[i].test(r))
-          if (const auto first = firstOf(sites)) points[find(*first)].push_back(i);
+        if (webOf[set] >= 0 && l.liveIn_[i].test(r)) add(size_t(webOf[set]), i);
       }
       while (w < writes.size()) addWrite();
-      for (const auto& pts : points)
-        for (size_t a = 0; a < pts.size();) {
-          size_t z = a;
-          while (z + 1 < pts.size() && l.blockOf_[pts[z + 1]] == l.blockOf_[pts[a]]) ++z;
-          for (size_t i = pts[a]; i <= pts[z]; ++i) l.counted_[i].set(r);
-          a = z + 1;
-        }
+      for (const Span& s : spans) count(s);
     }
 
     /// Within a block, across the writes of other webs: a web of two or more writes stays
@@ -455,7 +484,8 @@ class Liveness {
     size_t firstWrite = 0;                // the site of writes[0]
     std::vector<int32_t> startOf;
     std::vector<std::pair<size_t, size_t>> blockSites;  // each block's range of `writes`
-    std::vector<std::pair<size_t, Sites>> reach;        // by instruction, in order
+    std::vector<Sites> sets;                            // the sets that reach the points
+    std::vector<std::pair<uint32_t, uint32_t>> reach;   // instruction, its set; in order
     std::vector<Sites> web;
     std::vector<size_t> parent;
   };

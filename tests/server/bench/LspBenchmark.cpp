@@ -184,7 +184,7 @@ int main(int argc, char** argv) {
         bench.request("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
     size_t ptxLines = 0;
     if (artifact.contains("result"))
-      ptxLines = splitLines(artifact["result"]["text"].get<std::string>()).size();
+      ptxLines = splitLines(artifact["result"]["text"].get_ref<const std::string&>()).size();
     int sourceLines = static_cast<int>(splitLines(text).size());
     std::mt19937 rng(1);
     std::vector<double> hover, lineMap;
