@@ -107,6 +107,16 @@ std::string escapeProperty(std::string_view s, bool message) {
   return out;
 }
 
+/// A SARIF physicalLocation: the file (a relative one under %SRCROOT%) and the 1-based line
+/// (1 where the line is not known: SARIF's lines start at 1).
+json physicalLocation(const Frame& at) {
+  json location = {{"artifactLocation", {{"uri", shownPath(at.file)}}},
+                   {"region", {{"startLine", std::max<uint32_t>(1, at.line)}}}};
+  if (!fs::path(shownPath(at.file)).is_absolute())
+    location["artifactLocation"]["uriBaseId"] = "%SRCROOT%";
+  return location;
+}
+
 /// SARIF 2.1.0: one run, a rule per kind of finding, a result per finding on its line.
 json sarifLog(const std::vector<BudgetFinding>& findings) {
   json rules = json::array(), results = json::array();
@@ -124,18 +134,15 @@ json sarifLog(const std::vector<BudgetFinding>& findings) {
                              : "A kernel's " + f.figure + " got worse than the baseline"}}},
            {"defaultConfiguration", {{"level", "error"}}}});
     }
-    json location = {{"physicalLocation",
-                      {{"artifactLocation", {{"uri", shownPath(f.location.file)}}},
-                       {"region", {{"startLine", std::max<uint32_t>(1, f.location.line)}}}}}};
-    if (!fs::path(shownPath(f.location.file)).is_absolute())
-      location["physicalLocation"]["artifactLocation"]["uriBaseId"] = "%SRCROOT%";
+    json location = {{"physicalLocation", physicalLocation(f.location)}};
+    // The other responsible lines. The finding's own is not always the first of them: it
+    // passes over the kernel's `fn` line, which then is one of these.
     json related = json::array();
-    for (size_t i = 1; i < f.lines.size(); ++i)
-      related.push_back({{"id", static_cast<int>(i)},
-                         {"physicalLocation",
-                          {{"artifactLocation", {{"uri", shownPath(f.lines[i].file)}}},
-                           {"region", {{"startLine", f.lines[i].line}}}}},
-                         {"message", {{"text", "local memory here"}}}});
+    for (const Frame& line : f.lines)
+      if (line.file != f.location.file || line.line != f.location.line)
+        related.push_back({{"id", static_cast<int>(related.size()) + 1},
+                           {"physicalLocation", physicalLocation(line)},
+                           {"message", {{"text", "local memory here"}}}});
     json result = {{"ruleId", rule},
                    {"ruleIndex", ruleIndex[rule]},
                    {"level", "error"},

@@ -806,27 +806,43 @@ nlohmann::json reportProfile(const ExplainArgs& args, const std::filesystem::pat
   return {{"kernel", out.lines->kernel}, {"device", out.run.device.describe()}, {"lines", lines}};
 }
 
-/// A stage's view as the editors show it by default (ArtifactView.h), for the report's panes:
-/// the artifact lines it hides as [first, last] ranges, and the text of each shown line the
-/// view rewrites (SASS compacted, MIR without its scope spans) by artifact line. The page
-/// keeps the artifact's lines, so the line map's numbers serve both the view and every line.
+/// A stage's views as the editors show them (ArtifactView.h), for the report's panes: which
+/// filters hide each line, as runs [first, last, bits] of artifact lines with the same
+/// nonzero bits, and the text of each line that a filter rewrites (SASS compacted, MIR
+/// without its scope spans) by artifact line, with that filter's bit. The page keeps the
+/// artifact's lines, so the line map's numbers serve every view and every line.
 nlohmann::json reportView(const Artifact& a) {
-  const ArtifactView view(a, defaultViewFilters());
   nlohmann::json hidden = nlohmann::json::array(), rewritten = nlohmann::json::object();
-  const int lines = static_cast<int>(a.lines().size());
-  for (int l = 0; l < lines; ++l) {
-    if (view.viewLine(l) >= 0) continue;
-    if (!hidden.empty() && hidden.back()[1].get<int>() == l - 1)
+  const std::vector<uint8_t> bits = lineFilters(a);
+  for (size_t l = 0; l < bits.size(); ++l) {
+    if (!bits[l]) continue;
+    if (!hidden.empty() && hidden.back()[1].get<size_t>() == l - 1 &&
+        hidden.back()[2].get<uint8_t>() == bits[l])
       hidden.back()[1] = l;
     else
-      hidden.push_back({l, l});
+      hidden.push_back({l, l, bits[l]});
   }
+  // The filters that rewrite lines, without those that only hide: every line they rewrite.
+  lsp::ArtifactFilters rewriting;
+  rewriting.debugLocations = rewriting.compactSass = true;
+  const ArtifactView view(a, rewriting);
   const std::vector<std::string_view> shown = splitLines(view.text());
   for (size_t v = 0; v < std::min(shown.size(), view.size()); ++v) {
     const int l = view.artifactLine(static_cast<int>(v));
     if (shown[v] != a.lineText(l)) rewritten[std::to_string(l)] = std::string(shown[v]);
   }
-  return {{"hidden", hidden}, {"rewritten", rewritten}};
+  const FilterBit by = a.stage == Stage::Mir ? kFilterDebugLocations : kFilterCompactSass;
+  return {{"hidden", hidden}, {"rewritten", rewritten}, {"rewrittenBy", by}};
+}
+
+/// The filters the page offers, as the editors do: each one's key, bit and whether the
+/// editors' views start with it on.
+nlohmann::json reportFilters() {
+  nlohmann::json filters = nlohmann::json::array();
+  const uint8_t on = filterBits(defaultViewFilters());
+  for (const ViewFilter& f : viewFilters())
+    filters.push_back({{"name", f.name}, {"bit", f.bit}, {"on", (on & f.bit) != 0}});
+  return filters;
 }
 
 /// Writes the report page of `r` to `args.html`; the problem, or "".
@@ -852,7 +868,7 @@ std::string writeReport(const ExplainArgs& args, const CompileResult& r, const s
       "{\"explain\": " + explain.str() + ", \"source\": " +
       nlohmann::json(source).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
       ", \"stages\": " + stages.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
-      ", \"order\": " + order.dump() +
+      ", \"order\": " + order.dump() + ", \"filters\": " + reportFilters().dump() +
       ", \"baseline\": " + baseline.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
       ", \"profile\": " + profile.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
       "}";

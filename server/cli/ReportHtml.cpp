@@ -7,11 +7,12 @@ namespace {
 
 // The page: plain HTML, CSS and script with nothing fetched (it opens from a CI artifact or
 // an email). The data is explain --json's object (lines, kernels, remarks, diagnostics),
-// the source text, each stage's whole text with the editors' default view of it (the lines
-// that view hides, the lines whose text it rewrites), and when given a baseline's figures
-// per kernel and a profile's share of the stall samples per line. A stage's rows are its
-// whole text's lines, so the line map's numbers index them in either mode; the filtered
-// view only hides rows and swaps a row's text.
+// the source text, each stage's whole text with its views (which filters hide each line,
+// the lines a filter rewrites), the filters the editors offer, and when given a baseline's
+// figures per kernel and a profile's share of the stall samples per line. A stage's rows are
+// its whole text's lines, so the line map's numbers index them under any filters; a filter
+// only hides rows and swaps a row's text. The filters chosen apply to every pane and stay in
+// the URL's hash (#filters=directives,comments), so a reload keeps them.
 constexpr const char* kPage = R"HTML(<!doctype html>
 <html lang="en">
 <head>
@@ -35,8 +36,12 @@ constexpr const char* kPage = R"HTML(<!doctype html>
   .pane h2 { font-size: 13px; margin: 0; padding: 4px 8px; background: #f6f8fa;
     border-bottom: 1px solid var(--border); display: flex; justify-content: space-between; }
   .pane h2 label { font-weight: normal; color: var(--muted); cursor: pointer; }
-  .pane:not(.every) .line.filtered, .pane:not(.every) .line .raw,
-  .pane.every .line .view { display: none; }
+  .pane:not(.every) .line.filtered, .line .view,
+  .pane:not(.every) .line.rewritten .raw { display: none; }
+  .pane:not(.every) .line.rewritten .view { display: inline; }
+  #filters { margin: 4px 0; color: var(--muted); }
+  #filters label { margin-right: 10px; cursor: pointer; white-space: nowrap; }
+  #filters label.all { font-weight: 600; }
   .lines { overflow: auto; flex: 1; font: 12px ui-monospace, monospace; white-space: pre; }
   .line { padding: 0 8px 0 0; cursor: pointer; min-height: 1.35em; }
   .line .no { display: inline-block; width: 4em; color: var(--muted); text-align: right;
@@ -59,6 +64,7 @@ constexpr const char* kPage = R"HTML(<!doctype html>
   <div class="meta" id="meta"></div>
   <table class="kernels" id="kernels"></table>
   <div class="meta" id="against"></div>
+  <div id="filters">Filters, in every pane: </div>
   <div id="diagnostics"></div>
 </header>
 <main id="panes"></main>
@@ -121,20 +127,26 @@ if (data.baseline) against.push("against the baseline " + data.baseline.file);
 if (data.profile)
   against.push("heat: the profile of " + data.profile.kernel + " on " + data.profile.device);
 document.getElementById("against").textContent = against.join(" · ");
-for (const d of explain.diagnostics || [])
+// explain's diagnostics say where in `range` (lines from 1, as the source pane numbers them).
+for (const d of explain.diagnostics || []) {
+  const at = !d.range ? "" : (d.range.file === explain.file ? "line " : d.range.file + ":") +
+    d.range.line + ": ";
   document.getElementById("diagnostics").appendChild(
-    el("div", "diag", (d.line ? "line " + d.line + ": " : "") + (d.severity || "") + ": " + d.message));
+    el("div", "diag", at + (d.severity || "") + ": " + d.message));
+}
 
 // The map, both ways: source line -> each stage's rows, and a stage's row -> source lines.
 // Source lines count from 1 (explain's); a stage's rows from 0, explain's stage lines from 1.
-const toStage = {}, toSource = {};
-for (const s of stages) { toStage[s] = new Map(); toSource[s] = new Map(); }
+// `made`: a source line's rows in a stage, each with whether it came through an inlined call.
+const toStage = {}, toSource = {}, made = {};
+for (const s of stages) { toStage[s] = new Map(); toSource[s] = new Map(); made[s] = new Map(); }
 const remarksAt = new Map();
 for (const line of explain.lines || []) {
   for (const [stage, list] of Object.entries(line.stages || {})) {
     if (!toStage[stage]) continue;
     const rowsOf = list.map((i) => i.line - 1);
     toStage[stage].set(line.line, rowsOf);
+    made[stage].set(line.line, list.map((i) => ({ row: i.line - 1, inlined: i.inlined })));
     for (const row of rowsOf) {
       if (!toSource[stage].has(row)) toSource[stage].set(row, []);
       toSource[stage].get(row).push(line.line);
@@ -164,10 +176,30 @@ const paint = (row, share) => {
   row.style.setProperty("--heat", String(0.12 + 0.6 * share));
 };
 
-// One pane per text: the source, then each stage. A stage's pane shows the editors' view
-// (view: the rows it hides, the text it rewrites) until its "every line" box is ticked.
+// The filters, as the editors offer them; those on are the bits of `active`.
+const filterTitles = {
+  directives: ["directives", ".version, .reg, .section, attributes #N, metadata…"],
+  debugLocations: ["debug locations", "PTX .loc/.file, SASS //## File, LLVM #dbg_…, MIR scope spans"],
+  unusedLabels: ["unused labels", "labels no instruction names ($L__tmp…, .L_x_…)"],
+  comments: ["comments", "comment-only and blank lines (rustc's MIR banner too)"],
+  libraryFunctions: ["library functions", "functions no kernel calls (panic handler, derived impls)"],
+  padding: ["SASS padding", "the NOPs and the BRA to itself after a function"],
+  compactSass: ["compact SASS", "SASS without nvdisasm's column padding"],
+};
+const fromHash = () => {
+  const m = /(?:^#|&)filters=([^&]*)/.exec(location.hash);
+  if (!m) return null;
+  const on = new Set(decodeURIComponent(m[1]).split(",").filter(Boolean));
+  return data.filters.reduce((bits, f) => bits | (on.has(f.name) ? f.bit : 0), 0);
+};
+let active = fromHash() ?? data.filters.reduce((bits, f) => bits | (f.on ? f.bit : 0), 0);
+
+// One pane per text: the source, then each stage. A stage's pane shows its view under the
+// filters (view: which filters hide each row, the text a filter rewrites) until its "every
+// line" box is ticked.
 const panes = document.getElementById("panes");
 const rows = {};
+const hiddenBy = {};  // per stage, the bits of the filters that hide each row
 // Read off the classes, not the layout: numbering a pane asks it of every row.
 const shown = (row) => !row.classList.contains("filtered") || row.closest(".pane").classList.contains("every");
 // Line numbers as the shown text counts them: the view's in the editors' view.
@@ -182,15 +214,15 @@ const addPane = (name, title, text, onClick, decorate, view) => {
   pane.appendChild(h2);
   const lines = el("div", "lines");
   rows[name] = [];
-  const hidden = new Set();
-  for (const [first, last] of (view && view.hidden) || [])
-    for (let l = first; l <= last; l++) hidden.add(l);
+  const texts = text.replace(/\n$/, "").split("\n");
+  const bits = hiddenBy[name] = new Uint8Array(texts.length);
+  for (const [first, last, by] of (view && view.hidden) || [])
+    for (let l = first; l <= last && l < bits.length; l++) bits[l] = by;
   const rewritten = (view && view.rewritten) || {};
-  text.replace(/\n$/, "").split("\n").forEach((t, i) => {
+  texts.forEach((t, i) => {
     const row = el("div", "line");
     row.dataset.index = i;
     row.appendChild(el("span", "no", String(i + 1)));
-    if (hidden.has(i)) row.classList.add("filtered");
     if (rewritten[i] !== undefined) {
       row.appendChild(el("span", "view", rewritten[i]));
       row.appendChild(el("span", "raw", t));
@@ -202,11 +234,9 @@ const addPane = (name, title, text, onClick, decorate, view) => {
     lines.appendChild(row);
     rows[name].push(row);
   });
-  if (hidden.size || Object.keys(rewritten).length) {
+  if (view) {
     const toggle = el("label", "", " every line");
-    toggle.title = hidden.size + " lines hidden as the editors' filters hide them" +
-      " (directives, debug locations, unused labels, comments, library functions, padding)" +
-      (name === "sass" ? "; SASS compacted" : "");
+    toggle.title = "this pane's whole text, whatever the filters";
     const box = el("input", "every-line");
     box.type = "checkbox";
     box.addEventListener("change", () => {
@@ -220,7 +250,6 @@ const addPane = (name, title, text, onClick, decorate, view) => {
   }
   pane.appendChild(lines);
   panes.appendChild(pane);
-  number(name);
 };
 const clear = () => {
   for (const list of Object.values(rows))
@@ -256,14 +285,31 @@ const selectSource = (lines, fromStage, fromIndex) => {
   if (fromStage) mark(fromStage, fromIndex, "sel", false);
   showRemarks(lines);
 };
+// What a source line's code is counted as, as the editors' hovers and inlay hints count it
+// (countLine in server/lsp/features/Convert.cpp): per stage, the rows of its own that the
+// views show; on a line whose only shown code came through an inlined call of the user's own
+// function, the shown rows inlined through it, marked (inlined). "" when none is shown.
+const viewShows = (s, row) => (hiddenBy[s][row] & active) === 0;
+const countText = (line) => {
+  const per = [];
+  for (const s of stages) {
+    const shownRows = (made[s].get(line) || []).filter((m) => viewShows(s, m.row));
+    const own = shownRows.filter((m) => !m.inlined).length;
+    if (shownRows.length) per.push([s, own, shownRows.length - own]);
+  }
+  const inlined = per.length > 0 && per.every(([, own]) => own === 0);
+  const parts = per.map(([s, own, through]) => [s, inlined ? through : own])
+    .filter(([, n]) => n > 0).map(([s, n]) => n + " " + s);
+  return parts.length ? parts.join(" · ") + (inlined ? " (inlined)" : "") : "";
+};
+const counts = new Map();  // source row -> its count's element
 addPane("source", explain.file.split("/").pop(), data.source,
   (i) => selectSource([i + 1]),
   (row, i) => {
-    const counts = stages.map((s) => [s, (toStage[s].get(i + 1) || []).length])
-      .filter(([, n]) => n > 0).map(([s, n]) => n + " " + s);
-    if (counts.length) {
-      row.classList.add("code");
-      row.appendChild(el("span", "count", counts.join(" · ")));
+    if (stages.some((s) => made[s].has(i + 1))) {
+      const count = el("span", "count");
+      row.appendChild(count);
+      counts.set(i, count);
     }
     const hot = heat.get(i + 1);
     if (hot && hot.share >= 0.01) {
@@ -278,6 +324,69 @@ for (const s of stages)
       if (toSource[s].has(i)) row.classList.add("code");
       paint(row, stageHeat[s].get(i));
     }, data.stages[s].view);
+
+// Applies `active` to every pane: the rows the filters hide, the text they rewrite, the line
+// numbers and the source lines' counts; and keeps it in the URL.
+const applyFilters = () => {
+  for (const s of stages) {
+    const view = data.stages[s].view || {};
+    for (const row of rows[s]) {
+      const i = Number(row.dataset.index);
+      row.classList.toggle("filtered", !viewShows(s, i));
+      if (row.querySelector(".view")) row.classList.toggle("rewritten", (active & view.rewrittenBy) !== 0);
+    }
+    number(s);
+  }
+  for (const [i, count] of counts) {
+    count.textContent = countText(i + 1);
+    rows.source[i].classList.toggle("code", count.textContent !== "");
+  }
+  for (const box of document.querySelectorAll("#filters input[data-filter]"))
+    box.checked = (active & Number(box.dataset.bit)) !== 0;
+  const all = data.filters.reduce((bits, f) => bits | f.bit, 0);
+  const master = document.getElementById("all-filters");
+  master.checked = active === all;
+  master.indeterminate = active !== 0 && active !== all;
+  const on = data.filters.filter((f) => active & f.bit).map((f) => f.name).join(",");
+  history.replaceState(null, "", "#filters=" + on);
+  const sel = stages.flatMap((s) => rows[s]).find((r) => r.classList.contains("sel") && shown(r));
+  if (sel) sel.scrollIntoView({ block: "nearest" });
+};
+{
+  const bar = document.getElementById("filters");
+  const master = el("label", "all", " all");
+  master.title = "every filter on, or every one off";
+  const masterBox = el("input");
+  masterBox.type = "checkbox";
+  masterBox.id = "all-filters";
+  masterBox.addEventListener("change", () => {
+    active = masterBox.checked ? data.filters.reduce((bits, f) => bits | f.bit, 0) : 0;
+    applyFilters();
+  });
+  master.prepend(masterBox);
+  bar.appendChild(master);
+  for (const f of data.filters) {
+    const [title, what] = filterTitles[f.name] || [f.name, ""];
+    const label = el("label", "", " " + title);
+    label.title = what;
+    const box = el("input");
+    box.type = "checkbox";
+    box.dataset.filter = f.name;
+    box.dataset.bit = f.bit;
+    box.addEventListener("change", () => {
+      active = box.checked ? active | f.bit : active & ~f.bit;
+      applyFilters();
+    });
+    label.prepend(box);
+    bar.appendChild(label);
+  }
+}
+number("source");
+applyFilters();
+addEventListener("hashchange", () => {
+  const asked = fromHash();
+  if (asked !== null && asked !== active) { active = asked; applyFilters(); }
+});
 </script>
 </body>
 </html>

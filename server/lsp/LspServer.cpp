@@ -898,6 +898,16 @@ std::function<std::string(const std::string&)> LspServer::uriOf() {
   };
 }
 
+ShownLines LspServer::shownLines(const Snapshot& s) {
+  ShownLines shown;
+  shown.filters = filterBits(countFilters_);
+  if (!s.result || !shown.filters) return shown;
+  for (Stage stage : settings_.hoverStages)
+    if (const StageOutcome* o = s.result->stage(stage); o && o->available)
+      shown.lineFilters[stage] = lineFilters_.of(o->artifact);
+  return shown;
+}
+
 void LspServer::onHover(const lsp::TextDocumentPositionParams& p,
                         Callback<std::optional<lsp::Hover>> reply) {
   if (isVirtual(p.textDocument.uri)) {
@@ -916,7 +926,8 @@ void LspServer::onHover(const lsp::TextDocumentPositionParams& p,
   if (!s)
     return s.error().code == ErrorCode::RequestFailed ? reply(std::optional<lsp::Hover>())
                                                       : reply(s.error());
-  auto hover = sourceHover(*s->second, p.position.line, settings_, client_.hoverMarkdown);
+  auto hover = sourceHover(*s->second, p.position.line, settings_, shownLines(*s->second),
+                           client_.hoverMarkdown);
   if (auto profile = shownProfile(*s->first)) {
     std::string counters = profileHoverText(*profile, p.position.line);
     if (!counters.empty() && hover)
@@ -938,7 +949,7 @@ void LspServer::onInlayHint(const lsp::InlayHintParams& p,
   // editor.inlayHints.maximumLength, 43 by default), and the measured cost matters most.
   std::vector<lsp::InlayHint> hints;
   if (auto profile = shownProfile(*s->first)) hints = profileHints(*profile, p.range, encoding_);
-  auto compiled = inlayHints(*s->second, p.range, settings_, encoding_);
+  auto compiled = inlayHints(*s->second, p.range, settings_, shownLines(*s->second), encoding_);
   hints.insert(hints.end(), compiled.begin(), compiled.end());
   reply(hints);
 }
@@ -998,6 +1009,12 @@ void LspServer::onArtifact(const lsp::ArtifactParams& p, Callback<lsp::ArtifactR
   }
   auto result = artifactOf(*snapshot, *stage, p.revision.has_value(), uriOf());
   if (!result) return reply(result);
+  // The hints and hovers count what the views show: with other filters, other counts.
+  const lsp::ArtifactFilters asked = p.filters.value_or(lsp::ArtifactFilters{});
+  if (asked != countFilters_) {
+    countFilters_ = asked;
+    if (client_.inlayHintRefresh) request("workspace/inlayHint/refresh", nullptr);
+  }
   // Hovers on the view speak of its lines: they use the filters it was last asked with.
   const auto view = std::pair(s->first->path, std::string(p.stage));
   if (!p.filters) {

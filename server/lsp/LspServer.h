@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ArtifactView.h"
 #include "EditorProcessWatch.h"
 #include "Engine.h"
 #include "Extensions.h"
@@ -208,6 +209,9 @@ class LspServer final : public MessageHandler {
                             const std::optional<lsp::ArtifactFilters>& filters);
   /// The client's own URI for an open document's path, else a `file:` URI of it.
   std::function<std::string(const std::string& path)> uriOf();
+  /// The lines the hover stages' views of `s` show under countFilters_, which the hovers
+  /// and inlay hints count.
+  ShownLines shownLines(const Snapshot& s);
 
   Transport& transport_;
   ServerOptions options_;
@@ -257,6 +261,11 @@ class LspServer final : public MessageHandler {
   /// stage, however the URI spells them), so that hovers on the view find the line it
   /// shows. Dropped when the view's document closes, or its source does.
   std::map<std::pair<std::string, std::string>, lsp::ArtifactFilters> viewFilters_;
+  /// The filters the hovers and inlay hints count the views' lines with: those of the newest
+  /// kernelscope/artifact request (none without `filters`), the views' defaults before one.
+  /// Clients ask every view with the same filters, so one set serves every stage.
+  lsp::ArtifactFilters countFilters_ = defaultViewFilters();
+  LineFiltersCache lineFilters_;
   /// Watches the editor's process (`processId`), when it named one.
   std::unique_ptr<EditorProcessWatch> editorWatch_;
   std::set<std::string> watched_;

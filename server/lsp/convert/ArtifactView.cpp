@@ -110,7 +110,7 @@ std::vector<bool> reachableFunctions(const Artifact& a) {
 
 /// SASS's padding after each function's last instruction: NOPs, a BRA to itself and the
 /// labels among them.
-void hidePadding(const Artifact& a, std::vector<bool>& hidden) {
+void hidePadding(const Artifact& a, std::vector<uint8_t>& hiddenBy) {
   for (const ArtifactFunction& fn : a.functions) {
     std::string_view loopTarget;
     for (int64_t l = std::min<int64_t>(fn.lastLine, int64_t(a.lines().size()) - 1);
@@ -118,17 +118,17 @@ void hidePadding(const Artifact& a, std::vector<bool>& hidden) {
       const std::string_view t = trim(a.lineText(l));
       const LineKind kind = a.lines()[l].kind;
       if (kind == LineKind::Label) {
-        if (labelName(t) != fn.symbol) hidden[l] = true;
+        if (labelName(t) != fn.symbol) hiddenBy[l] |= kFilterPadding;
         continue;
       }
       if (kind != LineKind::Instruction) continue;
       std::string_view op = sassOpcode(t);
       if (op == "NOP") {
-        hidden[l] = true;
+        hiddenBy[l] |= kFilterPadding;
       } else if (op == "BRA" && loopTarget.empty() && !sassBranchTarget(t).empty() && l > 0 &&
                  labelName(trim(a.lineText(l - 1))) == sassBranchTarget(t)) {
         loopTarget = sassBranchTarget(t);  // `.L_x_1: BRA `(.L_x_1)`: the branch to itself
-        hidden[l] = true;
+        hiddenBy[l] |= kFilterPadding;
       } else {
         break;
       }
@@ -154,14 +154,35 @@ std::string_view withoutMirScopeTail(std::string_view line) {
   return kept;
 }
 
-/// The lines `filters` hide, one flag per artifact line.
-std::vector<bool> hiddenLines(const Artifact& a, const lsp::ArtifactFilters& f) {
+}  // namespace
+
+const std::vector<ViewFilter>& viewFilters() {
+  static const std::vector<ViewFilter> table = {
+      {"directives", kFilterDirectives, &lsp::ArtifactFilters::directives},
+      {"debugLocations", kFilterDebugLocations, &lsp::ArtifactFilters::debugLocations},
+      {"unusedLabels", kFilterUnusedLabels, &lsp::ArtifactFilters::unusedLabels},
+      {"comments", kFilterComments, &lsp::ArtifactFilters::comments},
+      {"libraryFunctions", kFilterLibraryFunctions, &lsp::ArtifactFilters::libraryFunctions},
+      {"padding", kFilterPadding, &lsp::ArtifactFilters::padding},
+      {"compactSass", kFilterCompactSass, &lsp::ArtifactFilters::compactSass},
+  };
+  return table;
+}
+
+uint8_t filterBits(const lsp::ArtifactFilters& f) {
+  uint8_t bits = 0;
+  for (const ViewFilter& v : viewFilters())
+    if (f.*v.field) bits |= v.bit;
+  return bits;
+}
+
+std::vector<uint8_t> lineFilters(const Artifact& a, uint8_t asked) {
   const size_t n = a.lines().size();
-  std::vector<bool> hidden(n, false);
+  std::vector<uint8_t> hiddenBy(n, 0);
   const Stage stage = a.stage;
   std::set<std::string_view> used;  // names that instructions mention
   std::set<std::string_view> functionNames;
-  if (f.unusedLabels) {
+  if (asked & kFilterUnusedLabels) {
     for (size_t l = 0; l < n; ++l)
       if (a.lines()[l].kind == LineKind::Instruction) addNames(a.lineText(l), used);
     for (const ArtifactFunction& fn : a.functions) functionNames.insert(fn.symbol);
@@ -174,30 +195,52 @@ std::vector<bool> hiddenLines(const Artifact& a, const lsp::ArtifactFilters& f) 
       inDebugSection = true;
     const bool debug = inDebugSection || isDebugLocation(stage, t);
     if (inDebugSection && t == "}") inDebugSection = false;
-    if (debug) {
-      hidden[l] = f.debugLocations;
+    if (debug) {  // only the debug locations filter speaks of these
+      hiddenBy[l] = kFilterDebugLocations;
       continue;
     }
-    if (f.comments && kind != LineKind::Instruction && isComment(stage, t)) hidden[l] = true;
-    if (f.directives && stage != Stage::Mir && kind == LineKind::Directive &&
+    if (kind != LineKind::Instruction && isComment(stage, t)) hiddenBy[l] |= kFilterComments;
+    if (stage != Stage::Mir && kind == LineKind::Directive &&
         !(stage == Stage::Ptx && isPtxVariable(t)))
-      hidden[l] = true;
-    if (f.unusedLabels && stage != Stage::Mir && kind == LineKind::Label &&
+      hiddenBy[l] |= kFilterDirectives;
+    if ((asked & kFilterUnusedLabels) && stage != Stage::Mir && kind == LineKind::Label &&
         !used.count(labelName(t)) && !functionNames.count(labelName(t)))
-      hidden[l] = true;
+      hiddenBy[l] |= kFilterUnusedLabels;
   }
-  if (f.libraryFunctions) {
+  if (asked & kFilterLibraryFunctions) {
     std::vector<bool> reached = reachableFunctions(a);
     for (size_t g = 0; g < a.functions.size(); ++g)
       if (!reached[g])
         for (uint32_t l = a.functions[g].firstLine; l <= a.functions[g].lastLine && l < n; ++l)
-          hidden[l] = true;
+          hiddenBy[l] |= kFilterLibraryFunctions;
   }
-  if (f.padding && stage == Stage::Sass) hidePadding(a, hidden);
-  return hidden;
+  if ((asked & kFilterPadding) && stage == Stage::Sass) hidePadding(a, hiddenBy);
+  for (uint8_t& bits : hiddenBy) bits &= asked;
+  return hiddenBy;
 }
 
-}  // namespace
+bool ShownLines::shown(Stage stage, uint32_t line) const {
+  auto it = lineFilters.find(stage);
+  if (it == lineFilters.end() || !it->second || line >= it->second->size()) return true;
+  return ((*it->second)[line] & filters) == 0;
+}
+
+std::shared_ptr<const std::vector<uint8_t>> LineFiltersCache::of(
+    const std::shared_ptr<const Artifact>& artifact) {
+  for (auto it = kept_.begin(); it != kept_.end(); ++it)
+    if (it->first.lock() == artifact) {
+      auto found = it->second;
+      kept_.erase(it);
+      kept_.emplace_front(artifact, found);
+      return found;
+    }
+  auto bits = std::make_shared<const std::vector<uint8_t>>(lineFilters(*artifact));
+  kept_.emplace_front(artifact, bits);
+  // The artifacts of the snapshots being read; one that expired is never asked again.
+  std::erase_if(kept_, [](const auto& k) { return k.first.expired(); });
+  if (kept_.size() > kKept) kept_.resize(kKept);
+  return bits;
+}
 
 lsp::ArtifactFilters defaultViewFilters() {
   lsp::ArtifactFilters f;
@@ -220,7 +263,7 @@ std::string compactSassLine(std::string_view line) {
 }
 
 ArtifactView::ArtifactView(const Artifact& a, const lsp::ArtifactFilters& filters) {
-  const std::vector<bool> hidden = hiddenLines(a, filters);
+  const std::vector<uint8_t> hidden = lineFilters(a, filterBits(filters));
   const bool compact = filters.compactSass && a.stage == Stage::Sass;
   const bool mirSpans = filters.debugLocations && a.stage == Stage::Mir;
   viewOf_.assign(hidden.size(), -1);

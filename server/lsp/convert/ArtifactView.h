@@ -7,6 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +23,49 @@ namespace ks {
 /// The filters a view starts with in the editors (VS Code's `kernelscope.filters.*`,
 /// Neovim's `filters`) and in `kernelscope report`: every one on.
 lsp::ArtifactFilters defaultViewFilters();
+
+/// The filters as bits, one per key of lsp::ArtifactFilters: a line's bits say which filters
+/// hide it, each deciding on its own, so a view hides the lines with any bit of its filters.
+enum FilterBit : uint8_t {
+  kFilterDirectives = 1 << 0,
+  kFilterDebugLocations = 1 << 1,
+  kFilterUnusedLabels = 1 << 2,
+  kFilterComments = 1 << 3,
+  kFilterLibraryFunctions = 1 << 4,
+  kFilterPadding = 1 << 5,
+  kFilterCompactSass = 1 << 6,  // rewrites SASS lines, hides none
+  kAllFilters = (1 << 7) - 1,
+};
+struct ViewFilter {
+  const char* name;  // its key in `filters`
+  FilterBit bit;
+  bool lsp::ArtifactFilters::*field;
+};
+/// Every filter, in the order the protocol lists them.
+const std::vector<ViewFilter>& viewFilters();
+uint8_t filterBits(const lsp::ArtifactFilters&);
+/// For each line of `a`, the bits of the filters among `asked` that hide it.
+std::vector<uint8_t> lineFilters(const Artifact& a, uint8_t asked = kAllFilters);
+
+/// Which artifact lines the views of some stages show: what the hovers and inlay hints count
+/// (countLine). A stage without its lines' filter bits shows every line.
+struct ShownLines {
+  std::map<Stage, std::shared_ptr<const std::vector<uint8_t>>> lineFilters;
+  uint8_t filters = 0;
+  bool shown(Stage, uint32_t line) const;
+};
+
+/// The lineFilters of the few artifacts asked last (those of the snapshots being read), each
+/// computed once: hovers and inlay hints ask for them on every request. Not thread-safe.
+class LineFiltersCache {
+ public:
+  std::shared_ptr<const std::vector<uint8_t>> of(const std::shared_ptr<const Artifact>&);
+
+ private:
+  static constexpr size_t kKept = 8;
+  std::deque<std::pair<std::weak_ptr<const Artifact>, std::shared_ptr<const std::vector<uint8_t>>>>
+      kept_;
+};
 
 /// A SASS instruction line without nvdisasm's column padding, as the compactSass filter
 /// shows it: `        /*0090*/               @P0 EXIT ;` -> `/*0090*/ @P0 EXIT ;`.

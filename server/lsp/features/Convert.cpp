@@ -2,7 +2,10 @@
 #include "Features.h"
 
 #include <algorithm>
+#include <iterator>
+#include <utility>
 
+#include "ArtifactView.h"
 #include "Uri.h"
 
 namespace ks::server {
@@ -32,24 +35,27 @@ const LineCount::PerStage* LineCount::find(Stage stage) const {
 }
 
 LineCount countLine(const CompileResult& result, const std::vector<Stage>& stages,
-                    const SourceLine& src) {
+                    const SourceLine& src, const ShownLines& shown) {
   LineCount count;
   if (!result.lineMap) return count;
   for (Stage stage : stages) {
     const StageOutcome* outcome = result.stage(stage);
     if (!outcome || !outcome->available) continue;
     const StageLines& lines = result.lineMap->linesFor(stage, src);
-    if (lines.direct.empty() && lines.inlined.empty()) continue;
-    count.stages.push_back({stage, lines.direct, lines.inlined.size()});
+    LineCount::PerStage p{stage, {}, {}};
+    auto keepShown = [&](const std::vector<uint32_t>& from, std::vector<uint32_t>& into) {
+      std::copy_if(from.begin(), from.end(), std::back_inserter(into),
+                   [&](uint32_t l) { return shown.shown(stage, l); });
+    };
+    keepShown(lines.direct, p.lines);
+    keepShown(lines.inlined, p.inlined);
+    if (!p.lines.empty() || !p.inlined.empty()) count.stages.push_back(std::move(p));
   }
   count.inlined = !count.stages.empty() &&
                   std::all_of(count.stages.begin(), count.stages.end(),
                               [](const LineCount::PerStage& p) { return p.lines.empty(); });
   if (count.inlined)
-    for (LineCount::PerStage& p : count.stages) {
-      p.lines = result.lineMap->linesFor(p.stage, src).inlined;
-      p.alsoInlined = 0;
-    }
+    for (LineCount::PerStage& p : count.stages) p.lines = std::exchange(p.inlined, {});
   return count;
 }
 

@@ -21,6 +21,7 @@
 
 namespace ks {
 class ArtifactView;  // convert/ArtifactView.h
+struct ShownLines;   // convert/ArtifactView.h
 }  // namespace ks
 
 namespace ks::server {
@@ -42,36 +43,43 @@ std::string virtualUri(Stage stage, const std::string& path, std::optional<int> 
 lsp::InlineFrame toInlineFrame(const Frame&, const UriOf&);
 /// A stage's outcome in a Snapshot, or an error naming why it is not there.
 lsp::Expected<const StageOutcome*> stageOf(const Snapshot&, Stage);
-/// What a source line's code is counted as in some stages, alike in the hover and the inlay
-/// hints: its own lines; or, on a line whose only code in those stages came through an
-/// inlined call of the user's own function (`let y = horner(x)`), the lines inlined through
-/// that call, marked `(inlined)`: without a count it reads as a line that produced nothing.
+/// What a source line's code is counted as in some stages, alike in the hover, the inlay
+/// hints and `kernelscope report`'s source pane: the lines of it that the stages' views show
+/// (under their filters); or, on a line whose only shown code in those stages came through an
+/// inlined call of the user's own function (`let y = horner(x)`), the shown lines inlined
+/// through that call, marked `(inlined)`: without a count it reads as a line that produced
+/// nothing.
 struct LineCount {
   struct PerStage {
     Stage stage;
-    std::vector<uint32_t> lines;  // the lines counted: its own, or inlined (see `inlined`)
-    size_t alsoInlined = 0;       // lines inlined through the line besides its own
+    std::vector<uint32_t> lines;    // the lines counted: its own, or inlined (see `inlined`)
+    std::vector<uint32_t> inlined;  // the lines inlined through the line besides its own
   };
-  std::vector<PerStage> stages;  // the available stages the line has code in, in order
+  std::vector<PerStage> stages;  // the available stages the line has shown code in, in order
   bool inlined = false;          // counted by the lines inlined through a call on it
   const PerStage* find(Stage) const;
   /// ` (inlined)` for a line counted by its inlined code, else nothing.
   std::string_view mark() const { return inlined ? " (inlined)" : ""; }
 };
-/// The count of `src` in each of `stages` (those available in the result).
-LineCount countLine(const CompileResult&, const std::vector<Stage>& stages, const SourceLine& src);
+/// The count of `src` in each of `stages` (those available in the result), of the lines that
+/// `shown` shows.
+LineCount countLine(const CompileResult&, const std::vector<Stage>& stages, const SourceLine& src,
+                    const ShownLines& shown);
 
 // Hover.cpp
 /// What source line `line` (0-based) became in the hover stages; nullopt when nothing.
 /// `markdown` false: plain text, for a client that accepts only plaintext.
-std::optional<lsp::Hover> sourceHover(const Snapshot&, int line, const Settings&, bool markdown);
+/// Counts what `shown` shows (countLine).
+std::optional<lsp::Hover> sourceHover(const Snapshot&, int line, const Settings&,
+                                      const ShownLines& shown, bool markdown);
 /// Where line `line` of a stage's artifact came from.
 std::optional<lsp::Hover> artifactHover(const Snapshot&, Stage, int line, bool markdown);
 
 // InlayHints.cpp
 /// `4 ptx · 6 sass` at the end of each line of `range` that produced code.
+/// Counts what `shown` shows (countLine).
 std::vector<lsp::InlayHint> inlayHints(const Snapshot&, const lsp::Range&, const Settings&,
-                                       PositionEncoding);
+                                       const ShownLines& shown, PositionEncoding);
 
 // CodeLens.cpp
 /// A summary lens on each kernel and one lens per available stage to open it.

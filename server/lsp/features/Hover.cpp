@@ -97,12 +97,12 @@ std::string plural(size_t n, std::string_view word) {
 }  // namespace
 
 std::optional<lsp::Hover> sourceHover(const Snapshot& s, int line, const Settings& settings,
-                                      bool markdown) {
+                                      const ShownLines& shown, bool markdown) {
   if (!s.result || !s.result->lineMap || line < 0) return std::nullopt;
   const LineMap& map = *s.result->lineMap;
   SourceLine src{s.path, static_cast<uint32_t>(line) + 1};
   HoverText md(markdown);
-  const LineCount count = countLine(*s.result, settings.hoverStages, src);
+  const LineCount count = countLine(*s.result, settings.hoverStages, src, shown);
   for (Stage stage : settings.hoverStages) {
     const StageOutcome* outcome = s.result->stage(stage);
     if (!outcome) continue;
@@ -115,12 +115,12 @@ std::optional<lsp::Hover> sourceHover(const Snapshot& s, int line, const Setting
     if (!counted) continue;
     const StageLines& lines = map.linesFor(stage, src);
     md.text(title + " · " + plural(counted->lines.size(), "line") + std::string(count.mark()));
-    if (counted->alsoInlined)
-      md.text(" (+" + std::to_string(counted->alsoInlined) + " inlined through this line)");
+    if (!counted->inlined.empty())
+      md.text(" (+" + std::to_string(counted->inlined.size()) + " inlined through this line)");
     md.text("\n");
     // A stage without lines of its own on a line that has some in another: what came
     // through its calls.
-    appendLines(md, *outcome->artifact, counted->lines.empty() ? lines.inlined : counted->lines);
+    appendLines(md, *outcome->artifact, counted->lines.empty() ? counted->inlined : counted->lines);
     // Library code inlined into this line, named once per function.
     std::set<std::string> via;
     for (uint32_t l : lines.direct) {

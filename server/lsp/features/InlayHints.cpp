@@ -2,17 +2,19 @@
 // that produced code, for the stages the hover shows, and with SASS among them what the
 // line costs (`35 live · LDL ×12`, Costs.h). A line whose only code came through an
 // inlined call of the user's own function counts those lines, marked
-// `8 ptx · 12 sass (inlined)` (countLine, as the hover counts).
+// `8 ptx · 12 sass (inlined)` (countLine, as the hover counts: the lines the views show).
 #include <algorithm>
 #include <set>
 
+#include "ArtifactView.h"
 #include "Costs.h"
 #include "Features.h"
 
 namespace ks::server {
 
 std::vector<lsp::InlayHint> inlayHints(const Snapshot& s, const lsp::Range& range,
-                                       const Settings& settings, PositionEncoding enc) {
+                                       const Settings& settings, const ShownLines& shown,
+                                       PositionEncoding enc) {
   std::vector<lsp::InlayHint> hints;
   if (!s.result || !s.result->lineMap) return hints;
   const LineMap& map = *s.result->lineMap;
@@ -34,7 +36,7 @@ std::vector<lsp::InlayHint> inlayHints(const Snapshot& s, const lsp::Range& rang
   const LineIndex index(s.text);
   for (int line : withCode) {
     const SourceLine src{s.path, static_cast<uint32_t>(line) + 1};
-    const LineCount count = countLine(*s.result, settings.hoverStages, src);
+    const LineCount count = countLine(*s.result, settings.hoverStages, src, shown);
     lsp::InlayHint h;
     h.position = index.endOfLine(line, enc);
     for (const LineCount::PerStage& c : count.stages) {

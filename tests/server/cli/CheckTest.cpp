@@ -5,6 +5,8 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 
 #include "Process.h"
 #include "TestSupport.h"
@@ -133,6 +135,15 @@ TEST_CASE(
   CHECK(broken.out.find("src/lib.rs:" + std::to_string(tableLine) + ":1: error[regression/") !=
         std::string::npos);
 
+  // Every line named, as the text names them: "(local memory at lines 9, 11, 15)".
+  std::set<uint32_t> named;
+  {
+    const size_t at = lines.find("memory at lines ") + std::string_view("memory at lines ").size();
+    std::istringstream list(lines.substr(at, lines.find(')', at) - at));
+    for (std::string n; std::getline(list, n, ',');) named.insert(std::stoul(n));
+  }
+  CHECK(named.count(lineOf(c, "fn gather(")) == 1);
+
   json log = json::parse(readWholeFile(sarif));
   CHECK(log["version"] == "2.1.0");
   bool onTheLine = false;
@@ -142,6 +153,17 @@ TEST_CASE(
       onTheLine = loc["artifactLocation"]["uri"] == "src/lib.rs" &&
                   loc["artifactLocation"]["uriBaseId"] == "%SRCROOT%" &&
                   loc["region"]["startLine"] == tableLine;
+      // The other lines named are its related locations, each once, in the same terms.
+      std::set<uint32_t> related;
+      for (const json& rel : r["relatedLocations"]) {
+        const json& at = rel["physicalLocation"];
+        CHECK(at["artifactLocation"]["uri"] == "src/lib.rs");
+        CHECK(at["artifactLocation"]["uriBaseId"] == "%SRCROOT%");
+        CHECK(related.insert(at["region"]["startLine"].get<uint32_t>()).second);
+      }
+      std::set<uint32_t> others = named;
+      others.erase(tableLine);
+      CHECK(related == others);
     }
   CHECK(onTheLine);
   ProcessSpec validate;

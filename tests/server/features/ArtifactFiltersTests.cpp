@@ -6,6 +6,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "ArtifactView.h"
@@ -358,6 +359,95 @@ TEST_CASE("real pipeline: a view's filters are forgotten when the view closes, o
   client.open(path, source, 2);
   client.sync();
   CHECK(hoverOnView().find(inWhole) != std::string::npos);
+}
+
+TEST_CASE(
+    "real pipeline: hovers and inlay hints count what the views show, under the views' filters") {
+  requireToolchain();
+  Engine* compiler = nullptr;
+  TestClient client(realOptions(compiler), /*initialize=*/false);
+  client.result("initialize",
+                {{"capabilities", {{"workspace", {{"inlayHint", {{"refreshSupport", true}}}}}}}});
+  client.notify("initialized", json::object());
+  const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
+  const std::string source = readWholeFile(path);
+  const std::string uri = client.open(path, source);
+  client.sync();
+  const int lines = static_cast<int>(splitLines(source).size());
+  // The panic handler's `loop {}`: it made PTX, in a function no kernel calls.
+  int loop = 0;
+  while (loop < lines && trimView(splitLines(source)[loop]) != "loop {}") ++loop;
+  REQUIRE(loop < lines);
+  auto hints = [&] {
+    json range = {{"start", {{"line", 0}, {"character", 0}}},
+                  {"end", {{"line", lines}, {"character", 0}}}};
+    std::map<int, std::string> byLine;
+    for (const json& h : client.result("textDocument/inlayHint",
+                                       {{"textDocument", {{"uri", uri}}}, {"range", range}}))
+      byLine[h["position"]["line"]] = h["label"];
+    return byLine;
+  };
+  auto hover = [&](int line) {
+    json h = client.result(
+        "textDocument/hover",
+        {{"textDocument", {{"uri", uri}}}, {"position", {{"line", line}, {"character", 4}}}});
+    return h.is_null() ? std::string() : h["contents"]["value"].get<std::string>();
+  };
+  // Each line's hint and hover say the PTX and SASS lines that kernelscope/lineMap with the
+  // same filters counts (nothing where it counts none).
+  auto agreeWithLineMap = [&](const json& filters) {
+    const auto byLine = hints();
+    for (int line = 0; line < lines; ++line) {
+      CAPTURE(line);
+      json params = {{"textDocument", {{"uri", uri}}}, {"line", line}};
+      if (!filters.is_null()) params["filters"] = filters;
+      const json map = client.result("kernelscope/lineMap", params);
+      std::string want;
+      for (const char* stage : {"ptx", "sass"})
+        if (map["counts"].value(stage, 0) > 0)
+          want += (want.empty() ? "" : " · ") + std::to_string(map["counts"][stage].get<int>()) +
+                  " " + stage;
+      auto hint = byLine.find(line);
+      const std::string label = hint == byLine.end() ? "" : hint->second;
+      CAPTURE(label);
+      if (want.empty()) {
+        // Nothing of its own: no hint, or one counting inlined code, which lineMap does not.
+        CHECK((label.empty() || label.find("(inlined)") != std::string::npos));
+        continue;
+      }
+      CHECK(label.starts_with(want));
+      const std::string h = hover(line);
+      CAPTURE(h);
+      for (const char* stage : {"ptx", "sass"})
+        if (map["counts"].value(stage, 0) > 0)
+          CHECK(h.find("**" + std::string(stage) + "** · " +
+                       std::to_string(map["counts"][stage].get<int>()) + " line") !=
+                std::string::npos);
+    }
+    return byLine;
+  };
+  json defaults = json::object();
+  for (const ViewFilter& f : viewFilters()) defaults[f.name] = defaultViewFilters().*f.field;
+  // Before any view is asked for: the filters the editors' views start with.
+  auto byLine = agreeWithLineMap(defaults);
+  CHECK(byLine.count(loop) == 0);
+  CHECK(hover(loop).empty());
+  // A view asked without filters shows every line: now the loop counts its PTX.
+  client.messages();
+  client.result("kernelscope/artifact", {{"textDocument", {{"uri", uri}}}, {"stage", "ptx"}});
+  bool refreshed = false;
+  for (const json& m : client.messages())
+    refreshed |= m.value("method", "") == "workspace/inlayHint/refresh";
+  CHECK(refreshed);
+  byLine = agreeWithLineMap(nullptr);
+  REQUIRE(byLine.count(loop) == 1);
+  CHECK(byLine[loop].starts_with("1 ptx"));
+  CHECK(hover(loop).find("**ptx** · 1 line") != std::string::npos);
+  // And with the views' filters again, as the editors ask after a toggle.
+  client.result("kernelscope/artifact",
+                {{"textDocument", {{"uri", uri}}}, {"stage", "sass"}, {"filters", defaults}});
+  byLine = agreeWithLineMap(defaults);
+  CHECK(byLine.count(loop) == 0);
 }
 
 }  // namespace ks::test
