@@ -107,11 +107,14 @@ std::string escapeProperty(std::string_view s, bool message) {
   return out;
 }
 
-/// A SARIF physicalLocation: the file (a relative one under %SRCROOT%) and the 1-based line
-/// (1 where the line is not known: SARIF's lines start at 1).
+/// A finding's 1-based line as every format shows it: 1 where the line is not known (SARIF's
+/// lines and GitHub's annotations start at 1; a compiler-style `file:0:1` is no place).
+uint32_t shownLine(const Frame& at) { return std::max<uint32_t>(1, at.line); }
+
+/// A SARIF physicalLocation: the file (a relative one under %SRCROOT%) and the line.
 json physicalLocation(const Frame& at) {
   json location = {{"artifactLocation", {{"uri", shownPath(at.file)}}},
-                   {"region", {{"startLine", std::max<uint32_t>(1, at.line)}}}};
+                   {"region", {{"startLine", shownLine(at)}}}};
   if (!fs::path(shownPath(at.file)).is_absolute())
     location["artifactLocation"]["uriBaseId"] = "%SRCROOT%";
   return location;
@@ -194,11 +197,11 @@ void printFindings(const CheckArgs& a, const CratePackage& crate, const CompileR
     for (const auto& f : failing) {
       if (a.format == "github")
         std::cout << "::error file=" << escapeProperty(shownPath(f.location.file), false)
-                  << ",line=" << f.location.line
+                  << ",line=" << shownLine(f.location)
                   << ",title=" << escapeProperty("kernelscope " + ruleOf(f), false)
                   << "::" << escapeProperty(f.message, true) << "\n";
       else
-        std::cout << shownPath(f.location.file) << ":" << f.location.line << ":1: error["
+        std::cout << shownPath(f.location.file) << ":" << shownLine(f.location) << ":1: error["
                   << ruleOf(f) << "]: " << f.message << "\n";
     }
     std::cout << "kernelscope check: " << crate.name << ", " << figures.size() << " kernels ("
