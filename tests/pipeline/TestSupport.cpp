@@ -135,6 +135,44 @@ const CompileResult& compiled(const fs::path& file, const CompileOptions& opts) 
   return it->second;
 }
 
+const std::vector<std::string>& recordedKernels() {
+  static const std::vector<std::string> kernels = {"examples/saxpy.rs",
+                                                   "examples/elementwise_mul.rs",
+                                                   "tests/fixtures/atomics.rs",
+                                                   "tests/fixtures/jump_table.rs",
+                                                   "tests/fixtures/spin_after_panic.rs"};
+  return kernels;
+}
+
+fs::path recordingOf(const fs::path& file) {
+  return sourceDir() / "tests/golden/tools" / file.stem();
+}
+
+const CompileResult& replayed(const fs::path& file) {
+  static std::map<fs::path, CompileResult> cache;
+  const fs::path path = fs::absolute(file);
+  if (auto it = cache.find(path); it != cache.end()) return it->second;
+  const char* record = std::getenv("KS_RECORD_TOOLS");
+  if (record && std::string(record) == "1") {
+    requireToolchain();
+    Toolchain tc = toolchain();
+    auto recorder = std::make_shared<RecordingRunner>(tc, sourceDir());
+    tc.runner = recorder;
+    CompileResult r = compileKernel(tc, {path, std::nullopt}, resolveOptions({}));
+    recorder->save(recordingOf(path));
+    MESSAGE("recorded " << recordingOf(path).string());
+    return cache.emplace(path, std::move(r)).first->second;
+  }
+  INFO("recording: " << recordingOf(path).string()
+                     << " (KS_RECORD_TOOLS=1 records it: tests/golden/tools/README.md)");
+  REQUIRE(fs::exists(recordingOf(path) / "commands.json"));
+  const Toolchain tc = replayToolchain(recordingOf(path), sourceDir());
+  CompileResult r = compileKernel(tc, {path, std::nullopt}, resolveOptions({}));
+  const auto misses = std::dynamic_pointer_cast<const ReplayingRunner>(tc.runner)->misses();
+  REQUIRE_MESSAGE(misses.empty(), misses.front());
+  return cache.emplace(path, std::move(r)).first->second;
+}
+
 std::vector<std::string> instructionsFor(const CompileResult& r, Stage s, const std::string& file,
                                          uint32_t line, bool includeInlined) {
   std::vector<std::string> out;

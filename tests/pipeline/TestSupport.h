@@ -1,5 +1,6 @@
 // Shared test helpers: paths, golden files, artifact dumps, marked fixtures, and the
-// toolchain (discovered once; tests that compile need it and say so when it is missing).
+// toolchain (discovered once; tests that compile need it and say so when it is missing), or
+// its recorded runs (ToolRecording.h).
 #pragma once
 
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include "Files.h"
 #include "Process.h"
 #include "RequireToolchain.h"  // toolchain(), requireToolchain()
+#include "ToolRecording.h"
 #include "Toolchain.h"
 
 namespace ks::test {
@@ -40,6 +42,19 @@ const std::vector<std::string>& compilingKernels();
 
 /// Compiles a file (cached per path and options within the test run).
 const CompileResult& compiled(const std::filesystem::path& file, const CompileOptions& = {});
+
+/// The kernels whose tool runs are recorded (tests/golden/tools/), relative to the source
+/// directory: a compile of each replays without the toolchain.
+const std::vector<std::string>& recordedKernels();
+
+/// Where the tool runs of compiling `file` (with the default options) are recorded.
+std::filesystem::path recordingOf(const std::filesystem::path& file);
+
+/// Compiles a recorded kernel with the default options on its recording: no tool starts, and
+/// a command the recording does not hold fails the test. With KS_RECORD_TOOLS=1 it compiles
+/// with the real toolchain instead and records its tools' runs anew (cached per path within
+/// the test run).
+const CompileResult& replayed(const std::filesystem::path& file);
 
 /// The trimmed text of the artifact lines that `line` of `file` became (direct ones).
 std::vector<std::string> instructionsFor(const CompileResult&, Stage, const std::string& file,
