@@ -51,9 +51,7 @@ const std::vector<std::string>& recordedKernels();
 std::filesystem::path recordingOf(const std::filesystem::path& file);
 
 /// Compiles a recorded kernel with the default options on its recording: no tool starts, and
-/// a command the recording does not hold fails the test. With KS_RECORD_TOOLS=1 it compiles
-/// with the real toolchain instead and records its tools' runs anew (cached per path within
-/// the test run).
+/// a command the recording does not hold fails the test (cached per path within the test run).
 const CompileResult& replayed(const std::filesystem::path& file);
 
 /// The trimmed text of the artifact lines that `line` of `file` became (direct ones).

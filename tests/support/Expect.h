@@ -1,6 +1,6 @@
 // Expected text written in the test, as rust-analyzer's expect-test writes it: a table row
 // names its input and, in a raw string, what the feature answers in a compact text form.
-// `EXPECT(R"(...)")` remembers where it stands; a mismatch fails with both texts, and with
+// `EXPECT(R"~(...)~")` remembers where it stands; a mismatch fails with both texts, and with
 // UPDATE_EXPECT=1 the test's source is rewritten with what was found instead (review the diff).
 #pragma once
 
@@ -59,20 +59,24 @@ class Expect {
     }
 
    private:
-    // The raw string that starts on `line` (1-based) or after it gets `text`.
+    // `line` is where the compiler says the EXPECT stands: its first line or, for one over
+    // several lines, perhaps its last. Either way the last EXPECT that opens on it or before
+    // it is that one (they do not nest; keep one to a line).
     static void apply(const std::string& file, const std::map<int, std::string>& byLine) {
       std::ifstream in(file, std::ios::binary);
       std::stringstream buffer;
       buffer << in.rdbuf();
       std::string source = buffer.str();
       for (auto it = byLine.rbegin(); it != byLine.rend(); ++it) {
-        size_t at = 0;
-        for (int l = 1; l < it->first && at != std::string::npos; ++l)
-          at = source.find('\n', at) + 1;
-        const size_t open = source.find("R\"(", at);
-        const size_t close = open == std::string::npos ? open : source.find(")\"", open);
+        size_t end = 0;
+        for (int l = 0; l < it->first && end != std::string::npos; ++l)
+          end = source.find('\n', end == 0 ? 0 : end + 1);
+        const size_t open = source.rfind("EXPECT(R\"~(", end);
+        const size_t close = open == std::string::npos ? open : source.find(")~\"", open);
         if (close == std::string::npos) continue;
-        source.replace(open + 3, close - open - 3, "\n" + it->second + "\n");
+        const size_t text = open + 11;
+        const bool oneLine = it->second.find('\n') == std::string::npos;
+        source.replace(text, close - text, oneLine ? it->second : "\n" + it->second + "\n");
       }
       std::ofstream(file, std::ios::binary) << source;
     }

@@ -1,4 +1,6 @@
-// The compile driver: unsaved text, broken kernels, missing and failing tools, arches.
+// The compile driver: unsaved text, broken kernels, missing and failing tools, arches. Its
+// steps (what is published when, what a missing tool takes away, the cache's bounds) run on
+// recorded tool runs (tests/golden/tools/), the rest on the toolchain.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -18,6 +20,11 @@ const Diagnostic* firstError(const CompileResult& r) {
   for (const auto& d : r.diagnostics)
     if (d.severity == Severity::Error) return &d;
   return nullptr;
+}
+/// The toolchain that answers a compile of `file` (with the default options) from its recorded
+/// tool runs (tests/golden/tools/): no tool starts.
+Toolchain recorded(const fs::path& file) {
+  return test::replayToolchain(test::recordingOf(file), test::sourceDir());
 }
 std::string withLineReplaced(const std::string& text, std::string_view from, std::string_view to) {
   std::string out = text;
@@ -53,9 +60,8 @@ TEST_CASE("unsaved text is compiled and reported under the real path") {
 }
 
 TEST_CASE("a missing nvdisasm or ptxas degrades SASS only, with a reason") {
-  test::requireToolchain();
   fs::path saxpy = test::sourceDir() / "examples/saxpy.rs";
-  Toolchain noDisasm = test::toolchain();
+  Toolchain noDisasm = recorded(saxpy);
   noDisasm.nvdisasm.path.clear();
   noDisasm.nvdisasm.problem = "not found";
   CompileResult r = compileWithDefaults(noDisasm, {saxpy, std::nullopt}, {});
@@ -68,7 +74,7 @@ TEST_CASE("a missing nvdisasm or ptxas degrades SASS only, with a reason") {
   REQUIRE(r.kernels.size() == 1);
   CHECK(r.kernels[0].resources);  // ptxas still ran
 
-  Toolchain noPtxas = test::toolchain();
+  Toolchain noPtxas = recorded(saxpy);
   noPtxas.ptxas.path.clear();
   noPtxas.ptxas.problem = "not found";
   r = compileWithDefaults(noPtxas, {saxpy, std::nullopt}, {});
@@ -116,15 +122,15 @@ TEST_CASE("a compiler that crashes or hangs is reported, not waited for") {
 
 TEST_CASE(
     "stages are published as they come: PTX with its line map first, then resources, then SASS") {
-  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "examples/saxpy.rs");
+  const Toolchain tc = recorded(f.path);
   uint32_t line = f.lineOf("*y.add(i) = a * *x.add(i) + *y.add(i);");
   std::vector<std::shared_ptr<const CompileResult>> published;
   CompileOptions opts;
   opts.onStages = [&](std::shared_ptr<const CompileResult> r) {
     published.push_back(std::move(r));
   };
-  CompileResult final = compileWithDefaults(test::toolchain(), {f.path, std::nullopt}, opts);
+  CompileResult final = compileWithDefaults(tc, {f.path, std::nullopt}, opts);
   REQUIRE(final.succeeded);
   CHECK(final.pending.empty());
   REQUIRE(published.size() == 2);
@@ -152,7 +158,7 @@ TEST_CASE(
       return l.source == LocationSource::Regenerated;
     });
   };
-  const bool ourBackEnd = test::toolchain().rustcLlvm == backEndLlvmRelease();
+  const bool ourBackEnd = tc.rustcLlvm == backEndLlvmRelease();
   CHECK(regenerated(code) ==
         (ourBackEnd ? code.stage(Stage::Ptx)->artifact->instructionCount() : 0));
 
@@ -175,7 +181,7 @@ TEST_CASE(
   CHECK(final.kernels[0].sassInstructions > 0);
 
   // Nothing comes after the front end when only MIR and PTX are asked for without ptxas.
-  Toolchain noPtxas = test::toolchain();
+  Toolchain noPtxas = tc;
   noPtxas.ptxas.path.clear();
   noPtxas.ptxas.problem = "not found";
   published.clear();
@@ -320,26 +326,26 @@ TEST_CASE("the compile cache: one key per input, least recently used evicted fir
 }
 
 TEST_CASE("the compile cache is bounded in bytes: real results are evicted, least recent first") {
-  test::requireToolchain();
-  auto compiled = [](const char* example) {
-    return std::make_shared<const CompileResult>(compileWithDefaults(
-        test::toolchain(), {test::sourceDir() / "examples" / example, std::nullopt}, {}));
+  auto compiled = [](const char* kernel) {
+    const fs::path file = test::sourceDir() / kernel;
+    return std::make_shared<const CompileResult>(
+        compileWithDefaults(recorded(file), {file, std::nullopt}, {}));
   };
-  auto saxpy = compiled("saxpy.rs"), matmul = compiled("matmul_tiled.rs"),
-       reduce = compiled("reduce_sum.rs");
-  size_t a = footprint(*saxpy), b = footprint(*matmul), c = footprint(*reduce);
+  auto saxpy = compiled("examples/saxpy.rs"), iterators = compiled("tests/fixtures/iterators.rs"),
+       jumpTable = compiled("tests/fixtures/jump_table.rs");
+  size_t a = footprint(*saxpy), b = footprint(*iterators), c = footprint(*jumpTable);
   // At least the texts and a line per artifact line: the estimate is not a constant.
   CHECK(a > saxpy->stage(Stage::Ptx)->artifact->text().size() +
                 saxpy->stage(Stage::Sass)->artifact->text().size());
   CHECK(b > a);
   CompileCache cache(a + b + c - 1);  // not room for all three
   cache.insert("saxpy", saxpy);
-  cache.insert("matmul", matmul);
+  cache.insert("iterators", iterators);
   CHECK(cache.bytes() == a + b);
-  cache.insert("reduce", reduce);
+  cache.insert("jumpTable", jumpTable);
   CHECK_FALSE(cache.find("saxpy"));
-  CHECK(cache.find("matmul"));
-  CHECK(cache.find("reduce"));
+  CHECK(cache.find("iterators"));
+  CHECK(cache.find("jumpTable"));
   CHECK(cache.bytes() == b + c);
   CHECK(cache.bytes() <= a + b + c - 1);
   CompileCache tiny(a - 1);  // a result larger than the whole cache is not kept

@@ -1,5 +1,6 @@
-// Line-map tests on real compiles of the examples and the marked fixtures: what each
-// user line became, inline-aware, in every stage.
+// Line-map tests on real compiles of the examples and the marked fixtures, replayed from their
+// recorded tool runs (tests/golden/tools/: no toolchain needed): what each user line became,
+// inline-aware, in every stage.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -15,7 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string>& kKernels = test::compilingKernels();
+const std::vector<std::string>& kKernels = test::recordedKernels();
 
 bool anyStartsWith(const std::vector<std::string>& lines, std::string_view prefix) {
   return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) {
@@ -38,10 +39,9 @@ std::set<uint32_t> linesWithCode(const CompileResult& r, Stage s) {
 }  // namespace
 
 TEST_CASE("saxpy: the a*x+y line becomes a multiply and an add in every stage") {
-  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "examples/saxpy.rs");
   uint32_t line = f.lineOf("*y.add(i) = a * *x.add(i) + *y.add(i);");
-  const CompileResult& r = test::compiled(f.path);
+  const CompileResult& r = test::replayed(f.path);
   REQUIRE(r.succeeded);
   auto file = f.path.string();
   CHECK(anyStartsWith(test::instructionsFor(r, Stage::Mir, file, line), "_12 = Mul("));
@@ -62,10 +62,9 @@ TEST_CASE("saxpy: the a*x+y line becomes a multiply and an add in every stage") 
 }
 
 TEST_CASE("the address arithmetic of an inlined ptr::add belongs to the line that called it") {
-  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "examples/saxpy.rs");
   uint32_t line = f.lineOf("*y.add(i) = a * *x.add(i) + *y.add(i);");
-  const CompileResult& r = test::compiled(f.path);
+  const CompileResult& r = test::replayed(f.path);
   for (Stage s : {Stage::Mir, Stage::LlvmIr, Stage::Ptx, Stage::Sass}) {
     CAPTURE(stageName(s));
     const StageLines& sl = r.lineMap->linesFor(s, {f.path.string(), line});
@@ -85,9 +84,8 @@ TEST_CASE("the address arithmetic of an inlined ptr::add belongs to the line tha
 TEST_CASE("atomics: each ptr::add goes to its own call site, not the nearest one") {
   // Two `<*const T>::add` calls on neighbouring lines inline the same core location;
   // only the exact chains tell them apart.
-  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "tests/fixtures/atomics.rs");
-  const CompileResult& r = test::compiled(f.path);
+  const CompileResult& r = test::replayed(f.path);
   REQUIRE(r.succeeded);
   uint32_t atomic = f.line("atomic_add");
   auto file = f.path.string();
@@ -102,9 +100,8 @@ TEST_CASE("atomics: each ptr::add goes to its own call site, not the nearest one
 }
 
 TEST_CASE("a user function inlined into a call lists its code under the call, marked inlined") {
-  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "examples/elementwise_mul.rs");
-  const CompileResult& r = test::compiled(f.path);
+  const CompileResult& r = test::replayed(f.path);
   uint32_t body = f.lineOf("let start = (nvptx::_block_idx_x()");
   uint32_t call = f.lineOf("let (start, stride) = grid_stride();");
   for (Stage s : {Stage::LlvmIr, Stage::Ptx, Stage::Sass}) {
@@ -119,9 +116,8 @@ TEST_CASE("a user function inlined into a call lists its code under the call, ma
 }
 
 TEST_CASE("iterators, closures and generics map to the user's lines") {
-  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "tests/fixtures/iterators.rs");
-  const CompileResult& r = test::compiled(f.path);
+  const CompileResult& r = test::replayed(f.path);
   REQUIRE(r.succeeded);
   auto file = f.path.string();
   auto sum = test::instructionsFor(r, Stage::Ptx, file, f.line("iter_sum"), true);
@@ -138,9 +134,8 @@ TEST_CASE("iterators, closures and generics map to the user's lines") {
 }
 
 TEST_CASE("every instruction of every kernel maps to a user line or is marked compiler-generated") {
-  test::requireToolchain();
   for (const auto& k : kKernels) {
-    const CompileResult& r = test::compiled(test::sourceDir() / k);
+    const CompileResult& r = test::replayed(test::sourceDir() / k);
     REQUIRE_MESSAGE(r.succeeded, k);
     for (Stage s : kAllStages) {
       const StageOutcome* st = r.stage(s);
@@ -169,10 +164,9 @@ TEST_CASE("every instruction of every kernel maps to a user line or is marked co
 }
 
 TEST_CASE("MIR, LLVM IR, PTX and SASS agree on which lines produced code") {
-  test::requireToolchain();
   for (const auto& k : kKernels) {
     CAPTURE(k);
-    const CompileResult& r = test::compiled(test::sourceDir() / k);
+    const CompileResult& r = test::replayed(test::sourceDir() / k);
     auto mir = linesWithCode(r, Stage::Mir), ir = linesWithCode(r, Stage::LlvmIr);
     auto ptx = linesWithCode(r, Stage::Ptx), sass = linesWithCode(r, Stage::Sass);
     // A function's own `fn` line holds its prologue (parameter loads) in some stages only.
@@ -189,8 +183,7 @@ TEST_CASE("MIR, LLVM IR, PTX and SASS agree on which lines produced code") {
 }
 
 TEST_CASE("segments cover runs of one source line and nothing else") {
-  test::requireToolchain();
-  const CompileResult& r = test::compiled(test::sourceDir() / "examples/saxpy.rs");
+  const CompileResult& r = test::replayed(test::sourceDir() / "examples/saxpy.rs");
   auto segments = r.lineMap->segments(Stage::Ptx);
   REQUIRE_FALSE(segments.empty());
   for (const auto& seg : segments) {
@@ -204,9 +197,8 @@ TEST_CASE("segments cover runs of one source line and nothing else") {
 
 TEST_CASE("a kernel with local memory keeps its SASS and resources") {
   // `.local` starts like `.loc`: the PTX given to ptxas must keep the depot declaration.
-  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "tests/fixtures/local_array.rs");
-  const CompileResult& r = test::compiled(f.path);
+  const CompileResult& r = test::replayed(f.path);
   REQUIRE(r.succeeded);
   const StageOutcome* sass = r.stage(Stage::Sass);
   REQUIRE(sass);
@@ -221,9 +213,8 @@ TEST_CASE("a kernel with local memory keeps its SASS and resources") {
 }
 
 TEST_CASE("a match compiled to a jump table: the target list is no instruction, SASS exists") {
-  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "tests/fixtures/jump_table.rs");
-  const CompileResult& r = test::compiled(f.path);
+  const CompileResult& r = test::replayed(f.path);
   REQUIRE(r.succeeded);
   const Artifact& ptx = *r.stage(Stage::Ptx)->artifact;
   size_t targets = 0;
@@ -243,9 +234,8 @@ TEST_CASE("a match compiled to a jump table: the target list is no instruction, 
 
 TEST_CASE(
     "loop {} after a call that does not return keeps its branch; only the padding is ptxas's") {
-  test::requireToolchain();
   test::Fixture f(test::sourceDir() / "tests/fixtures/spin_after_panic.rs");
-  const CompileResult& r = test::compiled(f.path);
+  const CompileResult& r = test::replayed(f.path);
   REQUIRE(r.succeeded);
   auto file = f.path.string();
   CHECK(anyStartsWith(test::instructionsFor(r, Stage::Ptx, file, f.line("spin")), "bra.uni"));
@@ -263,8 +253,7 @@ TEST_CASE(
 TEST_CASE("instructions without a debug location are compiler-generated in PTX and SASS alike") {
   // rustc's PTX shows them under the `.loc` before them, and nvdisasm prints nothing for
   // line 0: both would pin them to a neighbour.
-  test::requireToolchain();
-  const CompileResult& r = test::compiled(test::sourceDir() / "tests/fixtures/jump_table.rs");
+  const CompileResult& r = test::replayed(test::sourceDir() / "tests/fixtures/jump_table.rs");
   const Artifact& ptx = *r.stage(Stage::Ptx)->artifact;
   const auto& generated = r.lineMap->compilerGenerated(Stage::Ptx);
   size_t underALoc = 0;  // compiler-generated though rustc's PTX has a `.loc` line for it

@@ -1,8 +1,10 @@
 // Recorded tool runs (tests/support/ToolRecording.h): a recording answers the commands it was
 // made from, with the files they wrote put at the new run's paths, and no other; and the
-// recordings in tests/golden/tools/ are what the toolchain here makes today.
+// recordings in tests/golden/tools/ are what the toolchain here makes today (with
+// KS_RECORD_TOOLS=1, that test records them anew instead).
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -134,12 +136,17 @@ TEST_CASE("the recordings are what the toolchain here makes: recorded again, the
   test::requireToolchain();
   for (const std::string& kernel : test::recordedKernels()) {
     CAPTURE(kernel);
-    INFO("re-record with KS_RECORD_TOOLS=1 (tests/golden/tools/README.md)");
+    INFO("re-record: tests/golden/tools/README.md");
     const fs::path file = test::sourceDir() / kernel;
     Toolchain tc = test::toolchain();
     auto recorder = std::make_shared<test::RecordingRunner>(tc, test::sourceDir());
     tc.runner = recorder;
     const CompileResult real = compileKernel(tc, {file, std::nullopt}, resolveOptions({}));
+    if (const char* record = std::getenv("KS_RECORD_TOOLS"); record && std::string(record) == "1") {
+      recorder->save(test::recordingOf(file));
+      MESSAGE("recorded " << test::recordingOf(file).string());
+      continue;
+    }
     const Toolchain replaying = test::replayToolchain(test::recordingOf(file), test::sourceDir());
     const auto& recorded =
         std::dynamic_pointer_cast<const test::ReplayingRunner>(replaying.runner)->runs();

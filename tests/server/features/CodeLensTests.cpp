@@ -1,5 +1,6 @@
-// In-process tests of the language server (a fake client over an in-memory transport, a
-// fake compile function): the kernel lens, inlay hints, kernelscope/kernels and the spill warning.
+// The kernel lens, inlay hints, kernelscope/kernels and the spill warning: through the protocol
+// (a fake client over an in-memory transport, a fake compile function), on hand-made snapshots
+// and table by table on recorded compiles of the examples (Recorded.h).
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
@@ -9,6 +10,7 @@
 #include <set>
 
 #include "Features.h"
+#include "Recorded.h"
 #include "ServerTestSupport.h"
 #include "TestClient.h"
 #include "Uri.h"
@@ -17,7 +19,7 @@ namespace ks::test {
 
 TEST_CASE("the kernel lens keeps the last figures, marked updating, while ptxas runs") {
   auto snapshot = [](std::optional<uint32_t> registers, std::vector<std::string> pending,
-                     std::string arch = "sm_90") {
+                     std::string arch) {
     auto result = std::make_shared<CompileResult>();
     result->succeeded = true;
     result->arch = arch;
@@ -37,20 +39,31 @@ TEST_CASE("the kernel lens keeps the last figures, marked updating, while ptxas 
     s->result = result;
     return s;
   };
-  auto title = [](const server::Snapshot& s, const server::Snapshot* earlier) {
-    auto lenses = server::codeLenses(s, earlier, server::PositionEncoding::Utf16);
-    REQUIRE_FALSE(lenses.empty());
-    return lenses[0].command->title;
+  const auto before = snapshot(40, {}, "sm_90");  // an earlier compile with its resources
+  struct Row {
+    std::optional<uint32_t> registers;  // the compile's own, unset: not (yet) there
+    std::vector<std::string> pending;
+    std::string arch;
+    bool earlier;  // `before` is shown while this compile's figures come
+    Expect expect;
   };
-  auto before = snapshot(40, {});
-  auto partial = snapshot(std::nullopt, {"resources", "sass"});
-  CHECK(title(*partial, before.get()) == "sm_90 · 40 regs · 0 B spill · updating");
-  CHECK(title(*partial, nullptr) == "sm_90 · resources coming");  // the first compile
-  CHECK(title(*snapshot(32, {}), before.get()) == "sm_90 · 32 regs · 0 B spill");
-  // Another arch's figures are not this one's; a compile without ptxas says so.
-  CHECK(title(*snapshot(std::nullopt, {"resources"}, "sm_80"), before.get()) ==
-        "sm_80 · resources coming");
-  CHECK(title(*snapshot(std::nullopt, {}), before.get()) == "sm_90 · resources unavailable");
+  const Row rows[] = {
+      {std::nullopt, {"resources", "sass"}, "sm_90", true,
+       EXPECT(R"~(sm_90 · 40 regs · 0 B spill · updating)~")},
+      // The first compile has nothing earlier to show.
+      {std::nullopt, {"resources", "sass"}, "sm_90", false, EXPECT(R"~(sm_90 · resources coming)~")},
+      {32, {}, "sm_90", true, EXPECT(R"~(sm_90 · 32 regs · 0 B spill)~")},
+      // Another arch's figures are not this one's; a compile without ptxas says so.
+      {std::nullopt, {"resources"}, "sm_80", true, EXPECT(R"~(sm_80 · resources coming)~")},
+      {std::nullopt, {}, "sm_90", true, EXPECT(R"~(sm_90 · resources unavailable)~")},
+  };
+  for (const Row& row : rows) {
+    auto lenses = server::codeLenses(*snapshot(row.registers, row.pending, row.arch),
+                                     row.earlier ? before.get() : nullptr,
+                                     server::PositionEncoding::Utf16);
+    REQUIRE_FALSE(lenses.empty());
+    row.expect.check(lenses[0].command->title);
+  }
 }
 
 TEST_CASE("inlay hints, code lens, kernels and the spill warning") {
@@ -93,6 +106,55 @@ TEST_CASE("inlay hints, code lens, kernels and the spill warning") {
   REQUIRE(diagnostics[0]["diagnostics"].size() == 1);
   CHECK(diagnostics[0]["diagnostics"][0]["severity"] == 2);
   CHECK(diagnostics[0]["diagnostics"][0]["range"]["start"]["line"] == 1);
+}
+
+namespace {
+
+/// One line per lens: its line, title and command (with the stage a stage's lens opens).
+std::string lensesText(const std::vector<lsp::CodeLens>& lenses) {
+  std::string out;
+  for (const auto& l : lenses) {
+    out += std::to_string(l.range.start.line) + ": ";
+    if (!l.command) {
+      out += "(unresolved)\n";
+      continue;
+    }
+    out += l.command->title + " -> " + l.command->command;
+    if (!l.command->arguments.empty() && l.command->arguments[0].is_object() &&
+        l.command->arguments[0].contains("stage"))
+      out += " " + l.command->arguments[0]["stage"].get<std::string>();
+    out += "\n";
+  }
+  return out;
+}
+
+/// The kernels as kernelscope/kernels answers them.
+std::string kernelsText(const lsp::KernelsResult& r) {
+  return json(r).dump(1);
+}
+
+}  // namespace
+
+TEST_CASE("code lenses and kernels of a recorded kernel") {
+  struct Row {
+    const char* kernel;
+    Expect lenses;
+    Expect kernels;
+  };
+  const Row rows[] = {
+      {"examples/saxpy.rs",  //
+       EXPECT(R"~()~"),
+       EXPECT(R"~()~")},
+      {"tests/fixtures/spin_after_panic.rs",  //
+       EXPECT(R"~()~"),
+       EXPECT(R"~()~")},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.kernel);
+    auto s = recordedSnapshot(row.kernel);
+    row.lenses.check(lensesText(server::codeLenses(*s, nullptr, server::PositionEncoding::Utf16)));
+    row.kernels.check(kernelsText(server::kernelsOf(*s, server::PositionEncoding::Utf16)));
+  }
 }
 
 }  // namespace ks::test

@@ -1,5 +1,6 @@
-// In-process tests of the language server (a fake client over an in-memory transport, a
-// fake compile function): hover, on a source line and on a virtual document's line.
+// Hover, on a source line and on a virtual document's line: through the protocol (a fake
+// client over an in-memory transport, a fake compile function), and table by table on
+// recorded compiles of the examples (Recorded.h).
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
@@ -9,6 +10,7 @@
 #include <set>
 
 #include "Features.h"
+#include "Recorded.h"
 #include "ServerTestSupport.h"
 #include "TestClient.h"
 #include "Uri.h"
@@ -39,6 +41,49 @@ TEST_CASE("hover on a source line and on a virtual document line") {
   std::string vmd = vhover["contents"]["value"];
   CHECK(vmd.find("from saxpy.rs:4:5") != std::string::npos);
   CHECK(vmd.find("inline chain") != std::string::npos);
+}
+
+TEST_CASE("hover on a source line of a recorded kernel: what it became in PTX and SASS") {
+  struct Row {
+    const char* kernel;
+    const char* fixture;  // the line, `$0` at the cursor
+    Expect expect;
+  };
+  const Row rows[] = {
+      {"examples/saxpy.rs", "*y.add(i) = a * $0*x.add(i) + *y.add(i);", EXPECT(R"~()~")},
+      {"examples/saxpy.rs", "$0#![no_std]", EXPECT(R"~()~")},
+      // A line whose code is an inlined call of the user's own function counts the lines
+      // inlined through it, marked so; the inlined body's line keeps its own count.
+      {"examples/elementwise_mul.rs", "let (start, stride) = $0grid_stride();", EXPECT(R"~()~")},
+      {"examples/elementwise_mul.rs", "let start = $0(nvptx::_block_idx_x()", EXPECT(R"~()~")},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.fixture);
+    auto s = recordedSnapshot(row.kernel);
+    const int line = cursor(s->text, row.fixture).line;
+    row.expect.check(hoverText(server::sourceHover(*s, line, server::Settings{}, true)));
+  }
+}
+
+TEST_CASE("hover on a line of a recorded kernel's PTX or SASS: the source line it came from") {
+  struct Row {
+    const char* kernel;
+    Stage stage;
+    const char* fixture;  // a line of the stage's text, `$0` at the cursor
+    Expect expect;
+  };
+  const Row rows[] = {
+      {"examples/saxpy.rs", Stage::Ptx, "$0fma.rn.f32", EXPECT(R"~()~")},
+      {"examples/saxpy.rs", Stage::Sass, "$0FFMA", EXPECT(R"~()~")},
+      {"examples/saxpy.rs", Stage::Ptx, "$0.version", EXPECT(R"~()~")},
+      {"examples/elementwise_mul.rs", Stage::Ptx, "$0mov.u32", EXPECT(R"~()~")},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.fixture);
+    auto s = recordedSnapshot(row.kernel);
+    const int line = cursor(s->result->stage(row.stage)->artifact->text(), row.fixture).line;
+    row.expect.check(hoverText(server::artifactHover(*s, row.stage, line, true)));
+  }
 }
 
 }  // namespace ks::test

@@ -1,0 +1,74 @@
+// The features on canned snapshots: a recorded kernel (tests/golden/tools/) compiled on its
+// recording, so no tool runs, and a table-driven check per feature in the style of
+// rust-analyzer's `check(ra_fixture, expect![[...]])`: each row names a place in the kernel by
+// a snippet of its line, with `$0` where the cursor stands, and what the feature answers
+// there in a compact text form (EXPECT, tests/support/Expect.h; UPDATE_EXPECT=1 rewrites it).
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "Compile.h"
+#include "Expect.h"
+#include "Features.h"
+#include "Files.h"
+#include "TextUtil.h"
+#include "ToolRecording.h"
+#include "Uri.h"
+
+namespace ks::test {
+
+/// The Snapshot of `kernel` (relative to the source tree: "examples/saxpy.rs") compiled with
+/// the default options on its recording; made once per test run.
+inline std::shared_ptr<const server::Snapshot> recordedSnapshot(const std::string& kernel) {
+  static std::map<std::string, std::shared_ptr<const server::Snapshot>> made;
+  if (auto it = made.find(kernel); it != made.end()) return it->second;
+  const std::filesystem::path source = KS_SOURCE_DIR;
+  const std::filesystem::path file = source / kernel;
+  const std::filesystem::path recording = source / "tests/golden/tools" / file.stem();
+  const Toolchain tc = replayToolchain(recording, source);
+  auto result =
+      std::make_shared<const CompileResult>(compileKernel(tc, {file, std::nullopt}, resolveOptions({})));
+  const auto misses = std::dynamic_pointer_cast<const ReplayingRunner>(tc.runner)->misses();
+  REQUIRE_MESSAGE(misses.empty(), misses.front());
+  REQUIRE(result->succeeded);
+  auto s = std::make_shared<server::Snapshot>();
+  s->path = normalizePath(file.string());
+  s->uri = pathToFileUri(s->path);
+  s->revision = 1;
+  s->text = readWholeFile(file);
+  s->result = std::move(result);
+  return made.emplace(kernel, std::move(s)).first->second;
+}
+
+/// Where `$0` stands in the first line of `text` that holds `fixture` (without the `$0`):
+/// 0-based line and character.
+inline lsp::Position cursor(const std::string& text, std::string_view fixture) {
+  const size_t mark = fixture.find("$0");
+  REQUIRE_MESSAGE(mark != std::string_view::npos, "no $0 in " << fixture);
+  const std::string snippet = std::string(fixture.substr(0, mark)) + std::string(fixture.substr(mark + 2));
+  const auto lines = splitLines(text);
+  for (size_t i = 0; i < lines.size(); ++i)
+    if (size_t at = lines[i].find(snippet); at != std::string_view::npos)
+      return {static_cast<int>(i), static_cast<int>(at + mark)};
+  FAIL("no line holds " << snippet);
+  return {};
+}
+
+/// A range as `3:4-3:9` (0-based, as on the wire).
+inline std::string rangeText(const lsp::Range& r) {
+  return std::to_string(r.start.line) + ":" + std::to_string(r.start.character) + "-" +
+         std::to_string(r.end.line) + ":" + std::to_string(r.end.character);
+}
+
+/// A hover's text, or `(none)`.
+inline std::string hoverText(const std::optional<lsp::Hover>& hover) {
+  return hover ? hover->contents.value : "(none)";
+}
+
+}  // namespace ks::test
