@@ -138,11 +138,13 @@ const CompileResult& compiled(const fs::path& file, const CompileOptions& opts) 
 const std::vector<std::string>& recordedKernels() {
   // The kernels the line-map tests name, each a shape of its own; kept few, as every one
   // adds its tools' whole output to the repository (30 to 140 kB).
-  static const std::vector<std::string> kernels = {
-      "examples/saxpy.rs",          "examples/elementwise_mul.rs",
-      "tests/fixtures/atomics.rs",  "tests/fixtures/iterators.rs",
-      "tests/fixtures/local_array.rs", "tests/fixtures/jump_table.rs",
-      "tests/fixtures/spin_after_panic.rs"};
+  static const std::vector<std::string> kernels = {"examples/saxpy.rs",
+                                                   "examples/elementwise_mul.rs",
+                                                   "tests/fixtures/atomics.rs",
+                                                   "tests/fixtures/iterators.rs",
+                                                   "tests/fixtures/local_array.rs",
+                                                   "tests/fixtures/jump_table.rs",
+                                                   "tests/fixtures/spin_after_panic.rs"};
   return kernels;
 }
 

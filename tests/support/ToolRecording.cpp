@@ -126,10 +126,9 @@ std::string NormalisedCommand::display() const {
 
 PathPlaceholders::PathPlaceholders(const Toolchain& tc, const fs::path& sourceDir) {
   const std::pair<fs::path, std::string> known[] = {
-      {tc.sysroot.path, "${SYSROOT}"}, {tc.rustc.path, "${RUSTC}"},
-      {tc.ptxas.path, "${PTXAS}"},     {tc.nvdisasm.path, "${NVDISASM}"},
-      {tc.nvcc.path, "${NVCC}"},       {tc.rustSrc, "${RUST_SRC}"},
-      {tc.cacheDir, "${CACHE}"},       {sourceDir, "${SRC}"}};
+      {tc.sysroot.path, "${SYSROOT}"},   {tc.rustc.path, "${RUSTC}"}, {tc.ptxas.path, "${PTXAS}"},
+      {tc.nvdisasm.path, "${NVDISASM}"}, {tc.nvcc.path, "${NVCC}"},   {tc.rustSrc, "${RUST_SRC}"},
+      {tc.cacheDir, "${CACHE}"},         {sourceDir, "${SRC}"}};
   for (const auto& [path, placeholder] : known) {
     if (path.empty() || path == "/") continue;
     paths_.emplace_back(path.lexically_normal().string(), placeholder);
@@ -143,8 +142,8 @@ PathPlaceholders::PathPlaceholders(const Toolchain& tc, const fs::path& sourceDi
                    [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
 }
 
-std::string PathPlaceholders::toPlaceholders(std::string text,
-                                             const std::map<std::string, std::string>& temps) const {
+std::string PathPlaceholders::toPlaceholders(
+    std::string text, const std::map<std::string, std::string>& temps) const {
   for (const auto& [path, placeholder] : paths_) replaceAll(text, path, placeholder);
   for (const auto& [root, placeholder] : temps) replaceAll(text, root, placeholder);
   return text;
@@ -208,8 +207,12 @@ ProcessResult RecordingRunner::run(const ProcessSpec& spec) const {
   ProcessResult r = toolchain_.run(spec);
   std::map<std::string, std::string> temps;
   for (const auto& [placeholder, root] : n.temps) temps[root.string()] = placeholder;
-  RecordedRun run{n.words, r.exitCode, r.signal, placeholders_.toPlaceholders(r.out, temps),
-                  placeholders_.toPlaceholders(r.err, temps), {}};
+  RecordedRun run{n.words,
+                  r.exitCode,
+                  r.signal,
+                  placeholders_.toPlaceholders(r.out, temps),
+                  placeholders_.toPlaceholders(r.err, temps),
+                  {}};
   if (!r.started || r.timedOut || r.cancelled)
     throw std::runtime_error("cannot record " + n.display() + ": " + r.describe() + " " + r.error);
   for (const auto& [path, state] : filesUnder(n.temps)) {
@@ -241,8 +244,10 @@ void RecordingRunner::save(const fs::path& dir) const {
     const std::string stem =
         std::to_string(++number) + "-" + toolName(run.command.empty() ? "" : run.command[0]);
     json entry = {{"command", run.command}, {"exit", run.exitCode}, {"signal", run.signal}};
-    if (!run.out.empty()) writeFile(dir / (stem + ".stdout"), run.out), entry["stdout"] = stem + ".stdout";
-    if (!run.err.empty()) writeFile(dir / (stem + ".stderr"), run.err), entry["stderr"] = stem + ".stderr";
+    if (!run.out.empty())
+      writeFile(dir / (stem + ".stdout"), run.out), entry["stdout"] = stem + ".stdout";
+    if (!run.err.empty())
+      writeFile(dir / (stem + ".stderr"), run.err), entry["stderr"] = stem + ".stderr";
     json files = json::object();
     for (const auto& [path, content] : run.files) {
       const std::string name = stem + "-" + fs::path(path).filename().string();
@@ -302,7 +307,8 @@ std::string ReplayingRunner::whyNoRecording(const NormalisedCommand& n) const {
   size_t agreed = 0;
   for (const RecordedRun& run : runs_) {
     if (run.command.empty() || n.words.empty() || run.command[0] != n.words[0]) continue;
-    auto parts = std::mismatch(run.command.begin(), run.command.end(), n.words.begin(), n.words.end());
+    auto parts =
+        std::mismatch(run.command.begin(), run.command.end(), n.words.begin(), n.words.end());
     const size_t same = static_cast<size_t>(parts.first - run.command.begin());
     if (!nearest || same > agreed) nearest = &run, agreed = same;
   }
@@ -310,8 +316,8 @@ std::string ReplayingRunner::whyNoRecording(const NormalisedCommand& n) const {
   auto word = [](const std::vector<std::string>& words, size_t i) {
     return i < words.size() ? "`" + words[i] + "`" : std::string("nothing");
   };
-  return why + " (the nearest recorded one has " + word(nearest->command, agreed) + " where this has " +
-         word(n.words, agreed) + "; re-record: tests/golden/tools/README.md)";
+  return why + " (the nearest recorded one has " + word(nearest->command, agreed) +
+         " where this has " + word(n.words, agreed) + "; re-record: tests/golden/tools/README.md)";
 }
 
 std::vector<std::string> ReplayingRunner::misses() const {

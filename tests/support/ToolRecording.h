@@ -40,7 +40,8 @@ class PathPlaceholders {
   PathPlaceholders(const Toolchain&, const std::filesystem::path& sourceDir);
   NormalisedCommand normalise(const ProcessSpec&) const;
   /// `text` with every known path, and each of `temps`, as its placeholder.
-  std::string toPlaceholders(std::string text, const std::map<std::string, std::string>& temps) const;
+  std::string toPlaceholders(std::string text,
+                             const std::map<std::string, std::string>& temps) const;
   /// The reverse, with the temporary directories of `temps`.
   std::string fromPlaceholders(std::string text,
                                const std::map<std::string, std::filesystem::path>& temps) const;
@@ -54,8 +55,9 @@ struct RecordedRun {
   std::vector<std::string> command;
   int exitCode = 0;
   int signal = 0;
-  std::string out, err;                     // with placeholders
-  std::map<std::string, std::string> files;  // "${TMP1}/k.ll" -> its content (text with placeholders)
+  std::string out, err;  // with placeholders
+  std::map<std::string, std::string>
+      files;  // "${TMP1}/k.ll" -> its content (text with placeholders)
 };
 
 /// Runs the real tools and keeps every command with its answer; save() writes the recording.

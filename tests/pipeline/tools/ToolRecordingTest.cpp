@@ -22,10 +22,13 @@ namespace {
 /// was given (into $1/out) after printing the file $2, and exits with status 3.
 ProcessSpec shellTool(const fs::path& dir) {
   ProcessSpec spec;
-  spec.argv = {"/bin/sh", "-c",
+  spec.argv = {"/bin/sh",
+               "-c",
                "cat \"$2\"; echo warned >&2; mkdir -p \"$1/out\"; "
                "echo \"made in $1\" > \"$1/out/k.ll\"; exit 3",
-               "sh", dir.string(), (dir / "in").string()};
+               "sh",
+               dir.string(),
+               (dir / "in").string()};
   return spec;
 }
 
@@ -35,8 +38,8 @@ std::string dumpResult(const CompileResult& r) {
   std::ostringstream out;
   out << "succeeded " << r.succeeded << "\n";
   for (const auto& [stage, outcome] : r.stages) {
-    out << "## " << stageName(stage) << " " << outcome.available << " "
-        << outcome.unavailableReason << "\n";
+    out << "## " << stageName(stage) << " " << outcome.available << " " << outcome.unavailableReason
+        << "\n";
     if (!outcome.artifact) continue;
     out << test::dumpArtifact(*outcome.artifact);
     for (uint32_t l = 0; l < outcome.artifact->lines().size(); ++l) {
@@ -50,8 +53,8 @@ std::string dumpResult(const CompileResult& r) {
         << " sass " << k.sassInstructions;
     if (k.resources)
       out << " regs " << k.resources->registers << " stack " << k.resources->stackFrame
-          << " spills " << k.resources->spillStores << "/" << k.resources->spillLoads
-          << " shared " << k.resources->sharedMemory;
+          << " spills " << k.resources->spillStores << "/" << k.resources->spillLoads << " shared "
+          << k.resources->sharedMemory;
     out << "\n";
   }
   for (const Diagnostic& d : r.diagnostics)
@@ -72,8 +75,8 @@ bool sameText(std::string replayed, std::string real) {
   const auto a = splitLines(replayed), b = splitLines(real);
   auto [x, y] = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
   if (x == a.end() && y == b.end()) return true;
-  MESSAGE("replayed: " << (x == a.end() ? "<end>" : std::string(*x)) << "\nreal:     "
-                       << (y == b.end() ? "<end>" : std::string(*y)));
+  MESSAGE("replayed: " << (x == a.end() ? "<end>" : std::string(*x))
+                       << "\nreal:     " << (y == b.end() ? "<end>" : std::string(*y)));
   return false;
 }
 
@@ -168,8 +171,8 @@ TEST_CASE("the recordings are what the toolchain here makes: recorded again, the
     }
     // And a compile on the recording (at this toolchain's paths) is the compile on the toolchain.
     Toolchain replayHere = test::toolchain();
-    replayHere.runner = std::make_shared<test::ReplayingRunner>(test::recordingOf(file),
-                                                                replayHere, test::sourceDir());
+    replayHere.runner = std::make_shared<test::ReplayingRunner>(test::recordingOf(file), replayHere,
+                                                                test::sourceDir());
     CHECK(sameText(dumpResult(compileKernel(replayHere, {file, std::nullopt}, resolveOptions({}))),
                    dumpResult(real)));
   }

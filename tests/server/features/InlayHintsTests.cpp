@@ -27,11 +27,26 @@ TEST_CASE("inlay hints of a recorded kernel, over a range of its lines") {
     Expect expect;
   };
   const Row rows[] = {
-      {"examples/saxpy.rs", "$0//! SAXPY", "$0fn panic", EXPECT(R"~()~")},
-      {"examples/saxpy.rs", "$0*y.add(i) = a", "$0*y.add(i) = a", EXPECT(R"~()~")},
+      {"examples/saxpy.rs", "$0//! SAXPY", "$0fn panic", EXPECT(R"~(
+7:85 5 ptx · 1 sass · 1 live
+8:83 4 ptx · 4 sass · 3 live
+9:23 3 ptx · 3 sass · 2 live
+11:46 8 ptx · 11 sass · 6 live
+13:1 1 ptx · 1 sass · 1 live
+)~")},
+      {"examples/saxpy.rs", "$0*y.add(i) = a", "$0*y.add(i) = a",
+       EXPECT(R"~(11:46 8 ptx · 11 sass · 6 live)~")},
       // The call's count is the lines inlined through it, marked so; the inlined body's own
       // line keeps its plain count.
-      {"examples/elementwise_mul.rs", "$0unsafe fn grid_stride", "$0fn panic", EXPECT(R"~()~")},
+      {"examples/elementwise_mul.rs", "$0unsafe fn grid_stride", "$0fn panic", EXPECT(R"~(
+10:98 5 ptx · 6 sass · 4 live
+16:106 7 ptx · 1 sass · 1 live
+20:40 5 ptx · 6 sass (inlined) · 4 live
+22:17 7 ptx · 12 sass · 10 live
+23:29 7 ptx · 16 sass · 11 live
+24:20 1 ptx · 2 sass · 10 live
+26:1 1 ptx · 1 sass · 1 live
+)~")},
   };
   for (const Row& row : rows) {
     CAPTURE(row.from);

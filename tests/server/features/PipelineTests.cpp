@@ -125,60 +125,6 @@ TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers 
   for (const auto& d : diagnostics.back()["diagnostics"]) CHECK(d["severity"] != 1);
 }
 
-TEST_CASE("real pipeline: a line whose code is an inlined call is counted as such") {
-  requireToolchain();
-  Engine* compiler = nullptr;
-  TestClient client(realOptions(compiler));
-  const std::string path = KS_SOURCE_DIR "/examples/elementwise_mul.rs";
-  const std::string text = readWholeFile(path);
-  std::string uri = client.open(path, text);
-  client.sync();
-  const int call = lineOf(text, "= grid_stride();");
-  const int body = lineOf(text, "let start = (nvptx::_block_idx_x()");
-  json map =
-      client.result("kernelscope/lineMap", {{"textDocument", {{"uri", uri}}}, {"line", call}});
-  size_t inlinedPtx = 0;
-  for (const auto& r : map["inlined"]["ptx"])
-    inlinedPtx += r["end"].get<size_t>() - r["start"].get<size_t>() + 1;
-  REQUIRE(inlinedPtx > 0);
-  json range = {{"start", {{"line", 0}, {"character", 0}}},
-                {"end", {{"line", static_cast<int>(splitLines(text).size())}, {"character", 0}}}};
-  json hints =
-      client.result("textDocument/inlayHint", {{"textDocument", {{"uri", uri}}}, {"range", range}});
-  std::string callHint, bodyHint;
-  for (const auto& h : hints) {
-    if (h["position"]["line"] == call) callHint = h["label"];
-    if (h["position"]["line"] == body) bodyHint = h["label"];
-  }
-  CAPTURE(callHint);
-  CAPTURE(bodyHint);
-  // The call's count is the lines inlined through it, marked so; the inlined body's own
-  // line keeps its plain count.
-  CHECK(std::regex_match(callHint, std::regex(R"([1-9]\d* ptx · [1-9]\d* sass \(inlined\).*)")));
-  CHECK(std::regex_match(bodyHint, std::regex(R"(\d+ ptx · \d+ sass.*)")));
-  CHECK(bodyHint.find("inlined") == std::string::npos);
-  // The hover counts alike, with the lines it counts (the hint's figures).
-  auto hoverOn = [&](int line) {
-    return client
-        .result("textDocument/hover",
-                {{"textDocument", {{"uri", uri}}},
-                 {"position", {{"line", line}, {"character", 8}}}})["contents"]["value"]
-        .get<std::string>();
-  };
-  const std::string callHover = hoverOn(call);
-  CAPTURE(callHover);
-  std::smatch counts;
-  REQUIRE(std::regex_match(callHint, counts, std::regex(R"((\d+) ptx · (\d+) sass.*)")));
-  CHECK(callHover.find("**ptx** · " + counts[1].str() + " lines (inlined)\n```ptx\n") !=
-        std::string::npos);
-  CHECK(callHover.find("**sass** · " + counts[2].str() + " lines (inlined)\n```sass\n") !=
-        std::string::npos);
-  const std::string bodyHover = hoverOn(body);
-  CAPTURE(bodyHover);
-  CHECK(std::regex_search(bodyHover, std::regex(R"(\*\*ptx\*\* · \d+ lines?\n)")));
-  CHECK(bodyHover.find("(inlined)") == std::string::npos);
-}
-
 TEST_CASE(
     "real pipeline: where a SASS value comes from, by kernelscope/valueFlow and by definition and "
     "references on the SASS view's registers, in its filtered lines") {

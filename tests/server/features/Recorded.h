@@ -32,14 +32,14 @@ inline std::shared_ptr<const server::Snapshot> recordedSnapshot(const std::strin
   const std::filesystem::path file = source / kernel;
   const std::filesystem::path recording = source / "tests/golden/tools" / file.stem();
   const Toolchain tc = replayToolchain(recording, source);
-  auto result =
-      std::make_shared<const CompileResult>(compileKernel(tc, {file, std::nullopt}, resolveOptions({})));
+  auto result = std::make_shared<const CompileResult>(
+      compileKernel(tc, {file, std::nullopt}, resolveOptions({})));
   const auto misses = std::dynamic_pointer_cast<const ReplayingRunner>(tc.runner)->misses();
   REQUIRE_MESSAGE(misses.empty(), misses.front());
   REQUIRE(result->succeeded);
   auto s = std::make_shared<server::Snapshot>();
   s->path = normalizePath(file.string());
-  s->uri = pathToFileUri(s->path);
+  s->uri = lsp::pathToFileUri(s->path);
   s->revision = 1;
   s->text = readWholeFile(file);
   s->result = std::move(result);
@@ -51,7 +51,8 @@ inline std::shared_ptr<const server::Snapshot> recordedSnapshot(const std::strin
 inline lsp::Position cursor(const std::string& text, std::string_view fixture) {
   const size_t mark = fixture.find("$0");
   REQUIRE_MESSAGE(mark != std::string_view::npos, "no $0 in " << fixture);
-  const std::string snippet = std::string(fixture.substr(0, mark)) + std::string(fixture.substr(mark + 2));
+  const std::string snippet =
+      std::string(fixture.substr(0, mark)) + std::string(fixture.substr(mark + 2));
   const auto lines = splitLines(text);
   for (size_t i = 0; i < lines.size(); ++i)
     if (size_t at = lines[i].find(snippet); at != std::string_view::npos)
@@ -66,9 +67,23 @@ inline std::string rangeText(const lsp::Range& r) {
          std::to_string(r.end.line) + ":" + std::to_string(r.end.character);
 }
 
+/// `text` with the paths of this checkout and of the replayed toolchain as `${SRC}` and
+/// `${SYSROOT}`: an expectation holds in every checkout.
+inline std::string portable(std::string text) {
+  static const std::string sysroot =
+      replayToolchain(std::filesystem::path(KS_SOURCE_DIR) / "tests/golden/tools/saxpy",
+                      KS_SOURCE_DIR)
+          .sysroot.path.string();
+  for (const auto& [path, placeholder] :
+       {std::pair{std::string(KS_SOURCE_DIR), "${SRC}"}, std::pair{sysroot, "${SYSROOT}"}})
+    for (size_t at = text.find(path); at != std::string::npos; at = text.find(path, at))
+      text.replace(at, path.size(), placeholder);
+  return text;
+}
+
 /// A hover's text, or `(none)`.
 inline std::string hoverText(const std::optional<lsp::Hover>& hover) {
-  return hover ? hover->contents.value : "(none)";
+  return hover ? portable(hover->contents.value) : "(none)";
 }
 
 }  // namespace ks::test
