@@ -2,7 +2,8 @@
 # Records real compiler output for the parser golden tests: for each kernel, every tool's
 # raw output as kernelscope's pipeline saw it (rustc's MIR, LLVM IR, PTX and JSON
 # diagnostics, the remarks, ptxas's report and nvdisasm's SASS).
-# Then run the tests with UPDATE_GOLDEN=1 to rewrite the expected dumps.
+# Then run the tests with UPDATE_GOLDEN=1 to rewrite the expected dumps. (The tool runs that the
+# line-map, compile and LSP feature tests replay are recorded apart: tests/golden/tools/README.md.)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BIN=${KERNELSCOPE_BIN:-$ROOT/build/server/kernelscope}

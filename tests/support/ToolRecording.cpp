@@ -132,6 +132,7 @@ PathPlaceholders::PathPlaceholders(const Toolchain& tc, const fs::path& sourceDi
   for (const auto& [path, placeholder] : known) {
     if (path.empty() || path == "/") continue;
     paths_.emplace_back(path.lexically_normal().string(), placeholder);
+    given_.emplace(placeholder, path.lexically_normal().string());
     std::error_code ec;
     // rustc names its sources by their real paths.
     const fs::path real = fs::canonical(path, ec);
@@ -152,10 +153,7 @@ std::string PathPlaceholders::toPlaceholders(
 std::string PathPlaceholders::fromPlaceholders(std::string text,
                                                const std::map<std::string, fs::path>& temps) const {
   for (const auto& [placeholder, root] : temps) replaceAll(text, placeholder, root.string());
-  // One path per placeholder: the first (the spelling the toolchain gave).
-  std::set<std::string> done;
-  for (const auto& [path, placeholder] : paths_)
-    if (done.insert(placeholder).second) replaceAll(text, placeholder, path);
+  for (const auto& [placeholder, path] : given_) replaceAll(text, placeholder, path);
   return text;
 }
 
@@ -207,14 +205,18 @@ ProcessResult RecordingRunner::run(const ProcessSpec& spec) const {
   ProcessResult r = toolchain_.run(spec);
   std::map<std::string, std::string> temps;
   for (const auto& [placeholder, root] : n.temps) temps[root.string()] = placeholder;
+  if (!r.started || r.timedOut || r.cancelled) {
+    // Not an answer a replay could give: save() refuses the recording, naming it.
+    std::lock_guard lock(mutex_);
+    unrecordable_.push_back(n.display() + ": " + (r.started ? r.describe() : r.error));
+    return r;
+  }
   RecordedRun run{n.words,
                   r.exitCode,
                   r.signal,
                   placeholders_.toPlaceholders(r.out, temps),
                   placeholders_.toPlaceholders(r.err, temps),
                   {}};
-  if (!r.started || r.timedOut || r.cancelled)
-    throw std::runtime_error("cannot record " + n.display() + ": " + r.describe() + " " + r.error);
   for (const auto& [path, state] : filesUnder(n.temps)) {
     auto was = before.find(path);
     if (was != before.end() && was->second == state) continue;
@@ -233,6 +235,11 @@ std::vector<RecordedRun> RecordingRunner::runs() const {
 }
 
 void RecordingRunner::save(const fs::path& dir) const {
+  {
+    std::lock_guard lock(mutex_);
+    if (!unrecordable_.empty())
+      throw std::runtime_error("cannot record " + dir.string() + ": " + unrecordable_.front());
+  }
   fs::remove_all(dir);
   fs::create_directories(dir);
   writeFile(dir / "toolchain.json", toolchainVersions(toolchain_));
@@ -244,10 +251,12 @@ void RecordingRunner::save(const fs::path& dir) const {
     const std::string stem =
         std::to_string(++number) + "-" + toolName(run.command.empty() ? "" : run.command[0]);
     json entry = {{"command", run.command}, {"exit", run.exitCode}, {"signal", run.signal}};
-    if (!run.out.empty())
-      writeFile(dir / (stem + ".stdout"), run.out), entry["stdout"] = stem + ".stdout";
-    if (!run.err.empty())
-      writeFile(dir / (stem + ".stderr"), run.err), entry["stderr"] = stem + ".stderr";
+    for (const auto& [stream, text] :
+         {std::pair{"stdout", &run.out}, std::pair{"stderr", &run.err}}) {
+      if (text->empty()) continue;
+      writeFile(dir / (stem + "." + stream), *text);
+      entry[stream] = stem + "." + stream;
+    }
     json files = json::object();
     for (const auto& [path, content] : run.files) {
       const std::string name = stem + "-" + fs::path(path).filename().string();

@@ -47,7 +47,9 @@ class PathPlaceholders {
                                const std::map<std::string, std::filesystem::path>& temps) const;
 
  private:
-  std::vector<std::pair<std::string, std::string>> paths_;  // path -> placeholder, longest first
+  // path -> placeholder, longest first (a tool's real path besides the one it was given)
+  std::vector<std::pair<std::string, std::string>> paths_;
+  std::map<std::string, std::string> given_;  // placeholder -> the path it was given as
 };
 
 /// One recorded command's answer.
@@ -65,7 +67,8 @@ class RecordingRunner : public ToolRunner {
  public:
   RecordingRunner(const Toolchain& real, const std::filesystem::path& sourceDir);
   ProcessResult run(const ProcessSpec&) const override;
-  /// Replaces `dir` with the recording of every command run so far.
+  /// Replaces `dir` with the recording of every command run so far; throws std::runtime_error
+  /// when one of them did not start, timed out or was cancelled.
   void save(const std::filesystem::path& dir) const;
   std::vector<RecordedRun> runs() const;
 
@@ -74,6 +77,7 @@ class RecordingRunner : public ToolRunner {
   PathPlaceholders placeholders_;
   mutable std::mutex mutex_;
   mutable std::vector<RecordedRun> runs_;
+  mutable std::vector<std::string> unrecordable_;  // commands that did not start or end
 };
 
 /// Answers the commands of a recording; any other command is not started, and fails with

@@ -131,6 +131,14 @@ TEST_CASE("a recording answers its commands at the new run's paths, and no other
   CHECK_FALSE(r.started);
   CHECK(r.error.find("where this has `input ${TMP1}/in ") != std::string::npos);
   CHECK(replayer.misses().size() == 2);
+  // A command that did not start is no answer to keep: such a recording is refused.
+  test::RecordingRunner failing(real, test::sourceDir());
+  ProcessSpec missing;
+  missing.argv = {"/nonexistent/tool"};
+  CHECK_FALSE(failing.run(missing).started);
+  CHECK_THROWS_WITH_AS(failing.save(recording.path() / "refused"),
+                       doctest::Contains("cannot record"), std::runtime_error);
+  CHECK_FALSE(fs::exists(recording.path() / "refused"));
   CHECK_THROWS_WITH_AS(test::replayToolchain(second.path(), test::sourceDir()),
                        doctest::Contains("no recording in "), std::runtime_error);
 }
