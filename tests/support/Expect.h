@@ -71,10 +71,12 @@ class Expect {
         size_t end = 0;
         for (int l = 0; l < it->first && end != std::string::npos; ++l)
           end = source.find('\n', end == 0 ? 0 : end + 1);
-        const size_t open = source.rfind("EXPECT(R\"~(", end);
+        // clang-format may break the line between `EXPECT(` and the raw string.
+        const size_t macro = source.rfind("EXPECT(", end);
+        const size_t open = macro == std::string::npos ? macro : source.find("R\"~(", macro);
         const size_t close = open == std::string::npos ? open : source.find(")~\"", open);
         if (close == std::string::npos) continue;
-        const size_t text = open + 11;
+        const size_t text = open + 4;
         const bool oneLine = it->second.find('\n') == std::string::npos;
         source.replace(text, close - text, oneLine ? it->second : "\n" + it->second + "\n");
       }

@@ -174,8 +174,9 @@ TEST_CASE("the recordings are what the toolchain here makes: recorded again, the
       for (const auto& [path, content] : again[i].files) files.push_back(path);
       for (const auto& [path, content] : recorded[i].files) recordedFiles.push_back(path);
       CHECK(files == recordedFiles);
-      for (const auto& [path, content] : again[i].files)
-        if (!path.ends_with(".cubin")) CHECK_MESSAGE(content == recorded[i].files.at(path), path);
+      for (const auto& written : again[i].files)  // (no structured binding: CHECK captures it)
+        if (!written.first.ends_with(".cubin"))
+          CHECK_MESSAGE(written.second == recorded[i].files.at(written.first), written.first);
     }
     // And a compile on the recording (at this toolchain's paths) is the compile on the toolchain.
     Toolchain replayHere = test::toolchain();

@@ -44,12 +44,7 @@ TEST_CASE("hover on a source line and on a virtual document line") {
 }
 
 TEST_CASE("hover on a source line of a recorded kernel: what it became in PTX and SASS") {
-  struct Row {
-    const char* kernel;
-    const char* fixture;  // the line, `$0` at the cursor
-    Expect expect;
-  };
-  const Row rows[] = {
+  const SourceRow rows[] = {
       {"examples/saxpy.rs", "*y.add(i) = a * $0*x.add(i) + *y.add(i);", EXPECT(R"~(
 **ptx** · 8 lines
 ```ptx
@@ -141,22 +136,13 @@ cvt.u64.u32 	%rd14, %r4;
 *sm_90*
 )~")},
   };
-  for (const Row& row : rows) {
-    CAPTURE(row.fixture);
-    auto s = recordedSnapshot(row.kernel);
-    const int line = cursor(s->text, row.fixture).line;
-    row.expect.check(hoverText(server::sourceHover(*s, line, server::Settings{}, true)));
-  }
+  checkRows(rows, [](const server::Snapshot& s, int line) {
+    return hoverText(server::sourceHover(s, line, server::Settings{}, true));
+  });
 }
 
 TEST_CASE("hover on a line of a recorded kernel's PTX or SASS: the source line it came from") {
-  struct Row {
-    const char* kernel;
-    Stage stage;
-    const char* fixture;  // a line of the stage's text, `$0` at the cursor
-    Expect expect;
-  };
-  const Row rows[] = {
+  const ArtifactRow rows[] = {
       {"examples/saxpy.rs", Stage::Ptx, "$0mul.rn.f32", EXPECT(R"~(
 ```ptx
 mul.rn.f32 	%r8, %r2, %r7;
@@ -215,12 +201,9 @@ inline chain (innermost first):
 - `elementwise_mul` at elementwise_mul.rs:21:27
 )~")},
   };
-  for (const Row& row : rows) {
-    CAPTURE(row.fixture);
-    auto s = recordedSnapshot(row.kernel);
-    const int line = cursor(s->result->stage(row.stage)->artifact->text(), row.fixture).line;
-    row.expect.check(hoverText(server::artifactHover(*s, row.stage, line, true)));
-  }
+  checkRows(rows, [](const server::Snapshot& s, Stage stage, int line) {
+    return hoverText(server::artifactHover(s, stage, line, true));
+  });
 }
 
 }  // namespace ks::test

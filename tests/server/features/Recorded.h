@@ -8,8 +8,10 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
+#include <span>
 #include <sstream>
 #include <string>
 
@@ -84,6 +86,46 @@ inline std::string portable(std::string text) {
 /// A hover's text, or `(none)`.
 inline std::string hoverText(const std::optional<lsp::Hover>& hover) {
   return hover ? portable(hover->contents.value) : "(none)";
+}
+
+/// A table row on a source line of a recorded kernel: the kernel, the line (`$0` at the
+/// cursor) and what the feature answers there.
+struct SourceRow {
+  const char* kernel;
+  const char* fixture;
+  Expect expect;
+};
+
+/// A table row on a line of a recorded kernel's generated text in `stage`.
+struct ArtifactRow {
+  const char* kernel;
+  Stage stage;
+  const char* fixture;
+  Expect expect;
+};
+
+/// Checks each row against `answer(snapshot, line)`, the feature's answer on the row's
+/// 0-based line as compact text.
+inline void checkRows(std::span<const SourceRow> rows,
+                      const std::function<std::string(const server::Snapshot&, int)>& answer) {
+  for (const SourceRow& row : rows) {
+    CAPTURE(row.fixture);
+    auto s = recordedSnapshot(row.kernel);
+    row.expect.check(answer(*s, cursor(s->text, row.fixture).line));
+  }
+}
+
+/// Checks each row against `answer(snapshot, stage, line)` on the line of the stage's text.
+inline void checkRows(
+    std::span<const ArtifactRow> rows,
+    const std::function<std::string(const server::Snapshot&, Stage, int)>& answer) {
+  for (const ArtifactRow& row : rows) {
+    CAPTURE(row.fixture);
+    auto s = recordedSnapshot(row.kernel);
+    const StageOutcome* stage = s->result->stage(row.stage);
+    REQUIRE(stage);
+    row.expect.check(answer(*s, row.stage, cursor(stage->artifact->text(), row.fixture).line));
+  }
 }
 
 }  // namespace ks::test

@@ -49,12 +49,7 @@ std::string sourceLocationText(const lsp::SourceLocationResult& r) {
 }  // namespace
 
 TEST_CASE("the line map of a source line of a recorded kernel, stage by stage") {
-  struct Row {
-    const char* kernel;
-    const char* fixture;  // the source line, `$0` anywhere on it
-    Expect expect;
-  };
-  const Row rows[] = {
+  const SourceRow rows[] = {
       {"examples/saxpy.rs", "$0*y.add(i) = a * *x.add(i) + *y.add(i);", EXPECT(R"~(
 mir (14)
   StorageLive(_12);                // scope 2 at ${SRC}/examples/saxpy.rs:12:21: 12:34
@@ -139,21 +134,13 @@ sass (0)
   inlined: /*00c0*/                   IMAD.MOV.U32 R8, RZ, RZ, RZ ;
 )~")},
   };
-  for (const Row& row : rows) {
-    CAPTURE(row.fixture);
-    auto s = recordedSnapshot(row.kernel);
-    row.expect.check(lineMapText(*s, server::lineMapOf(*s, cursor(s->text, row.fixture).line)));
-  }
+  checkRows(rows, [](const server::Snapshot& s, int line) {
+    return lineMapText(s, server::lineMapOf(s, line));
+  });
 }
 
 TEST_CASE("where a line of a recorded kernel's PTX or SASS came from, with its inline chain") {
-  struct Row {
-    const char* kernel;
-    Stage stage;
-    const char* fixture;  // a line of the stage's text, `$0` anywhere on it
-    Expect expect;
-  };
-  const Row rows[] = {
+  const ArtifactRow rows[] = {
       {"examples/saxpy.rs", Stage::Ptx, "$0mul.rn.f32", EXPECT(R"~(
 saxpy.rs:11:20
   saxpy at saxpy.rs:11:20
@@ -165,12 +152,9 @@ saxpy.rs:11:8
       {"examples/saxpy.rs", Stage::Ptx, "$0.target", EXPECT(R"~((none))~")},
   };
   const server::UriOf uriOf = [](const std::string& path) { return lsp::pathToFileUri(path); };
-  for (const Row& row : rows) {
-    CAPTURE(row.fixture);
-    auto s = recordedSnapshot(row.kernel);
-    const int line = cursor(s->result->stage(row.stage)->artifact->text(), row.fixture).line;
-    row.expect.check(sourceLocationText(server::sourceLocationOf(*s, row.stage, line, uriOf)));
-  }
+  checkRows(rows, [&](const server::Snapshot& s, Stage stage, int line) {
+    return sourceLocationText(server::sourceLocationOf(s, stage, line, uriOf));
+  });
 }
 
 }  // namespace ks::test
