@@ -137,7 +137,7 @@ cvt.u64.u32 	%rd14, %r4;
 )~")},
   };
   checkRows(rows, [](const server::Snapshot& s, int line) {
-    return hoverText(server::sourceHover(s, line, server::Settings{}, true));
+    return hoverText(server::sourceHover(s, line, server::Settings{}, shownByDefault(s), true));
   });
 }
 

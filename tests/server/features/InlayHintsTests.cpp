@@ -52,8 +52,8 @@ TEST_CASE("inlay hints of a recorded kernel, over a range of its lines") {
     CAPTURE(row.from);
     auto s = recordedSnapshot(row.kernel);
     const lsp::Range range{cursor(s->text, row.from), cursor(s->text, row.to)};
-    row.expect.check(hintsText(
-        server::inlayHints(*s, range, server::Settings{}, server::PositionEncoding::Utf16)));
+    row.expect.check(hintsText(server::inlayHints(*s, range, server::Settings{}, shownByDefault(*s),
+                                                  server::PositionEncoding::Utf16)));
   }
 }
 

@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 
+#include "ArtifactView.h"
 #include "Compile.h"
 #include "Expect.h"
 #include "Features.h"
@@ -81,6 +82,18 @@ inline std::string portable(std::string text) {
     for (size_t at = text.find(path); at != std::string::npos; at = text.find(path, at))
       text.replace(at, path.size(), placeholder);
   return text;
+}
+
+/// The lines the views show before one is asked for (the views' default filters), which the
+/// server's hovers and inlay hints count then.
+inline ShownLines shownByDefault(const server::Snapshot& s) {
+  ShownLines shown;
+  shown.filters = filterBits(defaultViewFilters());
+  for (Stage stage : server::Settings{}.hoverStages)
+    if (const StageOutcome* o = s.result->stage(stage); o && o->available)
+      shown.lineFilters[stage] =
+          std::make_shared<const std::vector<uint8_t>>(lineFilters(*o->artifact));
+  return shown;
 }
 
 /// A hover's text, or `(none)`.
