@@ -27,8 +27,8 @@ SERVER=$BUILD/server/kernelscope-static
 STAGE=$(mktemp -d "${TMPDIR:-/tmp}/kernelscope-vsix.XXXXXX")
 trap 'rm -rf "$STAGE"' EXIT
 # The extension as it is packaged (node_modules holds its runtime dependency).
-(cd "$ROOT/editors/vscode" && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } &&
-  npx tsc -p .)
+"$ROOT/scripts/npm-deps.sh" "$ROOT/editors/vscode"
+(cd "$ROOT/editors/vscode" && npx tsc -p .)
 # A copy of the extension beside its node_modules (vsce packs the runtime dependencies).
 mkdir -p "$STAGE/ext/server/lib"
 (cd "$ROOT/editors/vscode" && tar --exclude=./node_modules --exclude=./server --exclude='./*.vsix' -cf - .) |

@@ -8,6 +8,7 @@
 # 3. The kernelscope build (CMake, Release; KERNELSCOPE_BUILD_DIR, KERNELSCOPE_CMAKE_ARGS).
 # 4. The nvptx64 `core` sysroot, built by `kernelscope setup` into the per-user cache.
 # Every step checks first and does nothing when its result is already there.
+# `setup.sh --packages` does step 1 only.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -86,6 +87,7 @@ build_kernelscope() {
 }
 
 install_apt_packages
+[ "${1:-}" = "--packages" ] && exit 0
 install_cuda_pair
 build_kernelscope
 "$BUILD_DIR/server/kernelscope" setup

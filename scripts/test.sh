@@ -1,22 +1,44 @@
 #!/usr/bin/env bash
 # Checks the code first (scripts/check.sh: clang-format, fixed by scripts/format.sh; tsc +
-# eslint on the VS Code extension), sets
-# everything up (idempotent, including what the editor tests need), builds with -Werror,
-# runs clang-tidy over the built sources (scripts/check.sh --tidy, in the background beside
-# the tests), and runs every test: pipeline unit and golden tests, LSP conversation tests, editor end-to-end
-# tests (Neovim, Emacs, Vim, VS Code), the GPU tests (which skip without a GPU); then,
-# in a second build with clang, ASan and UBSan (built in the background meanwhile), the unit
-# and LSP suites and the libFuzzer target over framing + dispatch for a bounded time from its
-# kept corpus.
+# eslint on the VS Code extension, beside the build), sets everything up (idempotent,
+# including what the editor tests need: their npm packages install beside the build), builds
+# with -Werror, runs clang-tidy over the built sources (scripts/check.sh --tidy, in the
+# background beside the tests), and runs every test: pipeline unit and golden tests, LSP
+# conversation tests, editor end-to-end tests (Neovim, Emacs, Vim, VS Code), the GPU tests
+# (which skip without a GPU); the unit and LSP suites in a second build with clang, ASan and
+# UBSan (built and run in the background meanwhile), then its libFuzzer targets over framing
+# + dispatch and the decoders for a bounded time each from their kept corpora.
+# Its time on a 2-core machine (the project's bar: under 20 minutes from a fresh clone) is
+# mostly the -Werror build and the editors' tests, which leave the cores idle for the rest.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${KERNELSCOPE_BUILD_DIR:-$ROOT/build}
 SANITIZE_DIR=${KERNELSCOPE_SANITIZE_BUILD_DIR:-$ROOT/build-sanitize}
-export KERNELSCOPE_EXTRA_APT="neovim emacs-nox elpa-eglot vim vim-ale clang libclang-rt-14-dev chromium build-essential pkg-config python3 python3-jsonschema libkrb5-dev ripgrep clang-format clang-tidy slurmctld slurmd slurm-client munge"
+export KERNELSCOPE_EXTRA_APT="neovim emacs-nox elpa-eglot vim vim-ale clang libclang-rt-14-dev chromium build-essential pkg-config python3 python3-jsonschema libkrb5-dev ripgrep clang-format clang-tidy-22 slurmctld slurmd slurm-client munge"
 
-# The quick checks come first, so a slip is reported in seconds.
+# The quick check comes first, so a slip is reported in seconds.
 "$ROOT/scripts/ensure-apt.sh" check clang-format nodejs
-"$ROOT/scripts/check.sh" || { echo "[test] code checks failed (see above)" >&2; exit 1; }
+"$ROOT/scripts/check.sh" --format || { echo "[test] code checks failed (see above)" >&2; exit 1; }
+
+# Jobs beside the build and the tests, each in a session of its own (setsid: its process
+# group, ended with this script, whatever ends it) at a priority of its own.
+#   in_background NICE LOG SCRIPT    runs the bash SCRIPT; its pid is $!
+background_pids=()
+in_background() {
+  # A session is also a scheduling group of its own where the kernel groups by session
+  # (autogroup), which would share the cores half and half whatever its nice value: that
+  # group gets the same priority.
+  nice -n "$1" setsid bash -c "{ echo $1 >/proc/self/autogroup; } 2>/dev/null
+    $3" >"$2" 2>&1 &
+  background_pids+=("$!")
+}
+end_background() {
+  local job
+  for job in "${background_pids[@]}"; do kill -TERM -- "-$job" 2>/dev/null || true; done
+  rm -rf "$logs"
+}
+logs=$(mktemp -d)
+trap end_background EXIT
 
 # Warnings are errors in the test build (an existing build directory is switched over). The
 # unit and language-server suites run in the sanitizer build only, so this one leaves them
@@ -25,7 +47,20 @@ export KERNELSCOPE_EXTRA_APT="neovim emacs-nox elpa-eglot vim vim-ale clang libc
 export KERNELSCOPE_CMAKE_ARGS="-DKERNELSCOPE_WERROR=ON -DKERNELSCOPE_SUITES=OFF"
 # shellcheck disable=SC2086  # the arguments, one by one
 if [ -f "$BUILD_DIR/CMakeCache.txt" ]; then cmake $KERNELSCOPE_CMAKE_ARGS "$BUILD_DIR" >/dev/null; fi
+"$ROOT/scripts/setup.sh" --packages
+# Beside the build (at normal priority: their work is mostly waiting on npm's cache, the
+# disk and node-gyp): the extension's tsc + eslint, read when the build is done, and the npm
+# packages of the VS Code and report tests (code-server's install alone took 3-5 minutes of
+# the tests' time on a fresh clone; the tests wait for an install still under way).
+in_background 0 "$logs/lint" "$(declare -p ROOT); exec \"\$ROOT/scripts/check.sh\" --lint"
+lint=$!
+in_background 0 "$logs/editor-packages" "$(declare -p ROOT)
+  \"\$ROOT/tests/editors/vscode/install.sh\" && \"\$ROOT/scripts/npm-deps.sh\" \"\$ROOT/tests/report\""
 "$ROOT/scripts/setup.sh"
+lint_status=0
+wait "$lint" || lint_status=$?
+cat "$logs/lint" >&2
+[ "$lint_status" = 0 ] || { echo "[test] code checks failed (see above)" >&2; exit 1; }
 
 status=0
 # The sanitizer build: clang, ASan and UBSan, at -O0 with line tables (40% less build time
@@ -47,50 +82,55 @@ build_sanitizer_tree() {
     ks_launch_spec_fuzz ks_gpu_exec_fuzz ks_result_store_fuzz \
     >>"$log" 2>&1
 }
-# It builds at the lowest priority (as clang-tidy runs) beside the tests of the -Werror build,
-# which run one at a time and mostly wait on editors and tools: it takes the idle cores
-# (CFS gives a nice-19 job about 1.5% of a core another job wants), so the editors' timings
-# stay as they were written for, and its 400 s of compiling mostly vanish from the run. In
-# a session of its own (setsid, for its process group) it is also a scheduling group of its
-# own where the kernel groups by session (autogroup), which would share the cores half and
-# half whatever its nice value: that group is set to the lowest priority as well.
-echo "[test] sanitizers and fuzzing: building with clang, ASan and UBSan in $SANITIZE_DIR (in the background)" >&2
-nice -n 19 setsid bash -c "{ echo 19 >/proc/self/autogroup; } 2>/dev/null
-  $(declare -p ROOT SANITIZE_DIR log sanitizer_flags); $(declare -f build_sanitizer_tree); build_sanitizer_tree" &
-sanitizer_build=$!
-# It ends with this script, whatever ends it (its process group: cmake, ninja, the compilers).
-trap 'kill -TERM -- "-$sanitizer_build" 2>/dev/null || true' EXIT
+# The unit and LSP suites, which run the pipeline and the server in-process, run in the
+# sanitizer build (the same tests, compiled by clang with ASan and UBSan), its fuzzers too;
+# every test that drives the built kernelscope (conversations, probes, editors, GPU) runs in
+# the -Werror build.
+SANITIZER_SUITES='^(unit\.(first|second)|lsp\.unit)$'
+SANITIZER_FUZZERS='^(lsp\.fuzz|fuzz\.ks_.*)$'
+# The build, then the suites: exit status 3 when the build failed.
+sanitizer_tree() {
+  build_sanitizer_tree || return 3
+  cd "$SANITIZE_DIR" && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    ctest --output-on-failure --timeout 600 -j2 -R "$SANITIZER_SUITES"
+}
+# Both beside the tests of the -Werror build, which run one at a time and mostly wait on
+# editors and tools: at nice 10 they take the idle cores (CFS gives such a job about a tenth
+# of a core another job wants), so the editors' timings stay as they were written for, and
+# their 10 minutes of compiling and testing mostly vanish from the run.
+echo "[test] sanitizers: building with clang, ASan and UBSan in $SANITIZE_DIR and running the suites there (in the background)" >&2
+in_background 10 "$logs/sanitizer" "$(declare -p ROOT SANITIZE_DIR log sanitizer_flags SANITIZER_SUITES)
+  $(declare -f build_sanitizer_tree sanitizer_tree); sanitizer_tree"
+sanitizer=$!
 
 # clang-tidy (.clang-tidy's few checks) over the C++ the build compiles, after the build:
-# about 110 files of LLVM-heavy C++, minutes of both cores, which the tests below mostly
-# leave idle. So it runs beside them as the sanitizer build does (lowest priority, a
-# scheduling group of its own), and its verdict is read when they are done.
-tidy_log=$(mktemp)
-nice -n 19 setsid bash -c "{ echo 19 >/proc/self/autogroup; } 2>/dev/null
-  $(declare -p ROOT BUILD_DIR); exec \"\$ROOT/scripts/check.sh\" --tidy \"\$BUILD_DIR\"" >"$tidy_log" 2>&1 &
+# about 120 files of LLVM-heavy C++, minutes of both cores, which the tests below mostly
+# leave idle. So it runs beside them as the sanitizer tree does, at the lowest priority (its
+# verdict is needed last), and its verdict is read when they are done.
+in_background 19 "$logs/tidy" "$(declare -p ROOT BUILD_DIR); exec \"\$ROOT/scripts/check.sh\" --tidy \"\$BUILD_DIR\""
 tidy=$!
-trap 'kill -TERM -- "-$sanitizer_build" "-$tidy" 2>/dev/null || true; rm -f "$tidy_log"' EXIT
 
-# The unit and LSP suites, which run the pipeline and the server in-process, run in the
-# sanitizer build below (the same tests, compiled by clang with ASan and UBSan); every test
-# that drives the built kernelscope (conversations, probes, editors, GPU) runs here.
-IN_SANITIZER_BUILD='^(unit\.(first|second)|lsp\.unit|lsp\.fuzz|fuzz\.ks_.*)$'
-# -j2: only the unit suite's two halves run side by side (tests/CMakeLists.txt).
+IN_SANITIZER_BUILD="$SANITIZER_SUITES|$SANITIZER_FUZZERS"
+# -j2 (tests/CMakeLists.txt): each of these runs alone.
 (cd "$BUILD_DIR" && ctest --output-on-failure --timeout 1500 -j2 -E "$IN_SANITIZER_BUILD" "$@") || status=$?
 
 echo "[test] clang-tidy: waiting for it" >&2
 tidy_status=0
 wait "$tidy" || tidy_status=$?
-cat "$tidy_log" >&2
+cat "$logs/tidy" >&2
 if [ "$tidy_status" != 0 ]; then echo "[test] clang-tidy failed (see above)" >&2; status=1; fi
 
-echo "[test] sanitizers and fuzzing: waiting for the build in $SANITIZE_DIR" >&2
-if ! wait "$sanitizer_build"; then
+echo "[test] sanitizers: waiting for the suites in $SANITIZE_DIR" >&2
+sanitizer_status=0
+wait "$sanitizer" || sanitizer_status=$?
+if [ "$sanitizer_status" = 3 ]; then
   grep -E "error|FAILED|CMake Error" "$log" | head -30 >&2 || tail -30 "$log" >&2
   echo "[test] the sanitizer build failed (full log: $log)" >&2
   exit 1
 fi
-trap 'rm -f "$tidy_log"' EXIT
+cat "$logs/sanitizer"
+[ "$sanitizer_status" = 0 ] || status=1
+# The fuzzers last, at normal priority, two at a time (CPU-bound, for a fixed time each).
 (cd "$SANITIZE_DIR" && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  ctest --output-on-failure --timeout 600 -j2 -R "$IN_SANITIZER_BUILD") || status=$?
+  ctest --output-on-failure --timeout 600 -j2 -R "$SANITIZER_FUZZERS") || status=$?
 exit $status

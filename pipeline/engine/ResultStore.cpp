@@ -55,6 +55,14 @@ template <class T>
 std::enable_if_t<std::is_arithmetic_v<T>> CEREAL_LOAD_FUNCTION_NAME(ks::BoundedInput& a, T& t) {
   a.loadBinary(std::addressof(t), sizeof t);
 }
+// A bool is one byte, 0 or 1 (std::optional's flag): any other byte is a damaged entry, and
+// reading it as a bool would be undefined behaviour.
+inline void CEREAL_LOAD_FUNCTION_NAME(ks::BoundedInput& a, bool& t) {
+  uint8_t byte = 0;
+  a.loadBinary(&byte, 1);
+  if (byte > 1) throw Exception("a bool that is neither 0 nor 1");
+  t = byte == 1;
+}
 template <class T>
 void CEREAL_LOAD_FUNCTION_NAME(ks::BoundedInput& a, NameValuePair<T>& t) {
   a(t.value);

@@ -7,8 +7,6 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 "$ROOT/scripts/ensure-apt.sh" report chromium nodejs >&2
-if [ ! -d "$HERE/node_modules/playwright-core" ]; then
-  (cd "$HERE" && npm ci --no-audit --no-fund --silent) >&2
-fi
+"$ROOT/scripts/npm-deps.sh" "$HERE"
 KERNELSCOPE_BIN=${KERNELSCOPE_BIN:-$ROOT/build/server/kernelscope} \
   timeout "${KS_TEST_TIMEOUT:-600}" node "$HERE/report.e2e.mjs"

@@ -37,44 +37,11 @@ EXT=$ROOT/editors/vscode
 ARTIFACTS=$ROOT/tests/e2e-artifacts/vscode
 KERNELSCOPE_BIN=${KERNELSCOPE_BIN:-$ROOT/build/server/kernelscope}
 CHROMIUM=/usr/lib/chromium/chromium
-APT_PACKAGES=(chromium build-essential pkg-config python3 libkrb5-dev ripgrep)
 STARTED=$(date +%s)
 
 say() { printf '[vscode-e2e] %s\n' "$*" >&2; }
 
-# --- Installs -------------------------------------------------------------------------
-
-install_apt_packages() {
-  "$ROOT/scripts/ensure-apt.sh" vscode-e2e "${APT_PACKAGES[@]}"
-}
-
-# @vscode/ripgrep (a code-server dependency) downloads rg in its postinstall; nothing but
-# Debian and npm is reachable, so its cache gets Debian's rg under the expected name.
-seed_ripgrep_cache() {
-  local dir=${TMPDIR:-/tmp}/vscode-ripgrep-cache-1.15.11
-  local tarball=$dir/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz
-  [ -s "$tarball" ] && return
-  local tmp; tmp=$(mktemp -d)
-  cp /usr/bin/rg "$tmp/rg"
-  mkdir -p "$dir"
-  tar -C "$tmp" -czf "$tarball" rg
-  rm -rf "$tmp"
-}
-
-# npm ci when node_modules is missing or older than the lock file.
-npm_deps() {
-  local dir=$1
-  if [ -d "$dir/node_modules" ] && [ ! "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
-    return
-  fi
-  say "installing npm dependencies in ${dir#"$ROOT"/}"
-  (cd "$dir" && npm_config_unsafe_perm=true npm_config_yes=true npm ci --no-audit --no-fund --loglevel=error)
-}
-
-install_apt_packages
-seed_ripgrep_cache
-npm_deps "$EXT"
-npm_deps "$HERE"
+"$HERE/install.sh"
 
 if [ ! -x "$KERNELSCOPE_BIN" ]; then
   say "no kernelscope server at $KERNELSCOPE_BIN: build it (cmake --build build --target kernelscope) or set KERNELSCOPE_BIN"
