@@ -82,7 +82,8 @@ size_t footprintBesidesArtifacts(const CompileResult& r) {
     for (const auto* f : {&m.location, &m.userLocation})
       if (*f) n += frameBytes(**f) - sizeof(Frame);
   }
-  if (r.cubin) n += r.cubin->size();
+  for (const auto& [kernel, cubin] : r.cubins)
+    n += stringBytes(kernel) + (cubin ? cubin->size() : 0) + 4 * sizeof(void*);  // a map node
   n += stringBytes(r.cubinProblem);
   for (const LinkedFunction& f : r.linkedFunctions)
     n += stringBytes(f.symbol) + stringBytes(f.demangled) + stringBytes(f.library);

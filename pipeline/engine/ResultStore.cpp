@@ -371,10 +371,14 @@ std::string fileDigest(const fs::path& f) { return stableDigest({fileFingerprint
 std::string serializeResult(const CompileResult& r) {
   const Tables tables(r);
   // About what it comes to, so that the buffer is allocated once.
-  size_t sizeHint = tables.bytes() + (r.cubin ? r.cubin->size() : 0) +
+  std::vector<std::pair<std::string, std::string>> cubins;
+  for (const auto& [kernel, cubin] : r.cubins)
+    if (cubin) cubins.emplace_back(kernel, *cubin);
+  size_t sizeHint = tables.bytes() +
                     (r.costs ? r.costs->lines.size() * sizeof(InstructionCost) : 0);
   for (const auto& [stage, outcome] : r.stages)
     sizeHint += outcome.artifact->text().size() + outcome.artifact->lines().size() * kLineBytes;
+  for (const auto& [kernel, cubin] : cubins) sizeHint += kernel.size() + cubin.size() + 16;
   auto frameBytes = [](const std::optional<Frame>& f) {
     return f ? 32 + f->file.size() + f->function.size() : 1;
   };
@@ -386,7 +390,7 @@ std::string serializeResult(const CompileResult& r) {
       static_cast<int64_t>(r.totalTime.count()), static_cast<int64_t>(r.toolTime.count()),
       pathStrings(r.sourceFiles), r.crateManifest.string());
     a(r.lineMap ? std::optional(r.lineMap->userFiles()) : std::nullopt,
-      r.cubin ? std::optional(*r.cubin) : std::nullopt, r.cubinProblem, r.linkedFunctions);
+      cubins, r.cubinProblem, r.linkedFunctions);
     tables.save(a);
     a(static_cast<uint32_t>(r.stages.size()));
     for (const auto& [stage, outcome] : r.stages) {
@@ -413,9 +417,10 @@ std::optional<CompileResult> deserializeResult(std::string_view bytes) {
     r.sourceFiles.assign(sourceFiles.begin(), sourceFiles.end());
     r.crateManifest = manifest;
     std::optional<std::vector<std::string>> userFiles;
-    std::optional<std::string> cubin;
-    a(userFiles, cubin, r.cubinProblem, r.linkedFunctions);
-    if (cubin) r.cubin = std::make_shared<const std::string>(std::move(*cubin));
+    std::vector<std::pair<std::string, std::string>> cubins;
+    a(userFiles, cubins, r.cubinProblem, r.linkedFunctions);
+    for (auto& [kernel, cubin] : cubins)
+      r.cubins[kernel] = std::make_shared<const std::string>(std::move(cubin));
     std::shared_ptr<LineMap> lineMap;
     if (userFiles) lineMap = std::make_shared<LineMap>(std::move(*userFiles));
     const std::vector<Chain> chains = loadChains(a);

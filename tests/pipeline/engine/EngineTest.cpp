@@ -133,7 +133,9 @@ std::string dumpResult(const CompileResult& r) {
   std::ostringstream o;
   o << r.succeeded << r.arch << r.optLevel << int(r.profile) << r.failure << "\n";
   for (const auto& f : r.sourceFiles) o << "source " << f.string() << "\n";
-  o << "cubin " << (r.cubin ? stableDigest({*r.cubin}) : "none") << " " << r.cubinProblem << "\n";
+  for (const auto& [kernel, cubin] : r.cubins)
+    o << "cubin " << kernel << " " << (cubin ? stableDigest({*cubin}) : "none") << "\n";
+  o << "cubin problem " << r.cubinProblem << "\n";
   for (const LinkedFunction& f : r.linkedFunctions)
     o << "linked " << f.symbol << " " << f.demangled << " " << f.library << "\n";
   for (const auto& [stage, st] : r.stages) {
@@ -505,4 +507,53 @@ TEST_CASE("an edit sequence gives the results a clean compile gives, unchanged s
   cache.setCapacity(footprint(*switched));
   CHECK_FALSE(cache.find("first"));
   CHECK(cache.bytes() == footprint(*switched));
+}
+
+TEST_CASE("an edit assembles only the kernels it changed, and reads as a clean compile") {
+  // Three kernels calling into core (shared panic functions): each edit is compiled through
+  // the engine, whose kernel images (KernelImages.h) answer the kernels it left alone, and
+  // compared with a clean compile that assembles and disassembles every kernel afresh.
+  test::requireToolchain();
+  const fs::path file = test::sourceDir() / "tests/fixtures/core_calls.rs";
+  const std::string text = readWholeFile(file);
+  auto replaced = [](std::string s, const std::string& from, const std::string& to) {
+    const size_t at = s.find(from);
+    REQUIRE(at != std::string::npos);
+    return s.replace(at, from.size(), to);
+  };
+  const std::string oneKernel = replaced(text, "x[i] * 2.0", "x[i] * 3.0");
+  const std::string shifted = "// a line more\n" + oneKernel;
+  auto dump = [](const CompileResult& r) {
+    static const std::regex buildDir("kernelscope-build-[A-Za-z0-9-]+");
+    return std::regex_replace(dumpResult(r), buildDir, "kernelscope-build-*");
+  };
+  Engine engine = testEngine();
+  CompileOptions options;
+  options.remarks = true;
+  const auto images = engine.optionsFor(file, options).kernelImages;
+  REQUIRE(images);
+  size_t hits = images->counters().hits, misses = images->counters().misses;
+  // Each edit, and how many kernels it may assemble again at most.
+  const std::pair<std::string, size_t> edits[] = {
+      {text, 3},
+      {oneKernel, 1},                // only scale_slice's code changed
+      {shifted, 3},                  // moved lines: the panics' locations are data of the code
+      {text + "// the end\n", 0}};  // the first text's kernels again
+  for (const auto& [edit, assembledAtMost] : edits) {
+    auto incremental = engine.compile({file, edit, {}}, options);
+    REQUIRE(incremental->succeeded);
+    const size_t newHits = images->counters().hits - hits;
+    const size_t newMisses = images->counters().misses - misses;
+    hits += newHits;
+    misses += newMisses;
+    CHECK(newHits + newMisses == incremental->kernels.size());  // one module per kernel
+    CHECK(newMisses <= assembledAtMost);
+    ResolvedOptions clean = engine.optionsFor(file, options);
+    clean.kernelImages = nullptr;
+    CompileResult fresh = compileKernel(engine.toolchain(), {file, edit, {}}, clean);
+    REQUIRE(fresh.succeeded);
+    REQUIRE(fresh.stage(Stage::Sass)->available);
+    CHECK(fresh.cubins.size() == fresh.kernels.size());
+    CHECK(dump(*incremental) == dump(fresh));
+  }
 }
