@@ -100,17 +100,16 @@ class Splitter {
 
   std::vector<KernelModule> modules(bool lineIds, bool linkedForLaunch) {
     std::vector<KernelModule> out;
-    std::vector<bool> reachedByAny(items_.size(), false);
-    for (uint32_t i = 0; i < items_.size(); ++i) {
-      if (items_[i].kind != Item::Kind::Definition || !items_[i].entry) continue;
-      std::vector<bool> in = reach({i});
-      for (size_t j = 0; j < in.size(); ++j) reachedByAny[j] = reachedByAny[j] || in[j];
-      out.push_back(module(items_[i].name, in, lineIds, linkedForLaunch));
-    }
-    std::vector<uint32_t> rest;
     for (uint32_t i = 0; i < items_.size(); ++i)
-      if (items_[i].kind == Item::Kind::Definition && !reachedByAny[i]) rest.push_back(i);
-    if (!rest.empty()) out.push_back(module("", reach(rest), lineIds, linkedForLaunch));
+      if (items_[i].kind == Item::Kind::Definition && items_[i].entry)
+        out.push_back(module(items_[i].name, reach({i}), lineIds, linkedForLaunch));
+    // A loadable image holds only what its kernels reach (ptxas drops the rest); without a
+    // kernel, the functions are assembled together as before.
+    std::vector<uint32_t> functions;
+    for (uint32_t i = 0; i < items_.size(); ++i)
+      if (items_[i].kind == Item::Kind::Definition) functions.push_back(i);
+    if (out.empty() && !functions.empty())
+      out.push_back(module("", reach(functions), lineIds, linkedForLaunch));
     return out;
   }
 

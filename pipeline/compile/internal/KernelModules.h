@@ -17,7 +17,7 @@
 namespace ks {
 
 struct KernelModule {
-  std::string kernel;  // the entry's symbol; empty: the functions no kernel reaches
+  std::string kernel;  // the entry's symbol; empty: the functions of a PTX without kernels
   std::string text;    // what ptxas assembles
   std::vector<uint32_t> imageLineOf;  // line of `text` -> line of the whole PTX
   /// With line ids: the whole PTX's line of each id (ptxWithLineIds with a line list: the
@@ -26,8 +26,8 @@ struct KernelModule {
   bool relocatable = false;  // it calls a function the PTX only declares (`.extern`)
 };
 
-/// One module per kernel of `ptx`, in the order of the kernels, and one more for the
-/// functions no kernel reaches, when there are any. With `lineIds` each module has line ids
+/// One module per kernel of `ptx`, in the order of the kernels; without kernels, one of
+/// every function. With `lineIds` each module has line ids
 /// (ptxWithLineIds); without, its lines are `ptx`'s as they are. `linkedForLaunch`: the code
 /// was linked, so a declared function is not a reason to assemble relocatably (vprintf).
 std::vector<KernelModule> kernelModules(const Artifact& ptx, bool lineIds, bool linkedForLaunch);
