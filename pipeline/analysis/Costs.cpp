@@ -134,8 +134,7 @@ size_t countLiveRegisters(const Artifact& sass, std::string_view cubin, SassCost
   return countLiveRegisters(sass, cubinFunctions(cubin), costs);
 }
 
-size_t countLiveRegisters(const Artifact& sass, const CubinFunctions& functions,
-                          SassCosts& costs) {
+size_t countLiveRegisters(const Artifact& sass, const CubinFunctions& functions, SassCosts& costs) {
   costs.lines.resize(sass.lines().size());
   // One function's counts into its own lines of `costs`: functions share nothing, so two
   // threads count them (the liveness is most of the costs' time, and a whole compile leaves

@@ -94,8 +94,7 @@ CubinFunctions cubinFunctions(std::string_view cubin, std::string* error = nullp
 /// instructions counted.
 size_t countLiveRegisters(const Artifact& sass, std::string_view cubin, SassCosts& costs);
 /// The same with the code of each function given (a listing of several cubins).
-size_t countLiveRegisters(const Artifact& sass, const CubinFunctions& functions,
-                          SassCosts& costs);
+size_t countLiveRegisters(const Artifact& sass, const CubinFunctions& functions, SassCosts& costs);
 
 /// Reads the control codes of every instruction from the cubin (an ELF file: each
 /// function's `.text.NAME` section), for sm_70 and later. Returns the instructions read;

@@ -36,7 +36,8 @@ bool identifierChar(char c) {
 template <class Take>
 void forEachIdentifier(std::string_view code, Take take) {
   for (size_t i = 0; i < code.size();) {
-    if (!identifierStart(code[i]) || (i > 0 && (identifierChar(code[i - 1]) || code[i - 1] == '.'))) {
+    if (!identifierStart(code[i]) ||
+        (i > 0 && (identifierChar(code[i - 1]) || code[i - 1] == '.'))) {
       ++i;
       continue;
     }
@@ -83,8 +84,7 @@ std::string variableName(std::string_view code) {
   std::string_view head = code.substr(0, std::min(code.size(), code.find('=')));
   bool variable = false;
   for (std::string_view space : kSpaces)
-    for (size_t at = head.find(space); at != std::string_view::npos;
-         at = head.find(space, at + 1))
+    for (size_t at = head.find(space); at != std::string_view::npos; at = head.find(space, at + 1))
       if (at + space.size() == head.size() || !identifierChar(head[at + space.size()]))
         variable = true;
   if (!variable) return {};

@@ -157,8 +157,8 @@ void inParallel(size_t n, const std::function<void(size_t)>& work) {
 /// The cache key of a kernel's module: its text, what assembles and disassembles it, how.
 std::string imageKey(const Toolchain& tc, const ResolvedOptions& opts, const KernelModule& m) {
   return stableDigest({"ptxas -v -lineinfo; nvdisasm -c -g -gi", tc.ptxas.path.string(),
-                       tc.ptxas.version, tc.nvdisasm.path.string(), tc.nvdisasm.version,
-                       opts.arch, m.relocatable ? "-c" : "", m.text});
+                       tc.ptxas.version, tc.nvdisasm.path.string(), tc.nvdisasm.version, opts.arch,
+                       m.relocatable ? "-c" : "", m.text});
 }
 
 /// ptxas on one kernel's module, once more as relocatable (-c) when it names functions it
@@ -197,9 +197,8 @@ void runPtxas(const Toolchain& tc, const ResolvedOptions& opts, const Cancellati
 
 /// nvdisasm on a kernel's cubin; the image with its SASS, or null when it failed.
 std::shared_ptr<const KernelImage> runNvdisasm(const Toolchain& tc, const ResolvedOptions& opts,
-                                               const CancellationToken& cancel,
-                                               const fs::path& dir, size_t index,
-                                               const BackEndTools::Kernel& k,
+                                               const CancellationToken& cancel, const fs::path& dir,
+                                               size_t index, const BackEndTools::Kernel& k,
                                                ProcessResult& run) {
   const fs::path cubin = dir / ("k" + std::to_string(index) + ".cubin");
   if (!k.run.started) std::ofstream(cubin, std::ios::binary) << k.image->cubin;  // kept
@@ -238,8 +237,7 @@ BackEndTools::Ptxas assembleKernels(const Toolchain& tc, const ResolvedOptions& 
 
 /// Every kernel's nvdisasm whose SASS the cache does not hold, in parallel.
 BackEndTools::Disassembly disassembleKernels(const Toolchain& tc, const ResolvedOptions& opts,
-                                             const CancellationToken& cancel,
-                                             const fs::path& dir,
+                                             const CancellationToken& cancel, const fs::path& dir,
                                              const BackEndTools::Ptxas& ptxas) {
   BackEndTools::Disassembly out;
   if (!opts.wants(Stage::Sass) || !tc.nvdisasm.found()) return out;
@@ -254,8 +252,8 @@ BackEndTools::Disassembly disassembleKernels(const Toolchain& tc, const Resolved
   std::vector<ProcessResult> runs(misses.size());
   inParallel(misses.size(), [&](size_t m) {
     if (cancel.cancelled()) return;
-    out.images[misses[m]] = runNvdisasm(tc, opts, cancel, dir, misses[m],
-                                        ptxas.kernels[misses[m]], runs[m]);
+    out.images[misses[m]] =
+        runNvdisasm(tc, opts, cancel, dir, misses[m], ptxas.kernels[misses[m]], runs[m]);
   });
   for (auto& run : runs) {
     out.elapsed += run.elapsed;
@@ -276,9 +274,8 @@ BackEndTools::BackEndTools(const Toolchain& tc, const ResolvedOptions& opts,
   // options, the token) and what is made for it here; the PTX's chains change meanwhile.
   // nvcc's PTX is assembled as it printed it (its own `.loc` lines are exact).
   const Artifact text = in.ptxasText ? parsePtx(*in.ptxasText) : Artifact();
-  std::vector<KernelModule> modules = kernelModules(in.ptxasText ? text : imageOf(in),
-                                                    !in.ptxasText && in.lineIds,
-                                                    in.linkedForLaunch);
+  std::vector<KernelModule> modules = kernelModules(
+      in.ptxasText ? text : imageOf(in), !in.ptxasText && in.lineIds, in.linkedForLaunch);
   Ptxas input;
   input.lineIds = !modules.empty() && !modules.front().idLines.empty();
   for (auto& m : modules) {
@@ -287,14 +284,14 @@ BackEndTools::BackEndTools(const Toolchain& tc, const ResolvedOptions& opts,
   }
   auto ptxas = std::make_shared<std::promise<Ptxas>>();
   ptxas_ = ptxas->get_future().share();
-  nvdisasm_ = std::async(std::launch::async, [&tc, &opts, &cancel, outDir, ptxas,
-                                              input = std::move(input)]() mutable {
-    Ptxas done = assembleKernels(tc, opts, cancel, outDir, std::move(input));
-    Disassembly sass = done.cancelled ? Disassembly{}
-                                      : disassembleKernels(tc, opts, cancel, outDir, done);
-    ptxas->set_value(std::move(done));
-    return sass;
-  });
+  nvdisasm_ = std::async(
+      std::launch::async, [&tc, &opts, &cancel, outDir, ptxas, input = std::move(input)]() mutable {
+        Ptxas done = assembleKernels(tc, opts, cancel, outDir, std::move(input));
+        Disassembly sass =
+            done.cancelled ? Disassembly{} : disassembleKernels(tc, opts, cancel, outDir, done);
+        ptxas->set_value(std::move(done));
+        return sass;
+      });
 }
 
 BackEndTools::~BackEndTools() {
@@ -353,8 +350,8 @@ std::optional<Assembled> assemble(const Toolchain& tc, const ResolvedOptions& op
       continue;
     }
     // Relocatable: calling what nothing defines, linked (unresolved) or not at all.
-    for (const auto& name : k.image->unresolved.empty() ? externFunctions(imageOf(in))
-                                                        : k.image->unresolved)
+    for (const auto& name :
+         k.image->unresolved.empty() ? externFunctions(imageOf(in)) : k.image->unresolved)
       if (std::find(unresolved.begin(), unresolved.end(), name) == unresolved.end())
         unresolved.push_back(name);
   }
@@ -511,8 +508,8 @@ bool disassemble(const Toolchain& tc, const ResolvedOptions& opts, BackEndTools&
   result.lineMap = std::move(lineMap);
   for (auto& k : result.kernels) k.sassInstructions = instructionsOf(*st.artifact, k.symbol);
   if (opts.costs)
-    result.costs = sassCosts(opts, *st.artifact, in, ptxLineOfSass, code, *result.lineMap,
-                             result.kernels);
+    result.costs =
+        sassCosts(opts, *st.artifact, in, ptxLineOfSass, code, *result.lineMap, result.kernels);
   return true;
 }
 

@@ -374,8 +374,8 @@ std::string serializeResult(const CompileResult& r) {
   std::vector<std::pair<std::string, std::string>> cubins;
   for (const auto& [kernel, cubin] : r.cubins)
     if (cubin) cubins.emplace_back(kernel, *cubin);
-  size_t sizeHint = tables.bytes() +
-                    (r.costs ? r.costs->lines.size() * sizeof(InstructionCost) : 0);
+  size_t sizeHint =
+      tables.bytes() + (r.costs ? r.costs->lines.size() * sizeof(InstructionCost) : 0);
   for (const auto& [stage, outcome] : r.stages)
     sizeHint += outcome.artifact->text().size() + outcome.artifact->lines().size() * kLineBytes;
   for (const auto& [kernel, cubin] : cubins) sizeHint += kernel.size() + cubin.size() + 16;
@@ -389,8 +389,8 @@ std::string serializeResult(const CompileResult& r) {
     a(r.succeeded, r.failure, r.arch, r.optLevel, r.profile,
       static_cast<int64_t>(r.totalTime.count()), static_cast<int64_t>(r.toolTime.count()),
       pathStrings(r.sourceFiles), r.crateManifest.string());
-    a(r.lineMap ? std::optional(r.lineMap->userFiles()) : std::nullopt,
-      cubins, r.cubinProblem, r.linkedFunctions);
+    a(r.lineMap ? std::optional(r.lineMap->userFiles()) : std::nullopt, cubins, r.cubinProblem,
+      r.linkedFunctions);
     tables.save(a);
     a(static_cast<uint32_t>(r.stages.size()));
     for (const auto& [stage, outcome] : r.stages) {

@@ -199,7 +199,8 @@ void costsOverhead(const Toolchain& tc, const fs::path& dir, int rounds,
 /// file's other kernels, against a whole compile of the file (every line moved: nothing from
 /// a cache) in the same round: the time to the first view and to the whole result (SASS and
 /// resources), and the back end's part of each (from the first view on).
-void editScale(const Toolchain& tc, const fs::path& dir, int rounds, const std::vector<int>& sizes) {
+void editScale(const Toolchain& tc, const fs::path& dir, int rounds,
+               const std::vector<int>& sizes) {
   std::printf("%8s %9s %9s %9s %9s %9s %9s %9s %9s\n", "kernels", "whole", "edit", "edit/whl",
               "whl first", "edt first", "whl back", "edit back", "back/whl");
   for (int n : sizes) {
@@ -230,7 +231,10 @@ void editScale(const Toolchain& tc, const fs::path& dir, int rounds, const std::
                      "0." + std::to_string(100 + r) + std::to_string(getpid() % 9973));
       double ef = 0, wf = 0;
       const double e = timed(
-          [&](CompileOptions& o) { return engine.compile({file, edited}, o)->succeeded; }, ef);
+          [&](CompileOptions& o) {
+            return engine.compile({file, edited}, o)->succeeded;
+          },
+          ef);
       std::string moved;
       for (int k = 0; k <= r; ++k) moved += "// round " + std::to_string(r) + "\n";
       const double w = timed(

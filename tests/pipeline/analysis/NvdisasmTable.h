@@ -35,7 +35,8 @@ inline std::string nvdisasm(const std::string& cubin, std::vector<std::string> f
 /// nvdisasm with `flags` on each kernel's cubin, one listing after another in the kernels'
 /// order (the SASS view lists a function several kernels call with the first); empty when a
 /// kernel has no loadable cubin.
-inline std::string nvdisasmOfKernels(const CompileResult& r, const std::vector<std::string>& flags) {
+inline std::string nvdisasmOfKernels(const CompileResult& r,
+                                     const std::vector<std::string>& flags) {
   std::string out;
   for (const auto& k : r.kernels) {
     const std::string* cubin = cubinOf(r, k.symbol);

@@ -536,8 +536,8 @@ TEST_CASE("an edit assembles only the kernels it changed, and reads as a clean c
   // Each edit, and how many kernels it may assemble again at most.
   const std::pair<std::string, size_t> edits[] = {
       {text, 3},
-      {oneKernel, 1},                // only scale_slice's code changed
-      {shifted, 3},                  // moved lines: the panics' locations are data of the code
+      {oneKernel, 1},               // only scale_slice's code changed
+      {shifted, 3},                 // moved lines: the panics' locations are data of the code
       {text + "// the end\n", 0}};  // the first text's kernels again
   for (const auto& [edit, assembledAtMost] : edits) {
     auto incremental = engine.compile({file, edit, {}}, options);
