@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "ExactLocations.h"
+#include "StableHash.h"
 #include "TextUtil.h"
 
 namespace ks {
@@ -98,18 +99,29 @@ class Splitter {
  public:
   explicit Splitter(const Artifact& ptx) : ptx_(ptx) { readItems(); }
 
-  std::vector<KernelModule> modules(bool lineIds, bool linkedForLaunch) {
-    std::vector<KernelModule> out;
-    for (uint32_t i = 0; i < items_.size(); ++i)
-      if (items_[i].kind == Item::Kind::Definition && items_[i].entry)
-        out.push_back(module(items_[i].name, reach({i}), lineIds, linkedForLaunch));
+  KernelModules modules(bool lineIds, bool linkedForLaunch) {
+    KernelModules out;
+    std::vector<uint32_t> kernels, functions;
+    for (uint32_t i = 0; i < items_.size(); ++i) {
+      if (items_[i].kind != Item::Kind::Definition) continue;
+      functions.push_back(i);
+      out.functions.push_back(items_[i].name);
+      if (items_[i].entry) kernels.push_back(i);
+    }
     // A loadable image holds only what its kernels reach (ptxas drops the rest); without a
     // kernel, the functions are assembled together as before.
-    std::vector<uint32_t> functions;
-    for (uint32_t i = 0; i < items_.size(); ++i)
-      if (items_[i].kind == Item::Kind::Definition) functions.push_back(i);
-    if (out.empty() && !functions.empty())
-      out.push_back(module("", reach(functions), lineIds, linkedForLaunch));
+    if (kernels.empty()) {
+      if (!functions.empty())
+        out.modules.push_back(module(reach(functions), lineIds, linkedForLaunch));
+      return out;
+    }
+    const size_t groups = (kernels.size() + kKernelsPerModule - 1) / kKernelsPerModule;
+    std::vector<std::vector<uint32_t>> members(groups);
+    for (uint32_t k : kernels)
+      members[std::stoull(bytesDigest(items_[k].name).substr(0, 12), nullptr, 16) % groups]
+          .push_back(k);
+    for (const auto& group : members)
+      if (!group.empty()) out.modules.push_back(module(reach(group), lineIds, linkedForLaunch));
     return out;
   }
 
@@ -206,14 +218,13 @@ class Splitter {
     return in;
   }
 
-  KernelModule module(std::string kernel, const std::vector<bool>& in, bool lineIds,
-                      bool linkedForLaunch) const {
+  KernelModule module(const std::vector<bool>& in, bool lineIds, bool linkedForLaunch) const {
     KernelModule m;
-    m.kernel = std::move(kernel);
     std::vector<uint32_t> lines;
     for (uint32_t i = 0; i < items_.size(); ++i) {
       const Item& item = items_[i];
       if (item.kind != Item::Kind::Other && !in[i]) continue;
+      if (item.kind == Item::Kind::Definition && item.entry) m.kernels.push_back(item.name);
       for (uint32_t l = item.first; l <= item.last; ++l) lines.push_back(l);
       // Only a function the PTX declares and nowhere defines is one ptxas must link.
       if (item.kind == Item::Kind::Declaration && item.external && !linkedForLaunch &&
@@ -243,42 +254,25 @@ class Splitter {
 
 }  // namespace
 
-std::vector<KernelModule> kernelModules(const Artifact& ptx, bool lineIds, bool linkedForLaunch) {
+KernelModules kernelModules(const Artifact& ptx, bool lineIds, bool linkedForLaunch) {
   return Splitter(ptx).modules(lineIds, linkedForLaunch);
 }
 
-std::string wholePtxLineIds(std::string_view sass, const std::vector<uint32_t>& idLines,
-                            uint32_t firstLabel, uint32_t& labels) {
-  constexpr std::string_view kLine = ", line ", kLabel = ".L_x_";
+std::string wholePtxLineIds(std::string_view sass, const std::vector<uint32_t>& idLines) {
+  constexpr std::string_view kLine = ", line ";
   std::string out;
   out.reserve(sass.size() + sass.size() / 16);
-  labels = firstLabel;
   size_t done = 0;
-  auto number = [&](size_t at, uint32_t& value) {
-    const char* end = sass.data() + sass.size();
-    auto [ptr, ec] = std::from_chars(sass.data() + at, end, value);
-    return ec == std::errc() ? static_cast<size_t>(ptr - sass.data()) : at;
-  };
-  for (size_t at = 0; at < sass.size();) {
-    const size_t line = sass.find(kLine, at), label = sass.find(kLabel, at);
-    const size_t next = std::min(line, label);
-    if (next == std::string_view::npos) break;
-    const bool isLine = next == line;
-    const size_t digits = next + (isLine ? kLine.size() : kLabel.size());
+  for (size_t at = sass.find(kLine); at != std::string_view::npos; at = sass.find(kLine, at)) {
+    const size_t digits = at + kLine.size();
     uint32_t value = 0;
-    const size_t end = number(digits, value);
-    at = std::max(end, digits);
-    if (end == digits) continue;
-    if (isLine) {
-      if (value < kLineIdBase || value - kLineIdBase >= idLines.size()) continue;
-      value = kLineIdBase + idLines[value - kLineIdBase];
-    } else {
-      value += firstLabel;
-      labels = std::max(labels, value + 1);
-    }
+    auto [end, ec] = std::from_chars(sass.data() + digits, sass.data() + sass.size(), value);
+    at = digits;
+    if (ec != std::errc() || value < kLineIdBase || value - kLineIdBase >= idLines.size())
+      continue;
     out.append(sass.substr(done, digits - done));
-    out += std::to_string(value);
-    done = end;
+    out += std::to_string(kLineIdBase + idLines[value - kLineIdBase]);
+    done = static_cast<size_t>(end - sass.data());
   }
   out.append(sass.substr(done));
   return out;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
+#include <map>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -274,11 +276,12 @@ BackEndTools::BackEndTools(const Toolchain& tc, const ResolvedOptions& opts,
   // options, the token) and what is made for it here; the PTX's chains change meanwhile.
   // nvcc's PTX is assembled as it printed it (its own `.loc` lines are exact).
   const Artifact text = in.ptxasText ? parsePtx(*in.ptxasText) : Artifact();
-  std::vector<KernelModule> modules = kernelModules(
-      in.ptxasText ? text : imageOf(in), !in.ptxasText && in.lineIds, in.linkedForLaunch);
+  KernelModules split = kernelModules(in.ptxasText ? text : imageOf(in),
+                                      !in.ptxasText && in.lineIds, in.linkedForLaunch);
   Ptxas input;
-  input.lineIds = !modules.empty() && !modules.front().idLines.empty();
-  for (auto& m : modules) {
+  input.functions = std::move(split.functions);
+  input.lineIds = !split.modules.empty() && !split.modules.front().idLines.empty();
+  for (auto& m : split.modules) {
     std::string key = imageKey(tc, opts, m);
     input.kernels.push_back({std::move(m), std::move(key), nullptr, {}});
   }
@@ -334,9 +337,11 @@ std::optional<Assembled> assemble(const Toolchain& tc, const ResolvedOptions& op
           }))
         diagnostics.push_back(std::move(d));
     }
+    const auto& ours = k.module.kernels;
     for (auto& kernel : result.kernels)
       for (const auto& res : report.functions)
-        if (res.name == kernel.symbol && kernel.symbol == k.module.kernel) {
+        if (res.name == kernel.symbol &&
+            std::find(ours.begin(), ours.end(), kernel.symbol) != ours.end()) {
           kernel.resources = res;
           kernel.occupancy = kernelOccupancy(opts.arch, res, opts.occupancyBlockSize);
         }
@@ -345,8 +350,8 @@ std::optional<Assembled> assemble(const Toolchain& tc, const ResolvedOptions& op
       continue;
     }
     if (!k.image->relocatable) {  // the loadable cubin: what `kernelscope run` launches
-      if (!k.module.kernel.empty())
-        result.cubins[k.module.kernel] = std::make_shared<const std::string>(k.image->cubin);
+      auto cubin = std::make_shared<const std::string>(k.image->cubin);
+      for (const auto& kernel : ours) result.cubins[kernel] = cubin;
       continue;
     }
     // Relocatable: calling what nothing defines, linked (unresolved) or not at all.
@@ -375,7 +380,9 @@ std::optional<Assembled> assemble(const Toolchain& tc, const ResolvedOptions& op
     diagnostics.push_back(std::move(d));
   }
   for (auto& d : diagnostics) result.diagnostics.push_back(std::move(d));
-  for (const auto& [kernel, cubin] : result.cubins) saveTemp(opts, kernel + ".cubin", *cubin);
+  for (size_t i = 0; i < ptxas.kernels.size(); ++i)
+    if (ptxas.kernels[i].image)
+      saveTemp(opts, "k" + std::to_string(i) + ".cubin", ptxas.kernels[i].image->cubin);
   return out;
 }
 
@@ -438,30 +445,69 @@ std::string_view sectionOpenedBy(std::string_view line) {
   return line.substr(0, line.find_first_of(" \t"));
 }
 
-/// The kernels' listings as one (see disassemble), and the code of each function listed, from
-/// the cubin it is listed from.
+/// The modules' listings as one (see disassemble), and the code of each function listed,
+/// from the cubin it is listed from.
 std::string oneListing(const BackEndTools::Ptxas& ptxas,
                        const std::vector<std::shared_ptr<const KernelImage>>& images,
                        CubinFunctions& code) {
-  std::string out;
+  struct Section {
+    size_t rank;       // its function's place in the PTX (unknown: after them all)
+    size_t module;     // whose labels it names
+    std::string text;  // from its `//-----` line on
+  };
+  std::unordered_map<std::string_view, size_t> rank;
+  for (size_t i = 0; i < ptxas.functions.size(); ++i) rank.emplace(ptxas.functions[i], i);
+  std::string header;
+  std::vector<Section> sections;
   std::unordered_set<std::string> listed;
-  uint32_t labels = 0;
-  for (size_t i = 0; i < images.size(); ++i) {
-    const std::string sass =
-        wholePtxLineIds(*images[i]->sass, ptxas.kernels[i].module.idLines, labels, labels);
-    for (auto& [name, fn] : cubinFunctions(images[i]->cubin)) code.try_emplace(name, fn);
-    bool keep = out.empty();  // the header, once
+  for (size_t m = 0; m < images.size(); ++m) {
+    const std::string sass = wholePtxLineIds(*images[m]->sass, ptxas.kernels[m].module.idLines);
+    for (auto& [name, fn] : cubinFunctions(images[m]->cubin)) code.try_emplace(name, fn);
+    Section* into = nullptr;
+    bool skip = false;
     for (size_t at = 0; at < sass.size();) {
       const size_t end = std::min(sass.find('\n', at), sass.size());
       const std::string_view line = std::string_view(sass).substr(at, end - at);
-      if (std::string_view section = sectionOpenedBy(line); !section.empty())
-        keep = listed.emplace(section).second;
-      if (keep) {
-        out.append(line);
-        out += '\n';
-      }
       at = end + 1;
+      if (std::string_view name = sectionOpenedBy(line); !name.empty()) {
+        skip = !listed.emplace(name).second;  // listed from an earlier module
+        if (!skip) {
+          std::string_view symbol = name.starts_with(".text.") ? name.substr(6) : name;
+          auto it = rank.find(symbol);
+          sections.push_back({it == rank.end() ? rank.size() : it->second, m, {}});
+          into = &sections.back();
+        }
+      }
+      if (skip) continue;
+      std::string& to = into ? into->text : header;
+      if (!into && m > 0) continue;  // the header, once
+      to.append(line);
+      to += '\n';
     }
+  }
+  std::stable_sort(sections.begin(), sections.end(),
+                   [](const Section& a, const Section& b) { return a.rank < b.rank; });
+  // nvdisasm numbers the labels `.L_x_N` across each cubin: numbered again in the order they
+  // come here, they do not depend on how the kernels were grouped.
+  constexpr std::string_view kLabel = ".L_x_";
+  std::map<std::pair<size_t, uint32_t>, uint32_t> renumbered;
+  std::string out = std::move(header);
+  for (const Section& section : sections) {
+    std::string_view text = section.text;
+    size_t done = 0;
+    for (size_t at = text.find(kLabel); at != std::string_view::npos;
+         at = text.find(kLabel, at)) {
+      const size_t digits = at + kLabel.size();
+      uint32_t value = 0;
+      auto [end, ec] = std::from_chars(text.data() + digits, text.data() + text.size(), value);
+      at = digits;
+      if (ec != std::errc()) continue;
+      const auto next = static_cast<uint32_t>(renumbered.size());
+      out.append(text.substr(done, digits - done));
+      out += std::to_string(renumbered.try_emplace({section.module, value}, next).first->second);
+      done = static_cast<size_t>(end - text.data());
+    }
+    out.append(text.substr(done));
   }
   return out;
 }

@@ -40,9 +40,9 @@ void replacePtx(const FrontEndOutput& in, const ResolvedOptions&, CompileResult&
 /// the first view is published, while the front end completes the PTX's chains
 /// (FrontEnd::afterFirstView): what they are given (ptxWithLineIds) does not depend on the
 /// chains, and what they print is read only after the chains are final (assemble,
-/// disassemble). Each kernel is assembled apart, in a module of its own (KernelModules.h),
-/// the kernels that `opts.kernelImages` does not hold in parallel up to the cores: every
-/// ptxas first (the resources), then every nvdisasm. The destructor waits for the tools, so
+/// disassemble). The kernels are assembled in groups, each in a module of its own
+/// (KernelModules.h), the modules that `opts.kernelImages` does not hold in parallel up to
+/// the cores: every ptxas first (the resources), then every nvdisasm. The destructor waits for the tools, so
 /// that nothing outlives the compile's directory.
 class BackEndTools {
  public:
@@ -55,7 +55,7 @@ class BackEndTools {
   BackEndTools(const BackEndTools&) = delete;
   BackEndTools& operator=(const BackEndTools&) = delete;
 
-  /// One kernel's module and what ptxas made of it.
+  /// A group of kernels' module and what ptxas made of it.
   struct Kernel {
     KernelModule module;
     std::string key;                           // its KernelImageCache key
@@ -63,7 +63,8 @@ class BackEndTools {
     ProcessResult run;  // ptxas's last run on it; not started when the image was kept
   };
   struct Ptxas {
-    std::vector<Kernel> kernels;
+    std::vector<Kernel> kernels;          // one per module
+    std::vector<std::string> functions;  // the PTX's, in its order (KernelModules)
     bool lineIds = false;  // ptxas read the PTX with line ids (ptxWithLineIds)
     bool cancelled = false;
     std::chrono::milliseconds elapsed{0};  // the runs' time, added up
@@ -97,9 +98,10 @@ std::optional<Assembled> assemble(const Toolchain&, const ResolvedOptions&, Back
                                   const FrontEndOutput& in, CompileResult& result);
 
 /// nvdisasm's SASS once it is done, with exact or recovered inline chains, added to the line
-/// map; counts each kernel's SASS instructions. The SASS is the kernels' listings one after
-/// another, in the PTX's order, each function once (a function several kernels call is listed
-/// with the first), labels numbered on across them. Returns false when cancelled.
+/// map; counts each kernel's SASS instructions. The SASS is the modules' listings made one:
+/// each function once (from the first module that has it), in the PTX's order, labels
+/// numbered in the order they come, so that it does not depend on how the kernels were
+/// grouped. Returns false when cancelled.
 bool disassemble(const Toolchain&, const ResolvedOptions&, BackEndTools& tools,
                  const FrontEndOutput& in, const Assembled& assembled, CompileResult& result);
 
