@@ -66,8 +66,8 @@ struct CommonCompileOptions {
   /// remarks, ptxas's report, nvdisasm's SASS) are copied here, for bug reports and for
   /// recording golden test inputs.
   std::filesystem::path saveTempsDir;
-  /// Where each kernel's ptxas and nvdisasm outputs are kept (KernelImages.h: the engine's);
-  /// null: every kernel is assembled and disassembled afresh. Not part of what is compiled.
+  /// Where the ptxas and nvdisasm outputs of each group of kernels are kept (KernelImages.h:
+  /// the engine's); null: every kernel is assembled and disassembled afresh. Not part of what is compiled.
   std::shared_ptr<KernelImageCache> kernelImages;
   /// Where stages are published as they come (not part of what is compiled: the cache key
   /// ignores it); unset: only the final result.
@@ -157,8 +157,8 @@ struct CompileResult {
   std::vector<KernelInfo> kernels;
   std::shared_ptr<const LineMap> lineMap;
   /// Each kernel's loadable cubin (by symbol), whose code the SASS view shows and `kernelscope
-  /// run` launches: ptxas assembles each kernel apart (KernelImages.h), with the functions it
-  /// calls, what it calls from `core` linked in. A kernel has none when there is no ptxas, it
+  /// run` launches: ptxas assembles the kernels in groups (KernelImages.h), each with the
+  /// functions it calls, what they call from `core` linked in. A kernel has none when there is no ptxas, it
   /// failed, the kernel calls functions no library defines, or several crates' results were
   /// merged.
   std::map<std::string, std::shared_ptr<const std::string>> cubins;

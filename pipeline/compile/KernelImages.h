@@ -1,11 +1,11 @@
-// KernelImages: what ptxas and nvdisasm made of each kernel, kept by the kernel's own PTX.
+// KernelImages: what ptxas and nvdisasm made of each group of kernels, kept by its PTX.
 //
-// The back end (internal/PtxBackend.h) assembles each kernel apart: its own PTX module (the
-// header, the `.file` table, the kernel with the functions and globals it reaches:
-// internal/KernelModules.h), one ptxas and one nvdisasm each, in parallel up to the cores.
-// A KernelImageCache keeps what they printed and the cubin, keyed by that module's text,
-// the tools and their options: a kernel whose code an edit left alone is neither assembled
-// nor disassembled again. In memory (least recently used first beyond a bound) and, when
+// The back end (internal/PtxBackend.h) assembles the kernels in groups of about ten, each in
+// a PTX module of its own (the header, the `.file` table, the kernels with the functions and
+// globals they reach: internal/KernelModules.h), one ptxas and one nvdisasm each, in
+// parallel up to the cores. A KernelImageCache keeps what they printed and the cubin, keyed
+// by that module's text, the tools and their options: a group whose code an edit left alone
+// is neither assembled nor disassembled again. In memory (least recently used first beyond a bound) and, when
 // given a directory, on disk (one directory per entry, written whole, within a bound by
 // evictLeastRecentlyUsed). Safe to call from several threads.
 #pragma once
@@ -24,7 +24,7 @@
 
 namespace ks {
 
-/// ptxas's and nvdisasm's work on one kernel's module.
+/// ptxas's and nvdisasm's work on one group's module.
 struct KernelImage {
   std::string report;                   // what ptxas printed (-v: the resources)
   bool relocatable = false;             // assembled with -c: it calls what it lacks

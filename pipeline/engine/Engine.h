@@ -95,7 +95,7 @@ class Engine {
   /// Each file's newest compiled result, whose unchanged artifacts the next one shares.
   std::map<std::filesystem::path, std::weak_ptr<const CompileResult>> newest_;
   std::optional<ResultStore> store_;  // set by keepResultsOnDisk once the toolchain is known
-  /// Each kernel's ptxas and nvdisasm outputs (KernelImages.h), in `<cache>/kernels/` too.
+  /// The kernel groups' ptxas and nvdisasm outputs (KernelImages.h), in `<cache>/kernels/` too.
   std::shared_ptr<KernelImageCache> kernelImages_;
   std::filesystem::path kernelImagesDir_;
   uintmax_t storeBytes_ = 0;
