@@ -67,7 +67,8 @@ struct CommonCompileOptions {
   /// recording golden test inputs.
   std::filesystem::path saveTempsDir;
   /// Where the ptxas and nvdisasm outputs of each group of kernels are kept (KernelImages.h:
-  /// the engine's); null: every kernel is assembled and disassembled afresh. Not part of what is compiled.
+  /// the engine's); null: every kernel is assembled and disassembled afresh. Not part of what is
+  /// compiled.
   std::shared_ptr<KernelImageCache> kernelImages;
   /// Where stages are published as they come (not part of what is compiled: the cache key
   /// ignores it); unset: only the final result.
@@ -158,9 +159,9 @@ struct CompileResult {
   std::shared_ptr<const LineMap> lineMap;
   /// Each kernel's loadable cubin (by symbol), whose code the SASS view shows and `kernelscope
   /// run` launches: ptxas assembles the kernels in groups (KernelImages.h), each with the
-  /// functions it calls, what they call from `core` linked in. A kernel has none when there is no ptxas, it
-  /// failed, the kernel calls functions no library defines, or several crates' results were
-  /// merged.
+  /// functions it calls, what they call from `core` linked in. A kernel has none when there is no
+  /// ptxas, it failed, the kernel calls functions no library defines, or several crates' results
+  /// were merged.
   std::map<std::string, std::shared_ptr<const std::string>> cubins;
   /// Why there is no loadable cubin although ptxas assembled the code: the functions it
   /// calls that nothing defines, and where. Empty otherwise.

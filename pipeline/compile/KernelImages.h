@@ -5,8 +5,8 @@
 // globals they reach: internal/KernelModules.h), one ptxas and one nvdisasm each, in
 // parallel up to the cores. A KernelImageCache keeps what they printed and the cubin, keyed
 // by that module's text, the tools and their options: a group whose code an edit left alone
-// is neither assembled nor disassembled again. In memory (least recently used first beyond a bound) and, when
-// given a directory, on disk (one directory per entry, written whole, within a bound by
+// is neither assembled nor disassembled again. In memory (least recently used first beyond a bound)
+// and, when given a directory, on disk (one directory per entry, written whole, within a bound by
 // evictLeastRecentlyUsed). Safe to call from several threads.
 #pragma once
 

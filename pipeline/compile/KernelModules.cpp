@@ -268,8 +268,7 @@ std::string wholePtxLineIds(std::string_view sass, const std::vector<uint32_t>& 
     uint32_t value = 0;
     auto [end, ec] = std::from_chars(sass.data() + digits, sass.data() + sass.size(), value);
     at = digits;
-    if (ec != std::errc() || value < kLineIdBase || value - kLineIdBase >= idLines.size())
-      continue;
+    if (ec != std::errc() || value < kLineIdBase || value - kLineIdBase >= idLines.size()) continue;
     out.append(sass.substr(done, digits - done));
     out += std::to_string(kLineIdBase + idLines[value - kLineIdBase]);
     done = static_cast<size_t>(end - sass.data());

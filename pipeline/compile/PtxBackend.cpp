@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
-#include <map>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <thread>
 #include <unordered_set>
@@ -495,8 +495,7 @@ std::string oneListing(const BackEndTools::Ptxas& ptxas,
   for (const Section& section : sections) {
     std::string_view text = section.text;
     size_t done = 0;
-    for (size_t at = text.find(kLabel); at != std::string_view::npos;
-         at = text.find(kLabel, at)) {
+    for (size_t at = text.find(kLabel); at != std::string_view::npos; at = text.find(kLabel, at)) {
       const size_t digits = at + kLabel.size();
       uint32_t value = 0;
       auto [end, ec] = std::from_chars(text.data() + digits, text.data() + text.size(), value);

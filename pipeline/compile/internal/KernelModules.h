@@ -25,8 +25,8 @@ namespace ks {
 inline constexpr size_t kKernelsPerModule = 10;
 
 struct KernelModule {
-  std::vector<std::string> kernels;  // its entries' symbols; none in a PTX without kernels
-  std::string text;                  // what ptxas assembles
+  std::vector<std::string> kernels;   // its entries' symbols; none in a PTX without kernels
+  std::string text;                   // what ptxas assembles
   std::vector<uint32_t> imageLineOf;  // line of `text` -> line of the whole PTX
   /// With line ids: the whole PTX's line of each id (ptxWithLineIds with a line list: the
   /// ids count the module's own lines, so that they do not move when other code does).

@@ -42,8 +42,8 @@ void replacePtx(const FrontEndOutput& in, const ResolvedOptions&, CompileResult&
 /// chains, and what they print is read only after the chains are final (assemble,
 /// disassemble). The kernels are assembled in groups, each in a module of its own
 /// (KernelModules.h), the modules that `opts.kernelImages` does not hold in parallel up to
-/// the cores: every ptxas first (the resources), then every nvdisasm. The destructor waits for the tools, so
-/// that nothing outlives the compile's directory.
+/// the cores: every ptxas first (the resources), then every nvdisasm. The destructor waits for the
+/// tools, so that nothing outlives the compile's directory.
 class BackEndTools {
  public:
   /// Starts ptxas (when PTX or SASS is wanted and ptxas exists) and then nvdisasm (when SASS
@@ -63,9 +63,9 @@ class BackEndTools {
     ProcessResult run;  // ptxas's last run on it; not started when the image was kept
   };
   struct Ptxas {
-    std::vector<Kernel> kernels;          // one per module
+    std::vector<Kernel> kernels;         // one per module
     std::vector<std::string> functions;  // the PTX's, in its order (KernelModules)
-    bool lineIds = false;  // ptxas read the PTX with line ids (ptxWithLineIds)
+    bool lineIds = false;                // ptxas read the PTX with line ids (ptxWithLineIds)
     bool cancelled = false;
     std::chrono::milliseconds elapsed{0};  // the runs' time, added up
   };

@@ -546,9 +546,9 @@ TEST_CASE("an edit assembles only the kernels it changed, and reads as a clean c
   // Each edit, and how many of the three modules it may assemble again at most.
   const std::pair<std::string, size_t> edits[] = {
       {text, 3},
-      {replaced(text, "* 7.5;", "* 7.25;"), 1},           // only k7's code changed
+      {replaced(text, "* 7.5;", "* 7.25;"), 1},                       // only k7's code changed
       {"// a line more\n" + replaced(text, "* 7.5;", "* 7.25;"), 0},  // only lines moved
-      {text + "// the end\n", 0}};                       // the first text's kernels again
+      {text + "// the end\n", 0}};  // the first text's kernels again
   for (const auto& [edit, assembledAtMost] : edits) {
     CAPTURE(assembledAtMost);
     auto incremental = engine.compile({file, edit, {}}, options);
