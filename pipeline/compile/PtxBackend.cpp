@@ -194,7 +194,9 @@ void runPtxas(const Toolchain& tc, const ResolvedOptions& opts, const Cancellati
   image->report = k.run.err + k.run.out;
   image->cubin = readWholeFile(cubin);
   k.image = std::move(image);
-  if (opts.kernelImages) opts.kernelImages->insert(k.key, k.image);
+  // Kept once whole: with its SASS when nvdisasm is to run on it (runNvdisasm).
+  const bool disassembles = opts.wants(Stage::Sass) && tc.nvdisasm.found();
+  if (opts.kernelImages && !disassembles) opts.kernelImages->insert(k.key, k.image);
 }
 
 /// nvdisasm on a kernel's cubin; the image with its SASS, or null when it failed.

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
+
 #include <cereal/archives/binary.hpp>
 #include <cereal/types/optional.hpp>
 #include <cereal/types/string.hpp>
@@ -371,14 +373,22 @@ std::string fileDigest(const fs::path& f) { return stableDigest({fileFingerprint
 std::string serializeResult(const CompileResult& r) {
   const Tables tables(r);
   // About what it comes to, so that the buffer is allocated once.
-  std::vector<std::pair<std::string, std::string>> cubins;
-  for (const auto& [kernel, cubin] : r.cubins)
-    if (cubin) cubins.emplace_back(kernel, *cubin);
+  // Each cubin once, and each kernel's by its index: a group's kernels share one.
+  std::vector<std::string> cubins;
+  std::vector<std::pair<std::string, uint32_t>> cubinOf;
+  std::map<const std::string*, uint32_t> index;
+  for (const auto& [kernel, cubin] : r.cubins) {
+    if (!cubin) continue;
+    auto [it, added] = index.try_emplace(cubin.get(), static_cast<uint32_t>(cubins.size()));
+    if (added) cubins.push_back(*cubin);
+    cubinOf.emplace_back(kernel, it->second);
+  }
   size_t sizeHint =
       tables.bytes() + (r.costs ? r.costs->lines.size() * sizeof(InstructionCost) : 0);
   for (const auto& [stage, outcome] : r.stages)
     sizeHint += outcome.artifact->text().size() + outcome.artifact->lines().size() * kLineBytes;
-  for (const auto& [kernel, cubin] : cubins) sizeHint += kernel.size() + cubin.size() + 16;
+  for (const auto& cubin : cubins) sizeHint += cubin.size() + 8;
+  for (const auto& [kernel, at] : cubinOf) sizeHint += kernel.size() + 12;
   auto frameBytes = [](const std::optional<Frame>& f) {
     return f ? 32 + f->file.size() + f->function.size() : 1;
   };
@@ -417,10 +427,14 @@ std::optional<CompileResult> deserializeResult(std::string_view bytes) {
     r.sourceFiles.assign(sourceFiles.begin(), sourceFiles.end());
     r.crateManifest = manifest;
     std::optional<std::vector<std::string>> userFiles;
-    std::vector<std::pair<std::string, std::string>> cubins;
-    a(userFiles, cubins, r.cubinProblem, r.linkedFunctions);
-    for (auto& [kernel, cubin] : cubins)
-      r.cubins[kernel] = std::make_shared<const std::string>(std::move(cubin));
+    std::vector<std::string> cubins;
+    std::vector<std::pair<std::string, uint32_t>> cubinOf;
+    a(userFiles, cubins, cubinOf, r.cubinProblem, r.linkedFunctions);
+    std::vector<std::shared_ptr<const std::string>> shared;
+    for (auto& cubin : cubins)
+      shared.push_back(std::make_shared<const std::string>(std::move(cubin)));
+    for (auto& [kernel, at] : cubinOf)
+      if (at < shared.size()) r.cubins[kernel] = shared[at];
     std::shared_ptr<LineMap> lineMap;
     if (userFiles) lineMap = std::make_shared<LineMap>(std::move(*userFiles));
     const std::vector<Chain> chains = loadChains(a);
