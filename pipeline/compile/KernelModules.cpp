@@ -258,23 +258,32 @@ KernelModules kernelModules(const Artifact& ptx, bool lineIds, bool linkedForLau
   return Splitter(ptx).modules(lineIds, linkedForLaunch);
 }
 
-std::string wholePtxLineIds(std::string_view sass, const std::vector<uint32_t>& idLines) {
-  constexpr std::string_view kLine = ", line ";
+std::string renumberAfter(std::string_view text, std::string_view prefix,
+                          const std::function<std::optional<uint32_t>(uint32_t)>& renumber) {
   std::string out;
-  out.reserve(sass.size() + sass.size() / 16);
+  out.reserve(text.size() + text.size() / 16);
   size_t done = 0;
-  for (size_t at = sass.find(kLine); at != std::string_view::npos; at = sass.find(kLine, at)) {
-    const size_t digits = at + kLine.size();
+  for (size_t at = text.find(prefix); at != std::string_view::npos; at = text.find(prefix, at)) {
+    const size_t digits = at + prefix.size();
     uint32_t value = 0;
-    auto [end, ec] = std::from_chars(sass.data() + digits, sass.data() + sass.size(), value);
+    auto [end, ec] = std::from_chars(text.data() + digits, text.data() + text.size(), value);
     at = digits;
-    if (ec != std::errc() || value < kLineIdBase || value - kLineIdBase >= idLines.size()) continue;
-    out.append(sass.substr(done, digits - done));
-    out += std::to_string(kLineIdBase + idLines[value - kLineIdBase]);
-    done = static_cast<size_t>(end - sass.data());
+    if (ec != std::errc()) continue;
+    const std::optional<uint32_t> now = renumber(value);
+    if (!now) continue;
+    out.append(text.substr(done, digits - done));
+    out += std::to_string(*now);
+    done = static_cast<size_t>(end - text.data());
   }
-  out.append(sass.substr(done));
+  out.append(text.substr(done));
   return out;
+}
+
+std::string wholePtxLineIds(std::string_view sass, const std::vector<uint32_t>& idLines) {
+  return renumberAfter(sass, ", line ", [&](uint32_t id) -> std::optional<uint32_t> {
+    if (id < kLineIdBase || id - kLineIdBase >= idLines.size()) return std::nullopt;
+    return kLineIdBase + idLines[id - kLineIdBase];
+  });
 }
 
 }  // namespace ks

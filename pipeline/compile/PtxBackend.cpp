@@ -491,25 +491,13 @@ std::string oneListing(const BackEndTools::Ptxas& ptxas,
                    [](const Section& a, const Section& b) { return a.rank < b.rank; });
   // nvdisasm numbers the labels `.L_x_N` across each cubin: numbered again in the order they
   // come here, they do not depend on how the kernels were grouped.
-  constexpr std::string_view kLabel = ".L_x_";
   std::map<std::pair<size_t, uint32_t>, uint32_t> renumbered;
   std::string out = std::move(header);
-  for (const Section& section : sections) {
-    std::string_view text = section.text;
-    size_t done = 0;
-    for (size_t at = text.find(kLabel); at != std::string_view::npos; at = text.find(kLabel, at)) {
-      const size_t digits = at + kLabel.size();
-      uint32_t value = 0;
-      auto [end, ec] = std::from_chars(text.data() + digits, text.data() + text.size(), value);
-      at = digits;
-      if (ec != std::errc()) continue;
+  for (const Section& section : sections)
+    out += renumberAfter(section.text, ".L_x_", [&](uint32_t label) {
       const auto next = static_cast<uint32_t>(renumbered.size());
-      out.append(text.substr(done, digits - done));
-      out += std::to_string(renumbered.try_emplace({section.module, value}, next).first->second);
-      done = static_cast<size_t>(end - text.data());
-    }
-    out.append(text.substr(done));
-  }
+      return std::optional(renumbered.try_emplace({section.module, label}, next).first->second);
+    });
   return out;
 }
 

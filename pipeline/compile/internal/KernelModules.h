@@ -14,6 +14,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,11 @@ struct KernelModules {
 /// (ptxWithLineIds); without, its lines are `ptx`'s as they are. `linkedForLaunch`: the code
 /// was linked, so a declared function is not a reason to assemble relocatably (vprintf).
 KernelModules kernelModules(const Artifact& ptx, bool lineIds, bool linkedForLaunch);
+
+/// `text` with each number that follows `prefix` replaced by what `renumber` makes of it
+/// (nullopt: left as it is).
+std::string renumberAfter(std::string_view text, std::string_view prefix,
+                          const std::function<std::optional<uint32_t>(uint32_t)>& renumber);
 
 /// `sass`, nvdisasm's listing of a module's cubin, with each line id (counting the module's
 /// lines, KernelModule::idLines) turned into the whole PTX's (kLineIdBase + its line).
