@@ -131,7 +131,10 @@ std::unordered_map<std::string, CubinFunction> cubinFunctions(std::string_view c
 }
 
 size_t countLiveRegisters(const Artifact& sass, std::string_view cubin, SassCosts& costs) {
-  const auto functions = cubinFunctions(cubin);
+  return countLiveRegisters(sass, cubinFunctions(cubin), costs);
+}
+
+size_t countLiveRegisters(const Artifact& sass, const CubinFunctions& functions, SassCosts& costs) {
   costs.lines.resize(sass.lines().size());
   // One function's counts into its own lines of `costs`: functions share nothing, so two
   // threads count them (the liveness is most of the costs' time, and a whole compile leaves
@@ -178,6 +181,11 @@ size_t countLiveRegisters(const Artifact& sass, std::string_view cubin, SassCost
 
 size_t readControlCodes(const Artifact& sass, std::string_view cubin, std::string_view arch,
                         SassCosts& costs, std::string* error) {
+  return readControlCodes(sass, cubinFunctions(cubin, error), arch, costs, error);
+}
+
+size_t readControlCodes(const Artifact& sass, const CubinFunctions& text, std::string_view arch,
+                        SassCosts& costs, std::string* error) {
   std::string_view digits = arch.substr(std::min<size_t>(arch.size(), 3));
   uint32_t sm = 0;
   for (char c : digits) {
@@ -188,7 +196,6 @@ size_t readControlCodes(const Artifact& sass, std::string_view cubin, std::strin
     if (error) *error = "control codes are decoded for sm_70 and later";
     return 0;
   }
-  const auto text = cubinFunctions(cubin, error);
   if (text.empty()) return 0;
   costs.lines.resize(sass.lines().size());
   size_t read = 0;

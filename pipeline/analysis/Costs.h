@@ -85,20 +85,25 @@ struct CubinFunction {
   uint32_t registers = 0;
 };
 /// The cubin's functions by name; empty when it is not an ELF file (`error` says why).
-std::unordered_map<std::string, CubinFunction> cubinFunctions(std::string_view cubin,
-                                                              std::string* error = nullptr);
+using CubinFunctions = std::unordered_map<std::string, CubinFunction>;
+CubinFunctions cubinFunctions(std::string_view cubin, std::string* error = nullptr);
 
 /// Counts the registers live at every instruction into `costs` (Liveness.h: kernelscope's
 /// own liveness over each function's control-flow graph, counted as nvdisasm's life ranges
 /// count them), with the cubin's code for what the listing does not print. Returns the
 /// instructions counted.
 size_t countLiveRegisters(const Artifact& sass, std::string_view cubin, SassCosts& costs);
+/// The same with the code of each function given (a listing of several cubins).
+size_t countLiveRegisters(const Artifact& sass, const CubinFunctions& functions, SassCosts& costs);
 
 /// Reads the control codes of every instruction from the cubin (an ELF file: each
 /// function's `.text.NAME` section), for sm_70 and later. Returns the instructions read;
 /// 0 when the cubin is unreadable (`error` says why) or the arch is older.
 size_t readControlCodes(const Artifact& sass, std::string_view cubin, std::string_view arch,
                         SassCosts& costs, std::string* error = nullptr);
+/// The same with the code of each function given (a listing of several cubins).
+size_t readControlCodes(const Artifact& sass, const CubinFunctions& functions,
+                        std::string_view arch, SassCosts& costs, std::string* error = nullptr);
 
 /// Marks LDL/STL instructions as a per-thread array's or a spill's. A function whose PTX has
 /// no local depot can only spill; one that ptxas says spills nothing (`spillsOf`: its spill

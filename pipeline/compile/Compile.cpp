@@ -67,6 +67,11 @@ const KernelInfo* findKernel(const CompileResult& result, std::string_view name)
   return nullptr;
 }
 
+const std::string* cubinOf(const CompileResult& result, const std::string& symbol) {
+  auto it = result.cubins.find(symbol);
+  return it == result.cubins.end() || !it->second ? nullptr : it->second.get();
+}
+
 const StageOutcome* CompileResult::stage(Stage s) const {
   auto it = stages.find(s);
   return it == stages.end() ? nullptr : &it->second;
@@ -168,7 +173,7 @@ CompileResult compileKernel(const Toolchain& tc, const CompileInput& input,
   BackEndTools tools(tc, opts, cancel, *code, out);
   frontEnd->afterFirstView(*code, opts, result);  // comes with the resources
   std::optional<Assembled> assembled = assemble(tc, opts, tools, *code, result);
-  if (assembled && !assembled->cubin.empty() && disassembles) publish({"sass"});
+  if (assembled && assembled->sassToCome && disassembles) publish({"sass"});
   if (!assembled || !disassemble(tc, opts, tools, *code, *assembled, result))
     result.cancelled = true;
   frontEnd->complete(input, opts, result);

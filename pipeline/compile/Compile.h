@@ -30,6 +30,7 @@
 namespace ks {
 
 struct CompileResult;
+class KernelImageCache;
 /// Receives a compile's result each time a group of its stages exists, before the compile
 /// ends: MIR, LLVM IR and PTX with their line map as soon as the front end is done, then
 /// the kernels' resources after ptxas; CompileResult::pending says what is still coming.
@@ -65,6 +66,10 @@ struct CommonCompileOptions {
   /// remarks, ptxas's report, nvdisasm's SASS) are copied here, for bug reports and for
   /// recording golden test inputs.
   std::filesystem::path saveTempsDir;
+  /// Where the ptxas and nvdisasm outputs of each group of kernels are kept (KernelImages.h:
+  /// the engine's); null: every kernel is assembled and disassembled afresh. Not part of what is
+  /// compiled.
+  std::shared_ptr<KernelImageCache> kernelImages;
   /// Where stages are published as they come (not part of what is compiled: the cache key
   /// ignores it); unset: only the final result.
   StageListener onStages;
@@ -152,11 +157,12 @@ struct CompileResult {
   std::map<Stage, StageOutcome> stages;
   std::vector<KernelInfo> kernels;
   std::shared_ptr<const LineMap> lineMap;
-  /// The loadable cubin ptxas made, whose code the SASS view shows and `kernelscope run`
-  /// launches, with what the kernels call from `core` linked in; null when there is none (no
-  /// ptxas, a failure, code that calls functions no library defines, several crates'
-  /// results merged).
-  std::shared_ptr<const std::string> cubin;
+  /// Each kernel's loadable cubin (by symbol), whose code the SASS view shows and `kernelscope
+  /// run` launches: ptxas assembles the kernels in groups (KernelImages.h), each with the
+  /// functions it calls, what they call from `core` linked in. A kernel has none when there is no
+  /// ptxas, it failed, the kernel calls functions no library defines, or several crates' results
+  /// were merged.
+  std::map<std::string, std::shared_ptr<const std::string>> cubins;
   /// Why there is no loadable cubin although ptxas assembled the code: the functions it
   /// calls that nothing defines, and where. Empty otherwise.
   std::string cubinProblem;
@@ -193,6 +199,8 @@ struct CompileResult {
 /// path's last segment), or null: what every command and request that takes a kernel's name
 /// means by it.
 const KernelInfo* findKernel(const CompileResult& result, std::string_view name);
+/// The loadable cubin of the kernel `symbol` (CompileResult::cubins); null when it has none.
+const std::string* cubinOf(const CompileResult& result, const std::string& symbol);
 
 CompileResult compileKernel(const Toolchain&, const CompileInput&, const ResolvedOptions&,
                             const CancellationToken& = {});

@@ -82,7 +82,11 @@ size_t footprintBesidesArtifacts(const CompileResult& r) {
     for (const auto* f : {&m.location, &m.userLocation})
       if (*f) n += frameBytes(**f) - sizeof(Frame);
   }
-  if (r.cubin) n += r.cubin->size();
+  std::unordered_set<const std::string*> cubins;  // a group's kernels share theirs
+  for (const auto& [kernel, cubin] : r.cubins) {
+    n += stringBytes(kernel) + 4 * sizeof(void*);  // a map node
+    if (cubin && cubins.insert(cubin.get()).second) n += cubin->size();
+  }
   n += stringBytes(r.cubinProblem);
   for (const LinkedFunction& f : r.linkedFunctions)
     n += stringBytes(f.symbol) + stringBytes(f.demangled) + stringBytes(f.library);

@@ -2,12 +2,19 @@
 #include "PtxBackend.h"
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <sstream>
+#include <thread>
+#include <unordered_set>
 
 #include "Files.h"
 #include "GpuArch.h"
 #include "Parsers.h"
+#include "StableHash.h"
+#include "TextUtil.h"
 
 namespace ks {
 
@@ -135,60 +142,129 @@ void attachToSource(Diagnostic& d, const Artifact& ptx, const LineMap& lineMap) 
 
 namespace {
 
-/// What ptxas is given for `in` (see BackEndTools): made before the tools' thread starts,
-/// so that the thread reads nothing the front end changes meanwhile.
-BackEndTools::Ptxas ptxasInput(const FrontEndOutput& in, const fs::path& outDir,
-                               std::string& text) {
-  BackEndTools::Ptxas out;
-  out.cubin = outDir / (in.stem + ".cubin");
-  const Artifact& image = imageOf(in);
-  // Linked code declares only what ptxas may know itself (vprintf): a loadable cubin first.
-  out.relocatable = !in.linkedForLaunch && !externFunctions(image).empty();
-  if (in.ptxasText) {
-    text = *in.ptxasText;
-  } else if (in.lineIds) {
-    LineIdPtx ids = ptxWithLineIds(image);
-    text = std::move(ids.text);
-    out.ptxLineOf = std::move(ids.newToOld);
-    out.lineIds = ids.hasIds;
-  } else {
-    text = image.text();
-  }
-  return out;
+/// Runs `work(0..n-1)` on up to as many threads as there are cores (this one among them).
+void inParallel(size_t n, const std::function<void(size_t)>& work) {
+  std::atomic<size_t> next{0};
+  auto drain = [&] {
+    for (size_t i = next++; i < n; i = next++) work(i);
+  };
+  const size_t threads = std::min<size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(drain);
+  drain();
+  for (auto& t : pool) t.join();
 }
 
-/// Runs ptxas on `ptxFile`, once more as relocatable (-c) when it names functions it lacks.
+/// The cache key of a kernel's module: its text, what assembles and disassembles it, how.
+std::string imageKey(const Toolchain& tc, const ResolvedOptions& opts, const KernelModule& m) {
+  return stableDigest({"ptxas -v -lineinfo; nvdisasm -c -g -gi", tc.ptxas.path.string(),
+                       tc.ptxas.version, tc.nvdisasm.path.string(), tc.nvdisasm.version, opts.arch,
+                       m.relocatable ? "-c" : "", m.text});
+}
+
+/// ptxas on one kernel's module, once more as relocatable (-c) when it names functions it
+/// lacks; the image when it assembled it.
 void runPtxas(const Toolchain& tc, const ResolvedOptions& opts, const CancellationToken& cancel,
-              const fs::path& ptxFile, BackEndTools::Ptxas& out) {
+              const fs::path& dir, size_t index, BackEndTools::Kernel& k) {
+  const fs::path ptxFile = dir / ("k" + std::to_string(index) + ".ptx");
+  const fs::path cubin = dir / ("k" + std::to_string(index) + ".cubin");
+  std::ofstream(ptxFile, std::ios::binary) << k.module.text;
   auto run = [&](bool relocatable) {
     ProcessSpec p;
     p.argv = {tc.ptxas.path.string(), "-arch=" + opts.arch, "-v", "-lineinfo"};
     if (relocatable) p.argv.push_back("-c");
-    p.argv.insert(p.argv.end(), {ptxFile.string(), "-o", out.cubin.string()});
+    p.argv.insert(p.argv.end(), {ptxFile.string(), "-o", cubin.string()});
     p.timeout = opts.toolTimeout;
     p.cancel = cancel;
     return tc.run(p);
   };
-  out.run = run(out.relocatable);
-  if (!out.relocatable && !out.run.ok() &&
-      out.run.err.find("Unresolved extern function") != std::string::npos) {
-    const auto firstTry = out.run.elapsed;
-    out.unresolved = unresolvedByPtxas(out.run.err);
-    out.run = run(true);
-    out.run.elapsed += firstTry;
-    out.relocatable = true;
+  auto image = std::make_shared<KernelImage>();
+  image->relocatable = k.module.relocatable;
+  k.run = run(image->relocatable);
+  if (!image->relocatable && !k.run.ok() &&
+      k.run.err.find("Unresolved extern function") != std::string::npos) {
+    const auto firstTry = k.run.elapsed;
+    image->unresolved = unresolvedByPtxas(k.run.err);
+    k.run = run(true);
+    k.run.elapsed += firstTry;
+    image->relocatable = true;
   }
+  if (!k.run.ok()) return;
+  image->report = k.run.err + k.run.out;
+  image->cubin = readWholeFile(cubin);
+  k.image = std::move(image);
+  // Kept once whole: with its SASS when nvdisasm is to run on it (runNvdisasm).
+  const bool disassembles = opts.wants(Stage::Sass) && tc.nvdisasm.found();
+  if (opts.kernelImages && !disassembles) opts.kernelImages->insert(k.key, k.image);
 }
 
-BackEndTools::Disassembly runNvdisasm(const Toolchain& tc, const ResolvedOptions& opts,
-                                      const CancellationToken& cancel,
-                                      const BackEndTools::Ptxas& ptxas) {
-  if (!opts.wants(Stage::Sass) || !tc.nvdisasm.found() || !ptxas.run.ok()) return {};
+/// nvdisasm on a kernel's cubin; the image with its SASS, or null when it failed.
+std::shared_ptr<const KernelImage> runNvdisasm(const Toolchain& tc, const ResolvedOptions& opts,
+                                               const CancellationToken& cancel, const fs::path& dir,
+                                               size_t index, const BackEndTools::Kernel& k,
+                                               ProcessResult& run) {
+  const fs::path cubin = dir / ("k" + std::to_string(index) + ".cubin");
+  if (!k.run.started) std::ofstream(cubin, std::ios::binary) << k.image->cubin;  // kept
   ProcessSpec p;
-  p.argv = {tc.nvdisasm.path.string(), "-c", "-g", "-gi", ptxas.cubin.string()};
+  p.argv = {tc.nvdisasm.path.string(), "-c", "-g", "-gi", cubin.string()};
   p.timeout = opts.toolTimeout;
   p.cancel = cancel;
-  return {tc.run(p)};
+  run = tc.run(p);
+  if (!run.ok()) return nullptr;
+  auto image = std::make_shared<KernelImage>(*k.image);
+  image->sass = std::move(run.out);
+  if (opts.kernelImages) opts.kernelImages->insert(k.key, image);
+  return image;
+}
+
+/// Every kernel's ptxas that the cache does not answer, in parallel.
+BackEndTools::Ptxas assembleKernels(const Toolchain& tc, const ResolvedOptions& opts,
+                                    const CancellationToken& cancel, const fs::path& dir,
+                                    BackEndTools::Ptxas out) {
+  std::vector<size_t> misses;
+  for (size_t i = 0; i < out.kernels.size(); ++i) {
+    auto& k = out.kernels[i];
+    k.image = opts.kernelImages ? opts.kernelImages->find(k.key) : nullptr;
+    if (!k.image) misses.push_back(i);
+  }
+  inParallel(misses.size(), [&](size_t m) {
+    if (!cancel.cancelled()) runPtxas(tc, opts, cancel, dir, misses[m], out.kernels[misses[m]]);
+  });
+  for (size_t i : misses) {
+    out.elapsed += out.kernels[i].run.elapsed;
+    out.cancelled = out.cancelled || out.kernels[i].run.cancelled || !out.kernels[i].run.started;
+  }
+  out.cancelled = out.cancelled && cancel.cancelled();
+  return out;
+}
+
+/// Every kernel's nvdisasm whose SASS the cache does not hold, in parallel.
+BackEndTools::Disassembly disassembleKernels(const Toolchain& tc, const ResolvedOptions& opts,
+                                             const CancellationToken& cancel, const fs::path& dir,
+                                             const BackEndTools::Ptxas& ptxas) {
+  BackEndTools::Disassembly out;
+  if (!opts.wants(Stage::Sass) || !tc.nvdisasm.found()) return out;
+  for (const auto& k : ptxas.kernels)
+    if (!k.image) return out;  // a ptxas failed: no SASS
+  std::vector<size_t> misses;
+  out.images.resize(ptxas.kernels.size());
+  for (size_t i = 0; i < ptxas.kernels.size(); ++i) {
+    out.images[i] = ptxas.kernels[i].image;
+    if (!out.images[i]->sass) misses.push_back(i);
+  }
+  std::vector<ProcessResult> runs(misses.size());
+  inParallel(misses.size(), [&](size_t m) {
+    if (cancel.cancelled()) return;
+    out.images[misses[m]] =
+        runNvdisasm(tc, opts, cancel, dir, misses[m], ptxas.kernels[misses[m]], runs[m]);
+  });
+  for (auto& run : runs) {
+    out.elapsed += run.elapsed;
+    out.cancelled = out.cancelled || run.cancelled || (!run.started && cancel.cancelled());
+    if (!run.ok() && !out.failure) out.failure = std::move(run);
+  }
+  if (out.failure || out.cancelled) out.images.clear();
+  return out;
 }
 
 }  // namespace
@@ -199,17 +275,24 @@ BackEndTools::BackEndTools(const Toolchain& tc, const ResolvedOptions& opts,
   if ((!opts.wants(Stage::Ptx) && !opts.wants(Stage::Sass)) || !tc.ptxas.found()) return;
   // The thread reads only what does not change until the compile ends (the toolchain, the
   // options, the token) and what is made for it here; the PTX's chains change meanwhile.
-  const fs::path ptxFile = outDir / (in.stem + ".lineids.ptx");
-  std::string text;
-  Ptxas input = ptxasInput(in, outDir, text);
-  std::ofstream(ptxFile, std::ios::binary) << text;
+  // nvcc's PTX is assembled as it printed it (its own `.loc` lines are exact).
+  const Artifact text = in.ptxasText ? parsePtx(*in.ptxasText) : Artifact();
+  KernelModules split = kernelModules(in.ptxasText ? text : imageOf(in),
+                                      !in.ptxasText && in.lineIds, in.linkedForLaunch);
+  Ptxas input;
+  input.functions = std::move(split.functions);
+  input.lineIds = !split.modules.empty() && !split.modules.front().idLines.empty();
+  for (auto& m : split.modules) {
+    std::string key = imageKey(tc, opts, m);
+    input.kernels.push_back({std::move(m), std::move(key), nullptr, {}});
+  }
   auto ptxas = std::make_shared<std::promise<Ptxas>>();
   ptxas_ = ptxas->get_future().share();
   nvdisasm_ = std::async(
-      std::launch::async, [&tc, &opts, &cancel, ptxFile, ptxas, done = std::move(input)]() mutable {
-        runPtxas(tc, opts, cancel, ptxFile, done);
-        const bool cancelled = done.run.cancelled;
-        Disassembly sass = cancelled ? Disassembly{} : runNvdisasm(tc, opts, cancel, done);
+      std::launch::async, [&tc, &opts, &cancel, outDir, ptxas, input = std::move(input)]() mutable {
+        Ptxas done = assembleKernels(tc, opts, cancel, outDir, std::move(input));
+        Disassembly sass =
+            done.cancelled ? Disassembly{} : disassembleKernels(tc, opts, cancel, outDir, done);
         ptxas->set_value(std::move(done));
         return sass;
       });
@@ -235,18 +318,53 @@ std::optional<Assembled> assemble(const Toolchain& tc, const ResolvedOptions& op
     return Assembled{};
   }
   const BackEndTools::Ptxas& ptxas = tools.ptxas();
-  const ProcessResult& pr = ptxas.run;
-  result.toolTime += pr.elapsed;
-  if (pr.cancelled) return std::nullopt;
-  saveTemp(opts, "ptxas.stderr", pr.err + pr.out);
-  PtxasReport report = parsePtxasReport(pr.err + pr.out);
-  for (auto& d : report.diagnostics) {  // name the front end's PTX lines, not our rewrite's
-    if (d.ptxLine && *d.ptxLine >= 1 && *d.ptxLine <= ptxas.ptxLineOf.size())
-      d.ptxLine = ptxas.ptxLineOf[*d.ptxLine - 1] + 1;
-    if (d.ptxLine) attachToSource(d, imageOf(in), *in.lineMap);
+  result.toolTime += ptxas.elapsed;
+  if (ptxas.cancelled) return std::nullopt;
+  std::string reports;
+  std::vector<Diagnostic> diagnostics;
+  std::vector<std::string> unresolved;
+  const ProcessResult* failed = nullptr;
+  for (const auto& k : ptxas.kernels) {
+    const std::string& printed = k.image ? k.image->report : k.run.err + k.run.out;
+    reports += printed;
+    PtxasReport report = parsePtxasReport(printed);
+    for (auto& d : report.diagnostics) {  // name the front end's PTX lines, not the module's
+      if (d.ptxLine && *d.ptxLine >= 1 && *d.ptxLine <= k.module.imageLineOf.size())
+        d.ptxLine = k.module.imageLineOf[*d.ptxLine - 1] + 1;
+      if (d.ptxLine) attachToSource(d, imageOf(in), *in.lineMap);
+      // A function several kernels call is reported with each.
+      if (std::none_of(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& e) {
+            return e.message == d.message && e.ptxLine == d.ptxLine;
+          }))
+        diagnostics.push_back(std::move(d));
+    }
+    const auto& ours = k.module.kernels;
+    for (auto& kernel : result.kernels)
+      for (const auto& res : report.functions)
+        if (res.name == kernel.symbol &&
+            std::find(ours.begin(), ours.end(), kernel.symbol) != ours.end()) {
+          kernel.resources = res;
+          kernel.occupancy = kernelOccupancy(opts.arch, res, opts.occupancyBlockSize);
+        }
+    if (!k.image) {
+      if (!failed) failed = &k.run;
+      continue;
+    }
+    if (!k.image->relocatable) {  // the loadable cubin: what `kernelscope run` launches
+      auto cubin = std::make_shared<const std::string>(k.image->cubin);
+      for (const auto& kernel : ours) result.cubins[kernel] = cubin;
+      continue;
+    }
+    // Relocatable: calling what nothing defines, linked (unresolved) or not at all.
+    for (const auto& name :
+         k.image->unresolved.empty() ? externFunctions(imageOf(in)) : k.image->unresolved)
+      if (std::find(unresolved.begin(), unresolved.end(), name) == unresolved.end())
+        unresolved.push_back(name);
   }
-  Assembled out{ptxas.cubin};
-  if (!pr.ok()) {
+  saveTemp(opts, "ptxas.stderr", reports);
+  Assembled out{!failed && !ptxas.kernels.empty()};
+  if (failed) {
+    const ProcessResult& pr = *failed;
     std::string why = "ptxas " + pr.describe();
     if (pr.err.find("not defined for option") != std::string::npos)
       why = archNeedsCudaMessage("ptxas", tc.cudaRelease, tc.ptxas.path.string(), opts.arch);
@@ -255,25 +373,17 @@ std::optional<Assembled> assemble(const Toolchain& tc, const ResolvedOptions& op
             " is older than the PTX ISA version the front end emitted: use a newer CUDA toolkit "
             "(set CUDA_HOME)";
     result.markUnavailable(opts, Stage::Sass, why);
-    if (report.diagnostics.empty()) report.diagnostics.push_back(toolError(why, "ptxas"));
-    out.cubin.clear();
-  } else if (!ptxas.relocatable) {  // the loadable cubin: what `kernelscope run` launches
-    result.cubin = std::make_shared<const std::string>(readWholeFile(out.cubin));
-    saveTemp(opts, "k.cubin", *result.cubin);
-  } else {  // relocatable: calling what nothing defines, linked (unresolved) or not at all
-    result.cubinProblem = unresolvedMessage(
-        ptxas.unresolved.empty() ? externFunctions(imageOf(in)) : ptxas.unresolved, in.unresolved);
+    if (diagnostics.empty()) diagnostics.push_back(toolError(why, "ptxas"));
+  } else if (!unresolved.empty()) {
+    result.cubinProblem = unresolvedMessage(unresolved, in.unresolved);
     Diagnostic d = toolError("no loadable cubin to run: " + result.cubinProblem, "ptxas");
     d.severity = Severity::Warning;
-    report.diagnostics.push_back(std::move(d));
+    diagnostics.push_back(std::move(d));
   }
-  for (auto& d : report.diagnostics) result.diagnostics.push_back(std::move(d));
-  for (auto& k : result.kernels)
-    for (const auto& res : report.functions)
-      if (res.name == k.symbol) {
-        k.resources = res;
-        k.occupancy = kernelOccupancy(opts.arch, res, opts.occupancyBlockSize);
-      }
+  for (auto& d : diagnostics) result.diagnostics.push_back(std::move(d));
+  for (size_t i = 0; i < ptxas.kernels.size(); ++i)
+    if (ptxas.kernels[i].image)
+      saveTemp(opts, "k" + std::to_string(i) + ".cubin", ptxas.kernels[i].image->cubin);
   return out;
 }
 
@@ -293,12 +403,12 @@ std::vector<uint32_t> ptxLinesOfSass(const Artifact& sass, const Artifact& ptx) 
 }
 
 /// The costs of every SASS instruction (Costs.h): the live registers (Liveness.h) and control
-/// codes from the cubin, local memory told apart, and the IR's local arrays where a kernel
+/// codes from the cubins, local memory told apart, and the IR's local arrays where a kernel
 /// has one.
 std::shared_ptr<const SassCosts> sassCosts(const ResolvedOptions& opts, const Artifact& sass,
                                            const FrontEndOutput& in,
                                            const std::vector<uint32_t>& ptxLineOfSass,
-                                           const fs::path& cubin, const LineMap& lineMap,
+                                           const CubinFunctions& code, const LineMap& lineMap,
                                            const std::vector<KernelInfo>& kernels) {
   auto spillsOf = [&](const std::string& symbol) -> std::optional<uint32_t> {
     for (const auto& k : kernels)
@@ -308,9 +418,8 @@ std::shared_ptr<const SassCosts> sassCosts(const ResolvedOptions& opts, const Ar
   };
   auto costs = std::make_shared<SassCosts>();
   costs->lines.resize(sass.lines().size());
-  const std::string image = readWholeFile(cubin);
-  countLiveRegisters(sass, image, *costs);
-  readControlCodes(sass, image, opts.arch, *costs);
+  countLiveRegisters(sass, code, *costs);
+  readControlCodes(sass, code, opts.arch, *costs);
   classifyLocal(sass, in.ptx, ptxLineOfSass, spillsOf, *costs);
   // Only a function whose PTX keeps a local depot has an array there: the IR is parsed again
   // only then.
@@ -329,34 +438,100 @@ std::shared_ptr<const SassCosts> sassCosts(const ResolvedOptions& opts, const Ar
   return costs;
 }
 
+/// The section a line of nvdisasm's listing opens (`//----- .text.NAME -----`), or empty.
+std::string_view sectionOpenedBy(std::string_view line) {
+  if (!line.starts_with("//---")) return {};
+  line.remove_prefix(line.find_first_not_of('-', 2));
+  text::skipBlanks(line);
+  return line.substr(0, line.find_first_of(" \t"));
+}
+
+/// The modules' listings as one (see disassemble), and the code of each function listed,
+/// from the cubin it is listed from.
+std::string oneListing(const BackEndTools::Ptxas& ptxas,
+                       const std::vector<std::shared_ptr<const KernelImage>>& images,
+                       CubinFunctions& code) {
+  struct Section {
+    size_t rank;       // its function's place in the PTX (unknown: after them all)
+    size_t module;     // whose labels it names
+    std::string text;  // from its `//-----` line on
+  };
+  std::unordered_map<std::string_view, size_t> rank;
+  for (size_t i = 0; i < ptxas.functions.size(); ++i) rank.emplace(ptxas.functions[i], i);
+  std::string header;
+  std::vector<Section> sections;
+  std::unordered_set<std::string> listed;
+  for (size_t m = 0; m < images.size(); ++m) {
+    const std::string sass = wholePtxLineIds(*images[m]->sass, ptxas.kernels[m].module.idLines);
+    for (auto& [name, fn] : cubinFunctions(images[m]->cubin)) code.try_emplace(name, fn);
+    Section* into = nullptr;
+    bool skip = false;
+    for (size_t at = 0; at < sass.size();) {
+      const size_t end = std::min(sass.find('\n', at), sass.size());
+      const std::string_view line = std::string_view(sass).substr(at, end - at);
+      at = end + 1;
+      if (std::string_view name = sectionOpenedBy(line); !name.empty()) {
+        skip = !listed.emplace(name).second;  // listed from an earlier module
+        if (!skip) {
+          std::string_view symbol = name.starts_with(".text.") ? name.substr(6) : name;
+          auto it = rank.find(symbol);
+          sections.push_back({it == rank.end() ? rank.size() : it->second, m, {}});
+          into = &sections.back();
+        }
+      }
+      if (skip) continue;
+      std::string& to = into ? into->text : header;
+      if (!into && m > 0) continue;  // the header, once
+      to.append(line);
+      to += '\n';
+    }
+  }
+  std::stable_sort(sections.begin(), sections.end(),
+                   [](const Section& a, const Section& b) { return a.rank < b.rank; });
+  // nvdisasm numbers the labels `.L_x_N` across each cubin: numbered again in the order they
+  // come here, they do not depend on how the kernels were grouped.
+  std::map<std::pair<size_t, uint32_t>, uint32_t> renumbered;
+  std::string out = std::move(header);
+  for (const Section& section : sections)
+    out += renumberAfter(section.text, ".L_x_", [&](uint32_t label) {
+      const auto next = static_cast<uint32_t>(renumbered.size());
+      return std::optional(renumbered.try_emplace({section.module, label}, next).first->second);
+    });
+  return out;
+}
+
 }  // namespace
 
 bool disassemble(const Toolchain& tc, const ResolvedOptions& opts, BackEndTools& tools,
                  const FrontEndOutput& in, const Assembled& assembled, CompileResult& result) {
-  if (!opts.wants(Stage::Sass) || assembled.cubin.empty()) return true;
+  if (!opts.wants(Stage::Sass) || !assembled.sassToCome) return true;
   if (!tc.nvdisasm.found()) {
     result.markUnavailable(opts, Stage::Sass,
                            "nvdisasm: " + tc.nvdisasm.problem + " (fix: " + tc.nvdisasm.fix + ")");
     return true;
   }
   BackEndTools::Disassembly disassembly = tools.takeNvdisasm();
-  if (!disassembly.sass) return true;
-  ProcessResult& dr = *disassembly.sass;
-  result.toolTime += dr.elapsed;
-  if (dr.cancelled) return false;
-  if (!dr.ok()) {
+  result.toolTime += disassembly.elapsed;
+  if (disassembly.cancelled) return false;
+  if (disassembly.failure) {
+    const ProcessResult& dr = *disassembly.failure;
     result.markUnavailable(opts, Stage::Sass,
                            "nvdisasm " + dr.describe() + ": " + dr.err.substr(0, 500));
     return true;
   }
-  saveTemp(opts, "k.sass", dr.out);
+  if (disassembly.images.empty()) return true;
+  const BackEndTools::Ptxas& ptxas = tools.ptxas();
+  // The cubins' images stay held (the code views into them) until the costs are read.
+  CubinFunctions code;
+  std::string listing = oneListing(ptxas, disassembly.images, code);
+  saveTemp(opts, "k.sass", listing);
   auto& st = result.stages[Stage::Sass];
-  Artifact sass = parseSass(std::move(dr.out));
+  Artifact sass = parseSass(std::move(listing));
   // The PTX line of each SASS instruction, while its location is still the line id.
   std::vector<uint32_t> ptxLineOfSass;
-  if (opts.costs && tools.ptxas().lineIds) ptxLineOfSass = ptxLinesOfSass(sass, in.ptx);
+  if (opts.costs && ptxas.lineIds) ptxLineOfSass = ptxLinesOfSass(sass, in.ptx);
   // Decoded, SASS has its PTX's chains; without ids (nvcc's own `.loc`), complete them.
-  if (!tools.ptxas().lineIds || decodeSassLineIds(sass, imageOf(in)) == 0)
+  if (!ptxas.lineIds || decodeSassLineIds(sass, imageOf(in)) == 0)
     recoverInlineChains(sass, in.ir, *in.lineMap);
   markLinkedFunctions(sass, result.linkedFunctions);
   st.setArtifact(std::move(sass));
@@ -367,8 +542,8 @@ bool disassemble(const Toolchain& tc, const ResolvedOptions& opts, BackEndTools&
   result.lineMap = std::move(lineMap);
   for (auto& k : result.kernels) k.sassInstructions = instructionsOf(*st.artifact, k.symbol);
   if (opts.costs)
-    result.costs = sassCosts(opts, *st.artifact, in, ptxLineOfSass, assembled.cubin,
-                             *result.lineMap, result.kernels);
+    result.costs =
+        sassCosts(opts, *st.artifact, in, ptxLineOfSass, code, *result.lineMap, result.kernels);
   return true;
 }
 

@@ -100,7 +100,16 @@ ResolvedOptions Engine::resolve(const Toolchain& tc, const std::filesystem::path
     layer = optionLayer_;
   }
   if (layer) layer(file, options);
-  return resolveForFile(tc, file, options);
+  ResolvedOptions resolved = resolveForFile(tc, file, options);
+  std::lock_guard lock(mutex_);
+  if (!kernelImages_ || kernelImagesDir_ != tc.cacheDir) {
+    kernelImagesDir_ = tc.cacheDir;
+    kernelImages_ = std::make_shared<KernelImageCache>(
+        kDefaultKernelImagesMB << 20, tc.cacheDir.empty() ? tc.cacheDir : tc.cacheDir / "kernels",
+        cacheBoundBytes("KERNELSCOPE_KERNEL_CACHE_MB", kDefaultKernelImagesDiskMB));
+  }
+  resolved.kernelImages = kernelImages_;
+  return resolved;
 }
 
 ResolvedOptions Engine::optionsFor(const std::filesystem::path& file, CompileOptions options) {

@@ -21,6 +21,7 @@
 
 #include "Compile.h"
 #include "CompileCache.h"
+#include "KernelImages.h"
 #include "Passes.h"
 #include "ResultStore.h"
 #include "Toolchain.h"
@@ -94,6 +95,9 @@ class Engine {
   /// Each file's newest compiled result, whose unchanged artifacts the next one shares.
   std::map<std::filesystem::path, std::weak_ptr<const CompileResult>> newest_;
   std::optional<ResultStore> store_;  // set by keepResultsOnDisk once the toolchain is known
+  /// The kernel groups' ptxas and nvdisasm outputs (KernelImages.h), in `<cache>/kernels/` too.
+  std::shared_ptr<KernelImageCache> kernelImages_;
+  std::filesystem::path kernelImagesDir_;
   uintmax_t storeBytes_ = 0;
   bool storeProblemSaid_ = false;
   std::atomic<size_t> compiled_{0}, fromMemory_{0}, fromDisk_{0};

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
+
 #include <cereal/archives/binary.hpp>
 #include <cereal/types/optional.hpp>
 #include <cereal/types/string.hpp>
@@ -379,10 +381,23 @@ std::string fileDigest(const fs::path& f) { return stableDigest({fileFingerprint
 std::string serializeResult(const CompileResult& r) {
   const Tables tables(r);
   // About what it comes to, so that the buffer is allocated once.
-  size_t sizeHint = tables.bytes() + (r.cubin ? r.cubin->size() : 0) +
-                    (r.costs ? r.costs->lines.size() * sizeof(InstructionCost) : 0);
+  // Each cubin once, and each kernel's by its index: a group's kernels share one.
+  std::vector<std::string> cubins, cubinKernels;
+  std::vector<uint32_t> cubinOf;  // each kernel's
+  std::map<const std::string*, uint32_t> index;
+  for (const auto& [kernel, cubin] : r.cubins) {
+    if (!cubin) continue;
+    auto [it, added] = index.try_emplace(cubin.get(), static_cast<uint32_t>(cubins.size()));
+    if (added) cubins.push_back(*cubin);
+    cubinKernels.push_back(kernel);
+    cubinOf.push_back(it->second);
+  }
+  size_t sizeHint =
+      tables.bytes() + (r.costs ? r.costs->lines.size() * sizeof(InstructionCost) : 0);
   for (const auto& [stage, outcome] : r.stages)
     sizeHint += outcome.artifact->text().size() + outcome.artifact->lines().size() * kLineBytes;
+  for (const auto& cubin : cubins) sizeHint += cubin.size() + 8;
+  for (const auto& kernel : cubinKernels) sizeHint += kernel.size() + 12;
   auto frameBytes = [](const std::optional<Frame>& f) {
     return f ? 32 + f->file.size() + f->function.size() : 1;
   };
@@ -393,8 +408,8 @@ std::string serializeResult(const CompileResult& r) {
     a(r.succeeded, r.failure, r.arch, r.optLevel, r.profile,
       static_cast<int64_t>(r.totalTime.count()), static_cast<int64_t>(r.toolTime.count()),
       pathStrings(r.sourceFiles), r.crateManifest.string());
-    a(r.lineMap ? std::optional(r.lineMap->userFiles()) : std::nullopt,
-      r.cubin ? std::optional(*r.cubin) : std::nullopt, r.cubinProblem, r.linkedFunctions);
+    a(r.lineMap ? std::optional(r.lineMap->userFiles()) : std::nullopt, cubins, cubinKernels,
+      cubinOf, r.cubinProblem, r.linkedFunctions);
     tables.save(a);
     a(static_cast<uint32_t>(r.stages.size()));
     for (const auto& [stage, outcome] : r.stages) {
@@ -421,9 +436,14 @@ std::optional<CompileResult> deserializeResult(std::string_view bytes) {
     r.sourceFiles.assign(sourceFiles.begin(), sourceFiles.end());
     r.crateManifest = manifest;
     std::optional<std::vector<std::string>> userFiles;
-    std::optional<std::string> cubin;
-    a(userFiles, cubin, r.cubinProblem, r.linkedFunctions);
-    if (cubin) r.cubin = std::make_shared<const std::string>(std::move(*cubin));
+    std::vector<std::string> cubins, cubinKernels;
+    std::vector<uint32_t> cubinOf;
+    a(userFiles, cubins, cubinKernels, cubinOf, r.cubinProblem, r.linkedFunctions);
+    std::vector<std::shared_ptr<const std::string>> shared;
+    for (auto& cubin : cubins)
+      shared.push_back(std::make_shared<const std::string>(std::move(cubin)));
+    for (size_t k = 0; k < cubinKernels.size() && k < cubinOf.size(); ++k)
+      if (cubinOf[k] < shared.size()) r.cubins[cubinKernels[k]] = shared[cubinOf[k]];
     std::shared_ptr<LineMap> lineMap;
     if (userFiles) lineMap = std::make_shared<LineMap>(std::move(*userFiles));
     const std::vector<Chain> chains = loadChains(a);

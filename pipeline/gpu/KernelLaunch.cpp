@@ -218,10 +218,9 @@ LaunchCompile compileForLaunch(Engine& engine, const CompileInput& input, Compil
                        : std::vector<Stage>{Stage::LlvmIr, Stage::Ptx, Stage::Sass};
   options.remarks = false;
   options.onStages = nullptr;
-  // The cubin comes with the result (CompileResult::cubin): an unchanged kernel is answered
+  // The cubins come with the result (CompileResult::cubins): an unchanged kernel is answered
   // from the engine's caches as explain's is.
   c.result = *engine.compile(input, options, cancel);
-  if (c.result.cubin) c.cubin = *c.result.cubin;
   for (const auto& d : c.result.diagnostics)
     if (d.severity == Severity::Error)
       c.errors.push_back((d.range ? d.range->file + ":" + std::to_string(d.range->startLine) + ": "
@@ -239,6 +238,7 @@ LaunchCompile compileForLaunch(Engine& engine, const CompileInput& input, Compil
   if (!kernel.empty()) {
     const KernelInfo* k = findKernel(c.result, kernel);
     c.kernel = k ? k->symbol : kernel;  // an unknown name is reported by prepareLaunch
+    if (const std::string* image = cubinOf(c.result, c.kernel)) c.cubin = *image;
     return c;
   }
   // The only kernel, else the only one with a spec.
@@ -252,6 +252,7 @@ LaunchCompile compileForLaunch(Engine& engine, const CompileInput& input, Compil
     for (const auto& k : c.result.kernels) names += " " + k.symbol;
     c.problem = file + " has several kernels; choose one with --kernel:" + names;
   }
+  if (const std::string* image = cubinOf(c.result, c.kernel)) c.cubin = *image;
   return c;
 }
 

@@ -71,7 +71,7 @@ std::optional<KernelSignature> kernelSignature(
     const std::map<std::filesystem::path, std::string>& unsaved, std::string& note);
 
 /// A kernel compiled for a launch: the compile (whose SASS listing profiles are attributed
-/// to) and the loadable cubin ptxas made in it, or why there is nothing to launch.
+/// to) and the kernel's loadable cubin ptxas made in it, or why there is nothing to launch.
 struct LaunchCompile {
   CompileResult result;
   std::string cubin;
@@ -86,8 +86,8 @@ struct LaunchCompile {
 LaunchCompile compileForLaunch(Engine&, const CompileInput& input, CompileOptions options,
                                const std::string& kernel, const CancellationToken& = {});
 
-/// `cubin`: the loadable cubin ptxas made in that compile (CompileResult::cubin), the code the
-/// SASS view shows.
+/// `cubin`: the kernel's loadable cubin ptxas made in that compile (CompileResult::cubins),
+/// the code the SASS view shows.
 PreparedLaunch prepareLaunch(const Toolchain&, const CompileResult&, const std::string& cubin,
                              const std::string& kernel, const LaunchSettings&, ExecRequest::Mode);
 

@@ -570,23 +570,28 @@ std::string textWith(const Artifact& a, const std::vector<bool>& keep,
 }  // namespace
 
 LineIdPtx ptxWithLineIds(const Artifact& ptx) {
+  std::vector<uint32_t> all(ptx.lines().size());
+  for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+  return ptxWithLineIds(ptx, all);
+}
+
+LineIdPtx ptxWithLineIds(const Artifact& ptx, const std::vector<uint32_t>& lines) {
   LineIdPtx out;
   const std::string fileId = firstFileId(ptx);
-  if (fileId.empty()) {
-    out.text = ptx.text();
-    return out;
-  }
-  out.hasIds = true;
-  out.text.reserve(ptx.text().size() * 2);
-  out.newToOld.reserve(ptx.lines().size() * 2);
-  for (uint32_t i = 0; i < ptx.lines().size(); ++i) {
+  out.hasIds = !fileId.empty();
+  size_t bytes = 0;
+  for (uint32_t i : lines) bytes += ptx.lineText(i).size() + 1;
+  out.text.reserve(out.hasIds ? bytes * 2 : bytes);
+  out.newToOld.reserve(out.hasIds ? lines.size() * 2 : lines.size());
+  for (uint32_t at = 0; at < lines.size(); ++at) {
+    const uint32_t i = lines[at];
     std::string_view line = ptx.lineText(i);
     const ArtifactLine& l = ptx.lines()[i];
-    const bool inFunction = l.function >= 0;
+    const bool inFunction = out.hasIds && l.function >= 0;
     if (inFunction && l.kind == LineKind::Directive && isPtxLocDirective(text::trim(line)))
       continue;
     if (inFunction && l.kind == LineKind::Instruction) {
-      out.text += "\t.loc\t" + fileId + " " + std::to_string(kLineIdBase + i) + " 0\n";
+      out.text += "\t.loc\t" + fileId + " " + std::to_string(kLineIdBase + at) + " 0\n";
       out.newToOld.push_back(i);
     }
     out.text.append(line);

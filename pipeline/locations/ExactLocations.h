@@ -92,6 +92,10 @@ struct LineIdPtx {
   bool hasIds = false;             // false: `text` is the PTX as it was
 };
 LineIdPtx ptxWithLineIds(const Artifact& ptx);
+/// The same for the lines `lines` of `ptx` only (in that order), each id naming the position
+/// of its line in `lines`, not its line in `ptx`: a kernel's own module (KernelImages.h) reads
+/// the same wherever its code stands in the whole PTX. `newToOld` names lines of `ptx`.
+LineIdPtx ptxWithLineIds(const Artifact& ptx, const std::vector<uint32_t>& lines);
 
 /// Decodes the line ids in SASS made from ptxWithLineIds(ptx): every instruction gets the
 /// chain (and location source) of the PTX instruction it came from, with the chains `ptx`

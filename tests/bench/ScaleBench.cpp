@@ -12,8 +12,10 @@
 //  5. with `costs` as the fourth argument, only this: at each size, a whole compile with the
 //     costs (Costs.h) and without, in turn;
 //  6. with `parts` as the fourth argument, only this: at each size, the heap one result holds,
-//     part by part (each freed in turn), against its footprint (CompileCache.h).
-// Usage: ks_bench_scale [ROUNDS [CYCLES[:K] [SIZES [costs|parts]]]]   (defaults 3, 200:40 and
+//     part by part (each freed in turn), against its footprint (CompileCache.h);
+//  7. with `edit` as the fourth argument, only this: at each size, an edit to one kernel
+//     through an engine that holds the other kernels' images, against a whole compile.
+// Usage: ks_bench_scale [ROUNDS [CYCLES[:K] [SIZES [costs|parts|edit]]]]   (defaults 3, 200:40 and
 // 1,5,10,20,40,80; ROUNDS 0: no compiles, CYCLES -1: no server; SIZES: the kernel counts,
 // comma-separated)
 #include <fcntl.h>
@@ -193,6 +195,78 @@ void costsOverhead(const Toolchain& tc, const fs::path& dir, int rounds,
       rounds);
 }
 
+/// 7. An edit to one kernel, through an engine whose kernel images (KernelImages.h) hold the
+/// file's other kernels, against a whole compile of the file (every line moved: nothing from
+/// a cache) in the same round: the time to the first view and to the whole result (SASS and
+/// resources), and the back end's part of each (from the first view on).
+void editScale(const Toolchain& tc, const fs::path& dir, int rounds,
+               const std::vector<int>& sizes) {
+  std::printf("%8s %9s %9s %9s %9s %9s %9s %9s %9s\n", "kernels", "whole", "edit", "edit/whl",
+              "whl first", "edt first", "whl back", "edit back", "back/whl");
+  for (int n : sizes) {
+    const fs::path file = dir / ("e" + std::to_string(n) + ".rs");
+    const std::string text = generatedKernels(n);
+    std::ofstream(file) << text;
+    Engine engine{ToolchainSettings{}, nullptr};
+    auto timed = [&](auto compile, double& firstView) {
+      std::atomic<bool> seen = false;
+      Clock::time_point first;
+      CompileOptions opts;
+      opts.onStages = [&](std::shared_ptr<const CompileResult>) {
+        if (!seen.exchange(true)) first = Clock::now();
+      };
+      const auto start = Clock::now();
+      const bool ok = compile(opts);
+      const auto end = Clock::now();
+      firstView = ms((seen ? first : end) - start);
+      return ok ? ms(end - start) : -1.0;
+    };
+    double ignored = 0;
+    timed([&](CompileOptions& o) { return engine.compile({file, text}, o)->succeeded; }, ignored);
+    std::vector<double> whole, edit, wholeFirst, editFirst, wholeBack, editBack;
+    for (int r = 0; r < rounds; ++r) {
+      // A constant of kernel_0 no earlier run used: its module is new, the others' are not.
+      std::string edited = text;
+      edited.replace(edited.find("0.75"), 4,
+                     "0." + std::to_string(100 + r) + std::to_string(getpid() % 9973));
+      double ef = 0, wf = 0;
+      const double e = timed(
+          [&](CompileOptions& o) {
+            return engine.compile({file, edited}, o)->succeeded;
+          },
+          ef);
+      std::string moved;
+      for (int k = 0; k <= r; ++k) moved += "// round " + std::to_string(r) + "\n";
+      const double w = timed(
+          [&](CompileOptions& o) {
+            return compileWithDefaults(tc, {file, moved + edited}, o).succeeded;
+          },
+          wf);
+      if (e < 0 || w < 0) {
+        std::fprintf(stderr, "kernelscope failed on %d kernels\n", n);
+        return;
+      }
+      edit.push_back(e);
+      whole.push_back(w);
+      editFirst.push_back(ef);
+      wholeFirst.push_back(wf);
+      editBack.push_back(e - ef);
+      wholeBack.push_back(w - wf);
+    }
+    const double wh = median(whole), ed = median(edit), wb = median(wholeBack),
+                 eb = median(editBack);
+    std::printf("%8d %9.0f %9.0f %9.3f %9.0f %9.0f %9.0f %9.0f %9.3f\n", n, wh, ed, ed / wh,
+                median(wholeFirst), median(editFirst), wb, eb, eb / wb);
+    std::fflush(stdout);
+  }
+  std::printf(
+      "(ms, medians of %d rounds; whole = a whole compile, every kernel assembled; edit = the\n"
+      " same file with one constant of one kernel changed, through an engine that holds the\n"
+      " other kernels' images; first = the first view (MIR, LLVM IR, PTX); back = whole -\n"
+      " first: ptxas, nvdisasm, the SASS and resources after the first view)\n",
+      rounds);
+}
+
 /// 6. What one result holds on the heap, part by part: the heap in use falls by each part as it
 /// is freed (a shared part, such as the chains the line map shares with the artifacts, falls
 /// with the last holder freed).
@@ -223,8 +297,8 @@ void resultParts(const Toolchain& tc, const fs::path& dir, const std::vector<int
     freed("diagnostics");
     result->costs.reset();
     freed("costs");
-    result->cubin.reset();
-    freed("cubin");
+    result->cubins.clear();
+    freed("cubins");
     result->lineMap.reset();
     freed("line map");
     for (auto& [stage, outcome] : result->stages) {
@@ -428,6 +502,10 @@ int main(int argc, char** argv) {
   TempDir dir("kernelscope-scale");
   if (argc > 4 && std::string_view(argv[4]) == "costs") {  // only the costs' overhead
     costsOverhead(tc, dir.path(), std::max(rounds, 1), sizes);
+    return 0;
+  }
+  if (argc > 4 && std::string_view(argv[4]) == "edit") {  // only an edit against a whole compile
+    editScale(tc, dir.path(), std::max(rounds, 1), sizes);
     return 0;
   }
   if (argc > 4 && std::string_view(argv[4]) == "parts") {  // only a result's parts

@@ -2,8 +2,8 @@
 // map and the kernel table.
 //
 // Each step completes a CompileResult in place: kernelTable() lists the PTX's entry points;
-// BackEndTools runs ptxas once (resources and the cubin) and nvdisasm (SASS) on a thread of
-// their own while the PTX's chains are completed; assemble() and disassemble() then read
+// BackEndTools runs ptxas (resources and the cubins) and nvdisasm (SASS) per kernel on a
+// thread of their own while the PTX's chains are completed; assemble() and disassemble() then read
 // what they printed; each adds its stage to the line map. compileKernel publishes the result after
 // each step (StageListener in Compile.h). Internal to pipeline/.
 #pragma once
@@ -17,6 +17,8 @@
 #include "ExactLocations.h"
 #include "Files.h"
 #include "FrontEnd.h"
+#include "KernelImages.h"
+#include "KernelModules.h"
 #include "Process.h"
 
 namespace ks {
@@ -38,8 +40,10 @@ void replacePtx(const FrontEndOutput& in, const ResolvedOptions&, CompileResult&
 /// the first view is published, while the front end completes the PTX's chains
 /// (FrontEnd::afterFirstView): what they are given (ptxWithLineIds) does not depend on the
 /// chains, and what they print is read only after the chains are final (assemble,
-/// disassemble). The destructor waits for the tools, so that nothing outlives the compile's
-/// directory.
+/// disassemble). The kernels are assembled in groups, each in a module of its own
+/// (KernelModules.h), the modules that `opts.kernelImages` does not hold in parallel up to
+/// the cores: every ptxas first (the resources), then every nvdisasm. The destructor waits for the
+/// tools, so that nothing outlives the compile's directory.
 class BackEndTools {
  public:
   /// Starts ptxas (when PTX or SASS is wanted and ptxas exists) and then nvdisasm (when SASS
@@ -51,22 +55,30 @@ class BackEndTools {
   BackEndTools(const BackEndTools&) = delete;
   BackEndTools& operator=(const BackEndTools&) = delete;
 
+  /// A group of kernels' module and what ptxas made of it.
+  struct Kernel {
+    KernelModule module;
+    std::string key;                           // its KernelImageCache key
+    std::shared_ptr<const KernelImage> image;  // null: ptxas failed or was cancelled
+    ProcessResult run;  // ptxas's last run on it; not started when the image was kept
+  };
   struct Ptxas {
-    ProcessResult run;
-    bool relocatable = false;             // linked with -c: the PTX calls functions it lacks
-    std::filesystem::path cubin;          // where ptxas wrote it
-    std::vector<uint32_t> ptxLineOf;      // line of what ptxas read -> the front end's PTX line
-    bool lineIds = false;                 // ptxas read the PTX with line ids (ptxWithLineIds)
-    std::vector<std::string> unresolved;  // what ptxas could not resolve for a loadable cubin
+    std::vector<Kernel> kernels;         // one per module
+    std::vector<std::string> functions;  // the PTX's, in its order (KernelModules)
+    bool lineIds = false;                // ptxas read the PTX with line ids (ptxWithLineIds)
+    bool cancelled = false;
+    std::chrono::milliseconds elapsed{0};  // the runs' time, added up
   };
-  /// Waits for ptxas.
+  /// Waits for every ptxas.
   const Ptxas& ptxas();
-  /// What nvdisasm printed: the SASS (`-c -g -gi`).
+  /// What nvdisasm printed (`-c -g -gi`), per kernel of ptxas(), each image with its SASS.
   struct Disassembly {
-    std::optional<ProcessResult> sass;
+    std::vector<std::shared_ptr<const KernelImage>> images;  // empty: it did not run
+    std::optional<ProcessResult> failure;                    // the first run that failed
+    bool cancelled = false;
+    std::chrono::milliseconds elapsed{0};
   };
-  /// Waits for nvdisasm and hands over what it printed (once: its output is moved out);
-  /// `sass` is nullopt when it did not run (no SASS wanted, no cubin, no nvdisasm).
+  /// Waits for nvdisasm and hands over what it printed (once: its output is moved out).
   Disassembly takeNvdisasm();
 
  private:
@@ -74,19 +86,22 @@ class BackEndTools {
   std::future<Disassembly> nvdisasm_;
 };
 
-/// What ptxas made, for disassemble(): the cubin (empty when there is none).
+/// What ptxas made, for disassemble(): whether there is code to disassemble.
 struct Assembled {
-  std::filesystem::path cubin;
+  bool sassToCome = false;
 };
 
-/// ptxas's report once it is done: resources and occupancy for every kernel, ptxas's
-/// diagnostics (placed by the PTX's final chains), and the loadable cubin. nullopt when
-/// cancelled.
+/// ptxas's reports once they are done: resources and occupancy for every kernel, ptxas's
+/// diagnostics (placed by the PTX's final chains), and each kernel's loadable cubin.
+/// nullopt when cancelled.
 std::optional<Assembled> assemble(const Toolchain&, const ResolvedOptions&, BackEndTools& tools,
                                   const FrontEndOutput& in, CompileResult& result);
 
 /// nvdisasm's SASS once it is done, with exact or recovered inline chains, added to the line
-/// map; counts each kernel's SASS instructions. Returns false when cancelled.
+/// map; counts each kernel's SASS instructions. The SASS is the modules' listings made one:
+/// each function once (from the first module that has it), in the PTX's order, labels
+/// numbered in the order they come, so that it does not depend on how the kernels were
+/// grouped. Returns false when cancelled.
 bool disassemble(const Toolchain&, const ResolvedOptions&, BackEndTools& tools,
                  const FrontEndOutput& in, const Assembled& assembled, CompileResult& result);
 

@@ -45,12 +45,12 @@ TEST_CASE(
     REQUIRE(sass->available);
     REQUIRE(r.costs);
     CHECK(r.costs->liveCounts);
-    if (!r.cubin) {
+    const std::string plr = test::nvdisasmOfKernels(r, {"-c", "-plr", "-lrm", "count"});
+    if (plr.empty()) {
       MESSAGE("no loadable cubin for " << k << ": its counts are checked only as present");
       continue;
     }
-    const auto counts =
-        test::nvdisasmLiveCounts(test::nvdisasm(*r.cubin, {"-c", "-plr", "-lrm", "count"}));
+    const auto counts = test::nvdisasmLiveCounts(plr);
     const Artifact& a = *sass->artifact;
     // nvdisasm's count of an instruction; none for code its table leaves blank (unreachable
     // padding, the targets of a jump table it does not follow).
@@ -106,11 +106,11 @@ TEST_CASE("control codes read from the cubin are the bits nvdisasm -hex prints")
   test::requireToolchain();
   const fs::path file = test::sourceDir() / "examples" / "matmul_tiled.rs";
   const CompileResult& r = test::compiled(file);
-  REQUIRE(r.cubin);
   REQUIRE(r.costs);
   REQUIRE(r.costs->controlCodes);
   // nvdisasm -hex prints each instruction's two 64-bit words; the second holds the control.
-  const std::string hex = test::nvdisasm(*r.cubin, {"-c", "-hex"});
+  const std::string hex = test::nvdisasmOfKernels(r, {"-c", "-hex"});
+  REQUIRE(!hex.empty());
   static const std::regex first(R"(/\*([0-9a-f]{4,})\*/.*/\* 0x[0-9a-f]{16} \*/)");
   static const std::regex second(R"(^\s+/\* 0x([0-9a-f]{16}) \*/)");
   static const std::regex section(R"(//-+ \.text\.(\S+))");
@@ -125,7 +125,7 @@ TEST_CASE("control codes read from the cubin are the bits nvdisasm -hex prints")
     else if (std::regex_search(line, m, first))
       pending = static_cast<int64_t>(std::stoul(m[1], nullptr, 16));
     else if (pending >= 0 && std::regex_search(line, m, second)) {
-      high[{fn, static_cast<uint32_t>(pending)}] = std::stoull(m[1], nullptr, 16);
+      high.try_emplace({fn, static_cast<uint32_t>(pending)}, std::stoull(m[1], nullptr, 16));
       pending = -1;
     }
   }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "Costs.h"
 #include "TestSupport.h"
 
 namespace ks::test {
@@ -29,6 +30,30 @@ inline std::string nvdisasm(const std::string& cubin, std::vector<std::string> f
   ProcessResult r = runProcess(p);
   REQUIRE_MESSAGE(r.ok(), r.err);
   return r.out;
+}
+
+/// nvdisasm with `flags` on each kernel's cubin, one listing after another in the kernels'
+/// order (the SASS view lists a function several kernels call with the first); empty when a
+/// kernel has no loadable cubin.
+inline std::string nvdisasmOfKernels(const CompileResult& r,
+                                     const std::vector<std::string>& flags) {
+  std::string out;
+  for (const auto& k : r.kernels) {
+    const std::string* cubin = cubinOf(r, k.symbol);
+    if (!cubin) return {};
+    out += nvdisasm(*cubin, flags);
+  }
+  return out;
+}
+
+/// The code of every function in the kernels' cubins, each from the first kernel's that has
+/// it, as the SASS view lists them.
+inline CubinFunctions codeOfKernels(const CompileResult& r) {
+  CubinFunctions code;
+  for (const auto& k : r.kernels)
+    if (const std::string* cubin = cubinOf(r, k.symbol))
+      for (auto& [name, fn] : cubinFunctions(*cubin)) code.try_emplace(name, fn);
+  return code;
 }
 
 /// nvdisasm's counts of one instruction: general, predicate and uniform registers.
@@ -74,7 +99,8 @@ inline std::map<std::pair<std::string, uint32_t>, LiveCounts> nvdisasmLiveCounts
         if (columns[i] == "PRED") c.pred = n;
         if (columns[i] == "UGPR") c.ugpr = n;
       }
-      out[{fn, static_cast<uint32_t>(std::stoul(m[1], nullptr, 16))}] = c;
+      // A function listed again (from a later kernel's cubin) keeps its first counts.
+      out.try_emplace({fn, static_cast<uint32_t>(std::stoul(m[1], nullptr, 16))}, c);
     }
   }
   return out;

@@ -466,9 +466,11 @@ TEST_CASE("a cargo crate's launched image links what its kernels call from a dep
   const CompileResult& r = test::compiled(kernelsFile("kernels.rs"), trusted());
   INFO(allMessages(r));
   REQUIRE(r.succeeded);
-  REQUIRE(r.cubin);
-  CHECK(r.cubin->size() > 18);
-  CHECK(static_cast<unsigned char>((*r.cubin)[16]) == 2);  // ELF ET_EXEC: loadable
+  REQUIRE(!r.cubins.empty());
+  for (const auto& [kernel, cubin] : r.cubins) {
+    CHECK(cubin->size() > 18);
+    CHECK(static_cast<unsigned char>((*cubin)[16]) == 2);  // ELF ET_EXEC: loadable
+  }
   CHECK(r.cubinProblem.empty());
   bool sqrtf = false;
   for (const LinkedFunction& f : r.linkedFunctions)

@@ -35,8 +35,9 @@ TEST_CASE("safe kernels that call into core get a loadable cubin with core's cod
   test::Fixture f(test::sourceDir() / "tests/fixtures/core_calls.rs");
   const CompileResult& r = test::compiled(f.path);
   REQUIRE(r.succeeded);
-  REQUIRE(r.cubin);
-  CHECK(elfType(*r.cubin) == 2);  // not relocatable: ptxas linked the whole image
+  REQUIRE(r.cubins.size() == r.kernels.size());
+  for (const auto& [kernel, cubin] : r.cubins)
+    CHECK(elfType(*cubin) == 2);  // not relocatable: ptxas linked each kernel's whole image
   CHECK(r.cubinProblem.empty());
   CHECK(hasLinked(r, "core::panicking::panic_bounds_check"));
   CHECK(hasLinked(r, "core::panicking::panic_const::panic_const_rem_by_zero"));
@@ -91,7 +92,7 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
 )";
   CompileResult r = compileWithDefaults(test::toolchain(), {file, std::nullopt, {}}, {});
   REQUIRE(r.succeeded);
-  CHECK_FALSE(r.cubin);
+  CHECK_FALSE(cubinOf(r, "calls_missing"));
   CHECK(r.stage(Stage::Sass)->available);  // assembled as relocatable, as before
   CHECK(r.cubinProblem.find("helper_nobody_defines, called from calls_missing (unlinked.rs:8:") !=
         std::string::npos);

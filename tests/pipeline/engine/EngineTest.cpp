@@ -133,7 +133,9 @@ std::string dumpResult(const CompileResult& r) {
   std::ostringstream o;
   o << r.succeeded << r.arch << r.optLevel << int(r.profile) << r.failure << "\n";
   for (const auto& f : r.sourceFiles) o << "source " << f.string() << "\n";
-  o << "cubin " << (r.cubin ? stableDigest({*r.cubin}) : "none") << " " << r.cubinProblem << "\n";
+  for (const auto& [kernel, cubin] : r.cubins)
+    o << "cubin " << kernel << " " << (cubin ? stableDigest({*cubin}) : "none") << "\n";
+  o << "cubin problem " << r.cubinProblem << "\n";
   for (const LinkedFunction& f : r.linkedFunctions)
     o << "linked " << f.symbol << " " << f.demangled << " " << f.library << "\n";
   for (const auto& [stage, st] : r.stages) {
@@ -505,4 +507,65 @@ TEST_CASE("an edit sequence gives the results a clean compile gives, unchanged s
   cache.setCapacity(footprint(*switched));
   CHECK_FALSE(cache.find("first"));
   CHECK(cache.bytes() == footprint(*switched));
+}
+
+TEST_CASE("an edit assembles only the kernels it changed, and reads as a clean compile") {
+  // 21 kernels (three modules of ptxas's, KernelModules.h) sharing a function ptxas keeps
+  // apart: each edit is compiled through the engine, whose kernel images (KernelImages.h)
+  // answer the modules it left alone, and compared with a clean compile that assembles and
+  // disassembles every kernel afresh.
+  test::requireToolchain();
+  TempDir dir("kernelscope-kernel-images");
+  const fs::path file = dir.path() / "many.rs";
+  std::string text =
+      "#![no_std]\n#![feature(abi_ptx, stdarch_nvptx)]\nuse core::arch::nvptx;\n"
+      "#[panic_handler]\nfn panic(_: &core::panic::PanicInfo) -> ! {\n    loop {}\n}\n"
+      "#[inline(never)]\nfn shared(v: f32, n: usize) -> f32 {\n"
+      "    let mut a = v;\n    for _ in 0..n {\n        a = a * a + 0.5;\n    }\n    a\n}\n";
+  for (int k = 0; k < 21; ++k)
+    text += "#[no_mangle]\npub unsafe extern \"ptx-kernel\" fn k" + std::to_string(k) +
+            "(x: *mut f32, n: usize) {\n    let i = nvptx::_thread_idx_x() as usize;\n"
+            "    if i < n {\n        *x.add(i) = shared(*x.add(i), n) * " +
+            std::to_string(k) + ".5;\n    }\n}\n";
+  std::ofstream(file) << text;
+  auto replaced = [](std::string s, const std::string& from, const std::string& to) {
+    const size_t at = s.find(from);
+    REQUIRE(at != std::string::npos);
+    return s.replace(at, from.size(), to);
+  };
+  auto dump = [](const CompileResult& r) {
+    static const std::regex buildDir("kernelscope-build-[A-Za-z0-9-]+");
+    return std::regex_replace(dumpResult(r), buildDir, "kernelscope-build-*");
+  };
+  Engine engine = testEngine();
+  CompileOptions options;
+  options.remarks = true;
+  const auto images = engine.optionsFor(file, options).kernelImages;
+  REQUIRE(images);
+  size_t hits = images->counters().hits, misses = images->counters().misses;
+  // Each edit, and how many of the three modules it may assemble again at most.
+  const std::pair<std::string, size_t> edits[] = {
+      {text, 3},
+      {replaced(text, "* 7.5;", "* 7.25;"), 1},                       // only k7's code changed
+      {"// a line more\n" + replaced(text, "* 7.5;", "* 7.25;"), 0},  // only lines moved
+      {text + "// the end\n", 0}};  // the first text's kernels again
+  for (const auto& [edit, assembledAtMost] : edits) {
+    CAPTURE(assembledAtMost);
+    auto incremental = engine.compile({file, edit, {}}, options);
+    REQUIRE(incremental->succeeded);
+    REQUIRE(incremental->kernels.size() == 21);
+    const size_t newHits = images->counters().hits - hits;
+    const size_t newMisses = images->counters().misses - misses;
+    hits += newHits;
+    misses += newMisses;
+    CHECK(newHits + newMisses == 3);
+    CHECK(newMisses <= assembledAtMost);
+    ResolvedOptions clean = engine.optionsFor(file, options);
+    clean.kernelImages = nullptr;
+    CompileResult fresh = compileKernel(engine.toolchain(), {file, edit, {}}, clean);
+    REQUIRE(fresh.succeeded);
+    REQUIRE(fresh.stage(Stage::Sass)->available);
+    CHECK(fresh.cubins.size() == 21);
+    CHECK(dump(*incremental) == dump(fresh));
+  }
 }

@@ -331,8 +331,8 @@ TEST_CASE("half and bfloat16 values round to nearest even, both ways") {
 TEST_CASE("gpu-exec refuses a truncated cubin, a FIFO and endless input, with a message") {
   test::requireToolchain();
   const CompileResult& r = fixture("half.rs");
-  REQUIRE(r.cubin);
-  const std::string& cubin = *r.cubin;
+  REQUIRE(cubinOf(r, "axpy_f16"));
+  const std::string& cubin = *cubinOf(r, "axpy_f16");
   CHECK(checkCubin(cubin) == "");
   CHECK(checkCubin(cubin.substr(0, cubin.size() / 2)).find("the cubin is truncated") == 0);
   CHECK(checkCubin(cubin.substr(0, 40)) == "the cubin is not an ELF file");
