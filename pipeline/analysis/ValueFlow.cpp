@@ -265,7 +265,7 @@ SassFlowGraph::Instruction sassRegisters(std::string_view lineText) {
       std::string name = nameOf(r, w);
       auto same = std::find_if(list.begin(), list.end(),
                                [&](const SassFlowGraph::Operand& o) { return o.name == name; });
-      if (same == list.end()) list.push_back({std::move(name), std::move(units)});
+      if (same == list.end()) list.push_back({std::move(name), units});
     }
   }
   return inst;
