@@ -549,7 +549,11 @@ TEST_CASE("an edit assembles only the kernels it changed, and reads as a clean c
       {replaced(text, "* 7.5;", "* 7.25;"), 1},                       // only k7's code changed
       {"// a line more\n" + replaced(text, "* 7.5;", "* 7.25;"), 0},  // only lines moved
       {text + "// the end\n", 0}};  // the first text's kernels again
-  for (const auto& [edit, assembledAtMost] : edits) {
+  for (const auto& e : edits) {
+    // Named, not bound: CAPTURE's lambda cannot capture a structured binding before C++20's
+    // later compilers (clang 14 refuses it).
+    const std::string& edit = e.first;
+    const size_t assembledAtMost = e.second;
     CAPTURE(assembledAtMost);
     auto incremental = engine.compile({file, edit, {}}, options);
     REQUIRE(incremental->succeeded);
