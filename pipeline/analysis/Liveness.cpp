@@ -49,9 +49,6 @@ class Sites {
   explicit Sites(size_t n = 0) : words_((n + 63) / 64, 0) {}
   void set(size_t k) { words_[k / 64] |= 1ull << (k % 64); }
   void clear() { std::fill(words_.begin(), words_.end(), 0); }
-  bool any() const {
-    return std::any_of(words_.begin(), words_.end(), [](uint64_t w) { return w != 0; });
-  }
   /// Adds `o`; whether that changed the set.
   bool add(const Sites& o) {
     bool changed = false;
@@ -78,7 +75,6 @@ class Sites {
       if (words_[w] & a.words_[w] & ~b.words_[w]) return true;
     return false;
   }
-  bool operator==(const Sites&) const = default;
 
  private:
   // Most registers are written at fewer than 128 sites: no allocation per set then (a set
