@@ -32,6 +32,15 @@ ProcessSpec shellTool(const fs::path& dir) {
   return spec;
 }
 
+/// A remarks file as LLVM's YAML writer means it: the writer wraps a flow mapping
+/// (`DebugLoc: { File: ..., Line: ..., Column: ... }`) near column 70, so where it breaks
+/// follows the length of the paths in it, which differ between checkouts; the placeholders
+/// stand for the paths, this for the wrapping.
+std::string unwrappedYaml(const std::string& text) {
+  static const std::regex wrap(" *\n *");
+  return std::regex_replace(text, wrap, " ");
+}
+
 /// Everything a compile's readers see, in text: each stage with its lines and chains, the
 /// line map's attribution of every line, the kernels, diagnostics and remarks.
 std::string dumpResult(const CompileResult& r) {
@@ -175,7 +184,11 @@ TEST_CASE("the recordings are what the toolchain here makes: recorded again, the
       for (const auto& [path, content] : recorded[i].files) recordedFiles.push_back(path);
       CHECK(files == recordedFiles);
       for (const auto& written : again[i].files)  // (no structured binding: CHECK captures it)
-        if (!written.first.ends_with(".cubin"))
+        if (written.first.ends_with(".yaml"))
+          CHECK_MESSAGE(unwrappedYaml(written.second) ==
+                            unwrappedYaml(recorded[i].files.at(written.first)),
+                        written.first);
+        else if (!written.first.ends_with(".cubin"))
           CHECK_MESSAGE(written.second == recorded[i].files.at(written.first), written.first);
     }
     // And a compile on the recording (at this toolchain's paths) is the compile on the toolchain.
