@@ -130,6 +130,7 @@ tidy=$!
 IN_SANITIZER_BUILD="$SANITIZER_SUITES|$SANITIZER_FUZZERS"
 # -j2 (tests/CMakeLists.txt): each of these runs alone.
 (cd "$BUILD_DIR" && ctest --output-on-failure --timeout 1500 -j2 -E "$IN_SANITIZER_BUILD" "$@") || status=$?
+say "the tests are done"
 
 say "clang-tidy: waiting for it"
 tidy_status=0
