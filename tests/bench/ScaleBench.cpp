@@ -155,13 +155,13 @@ void compileScale(const Toolchain& tc, const fs::path& dir, int rounds,
 /// order alternating between rounds, so that a drift of the machine's load falls on both).
 void costsOverhead(const Toolchain& tc, const fs::path& dir, int rounds,
                    const std::vector<int>& sizes) {
-  std::printf("%8s %10s %10s %8s %10s %10s %8s\n", "kernels", "on ms", "off ms", "ratio", "on cpu",
-              "off cpu", "ratio");
+  std::printf("%8s %10s %10s %8s %10s %10s %8s %10s %10s %8s\n", "kernels", "on ms", "off ms",
+              "ratio", "on cpu", "off cpu", "ratio", "own on", "own off", "own/cpu");
   for (int n : sizes) {
     fs::path file = dir / ("c" + std::to_string(n) + ".rs");
     std::string text = generatedKernels(n);
     std::ofstream(file) << text;
-    std::vector<double> wall[2], cpu[2];
+    std::vector<double> wall[2], cpu[2], own[2];
     int compiles = 0;
     for (int r = 0; r < rounds; ++r)
       for (int k = 0; k < 2; ++k) {
@@ -177,7 +177,8 @@ void costsOverhead(const Toolchain& tc, const fs::path& dir, int rounds,
         auto start = Clock::now();
         CompileResult res = compileKernel(tc, {file, moved + text}, opts);
         wall[on].push_back(ms(Clock::now() - start));
-        cpu[on].push_back(cpuSeconds(RUSAGE_SELF) - self + cpuSeconds(RUSAGE_CHILDREN) - children);
+        own[on].push_back(cpuSeconds(RUSAGE_SELF) - self);
+        cpu[on].push_back(own[on].back() + cpuSeconds(RUSAGE_CHILDREN) - children);
         if (!res.succeeded || (on && !res.costs)) {
           std::fprintf(stderr, "kernelscope failed on %d kernels (costs %s)\n", n,
                        on ? "on" : "off");
@@ -186,12 +187,15 @@ void costsOverhead(const Toolchain& tc, const fs::path& dir, int rounds,
       }
     const double wOn = median(wall[1]), wOff = median(wall[0]);
     const double cOn = median(cpu[1]), cOff = median(cpu[0]);
-    std::printf("%8d %10.0f %10.0f %8.3f %10.2f %10.2f %8.3f\n", n, wOn, wOff, wOn / wOff, cOn,
-                cOff, cOn / cOff);
+    const double oOn = median(own[1]), oOff = median(own[0]);
+    std::printf("%8d %10.0f %10.0f %8.3f %10.2f %10.2f %8.3f %10.2f %10.2f %8.3f\n", n, wOn, wOff,
+                wOn / wOff, cOn, cOff, cOn / cOff, oOn, oOff, (oOn - oOff) / cOff);
   }
   std::printf(
       "(medians of %d rounds; on/off = a whole compile with and without the costs, in turn;\n"
-      " cpu = CPU seconds of the compile, its tools included)\n",
+      " cpu = CPU seconds of the compile, its tools included; own = those of kernelscope's\n"
+      " process alone, where the costs run: own/cpu = (own on - own off) / off cpu, the costs'\n"
+      " share of the compile's CPU without the tools' much larger noise)\n",
       rounds);
 }
 
