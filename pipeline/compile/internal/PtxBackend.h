@@ -62,8 +62,16 @@ class BackEndTools {
     std::shared_ptr<const KernelImage> image;  // null: ptxas failed or was cancelled
     ProcessResult run;  // ptxas's last run on it; not started when the image was kept
   };
+  /// Groups assembled as one module (KernelModules::merged) when none of them is kept: each
+  /// group's image is cut from what ptxas and nvdisasm made of it.
+  struct Merged {
+    std::vector<size_t> members;  // into Ptxas::kernels
+    Kernel whole;                 // no key: kept only as its groups' images
+    bool assembled = false;       // its groups' images were cut from it
+  };
   struct Ptxas {
-    std::vector<Kernel> kernels;         // one per module
+    std::vector<Kernel> kernels;  // one per module
+    std::vector<Merged> merged;
     std::vector<std::string> functions;  // the PTX's, in its order (KernelModules)
     bool lineIds = false;                // ptxas read the PTX with line ids (ptxWithLineIds)
     bool cancelled = false;
