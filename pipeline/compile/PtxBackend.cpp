@@ -535,6 +535,7 @@ std::optional<Assembled> assemble(const Toolchain& tc, const ResolvedOptions& op
   std::vector<Diagnostic> diagnostics;
   std::vector<std::string> unresolved;
   const ProcessResult* failed = nullptr;
+  std::vector<std::shared_ptr<const std::string>> cubins;
   for (const auto& k : ptxas.kernels) {
     const std::string& printed = k.image ? k.image->report : k.run.err + k.run.out;
     reports += printed;
@@ -562,8 +563,12 @@ std::optional<Assembled> assemble(const Toolchain& tc, const ResolvedOptions& op
       continue;
     }
     if (!k.image->relocatable) {  // the loadable cubin: what `kernelscope run` launches
-      auto cubin = std::make_shared<const std::string>(k.image->cubin);
-      for (const auto& kernel : ours) result.cubins[kernel] = cubin;
+      // Groups cut from one merged module share its cubin: held once.
+      auto same = std::find_if(cubins.begin(), cubins.end(),
+                               [&](const auto& c) { return *c == k.image->cubin; });
+      if (same == cubins.end())
+        same = cubins.insert(cubins.end(), std::make_shared<const std::string>(k.image->cubin));
+      for (const auto& kernel : ours) result.cubins[kernel] = *same;
       continue;
     }
     // Relocatable: calling what nothing defines, linked (unresolved) or not at all.
