@@ -16,9 +16,16 @@ BUILD_DIR=${KERNELSCOPE_BUILD_DIR:-$ROOT/build}
 SANITIZE_DIR=${KERNELSCOPE_SANITIZE_BUILD_DIR:-$ROOT/build-sanitize}
 export KERNELSCOPE_EXTRA_APT="neovim emacs-nox elpa-eglot vim vim-ale clang libclang-rt-14-dev chromium build-essential pkg-config python3 python3-jsonschema libkrb5-dev ripgrep clang-format clang-tidy-22 slurmctld slurmd slurm-client munge"
 
+# Each step's line says when it came, in minutes since the start: where the time goes.
+TEST_STARTED=$(date +%s)
+say() {
+  local t=$(($(date +%s) - TEST_STARTED))
+  printf '[test] %d:%02d %s\n' $((t / 60)) $((t % 60)) "$*" >&2
+}
+
 # The quick check comes first, so a slip is reported in seconds.
 "$ROOT/scripts/ensure-apt.sh" check clang-format nodejs
-"$ROOT/scripts/check.sh" --format || { echo "[test] code checks failed (see above)" >&2; exit 1; }
+"$ROOT/scripts/check.sh" --format || { say "code checks failed (see above)"; exit 1; }
 
 # Jobs beside the build and the tests, each in a session of its own (setsid: its process
 # group, ended with this script, whatever ends it) at a priority of its own.
@@ -57,10 +64,11 @@ lint=$!
 in_background 0 "$logs/editor-packages" "$(declare -p ROOT)
   \"\$ROOT/tests/editors/vscode/install.sh\" && \"\$ROOT/scripts/npm-deps.sh\" \"\$ROOT/tests/report\""
 "$ROOT/scripts/setup.sh"
+say "set up and built"
 lint_status=0
 wait "$lint" || lint_status=$?
 cat "$logs/lint" >&2
-[ "$lint_status" = 0 ] || { echo "[test] code checks failed (see above)" >&2; exit 1; }
+[ "$lint_status" = 0 ] || { say "code checks failed (see above)"; exit 1; }
 
 status=0
 # The sanitizer build: clang, ASan and UBSan, at -O0 with line tables (40% less build time
@@ -88,19 +96,28 @@ build_sanitizer_tree() {
 # the -Werror build.
 SANITIZER_SUITES='^(unit\.(first|second)|lsp\.unit)$'
 SANITIZER_FUZZERS='^(lsp\.fuzz|fuzz\.ks_.*)$'
-# The build, then the suites: exit status 3 when the build failed.
+# The build, then the suites, then the fuzzers (CPU-bound, for a fixed time each, two at a
+# time): exit status 3 when the build failed.
 sanitizer_tree() {
   build_sanitizer_tree || return 3
-  cd "$SANITIZE_DIR" && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    ctest --output-on-failure --timeout 600 -j2 -R "$SANITIZER_SUITES"
+  say "sanitizers: built; the suites"
+  local status=0
+  cd "$SANITIZE_DIR" || return 3
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    ctest --output-on-failure --timeout 600 -j2 -R "$SANITIZER_SUITES" || status=1
+  say "sanitizers: the fuzzers"
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    ctest --output-on-failure --timeout 600 -j2 -R "$SANITIZER_FUZZERS" || status=1
+  say "sanitizers: done"
+  return $status
 }
 # Both beside the tests of the -Werror build, which run one at a time and mostly wait on
 # editors and tools: at nice 10 they take the idle cores (CFS gives such a job about a tenth
 # of a core another job wants), so the editors' timings stay as they were written for, and
 # their 10 minutes of compiling and testing mostly vanish from the run.
-echo "[test] sanitizers: building with clang, ASan and UBSan in $SANITIZE_DIR and running the suites there (in the background)" >&2
-in_background 10 "$logs/sanitizer" "$(declare -p ROOT SANITIZE_DIR log sanitizer_flags SANITIZER_SUITES)
-  $(declare -f build_sanitizer_tree sanitizer_tree); sanitizer_tree"
+say "sanitizers: building with clang, ASan and UBSan in $SANITIZE_DIR and running the suites there (in the background)"
+in_background 10 "$logs/sanitizer" "$(declare -p ROOT SANITIZE_DIR log sanitizer_flags SANITIZER_SUITES SANITIZER_FUZZERS TEST_STARTED)
+  $(declare -f say build_sanitizer_tree sanitizer_tree); sanitizer_tree"
 sanitizer=$!
 
 # clang-tidy (.clang-tidy's few checks) over the C++ the build compiles, after the build:
@@ -113,24 +130,22 @@ tidy=$!
 IN_SANITIZER_BUILD="$SANITIZER_SUITES|$SANITIZER_FUZZERS"
 # -j2 (tests/CMakeLists.txt): each of these runs alone.
 (cd "$BUILD_DIR" && ctest --output-on-failure --timeout 1500 -j2 -E "$IN_SANITIZER_BUILD" "$@") || status=$?
+say "the tests are done"
 
-echo "[test] clang-tidy: waiting for it" >&2
+say "clang-tidy: waiting for it"
 tidy_status=0
 wait "$tidy" || tidy_status=$?
 cat "$logs/tidy" >&2
-if [ "$tidy_status" != 0 ]; then echo "[test] clang-tidy failed (see above)" >&2; status=1; fi
+if [ "$tidy_status" != 0 ]; then say "clang-tidy failed (see above)"; status=1; fi
 
-echo "[test] sanitizers: waiting for the suites in $SANITIZE_DIR" >&2
+say "sanitizers: waiting for the suites in $SANITIZE_DIR"
 sanitizer_status=0
 wait "$sanitizer" || sanitizer_status=$?
 if [ "$sanitizer_status" = 3 ]; then
   grep -E "error|FAILED|CMake Error" "$log" | head -30 >&2 || tail -30 "$log" >&2
-  echo "[test] the sanitizer build failed (full log: $log)" >&2
+  say "the sanitizer build failed (full log: $log)"
   exit 1
 fi
 cat "$logs/sanitizer"
 [ "$sanitizer_status" = 0 ] || status=1
-# The fuzzers last, at normal priority, two at a time (CPU-bound, for a fixed time each).
-(cd "$SANITIZE_DIR" && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  ctest --output-on-failure --timeout 600 -j2 -R "$SANITIZER_FUZZERS") || status=$?
 exit $status

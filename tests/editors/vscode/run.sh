@@ -105,7 +105,8 @@ E2E_PASS=0 E2E_FAIL=0
 # (the server's path, the GPU runner) go in MACHINE: a code-server window is a remote one,
 # which drops them from the user settings as soon as it reads that file again.
 run_script() {
-  local script=$1 vsix=$2 extra=$3 machine=${4:-}
+  local script=$1 vsix=$2 extra=$3 machine=${4:-} started
+  started=$(date +%s)
   local dir=$WORK/${script%.mjs}
   mkdir -p "$dir/workspace" "$dir/user-data/User" "$dir/user-data/Machine" "$dir/extensions"
   printf '{%s}\n' "$machine" >"$dir/user-data/Machine/settings.json"
@@ -159,6 +160,7 @@ JSON
   if [ "$rc" != 0 ] && [ "$fail" = 0 ]; then fail=1; fi
   E2E_PASS=$((E2E_PASS + pass))
   E2E_FAIL=$((E2E_FAIL + fail))
+  say "$script: $pass passed, $fail failed, $(($(date +%s) - started)) s"
 }
 
 SERVER="\"kernelscope.server.path\": \"$KERNELSCOPE_BIN\""

@@ -141,9 +141,9 @@ std::string dumpResult(const CompileResult& r) {
     const CubinFunctions code = cubin ? cubinFunctions(*cubin) : CubinFunctions{};
     const auto it = code.find(kernel);
     o << "cubin " << kernel << " "
-      << (it == code.end() ? "none"
-                           : stableDigest({std::string(it->second.code),
-                                           std::to_string(it->second.registers)}))
+      << (it == code.end()
+              ? "none"
+              : stableDigest({std::string(it->second.code), std::to_string(it->second.registers)}))
       << "\n";
   }
   o << "cubin problem " << r.cubinProblem << "\n";
@@ -559,7 +559,7 @@ TEST_CASE("an edit assembles only the kernels it changed, and reads as a clean c
   // Each edit, and how many of the three modules it may assemble again at most.
   const std::pair<std::string, size_t> edits[] = {
       {text, 3},
-      {replaced(text, "* 7.5;", "* 7.25;"), 1},                       // only k7's code changed
+      {replaced(text, "* 7.5;", "* 7.25;"), 1},  // only k7's code changed
       {replaced(text, "* 3.5;", "* 3.25;"), 1},  // k3's, of a group assembled merged at first
       {"// a line more\n" + replaced(text, "* 7.5;", "* 7.25;"), 0},  // only lines moved
       {text + "// the end\n", 0}};  // the first text's kernels again

@@ -185,9 +185,9 @@ TEST_CASE("the recordings are what the toolchain here makes: recorded again, the
       CHECK(files == recordedFiles);
       for (const auto& written : again[i].files)  // (no structured binding: CHECK captures it)
         if (written.first.ends_with(".yaml"))
-          CHECK_MESSAGE(unwrappedYaml(written.second) ==
-                            unwrappedYaml(recorded[i].files.at(written.first)),
-                        written.first);
+          CHECK_MESSAGE(
+              unwrappedYaml(written.second) == unwrappedYaml(recorded[i].files.at(written.first)),
+              written.first);
         else if (!written.first.ends_with(".cubin"))
           CHECK_MESSAGE(written.second == recorded[i].files.at(written.first), written.first);
     }
