@@ -346,6 +346,34 @@ bool assembleMerged(const Toolchain& tc, const ResolvedOptions& opts,
   return true;
 }
 
+/// One run of a tool: on a merged module (KernelModules::merged) or on a group alone.
+struct Unit {
+  size_t kernels;
+  std::optional<size_t> merged;
+  size_t group = 0;
+};
+
+/// The runs to make: on each merged module that `together` takes, then on each group that
+/// `alone` takes and none of those holds; the largest first, so that the last to end is a
+/// small one.
+std::vector<Unit> unitsOf(const BackEndTools::Ptxas& ptxas,
+                          const std::function<bool(const BackEndTools::Merged&)>& together,
+                          const std::function<bool(size_t)>& alone) {
+  std::vector<Unit> units;
+  std::vector<bool> inMerged(ptxas.kernels.size(), false);
+  for (size_t j = 0; j < ptxas.merged.size(); ++j) {
+    if (!together(ptxas.merged[j])) continue;
+    units.push_back({ptxas.merged[j].whole.module.kernels.size(), j});
+    for (size_t m : ptxas.merged[j].members) inMerged[m] = true;
+  }
+  for (size_t i = 0; i < ptxas.kernels.size(); ++i)
+    if (!inMerged[i] && alone(i))
+      units.push_back({ptxas.kernels[i].module.kernels.size(), std::nullopt, i});
+  std::stable_sort(units.begin(), units.end(),
+                   [](const Unit& a, const Unit& b) { return a.kernels > b.kernels; });
+  return units;
+}
+
 /// Every kernel's ptxas that the cache does not answer, in parallel.
 BackEndTools::Ptxas assembleKernels(const Toolchain& tc, const ResolvedOptions& opts,
                                     const CancellationToken& cancel, const fs::path& dir,
@@ -358,25 +386,14 @@ BackEndTools::Ptxas assembleKernels(const Toolchain& tc, const ResolvedOptions& 
     if (!k.image) misses.push_back(i);
     missed[i] = !k.image;
   }
-  // The work: a merged module whose groups all missed, else each group that missed; the
-  // largest first, so that the last to end is a small one.
-  struct Unit {
-    size_t kernels;
-    std::optional<size_t> merged;
-    size_t group = 0;
-  };
-  std::vector<Unit> units;
-  std::vector<bool> inMerged(out.kernels.size(), false);
-  for (size_t j = 0; j < out.merged.size(); ++j) {
-    const auto& members = out.merged[j].members;
-    if (!std::all_of(members.begin(), members.end(), [&](size_t m) { return missed[m]; })) continue;
-    units.push_back({out.merged[j].whole.module.kernels.size(), j});
-    for (size_t m : members) inMerged[m] = true;
-  }
-  for (size_t i : misses)
-    if (!inMerged[i]) units.push_back({out.kernels[i].module.kernels.size(), std::nullopt, i});
-  std::stable_sort(units.begin(), units.end(),
-                   [](const Unit& a, const Unit& b) { return a.kernels > b.kernels; });
+  // A merged module is assembled when none of its groups is kept.
+  const std::vector<Unit> units = unitsOf(
+      out,
+      [&](const BackEndTools::Merged& merged) {
+        return std::all_of(merged.members.begin(), merged.members.end(),
+                           [&](size_t m) { return missed[m]; });
+      },
+      [&](size_t i) { return missed[i]; });
   inParallel(units.size(), backEndJobs(opts), [&](size_t u) {
     const Unit& unit = units[u];
     if (cancel.cancelled()) return;
@@ -407,23 +424,9 @@ BackEndTools::Disassembly disassembleKernels(const Toolchain& tc, const Resolved
   out.images.resize(ptxas.kernels.size());
   for (size_t i = 0; i < ptxas.kernels.size(); ++i) out.images[i] = ptxas.kernels[i].image;
   // A merged module's cubin is disassembled once for its groups (the images cut from it).
-  struct Unit {
-    size_t kernels;
-    std::optional<size_t> merged;
-    size_t group = 0;
-  };
-  std::vector<Unit> units;
-  std::vector<bool> inMerged(ptxas.kernels.size(), false);
-  for (size_t j = 0; j < ptxas.merged.size(); ++j) {
-    if (!ptxas.merged[j].assembled) continue;
-    units.push_back({ptxas.merged[j].whole.module.kernels.size(), j});
-    for (size_t m : ptxas.merged[j].members) inMerged[m] = true;
-  }
-  for (size_t i = 0; i < ptxas.kernels.size(); ++i)
-    if (!out.images[i]->sass && !inMerged[i])
-      units.push_back({ptxas.kernels[i].module.kernels.size(), std::nullopt, i});
-  std::stable_sort(units.begin(), units.end(),
-                   [](const Unit& a, const Unit& b) { return a.kernels > b.kernels; });
+  const std::vector<Unit> units = unitsOf(
+      ptxas, [](const BackEndTools::Merged& merged) { return merged.assembled; },
+      [&](size_t i) { return !out.images[i]->sass; });
   // A merged run, and the runs of groups whose listing could not be cut from it.
   std::vector<std::vector<ProcessResult>> runs(units.size());
   inParallel(units.size(), backEndJobs(opts), [&](size_t u) {
