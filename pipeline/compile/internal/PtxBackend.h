@@ -42,8 +42,10 @@ void replacePtx(const FrontEndOutput& in, const ResolvedOptions&, CompileResult&
 /// chains, and what they print is read only after the chains are final (assemble,
 /// disassemble). The kernels are assembled in groups, each in a module of its own
 /// (KernelModules.h), the modules that `opts.kernelImages` does not hold in parallel up to
-/// the cores: every ptxas first (the resources), then every nvdisasm. The destructor waits for the
-/// tools, so that nothing outlives the compile's directory.
+/// the cores: every ptxas first (the resources), then every nvdisasm. More of them than cores,
+/// where nvdisasm runs: the groups of each merged module (KernelModules::merged) that all
+/// missed are assembled and disassembled as one, each group's image cut from it (Merged).
+/// The destructor waits for the tools, so that nothing outlives the compile's directory.
 class BackEndTools {
  public:
   /// Starts ptxas (when PTX or SASS is wanted and ptxas exists) and then nvdisasm (when SASS
