@@ -70,6 +70,9 @@ struct CommonCompileOptions {
   /// the engine's); null: every kernel is assembled and disassembled afresh. Not part of what is
   /// compiled.
   std::shared_ptr<KernelImageCache> kernelImages;
+  /// How many of ptxas and nvdisasm run at once (KernelModules.h merges groups beyond it);
+  /// 0: the cores. Not part of what is compiled: the results do not depend on it.
+  unsigned backEndJobs = 0;
   /// Where stages are published as they come (not part of what is compiled: the cache key
   /// ignores it); unset: only the final result.
   StageListener onStages;

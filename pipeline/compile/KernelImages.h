@@ -3,11 +3,12 @@
 // The back end (internal/PtxBackend.h) assembles the kernels in groups of about ten, each in
 // a PTX module of its own (the header, the `.file` table, the kernels with the functions and
 // globals they reach: internal/KernelModules.h), one ptxas and one nvdisasm each, in
-// parallel up to the cores. A KernelImageCache keeps what they printed and the cubin, keyed
-// by that module's text, the tools and their options: a group whose code an edit left alone
-// is neither assembled nor disassembled again. In memory (least recently used first beyond a bound)
-// and, when given a directory, on disk (one directory per entry, written whole, within a bound by
-// evictLeastRecentlyUsed). Safe to call from several threads.
+// parallel up to the cores (more groups than cores: one merged module per core, each
+// group's image cut from it, its cubin the merged one). A KernelImageCache keeps what they printed
+// and the cubin, keyed by that module's text, the tools and their options: a group whose code an
+// edit left alone is neither assembled nor disassembled again. In memory (least recently used first
+// beyond a bound) and, when given a directory, on disk (one directory per entry, written whole,
+// within a bound by evictLeastRecentlyUsed). Safe to call from several threads.
 #pragma once
 
 #include <atomic>

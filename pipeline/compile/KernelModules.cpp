@@ -99,7 +99,7 @@ class Splitter {
  public:
   explicit Splitter(const Artifact& ptx) : ptx_(ptx) { readItems(); }
 
-  KernelModules modules(bool lineIds, bool linkedForLaunch) {
+  KernelModules modules(bool lineIds, bool linkedForLaunch, size_t jobs) {
     KernelModules out;
     std::vector<uint32_t> kernels, functions;
     for (uint32_t i = 0; i < items_.size(); ++i) {
@@ -120,8 +120,13 @@ class Splitter {
     for (uint32_t k : kernels)
       members[std::stoull(bytesDigest(items_[k].name).substr(0, 12), nullptr, 16) % groups]
           .push_back(k);
-    for (const auto& group : members)
-      if (!group.empty()) out.modules.push_back(module(reach(group), lineIds, linkedForLaunch));
+    std::vector<std::vector<uint32_t>> grouped;
+    for (auto& group : members)
+      if (!group.empty()) {
+        out.modules.push_back(module(reach(group), lineIds, linkedForLaunch));
+        grouped.push_back(std::move(group));
+      }
+    if (jobs > 0 && out.modules.size() > jobs) merge(out, grouped, jobs, lineIds, linkedForLaunch);
     return out;
   }
 
@@ -202,6 +207,32 @@ class Splitter {
     return count - 1;
   }
 
+  /// Deals the loadable modules (their kernels `grouped`) into `jobs` piles of about as many
+  /// kernels each, the largest first, and merges each pile of several.
+  void merge(KernelModules& out, const std::vector<std::vector<uint32_t>>& grouped, size_t jobs,
+             bool lineIds, bool linkedForLaunch) const {
+    std::vector<size_t> order;
+    for (size_t m = 0; m < out.modules.size(); ++m)
+      if (!out.modules[m].relocatable) order.push_back(m);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return grouped[a].size() > grouped[b].size(); });
+    std::vector<MergedModule> piles(jobs);
+    std::vector<size_t> kernels(jobs, 0);
+    for (size_t m : order) {
+      const size_t to = std::min_element(kernels.begin(), kernels.end()) - kernels.begin();
+      piles[to].members.push_back(m);
+      kernels[to] += grouped[m].size();
+    }
+    for (MergedModule& pile : piles) {
+      if (pile.members.size() < 2) continue;
+      std::sort(pile.members.begin(), pile.members.end());
+      std::vector<uint32_t> roots;
+      for (size_t m : pile.members) roots.insert(roots.end(), grouped[m].begin(), grouped[m].end());
+      pile.module = module(reach(roots), lineIds, linkedForLaunch);
+      out.merged.push_back(std::move(pile));
+    }
+  }
+
   /// The items reached from `roots` by name, transitively.
   std::vector<bool> reach(std::vector<uint32_t> work) const {
     std::vector<bool> in(items_.size(), false);
@@ -224,7 +255,10 @@ class Splitter {
     for (uint32_t i = 0; i < items_.size(); ++i) {
       const Item& item = items_[i];
       if (item.kind != Item::Kind::Other && !in[i]) continue;
-      if (item.kind == Item::Kind::Definition && item.entry) m.kernels.push_back(item.name);
+      if (item.kind == Item::Kind::Definition) {
+        m.functions.push_back(item.name);
+        if (item.entry) m.kernels.push_back(item.name);
+      }
       for (uint32_t l = item.first; l <= item.last; ++l) lines.push_back(l);
       // Only a function the PTX declares and nowhere defines is one ptxas must link.
       if (item.kind == Item::Kind::Declaration && item.external && !linkedForLaunch &&
@@ -254,8 +288,8 @@ class Splitter {
 
 }  // namespace
 
-KernelModules kernelModules(const Artifact& ptx, bool lineIds, bool linkedForLaunch) {
-  return Splitter(ptx).modules(lineIds, linkedForLaunch);
+KernelModules kernelModules(const Artifact& ptx, bool lineIds, bool linkedForLaunch, size_t jobs) {
+  return Splitter(ptx).modules(lineIds, linkedForLaunch, jobs);
 }
 
 std::string renumberAfter(std::string_view text, std::string_view prefix,

@@ -142,13 +142,19 @@ void attachToSource(Diagnostic& d, const Artifact& ptx, const LineMap& lineMap) 
 
 namespace {
 
-/// Runs `work(0..n-1)` on up to as many threads as there are cores (this one among them).
-void inParallel(size_t n, const std::function<void(size_t)>& work) {
+/// How many tools the back end runs at once: the cores, unless the options say.
+size_t backEndJobs(const ResolvedOptions& opts) {
+  return opts.backEndJobs > 0 ? opts.backEndJobs
+                              : std::max(1u, std::thread::hardware_concurrency());
+}
+
+/// Runs `work(0..n-1)` on up to `jobs` threads (this one among them).
+void inParallel(size_t n, size_t jobs, const std::function<void(size_t)>& work) {
   std::atomic<size_t> next{0};
   auto drain = [&] {
     for (size_t i = next++; i < n; i = next++) work(i);
   };
-  const size_t threads = std::min<size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
+  const size_t threads = std::min(n, std::max<size_t>(1, jobs));
   std::vector<std::thread> pool;
   for (size_t t = 1; t < threads; ++t) pool.emplace_back(drain);
   drain();
@@ -162,12 +168,12 @@ std::string imageKey(const Toolchain& tc, const ResolvedOptions& opts, const Ker
                        m.relocatable ? "-c" : "", m.text});
 }
 
-/// ptxas on one kernel's module, once more as relocatable (-c) when it names functions it
-/// lacks; the image when it assembled it.
+/// ptxas on one module (`dir/STEM.ptx`), once more as relocatable (-c) when it names
+/// functions it lacks; the image when it assembled it.
 void runPtxas(const Toolchain& tc, const ResolvedOptions& opts, const CancellationToken& cancel,
-              const fs::path& dir, size_t index, BackEndTools::Kernel& k) {
-  const fs::path ptxFile = dir / ("k" + std::to_string(index) + ".ptx");
-  const fs::path cubin = dir / ("k" + std::to_string(index) + ".cubin");
+              const fs::path& dir, const std::string& stem, BackEndTools::Kernel& k) {
+  const fs::path ptxFile = dir / (stem + ".ptx");
+  const fs::path cubin = dir / (stem + ".cubin");
   std::ofstream(ptxFile, std::ios::binary) << k.module.text;
   auto run = [&](bool relocatable) {
     ProcessSpec p;
@@ -195,15 +201,17 @@ void runPtxas(const Toolchain& tc, const ResolvedOptions& opts, const Cancellati
   k.image = std::move(image);
   // Kept once whole: with its SASS when nvdisasm is to run on it (runNvdisasm).
   const bool disassembles = opts.wants(Stage::Sass) && tc.nvdisasm.found();
-  if (opts.kernelImages && !disassembles) opts.kernelImages->insert(k.key, k.image);
+  if (opts.kernelImages && !disassembles && !k.key.empty())
+    opts.kernelImages->insert(k.key, k.image);
 }
 
-/// nvdisasm on a kernel's cubin; the image with its SASS, or null when it failed.
+/// nvdisasm on a module's cubin (`dir/STEM.cubin`); the image with its SASS, or null when it
+/// failed.
 std::shared_ptr<const KernelImage> runNvdisasm(const Toolchain& tc, const ResolvedOptions& opts,
                                                const CancellationToken& cancel, const fs::path& dir,
-                                               size_t index, const BackEndTools::Kernel& k,
-                                               ProcessResult& run) {
-  const fs::path cubin = dir / ("k" + std::to_string(index) + ".cubin");
+                                               const std::string& stem,
+                                               const BackEndTools::Kernel& k, ProcessResult& run) {
+  const fs::path cubin = dir / (stem + ".cubin");
   if (!k.run.started) std::ofstream(cubin, std::ios::binary) << k.image->cubin;  // kept
   ProcessSpec p;
   p.argv = {tc.nvdisasm.path.string(), "-c", "-g", "-gi", cubin.string()};
@@ -213,8 +221,157 @@ std::shared_ptr<const KernelImage> runNvdisasm(const Toolchain& tc, const Resolv
   if (!run.ok()) return nullptr;
   auto image = std::make_shared<KernelImage>(*k.image);
   image->sass = std::move(run.out);
-  if (opts.kernelImages) opts.kernelImages->insert(k.key, image);
+  if (opts.kernelImages && !k.key.empty()) opts.kernelImages->insert(k.key, image);
   return image;
+}
+
+/// The section a line of nvdisasm's listing opens (`//----- .text.NAME -----`), or empty.
+std::string_view sectionOpenedBy(std::string_view line) {
+  if (!line.starts_with("//---")) return {};
+  line.remove_prefix(line.find_first_not_of('-', 2));
+  text::skipBlanks(line);
+  return line.substr(0, line.find_first_of(" \t"));
+}
+
+std::string groupStem(size_t index) { return "k" + std::to_string(index); }
+std::string mergedStem(size_t index) { return "m" + std::to_string(index); }
+
+bool defines(const KernelModule& m, std::string_view function) {
+  return std::find(m.functions.begin(), m.functions.end(), function) != m.functions.end();
+}
+
+/// What ptxas -v said of `group`'s functions in `merged`, its report on a module that holds
+/// them, as the group's own run says it: nullopt when it says more than each function's
+/// resources (a warning, global memory), which only the group's own run tells apart.
+std::optional<std::string> groupReport(std::string_view merged, const KernelModule& group) {
+  std::string out;
+  std::string_view function;  // whose lines these are
+  bool ours = false;
+  for (std::string_view line : splitLines(merged)) {
+    const std::string_view t = text::trim(line);
+    std::string_view m = t;
+    if (t.empty()) continue;
+    if (!text::consume(m, "ptxas info    : ")) {
+      if (function.empty() || t.find("bytes stack frame") == std::string_view::npos)
+        return std::nullopt;
+    } else if (m == "0 bytes gmem") {  // what every module's report opens with
+      function = {};
+      ours = true;
+    } else if (text::consume(m, "Compiling entry function '") ||
+               text::consume(m, "Compiling function '")) {
+      function = m.substr(0, m.find('\''));
+      ours = defines(group, function);
+    } else if (text::consume(m, "Function properties for ")) {
+      if (m != function) ours = defines(group, function = m);
+    } else if (!m.starts_with("Used ") || function.empty()) {
+      return std::nullopt;
+    }
+    if (ours) {
+      out.append(line);
+      out += '\n';
+    }
+  }
+  return out;
+}
+
+/// nvdisasm's listing of `merged`'s cubin cut to `group`'s functions, as nvdisasm lists the
+/// group's own cubin: the header, then its functions' sections in the merged listing's order
+/// (the cubins list their functions in the PTX's order, reversed), two blank lines between
+/// them, line ids counting the group's own lines. nullopt when an id falls outside the group.
+std::optional<std::string> groupSass(std::string_view sass, const KernelModule& merged,
+                                     const KernelModule& group) {
+  const std::string ids =
+      merged.idLines.empty() ? std::string(sass) : wholePtxLineIds(sass, merged.idLines);
+  std::string out;
+  bool keep = true;  // the header
+  for (size_t at = 0; at < ids.size();) {
+    const size_t end = std::min(ids.find('\n', at), ids.size());
+    const std::string_view line = std::string_view(ids).substr(at, end - at);
+    at = end + 1;
+    if (std::string_view name = sectionOpenedBy(line); !name.empty())
+      keep = defines(group, name.starts_with(".text.") ? name.substr(6) : name);
+    if (keep) {
+      out.append(line);
+      out += '\n';
+    }
+  }
+  while (out.ends_with("\n\n")) out.pop_back();  // nvdisasm ends its last section so
+  if (group.idLines.empty()) return out;
+  std::unordered_map<uint32_t, uint32_t> lineOf;  // the whole PTX's line -> the group's
+  for (uint32_t l = 0; l < group.idLines.size(); ++l) lineOf.emplace(group.idLines[l], l);
+  bool outside = false;
+  out = renumberAfter(out, ", line ", [&](uint32_t id) -> std::optional<uint32_t> {
+    if (id < kLineIdBase) return std::nullopt;
+    auto it = lineOf.find(id - kLineIdBase);
+    outside = outside || it == lineOf.end();
+    return it == lineOf.end() ? std::nullopt : std::optional(kLineIdBase + it->second);
+  });
+  return outside ? std::nullopt : std::optional(std::move(out));
+}
+
+/// ptxas on a merged module for its groups (KernelModules.h), each given an image cut from
+/// what it made: its functions' part of the report (groupReport) and the merged cubin, which
+/// holds each group's code as the group's own would (a function's code does not depend on
+/// what else is assembled with it). False when that cannot be cut (ptxas failed, linked or
+/// said more than the resources): the groups are then assembled apart.
+bool assembleMerged(const Toolchain& tc, const ResolvedOptions& opts,
+                    const CancellationToken& cancel, const fs::path& dir, size_t index,
+                    BackEndTools::Merged& merged, std::vector<BackEndTools::Kernel>& kernels) {
+  runPtxas(tc, opts, cancel, dir, mergedStem(index), merged.whole);
+  const ProcessResult& run = merged.whole.run;
+  if (run.cancelled || (!run.started && cancel.cancelled())) {
+    for (size_t m : merged.members) kernels[m].run = run;
+    return true;
+  }
+  const auto& whole = merged.whole.image;
+  if (!whole || whole->relocatable) return false;
+  std::vector<std::string> reports;
+  for (size_t m : merged.members) {
+    std::optional<std::string> report = groupReport(whole->report, kernels[m].module);
+    if (!report) return false;
+    reports.push_back(std::move(*report));
+  }
+  const bool disassembles = opts.wants(Stage::Sass) && tc.nvdisasm.found();
+  for (size_t i = 0; i < merged.members.size(); ++i) {
+    BackEndTools::Kernel& k = kernels[merged.members[i]];
+    auto image = std::make_shared<KernelImage>();
+    image->report = std::move(reports[i]);
+    image->cubin = whole->cubin;
+    k.image = std::move(image);
+    k.run = run;
+    k.run.elapsed = {};  // counted once, in the merged run's
+    if (opts.kernelImages && !disassembles) opts.kernelImages->insert(k.key, k.image);
+  }
+  merged.assembled = true;
+  return true;
+}
+
+/// One run of a tool: on a merged module (KernelModules::merged) or on a group alone.
+struct Unit {
+  size_t kernels;
+  std::optional<size_t> merged;
+  size_t group = 0;
+};
+
+/// The runs to make: on each merged module that `together` takes, then on each group that
+/// `alone` takes and none of those holds; the largest first, so that the last to end is a
+/// small one.
+std::vector<Unit> unitsOf(const BackEndTools::Ptxas& ptxas,
+                          const std::function<bool(const BackEndTools::Merged&)>& together,
+                          const std::function<bool(size_t)>& alone) {
+  std::vector<Unit> units;
+  std::vector<bool> inMerged(ptxas.kernels.size(), false);
+  for (size_t j = 0; j < ptxas.merged.size(); ++j) {
+    if (!together(ptxas.merged[j])) continue;
+    units.push_back({ptxas.merged[j].whole.module.kernels.size(), j});
+    for (size_t m : ptxas.merged[j].members) inMerged[m] = true;
+  }
+  for (size_t i = 0; i < ptxas.kernels.size(); ++i)
+    if (!inMerged[i] && alone(i))
+      units.push_back({ptxas.kernels[i].module.kernels.size(), std::nullopt, i});
+  std::stable_sort(units.begin(), units.end(),
+                   [](const Unit& a, const Unit& b) { return a.kernels > b.kernels; });
+  return units;
 }
 
 /// Every kernel's ptxas that the cache does not answer, in parallel.
@@ -222,14 +379,32 @@ BackEndTools::Ptxas assembleKernels(const Toolchain& tc, const ResolvedOptions& 
                                     const CancellationToken& cancel, const fs::path& dir,
                                     BackEndTools::Ptxas out) {
   std::vector<size_t> misses;
+  std::vector<bool> missed(out.kernels.size(), false);
   for (size_t i = 0; i < out.kernels.size(); ++i) {
     auto& k = out.kernels[i];
     k.image = opts.kernelImages ? opts.kernelImages->find(k.key) : nullptr;
     if (!k.image) misses.push_back(i);
+    missed[i] = !k.image;
   }
-  inParallel(misses.size(), [&](size_t m) {
-    if (!cancel.cancelled()) runPtxas(tc, opts, cancel, dir, misses[m], out.kernels[misses[m]]);
+  // A merged module is assembled when none of its groups is kept.
+  const std::vector<Unit> units = unitsOf(
+      out,
+      [&](const BackEndTools::Merged& merged) {
+        return std::all_of(merged.members.begin(), merged.members.end(),
+                           [&](size_t m) { return missed[m]; });
+      },
+      [&](size_t i) { return missed[i]; });
+  inParallel(units.size(), backEndJobs(opts), [&](size_t u) {
+    const Unit& unit = units[u];
+    if (cancel.cancelled()) return;
+    if (!unit.merged)
+      return runPtxas(tc, opts, cancel, dir, groupStem(unit.group), out.kernels[unit.group]);
+    BackEndTools::Merged& merged = out.merged[*unit.merged];
+    if (assembleMerged(tc, opts, cancel, dir, *unit.merged, merged, out.kernels)) return;
+    for (size_t m : merged.members)
+      if (!cancel.cancelled()) runPtxas(tc, opts, cancel, dir, groupStem(m), out.kernels[m]);
   });
+  for (const auto& merged : out.merged) out.elapsed += merged.whole.run.elapsed;
   for (size_t i : misses) {
     out.elapsed += out.kernels[i].run.elapsed;
     out.cancelled = out.cancelled || out.kernels[i].run.cancelled || !out.kernels[i].run.started;
@@ -246,19 +421,52 @@ BackEndTools::Disassembly disassembleKernels(const Toolchain& tc, const Resolved
   if (!opts.wants(Stage::Sass) || !tc.nvdisasm.found()) return out;
   for (const auto& k : ptxas.kernels)
     if (!k.image) return out;  // a ptxas failed: no SASS
-  std::vector<size_t> misses;
   out.images.resize(ptxas.kernels.size());
-  for (size_t i = 0; i < ptxas.kernels.size(); ++i) {
-    out.images[i] = ptxas.kernels[i].image;
-    if (!out.images[i]->sass) misses.push_back(i);
-  }
-  std::vector<ProcessResult> runs(misses.size());
-  inParallel(misses.size(), [&](size_t m) {
+  for (size_t i = 0; i < ptxas.kernels.size(); ++i) out.images[i] = ptxas.kernels[i].image;
+  // A merged module's cubin is disassembled once for its groups (the images cut from it).
+  const std::vector<Unit> units = unitsOf(
+      ptxas, [](const BackEndTools::Merged& merged) { return merged.assembled; },
+      [&](size_t i) { return !out.images[i]->sass; });
+  // A merged run, and the runs of groups whose listing could not be cut from it.
+  std::vector<std::vector<ProcessResult>> runs(units.size());
+  inParallel(units.size(), backEndJobs(opts), [&](size_t u) {
+    auto& done = runs[u].emplace_back();  // not started: cancelled before it
     if (cancel.cancelled()) return;
-    out.images[misses[m]] =
-        runNvdisasm(tc, opts, cancel, dir, misses[m], ptxas.kernels[misses[m]], runs[m]);
+    const Unit& unit = units[u];
+    if (!unit.merged) {
+      out.images[unit.group] = runNvdisasm(tc, opts, cancel, dir, groupStem(unit.group),
+                                           ptxas.kernels[unit.group], done);
+      return;
+    }
+    const BackEndTools::Merged& merged = ptxas.merged[*unit.merged];
+    const auto whole =
+        runNvdisasm(tc, opts, cancel, dir, mergedStem(*unit.merged), merged.whole, done);
+    for (size_t m : merged.members) {
+      if (!whole) {
+        out.images[m] = nullptr;
+        continue;
+      }
+      const BackEndTools::Kernel& k = ptxas.kernels[m];
+      if (auto sass = groupSass(*whole->sass, merged.whole.module, k.module)) {
+        auto image = std::make_shared<KernelImage>(*k.image);
+        image->sass = std::move(*sass);
+        if (opts.kernelImages) opts.kernelImages->insert(k.key, image);
+        out.images[m] = std::move(image);
+        continue;
+      }
+      // Not expected (a group's functions have their lines in it): the group alone.
+      BackEndTools::Kernel alone{k.module, k.key, nullptr, {}};
+      runPtxas(tc, opts, cancel, dir, groupStem(m), alone);
+      out.images[m] = alone.image ? runNvdisasm(tc, opts, cancel, dir, groupStem(m), alone,
+                                                runs[u].emplace_back())
+                                  : nullptr;
+      if (!alone.image) runs[u].push_back(std::move(alone.run));
+    }
   });
-  for (auto& run : runs) {
+  std::vector<ProcessResult> flat;
+  for (auto& unitRuns : runs)
+    for (auto& run : unitRuns) flat.push_back(std::move(run));
+  for (auto& run : flat) {
     out.elapsed += run.elapsed;
     out.cancelled = out.cancelled || run.cancelled || (!run.started && cancel.cancelled());
     if (!run.ok() && !out.failure) out.failure = std::move(run);
@@ -277,8 +485,12 @@ BackEndTools::BackEndTools(const Toolchain& tc, const ResolvedOptions& opts,
   // options, the token) and what is made for it here; the PTX's chains change meanwhile.
   // nvcc's PTX is assembled as it printed it (its own `.loc` lines are exact).
   const Artifact text = in.ptxasText ? parsePtx(*in.ptxasText) : Artifact();
-  KernelModules split = kernelModules(in.ptxasText ? text : imageOf(in),
-                                      !in.ptxasText && in.lineIds, in.linkedForLaunch);
+  // More groups than cores are merged (KernelModules.h) where nvdisasm is to run: its start
+  // costs as much as a small group's whole listing.
+  const bool disassembles = opts.wants(Stage::Sass) && tc.nvdisasm.found();
+  KernelModules split =
+      kernelModules(in.ptxasText ? text : imageOf(in), !in.ptxasText && in.lineIds,
+                    in.linkedForLaunch, disassembles ? backEndJobs(opts) : 0);
   Ptxas input;
   input.functions = std::move(split.functions);
   input.lineIds = !split.modules.empty() && !split.modules.front().idLines.empty();
@@ -286,6 +498,8 @@ BackEndTools::BackEndTools(const Toolchain& tc, const ResolvedOptions& opts,
     std::string key = imageKey(tc, opts, m);
     input.kernels.push_back({std::move(m), std::move(key), nullptr, {}});
   }
+  for (auto& m : split.merged)
+    input.merged.push_back({std::move(m.members), {std::move(m.module), {}, nullptr, {}}});
   auto ptxas = std::make_shared<std::promise<Ptxas>>();
   ptxas_ = ptxas->get_future().share();
   nvdisasm_ = std::async(
@@ -324,6 +538,7 @@ std::optional<Assembled> assemble(const Toolchain& tc, const ResolvedOptions& op
   std::vector<Diagnostic> diagnostics;
   std::vector<std::string> unresolved;
   const ProcessResult* failed = nullptr;
+  std::vector<std::shared_ptr<const std::string>> cubins;
   for (const auto& k : ptxas.kernels) {
     const std::string& printed = k.image ? k.image->report : k.run.err + k.run.out;
     reports += printed;
@@ -351,8 +566,12 @@ std::optional<Assembled> assemble(const Toolchain& tc, const ResolvedOptions& op
       continue;
     }
     if (!k.image->relocatable) {  // the loadable cubin: what `kernelscope run` launches
-      auto cubin = std::make_shared<const std::string>(k.image->cubin);
-      for (const auto& kernel : ours) result.cubins[kernel] = cubin;
+      // Groups cut from one merged module share its cubin: held once.
+      auto same = std::find_if(cubins.begin(), cubins.end(),
+                               [&](const auto& c) { return *c == k.image->cubin; });
+      if (same == cubins.end())
+        same = cubins.insert(cubins.end(), std::make_shared<const std::string>(k.image->cubin));
+      for (const auto& kernel : ours) result.cubins[kernel] = *same;
       continue;
     }
     // Relocatable: calling what nothing defines, linked (unresolved) or not at all.
@@ -436,14 +655,6 @@ std::shared_ptr<const SassCosts> sassCosts(const ResolvedOptions& opts, const Ar
   costs->access = in.access.valid() ? accessesOf(in.access.get(), functions)
                                     : analyzeAccesses(in.ir.text(), functions, lineMap, opts.arch);
   return costs;
-}
-
-/// The section a line of nvdisasm's listing opens (`//----- .text.NAME -----`), or empty.
-std::string_view sectionOpenedBy(std::string_view line) {
-  if (!line.starts_with("//---")) return {};
-  line.remove_prefix(line.find_first_not_of('-', 2));
-  text::skipBlanks(line);
-  return line.substr(0, line.find_first_of(" \t"));
 }
 
 /// The modules' listings as one (see disassemble), and the code of each function listed,

@@ -42,8 +42,10 @@ void replacePtx(const FrontEndOutput& in, const ResolvedOptions&, CompileResult&
 /// chains, and what they print is read only after the chains are final (assemble,
 /// disassemble). The kernels are assembled in groups, each in a module of its own
 /// (KernelModules.h), the modules that `opts.kernelImages` does not hold in parallel up to
-/// the cores: every ptxas first (the resources), then every nvdisasm. The destructor waits for the
-/// tools, so that nothing outlives the compile's directory.
+/// the cores: every ptxas first (the resources), then every nvdisasm. More of them than cores,
+/// where nvdisasm runs: the groups of each merged module (KernelModules::merged) that all
+/// missed are assembled and disassembled as one, each group's image cut from it (Merged).
+/// The destructor waits for the tools, so that nothing outlives the compile's directory.
 class BackEndTools {
  public:
   /// Starts ptxas (when PTX or SASS is wanted and ptxas exists) and then nvdisasm (when SASS
@@ -62,8 +64,16 @@ class BackEndTools {
     std::shared_ptr<const KernelImage> image;  // null: ptxas failed or was cancelled
     ProcessResult run;  // ptxas's last run on it; not started when the image was kept
   };
+  /// Groups assembled as one module (KernelModules::merged) when none of them is kept: each
+  /// group's image is cut from what ptxas and nvdisasm made of it.
+  struct Merged {
+    std::vector<size_t> members;  // into Ptxas::kernels
+    Kernel whole;                 // no key: kept only as its groups' images
+    bool assembled = false;       // its groups' images were cut from it
+  };
   struct Ptxas {
-    std::vector<Kernel> kernels;         // one per module
+    std::vector<Kernel> kernels;  // one per module
+    std::vector<Merged> merged;
     std::vector<std::string> functions;  // the PTX's, in its order (KernelModules)
     bool lineIds = false;                // ptxas read the PTX with line ids (ptxWithLineIds)
     bool cancelled = false;

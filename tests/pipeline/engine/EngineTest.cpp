@@ -11,8 +11,10 @@
 #include <cstring>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
+#include "Costs.h"
 #include "Engine.h"
 #include "Files.h"
 #include "Process.h"
@@ -133,8 +135,17 @@ std::string dumpResult(const CompileResult& r) {
   std::ostringstream o;
   o << r.succeeded << r.arch << r.optLevel << int(r.profile) << r.failure << "\n";
   for (const auto& f : r.sourceFiles) o << "source " << f.string() << "\n";
-  for (const auto& [kernel, cubin] : r.cubins)
-    o << "cubin " << kernel << " " << (cubin ? stableDigest({*cubin}) : "none") << "\n";
+  // Each kernel's code and registers in the cubin it runs from (a group's own, or a merged
+  // module's that holds other groups' kernels too: PtxBackend.h).
+  for (const auto& [kernel, cubin] : r.cubins) {
+    const CubinFunctions code = cubin ? cubinFunctions(*cubin) : CubinFunctions{};
+    const auto it = code.find(kernel);
+    o << "cubin " << kernel << " "
+      << (it == code.end()
+              ? "none"
+              : stableDigest({std::string(it->second.code), std::to_string(it->second.registers)}))
+      << "\n";
+  }
   o << "cubin problem " << r.cubinProblem << "\n";
   for (const LinkedFunction& f : r.linkedFunctions)
     o << "linked " << f.symbol << " " << f.demangled << " " << f.library << "\n";
@@ -513,7 +524,8 @@ TEST_CASE("an edit assembles only the kernels it changed, and reads as a clean c
   // 21 kernels (three modules of ptxas's, KernelModules.h) sharing a function ptxas keeps
   // apart: each edit is compiled through the engine, whose kernel images (KernelImages.h)
   // answer the modules it left alone, and compared with a clean compile that assembles and
-  // disassembles every kernel afresh.
+  // disassembles every kernel afresh. Two tools at a time: three groups that all miss are
+  // assembled as two modules, and an image cut from a merged module reads as its own.
   test::requireToolchain();
   TempDir dir("kernelscope-kernel-images");
   const fs::path file = dir.path() / "many.rs";
@@ -540,13 +552,15 @@ TEST_CASE("an edit assembles only the kernels it changed, and reads as a clean c
   Engine engine = testEngine();
   CompileOptions options;
   options.remarks = true;
+  options.backEndJobs = 2;
   const auto images = engine.optionsFor(file, options).kernelImages;
   REQUIRE(images);
   size_t hits = images->counters().hits, misses = images->counters().misses;
   // Each edit, and how many of the three modules it may assemble again at most.
   const std::pair<std::string, size_t> edits[] = {
       {text, 3},
-      {replaced(text, "* 7.5;", "* 7.25;"), 1},                       // only k7's code changed
+      {replaced(text, "* 7.5;", "* 7.25;"), 1},  // only k7's code changed
+      {replaced(text, "* 3.5;", "* 3.25;"), 1},  // k3's, of a group assembled merged at first
       {"// a line more\n" + replaced(text, "* 7.5;", "* 7.25;"), 0},  // only lines moved
       {text + "// the end\n", 0}};  // the first text's kernels again
   for (const auto& e : edits) {
@@ -571,5 +585,20 @@ TEST_CASE("an edit assembles only the kernels it changed, and reads as a clean c
     REQUIRE(fresh.stage(Stage::Sass)->available);
     CHECK(fresh.cubins.size() == 21);
     CHECK(dump(*incremental) == dump(fresh));
+    // The clean compile's groups came from two cubins, the merged module's and the other's.
+    std::set<std::string> cubins;
+    for (const auto& [kernel, cubin] : fresh.cubins) cubins.insert(*cubin);
+    CHECK(cubins.size() == 2);
   }
+  // Every group assembled alone: three cubins, each kernel's code as in the merged one.
+  ResolvedOptions apart = engine.optionsFor(file, options);
+  apart.kernelImages = nullptr;
+  apart.backEndJobs = 3;
+  CompileResult alone = compileKernel(engine.toolchain(), {file, text, {}}, apart);
+  REQUIRE(alone.succeeded);
+  std::set<std::string> cubins;
+  for (const auto& [kernel, cubin] : alone.cubins) cubins.insert(*cubin);
+  CHECK(cubins.size() == 3);
+  apart.backEndJobs = 2;
+  CHECK(dump(alone) == dump(compileKernel(engine.toolchain(), {file, text, {}}, apart)));
 }
