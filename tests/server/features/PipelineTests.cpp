@@ -34,17 +34,30 @@ std::vector<json> readies(const std::vector<json>& statuses) {
   return ready;
 }
 
+/// The tools a test's compiles run: the toolchain's, or a recording's answers.
+enum class Tools { Live, Replayed };
+
+/// A server with an example (relative to the source tree) open as it is on disk, compiled.
+struct OpenExample {
+  OpenExample(const std::string& example, Tools tools)
+      : client(tools == Tools::Live ? realOptions(compiler) : replayedOptions(compiler, example)),
+        path(std::string(KS_SOURCE_DIR) + "/" + example),
+        text(readWholeFile(path)) {
+    uri = client.open(path, text);
+    client.sync();
+  }
+  Engine* compiler = nullptr;
+  TestClient client;
+  std::string path, text, uri;
+};
+
 }  // namespace
 
 TEST_CASE(
     "recorded pipeline: a compile is published stage by stage, each ready saying what is still "
     "coming") {
-  Engine* compiler = nullptr;
-  TestClient client(replayedOptions(compiler, "examples/saxpy.rs"));
-  const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
-  client.open(path, readWholeFile(path));
-  client.sync();
-  std::vector<json> ready = readies(client.notifications("kernelscope/status"));
+  OpenExample example("examples/saxpy.rs", Tools::Replayed);
+  std::vector<json> ready = readies(example.client.notifications("kernelscope/status"));
   REQUIRE(ready.size() == 3);
   for (const json& s : ready) CHECK(s["revision"] == 1);
   CHECK(ready[0]["stages"] == json{"mir", "llvm-ir", "ptx"});
@@ -57,15 +70,11 @@ TEST_CASE(
 
 TEST_CASE("real pipeline: an edit's partial readies carry no changes; its last one does") {
   requireToolchain();  // an edit: a compile no recording holds
-  Engine* compiler = nullptr;
-  TestClient client(realOptions(compiler));
-  const std::string path = KS_SOURCE_DIR "/examples/vector_add.rs";
-  std::string uri = client.open(path, readWholeFile(path));
-  client.sync();
+  OpenExample example("examples/vector_add.rs", Tools::Live);
+  TestClient& client = example.client;
   REQUIRE(readies(client.notifications("kernelscope/status")).size() == 3);
 
-  std::string text = readWholeFile(path);
-  client.change(uri, text + "\n// a comment\n", 2);
+  client.change(example.uri, example.text + "\n// a comment\n", 2);
   client.sync();
   std::vector<json> ready = readies(client.notifications("kernelscope/status"));
   REQUIRE(ready.size() == 3);
@@ -77,12 +86,9 @@ TEST_CASE("real pipeline: an edit's partial readies carry no changes; its last o
 }
 
 TEST_CASE("recorded pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers with it") {
-  Engine* compiler = nullptr;
-  TestClient client(replayedOptions(compiler, "examples/saxpy.rs"));
-  const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
-  const std::string text = readWholeFile(path);
-  std::string uri = client.open(path, text);
-  client.sync();
+  OpenExample example("examples/saxpy.rs", Tools::Replayed);
+  TestClient& client = example.client;
+  const std::string &text = example.text, &uri = example.uri;
   auto statuses = client.notifications("kernelscope/status");
   REQUIRE(statuses.back()["state"] == "ready");
   CHECK(std::find(statuses.back()["stages"].begin(), statuses.back()["stages"].end(), "ptx") !=
@@ -127,12 +133,9 @@ TEST_CASE("recorded pipeline: saxpy compiles, its a*x+y line maps to PTX and hov
 
 TEST_CASE("real pipeline: a broken edit is a rustc error on its line, revision 1 still served") {
   requireToolchain();  // the edits: compiles no recording holds
-  Engine* compiler = nullptr;
-  TestClient client(realOptions(compiler));
-  const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
-  const std::string text = readWholeFile(path);
-  std::string uri = client.open(path, text);
-  client.sync();
+  OpenExample example("examples/saxpy.rs", Tools::Live);
+  TestClient& client = example.client;
+  const std::string &text = example.text, &uri = example.uri;
   const int line = lineOf(text, "a * *x.add(i)");
 
   // Breaking the kernel gives a rustc error on its line and keeps serving revision 1.
@@ -159,12 +162,9 @@ TEST_CASE(
     "recorded pipeline: where a SASS value comes from, by kernelscope/valueFlow and by definition "
     "and "
     "references on the SASS view's registers, in its filtered lines") {
-  Engine* compiler = nullptr;
-  TestClient client(replayedOptions(compiler, "examples/saxpy.rs"));
-  const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
-  const std::string text = readWholeFile(path);
-  std::string uri = client.open(path, text);
-  client.sync();
+  OpenExample example("examples/saxpy.rs", Tools::Replayed);
+  TestClient& client = example.client;
+  const std::string &text = example.text, &uri = example.uri;
   const int saxpyLine = lineOf(text, "a * *x.add(i)");
   const json filters = {{"directives", true}, {"debugLocations", true}, {"comments", true}};
   json view =
@@ -263,12 +263,9 @@ TEST_CASE(
 
 TEST_CASE("real pipeline: a ready status after an edit says what the PTX and SASS became") {
   requireToolchain();  // edits: compiles no recording holds
-  Engine* compiler = nullptr;
-  TestClient client(realOptions(compiler));
-  const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
-  const std::string text = readWholeFile(path);
-  std::string uri = client.open(path, text);
-  client.sync();
+  OpenExample example("examples/saxpy.rs", Tools::Live);
+  TestClient& client = example.client;
+  const std::string &text = example.text, &uri = example.uri;
   json first = client.notifications("kernelscope/status").back();
   REQUIRE(first["state"] == "ready");
   CHECK_FALSE(first.contains("changes"));  // nothing compiled before it
@@ -827,13 +824,10 @@ TEST_CASE(
 
 TEST_CASE("real pipeline: compileCacheMB bounds the results kept, applied at once") {
   requireToolchain();  // an edit and its undo: compiles no recording holds
-  Engine* compiler = nullptr;
-  TestClient client(realOptions(compiler));
-  const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
-  const std::string text = readWholeFile(path);
-  const std::string uri = client.open(path, text);
-  client.sync();
-  auto compiled = [&] { return compiler->counters().compiled; };
+  OpenExample example("examples/saxpy.rs", Tools::Live);
+  TestClient& client = example.client;
+  const std::string &text = example.text, &uri = example.uri;
+  auto compiled = [&] { return example.compiler->counters().compiled; };
   REQUIRE(compiled() == 1);
   // An edit, then its undo: the undo is answered from the cache.
   client.change(uri, text + "\n// an edit\n", 2);
@@ -841,7 +835,7 @@ TEST_CASE("real pipeline: compileCacheMB bounds the results kept, applied at onc
   client.change(uri, text, 3);
   client.sync();
   CHECK(compiled() == 2);
-  CHECK(compiler->counters().fromMemory >= 1);
+  CHECK(example.compiler->counters().fromMemory >= 1);
 
   // No cache: the same edit and undo compile twice.
   client.notify("workspace/didChangeConfiguration", {{"settings", {{"compileCacheMB", 0}}}});
