@@ -11,6 +11,12 @@ namespace ks {
 Engine::Engine(ToolchainSettings settings, Progress progress)
     : settings_(std::move(settings)), progress_(std::move(progress)) {}
 
+void Engine::useToolchain(Toolchain given) {
+  std::lock_guard lock(mutex_);
+  ++settingsGeneration_;  // a discovery under way answers its own call only
+  toolchain_ = std::move(given);
+}
+
 void Engine::setRustc(const std::string& path) {
   std::lock_guard lock(mutex_);
   if (settings_.rustc == path) return;

@@ -39,6 +39,10 @@ class Engine {
 
   /// The toolchain, discovered (and its sysroot set up) on first use.
   Toolchain toolchain();
+  /// Uses `given`, a toolchain made by the caller (the tests' replayToolchain, whose tools answer
+  /// from a recording), from the next compile on instead of one discovered, until setRustc names
+  /// another rustc.
+  void useToolchain(Toolchain given);
   /// Uses another rustc from the next compile on (empty: discover).
   void setRustc(const std::string& path);
   /// Bounds the results kept in memory (their footprints added up).

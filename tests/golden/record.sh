@@ -10,6 +10,8 @@ BIN=${KERNELSCOPE_BIN:-$ROOT/build/server/kernelscope}
 cd "$ROOT"
 for f in examples/*.rs tests/fixtures/*.rs; do
   name=$(basename "$f" .rs)
+  # broken.rs's rustc output is read from its recording (tests/golden/tools/README.md).
+  [ "$name" = broken ] && continue
   rm -rf "tests/golden/$name"
   "$BIN" explain "$f" --save-temps "tests/golden/$name" >/dev/null 2>&1 || true
   echo "recorded tests/golden/$name"

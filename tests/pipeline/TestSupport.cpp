@@ -151,6 +151,12 @@ const std::vector<std::string>& recordedKernels() {
   return kernels;
 }
 
+std::vector<std::string> recordedFiles() {
+  std::vector<std::string> files = recordedKernels();
+  files.emplace_back("tests/fixtures/broken.rs");
+  return files;
+}
+
 fs::path recordingOf(const fs::path& file) {
   return sourceDir() / "tests/golden/tools" / file.stem();
 }

@@ -47,6 +47,10 @@ const CompileResult& compiled(const std::filesystem::path& file, const CompileOp
 /// directory: a compile of each replays without the toolchain.
 const std::vector<std::string>& recordedKernels();
 
+/// Every file whose tool runs are recorded: recordedKernels(), and one that does not compile
+/// (tests/fixtures/broken.rs: rustc's errors, which the LSP diagnostics tests read).
+std::vector<std::string> recordedFiles();
+
 /// Where the tool runs of compiling `file` (with the default options) are recorded.
 std::filesystem::path recordingOf(const std::filesystem::path& file);
 

@@ -1,5 +1,6 @@
 // The server on the real pipeline for tests: options with the real compiler (and the real GPU
-// jobs); RequireToolchain.h gates the tests that need it.
+// jobs), which RequireToolchain.h gates, or with a compiler whose tools answer from a recording
+// (replayedOptions), which needs no toolchain.
 #pragma once
 
 #include <cstdlib>
@@ -17,6 +18,7 @@
 #include "RequireToolchain.h"
 #include "SourceText.h"
 #include "TestClient.h"
+#include "ToolRecording.h"
 
 namespace ks::test {
 
@@ -52,12 +54,45 @@ inline void checkGolden(const std::filesystem::path& golden, const std::string& 
                        << "\n  actual:   " << (i < a.size() ? std::string(a[i]) : "<end>"));
 }
 
-inline server::ServerOptions realOptions(Engine*& out, ToolchainSettings settings = {}) {
+/// Server options on `engine`, kept for the rest of the test run (a server may outlive its
+/// test's scope on its workers), which `out` then names.
+inline server::ServerOptions optionsOn(Engine*& out, std::unique_ptr<Engine> engine,
+                                       const std::string& defaultRustc) {
   static std::vector<std::unique_ptr<Engine>> keep;
-  keep.push_back(std::make_unique<Engine>(settings, nullptr));
+  keep.push_back(std::move(engine));
   out = keep.back().get();
   server::ServerOptions o = TestClient::options(/*workers=*/1, std::chrono::milliseconds(0));
-  server::useEngine(o, *out, settings.rustc);
+  server::useEngine(o, *out, defaultRustc);
+  return o;
+}
+
+inline server::ServerOptions realOptions(Engine*& out, ToolchainSettings settings = {}) {
+  const std::string rustc = settings.rustc;
+  return optionsOn(out, std::make_unique<Engine>(std::move(settings), nullptr), rustc);
+}
+
+/// Server options on an engine whose tools answer from the recording of `kernel` (relative
+/// to the source tree, "examples/saxpy.rs"; tests/golden/tools/): a conversation about a
+/// recorded kernel, as it is on disk, runs without the toolchain. The recording holds the
+/// compile of the file with the default options, so a document whose text is the file's
+/// compiles as the file, and with remarks (the server's settings leave them off, and it
+/// publishes them only when asked: the tools' other output is the same). Any other text is an
+/// edit no recording holds: its compile fails, naming the command.
+inline server::ServerOptions replayedOptions(Engine*& out, const std::string& kernel) {
+  const std::filesystem::path source = KS_SOURCE_DIR;
+  auto engine = std::make_unique<Engine>();
+  engine->useToolchain(replayToolchain(
+      source / "tests/golden/tools" / std::filesystem::path(kernel).stem(), source));
+  server::ServerOptions o = optionsOn(out, std::move(engine), "");
+  o.compile = [engine = out](const CompileInput& in, const CompileOptions& options,
+                             const CancellationToken& cancel) {
+    CompileInput asOnDisk = in;
+    if (asOnDisk.text && asOnDisk.overlays.empty() && *asOnDisk.text == readWholeFile(in.path))
+      asOnDisk.text.reset();
+    CompileOptions asRecorded = options;
+    asRecorded.remarks = true;
+    return engine->compile(asOnDisk, asRecorded, cancel);
+  };
   return o;
 }
 

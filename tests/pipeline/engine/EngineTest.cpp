@@ -82,6 +82,25 @@ TEST_CASE("the engine answers an unchanged input from its cache and compiles an 
   CHECK(engine.counters().compiled == 4);
 }
 
+TEST_CASE("an engine given a toolchain compiles with it, until another rustc is set") {
+  // A replayed toolchain (tests/golden/tools/): its tools answer from the recording, so this
+  // runs without rustc, ptxas or nvdisasm, and a command it does not hold would fail.
+  const fs::path saxpy = test::sourceDir() / "examples/saxpy.rs";
+  const Toolchain replay = test::replayToolchain(test::recordingOf(saxpy), test::sourceDir());
+  Engine engine;
+  engine.useToolchain(replay);
+  CHECK(engine.toolchain().rustc.path == replay.rustc.path);
+  auto r = engine.compile({saxpy, std::nullopt, {}}, {});
+  CHECK(std::dynamic_pointer_cast<const test::ReplayingRunner>(replay.runner)->misses().empty());
+  REQUIRE(r->succeeded);
+  REQUIRE(r->kernels.size() == 1);
+  CHECK(r->kernels[0].sassInstructions == test::replayed(saxpy).kernels[0].sassInstructions);
+  CHECK(engine.counters().compiled == 1);
+
+  engine.setRustc("/nonexistent/kernelscope-test/rustc");  // discovered again: not found
+  CHECK_FALSE(engine.toolchain().rustc.found());
+}
+
 TEST_CASE("the engine applies the crate's defaults and watches its Cargo.toml") {
   test::requireToolchain();
   Engine engine = testEngine();

@@ -121,8 +121,10 @@ TEST_CASE("SASS straight from nvdisasm (no chain ids)") {
 }
 
 TEST_CASE("rustc JSON diagnostics: exact spans, codes, no summaries") {
-  auto diags = parseRustcDiagnostics(readWholeFile(golden("broken") / "rustc.stderr"));
+  // rustc's stderr as the recording of its compile keeps it (paths as placeholders).
   test::Fixture broken(test::sourceDir() / "tests/fixtures/broken.rs");
+  auto diags =
+      parseRustcDiagnostics(readWholeFile(test::recordingOf(broken.path) / "1-rustc.stderr"));
   REQUIRE(diags.size() >= 2);
   const Diagnostic* typeError = nullptr;
   const Diagnostic* unused = nullptr;

@@ -154,7 +154,7 @@ TEST_CASE("a recording answers its commands at the new run's paths, and no other
 
 TEST_CASE("the recordings are what the toolchain here makes: recorded again, they are the same") {
   test::requireToolchain();
-  for (const std::string& kernel : test::recordedKernels()) {
+  for (const std::string& kernel : test::recordedFiles()) {
     CAPTURE(kernel);
     INFO("re-record: tests/golden/tools/README.md");
     const fs::path file = test::sourceDir() / kernel;

@@ -1,5 +1,8 @@
-// The server on the real pipeline: compiles of the example kernels (they need the toolchain:
-// RequireToolchain.h), a missing toolchain, and cancellation killing a hung tool.
+// The server on the real pipeline: compiles of the example kernels as they are on disk, on an
+// engine replaying their recorded tool runs (RealPipeline.h's replayedOptions: no toolchain
+// needed); what edits become, which only a live toolchain can compile (RequireToolchain.h:
+// a recording holds the compiles of the files as they are); a missing toolchain, and
+// cancellation killing a hung tool.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -21,18 +24,40 @@
 
 namespace ks::test {
 
-TEST_CASE(
-    "real pipeline: a compile is published stage by stage, each ready saying what is still "
-    "coming") {
-  requireToolchain();
-  Engine* compiler = nullptr;
-  TestClient client(realOptions(compiler));
-  const std::string path = KS_SOURCE_DIR "/examples/vector_add.rs";
-  std::string uri = client.open(path, readWholeFile(path));
-  client.sync();
+namespace {
+
+/// The ready statuses among `statuses`.
+std::vector<json> readies(const std::vector<json>& statuses) {
   std::vector<json> ready;
-  for (const json& s : client.notifications("kernelscope/status"))
+  for (const json& s : statuses)
     if (s["state"] == "ready") ready.push_back(s);
+  return ready;
+}
+
+/// The tools a test's compiles run: the toolchain's, or a recording's answers.
+enum class Tools { Live, Replayed };
+
+/// A server with an example (relative to the source tree) open as it is on disk, compiled.
+struct OpenExample {
+  OpenExample(const std::string& example, Tools tools)
+      : client(tools == Tools::Live ? realOptions(compiler) : replayedOptions(compiler, example)),
+        path(std::string(KS_SOURCE_DIR) + "/" + example),
+        text(readWholeFile(path)) {
+    uri = client.open(path, text);
+    client.sync();
+  }
+  Engine* compiler = nullptr;
+  TestClient client;
+  std::string path, text, uri;
+};
+
+}  // namespace
+
+TEST_CASE(
+    "recorded pipeline: a compile is published stage by stage, each ready saying what is still "
+    "coming") {
+  OpenExample example("examples/saxpy.rs", Tools::Replayed);
+  std::vector<json> ready = readies(example.client.notifications("kernelscope/status"));
   REQUIRE(ready.size() == 3);
   for (const json& s : ready) CHECK(s["revision"] == 1);
   CHECK(ready[0]["stages"] == json{"mir", "llvm-ir", "ptx"});
@@ -41,29 +66,29 @@ TEST_CASE(
   CHECK(ready[1]["pending"] == json{"sass"});
   CHECK(ready[2]["stages"] == json{"mir", "llvm-ir", "ptx", "sass"});
   CHECK_FALSE(ready[2].contains("pending"));
+}
 
-  // The next revision's partial readies carry no changes; its last one does.
-  std::string text = readWholeFile(path);
-  client.change(uri, text + "\n// a comment\n", 2);
+TEST_CASE("real pipeline: an edit's partial readies carry no changes; its last one does") {
+  requireToolchain();  // an edit: a compile no recording holds
+  OpenExample example("examples/vector_add.rs", Tools::Live);
+  TestClient& client = example.client;
+  REQUIRE(readies(client.notifications("kernelscope/status")).size() == 3);
+
+  client.change(example.uri, example.text + "\n// a comment\n", 2);
   client.sync();
-  ready.clear();
-  for (const json& s : client.notifications("kernelscope/status"))
-    if (s["state"] == "ready") ready.push_back(s);
+  std::vector<json> ready = readies(client.notifications("kernelscope/status"));
   REQUIRE(ready.size() == 3);
+  for (const json& s : ready) CHECK(s["revision"] == 2);
   CHECK_FALSE(ready[0].contains("changes"));
   CHECK_FALSE(ready[1].contains("changes"));
   REQUIRE(ready[2].contains("changes"));
   CHECK(ready[2]["changes"]["baseRevision"] == 1);
 }
 
-TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers with it") {
-  requireToolchain();
-  Engine* compiler = nullptr;
-  TestClient client(realOptions(compiler));
-  const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
-  const std::string text = readWholeFile(path);
-  std::string uri = client.open(path, text);
-  client.sync();
+TEST_CASE("recorded pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers with it") {
+  OpenExample example("examples/saxpy.rs", Tools::Replayed);
+  TestClient& client = example.client;
+  const std::string &text = example.text, &uri = example.uri;
   auto statuses = client.notifications("kernelscope/status");
   REQUIRE(statuses.back()["state"] == "ready");
   CHECK(std::find(statuses.back()["stages"].begin(), statuses.back()["stages"].end(), "ptx") !=
@@ -104,6 +129,14 @@ TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers 
   json kernels = client.result("kernelscope/kernels", {{"textDocument", {{"uri", uri}}}});
   REQUIRE(kernels["kernels"].size() == 1);
   CHECK(kernels["kernels"][0]["name"] == "saxpy");
+}
+
+TEST_CASE("real pipeline: a broken edit is a rustc error on its line, revision 1 still served") {
+  requireToolchain();  // the edits: compiles no recording holds
+  OpenExample example("examples/saxpy.rs", Tools::Live);
+  TestClient& client = example.client;
+  const std::string &text = example.text, &uri = example.uri;
+  const int line = lineOf(text, "a * *x.add(i)");
 
   // Breaking the kernel gives a rustc error on its line and keeps serving revision 1.
   std::string broken = text;
@@ -126,15 +159,12 @@ TEST_CASE("real pipeline: saxpy compiles, its a*x+y line maps to PTX and hovers 
 }
 
 TEST_CASE(
-    "real pipeline: where a SASS value comes from, by kernelscope/valueFlow and by definition and "
+    "recorded pipeline: where a SASS value comes from, by kernelscope/valueFlow and by definition "
+    "and "
     "references on the SASS view's registers, in its filtered lines") {
-  requireToolchain();
-  Engine* compiler = nullptr;
-  TestClient client(realOptions(compiler));
-  const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
-  const std::string text = readWholeFile(path);
-  std::string uri = client.open(path, text);
-  client.sync();
+  OpenExample example("examples/saxpy.rs", Tools::Replayed);
+  TestClient& client = example.client;
+  const std::string &text = example.text, &uri = example.uri;
   const int saxpyLine = lineOf(text, "a * *x.add(i)");
   const json filters = {{"directives", true}, {"debugLocations", true}, {"comments", true}};
   json view =
@@ -232,13 +262,10 @@ TEST_CASE(
 }
 
 TEST_CASE("real pipeline: a ready status after an edit says what the PTX and SASS became") {
-  requireToolchain();
-  Engine* compiler = nullptr;
-  TestClient client(realOptions(compiler));
-  const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
-  const std::string text = readWholeFile(path);
-  std::string uri = client.open(path, text);
-  client.sync();
+  requireToolchain();  // edits: compiles no recording holds
+  OpenExample example("examples/saxpy.rs", Tools::Live);
+  TestClient& client = example.client;
+  const std::string &text = example.text, &uri = example.uri;
   json first = client.notifications("kernelscope/status").back();
   REQUIRE(first["state"] == "ready");
   CHECK_FALSE(first.contains("changes"));  // nothing compiled before it
@@ -284,7 +311,7 @@ TEST_CASE("real pipeline: a ready status after an edit says what the PTX and SAS
 TEST_CASE(
     "real pipeline: hovers after a save of a 40-kernel file are answered before the ready status "
     "that says what the save changed") {
-  requireToolchain();
+  requireToolchain();  // a generated file and its save: compiles no recording holds
   Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
   TempDir dir("kernelscope-test");
@@ -462,7 +489,7 @@ std::vector<json> diagnosticsFor(const std::vector<json>& published, const std::
 TEST_CASE(
     "real crate: its open files compile as one crate, and a line of a module maps to its "
     "instructions") {
-  requireToolchain();
+  requireToolchain();  // examples/crate and its edits: compiles no recording holds
   CrateCopy crate;
   Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
@@ -526,7 +553,7 @@ TEST_CASE(
 }
 
 TEST_CASE("real crate: two of its files opened at once end up served by one compile of the crate") {
-  requireToolchain();
+  requireToolchain();  // examples/crate and its edits: compiles no recording holds
   CrateCopy crate;
   Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
@@ -552,7 +579,7 @@ TEST_CASE("real crate: two of its files opened at once end up served by one comp
 TEST_CASE(
     "real crate: a module changed on disk updates the open views, and its errors go to its own "
     "URI") {
-  requireToolchain();
+  requireToolchain();  // examples/crate and its edits: compiles no recording holds
   CrateCopy crate;
   Engine* compiler = nullptr;
   TestClient client(realOptions(compiler));
@@ -606,7 +633,7 @@ TEST_CASE(
 TEST_CASE(
     "real crate: [package.metadata.kernelscope] applies where the editor sets nothing, and the "
     "editor wins") {
-  requireToolchain();
+  requireToolchain();  // examples/crate for other arches: compiles no recording holds
   CrateCopy crate;
   auto withArch = [&](const std::string& arch) {
     std::string manifest = readWholeFile(crate.file("Cargo.toml"));
@@ -645,7 +672,7 @@ TEST_CASE(
 }
 
 TEST_CASE("real crate through cargo: a cargo configuration file created above it recompiles it") {
-  requireToolchain();
+  requireToolchain();  // cargo's builds of examples/crate: no recording holds them
   CrateCopy crate;
   Engine* compiler = nullptr;
   server::ServerOptions options = realOptions(compiler);
@@ -673,7 +700,7 @@ TEST_CASE("real crate through cargo: a cargo configuration file created above it
 }
 
 TEST_CASE("real crate: switching the arch live from sm_75 to sm_90 recompiles the SASS for it") {
-  requireToolchain();
+  requireToolchain();  // examples/crate for sm_75 and sm_90: compiles no recording holds
   CrateCopy crate;
   Engine* compiler = nullptr;
   TestClient client(realOptions(compiler), false);
@@ -708,7 +735,7 @@ TEST_CASE("real crate: switching the arch live from sm_75 to sm_90 recompiles th
 TEST_CASE(
     "real cargo workspace: untrusted, its build script is not run and its manifest says so; "
     "trusted, cargo builds it and a dependency's file shows its code per kernel") {
-  requireToolchain();
+  requireToolchain();  // cargo, a build script and a registry crate: no recording holds them
   std::error_code ec;
   bool registry = false;  // num-traits from Debian's librust-num-traits-dev (scripts/setup.sh)
   for (const auto& e : std::filesystem::directory_iterator("/usr/share/cargo/registry", ec))
@@ -796,14 +823,11 @@ TEST_CASE(
 }
 
 TEST_CASE("real pipeline: compileCacheMB bounds the results kept, applied at once") {
-  requireToolchain();
-  Engine* compiler = nullptr;
-  TestClient client(realOptions(compiler));
-  const std::string path = KS_SOURCE_DIR "/examples/saxpy.rs";
-  const std::string text = readWholeFile(path);
-  const std::string uri = client.open(path, text);
-  client.sync();
-  auto compiled = [&] { return compiler->counters().compiled; };
+  requireToolchain();  // an edit and its undo: compiles no recording holds
+  OpenExample example("examples/saxpy.rs", Tools::Live);
+  TestClient& client = example.client;
+  const std::string &text = example.text, &uri = example.uri;
+  auto compiled = [&] { return example.compiler->counters().compiled; };
   REQUIRE(compiled() == 1);
   // An edit, then its undo: the undo is answered from the cache.
   client.change(uri, text + "\n// an edit\n", 2);
@@ -811,7 +835,7 @@ TEST_CASE("real pipeline: compileCacheMB bounds the results kept, applied at onc
   client.change(uri, text, 3);
   client.sync();
   CHECK(compiled() == 2);
-  CHECK(compiler->counters().fromMemory >= 1);
+  CHECK(example.compiler->counters().fromMemory >= 1);
 
   // No cache: the same edit and undo compile twice.
   client.notify("workspace/didChangeConfiguration", {{"settings", {{"compileCacheMB", 0}}}});

@@ -1,17 +1,22 @@
-// Launch specs checked after each compile, on the real compiler: a spec that does not parse or
-// does not resolve against the kernel's real parameters is an error diagnostic at its part of
-// the spec line (source kernelscope, a code per kind of problem), with the obvious quick fix,
-// and applying the fix gives a spec that resolves (no diagnostic after the edit).
+// Launch specs checked after each compile: a spec that does not parse or does not resolve
+// against the kernel's real parameters is an error diagnostic at its part of the spec line
+// (source kernelscope, a code per kind of problem), with the obvious quick fix: table by table
+// on the recorded compile of saxpy (Recorded.h: its spec line edited, which changes no code);
+// and, on the real compiler, applying the fix gives a spec that resolves (no diagnostic after
+// the edit, which compiles anew).
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 
+#include "GpuFeatures.h"
 #include "Process.h"
 #include "RealPipeline.h"
+#include "Recorded.h"
 #include "SourceText.h"
 #include "TestClient.h"
 
@@ -35,12 +40,21 @@ std::string saxpyWith(const std::string& from, const std::string& to) {
 /// The server on the real pipeline with one document, and its launch spec diagnostics.
 struct SpecSession {
   Engine* compiler = nullptr;
-  TestClient client{realOptions(compiler)};
+  TestClient client;
   std::string uri;
   std::string text;
   int version = 1;
 
-  explicit SpecSession(const std::string& source, const std::string& path = kSaxpy) : text(source) {
+  explicit SpecSession(const std::string& source, const std::string& path = kSaxpy)
+      : client(realOptions(compiler)), text(source) {
+    open(path);
+  }
+  /// With `options`' compiles (replayedOptions: saxpy.rs as it is on disk, without tools).
+  SpecSession(server::ServerOptions options, const std::string& source, const std::string& path)
+      : client(std::move(options)), text(source) {
+    open(path);
+  }
+  void open(const std::string& path) {
     uri = client.open(path, text);
     client.sync();
   }
@@ -86,14 +100,94 @@ int columnOf(const std::string& text, int line, std::string_view needle) {
 
 }  // namespace
 
-TEST_CASE("launch spec: the example's spec resolves, so it has no diagnostic") {
-  requireToolchain();
-  SpecSession s(readWholeFile(kSaxpy));
+TEST_CASE("launch spec problems of the recorded saxpy, its spec line edited, and their fixes") {
+  struct Row {
+    const char* from;  // in saxpy.rs's spec, replaced by `to`
+    const char* to;
+    Expect expect;
+  };
+  const Row rows[] = {
+      // The example's spec resolves, so it has no diagnostic.
+      {"", "", EXPECT(R"~((none))~")},
+      {"grid = ceil(n / block)", "grid = 1 << 20 / 256", EXPECT(R"~(
+6:132-6:145 spec-shift-precedence: launch spec of saxpy: the shift amount is 0.078125, not a whole number: / binds tighter than << and >> (as in Rust) and divides exactly: to shift first, write it in parentheses: (1 << 20) / 256
+quickfix: Shift first: (1 << 20) / 256 [spec-shift-precedence]
+  6:132-6:145 "(1 << 20) / 256"
+)~")},
+      // The range counts UTF-16 code units, and the fix applies after non-ASCII text.
+      {"y = f32[n] uniform(-1, 1, seed = 2); grid = ceil(n / block)",
+       "y = f32[n] file(\"d\u00e4t\u00e4.npy\"); grid = 1 << 20 / 256", EXPECT(R"~(
+6:124-6:137 spec-shift-precedence: launch spec of saxpy: the shift amount is 0.078125, not a whole number: / binds tighter than << and >> (as in Rust) and divides exactly: to shift first, write it in parentheses: (1 << 20) / 256
+quickfix: Shift first: (1 << 20) / 256 [spec-shift-precedence]
+  6:124-6:137 "(1 << 20) / 256"
+)~")},
+      // A name the kernel lacks is renamed to the parameter left without a value.
+      {"a = 2.0", "alpha = 2.0", EXPECT(R"~(
+6:42-6:47 spec-unknown-name: launch spec of saxpy: no parameter named 'alpha': saxpy takes (n: u32, a: f32, x: *const f32, y: *mut f32); other keys are grid, block, shared, bytes, flops
+6:0-6:195 spec-missing-parameter: launch spec of saxpy: no value for parameter 'a: f32' of saxpy
+quickfix: Rename 'alpha' to 'a' [spec-unknown-name]
+  6:42-6:47 "a"
+quickfix: Add 'a = 1.0' to the launch spec [spec-missing-parameter]
+  6:0-6:0 "// kernelscope: a = 1.0\n"
+)~")},
+      // A parameter missing from the spec gets the skeleton's line for it.
+      {"y = f32[n] uniform(-1, 1, seed = 2); ", "", EXPECT(R"~(
+6:0-6:154 spec-missing-parameter: launch spec of saxpy: no value for parameter 'y: *mut f32' of saxpy
+quickfix: Add 'y = f32[n] zeros' to the launch spec [spec-missing-parameter]
+  6:0-6:0 "// kernelscope: y = f32[n] zeros\n"
+)~")},
+      // An item that is no KEY = VALUE is a syntax error at the item; without a block the spec
+      // lacks one: the skeleton's block, on a line of its own.
+      {"block = 256", "block 256", EXPECT(R"~(
+6:149-6:158 spec-syntax: launch spec of saxpy: expected KEY = VALUE, found 'block 256'
+6:141-6:146 spec-expression: launch spec of saxpy: 'block' has no value in the spec
+6:0-6:189 spec-missing-launch: launch spec of saxpy: the spec needs 'block' (e.g. block = 256)
+quickfix: Add 'block = 256' to the launch spec [spec-missing-launch]
+  6:0-6:0 "// kernelscope: block = 256\n"
+)~")},
+  };
+  const server::UriOf uriOf = [](const std::string& path) { return lsp::pathToFileUri(path); };
+  const server::CrateLaunchSpecs noCrateSpecs;
+  for (const Row& row : rows) {
+    CAPTURE(row.to);
+    server::Snapshot s = *recordedSnapshot("examples/saxpy.rs");
+    if (*row.from) s.text = saxpyWith(row.from, row.to);
+    const int line = lineOf(s.text, "// kernelscope:");
+    const std::string_view specLine = splitLines(s.text)[static_cast<size_t>(line)];
+    std::ostringstream out;
+    for (const server::SpecDiagnostic& d :
+         server::specDiagnostics(s, server::PositionEncoding::Utf16, noCrateSpecs))
+      out << rangeText(d.diagnostic.range) << " " << d.diagnostic.code << ": "
+          << d.diagnostic.message << "\n";
+    // The fixes on the spec line, each edit as its range and its new text.
+    const lsp::Range whole{{line, 0}, {line, static_cast<int>(specLine.size())}};
+    for (const lsp::CodeAction& a :
+         server::codeActions(s, whole, server::PositionEncoding::Utf16, uriOf, noCrateSpecs)) {
+      out << a.kind << ": " << a.title << " [";
+      for (const lsp::Diagnostic& d : a.diagnostics) out << d.code;
+      out << "]\n";
+      for (const auto& [uri, edits] : a.changes)
+        for (const lsp::TextEdit& e : edits) {
+          CHECK(uri == s.uri);
+          out << "  " << rangeText(e.range) << " " << json(e.newText).dump() << "\n";
+        }
+    }
+    row.expect.check(out.str().empty() ? "(none)" : out.str());
+    // Nothing to fix at the spec line's `#[no_mangle]`.
+    CHECK(server::codeActions(s, {{line, 0}, {line, 1}}, server::PositionEncoding::Utf16, uriOf,
+                              noCrateSpecs)
+              .empty() == (out.str().find("spec-missing") == std::string::npos));
+  }
+}
+
+TEST_CASE("recorded pipeline: the example's launch spec resolves, so it publishes no diagnostic") {
+  Engine* compiler = nullptr;
+  SpecSession s(replayedOptions(compiler, "examples/saxpy.rs"), readWholeFile(kSaxpy), kSaxpy);
   CHECK(s.specDiagnostics().empty());
 }
 
 TEST_CASE("launch spec: a shift by a fraction is an error at the shift, fixed by parentheses") {
-  requireToolchain();
+  requireToolchain();  // the edits: compiles no recording holds
   SpecSession s(saxpyWith("grid = ceil(n / block)", "grid = 1 << 20 / 256"));
   json ds = s.specDiagnostics();
   REQUIRE_MESSAGE(ds.size() == 1, ds.dump());
@@ -119,7 +213,7 @@ TEST_CASE("launch spec: a shift by a fraction is an error at the shift, fixed by
 }
 
 TEST_CASE("launch spec: the range counts UTF-16 code units, the fix applies after non-ASCII text") {
-  requireToolchain();
+  requireToolchain();  // the edits: compiles no recording holds
   std::string text =
       saxpyWith("y = f32[n] uniform(-1, 1, seed = 2)", "y = f32[n] file(\"d\u00e4t\u00e4.npy\")");
   SpecSession s(text.replace(text.find("grid = ceil(n / block)"), 22, "grid = 1 << 20 / 256"));
@@ -137,7 +231,7 @@ TEST_CASE("launch spec: the range counts UTF-16 code units, the fix applies afte
 }
 
 TEST_CASE("launch spec: a name the kernel lacks is renamed to the parameter left without a value") {
-  requireToolchain();
+  requireToolchain();  // the edits: compiles no recording holds
   SpecSession s(saxpyWith("a = 2.0", "alpha = 2.0"));
   json ds = s.specDiagnostics();
   REQUIRE_MESSAGE(ds.size() == 2, ds.dump());
@@ -171,7 +265,7 @@ TEST_CASE("launch spec: a name the kernel lacks is renamed to the parameter left
 }
 
 TEST_CASE("launch spec: a parameter missing from the spec gets the skeleton's line for it") {
-  requireToolchain();
+  requireToolchain();  // the edits: compiles no recording holds
   SpecSession s(saxpyWith("y = f32[n] uniform(-1, 1, seed = 2); ", ""));
   json ds = s.specDiagnostics();
   REQUIRE_MESSAGE(ds.size() == 1, ds.dump());
@@ -189,7 +283,7 @@ TEST_CASE("launch spec: a parameter missing from the spec gets the skeleton's li
 }
 
 TEST_CASE("launch spec: an item that is no KEY = VALUE is a syntax error at the item") {
-  requireToolchain();
+  requireToolchain();  // the edits: compiles no recording holds
   SpecSession s(saxpyWith("block = 256", "block 256"));
   json ds = s.specDiagnostics();
   const int line = lineOf(s.text, "// kernelscope:");
@@ -210,7 +304,7 @@ TEST_CASE("launch spec: an item that is no KEY = VALUE is a syntax error at the 
 }
 
 TEST_CASE("launch spec: with a spec in the crate's Cargo.toml too, only the items' own problems") {
-  requireToolchain();
+  requireToolchain();  // a crate made for the test: compiles no recording holds
   namespace fs = std::filesystem;
   // saxpy whose comment gives only a grid, shifted by a fraction; the crate gives the rest.
   const std::string kernel = saxpyWith(kSpec, "grid = 1 << 20 / 256");
@@ -239,7 +333,7 @@ TEST_CASE("launch spec: with a spec in the crate's Cargo.toml too, only the item
 
 TEST_CASE(
     "launch spec: a kernel in a module file of a crate gets its spec's problem at the spec line") {
-  requireToolchain();
+  requireToolchain();  // a crate made for the test: compiles no recording holds
   namespace fs = std::filesystem;
   // saxpy moved into src/kernels.rs; the crate root holds only the module and the handler.
   std::string kernel = saxpyWith("grid = ceil(n / block)", "grid = 1 << 20 / 256");
