@@ -2,8 +2,9 @@
 // map and the kernel table.
 //
 // Each step completes a CompileResult in place: kernelTable() lists the PTX's entry points;
-// BackEndTools runs ptxas (resources and the cubins) and nvdisasm (SASS) per kernel on a
-// thread of their own while the PTX's chains are completed; assemble() and disassemble() then read
+// BackEndTools runs ptxas (resources and the cubins) and nvdisasm (SASS) per group of kernels
+// (KernelModules.h; groups not cached merged into one module per core) on threads of their
+// own while the PTX's chains are completed; assemble() and disassemble() then read
 // what they printed; each adds its stage to the line map. compileKernel publishes the result after
 // each step (StageListener in Compile.h). Internal to pipeline/.
 #pragma once
@@ -81,7 +82,7 @@ class BackEndTools {
   };
   /// Waits for every ptxas.
   const Ptxas& ptxas();
-  /// What nvdisasm printed (`-c -g -gi`), per kernel of ptxas(), each image with its SASS.
+  /// What nvdisasm printed (`-c -g -gi`), per group of ptxas(), each image with its SASS.
   struct Disassembly {
     std::vector<std::shared_ptr<const KernelImage>> images;  // empty: it did not run
     std::optional<ProcessResult> failure;                    // the first run that failed
