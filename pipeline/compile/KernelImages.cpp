@@ -16,9 +16,9 @@ namespace {
 constexpr std::string_view kFormat = "kernelscope kernel image 1\n";
 constexpr const char* kEntryFile = "image";
 
+/// An image's own bytes, its cubin (which images may share) aside.
 size_t bytesOf(const KernelImage& image) {
-  size_t n = sizeof image + image.report.size() + image.cubin.size() +
-             (image.sass ? image.sass->size() : 0);
+  size_t n = sizeof image + image.report.size() + (image.sass ? image.sass->size() : 0);
   for (const auto& u : image.unresolved) n += sizeof u + u.size();
   return n;
 }
@@ -35,7 +35,7 @@ std::string encode(const KernelImage& image) {
   field(image.relocatable ? "1" : "0");
   field(std::to_string(image.unresolved.size()));
   for (const auto& u : image.unresolved) field(u);
-  field(image.cubin);
+  field(image.cubin ? std::string_view(*image.cubin) : std::string_view());
   field(image.sass ? "1" : "0");
   field(image.sass ? *image.sass : "");
   out += bytesDigest(out);
@@ -72,7 +72,7 @@ std::optional<KernelImage> decode(std::string_view bytes) {
   }
   auto cubin = field(), disassembled = field(), sass = field();
   if (!cubin || !disassembled || !sass || !rest.empty()) return {};
-  image.cubin = *cubin;
+  image.cubin = std::make_shared<const std::string>(*cubin);
   if (*disassembled == "1") image.sass = std::string(*sass);
   return image;
 }
@@ -105,21 +105,38 @@ void KernelImageCache::insert(const std::string& key, std::shared_ptr<const Kern
 
 void KernelImageCache::keepInMemory(const std::string& key,
                                     std::shared_ptr<const KernelImage> image) {
-  const size_t bytes = bytesOf(*image);
   std::lock_guard lock(mutex_);
-  if (bytes > capacity_) return;
+  if (bytesOf(*image) + (image->cubin ? image->cubin->size() : 0) > capacity_) return;
   if (auto it = index_.find(key); it != index_.end()) {
-    bytes_ -= bytesOf(*it->second->second);
+    bytes_ -= release(*it->second->second);
     lru_.erase(it->second);
   }
+  bytes_ += hold(*image);
   lru_.emplace_front(key, std::move(image));
   index_[key] = lru_.begin();
-  bytes_ += bytes;
   while (bytes_ > capacity_) {
-    bytes_ -= bytesOf(*lru_.back().second);
+    bytes_ -= release(*lru_.back().second);
     index_.erase(lru_.back().first);
     lru_.pop_back();
   }
+}
+
+size_t KernelImageCache::hold(const KernelImage& image) {
+  size_t n = bytesOf(image);
+  if (image.cubin && cubinHolders_[image.cubin.get()]++ == 0) n += image.cubin->size();
+  return n;
+}
+
+size_t KernelImageCache::release(const KernelImage& image) {
+  size_t n = bytesOf(image);
+  if (image.cubin) {
+    auto it = cubinHolders_.find(image.cubin.get());
+    if (it != cubinHolders_.end() && --it->second == 0) {
+      n += image.cubin->size();
+      cubinHolders_.erase(it);
+    }
+  }
+  return n;
 }
 
 std::shared_ptr<const KernelImage> KernelImageCache::load(const std::string& key) const {

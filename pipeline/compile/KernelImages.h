@@ -30,7 +30,8 @@ struct KernelImage {
   std::string report;                   // what ptxas printed (-v: the resources)
   bool relocatable = false;             // assembled with -c: it calls what it lacks
   std::vector<std::string> unresolved;  // what ptxas said it could not resolve
-  std::string cubin;
+  /// Shared by the groups cut from one merged module (the cache counts it once).
+  std::shared_ptr<const std::string> cubin;
   std::optional<std::string> sass;  // nvdisasm -c -g -gi, once it ran
 };
 
@@ -54,12 +55,17 @@ class KernelImageCache {
   using Entry = std::pair<std::string, std::shared_ptr<const KernelImage>>;
   void keepInMemory(const std::string& key, std::shared_ptr<const KernelImage> image);
   std::shared_ptr<const KernelImage> load(const std::string& key) const;
+  /// The bytes `image` adds to the memory held, its cubin counted by the first image holding
+  /// it; release() takes back what hold() added. Under mutex_.
+  size_t hold(const KernelImage& image);
+  size_t release(const KernelImage& image);
   void save(const std::string& key, const KernelImage& image) const;
 
   std::mutex mutex_;
   size_t capacity_, bytes_ = 0;
   std::list<Entry> lru_;  // most recent first
   std::unordered_map<std::string, std::list<Entry>::iterator> index_;
+  std::unordered_map<const std::string*, size_t> cubinHolders_;  // cubin -> images holding it
   std::filesystem::path dir_;
   uintmax_t diskBytes_;
   Counters counters_;

@@ -197,7 +197,7 @@ void runPtxas(const Toolchain& tc, const ResolvedOptions& opts, const Cancellati
   }
   if (!k.run.ok()) return;
   image->report = k.run.err + k.run.out;
-  image->cubin = readWholeFile(cubin);
+  image->cubin = std::make_shared<const std::string>(readWholeFile(cubin));
   k.image = std::move(image);
   // Kept once whole: with its SASS when nvdisasm is to run on it (runNvdisasm).
   const bool disassembles = opts.wants(Stage::Sass) && tc.nvdisasm.found();
@@ -212,7 +212,8 @@ std::shared_ptr<const KernelImage> runNvdisasm(const Toolchain& tc, const Resolv
                                                const std::string& stem,
                                                const BackEndTools::Kernel& k, ProcessResult& run) {
   const fs::path cubin = dir / (stem + ".cubin");
-  if (!k.run.started) std::ofstream(cubin, std::ios::binary) << k.image->cubin;  // kept
+  if (!k.run.started && k.image->cubin)  // kept
+    std::ofstream(cubin, std::ios::binary) << *k.image->cubin;
   ProcessSpec p;
   p.argv = {tc.nvdisasm.path.string(), "-c", "-g", "-gi", cubin.string()};
   p.timeout = opts.toolTimeout;
@@ -565,12 +566,12 @@ std::optional<Assembled> assemble(const Toolchain& tc, const ResolvedOptions& op
       if (!failed) failed = &k.run;
       continue;
     }
-    if (!k.image->relocatable) {  // the loadable cubin: what `kernelscope run` launches
-      // Groups cut from one merged module share its cubin: held once.
+    if (!k.image->relocatable && k.image->cubin) {  // the loadable cubin: what `run` launches
+      // Groups cut from one merged module share its cubin: held once (also when their images
+      // came from the disk cache, each with its own copy).
       auto same = std::find_if(cubins.begin(), cubins.end(),
-                               [&](const auto& c) { return *c == k.image->cubin; });
-      if (same == cubins.end())
-        same = cubins.insert(cubins.end(), std::make_shared<const std::string>(k.image->cubin));
+                               [&](const auto& c) { return *c == *k.image->cubin; });
+      if (same == cubins.end()) same = cubins.insert(cubins.end(), k.image->cubin);
       for (const auto& kernel : ours) result.cubins[kernel] = *same;
       continue;
     }
@@ -601,8 +602,8 @@ std::optional<Assembled> assemble(const Toolchain& tc, const ResolvedOptions& op
   }
   for (auto& d : diagnostics) result.diagnostics.push_back(std::move(d));
   for (size_t i = 0; i < ptxas.kernels.size(); ++i)
-    if (ptxas.kernels[i].image)
-      saveTemp(opts, "k" + std::to_string(i) + ".cubin", ptxas.kernels[i].image->cubin);
+    if (ptxas.kernels[i].image && ptxas.kernels[i].image->cubin)
+      saveTemp(opts, "k" + std::to_string(i) + ".cubin", *ptxas.kernels[i].image->cubin);
   return out;
 }
 
@@ -674,7 +675,8 @@ std::string oneListing(const BackEndTools::Ptxas& ptxas,
   std::unordered_set<std::string> listed;
   for (size_t m = 0; m < images.size(); ++m) {
     const std::string sass = wholePtxLineIds(*images[m]->sass, ptxas.kernels[m].module.idLines);
-    for (auto& [name, fn] : cubinFunctions(images[m]->cubin)) code.try_emplace(name, fn);
+    if (images[m]->cubin)
+      for (auto& [name, fn] : cubinFunctions(*images[m]->cubin)) code.try_emplace(name, fn);
     Section* into = nullptr;
     bool skip = false;
     for (size_t at = 0; at < sass.size();) {
