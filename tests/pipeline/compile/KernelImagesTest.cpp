@@ -47,7 +47,10 @@ TEST_CASE("kernel images that share a merged module's cubin count it once in mem
 
 TEST_CASE("a kernel image on disk reads back whole, its cubin byte for byte") {
   TempDir dir("kernel-images-test");
-  const std::string bytes("\x7f" "ELF\0\1\2 cubin", 14);
+  const std::string bytes(
+      "\x7f"
+      "ELF\0\1\2 cubin",
+      14);
   {
     KernelImageCache writer(1 << 20, dir.path(), 1 << 20);
     writer.insert("0123456789abcdef0123456789abcdef",
