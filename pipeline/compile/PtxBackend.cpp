@@ -464,14 +464,12 @@ BackEndTools::Disassembly disassembleKernels(const Toolchain& tc, const Resolved
       if (!alone.image) runs[u].push_back(std::move(alone.run));
     }
   });
-  std::vector<ProcessResult> flat;
   for (auto& unitRuns : runs)
-    for (auto& run : unitRuns) flat.push_back(std::move(run));
-  for (auto& run : flat) {
-    out.elapsed += run.elapsed;
-    out.cancelled = out.cancelled || run.cancelled || (!run.started && cancel.cancelled());
-    if (!run.ok() && !out.failure) out.failure = std::move(run);
-  }
+    for (auto& run : unitRuns) {
+      out.elapsed += run.elapsed;
+      out.cancelled = out.cancelled || run.cancelled || (!run.started && cancel.cancelled());
+      if (!run.ok() && !out.failure) out.failure = std::move(run);
+    }
   if (out.failure || out.cancelled) out.images.clear();
   return out;
 }
@@ -603,7 +601,7 @@ std::optional<Assembled> assemble(const Toolchain& tc, const ResolvedOptions& op
   for (auto& d : diagnostics) result.diagnostics.push_back(std::move(d));
   for (size_t i = 0; i < ptxas.kernels.size(); ++i)
     if (ptxas.kernels[i].image && ptxas.kernels[i].image->cubin)
-      saveTemp(opts, "k" + std::to_string(i) + ".cubin", *ptxas.kernels[i].image->cubin);
+      saveTemp(opts, groupStem(i) + ".cubin", *ptxas.kernels[i].image->cubin);
   return out;
 }
 
