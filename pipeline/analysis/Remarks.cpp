@@ -146,15 +146,18 @@ std::vector<Remark> parseRemarksYaml(std::string_view yaml, bool withBookkeeping
     r.name = unquote(in.RemarkName);
     r.function = demangleSymbol(unquote(in.FunctionName));
     r.location = frameOf(in.Loc);
+    std::string message;
     for (const llvm::remarks::Argument& arg : in.Args) {
       std::string value = unquote(arg.Val);
       if (arg.Key == "Callee" || arg.Key == "Caller" || arg.Key == "Function")
         value = demangleSymbol(value);
-      r.message += value;
+      message += value;
     }
-    while (r.message.ends_with("; ")) r.message.resize(r.message.size() - 2);
-    while (r.message.starts_with("; ")) r.message.erase(0, 2);
+    while (message.ends_with("; ")) message.resize(message.size() - 2);
+    while (message.starts_with("; ")) message.erase(0, 2);
+    r.message = std::move(message);
   }
+  shareRemarkTexts(out);
   return out;
 }
 

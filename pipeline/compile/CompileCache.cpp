@@ -76,9 +76,13 @@ size_t chainsBytes(const Artifact& a) {
 size_t footprintBesidesArtifacts(const CompileResult& r) {
   size_t n = sizeof r;
   for (const Diagnostic& d : r.diagnostics) n += sizeof d + d.message.capacity();
+  std::unordered_set<const void*> texts{nullptr};  // remarks share their equal texts
+  auto sharedBytes = [&](const SharedString& s) {
+    return texts.insert(s.id()).second ? stringBytes(s) + 2 * sizeof(void*) : 0;
+  };
   for (const Remark& m : r.remarks) {
-    n += sizeof m + stringBytes(m.pass) + stringBytes(m.name) + stringBytes(m.function) +
-         stringBytes(m.message) - 4 * sizeof(std::string);
+    n += sizeof m + stringBytes(m.pass) + stringBytes(m.name) - 2 * sizeof(std::string) +
+         sharedBytes(m.function) + sharedBytes(m.message);
     for (const auto* f : {&m.location, &m.userLocation})
       if (*f) n += frameBytes(**f) - sizeof(Frame);
   }

@@ -92,6 +92,16 @@ struct get_output_from_input<ks::BoundedInput> {
 // their underlying type). Frames are written whole here; chains go through Tables below.
 namespace cereal {
 template <class A>
+void save(A& a, const ks::SharedString& s) {
+  a(s.str());
+}
+template <class A>
+void load(A& a, ks::SharedString& s) {
+  std::string text;
+  a(text);
+  s = std::move(text);
+}
+template <class A>
 void serialize(A& a, ks::Frame& f) {
   a(f.file, f.line, f.column, f.function);
 }
@@ -463,6 +473,7 @@ std::optional<CompileResult> deserializeResult(std::string_view bytes) {
     r.lineMap = std::move(lineMap);
     uint32_t kernels = 0;
     a(r.diagnostics, r.remarks, kernels);
+    shareRemarkTexts(r.remarks);
     for (uint32_t i = 0; i < kernels; ++i) r.kernels.push_back(loadKernel(a, r.arch));
     std::optional<SassCosts> costs;
     a(costs);

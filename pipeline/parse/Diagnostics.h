@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "Artifact.h"
+#include "SharedString.h"
 
 namespace ks {
 
@@ -91,8 +92,9 @@ struct Remark {
   enum class Kind { Passed, Missed, Analysis } kind = Kind::Passed;
   std::string pass;      // "inline", "loop-vectorize", "licm"
   std::string name;      // the remark's name ("Inlined", "MissedDetails")
-  std::string function;  // demangled function the remark is about
-  std::string message;   // one line, in LLVM's words
+  // Equal names and messages share one text (internRemarks): thousands of remarks repeat them.
+  SharedString function;  // demangled function the remark is about
+  SharedString message;   // one line, in LLVM's words
   std::optional<Frame> location;
   /// The user's line the remark is about, inline-aware (see attributeRemarks in
   /// Remarks.h); unset until attributed, or when its code lies on no user line.
@@ -100,5 +102,14 @@ struct Remark {
   bool viaLibrary = false;  // `location` is library code inlined into `userLocation`
   uint32_t count = 1;       // identical remarks folded into this one
 };
+
+/// Makes the remarks' equal functions and messages one text each (SharedString.h).
+inline void shareRemarkTexts(std::vector<Remark>& remarks) {
+  StringInterner texts;
+  for (Remark& r : remarks) {
+    r.function = texts.intern(r.function);
+    r.message = texts.intern(r.message);
+  }
+}
 
 }  // namespace ks

@@ -306,6 +306,28 @@ export async function goToLine(page, title, line1) {
   await input.waitFor({ state: "hidden" });
 }
 
+/**
+ * Opens the quick-fix menu at the cursor (Ctrl+.) and applies the action whose text matches
+ * `title` with the keyboard, as the menu asks ("Enter to Apply"). VS Code asks for the actions
+ * once per Ctrl+.: a request answered while the file's compile is still landing shows "No code
+ * actions available", so the menu is closed and asked again, as a user would, until the step's
+ * time runs out.
+ */
+export async function applyQuickFix(page, title) {
+  const action = page.locator(".action-widget .monaco-list-row", { hasText: title }).first();
+  await waitUntil(`the quick fix ${title}`, async () => {
+    await page.keyboard.press("Control+.");
+    if (await action.waitFor({ timeout: 10000 }).then(() => true, () => false)) return true;
+    await page.keyboard.press("Escape");
+    return false;
+  });
+  console.log(`     ${((await action.textContent()) ?? "").trim()}`);
+  for (let i = 0; i < 5 && !(await action.evaluate((el) => el.classList.contains("focused"))); ++i) {
+    await page.keyboard.press("ArrowDown");
+  }
+  await page.keyboard.press("Enter");
+}
+
 export async function statusText(page) {
   return (await page.locator(".statusbar-item", { hasText: "kernelscope" }).first().textContent()) ?? "";
 }

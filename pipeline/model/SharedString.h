@@ -1,0 +1,71 @@
+// SharedString: an immutable string that its copies share, and StringInterner, which makes
+// equal texts one. A compile keeps some long texts thousands of times: the optimizer's
+// remarks name the same demangled functions (often hundreds of characters of iterator
+// adapters) and say the same thing at every call site a helper was inlined into. Kept as
+// std::string each, they were most of what a result's remarks held.
+#pragma once
+
+#include <compare>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace ks {
+
+class SharedString {
+ public:
+  SharedString() = default;
+  // NOLINTNEXTLINE(google-explicit-constructor): it is a string, made from one
+  SharedString(std::string s)
+      : s_(s.empty() ? nullptr : std::make_shared<const std::string>(std::move(s))) {}
+  // NOLINTNEXTLINE(google-explicit-constructor)
+  SharedString(const char* s) : SharedString(std::string(s)) {}
+
+  const std::string& str() const { return s_ ? *s_ : empty_(); }
+  operator const std::string&() const { return str(); }  // NOLINT(google-explicit-constructor)
+  bool empty() const { return str().empty(); }
+  size_t size() const { return str().size(); }
+  /// The shared text's address: equal ids mean one allocation (nullptr when empty).
+  const void* id() const { return s_.get(); }
+
+  friend bool operator==(const SharedString& a, const SharedString& b) {
+    return a.s_ == b.s_ || a.str() == b.str();
+  }
+  friend bool operator==(const SharedString& a, std::string_view b) { return a.str() == b; }
+  friend std::strong_ordering operator<=>(const SharedString& a, const SharedString& b) {
+    return a.str() <=> b.str();
+  }
+  friend std::ostream& operator<<(std::ostream& out, const SharedString& s) {
+    return out << s.str();
+  }
+
+ private:
+  static const std::string& empty_() {
+    static const std::string none;
+    return none;
+  }
+  std::shared_ptr<const std::string> s_;
+};
+
+/// Makes equal texts one SharedString. Not thread-safe: one per parse.
+class StringInterner {
+ public:
+  SharedString intern(std::string s) {
+    if (auto it = made_.find(s); it != made_.end()) return it->second;
+    SharedString shared(std::move(s));
+    made_.emplace(shared.str(), shared);
+    return shared;
+  }
+  SharedString intern(const SharedString& s) {
+    if (auto it = made_.find(s.str()); it != made_.end()) return it->second;
+    made_.emplace(s.str(), s);
+    return s;
+  }
+
+ private:
+  std::unordered_map<std::string_view, SharedString> made_;  // views into the values' texts
+};
+
+}  // namespace ks
