@@ -53,38 +53,70 @@ size_t stringBytes(const std::string& s) {
   return sizeof s + (s.capacity() > 15 ? s.capacity() : 0);
 }
 
-size_t frameBytes(const Frame& f) {
-  return sizeof f + stringBytes(f.file) + stringBytes(f.function) - 2 * sizeof(std::string);
+/// The heap of shared texts (SharedString), each counted once: an artifact's chains share
+/// their frames' files and functions, the remarks their functions and messages.
+class SharedTextBytes {
+ public:
+  size_t operator()(const SharedString& s) {
+    // make_shared's block: the string and the counts.
+    return counted_.insert(s.id()).second ? stringBytes(s) + 2 * sizeof(long) : 0;
+  }
+
+ private:
+  std::unordered_set<const void*> counted_{nullptr};
+};
+
+size_t frameBytes(const Frame& f, SharedTextBytes& texts) {
+  return sizeof f + texts(f.file) + texts(f.function);
 }
 
-size_t chainBytes(const std::vector<Frame>& chain) {
-  size_t n = (chain.capacity() - chain.size()) * sizeof(Frame);
-  for (const Frame& f : chain) n += frameBytes(f);
+size_t chainBytes(const std::vector<Frame>& chain, SharedTextBytes& texts) {
+  // make_shared's block (the vector and the counts) and the frames' own allocation.
+  size_t n = sizeof chain + 2 * sizeof(long) + (chain.capacity() - chain.size()) * sizeof(Frame);
+  for (const Frame& f : chain) n += frameBytes(f, texts);
   return n;
 }
 
-/// The chains of `a`, each counted once: its lines share them.
-size_t chainsBytes(const Artifact& a) {
+/// The chains of `a`, each counted once (its lines share them), and how many there are.
+std::pair<size_t, size_t> chainsBytes(const Artifact& a) {
   std::unordered_set<const void*> counted{nullptr};
+  SharedTextBytes texts;
   size_t n = 0;
   for (const ArtifactLine& l : a.lines())
-    if (counted.insert(l.location.id()).second) n += chainBytes(l.location);
+    if (counted.insert(l.location.id()).second) n += chainBytes(l.location, texts);
+  return {n, counted.size() - 1};
+}
+
+size_t sourceLinesBytes(const SourceLine& l, const std::vector<SourceLine>& callSites) {
+  size_t n = stringBytes(l.file) + callSites.capacity() * sizeof(SourceLine);
+  for (const SourceLine& c : callSites) n += stringBytes(c.file) - sizeof(std::string);
+  return n;
+}
+
+/// What the costs hold: a cost per SASS line, the accesses and branches with their lines.
+size_t costsBytes(const SassCosts& c) {
+  size_t n = sizeof c + c.lines.capacity() * sizeof(InstructionCost);
+  for (const MemoryAccess& a : c.access.accesses)
+    n += sizeof a + stringBytes(a.function) + sourceLinesBytes(a.line, a.callSites) +
+         stringBytes(a.op) + stringBytes(a.space) + stringBytes(a.type) +
+         stringBytes(a.symbolicStride) - 6 * sizeof(std::string);
+  for (const DivergentBranch& b : c.access.branches)
+    n += sizeof b + stringBytes(b.function) + sourceLinesBytes(b.line, b.callSites) -
+         2 * sizeof(std::string);
+  for (const LocalArray& a : c.arrays) n += sizeof a + stringBytes(a.function) + stringBytes(a.name);
   return n;
 }
 
 /// What `r` holds besides its stages' artifacts.
 size_t footprintBesidesArtifacts(const CompileResult& r) {
-  size_t n = sizeof r;
+  size_t n = sizeof r + (r.costs ? costsBytes(*r.costs) : 0);
   for (const Diagnostic& d : r.diagnostics) n += sizeof d + d.message.capacity();
-  std::unordered_set<const void*> texts{nullptr};  // remarks share their equal texts
-  auto sharedBytes = [&](const SharedString& s) {
-    return texts.insert(s.id()).second ? stringBytes(s) + 2 * sizeof(void*) : 0;
-  };
+  SharedTextBytes texts;
   for (const Remark& m : r.remarks) {
     n += sizeof m + stringBytes(m.pass) + stringBytes(m.name) - 2 * sizeof(std::string) +
-         sharedBytes(m.function) + sharedBytes(m.message);
+         texts(m.function) + texts(m.message);
     for (const auto* f : {&m.location, &m.userLocation})
-      if (*f) n += frameBytes(**f) - sizeof(Frame);
+      if (*f) n += frameBytes(**f, texts) - sizeof(Frame);
   }
   std::unordered_set<const std::string*> cubins;  // a group's kernels share theirs
   for (const auto& [kernel, cubin] : r.cubins) {
@@ -118,11 +150,12 @@ bool sameArtifact(const Artifact& a, const Artifact& b) {
 }  // namespace
 
 size_t footprint(const Artifact& a, bool mapped) {
-  const size_t chains = chainsBytes(a);
-  size_t n = sizeof a + a.bytesHeld() + chains;
-  // The line map keeps an origin index per line and an origin (sharing the chain, with the
-  // user frames) per distinct chain: at most about the chains' size again.
-  if (mapped) n += a.lines().size() * sizeof(uint32_t) + chains;
+  const auto [chainBytes, chains] = chainsBytes(a);
+  size_t n = sizeof a + a.bytesHeld() + chainBytes;
+  // The line map keeps an origin index per line, an origin per distinct chain (sharing the
+  // chain; its user frames, which share their texts: about 160 bytes), and each line again
+  // under the source lines it is on or inlined through (about two of them).
+  if (mapped) n += a.lines().size() * 3 * sizeof(uint32_t) + chains * 160;
   return n;
 }
 

@@ -26,7 +26,7 @@ std::optional<SourceDeclaration> declaration(const CompileResult& result, const 
                                              const std::map<fs::path, std::string>& unsaved = {}) {
   const KernelInfo* k = findKernel(result, kernel);
   std::vector<fs::path> candidates;
-  if (k && !k->definition.file.empty()) candidates.push_back(k->definition.file);
+  if (k && !k->definition.file.empty()) candidates.push_back(k->definition.file.str());
   for (const auto& f : result.sourceFiles) candidates.push_back(f);
   for (const auto& file : candidates) {
     std::string text;

@@ -47,6 +47,10 @@ Chain ChainInterner::intern(std::vector<Frame> frames) {
   if (frames.empty()) return {};
   auto it = chains_.find(frames);
   if (it != chains_.end()) return it->second;
+  for (Frame& f : frames) {
+    f.file = texts_.intern(f.file);
+    f.function = texts_.intern(f.function);
+  }
   Chain chain(frames);
   chains_.emplace(std::move(frames), chain);
   return chain;
@@ -54,8 +58,8 @@ Chain ChainInterner::intern(std::vector<Frame> frames) {
 
 Chain ChainInterner::intern(const Chain& chain) {
   if (chain.empty()) return chain;
-  auto [it, added] = chains_.try_emplace(chain.frames(), chain);
-  return it->second;
+  auto it = chains_.find(chain.frames());
+  return it != chains_.end() ? it->second : intern(chain.frames());
 }
 
 std::string_view stageName(Stage s) { return namesOf(s).name; }

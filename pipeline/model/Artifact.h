@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "SharedString.h"
 #include "TextUtil.h"  // splitLines, which most users of an artifact use too
 
 namespace ks {
@@ -36,10 +37,12 @@ std::string_view stageExtension(Stage);
 /// One frame of a debug location. Lines and columns are 1-based as compilers print them;
 /// line 0 means "no line" (code the compiler made up).
 struct Frame {
-  std::string file;  // normalized absolute path ("a/../b" resolved)
+  // The texts are shared: a compile's frames name a few files and functions many times
+  // over (ChainInterner makes equal ones one).
+  SharedString file;  // normalized absolute path ("a/../b" resolved)
   uint32_t line = 0;
   uint32_t column = 0;
-  std::string function;  // the function this frame's code belongs to, demangled; may be empty
+  SharedString function;  // the function this frame's code belongs to, demangled; may be empty
 
   auto operator<=>(const Frame&) const = default;
 };
@@ -74,8 +77,9 @@ class Chain {
   std::shared_ptr<const std::vector<Frame>> frames_;
 };
 
-/// Interns chains: equal frames give one shared Chain. The parsers keep one per artifact,
-/// so a chain that thousands of instructions share is stored once.
+/// Interns chains: equal frames give one shared Chain, whose frames share their equal files
+/// and function names. The parsers keep one per artifact, so a chain that thousands of
+/// instructions share is stored once.
 class ChainInterner {
  public:
   Chain intern(std::vector<Frame> frames);
@@ -87,6 +91,7 @@ class ChainInterner {
     size_t operator()(const std::vector<Frame>&) const;
   };
   std::unordered_map<std::vector<Frame>, Chain, Hash> chains_;
+  StringInterner texts_;  // the frames' files and functions
 };
 
 enum class LineKind : uint8_t {

@@ -25,15 +25,26 @@ class SharedString {
 
   const std::string& str() const { return s_ ? *s_ : empty_(); }
   operator const std::string&() const { return str(); }  // NOLINT(google-explicit-constructor)
+  operator std::string_view() const { return str(); }    // NOLINT(google-explicit-constructor)
   bool empty() const { return str().empty(); }
   size_t size() const { return str().size(); }
+  size_t find(std::string_view what, size_t from = 0) const { return str().find(what, from); }
+  bool starts_with(std::string_view s) const { return str().starts_with(s); }
   /// The shared text's address: equal ids mean one allocation (nullptr when empty).
   const void* id() const { return s_.get(); }
 
   friend bool operator==(const SharedString& a, const SharedString& b) {
     return a.s_ == b.s_ || a.str() == b.str();
   }
+  friend bool operator==(const SharedString& a, const std::string& b) { return a.str() == b; }
   friend bool operator==(const SharedString& a, std::string_view b) { return a.str() == b; }
+  friend bool operator==(const SharedString& a, const char* b) { return a.str() == b; }
+  friend std::string operator+(const SharedString& a, std::string_view b) {
+    return a.str() + std::string(b);
+  }
+  friend std::string operator+(std::string_view a, const SharedString& b) {
+    return std::string(a) + b.str();
+  }
   friend std::strong_ordering operator<=>(const SharedString& a, const SharedString& b) {
     return a.str() <=> b.str();
   }

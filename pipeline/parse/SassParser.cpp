@@ -64,7 +64,7 @@ void markPadding(Artifact& a, const ArtifactFunction& f, const std::vector<bool>
     bool nop = sassOpcode(text::trim(a.lineText(i))) == "NOP";
     if (!nop && !selfBranch[i]) break;
     line.location = chains.intern(std::vector<Frame>{
-        Frame{line.location.empty() ? std::string{} : line.location.front().file, 0, 0, {}}});
+        Frame{line.location.empty() ? SharedString{} : line.location.front().file, 0, 0, {}}});
     if (selfBranch[i]) break;
   }
 }

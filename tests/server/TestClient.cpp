@@ -99,10 +99,10 @@ CompileResult FakeCompiler::operator()(const CompileInput& in, const CompileOpti
         if (eq == std::string_view::npos || lines[l - 1].find("==") != std::string_view::npos)
           continue;
         size_t col = lines[l - 1].find_first_not_of(' ') + 1;
-        std::vector<Frame> loc{Frame{path, l, uint32_t(col), kernels[k].name}};
+        std::vector<Frame> loc;  // innermost first
         if (lines[l - 1].find("add(") != std::string_view::npos)
-          loc.insert(loc.begin(),
-                     Frame{std::string(kCoreFile), 1040, 18, "core::ptr::mut_ptr::add"});
+          loc.push_back(Frame{std::string(kCoreFile), 1040, 18, "core::ptr::mut_ptr::add"});
+        loc.push_back(Frame{path, l, uint32_t(col), kernels[k].name});
         if (stage == Stage::Ptx) {
           out.push_back({"\tadd.s32 \t%r" + std::to_string(l) + ", %r" + std::to_string(l) + ", 1;",
                          LineKind::Instruction, loc, int(k)});

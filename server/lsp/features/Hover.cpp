@@ -68,7 +68,7 @@ class HoverText {
 };
 
 std::string describeFrame(const Frame& f, const HoverText& t) {
-  return t.code(f.function.empty() ? std::string("?") : f.function) + " at " + location(f);
+  return t.code(f.function.empty() ? std::string("?") : f.function.str()) + " at " + location(f);
 }
 
 std::string_view trimLeft(std::string_view s) {

@@ -322,7 +322,7 @@ TEST_CASE(
     if (ptx.lines()[l].kind == LineKind::Instruction) {
       INFO(ptx.lineText(l));
       REQUIRE(ptx.lines()[l].location.size() == 1);
-      CHECK(fs::path(ptx.lines()[l].location[0].file).filename() == "add.cu");
+      CHECK(fs::path(ptx.lines()[l].location[0].file.str()).filename() == "add.cu");
     }
   CHECK(locOf(ptx, "ld.param.u64 \t%rd2, [add_param_0];").line == kernelLine);
   CHECK(locOf(ptx, "mov.u32 \t%r1, %ntid.x;").line == lineOf(cu, "size_t i ="));
@@ -389,11 +389,11 @@ TEST_CASE(
   CHECK(locOf(ptx, "ld.global.b32 \t%r1").column == 16);
   CHECK(locOf(ptx, "ld.global.b32 \t%r2").line == sumLine);  // b[i], column 23
   CHECK(locOf(ptx, "ld.global.b32 \t%r2").column == 23);
-  CHECK(fs::path(locOf(ptx, "add.rn.f32").file).filename() == "vecadd.rs");
+  CHECK(fs::path(locOf(ptx, "add.rn.f32").file.str()).filename() == "vecadd.rs");
   CHECK(locOf(ptx, "add.rn.f32").line == sumLine);
   CHECK(locOf(ptx, "mad.lo.s32").line == lineOf(rs, "unsafe { (nvptx::_block_idx_x()"));
-  CHECK(fs::path(locOf(ptx, "mov.u32 \t%r1, %ctaid.x;").file).filename() == "mod.rs");
-  CHECK(fs::path(locOf(ptx, "mov.u32 \t%r1, %ctaid.x;").file).parent_path().filename() == "nvptx");
+  CHECK(fs::path(locOf(ptx, "mov.u32 \t%r1, %ctaid.x;").file.str()).filename() == "mod.rs");
+  CHECK(fs::path(locOf(ptx, "mov.u32 \t%r1, %ctaid.x;").file.str()).parent_path().filename() == "nvptx");
   for (const ArtifactFunction* f : {&vecadd, &index})
     for (uint32_t l = f->firstLine; l <= f->lastLine; ++l)
       if (ptx.lines()[l].kind == LineKind::Instruction) {

@@ -434,7 +434,7 @@ Artifact goldenSass(const std::string& name) {
   std::string userFile;
   for (const auto& l : ir.lines())
     for (const auto& f : l.location)
-      if (fs::path(f.file).filename() == name + ".rs") userFile = f.file;
+      if (fs::path(f.file.str()).filename() == name + ".rs") userFile = f.file;
   LineMap users({userFile});
   recoverInlineChains(ptx, ir, users);
   Artifact sass = parseSass(readWholeFile(dir / "k.sass"));

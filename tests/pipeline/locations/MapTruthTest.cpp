@@ -289,7 +289,7 @@ TruthResult compilerTruth(const fs::path& file, const ResolvedOptions& opts) {
     Chain chain;
     if (!l.location.empty() && l.location.front().line != 0) {
       chain = {l.location.front()};
-      chain.front().function.clear();
+      chain.front().function = {};
       const Chain* sites = nullptr;
       if (auto c = callSites.find(static_cast<uint32_t>(perInstruction.size()));
           c != callSites.end())
@@ -403,7 +403,7 @@ std::string chainText(const Chain& c) {
   if (c.empty()) return "(compiler-generated)";
   std::string s;
   for (const auto& f : c)
-    s += (s.empty() ? "" : " < ") + fs::path(f.file).filename().string() + ":" +
+    s += (s.empty() ? "" : " < ") + fs::path(f.file.str()).filename().string() + ":" +
          std::to_string(f.line) + ":" + std::to_string(f.column);
   return s;
 }

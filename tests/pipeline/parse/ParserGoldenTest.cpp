@@ -28,7 +28,7 @@ fs::path golden(const std::string& name) { return test::sourceDir() / "tests/gol
 std::string userFileOf(const Artifact& ir, const std::string& name) {
   for (const auto& l : ir.lines())
     for (const auto& f : l.location)
-      if (fs::path(f.file).filename() == name + ".rs") return f.file;
+      if (fs::path(f.file.str()).filename() == name + ".rs") return f.file;
   return {};
 }
 
@@ -51,7 +51,7 @@ std::string dumpRemarks(const std::vector<Remark>& remarks) {
                                              : "analysis")
         << " " << r.pass << "/" << r.name << " in " << r.function;
     if (r.location)
-      out << " at " << fs::path(r.location->file).filename().string() << ":" << r.location->line;
+      out << " at " << fs::path(r.location->file.str()).filename().string() << ":" << r.location->line;
     out << ": " << r.message << "\n";
   }
   return out.str();
