@@ -15,8 +15,6 @@ namespace ks {
 namespace {
 
 using Units = std::bitset<SassFlowGraph::kUnits>;
-constexpr uint16_t kPred = SassFlowGraph::kPredUnit, kUgpr = SassFlowGraph::kUgprUnit,
-                   kUpred = SassFlowGraph::kUpredUnit;
 
 std::string_view baseOf(std::string_view lineText) {
   const std::string_view op = sassOpcode(lineText);
@@ -106,10 +104,10 @@ class Liveness {
   std::vector<std::optional<LiveCount>> counts() const {
     // R63 was the zero register before sm_30: nvdisasm's life ranges still leave it out.
     Units gprs, preds, ugprs;
-    for (uint16_t u = 0; u < kPred; ++u) gprs.set(u);
+    for (uint16_t u = 0; u < SassFlowGraph::kPredUnit; ++u) gprs.set(u);
     gprs.reset(63);
-    for (uint16_t u = kPred; u < kUgpr; ++u) preds.set(u);
-    for (uint16_t u = kUgpr; u < kUpred; ++u) ugprs.set(u);
+    for (uint16_t u = SassFlowGraph::kPredUnit; u < SassFlowGraph::kUgprUnit; ++u) preds.set(u);
+    for (uint16_t u = SassFlowGraph::kUgprUnit; u < SassFlowGraph::kUpredUnit; ++u) ugprs.set(u);
     std::vector<std::optional<LiveCount>> out(insts_.size());
     for (size_t i = 0; i < insts_.size(); ++i)
       if (listed_[blockOf_[i]])
@@ -133,11 +131,11 @@ class Liveness {
     // keeps for its caller (R16..R31 of the kernel's registers, UR36..UR62).
     Units kept, clobbered, gprs;
     for (uint16_t r = 16; r < 32 && r < registers; ++r) kept.set(r);
-    for (uint16_t r = 36; r < 63; ++r) kept.set(kUgpr + r);
+    for (uint16_t r = 36; r < 63; ++r) kept.set(SassFlowGraph::kUgprUnit + r);
     for (uint16_t r = 3; r < 16 && r < registers; ++r) clobbered.set(r);
-    for (uint16_t r = 4; r < 36; ++r) clobbered.set(kUgpr + r);
-    for (uint16_t r = 0; r < 7; ++r) clobbered.set(kUpred + r);
-    for (uint16_t u = 0; u < kPred; ++u) gprs.set(u);
+    for (uint16_t r = 4; r < 36; ++r) clobbered.set(SassFlowGraph::kUgprUnit + r);
+    for (uint16_t r = 0; r < 7; ++r) clobbered.set(SassFlowGraph::kUpredUnit + r);
+    for (uint16_t u = 0; u < SassFlowGraph::kPredUnit; ++u) gprs.set(u);
     uses_.resize(insts_.size());
     defs_.resize(insts_.size());
     kills_.resize(insts_.size());
@@ -150,10 +148,11 @@ class Liveness {
         for (uint16_t u : o.units) uses_[i].set(u);
         // An indirect branch's or return's target is a 64-bit address.
         if ((base == "BRX" || base == "JMX" || base == "RET") && o.name[0] == 'R' &&
-            o.units.size() == 1 && o.units[0] + 1 < kPred)
+            o.units.size() == 1 && o.units[0] + 1 < SassFlowGraph::kPredUnit)
           uses_[i].set(o.units[0] + 1);
         if (o.name == "PR")  // P2R: nvdisasm reads the whole predicate file, whatever the mask
-          for (uint16_t u = kPred; u < kPred + 7; ++u) uses_[i].set(u);
+          for (uint16_t u = SassFlowGraph::kPredUnit; u < SassFlowGraph::kPredUnit + 7; ++u)
+            uses_[i].set(u);
       }
       for (const auto& o : insts_[i].writes)
         for (uint16_t u : o.units) defs_[i].set(u);
@@ -161,7 +160,8 @@ class Liveness {
       const auto address = sassAddress(t);
       if (address && size_t(*address) + 16 <= code.size())
         if (auto ur = descriptorOf(sassOpcode(t), code.substr(*address, 16)))
-          for (uint16_t k = 0; k < 2 && *ur + k < 63; ++k) uses_[i].set(kUgpr + *ur + k);
+          for (uint16_t k = 0; k < 2 && *ur + k < 63; ++k)
+            uses_[i].set(SassFlowGraph::kUgprUnit + *ur + k);
       if (base == "EXIT") uses_[i].set(1);
       if (base == "RET") uses_[i] |= (inGlobal ? kept : Units()) | Units().set(1).set(2);
       if (base == "CALL") {
@@ -259,7 +259,8 @@ class Liveness {
     Values(Liveness& l, uint16_t r) : l(l), r(r), writes(l.sitesOf_[r]) {
       startOf.assign(l.blocks_, -1);
       for (uint32_t b : l.functionStarts_)
-        if (r < kPred || (b > 0 && r >= kUgpr && r < kUpred)) {
+        if (r < SassFlowGraph::kPredUnit ||
+            (b > 0 && r >= SassFlowGraph::kUgprUnit && r < SassFlowGraph::kUpredUnit)) {
           startOf[b] = int32_t(siteAt.size());
           siteAt.push_back(l.g_.blockBegin(b));
         }

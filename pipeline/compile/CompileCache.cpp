@@ -103,7 +103,8 @@ size_t costsBytes(const SassCosts& c) {
   for (const DivergentBranch& b : c.access.branches)
     n += sizeof b + stringBytes(b.function) + sourceLinesBytes(b.line, b.callSites) -
          2 * sizeof(std::string);
-  for (const LocalArray& a : c.arrays) n += sizeof a + stringBytes(a.function) + stringBytes(a.name);
+  for (const LocalArray& a : c.arrays)
+    n += sizeof a + stringBytes(a.function) + stringBytes(a.name);
   return n;
 }
 

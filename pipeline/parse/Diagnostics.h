@@ -90,8 +90,8 @@ PtxasReport parsePtxasReport(std::string_view text);
 /// An LLVM optimization remark ("inlined", "loop not vectorized", ...).
 struct Remark {
   enum class Kind { Passed, Missed, Analysis } kind = Kind::Passed;
-  std::string pass;      // "inline", "loop-vectorize", "licm"
-  std::string name;      // the remark's name ("Inlined", "MissedDetails")
+  std::string pass;  // "inline", "loop-vectorize", "licm"
+  std::string name;  // the remark's name ("Inlined", "MissedDetails")
   // Equal names and messages share one text (internRemarks): thousands of remarks repeat them.
   SharedString function;  // demangled function the remark is about
   SharedString message;   // one line, in LLVM's words

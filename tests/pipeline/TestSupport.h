@@ -3,6 +3,7 @@
 // its recorded runs (ToolRecording.h).
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -66,6 +67,19 @@ std::vector<std::string> instructionsFor(const CompileResult&, Stage, const std:
 /// `env` is added to (or replaces in) the environment.
 ProcessResult runKernelscope(const std::vector<std::string>& args,
                              const std::vector<std::pair<std::string, std::string>>& env = {});
+
+/// Whether one of `lines` holds `what`.
+inline bool anyContains(const std::vector<std::string>& lines, std::string_view what) {
+  return std::any_of(lines.begin(), lines.end(),
+                     [&](const std::string& l) { return l.find(what) != std::string::npos; });
+}
+
+/// Whether `files` (normalized paths) hold `f`.
+inline bool containsFile(const std::vector<std::filesystem::path>& files,
+                         const std::filesystem::path& f) {
+  return std::find(files.begin(), files.end(), std::filesystem::path(normalizePath(f.string()))) !=
+         files.end();
+}
 
 /// The test binary's second role (TestMain.cpp, KS_TEST_TEMPDIR_CHURN set): it makes and
 /// removes TempDirs on several threads until a terminating signal ends it.

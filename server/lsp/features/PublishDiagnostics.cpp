@@ -157,7 +157,8 @@ std::map<std::string, lsp::PublishDiagnosticsParams> diagnosticsOf(
                    result.arch + ": " + std::to_string(r.spillStores) + " B spill stores, " +
                    std::to_string(r.spillLoads) + " B spill loads, " +
                    std::to_string(r.localMemory) + " B local memory";
-    const std::string& file = k.definition.file.empty() ? served.front()->path : k.definition.file.str();
+    const std::string& file =
+        k.definition.file.empty() ? served.front()->path : k.definition.file.str();
     const std::string* text = k.definition.line ? files.textOf(file) : nullptr;
     if (!text) {
       addToServed(diag);

@@ -46,15 +46,6 @@ std::vector<std::string> kernelNames(const CompileResult& r) {
   return names;
 }
 
-bool anyContains(const std::vector<std::string>& lines, std::string_view what) {
-  return std::any_of(lines.begin(), lines.end(),
-                     [&](const std::string& l) { return l.find(what) != std::string::npos; });
-}
-
-bool contains(const std::vector<fs::path>& files, const fs::path& f) {
-  return std::find(files.begin(), files.end(), fs::path(normalizePath(f.string()))) != files.end();
-}
-
 std::string allMessages(const CompileResult& r) {
   std::string out;
   for (const auto& d : r.diagnostics) out += d.message + "\n";
@@ -77,14 +68,14 @@ TEST_CASE(
   CHECK(kernelNames(r) == std::vector<std::string>{"configured", "root", "smooth"});
   for (const auto& k : r.kernels) CHECK(k.definition.file == kernelsFile("kernels.rs").string());
   // The default feature `scaled` is on: its multiply is there.
-  CHECK(anyContains(
+  CHECK(test::anyContains(
       test::instructionsFor(r, Stage::Ptx, shade.path.string(), shade.lineOf("s * 2.0")),
       "add.rn.f32"));
   // The path dependency's code is attributed to its own file, which the server watches.
   test::Fixture fastmath(fastmathLib());
   CHECK(r.lineMap->isUserFile(fastmathLib().string()));
-  CHECK(contains(r.sourceFiles, fastmathLib()));
-  CHECK(contains(r.sourceFiles, kernelsFile("kernels.rs")));
+  CHECK(test::containsFile(r.sourceFiles, fastmathLib()));
+  CHECK(test::containsFile(r.sourceFiles, kernelsFile("kernels.rs")));
   CHECK_FALSE(
       test::instructionsFor(r, Stage::Ptx, fastmathLib().string(), fastmath.lineOf("t * t * (3.0"))
           .empty());
@@ -274,7 +265,7 @@ TEST_CASE("a file of a crate without kernels shows what the kernels that use it 
   CHECK(kernelNames(r) == std::vector<std::string>{"configured", "root", "smooth"});
   const uint32_t cubic = fastmath.lineOf("t * t * (3.0");
   auto ptx = test::instructionsFor(r, Stage::Ptx, fastmath.path.string(), cubic);
-  CHECK(anyContains(ptx, "mul.rn.f32"));
+  CHECK(test::anyContains(ptx, "mul.rn.f32"));
   // Each instruction says which kernel it is in and where it was inlined.
   const auto& lines = r.lineMap->linesFor(Stage::Ptx, {fastmath.path.string(), cubic}).direct;
   REQUIRE_FALSE(lines.empty());

@@ -19,16 +19,7 @@ namespace {
 fs::path crateDir() { return test::sourceDir() / "examples/crate"; }
 fs::path utilDir() { return test::sourceDir() / "examples/crate-util"; }
 
-bool contains(const std::vector<fs::path>& files, const fs::path& f) {
-  return std::find(files.begin(), files.end(), fs::path(normalizePath(f.string()))) != files.end();
-}
-
 CompileInput onDisk(const fs::path& file) { return {file, std::nullopt, {}}; }
-
-bool anyContains(const std::vector<std::string>& lines, std::string_view what) {
-  return std::any_of(lines.begin(), lines.end(),
-                     [&](const std::string& l) { return l.find(what) != std::string::npos; });
-}
 
 /// A copy of the example crate and its dependency, to edit on disk.
 struct CrateCopy {
@@ -71,17 +62,18 @@ TEST_CASE("a line in a submodule maps to its instructions, in every stage") {
   const CompileResult& r = test::compiled(math.path);
   REQUIRE(r.succeeded);
   CHECK(r.crateManifest == crateDir() / "Cargo.toml");
-  CHECK(contains(r.sourceFiles, crateDir() / "src/lib.rs"));
-  CHECK(contains(r.sourceFiles, crateDir() / "src/math.rs"));
-  CHECK(contains(r.sourceFiles, utilDir() / "src/lib.rs"));
+  CHECK(test::containsFile(r.sourceFiles, crateDir() / "src/lib.rs"));
+  CHECK(test::containsFile(r.sourceFiles, crateDir() / "src/math.rs"));
+  CHECK(test::containsFile(r.sourceFiles, utilDir() / "src/lib.rs"));
 
   uint32_t square = math.lineOf("v * v");
   auto ptx = test::instructionsFor(r, Stage::Ptx, math.path.string(), square);
   INFO(r.stage(Stage::Ptx)->artifact->text());
-  CHECK(anyContains(ptx, "mul.rn.f32"));
-  CHECK(anyContains(test::instructionsFor(r, Stage::Sass, math.path.string(), square), "FMUL"));
+  CHECK(test::anyContains(ptx, "mul.rn.f32"));
+  CHECK(
+      test::anyContains(test::instructionsFor(r, Stage::Sass, math.path.string(), square), "FMUL"));
   CHECK_FALSE(test::instructionsFor(r, Stage::LlvmIr, math.path.string(), square).empty());
-  CHECK(anyContains(
+  CHECK(test::anyContains(
       test::instructionsFor(r, Stage::Ptx, math.path.string(), math.lineOf("let scaled = a * x;")),
       "mul.rn.f32"));
 
@@ -101,7 +93,7 @@ TEST_CASE("path dependency code maps to its own file") {
   CHECK(r.lineMap->isUserFile((utilDir() / "src/lib.rs").string()));
   auto index =
       test::instructionsFor(r, Stage::Ptx, util.path.string(), util.lineOf("_block_idx_x()"));
-  CHECK(anyContains(index, "%ctaid.x"));
+  CHECK(test::anyContains(index, "%ctaid.x"));
   CHECK_FALSE(
       test::instructionsFor(r, Stage::Sass, util.path.string(), util.lineOf("_block_idx_x()"))
           .empty());
@@ -256,7 +248,7 @@ TEST_CASE("path dependencies come from the rlib cache until their sources or fla
   // A compile from the cached rlib: the dependency's code still maps to its own file.
   CompileResult r = compileWithDefaults(tc, {copy.file("crate/src/lib.rs"), std::nullopt, {}}, {});
   REQUIRE(r.succeeded);
-  CHECK(contains(r.sourceFiles, util));
+  CHECK(test::containsFile(r.sourceFiles, util));
   test::Fixture u(util);
   CHECK_FALSE(
       test::instructionsFor(r, Stage::Ptx, util.string(), u.lineOf("_block_idx_x()")).empty());
@@ -387,8 +379,8 @@ TEST_CASE(
   CHECK_FALSE(fs::exists(written));
   auto warnings = trustDiagnostics(r, Severity::Warning);
   REQUIRE(warnings.size() == 2);
-  CHECK(anyContains(warnings, "profile = \"rust-cuda\" not applied"));
-  CHECK(anyContains(
+  CHECK(test::anyContains(warnings, "profile = \"rust-cuda\" not applied"));
+  CHECK(test::anyContains(
       warnings, "rustc-flags not applied (they may load code or write files): --emit=llvm-ir="));
 
   // The user's own choice of a cargo profile in an untrusted workspace is refused too.
@@ -441,8 +433,8 @@ TEST_CASE("a crate's rustc-flags never pass an @file argument, trusted or not") 
       if (d.code == kWorkspaceTrustCode && d.severity == Severity::Warning)
         refusals.push_back(d.message);
     REQUIRE(refusals.size() == 1);
-    CHECK(anyContains(refusals, "rustc-flags not applied: --cfg @"));
-    CHECK(anyContains(refusals, "read more arguments from a file"));
+    CHECK(test::anyContains(refusals, "rustc-flags not applied: --cfg @"));
+    CHECK(test::anyContains(refusals, "read more arguments from a file"));
   }
 }
 
@@ -538,7 +530,7 @@ pub unsafe extern "ptx-kernel" fn clamped(x: *mut f32, n: usize) {
   INFO(said);
   REQUIRE(r.succeeded);
   // The crate's code maps to its own file, as a path dependency's does.
-  CHECK(contains(r.sourceFiles, utilDir() / "src/lib.rs"));
+  CHECK(test::containsFile(r.sourceFiles, utilDir() / "src/lib.rs"));
   CHECK_FALSE(test::instructionsFor(r, Stage::Ptx, (utilDir() / "src/lib.rs").string(),
                                     test::Fixture(utilDir() / "src/lib.rs").lineOf("v > hi"))
                   .empty());

@@ -20,11 +20,6 @@ bool haveNvcc() {
   return false;
 }
 
-bool anyContains(const std::vector<std::string>& lines, std::string_view what) {
-  return std::any_of(lines.begin(), lines.end(),
-                     [&](const std::string& l) { return l.find(what) != std::string::npos; });
-}
-
 }  // namespace
 
 TEST_CASE("a .cu kernel maps its lines like a Rust one") {
@@ -37,8 +32,8 @@ TEST_CASE("a .cu kernel maps its lines like a Rust one") {
   uint32_t line = f.lineOf("y[i] = a * x[i] + y[i];");
   INFO(r.stage(Stage::Ptx)->artifact->text());
   auto ptx = test::instructionsFor(r, Stage::Ptx, f.path.string(), line);
-  CHECK(anyContains(ptx, "fma.rn.f32"));
-  CHECK(anyContains(
+  CHECK(test::anyContains(ptx, "fma.rn.f32"));
+  CHECK(test::anyContains(
       test::instructionsFor(r, Stage::Ptx, f.path.string(), f.lineOf("blockIdx.x * blockDim.x")),
       "%ctaid.x"));
   REQUIRE(r.kernels.size() == 1);
@@ -48,7 +43,7 @@ TEST_CASE("a .cu kernel maps its lines like a Rust one") {
   const StageOutcome* sass = r.stage(Stage::Sass);
   REQUIRE(sass);
   if (sass->available)
-    CHECK(anyContains(test::instructionsFor(r, Stage::Sass, f.path.string(), line), "FFMA"));
+    CHECK(test::anyContains(test::instructionsFor(r, Stage::Sass, f.path.string(), line), "FFMA"));
   else
     CHECK(sass->unavailableReason.find("CUDA") != std::string::npos);
 }

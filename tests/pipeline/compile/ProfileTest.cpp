@@ -393,7 +393,8 @@ TEST_CASE(
   CHECK(locOf(ptx, "add.rn.f32").line == sumLine);
   CHECK(locOf(ptx, "mad.lo.s32").line == lineOf(rs, "unsafe { (nvptx::_block_idx_x()"));
   CHECK(fs::path(locOf(ptx, "mov.u32 \t%r1, %ctaid.x;").file.str()).filename() == "mod.rs");
-  CHECK(fs::path(locOf(ptx, "mov.u32 \t%r1, %ctaid.x;").file.str()).parent_path().filename() == "nvptx");
+  CHECK(fs::path(locOf(ptx, "mov.u32 \t%r1, %ctaid.x;").file.str()).parent_path().filename() ==
+        "nvptx");
   for (const ArtifactFunction* f : {&vecadd, &index})
     for (uint32_t l = f->firstLine; l <= f->lastLine; ++l)
       if (ptx.lines()[l].kind == LineKind::Instruction) {

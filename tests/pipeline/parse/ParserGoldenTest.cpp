@@ -51,7 +51,8 @@ std::string dumpRemarks(const std::vector<Remark>& remarks) {
                                              : "analysis")
         << " " << r.pass << "/" << r.name << " in " << r.function;
     if (r.location)
-      out << " at " << fs::path(r.location->file.str()).filename().string() << ":" << r.location->line;
+      out << " at " << fs::path(r.location->file.str()).filename().string() << ":"
+          << r.location->line;
     out << ": " << r.message << "\n";
   }
   return out.str();

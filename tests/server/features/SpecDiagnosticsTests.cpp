@@ -23,14 +23,14 @@
 namespace ks::test {
 namespace {
 
-const std::string kSaxpy = KS_SOURCE_DIR "/examples/saxpy.rs";
+const std::string kSaxpyFile = KS_SOURCE_DIR "/examples/saxpy.rs";
 const std::string kSpec =
     "n = 1 << 24; a = 2.0; x = f32[n] uniform(-1, 1, seed = 1); y = f32[n] uniform(-1, 1, seed = "
     "2); grid = ceil(n / block); block = 256; bytes = 12 * n; flops = 2 * n";
 
 /// saxpy.rs with its spec's text `from` replaced by `to`.
 std::string saxpyWith(const std::string& from, const std::string& to) {
-  std::string text = readWholeFile(kSaxpy);
+  std::string text = readWholeFile(kSaxpyFile);
   size_t at = text.find(from);
   REQUIRE(text.find(kSpec) != std::string::npos);  // the example's spec, as this test knows it
   REQUIRE(at != std::string::npos);
@@ -45,7 +45,7 @@ struct SpecSession {
   std::string text;
   int version = 1;
 
-  explicit SpecSession(const std::string& source, const std::string& path = kSaxpy)
+  explicit SpecSession(const std::string& source, const std::string& path = kSaxpyFile)
       : client(realOptions(compiler)), text(source) {
     open(path);
   }
@@ -182,7 +182,8 @@ quickfix: Add 'block = 256' to the launch spec [spec-missing-launch]
 
 TEST_CASE("recorded pipeline: the example's launch spec resolves, so it publishes no diagnostic") {
   Engine* compiler = nullptr;
-  SpecSession s(replayedOptions(compiler, "examples/saxpy.rs"), readWholeFile(kSaxpy), kSaxpy);
+  SpecSession s(replayedOptions(compiler, "examples/saxpy.rs"), readWholeFile(kSaxpyFile),
+                kSaxpyFile);
   CHECK(s.specDiagnostics().empty());
 }
 

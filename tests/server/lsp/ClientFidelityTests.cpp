@@ -15,14 +15,13 @@
 
 #include "Engine.h"
 #include "Features.h"
+#include "ServerTestSupport.h"
 #include "TestClient.h"
 #include "Toolchain.h"
 #include "Uri.h"
 
 namespace ks::test {
 namespace {
-
-const std::string& kSaxpy = kFakeSaxpy;
 
 json openAs(TestClient& client, const std::string& uri, const std::string& text) {
   client.notify(
