@@ -63,17 +63,8 @@ class SharedString {
 /// Makes equal texts one SharedString. Not thread-safe: one per parse.
 class StringInterner {
  public:
-  SharedString intern(std::string s) {
-    if (auto it = made_.find(s); it != made_.end()) return it->second;
-    SharedString shared(std::move(s));
-    made_.emplace(shared.str(), shared);
-    return shared;
-  }
-  SharedString intern(const SharedString& s) {
-    if (auto it = made_.find(s.str()); it != made_.end()) return it->second;
-    made_.emplace(s.str(), s);
-    return s;
-  }
+  /// The first SharedString interned with `s`'s text (`s` itself if it is the first).
+  SharedString intern(const SharedString& s) { return made_.try_emplace(s.str(), s).first->second; }
 
  private:
   std::unordered_map<std::string_view, SharedString> made_;  // views into the values' texts
