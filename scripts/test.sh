@@ -123,9 +123,9 @@ in_background 10 "$logs/sanitizer" "$(declare -p ROOT SANITIZE_DIR log sanitizer
 sanitizer=$!
 
 # clang-tidy (.clang-tidy's few checks) over the C++ the build compiles, after the build:
-# about 120 files of LLVM-heavy C++, minutes of both cores, which the tests below mostly
-# leave idle. So it runs beside them as the sanitizer tree does, at the lowest priority (its
-# verdict is needed last), and its verdict is read when they are done.
+# about 120 files of LLVM-heavy C++ in 20 unity files, two minutes of both cores, which the
+# tests below mostly leave idle. So it runs beside them as the sanitizer tree does, at the
+# lowest priority (its verdict is needed last), and its verdict is read when they are done.
 in_background 19 "$logs/tidy" "$(declare -p ROOT BUILD_DIR); exec \"\$ROOT/scripts/check.sh\" --tidy \"\$BUILD_DIR\""
 tidy=$!
 
