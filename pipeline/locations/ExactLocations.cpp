@@ -509,21 +509,13 @@ Chain chainOfPtxLine(const ArtifactLine& l) {
   return l.location.empty() || l.location.front().line == 0 ? Chain{} : l.location;
 }
 
-/// `//## File "...", line N inlined at ...` in nvdisasm's notation, or compiler-generated.
-std::string fileComment(std::string_view indent, const Chain& chain) {
-  std::string out(indent);
-  if (chain.empty()) return out + "//## compiler-generated (no source line)";
-  // One allocation: a listing has a comment wherever the place changes, tens of thousands.
-  size_t size = out.size();
-  for (const Frame& f : chain) size += f.file.size() + 32;
-  out.reserve(size);
-  for (size_t k = 0; k < chain.size(); ++k) {
-    out += k == 0 ? "//## File \"" : " inlined at \"";
-    out += chain[k].file;
-    out += "\", line ";
-    out += std::to_string(chain[k].line);
-  }
-  return out;
+/// Whether two chains are written as the same place comment: the files and lines alike.
+bool samePlaceComment(const Chain& a, const Chain& b) {
+  if (a.id() == b.id()) return true;
+  if (a.size() != b.size()) return false;
+  for (size_t k = 0; k < a.size(); ++k)
+    if (a[k].file != b[k].file || a[k].line != b[k].line) return false;
+  return true;
 }
 
 /// Drops the lines of `a` that `keep` says no to, fixing up the function ranges.
@@ -620,11 +612,11 @@ size_t decodeSassLineIds(Artifact& sass, const Artifact& ptx) {
   };
   size_t decoded = 0;
   std::vector<bool> keep(sass.lines().size(), true);
-  // Each rewritten comment at its line: the text is built once its size is known (with the
-  // places written out it grows to twice nvdisasm's; built by appending, it was moved three
-  // times into fresh pages, most of this function's time).
+  // Each rewritten comment at its line: the text is built once its size is known (built by
+  // appending, it was moved into fresh pages again and again, most of this function's time).
   std::vector<std::pair<uint32_t, std::string>> rewrites;
   int32_t commentFunction = -2;  // the function of the last comment kept (rewrites.back())
+  Chain commentChain;            // and its chain
   size_t size = 0;
   for (uint32_t i = 0; i < sass.lines().size(); ++i) {
     ArtifactLine& l = sass.lines()[i];
@@ -638,7 +630,8 @@ size_t decodeSassLineIds(Artifact& sass, const Artifact& ptx) {
     } else {
       l.location = chains.intern(l.location);
     }
-    // Rewrite `//## File "...", line <id>` to the real place, in nvdisasm's notation.
+    // `//## File "...", line <id>` becomes the real place: its chain, on the line, with the
+    // comment kept as its marker (kSassPlaceMarker says why), or compiler-generated.
     size_t at = line.find("//## File ");
     if (l.kind == LineKind::Directive && at != std::string_view::npos) {
       size_t comma = line.find("\", line ");
@@ -646,12 +639,15 @@ size_t decodeSassLineIds(Artifact& sass, const Artifact& ptx) {
           comma == std::string_view::npos ? std::string_view{} : line.substr(comma + 8);
       auto n = text::takeUint(num);
       if (auto id = n ? ptxLineOf(static_cast<uint32_t>(*n)) : std::nullopt) {
-        std::string rewritten = fileComment(line.substr(0, at), chainOfPtxLine(ptx.lines()[*id]));
-        if (l.function == commentFunction && rewritten == rewrites.back().second) {
+        l.location = chainOf(ptx.lines()[*id]);
+        if (l.function == commentFunction && samePlaceComment(l.location, commentChain)) {
           keep[i] = false;  // nvdisasm prints a comment only where the place changes
           continue;
         }
         commentFunction = l.function;
+        commentChain = l.location;
+        std::string rewritten(line.substr(0, at));
+        rewritten += l.location.empty() ? sassPlaceComment(l.location) : kSassPlaceMarker;
         size += rewritten.size() + 1;
         rewrites.emplace_back(i, std::move(rewritten));
         continue;

@@ -99,10 +99,11 @@ LineIdPtx ptxWithLineIds(const Artifact& ptx, const std::vector<uint32_t>& lines
 
 /// Decodes the line ids in SASS made from ptxWithLineIds(ptx): every instruction gets the
 /// chain (and location source) of the PTX instruction it came from, with the chains `ptx`
-/// has now, and each `//## File` comment is rewritten to the real location (in nvdisasm's
-/// own `inlined at` notation) or to `//## compiler-generated`, so the text reads as
-/// nvdisasm would print it: a comment that repeats the one before it in its function is
-/// left out. Returns the number of instructions decoded.
+/// has now, and each `//## File` comment gets the real location: its chain, with the comment
+/// kept as kSassPlaceMarker (shown in nvdisasm's own `inlined at` notation), or
+/// `//## compiler-generated`, so the shown text reads as nvdisasm would print it: a comment
+/// that repeats the one before it in its function is left out. Returns the number of
+/// instructions decoded.
 size_t decodeSassLineIds(Artifact& sass, const Artifact& ptx);
 
 }  // namespace ks

@@ -118,6 +118,62 @@ std::string_view Artifact::lineText(size_t i) const {
   return line;
 }
 
+namespace {
+
+/// Where a place marker starts in SASS line `i` (after its indent), if it is one.
+std::optional<size_t> placeMarkerAt(const Artifact& a, size_t i, std::string_view line) {
+  if (a.stage != Stage::Sass || a.lines()[i].kind != LineKind::Directive ||
+      a.lines()[i].location.empty() || !line.ends_with(kSassPlaceMarker))
+    return std::nullopt;
+  const size_t at = line.size() - kSassPlaceMarker.size();
+  if (line.find_first_not_of(" \t") != at) return std::nullopt;
+  return at;
+}
+
+}  // namespace
+
+std::string Artifact::shownLine(size_t i) const {
+  const std::string_view line = lineText(i);
+  const std::optional<size_t> marker =
+      i < lines_.size() ? placeMarkerAt(*this, i, line) : std::nullopt;
+  if (!marker) return std::string(line);
+  return std::string(line.substr(0, *marker)) + sassPlaceComment(lines_[i].location);
+}
+
+std::string Artifact::shownText() const {
+  if (stage != Stage::Sass) return text_;
+  std::string out;
+  out.reserve(text_.size() * 2);
+  size_t copied = 0;  // text_ up to here is in out
+  for (size_t i = 0; i < lines_.size(); ++i) {
+    const std::string_view line = lineText(i);
+    const std::optional<size_t> marker = placeMarkerAt(*this, i, line);
+    if (!marker) continue;
+    const size_t start = lineStarts_[i];
+    out.append(text_, copied, start + *marker - copied);
+    out += sassPlaceComment(lines_[i].location);
+    copied = start + line.size();
+  }
+  out.append(text_, copied);
+  return out;
+}
+
+std::string sassPlaceComment(const Chain& chain) {
+  if (chain.empty()) return "//## compiler-generated (no source line)";
+  // One allocation: a listing has a comment wherever the place changes, tens of thousands.
+  size_t size = 0;
+  for (const Frame& f : chain) size += f.file.size() + 32;
+  std::string out;
+  out.reserve(size);
+  for (size_t k = 0; k < chain.size(); ++k) {
+    out += k == 0 ? "//## File \"" : " inlined at \"";
+    out += chain[k].file;
+    out += "\", line ";
+    out += std::to_string(chain[k].line);
+  }
+  return out;
+}
+
 size_t Artifact::instructionCount() const {
   return static_cast<size_t>(std::count_if(lines_.begin(), lines_.end(), [](const ArtifactLine& l) {
     return l.kind == LineKind::Instruction;

@@ -156,6 +156,11 @@ class Artifact {
   std::span<const ArtifactLine> lines() const { return lines_; }
   /// The text of line `i` (0-based), without its newline.
   std::string_view lineText(size_t i) const;
+  /// Line `i` as the user sees it: lineText, but a SASS place comment kept as its marker
+  /// (kSassPlaceMarker) written out from the line's chain.
+  std::string shownLine(size_t i) const;
+  /// The whole text as the user sees it (shownLine of every line).
+  std::string shownText() const;
   /// The byte offset in text() where line `i` starts.
   uint32_t lineStart(size_t i) const { return lineStarts_[i]; }
   /// The line holding the byte at `offset` of text() (the last line past the end).
@@ -170,6 +175,16 @@ class Artifact {
   std::vector<uint32_t> lineStarts_;
   std::vector<ArtifactLine> lines_;
 };
+
+/// A SASS listing writes where its code comes from in comments, `//## File "PATH", line N`
+/// and for inlined code `inlined at "PATH", line M` for each caller: with a library's inline
+/// chains, half a kilobyte of paths each, most of an 80-kernel listing's text. So a decoded
+/// listing keeps each one as this marker alone, its place in the line's chain, and they
+/// are written out only when shown (Artifact::shownLine).
+inline constexpr std::string_view kSassPlaceMarker = "//## File";
+/// The comment nvdisasm writes for code from `chain`: `//## File "...", line N inlined at
+/// ...`, or `//## compiler-generated (no source line)` for none.
+std::string sassPlaceComment(const Chain& chain);
 
 /// Whether `name` names the kernel `symbol` (demangled: `demangled`): the symbol itself, its
 /// demangled path, or that path's last segment (`saxpy` for `kernels::saxpy`). The one rule

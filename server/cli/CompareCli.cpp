@@ -85,7 +85,7 @@ Artifact kernelBody(const Artifact& a, const std::string& symbol) {
     std::string text;
     std::vector<ArtifactLine> lines;
     for (uint32_t l = f.firstLine; l <= f.lastLine && l < a.lines().size(); ++l) {
-      text += acrossCompilers(a.stage, a.lineText(l)) + "\n";
+      text += acrossCompilers(a.stage, a.shownLine(l)) + "\n";
       ArtifactLine line;
       line.kind = a.lines()[l].kind;
       line.function = 0;

@@ -829,7 +829,7 @@ nlohmann::json reportView(const Artifact& a) {
   const std::vector<std::string_view> shown = splitLines(view.text());
   for (size_t v = 0; v < std::min(shown.size(), view.size()); ++v) {
     const int l = view.artifactLine(static_cast<int>(v));
-    if (shown[v] != a.lineText(l)) rewritten[std::to_string(l)] = std::string(shown[v]);
+    if (shown[v] != a.shownLine(l)) rewritten[std::to_string(l)] = std::string(shown[v]);
   }
   const FilterBit by = a.stage == Stage::Mir ? kFilterDebugLocations : kFilterCompactSass;
   return {{"hidden", hidden}, {"rewritten", rewritten}, {"rewrittenBy", by}};
@@ -859,7 +859,7 @@ std::string writeReport(const ExplainArgs& args, const CompileResult& r, const s
   for (Stage s : *args.options.stages)
     if (const StageOutcome* o = r.stage(s); o && o->available) {
       stages[std::string(stageName(s))] = {{"title", std::string(stageTitle(s))},
-                                           {"text", o->artifact->text()},
+                                           {"text", o->artifact->shownText()},
                                            {"view", reportView(*o->artifact)}};
       order.push_back(std::string(stageName(s)));
     }

@@ -79,7 +79,7 @@ std::string dumpArtifact(const Artifact& a) {
       if (l.source == LocationSource::Regenerated) out << " [exact]";
       if (l.source == LocationSource::Guessed) out << " [guessed]";
     }
-    out << " | " << text::trim(a.lineText(i)) << "\n";
+    out << " | " << text::trim(a.shownLine(i)) << "\n";
   }
   return out.str();
 }

@@ -272,10 +272,17 @@ ArtifactView::ArtifactView(const Artifact& a, const lsp::ArtifactFilters& filter
     if (hidden[l]) continue;
     viewOf_[l] = static_cast<int32_t>(shown_.size());
     shown_.push_back(static_cast<uint32_t>(l));
-    std::string_view line = a.lineText(l);
-    if (mirSpans) line = withoutMirScopeTail(line);
-    text_ += compact && a.lines()[l].kind == LineKind::Instruction ? compactSassLine(line)
-                                                                   : std::string(line);
+    const LineKind kind = a.lines()[l].kind;
+    if (a.stage == Stage::Sass && kind == LineKind::Directive) {
+      text_ += a.shownLine(l);  // a place comment is kept as its marker
+    } else {
+      std::string_view line = a.lineText(l);
+      if (mirSpans) line = withoutMirScopeTail(line);
+      if (compact && kind == LineKind::Instruction)
+        text_ += compactSassLine(line);
+      else
+        text_ += line;
+    }
     text_ += '\n';
   }
   if (!a.text().ends_with('\n') && !text_.empty()) text_.pop_back();

@@ -18,7 +18,7 @@ lsp::Expected<lsp::ArtifactResult> artifactOf(const Snapshot& s, Stage stage, bo
   r.stage = std::string(stageName(stage));
   r.revision = s.revision;
   r.languageId = std::string(stageLanguage(stage));
-  r.text = a.text();
+  r.text = a.shownText();
   if (const LineMap* map = s.result->lineMap.get()) {
     // Each chain goes into the reply once, however many segments share it.
     std::unordered_map<const void*, int> chainIndex;

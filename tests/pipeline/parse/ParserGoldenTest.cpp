@@ -97,6 +97,38 @@ TEST_CASE("MIR, LLVM IR, PTX and SASS parsers on the recorded kernels") {
   }
 }
 
+TEST_CASE("a decoded listing keeps its place comments as markers and shows them written out") {
+  const fs::path dir = golden("iterators");
+  Artifact ptx = parsePtx(readWholeFile(dir / "k.ptx"));
+  ChainTable chains = assignExactChains(ptx, readWholeFile(dir / "k.ll"), "sm_90", 3);
+  REQUIRE(chains.error.empty());
+  Artifact sass = parseSass(readWholeFile(dir / "k.sass"));
+  REQUIRE(decodeSassLineIds(sass, ptx) > 0);
+  // Held: the marker alone, the place in the line's chain.
+  CHECK(sass.text().find("inlined at") == std::string::npos);
+  size_t markers = 0;
+  for (size_t i = 0; i < sass.lines().size(); ++i)
+    if (text::trim(sass.lineText(i)) == kSassPlaceMarker) {
+      ++markers;
+      CHECK(!sass.lines()[i].location.empty());
+    }
+  CHECK(markers > 10);
+  // Shown: every line as shownLine writes it, the places in nvdisasm's notation.
+  const std::string shown = sass.shownText();
+  const std::vector<std::string_view> lines = splitLines(shown);
+  REQUIRE(lines.size() == sass.lines().size());
+  size_t inlined = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    CHECK(lines[i] == sass.shownLine(i));
+    CHECK(text::trim(lines[i]) != kSassPlaceMarker);
+    inlined += lines[i].find(" inlined at \"") != std::string_view::npos;
+  }
+  CHECK(inlined > 0);
+  CHECK(shown.size() > sass.text().size());
+  // Other stages are shown as they are held.
+  CHECK(ptx.shownText() == ptx.text());
+}
+
 TEST_CASE("a failed chain regeneration leaves the PTX as it was and becomes a warning") {
   const fs::path dir = golden("saxpy");
   Artifact ptx = parsePtx(readWholeFile(dir / "k.ptx"));

@@ -427,7 +427,7 @@ bb4:                                              ; preds = %start, %bb4
     const Artifact& a = recordedArtifact(row.kernel, row.stage);
     // Filters off: the artifact as it is.
     ArtifactView whole(a, lsp::ArtifactFilters{});
-    CHECK(whole.text() == a.text());
+    CHECK(whole.text() == a.shownText());
     CHECK(whole.size() == a.lines().size());
 
     ArtifactView view(a, allFilters());
