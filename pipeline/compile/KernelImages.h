@@ -71,8 +71,9 @@ class KernelImageCache {
   Counters counters_;
 };
 
-/// The bound of an engine's kernel images in memory.
-inline constexpr size_t kDefaultKernelImagesMB = 64;
+/// The bound of an engine's kernel images in memory: about ten groups' (an 80-kernel file's
+/// and an edit's new ones); the older ones come back from disk when an edit is undone.
+inline constexpr size_t kDefaultKernelImagesMB = 16;
 /// The bound of the kernel images on disk unless KERNELSCOPE_KERNEL_CACHE_MB says otherwise.
 inline constexpr uintmax_t kDefaultKernelImagesDiskMB = 256;
 
