@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <random>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -539,15 +540,11 @@ TEST_CASE("an edit sequence gives the results a clean compile gives, unchanged s
   CHECK(cache.bytes() == footprint(*switched));
 }
 
-TEST_CASE("an edit assembles only the kernels it changed, and reads as a clean compile") {
-  // 21 kernels (three modules of ptxas's, KernelModules.h) sharing a function ptxas keeps
-  // apart: each edit is compiled through the engine, whose kernel images (KernelImages.h)
-  // answer the modules it left alone, and compared with a clean compile that assembles and
-  // disassembles every kernel afresh. Two tools at a time: three groups that all miss are
-  // assembled as two modules, and an image cut from a merged module reads as its own.
-  test::requireToolchain();
-  TempDir dir("kernelscope-kernel-images");
-  const fs::path file = dir.path() / "many.rs";
+namespace {
+
+/// 21 kernels (three modules of ptxas's, KernelModules.h) sharing a function ptxas keeps
+/// apart; kernel k multiplies by `k.5` and the shared function adds 0.5.
+std::string manyKernels() {
   std::string text =
       "#![no_std]\n#![feature(abi_ptx, stdarch_nvptx)]\nuse core::arch::nvptx;\n"
       "#[panic_handler]\nfn panic(_: &core::panic::PanicInfo) -> ! {\n    loop {}\n}\n"
@@ -558,16 +555,33 @@ TEST_CASE("an edit assembles only the kernels it changed, and reads as a clean c
             "(x: *mut f32, n: usize) {\n    let i = nvptx::_thread_idx_x() as usize;\n"
             "    if i < n {\n        *x.add(i) = shared(*x.add(i), n) * " +
             std::to_string(k) + ".5;\n    }\n}\n";
+  return text;
+}
+
+/// dumpResult, but for the LLVM IR's name of the compile's own temporary directory.
+std::string dumpWithoutBuildDir(const CompileResult& r) {
+  static const std::regex buildDir("kernelscope-build-[A-Za-z0-9-]+");
+  return std::regex_replace(dumpResult(r), buildDir, "kernelscope-build-*");
+}
+
+}  // namespace
+
+TEST_CASE("an edit assembles only the kernels it changed, and reads as a clean compile") {
+  // manyKernels: each edit is compiled through the engine, whose kernel images (KernelImages.h)
+  // answer the modules it left alone, and compared with a clean compile that assembles and
+  // disassembles every kernel afresh. Two tools at a time: three groups that all miss are
+  // assembled as two modules, and an image cut from a merged module reads as its own.
+  test::requireToolchain();
+  TempDir dir("kernelscope-kernel-images");
+  const fs::path file = dir.path() / "many.rs";
+  std::string text = manyKernels();
   std::ofstream(file) << text;
   auto replaced = [](std::string s, const std::string& from, const std::string& to) {
     const size_t at = s.find(from);
     REQUIRE(at != std::string::npos);
     return s.replace(at, from.size(), to);
   };
-  auto dump = [](const CompileResult& r) {
-    static const std::regex buildDir("kernelscope-build-[A-Za-z0-9-]+");
-    return std::regex_replace(dumpResult(r), buildDir, "kernelscope-build-*");
-  };
+  auto dump = dumpWithoutBuildDir;
   Engine engine = testEngine();
   CompileOptions options;
   options.remarks = true;
@@ -620,4 +634,65 @@ TEST_CASE("an edit assembles only the kernels it changed, and reads as a clean c
   CHECK(cubins.size() == 3);
   apart.backEndJobs = 2;
   CHECK(dump(alone) == dump(compileKernel(engine.toolchain(), {file, text, {}}, apart)));
+}
+
+TEST_CASE("random edit sequences read as clean compiles, stage by stage") {
+  // Edits drawn at random (a kernel's constant, the shared function's, a line added that
+  // moves the code below it, an undo to an earlier text), each compiled through one engine
+  // (its result cache and kernel images answering what they can) and compared with a clean
+  // compile of the same text. KS_EDIT_SEED replays a sequence; the seed is in every failure.
+  test::requireToolchain();
+  const char* seedText = std::getenv("KS_EDIT_SEED");
+  const unsigned seed = seedText ? static_cast<unsigned>(std::strtoul(seedText, nullptr, 10))
+                                 : static_cast<unsigned>(std::random_device{}());
+  CAPTURE(seed);
+  std::mt19937 random(seed);
+  auto below = [&](size_t n) { return static_cast<size_t>(random() % n); };
+  TempDir dir("kernelscope-edit-sequence");
+  const fs::path file = dir.path() / "edits.rs";
+  std::vector<std::string> history = {manyKernels()};
+  std::ofstream(file) << history.back();
+  Engine engine = testEngine();
+  CompileOptions options;
+  options.remarks = true;
+  options.backEndJobs = 2;
+  for (int step = 0; step < 5; ++step) {
+    std::string text = history.back();
+    std::string edit;
+    switch (below(4)) {
+      case 0: {  // another constant for one kernel
+        const size_t at = text.find(") * ", below(text.size() / 2) + text.size() / 4);
+        if (at == std::string::npos) continue;
+        text.insert(at + 4, std::to_string(below(9) + 1));
+        edit = "a kernel's constant";
+        break;
+      }
+      case 1: {  // the function every kernel calls
+        const size_t at = text.find("a * a + ");
+        text.insert(at + 8, std::to_string(below(9) + 1));
+        edit = "the shared function";
+        break;
+      }
+      case 2: {  // a line added: the code below it moves
+        const size_t at = text.find('\n', below(text.size()));
+        if (at == std::string::npos) continue;
+        text.insert(at + 1, "// moved\n");
+        edit = "a line added";
+        break;
+      }
+      default:  // undone: an earlier text again
+        text = history[below(history.size())];
+        edit = "an undo";
+    }
+    CAPTURE(step);
+    CAPTURE(edit);
+    history.push_back(text);
+    auto incremental = engine.compile({file, text, {}}, options);
+    REQUIRE(incremental->succeeded);
+    ResolvedOptions clean = engine.optionsFor(file, options);
+    clean.kernelImages = nullptr;
+    CompileResult fresh = compileKernel(engine.toolchain(), {file, text, {}}, clean);
+    REQUIRE(fresh.succeeded);
+    CHECK(dumpWithoutBuildDir(*incremental) == dumpWithoutBuildDir(fresh));
+  }
 }
