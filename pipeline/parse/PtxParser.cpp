@@ -137,6 +137,12 @@ class PtxReader {
       fn_ = -1;
     } else if (!sawBody_) {  // parameter list and attributes before the body
       line.kind = LineKind::Header;
+      // A declaration of a function defined later, `.func NAME` + its parameters on lines
+      // of their own + `;`: it ends here (what follows is not its body).
+      if (depth_ == 0 && text::trim(t.substr(0, t.find("//"))).ends_with(";")) {
+        a_.functions[fn_].lastLine = static_cast<uint32_t>(i);
+        fn_ = -1;
+      }
     } else {
       readBodyLine(t, line);
     }

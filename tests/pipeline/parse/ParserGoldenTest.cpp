@@ -239,6 +239,29 @@ TEST_CASE("PTX .loc with function_name and inlined_at (newer LLVM)") {
   CHECK(a.lines()[6].location.size() == 1);
 }
 
+TEST_CASE("a PTX declaration over several lines ends at its semicolon") {
+  // LLVM declares a function called before its definition with its parameters on lines of
+  // their own; what follows (an extern's declaration, a global with braces) is no body.
+  std::string ptx =
+      ".visible .func helper\n(\n\t.param .b32 helper_param_0\n)\n;\n"
+      ".global .align 1 .b8 text[2] = {104, 0};\n"
+      ".visible .entry k(\n)\n{\n\tret;\n}\n"
+      ".visible .func helper(\n\t.param .b32 helper_param_0\n)\n{\n\tret;\n}\n";
+  Artifact a = parsePtx(ptx);
+  REQUIRE(a.functions.size() == 3);
+  CHECK(a.functions[0].symbol == "helper");
+  CHECK(a.functions[0].firstLine == 0);
+  CHECK(a.functions[0].lastLine == 4);
+  CHECK(a.lines()[5].function == -1);
+  CHECK(a.lines()[5].kind == LineKind::Directive);
+  CHECK(a.functions[1].isKernel);
+  CHECK(a.functions[1].firstLine == 6);
+  CHECK(a.functions[2].symbol == "helper");
+  CHECK(a.functions[2].firstLine == 11);
+  CHECK(a.functions[2].lastLine == 16);
+  CHECK(a.lines()[15].kind == LineKind::Instruction);
+}
+
 TEST_CASE("demangling Rust symbols") {
   CHECK(demangleSymbol("_RNvCs2zO1CNtWFRx_1k11grid_stride") == "k::grid_stride");
   CHECK(demangleSymbol("_ZN4core3ptr7mut_ptr3add17h0123456789abcdefE") ==
