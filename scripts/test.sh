@@ -96,7 +96,7 @@ build_sanitizer_tree() {
 # sanitizer build (the same tests, compiled by clang with ASan and UBSan), its fuzzers too;
 # every test that drives the built kernelscope (conversations, probes, editors, GPU) runs in
 # the -Werror build.
-SANITIZER_SUITES='^(unit\.(first|second)|lsp\.unit)$'
+SANITIZER_SUITES='^(unit|lsp)\.(first|second)$'
 SANITIZER_FUZZERS='^(lsp\.fuzz|fuzz\.ks_.*)$'
 # The build, then the suites, then the fuzzers (CPU-bound, for a fixed time each, two at a
 # time): exit status 3 when the build failed.
