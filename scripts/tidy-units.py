@@ -31,7 +31,8 @@ def main():
     with open(os.path.join(build, "compile_commands.json"), encoding="utf-8") as db:
         entries = json.load(db)
     wanted = {os.path.abspath(s) for s in sources}
-    by_target = {}  # target -> (arguments of its first source, directory, [sources])
+    # target -> (its first source's arguments, directory and file as written, [sources])
+    by_target = {}
     for entry in entries:
         path = os.path.abspath(os.path.join(entry["directory"], entry["file"]))
         if path not in wanted:

@@ -647,7 +647,10 @@ size_t decodeSassLineIds(Artifact& sass, const Artifact& ptx) {
         commentFunction = l.function;
         commentChain = l.location;
         std::string rewritten(line.substr(0, at));
-        rewritten += l.location.empty() ? sassPlaceComment(l.location) : kSassPlaceMarker;
+        if (l.location.empty())
+          rewritten += sassPlaceComment(l.location);  // compiler-generated: short already
+        else
+          rewritten += kSassPlaceMarker;
         size += rewritten.size() + 1;
         rewrites.emplace_back(i, std::move(rewritten));
         continue;

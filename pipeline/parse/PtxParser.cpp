@@ -92,9 +92,12 @@ std::optional<std::pair<std::string, bool>> functionHeader(std::string_view t) {
   return std::make_pair(std::string(name), entry);
 }
 
+/// A line's code: without its comment and the blanks around it.
+std::string_view codeOf(std::string_view t) { return text::trim(t.substr(0, t.find("//"))); }
+
 /// Whether a statement's text ends on this line (`;`), not on a later one.
 bool statementEnds(std::string_view t) {
-  std::string_view code = text::trim(t.substr(0, t.find("//")));
+  std::string_view code = codeOf(t);
   return code.empty() || code.ends_with(";") || code.ends_with("{") || code.ends_with("}");
 }
 
@@ -139,7 +142,7 @@ class PtxReader {
       line.kind = LineKind::Header;
       // A declaration of a function defined later, `.func NAME` + its parameters on lines
       // of their own + `;`: it ends here (what follows is not its body).
-      if (depth_ == 0 && text::trim(t.substr(0, t.find("//"))).ends_with(";")) {
+      if (depth_ == 0 && codeOf(t).ends_with(";")) {
         a_.functions[fn_].lastLine = static_cast<uint32_t>(i);
         fn_ = -1;
       }
@@ -180,9 +183,8 @@ class PtxReader {
       line.kind = LineKind::Directive;
       readLoc(t);
     } else if (t.front() == '.' || t.starts_with("@@")) {
-      line.kind = LineKind::Directive;  // .reg, .local, .shared, pragmas
-    } else if (text::trim(t.substr(0, t.find("//")))
-                   .ends_with(":")) {  // llc: "$L__BB2_2:  // %bb4"
+      line.kind = LineKind::Directive;      // .reg, .local, .shared, pragmas
+    } else if (codeOf(t).ends_with(":")) {  // llc: "$L__BB2_2:  // %bb4"
       line.kind = LineKind::Label;
     } else if (labelledDirective(t)) {  // "$L_brx_0: .branchtargets", its targets on the next lines
       line.kind = LineKind::Directive;
