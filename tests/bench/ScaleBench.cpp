@@ -17,7 +17,8 @@
 //     through an engine that holds the other kernels' images, against a whole compile.
 // Usage: ks_bench_scale [ROUNDS [CYCLES[:K] [SIZES [costs|parts|edit]]]]   (defaults 3, 200:40 and
 // 1,5,10,20,40,80; ROUNDS 0: no compiles, CYCLES -1: no server; SIZES: the kernel counts,
-// comma-separated)
+// comma-separated). KS_BENCH_CACHE_MB bounds the server's result cache (the user's
+// `compileCacheMB`) for 2, to tell what the open documents hold from what the cache does.
 #include <fcntl.h>
 #include <malloc.h>
 #include <sys/resource.h>
@@ -27,6 +28,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -324,6 +326,8 @@ struct Server {
   int nextId = 0;
 
   Server() {
+    if (const char* mb = std::getenv("KS_BENCH_CACHE_MB"))
+      compiler.setCacheCapacity(size_t(std::strtoul(mb, nullptr, 10)) << 20);
     server::ServerOptions o;
     o.scheduler.workers = 1;
     o.scheduler.debounce.fixed = std::chrono::milliseconds(0);
