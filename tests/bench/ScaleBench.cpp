@@ -12,7 +12,8 @@
 //  5. with `costs` as the fourth argument, only this: at each size, a whole compile with the
 //     costs (Costs.h) and without, in turn;
 //  6. with `parts` as the fourth argument, only this: at each size, the heap one result holds,
-//     part by part (each freed in turn), against its footprint (CompileCache.h);
+//     part by part (each freed in turn), against its footprint (CompileCache.h), and what
+//     parking it costs (ParkedResult.h);
 //  7. with `edit` as the fourth argument, only this: at each size, an edit to one kernel
 //     through an engine that holds the other kernels' images, against a whole compile.
 // Usage: ks_bench_scale [ROUNDS [CYCLES[:K] [SIZES [costs|parts|edit]]]]   (defaults 3, 200:40 and
@@ -42,6 +43,7 @@
 #include "GeneratedKernels.h"
 #include "JsonRpc.h"
 #include "LspServer.h"
+#include "ParkedResult.h"
 #include "RawTools.h"
 #include "Uri.h"
 
@@ -276,6 +278,23 @@ void editScale(const Toolchain& tc, const fs::path& dir, int rounds,
 /// 6. What one result holds on the heap, part by part: the heap in use falls by each part as it
 /// is freed (a shared part, such as the chains the line map shares with the artifacts, falls
 /// with the last holder freed).
+// What parking the result costs (ParkedResult.h): the bytes it keeps, the time each way.
+void parkingCost(const CompileResult& result) {
+  auto start = Clock::now();
+  auto parked = ParkedResult::park(result);
+  const double parkMs = ms(Clock::now() - start);
+  if (!parked) {
+    std::printf("  not parked\n");
+    return;
+  }
+  start = Clock::now();
+  auto back = parked->unpark();
+  const double unparkMs = ms(Clock::now() - start);
+  std::printf("  parked: %.2f MiB (%.2f MiB serialized) in %.0f ms, back in %.0f ms%s\n",
+              parked->bytes() / double(1 << 20), parked->serializedBytes() / double(1 << 20),
+              parkMs, unparkMs, back ? "" : " (FAILED)");
+}
+
 void resultParts(const Toolchain& tc, const fs::path& dir, const std::vector<int>& sizes) {
   for (int n : sizes) {
     fs::path file = dir / ("p" + std::to_string(n) + ".rs");
@@ -291,6 +310,7 @@ void resultParts(const Toolchain& tc, const fs::path& dir, const std::vector<int
     const double held = heapInUseMiB() - before;
     std::printf("%d kernels: the result holds %.2f MiB of heap; its footprint says %.2f MiB\n", n,
                 held, footprint(*result) / double(1 << 20));
+    parkingCost(*result);
     auto freed = [last = heapInUseMiB()](const std::string& what) mutable {
       const double now = heapInUseMiB();
       std::printf("  %-28s %8.2f MiB\n", what.c_str(), last - now);
