@@ -35,7 +35,7 @@ std::string compileKey(const Toolchain& tc, const CompileInput& input,
 }
 
 std::shared_ptr<const CompileResult> CompileCache::find(const std::string& key) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   auto it = index_.find(key);
   if (it == index_.end()) return nullptr;
   for (const auto& [path, hash] : it->second->second.files)
@@ -44,7 +44,25 @@ std::shared_ptr<const CompileResult> CompileCache::find(const std::string& key) 
       return nullptr;
     }
   lru_.splice(lru_.begin(), lru_, it->second);
-  return it->second->second.result;
+  if (it->second->second.result) return it->second->second.result;
+  // Parked: brought back without the lock (it takes a while), then kept as it was before.
+  const Unpark unpark = it->second->second.unpark;
+  lock.unlock();
+  auto result = unpark();
+  lock.lock();
+  it = index_.find(key);
+  if (it == index_.end() || it->second->second.result || !result) {
+    if (!result && it != index_.end() && !it->second->second.result) erase(it->second);
+    return result;
+  }
+  Cached& cached = it->second->second;
+  uncount(cached);
+  cached.unpark = nullptr;
+  measure(cached, std::move(result));
+  count(cached);
+  result = cached.result;
+  evictBeyondCapacity();
+  return result;
 }
 
 namespace {
@@ -182,11 +200,9 @@ size_t shareUnchangedArtifacts(CompileResult& result, const CompileResult& earli
   return shared;
 }
 
-void CompileCache::insert(const std::string& key, std::shared_ptr<const CompileResult> result) {
-  // Only code is remembered: a failure may be a killed or timed-out tool, worth retrying.
-  if (!result || !result->succeeded || result->cancelled) return;
-  Cached cached;
+size_t CompileCache::measure(Cached& cached, std::shared_ptr<const CompileResult> result) {
   cached.ownBytes = footprintBesidesArtifacts(*result);
+  cached.artifacts.clear();
   size_t total = cached.ownBytes;
   for (const auto& [stage, outcome] : result->stages) {
     const Artifact* artifact = outcome.artifact.get();
@@ -196,9 +212,17 @@ void CompileCache::insert(const std::string& key, std::shared_ptr<const CompileR
       total += bytes;
     cached.artifacts.emplace_back(artifact, bytes);
   }
+  cached.result = std::move(result);
+  return total;
+}
+
+void CompileCache::insert(const std::string& key, std::shared_ptr<const CompileResult> result) {
+  // Only code is remembered: a failure may be a killed or timed-out tool, worth retrying.
+  if (!result || !result->succeeded || result->cancelled) return;
+  Cached cached;
   for (const auto& f : result->sourceFiles)
     cached.files.emplace_back(f, stableDigest({fileFingerprint(f)}));
-  cached.result = std::move(result);
+  const size_t total = measure(cached, std::move(result));
   std::lock_guard lock(mutex_);
   if (total > capacity_) return;
   if (auto it = index_.find(key); it != index_.end()) erase(it->second);
@@ -237,6 +261,20 @@ void CompileCache::erase(std::list<Entry>::iterator it) {
 
 void CompileCache::evictBeyondCapacity() {
   while (bytes_ > capacity_ && !lru_.empty()) erase(std::prev(lru_.end()));
+}
+
+void CompileCache::park(const CompileResult* result, Unpark unpark, size_t bytes) {
+  std::lock_guard lock(mutex_);
+  auto it = std::find_if(lru_.begin(), lru_.end(),
+                         [result](const Entry& e) { return e.second.result.get() == result; });
+  if (it == lru_.end()) return;
+  Cached& cached = it->second;
+  uncount(cached);
+  cached.result = nullptr;
+  cached.artifacts.clear();
+  cached.ownBytes = bytes;
+  cached.unpark = std::move(unpark);
+  count(cached);
 }
 
 void CompileCache::setCapacity(size_t capacityBytes) {

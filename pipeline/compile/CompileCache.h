@@ -6,9 +6,11 @@
 // built from (modules, path dependencies: CompileResult::sourceFiles) are checked on every
 // hit, so a change on disk is never answered from the cache. The same key is never
 // compiled twice while its result is cached (an undo, or switching an arch back and forth,
-// is answered at once).
+// is answered at once). A result parked by its holder (Engine::park) is kept parked and
+// brought back by the next find of its key.
 #pragma once
 
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -52,6 +54,11 @@ class CompileCache {
 
   std::shared_ptr<const CompileResult> find(const std::string& key);
   void insert(const std::string& key, std::shared_ptr<const CompileResult>);
+  /// What a parked entry gives back: the result as it was, or nullptr when it cannot.
+  using Unpark = std::function<std::shared_ptr<const CompileResult>()>;
+  /// Keeps `result`'s entry, if there is one, as `unpark` instead, counted as `bytes` (a
+  /// parked result, Engine::park); the next find of its key brings it back.
+  void park(const CompileResult* result, Unpark unpark, size_t bytes);
   /// A new bound; results beyond it are evicted at once, least recent first.
   void setCapacity(size_t capacityBytes);
   size_t size() const;
@@ -60,8 +67,9 @@ class CompileCache {
 
  private:
   struct Cached {
-    std::shared_ptr<const CompileResult> result;
-    size_t ownBytes = 0;  // its footprint besides its artifacts
+    std::shared_ptr<const CompileResult> result;  // nullptr while parked
+    Unpark unpark;                                // set while parked
+    size_t ownBytes = 0;                          // its footprint besides its artifacts
     std::vector<std::pair<const Artifact*, size_t>> artifacts;  // each stage's, its footprint
     std::vector<std::pair<std::filesystem::path, std::string>> files;  // path, content hash
   };
@@ -71,6 +79,9 @@ class CompileCache {
     size_t users = 0;  // the stages of kept results that hold it
   };
   using Entry = std::pair<std::string, Cached>;
+  /// Sets `cached`'s result and what it counts (besides its files); returns its footprint,
+  /// each artifact once.
+  static size_t measure(Cached& cached, std::shared_ptr<const CompileResult> result);
   // With mutex_ held:
   void count(const Cached&);
   void uncount(const Cached&);

@@ -33,6 +33,15 @@ void Engine::keepResultsOnDisk(uintmax_t maxBytes) {
   store_.reset();
 }
 
+std::shared_ptr<const ParkedResult> Engine::park(
+    const std::shared_ptr<const CompileResult>& result) {
+  auto parked = ParkedResult::park(*result);
+  if (parked)
+    cache_.park(
+        result.get(), [parked] { return parked->unpark(); }, parked->bytes());
+  return parked;
+}
+
 ResultStore* Engine::resultStore() {
   {
     std::lock_guard lock(mutex_);

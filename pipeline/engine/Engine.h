@@ -22,6 +22,7 @@
 #include "Compile.h"
 #include "CompileCache.h"
 #include "KernelImages.h"
+#include "ParkedResult.h"
 #include "Passes.h"
 #include "ResultStore.h"
 #include "Toolchain.h"
@@ -78,6 +79,10 @@ class Engine {
   /// compile() counts its answers).
   PassesResult passes(const CompileInput&, const CompileOptions&, const std::string& kernel,
                       const PassesOptions& = {}, const CancellationToken& = {});
+
+  /// `result` parked (ParkedResult.h), and kept parked by the cache too (a later compile
+  /// of the same input brings it back instead of compiling); nullptr when it cannot be.
+  std::shared_ptr<const ParkedResult> park(const std::shared_ptr<const CompileResult>& result);
 
   /// How compile() and passes() were answered so far: by running the tools, or from a cache.
   struct Counters {

@@ -314,17 +314,45 @@ void useEngine(ServerOptions& options, Engine& engine, std::string defaultRustc)
                           const CancellationToken& c) {
     return gpu::runOnGpu(engine, job, progress, c);
   };
+  options.park = [&engine](const std::shared_ptr<const CompileResult>& result) {
+    return engine.park(result);
+  };
   options.settingsChanged = [&engine, defaultRustc = std::move(defaultRustc)](const Settings& s) {
     engine.setRustc(s.rustc.empty() ? defaultRustc : s.rustc);
     engine.setCacheCapacity(s.compileCacheMB << 20);
   };
 }
 
+void LspServer::parkUnused() {
+  for (auto& result : workspace_.toPark(std::chrono::steady_clock::now(), options_.parkIdleAfter)) {
+    ++parksInFlight_;
+    auto parkIt = [this, alive = alive_, result, park = options_.park] {
+      auto parked = park(result);
+      transport_.post([this, alive, result, parked] {
+        if (!*alive) return;
+        --parksInFlight_;
+        workspace_.parked(result, parked, std::chrono::steady_clock::now(), options_.parkIdleAfter);
+      });
+    };
+    // Inline mode: after what the io thread is doing now, as a worker's would come.
+    if (options_.scheduler.workers == 0)
+      transport_.post(parkIt);
+    else
+      parking_.run(parkIt);
+  }
+}
+
+void LspServer::use(Document& d) {
+  if (!workspace_.use(d)) schedule(session_.compile(d, /*immediate=*/true));
+}
+
 PostFunction LspServer::postToIoThread() {
   return [this](std::function<void()> fn) { transport_.post(std::move(fn)); };
 }
 
-bool LspServer::idle() const { return compilesSettled() && !(gpu_ && gpu_->running()); }
+bool LspServer::idle() const {
+  return compilesSettled() && parksInFlight_ == 0 && !(gpu_ && gpu_->running());
+}
 
 bool LspServer::compilesSettled() const { return scheduler_->idle() && summariesInFlight_ == 0; }
 
@@ -537,6 +565,7 @@ void LspServer::onDidChange(const lsp::DidChangeTextDocumentParams& p) {
   // A profile describes the text that ran: the first edit takes its hints away.
   if (gpu_ && gpu_->dropIfStale(d->uri, d->text) && client_.inlayHintRefresh)
     request("workspace/inlayHint/refresh", nullptr);
+  use(*d);
   schedule(session_.changed(*d));
 }
 
@@ -547,6 +576,7 @@ void LspServer::onDidSave(const lsp::DidSaveTextDocumentParams& p) {
       log(kWarning, "didSave for a document that is not open: " + p.textDocument.uri);
     return;
   }
+  use(*d);
   schedule(session_.saved(*d, p.text));
 }
 
@@ -752,7 +782,9 @@ void LspServer::onCompileFinished(const CompileRequest& r,
              "first compile done in " + std::to_string(elapsed.count()) + " ms");
   }
   std::vector<std::shared_ptr<const Snapshot>> served = serveResult(r, result, elapsed);
-  // The compile's own memory and any Snapshot it replaced are freed now (see tuneAllocator).
+  parkUnused();
+  // The compile's own memory, any Snapshot it replaced and a parked one's are freed now (see
+  // tuneAllocator).
   malloc_trim(0);
   if (served.empty()) return;
   updateWatchedFiles();
@@ -791,10 +823,11 @@ std::vector<std::shared_ptr<const Snapshot>> LspServer::serveResult(
   for (const auto& snapshot : served) {
     const Document& d = *workspace_.findByPath(snapshot->path);
     // A ready status says what changed against the newest earlier revision that compiled
-    // (once every stage is there).
+    // (once every stage is there), unless that one is parked (a crate's file out of view).
     auto base = result->succeeded && result->pending.empty()
                     ? Workspace::before(d, snapshot->revision)
                     : nullptr;
+    if (base && base->parked) base = nullptr;
     if (base)
       sendReadyWithChanges(snapshot, std::move(base));
     else
@@ -847,6 +880,7 @@ lsp::Expected<std::pair<Document*, std::shared_ptr<const Snapshot>>> LspServer::
   if (!d)
     return lsp::ResponseError{ErrorCode::InvalidParams,
                               "unknown document " + uri + " (it is not open)"};
+  use(*d);
   auto s = Workspace::latest(*d);
   if (!s) {
     bool failed = d->lastAttempt && !d->lastAttempt->result->succeeded;
@@ -868,9 +902,10 @@ lsp::Expected<LspServer::VirtualTarget> LspServer::resolveVirtual(const std::str
     return lsp::ResponseError{
         ErrorCode::InvalidParams,
         "no open kernel for " + uri + ": virtual documents name only what kernelscope compiled"};
+  use(*d);
   std::shared_ptr<const Snapshot> s;
   if (v->revision) {
-    s = Workspace::at(*d, *v->revision);
+    s = workspace_.unparked(*d, Workspace::at(*d, *v->revision));
     if (!s)
       return lsp::ResponseError{ErrorCode::ContentModified,
                                 "revision " + std::to_string(*v->revision) +
@@ -978,6 +1013,7 @@ void LspServer::onCodeLens(const lsp::CodeLensParams& p,
 void LspServer::onCodeAction(const lsp::CodeActionParams& p,
                              Callback<std::vector<lsp::CodeAction>> reply) {
   Document* d = isVirtual(p.textDocument.uri) ? nullptr : workspace_.find(p.textDocument.uri);
+  if (d) use(*d);
   // The newest compile's suggestions, also (above all) when it failed.
   // Its edits are positioned in the text that compiled: none once the text moved on.
   if (!d || !d->lastAttempt || d->lastAttempt->revision != d->revision)
@@ -994,8 +1030,8 @@ void LspServer::onArtifact(const lsp::ArtifactParams& p, Callback<lsp::ArtifactR
   if (!s) return reply(s.error());
   std::shared_ptr<const Snapshot> snapshot = s->second;
   if (p.revision) {
-    const Document& d = *s->first;
-    snapshot = Workspace::at(d, *p.revision);
+    Document& d = *s->first;
+    snapshot = workspace_.unparked(d, Workspace::at(d, *p.revision));
     if (!snapshot) {
       if (*p.revision > d.revision)
         return reply(
@@ -1124,18 +1160,18 @@ void LspServer::onDiff(const lsp::DiffParams& p, Callback<lsp::DiffResult> reply
                                     "unknown stage '" + p.stage + "' (" + knownStages() + ")"});
   auto s = snapshotFor(p.textDocument.uri);
   if (!s) return reply(s.error());
-  const Document& d = *s->first;
+  Document& d = *s->first;
   const std::shared_ptr<const Snapshot>& current = s->second;
   std::shared_ptr<const Snapshot> base;
   if (p.base) {
-    base = Workspace::at(d, *p.base);
+    base = workspace_.unparked(d, Workspace::at(d, *p.base));
     if (!base)
       return reply(lsp::ResponseError{
           ErrorCode::ContentModified,
           "revision " + std::to_string(*p.base) + " is gone or did not compile"});
   } else {
     // The previous save for the same target: an arch or opt-level switch is not an edit.
-    base = Workspace::beforeForSameTarget(d, *current);
+    base = workspace_.unparked(d, Workspace::beforeForSameTarget(d, *current));
     if (!base)
       return reply(lsp::ResponseError{ErrorCode::RequestFailed,
                                       "no earlier save has compiled for " + current->result->arch +

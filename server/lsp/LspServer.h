@@ -44,6 +44,14 @@ struct ServerOptions {
   CompileFunction compile;
   /// The pass-by-pass run (kernelscope/passes); unset: the request fails.
   PassesFunction passes;
+  /// A document not asked about for this long has all its results parked (Workspace.h).
+  std::chrono::milliseconds parkIdleAfter = Workspace::kIdleBeforeParking;
+  /// Parks a result nobody looks at (Workspace::toPark); the engine's has its cache keep it
+  /// parked too (Engine::park).
+  std::function<std::shared_ptr<const ParkedResult>(const std::shared_ptr<const CompileResult>&)>
+      park = [](const std::shared_ptr<const CompileResult>& result) {
+        return ParkedResult::park(*result);
+      };
   /// Reports durations as 0 (lit-test mode), so that conversation output is stable.
   bool deterministic = false;
   /// Told about every change of settings (the real compiler re-discovers its toolchain
@@ -102,6 +110,12 @@ class LspServer final : public MessageHandler {
   void onDidSave(const lsp::DidSaveTextDocumentParams&);
   void onDidClose(const lsp::DidCloseTextDocumentParams&);
   void onDidChangeWatchedFiles(const lsp::DidChangeWatchedFilesParams&);
+  /// Parks, off the io thread, the results nobody looks at (Workspace::toPark); after each
+  /// compile.
+  void parkUnused();
+  /// The editor asks about `d` or changes it: its parked result comes back (Workspace::use),
+  /// and it compiles again if it could not.
+  void use(Document& d);
   /// Recompiles the open kernels that use any of `paths` (files changed on disk).
   void recompileUsersOf(const std::vector<std::string>& paths);
   /// Points the server's own watcher at the files the open kernels use.
@@ -230,6 +244,9 @@ class LspServer final : public MessageHandler {
   std::shared_ptr<CrateLaunchSpecs> crateSpecs_;
   /// The diffs behind ready statuses' change summaries, one at a time, in order.
   JobRunner changeSummaries_{1};
+  /// Parks the results nobody looks at (parkUnused), one at a time.
+  JobRunner parking_{1};
+  int parksInFlight_ = 0;
   int summariesInFlight_ = 0;
   /// The statuses sent per document path: a summary finishing late is sent only when no
   /// newer status went out while its diff ran.

@@ -1,7 +1,100 @@
 // Workspace: documents, revisions and Snapshot history.
 #include "Workspace.h"
 
+#include <algorithm>
+
+#include "LineMap.h"
+
 namespace ks::server {
+
+namespace {
+
+/// What a parked Snapshot's result keeps (Snapshot::parked), none of its code.
+std::shared_ptr<const CompileResult> withoutCode(const CompileResult& r) {
+  auto light = std::make_shared<CompileResult>();
+  light->succeeded = r.succeeded;
+  light->diagnostics = r.diagnostics;
+  light->kernels = r.kernels;
+  if (r.lineMap) light->lineMap = std::make_shared<LineMap>(r.lineMap->userFiles());
+  light->sourceFiles = r.sourceFiles;
+  light->crateManifest = r.crateManifest;
+  light->arch = r.arch;
+  light->optLevel = r.optLevel;
+  light->profile = r.profile;
+  light->totalTime = r.totalTime;
+  light->toolTime = r.toolTime;
+  light->failure = r.failure;
+  return light;
+}
+
+}  // namespace
+
+bool Workspace::use(Document& d, std::chrono::steady_clock::time_point now) {
+  d.lastUsed = now;
+  return d.snapshots.empty() || unparked(d, d.snapshots.back());
+}
+
+std::shared_ptr<const Snapshot> Workspace::unparked(Document& d,
+                                                    std::shared_ptr<const Snapshot> s) {
+  if (!s || !s->parked) return s;
+  auto it = std::find(d.snapshots.begin(), d.snapshots.end(), s);
+  auto result = s->parked->unpark();
+  if (!result) {  // damaged: dropped
+    if (it != d.snapshots.end()) d.snapshots.erase(it);
+    if (d.lastAttempt == s) d.lastAttempt = nullptr;
+    return nullptr;
+  }
+  auto live = std::make_shared<Snapshot>(*s);
+  live->result = std::move(result);
+  live->parked = nullptr;
+  if (it != d.snapshots.end()) *it = live;
+  if (d.lastAttempt == s) d.lastAttempt = live;
+  return live;
+}
+
+std::set<const CompileResult*> Workspace::resultsInUse(std::chrono::steady_clock::time_point now,
+                                                       std::chrono::milliseconds idleFor) const {
+  std::set<const CompileResult*> inUse;
+  for (const auto& [uri, d] : documents_)
+    if (now - d.lastUsed < idleFor && !d.snapshots.empty())
+      inUse.insert(d.snapshots.back()->result.get());
+  return inUse;
+}
+
+std::vector<std::shared_ptr<const CompileResult>> Workspace::toPark(
+    std::chrono::steady_clock::time_point now, std::chrono::milliseconds idleFor) {
+  const auto inUse = resultsInUse(now, idleFor);
+  std::vector<std::shared_ptr<const CompileResult>> out;
+  for (const auto& [uri, d] : documents_)
+    for (const auto& s : d.snapshots) {
+      const CompileResult& r = *s->result;
+      if (s->parked || !r.succeeded || r.cancelled || !r.pending.empty() || inUse.count(&r) ||
+          !parking_.insert(&r).second)
+        continue;
+      out.push_back(s->result);
+    }
+  return out;
+}
+
+void Workspace::parked(const std::shared_ptr<const CompileResult>& result,
+                       std::shared_ptr<const ParkedResult> parked,
+                       std::chrono::steady_clock::time_point now,
+                       std::chrono::milliseconds idleFor) {
+  parking_.erase(result.get());
+  if (!parked || resultsInUse(now, idleFor).count(result.get())) return;
+  std::shared_ptr<const CompileResult> light;
+  for (auto& [uri, d] : documents_)
+    for (auto& s : d.snapshots) {
+      if (s->result != result) continue;
+      if (!light) light = withoutCode(*result);
+      auto p = std::make_shared<Snapshot>(*s);
+      p->result = light;
+      p->parked = parked;
+      p->bytes = parked->bytes();
+      if (d.lastAttempt == s) d.lastAttempt = p;
+      s = std::move(p);
+    }
+}
 
 Document& Workspace::open(std::string uri, std::string path, std::string languageId, int version,
                           std::string text) {
@@ -12,6 +105,7 @@ Document& Workspace::open(std::string uri, std::string path, std::string languag
   uris_[d.path].insert(d.uri);
   d.languageId = std::move(languageId);
   d.version = version;
+  use(d);
   d.text = std::move(text);
   d.revision = ++lastRevision_[d.path];
   d.generation = ++generation_;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "Compile.h"
+#include "ParkedResult.h"
 
 namespace ks::server {
 
@@ -32,6 +33,10 @@ struct Snapshot {
   std::chrono::milliseconds duration{0};
   /// About how many bytes `result` holds (footprint, CompileCache.h); 0 when not counted.
   size_t bytes = 0;
+  /// Set while the Snapshot is parked (Workspace::parked): `result` then holds only what the
+  /// session and a code lens ask of an older compile (whether it succeeded, the files it
+  /// read, its crate, its diagnostics, its kernels' resources) and this the rest.
+  std::shared_ptr<const ParkedResult> parked;
 };
 
 struct Document {
@@ -50,6 +55,8 @@ struct Document {
   std::deque<std::shared_ptr<const Snapshot>> snapshots;
   /// The newest compile's outcome, also when it failed (for diagnostics and status).
   std::shared_ptr<const Snapshot> lastAttempt;
+  /// When the editor last asked about the document or changed it (Workspace::use).
+  std::chrono::steady_clock::time_point lastUsed = std::chrono::steady_clock::now();
 };
 
 class Workspace {
@@ -75,6 +82,35 @@ class Workspace {
   Document* findByPath(const std::string& path);
   std::vector<Document*> documents();
 
+  // Parking: a result nobody looks at is kept parked (ParkedResult.h), a few per cent of its
+  // memory: every Snapshot of a document the editor has not asked about for a while, and of
+  // the others every Snapshot but the newest (the one before it is what the ready status's
+  // diff compares with, and that diff holds it while it runs). The results are parked off the
+  // io thread (toPark, then parked); the newest Snapshot of a document comes back when the
+  // editor asks about it (use), an older one when a request names it (unparked).
+  /// By default, a document not asked about (a request naming it, an edit) for this long has
+  /// all its results parked.
+  static constexpr std::chrono::seconds kIdleBeforeParking{20};
+  /// The editor asks about `d` or changes it: its newest Snapshot comes back whole if it was
+  /// parked. Returns false when it could not (its bytes did not read back) and was dropped:
+  /// `d` is to compile again.
+  bool use(Document& d,
+           std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
+  /// `s`, a Snapshot of `d`, whole: brought back first if it was parked (nullptr, and dropped,
+  /// when it could not be).
+  std::shared_ptr<const Snapshot> unparked(Document& d, std::shared_ptr<const Snapshot> s);
+  /// The results to park as of `now` (each once; not those handed out before and not
+  /// parked yet): of the documents not used for `idleFor`, all; of the others, all but their
+  /// newest; never a result that the newest Snapshot of a document in use holds (a crate's
+  /// compile serves all its open files), nor a partial or failed one.
+  std::vector<std::shared_ptr<const CompileResult>> toPark(
+      std::chrono::steady_clock::time_point now, std::chrono::milliseconds idleFor);
+  /// `result` parked as `parked` (nullptr: it could not be): each Snapshot that holds it is
+  /// parked, unless the rule of toPark no longer says so (its document was used since).
+  void parked(const std::shared_ptr<const CompileResult>& result,
+              std::shared_ptr<const ParkedResult> parked, std::chrono::steady_clock::time_point now,
+              std::chrono::milliseconds idleFor);
+
   /// Records a compile's outcome; returns false when the document was closed or has
   /// moved past `revision` far enough that the outcome is of no use.
   bool record(const std::string& path, std::shared_ptr<const Snapshot>);
@@ -92,6 +128,9 @@ class Workspace {
 
  private:
   void forgetPath(const Document&);
+  /// The results of the newest Snapshots of the documents used within `idleFor` of `now`.
+  std::set<const CompileResult*> resultsInUse(std::chrono::steady_clock::time_point now,
+                                              std::chrono::milliseconds idleFor) const;
   /// Drops the oldest Snapshots of `d` beyond what kKeptSnapshots and kKeptSnapshotBytes keep.
   static void prune(Document& d);
 
@@ -100,6 +139,8 @@ class Workspace {
   // walk over a thousand open documents each time held the io thread.
   std::map<std::string, std::set<std::string>> uris_;
   std::map<std::string, int> lastRevision_;  // by path, survives close/reopen
+  /// The results toPark handed out that parked() has not had back yet (the caller holds them).
+  std::set<const CompileResult*> parking_;
   int generation_ = 0;
 };
 

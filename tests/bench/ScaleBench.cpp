@@ -353,6 +353,7 @@ struct Server {
     o.scheduler.debounce.fixed = std::chrono::milliseconds(0);
     o.compile = [this](const CompileInput& in, const CompileOptions& opts,
                        const CancellationToken& c) { return compiler.compile(in, opts, c); };
+    o.park = [this](const std::shared_ptr<const CompileResult>& r) { return compiler.park(r); };
     lsp = std::make_unique<server::LspServer>(transport, std::move(o));
     request("initialize", {{"capabilities", json::object()}});
     notify("initialized", json::object());
@@ -437,6 +438,7 @@ void serverMemory(const fs::path& dir, int cycles, int cycledKernels) {
     edited.replace(edited.find("0.75"), 4, "0." + std::to_string(100 + c));
     s.edit(uri, c + 1, edited);
     if (!s.waitDone(uri, c + 1)) std::fprintf(stderr, "cycle %d: compile failed\n", c);
+    s.transport.drainUntil([&] { return s.lsp->idle(); });  // the results to park, parked
     if (c % 10 == 0 || c == 1)
       std::printf(
           "  after %3d cycles: RSS %.1f MiB (heap in use %.1f MiB); per cycle: own cpu %.2f s, "

@@ -18,6 +18,7 @@
 #include "Costs.h"
 #include "Engine.h"
 #include "Files.h"
+#include "ParkedResult.h"
 #include "Process.h"
 #include "ResultStore.h"
 #include "StableHash.h"
@@ -43,6 +44,9 @@ struct KernelWithModule {
     return test::compiled(lib, ptx);
   }
 };
+
+/// Everything a reader of `r` sees, as text (below).
+std::string dumpResult(const CompileResult& r);
 
 Engine testEngine() {
   return Engine({test::toolchain().rustc.path.string(), {}, test::toolchain().cacheDir.string()});
@@ -76,6 +80,16 @@ TEST_CASE("the engine answers an unchanged input from its cache and compiles an 
   auto saved = engine.compile({saxpy, text, {}}, saving);
   CHECK(engine.counters().compiled == 3);
   CHECK(fs::exists(temps.path() / "k.ptx"));
+
+  // A parked result stays in the cache parked: the same input brings it back, as it was.
+  auto parked = engine.park(again);
+  REQUIRE(parked);
+  auto unparked = engine.compile({saxpy, text, {}}, ptx);
+  CHECK(engine.counters().compiled == 3);
+  CHECK(engine.counters().fromMemory == 2);
+  CHECK(unparked != again);
+  CHECK(dumpResult(*unparked) == dumpResult(*again));
+  CHECK(engine.compile({saxpy, text, {}}, ptx) == unparked);  // kept whole again
 
   // A smaller bound evicts at once.
   engine.setCacheCapacity(0);
@@ -237,6 +251,14 @@ TEST_CASE("a stored result reads back as the compile made it") {
     flipped[flipped.size() / 3] ^= 0x20;
     CHECK_FALSE(deserializeResult(flipped));
     CHECK_FALSE(deserializeResult(bytes + "x"));
+    // Parked (in memory, compressed), it comes back the same; a failure is not parked.
+    auto parked = ParkedResult::park(r);
+    REQUIRE(parked.operator bool() == r.succeeded);
+    if (!parked) continue;
+    CHECK(parked->bytes() < parked->serializedBytes());
+    auto unparked = parked->unpark();
+    REQUIRE(unparked);
+    CHECK(dumpResult(*unparked) == dumpResult(r));
   }
 }
 
