@@ -233,7 +233,7 @@ void CompileCache::insert(const std::string& key, std::shared_ptr<const CompileR
 }
 
 void CompileCache::count(const Cached& cached) {
-  bytes_ += cached.ownBytes;
+  (cached.result ? bytes_ : parkedBytes_) += cached.ownBytes;
   for (const auto& [artifact, bytes] : cached.artifacts) {
     KeptArtifact& kept = artifacts_[artifact];
     if (kept.users++ == 0) {
@@ -244,7 +244,7 @@ void CompileCache::count(const Cached& cached) {
 }
 
 void CompileCache::uncount(const Cached& cached) {
-  bytes_ -= cached.ownBytes;
+  (cached.result ? bytes_ : parkedBytes_) -= cached.ownBytes;
   for (const auto& [artifact, bytes] : cached.artifacts) {
     auto it = artifacts_.find(artifact);
     if (--it->second.users > 0) continue;
@@ -260,7 +260,22 @@ void CompileCache::erase(std::list<Entry>::iterator it) {
 }
 
 void CompileCache::evictBeyondCapacity() {
-  while (bytes_ > capacity_ && !lru_.empty()) erase(std::prev(lru_.end()));
+  // The least recent of each kind first: a parked result frees next to nothing of the
+  // results' bound, and a live one nothing of the parked results'.
+  for (auto it = lru_.end(); bytes_ > capacity_ && it != lru_.begin();) {
+    auto here = std::prev(it);
+    if (here->second.result)
+      erase(here);
+    else
+      it = here;
+  }
+  for (auto it = lru_.end(); parkedBytes_ > capacity_ / kParkedShare && it != lru_.begin();) {
+    auto here = std::prev(it);
+    if (!here->second.result)
+      erase(here);
+    else
+      it = here;
+  }
 }
 
 void CompileCache::park(const CompileResult* result, Unpark unpark, size_t bytes) {
@@ -275,6 +290,7 @@ void CompileCache::park(const CompileResult* result, Unpark unpark, size_t bytes
   cached.ownBytes = bytes;
   cached.unpark = std::move(unpark);
   count(cached);
+  evictBeyondCapacity();
 }
 
 void CompileCache::setCapacity(size_t capacityBytes) {
@@ -291,6 +307,11 @@ size_t CompileCache::size() const {
 size_t CompileCache::bytes() const {
   std::lock_guard lock(mutex_);
   return bytes_;
+}
+
+size_t CompileCache::parkedBytes() const {
+  std::lock_guard lock(mutex_);
+  return parkedBytes_;
 }
 
 }  // namespace ks

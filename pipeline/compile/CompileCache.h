@@ -46,7 +46,10 @@ inline constexpr size_t kDefaultCompileCacheMB = 64;
 
 /// Keeps the most recently used results while their footprints add up to at most
 /// `capacityBytes` (a result larger than that is not kept), evicting the least recent. An
-/// artifact that several kept results share (shareUnchangedArtifacts) counts once.
+/// artifact that several kept results share (shareUnchangedArtifacts) counts once. Parked
+/// results are bounded apart, by their parked bytes, at a kParkedShare-th of that: each edit
+/// of a large file parks one (about 3% of it), and a bound shared with the live results let
+/// them pile up to the whole of it.
 class CompileCache {
  public:
   explicit CompileCache(size_t capacityBytes = kDefaultCompileCacheMB << 20)
@@ -62,8 +65,11 @@ class CompileCache {
   /// A new bound; results beyond it are evicted at once, least recent first.
   void setCapacity(size_t capacityBytes);
   size_t size() const;
-  /// The footprints of the results kept, added up.
+  /// The footprints of the results kept, added up (parked ones: parkedBytes).
   size_t bytes() const;
+  /// The parked results' bytes, added up.
+  size_t parkedBytes() const;
+  static constexpr size_t kParkedShare = 8;
 
  private:
   struct Cached {
@@ -91,6 +97,7 @@ class CompileCache {
   mutable std::mutex mutex_;
   size_t capacity_;
   size_t bytes_ = 0;
+  size_t parkedBytes_ = 0;
   std::list<Entry> lru_;  // most recent first
   std::unordered_map<std::string, std::list<Entry>::iterator> index_;
   std::unordered_map<const Artifact*, KeptArtifact> artifacts_;

@@ -5,7 +5,8 @@
 //     nvdisasm by hand), kernelscope's whole compile, its own time (the difference), and
 //     the first view (MIR, LLVM IR, PTX and the line map published) against rustc alone;
 //  2. the language server's resident memory (and the heap in use, mallinfo2) with 20 files
-//     open, and over many edit/compile cycles of the 40-kernel file (CYCLES:K, a K-kernel file);
+//     open, and over many edit/compile cycles of the 40-kernel file (CYCLES:K, a K-kernel file),
+//     each read once the server is idle (the results it parks after a compile parked);
 //  3. the bytes of a PTX `kernelscope/artifact` reply of the 40-kernel file;
 //  4. `kernelscope explain` of the largest file, compiled (the tools by hand beside it) and
 //     then read from the result cache as text and as --json: bytes, time and peak RSS.

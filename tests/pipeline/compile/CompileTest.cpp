@@ -354,6 +354,64 @@ TEST_CASE("the compile cache is bounded in bytes: real results are evicted, leas
   CHECK(tiny.bytes() == 0);
 }
 
+TEST_CASE("the compile cache keeps a parked result parked, bounded apart, and brings it back") {
+  auto made = [](int n) {
+    auto r = std::make_shared<CompileResult>();
+    r->succeeded = true;
+    r->arch = "sm_" + std::to_string(n);
+    return r;
+  };
+  auto first = made(1), second = made(2), third = made(3);
+  const size_t capacity = footprint(*first) * 3;
+  CompileCache cache(capacity);
+  int unparked = 0;
+  auto parkedAs = [&unparked](std::shared_ptr<const CompileResult> r) {
+    return [&unparked, r] {
+      ++unparked;
+      return std::make_shared<const CompileResult>(*r);
+    };
+  };
+  cache.insert("first", first);
+  cache.insert("second", second);
+  const size_t live = cache.bytes();
+  const size_t parkedBytes = capacity / CompileCache::kParkedShare * 2 / 5;  // two fit
+  cache.park(first.get(), parkedAs(first), parkedBytes);
+  CHECK(cache.bytes() == live - footprint(*first));
+  CHECK(cache.parkedBytes() == parkedBytes);
+  cache.park(third.get(), parkedAs(third), parkedBytes);  // not kept: nothing to park
+  CHECK(cache.size() == 2);
+
+  // Found: brought back once, and kept whole again.
+  auto back = cache.find("first");
+  REQUIRE(back);
+  CHECK(back != first);
+  CHECK(back->arch == "sm_1");
+  CHECK(cache.find("first") == back);
+  CHECK(unparked == 1);
+  CHECK(cache.parkedBytes() == 0);
+  CHECK(cache.bytes() == live);
+
+  // Parked results beyond their own bound go, least recent first; the live ones stay.
+  cache.insert("third", third);
+  cache.park(back.get(), parkedAs(first), parkedBytes);
+  cache.park(second.get(), parkedAs(second), parkedBytes);
+  cache.park(third.get(), parkedAs(third), parkedBytes);
+  CHECK(cache.parkedBytes() == 2 * parkedBytes);
+  CHECK(cache.size() == 2);
+  CHECK_FALSE(cache.find("second"));  // used least recently
+  CHECK(cache.find("first"));
+  CHECK(cache.find("third"));
+  CHECK(unparked == 3);
+
+  // One that cannot come back is forgotten.
+  auto lost = made(4);
+  cache.insert("lost", lost);
+  cache.park(
+      lost.get(), [] { return std::shared_ptr<const CompileResult>(); }, 1);
+  CHECK_FALSE(cache.find("lost"));
+  CHECK_FALSE(cache.find("lost"));
+}
+
 TEST_CASE("the compile cache counts an artifact that results share once") {
   const std::string ptx = ".version 8.0\n.target sm_80\n.entry k()\n{\n\tret;\n}\n";
   auto result = [&](const std::string& text, uint32_t sourceLine = 3) {
