@@ -51,9 +51,10 @@ std::shared_ptr<const CompileResult> CompileCache::find(const std::string& key) 
   auto result = unpark();
   lock.lock();
   it = index_.find(key);
-  if (it == index_.end() || it->second->second.result || !result) {
-    if (!result && it != index_.end() && !it->second->second.result) erase(it->second);
-    return result;
+  if (it == index_.end() || it->second->second.result) return result;  // gone, or back already
+  if (!result) {  // its bytes no longer read back
+    erase(it->second);
+    return nullptr;
   }
   Cached& cached = it->second->second;
   uncount(cached);
@@ -262,20 +263,17 @@ void CompileCache::erase(std::list<Entry>::iterator it) {
 void CompileCache::evictBeyondCapacity() {
   // The least recent of each kind first: a parked result frees next to nothing of the
   // results' bound, and a live one nothing of the parked results'.
-  for (auto it = lru_.end(); bytes_ > capacity_ && it != lru_.begin();) {
-    auto here = std::prev(it);
-    if (here->second.result)
-      erase(here);
-    else
-      it = here;
-  }
-  for (auto it = lru_.end(); parkedBytes_ > capacity_ / kParkedShare && it != lru_.begin();) {
-    auto here = std::prev(it);
-    if (!here->second.result)
-      erase(here);
-    else
-      it = here;
-  }
+  auto evict = [this](const size_t& kept, size_t bound, bool parked) {
+    for (auto it = lru_.end(); kept > bound && it != lru_.begin();) {
+      auto here = std::prev(it);
+      if (!here->second.result == parked)
+        erase(here);
+      else
+        it = here;
+    }
+  };
+  evict(bytes_, capacity_, false);
+  evict(parkedBytes_, capacity_ / kParkedShare, true);
 }
 
 void CompileCache::park(const CompileResult* result, Unpark unpark, size_t bytes) {

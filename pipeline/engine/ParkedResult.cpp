@@ -1,6 +1,6 @@
 // ParkedResult: see ParkedResult.h. zstd through LLVM's Compression.h, which the LLVM the
-// pipeline links is built with; its fastest level, as a parked result is written on the
-// server's io thread and read back rarely.
+// pipeline links is built with; its fastest level, as every save of a large file parks a
+// result and few are read back.
 #include "ParkedResult.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -15,10 +15,12 @@ namespace {
 constexpr int kZstdLevel = 1;
 }  // namespace
 
+bool ParkedResult::parkable(const CompileResult& result) {
+  return result.succeeded && !result.cancelled && result.pending.empty();
+}
+
 std::shared_ptr<const ParkedResult> ParkedResult::park(const CompileResult& result) {
-  if (!result.succeeded || result.cancelled || !result.pending.empty() ||
-      !llvm::compression::zstd::isAvailable())
-    return nullptr;
+  if (!parkable(result) || !llvm::compression::zstd::isAvailable()) return nullptr;
   const std::string bytes = serializeResult(result);
   llvm::SmallVector<uint8_t, 0> packed;
   llvm::compression::zstd::compress(llvm::arrayRefFromStringRef(bytes), packed, kZstdLevel);

@@ -4,8 +4,8 @@
 // its remarks: about 23 MiB for a file of 40 kernels. Parked, it is the result serialized as
 // the on-disk store writes it (ResultStore.h) and compressed with zstd, a few MiB, and it
 // comes back whole, equal to what was parked, in tens of milliseconds. The language server
-// parks the results of documents the editor has not asked about for a while
-// (Workspace::parkIdle) and the engine's cache lets go of them.
+// parks the results nobody looks at (Workspace::toPark), and the engine's cache keeps them
+// parked (Engine::park).
 #pragma once
 
 #include <cstddef>
@@ -18,8 +18,11 @@ namespace ks {
 
 class ParkedResult {
  public:
-  /// `result` parked; nullptr for one that cannot be (a failed, cancelled or partial
-  /// result, which is small and not worth it, or bytes that did not compress).
+  /// Whether `result` can be parked: a finished result with code (a failed, cancelled or
+  /// partial one is small, or still changing, and not worth it).
+  static bool parkable(const CompileResult& result);
+  /// `result` parked; nullptr for one that cannot be (not parkable, or bytes that did not
+  /// compress).
   static std::shared_ptr<const ParkedResult> park(const CompileResult& result);
 
   /// The result as it was parked; nullptr if its bytes no longer read back (they are

@@ -68,8 +68,7 @@ std::vector<std::shared_ptr<const CompileResult>> Workspace::toPark(
   for (const auto& [uri, d] : documents_)
     for (const auto& s : d.snapshots) {
       const CompileResult& r = *s->result;
-      if (s->parked || !r.succeeded || r.cancelled || !r.pending.empty() || inUse.count(&r) ||
-          !parking_.insert(&r).second)
+      if (s->parked || !ParkedResult::parkable(r) || inUse.count(&r) || !parking_.insert(&r).second)
         continue;
       out.push_back(s->result);
     }
