@@ -128,7 +128,9 @@ export async function editorGroups(page) {
     const box = await g.boundingBox();
     if (!box || box.width < 10) continue;
     const tabs = (await g.locator(".tab .label-name").allTextContents()).map((t) => t.trim());
-    const active = ((await g.locator(".tab.active .label-name").first().textContent().catch(() => "")) ?? "").trim();
+    // allTextContents does not wait: an empty group (every editor closed) has no active tab,
+    // and textContent() would wait Playwright's 30 s for one.
+    const active = (await g.locator(".tab.active .label-name").allTextContents())[0]?.trim() ?? "";
     out.push({ x: box.x, y: box.y, width: box.width, tabs, active });
   }
   return out.sort((a, b) => a.x - b.x);
