@@ -24,7 +24,7 @@ say() {
 }
 
 # The quick check comes first, so a slip is reported in seconds.
-"$ROOT/scripts/ensure-apt.sh" check clang-format nodejs
+"$ROOT/scripts/ensure-apt.sh" check clang-format nodejs ccache
 "$ROOT/scripts/check.sh" --format || { say "code checks failed (see above)"; exit 1; }
 
 # Jobs beside the build and the tests, each in a session of its own (setsid: its process
@@ -51,7 +51,15 @@ trap end_background EXIT
 # unit and language-server suites run in the sanitizer build only, so this one leaves them
 # out of its default target (`cmake --build build --target ks_unit_tests ks_lsp_tests`
 # builds them for a `ctest` there).
-export KERNELSCOPE_CMAKE_ARGS="-DKERNELSCOPE_WERROR=ON -DKERNELSCOPE_SUITES=OFF"
+#
+# Both builds compile through ccache, whose cache (the user's, ~/.cache/ccache unless
+# CCACHE_DIR says otherwise) outlives the clone: on a machine that ran this command before,
+# a fresh clone recompiles only the sources that changed since. Paths are hashed relative to
+# the clone, so a clone elsewhere hits too (but for the sanitizer tree's unity sources, which
+# include the sources by their absolute paths: those hit from a clone at the same path).
+export CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=1
+compiler_cache=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+export KERNELSCOPE_CMAKE_ARGS="-DKERNELSCOPE_WERROR=ON -DKERNELSCOPE_SUITES=OFF ${compiler_cache[*]}"
 # shellcheck disable=SC2086  # the arguments, one by one
 if [ -f "$BUILD_DIR/CMakeCache.txt" ]; then cmake $KERNELSCOPE_CMAKE_ARGS "$BUILD_DIR" >/dev/null; fi
 "$ROOT/scripts/setup.sh" --packages
@@ -80,7 +88,7 @@ status=0
 log=$SANITIZE_DIR/build.log
 mkdir -p "$SANITIZE_DIR"
 sanitizer_flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O0 -gline-tables-only -DNDEBUG"
-                 -DKERNELSCOPE_WERROR=ON -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16)
+                 -DKERNELSCOPE_WERROR=ON -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 "${compiler_cache[@]}")
 build_sanitizer_tree() {
   if [ ! -f "$SANITIZE_DIR/CMakeCache.txt" ]; then
     cmake -S "$ROOT" -B "$SANITIZE_DIR" -G Ninja "${sanitizer_flags[@]}" -DCMAKE_CXX_COMPILER=clang++ \

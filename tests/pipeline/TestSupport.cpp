@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -58,6 +59,22 @@ std::string shortPath(const std::string& p) {
   return fs::path(p).filename().string();
 }
 }  // namespace
+
+std::string withNamesReplaced(std::string_view text, std::string_view prefix,
+                              std::string_view placeholder) {
+  std::string out;
+  out.reserve(text.size());
+  size_t from = 0;
+  for (size_t at; (at = text.find(prefix, from)) != std::string_view::npos;) {
+    size_t end = at + prefix.size();
+    while (end < text.size() &&
+           (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '-'))
+      ++end;
+    out.append(text.substr(from, at - from)).append(placeholder);
+    from = end;
+  }
+  return out.append(text.substr(from));
+}
 
 std::string dumpArtifact(const Artifact& a) {
   std::ostringstream out;

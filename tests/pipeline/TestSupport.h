@@ -26,6 +26,13 @@ void checkGolden(const std::filesystem::path& golden, const std::string& actual)
 /// One line per artifact line: number, kind, function, location chain, text.
 std::string dumpArtifact(const Artifact&);
 
+/// `text` with each name that starts with `prefix` (and goes on in letters, digits and `-`,
+/// as mkdtemp's do) replaced by `placeholder`: a compile's temporary directory differs
+/// between runs. A scan, not std::regex: the dumps run to megabytes, and libstdc++'s regex
+/// copies its match state per character (minutes of a sanitizer build's suite).
+std::string withNamesReplaced(std::string_view text, std::string_view prefix,
+                              std::string_view placeholder);
+
 /// A kernel file whose lines may carry `// <- NAME` markers.
 struct Fixture {
   std::filesystem::path path;
