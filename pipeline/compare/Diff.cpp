@@ -189,12 +189,6 @@ Compared comparedLines(const Artifact& a, bool normalize) {
   return c;
 }
 
-std::string_view rtrim(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
 std::string functionOf(const Artifact& a, uint32_t line) {
   if (line >= a.lines().size()) return {};
   int32_t f = a.lines()[line].function;
@@ -331,8 +325,8 @@ StageDiff diffArtifacts(const Artifact& before, const Artifact& after,
         if (!bFirst) bFirst = b.lines[e.b];
       }
       body += e.op == EditOp::Equal ? ' ' : e.op == EditOp::Delete ? '-' : '+';
-      body += e.op == EditOp::Delete ? rtrim(before.lineText(a.lines[e.a]))
-                                     : rtrim(after.lineText(b.lines[e.b]));
+      body += e.op == EditOp::Delete ? text::trimRight(before.lineText(a.lines[e.a]))
+                                     : text::trimRight(after.lineText(b.lines[e.b]));
       body += '\n';
     }
     // An empty side is numbered by the line before it, as diff(1) does.

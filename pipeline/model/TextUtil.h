@@ -22,13 +22,21 @@ inline std::string withoutControls(std::string text, bool keepLines) {
   return text;
 }
 
-inline std::string_view trim(std::string_view s) {
+/// `s` without the blanks (spaces, tabs, carriage returns) it starts with.
+inline std::string_view trimLeft(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
     s.remove_prefix(1);
+  return s;
+}
+
+/// `s` without the blanks it ends with.
+inline std::string_view trimRight(std::string_view s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
     s.remove_suffix(1);
   return s;
 }
+
+inline std::string_view trim(std::string_view s) { return trimRight(trimLeft(s)); }
 
 /// Parses a leading unsigned decimal number; advances `s` past it.
 inline std::optional<uint32_t> takeUint(std::string_view& s) {

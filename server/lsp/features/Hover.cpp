@@ -6,6 +6,7 @@
 #include "Costs.h"
 #include "Features.h"
 #include "InstructionDocs.h"
+#include "TextUtil.h"
 #include "ValueFlow.h"
 
 namespace ks::server {
@@ -71,14 +72,9 @@ std::string describeFrame(const Frame& f, const HoverText& t) {
   return t.code(f.function.empty() ? std::string("?") : f.function.str()) + " at " + location(f);
 }
 
-std::string_view trimLeft(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  return s;
-}
-
 /// A line of `stage` as a hover shows it: SASS as compact as the views show it by default.
 std::string hoverLine(Stage stage, std::string_view text) {
-  return stage == Stage::Sass ? compactSassLine(text) : std::string(trimLeft(text));
+  return stage == Stage::Sass ? compactSassLine(text) : std::string(text::trimLeft(text));
 }
 
 void appendLines(HoverText& out, const Artifact& a, const std::vector<uint32_t>& lines) {

@@ -302,10 +302,28 @@ export async function focusEditor(page, title) {
   }
 }
 
+/** The cursor's line and column (1-based) as the status bar shows them, or null. */
+export async function cursorPosition(page) {
+  const items = await page.locator(".statusbar-item", { hasText: /Ln \d+, Col \d+/ }).allTextContents();
+  const m = /Ln (\d+), Col (\d+)/.exec(items[0] ?? "");
+  return m ? { line: Number(m[1]), column: Number(m[2]) } : null;
+}
+
+/**
+ * Moves the cursor of `title` to the start of line `line1` with Go to Line (Ctrl+G), and
+ * checks that it got there: under load the widget can take Enter before it has read the
+ * number (the cursor then stays on the line it previewed), so it is asked again.
+ */
 export async function goToLine(page, title, line1) {
-  const input = await typeInQuickInput(page, "Control+G", `:${line1}`, () => focusEditor(page, title));
-  await page.keyboard.press("Enter");
-  await input.waitFor({ state: "hidden" });
+  for (let attempt = 1; ; attempt++) {
+    const input = await typeInQuickInput(page, "Control+G", `:${line1}`, () => focusEditor(page, title));
+    await page.keyboard.press("Enter");
+    await input.waitFor({ state: "hidden" });
+    const there = await waitUntil(`the cursor on line ${line1}`, async () => (await cursorPosition(page))?.line === line1, 3000)
+      .then(() => true, () => false);
+    if (there) return;
+    if (attempt >= 3) throw new Error(`Go to Line ${line1} left the cursor at ${JSON.stringify(await cursorPosition(page))}`);
+  }
 }
 
 /**
