@@ -15,6 +15,8 @@
 #pragma once
 
 #include <cstdint>
+#include <future>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -82,6 +84,13 @@ struct AccessFacts {
 /// sources UniformityAnalysis uses. Changes nothing in `module` but its analyses' caches.
 AccessFacts analyzeAccesses(llvm::Module& module, const std::vector<std::string>& functions,
                             const LineMap& lineMap, const std::string& arch);
+/// The facts of every function of `module`, computed on a thread of their own over a copy of
+/// `module` in an LLVM context of its own (read back from bitcode written here: a context
+/// serves one thread at a time), so that the caller may lower or free `module` at once. A
+/// whole compile analyses this way on the core its single-threaded back end leaves idle.
+std::shared_future<AccessFacts> analyzeAccessesAside(const llvm::Module& module,
+                                                     std::shared_ptr<const LineMap> lineMap,
+                                                     const std::string& arch);
 /// The facts of `all` about the functions `functions` names.
 AccessFacts accessesOf(const AccessFacts& all, const std::vector<std::string>& functions);
 /// The same on IR text (parsed here).

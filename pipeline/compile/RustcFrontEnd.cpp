@@ -3,6 +3,7 @@
 #include <future>
 #include <set>
 
+#include "Access.h"
 #include "Crate.h"
 #include "ExactLocations.h"
 #include "Files.h"
@@ -12,7 +13,6 @@
 #include "Remarks.h"
 #include "Trust.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 
 namespace ks {
 
@@ -86,7 +86,6 @@ class RustcFrontEnd final : public FrontEnd {
     std::future<std::vector<Remark>> remarks;
     if (!remarkDir_.empty())
       remarks = std::async(std::launch::async, [&] { return readRemarks(o, opts); });
-    analyzeAccess(o, opts);
     if (ptxFrom_ == PtxFrom::Rustc) completeChains(o, opts, result);
     module_.reset();
     if (remarks.valid()) result.remarks = remarks.get();
@@ -121,31 +120,6 @@ class RustcFrontEnd final : public FrontEnd {
         remarks.push_back(std::move(rem));
     }
     return attributeRemarks(std::move(remarks), o.ir, *o.lineMap);
-  }
-
-  /// The costs' access classes (Access.h) over rustc's IR as it made it: the module itself
-  /// where rustc's back end made the PTX (here, before completeChains needs it), else the
-  /// copy taken before ours lowered it. That copy and its context go to a thread of their
-  /// own, which alone uses them from then on: the analysis runs while ptxas and nvdisasm do,
-  /// on whatever core they leave idle, and the costs take its facts after nvdisasm.
-  void analyzeAccess(FrontEndOutput& o, const ResolvedOptions& opts) {
-    if (!wantAccess_) return;
-    if (accessCopy_) {
-      auto copy = std::make_shared<LlvmModule>();  // destroys the module before its context
-      copy->context = std::move(module_.context);
-      copy->module = std::move(accessCopy_);
-      o.access = std::async(std::launch::async, [copy = std::move(copy), lineMap = o.lineMap,
-                                                 arch = opts.arch]() mutable {
-                   AccessFacts facts = analyzeAccesses(*copy->module, {}, *lineMap, arch);
-                   copy.reset();  // freed here, as soon as it has served
-                   return facts;
-                 }).share();
-      return;
-    }
-    if (!module_.module) return;
-    std::promise<AccessFacts> facts;
-    facts.set_value(analyzeAccesses(*module_.module, {}, *o.lineMap, opts.arch));
-    o.access = facts.get_future().share();
   }
 
   /// The PTX's exact chains, regenerated from rustc's IR (ExactLocations.h), as the PTX
@@ -265,11 +239,9 @@ class RustcFrontEnd final : public FrontEnd {
                        ptxFrom_ != PtxFrom::Nowhere ? &module_ : nullptr);
     o.lineMap = userLineMap(input, unit, result, o.ir);
     // The costs' access classes read the module as rustc made it, before a back end lowers
-    // it (afterFirstView, while ptxas runs); ours lowers the module itself, so they read a
-    // copy then. Either way the IR is not parsed a second time for them.
-    wantAccess_ = module_.module && opts.costs && opts.wants(Stage::Sass);
-    if (wantAccess_ && ptxFrom_ == PtxFrom::OurBackEnd)
-      accessCopy_ = llvm::CloneModule(*module_.module);
+    // it: on a thread of their own, over a copy, while the back end runs.
+    if (module_.module && opts.costs && opts.wants(Stage::Sass))
+      o.access = analyzeAccessesAside(*module_.module, o.lineMap, opts.arch);
     if (ptxFrom_ == PtxFrom::OurBackEnd) compileIr(tc, unit, opts, o, result);
     if (ptxFrom_ == PtxFrom::Rustc && module_.module) linkedImage(tc, unit, opts, o, result);
 
@@ -316,11 +288,7 @@ class RustcFrontEnd final : public FrontEnd {
         o.ptx = std::move(*ptx);
       }
     }
-    // The copy for the access classes lives in the module's context until afterFirstView.
-    if (accessCopy_)
-      module_.module.reset();
-    else
-      module_.reset();
+    module_.reset();
     if (why.empty()) return;
     why = "the NVPTX back end could not compile rustc's IR: " + why;
     result.diagnostics.push_back(toolError(why));
@@ -374,9 +342,7 @@ class RustcFrontEnd final : public FrontEnd {
 
   fs::path remarkDir_;  // where rustc wrote its remarks; empty: none wanted
   PtxFrom ptxFrom_ = PtxFrom::Nowhere;
-  LlvmModule module_;        // rustc's IR, kept from parsing to compileIr or afterFirstView
-  bool wantAccess_ = false;  // the costs' access classes are wanted (analyzeAccess)
-  std::unique_ptr<llvm::Module> accessCopy_;  // in module_'s context, until analyzeAccess
+  LlvmModule module_;  // rustc's IR, kept from parsing to compileIr or afterFirstView
   std::string irError_;
 };
 
