@@ -175,7 +175,7 @@ DecodedOption decodeOption(const OptionSpec& option, std::string_view name,
     for (const auto& s : value)
       if (!stageFromTypedName(s.get<std::string>()))
         return {std::nullopt,
-                named + ": unknown stage " + s.dump() + " (known: mir, llvm-ir, ptx, sass)"};
+                named + ": unknown stage " + s.dump() + " (known: " + stageNameList() + ")"};
   OptionValue typed = typedValue(option.kind, value);
   if (option.check)
     if (auto why = option.check(typed))

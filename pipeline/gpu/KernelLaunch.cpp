@@ -46,16 +46,6 @@ std::optional<SourceDeclaration> declaration(const CompileResult& result, const 
   return std::nullopt;
 }
 
-size_t offsetOf(std::string_view text, uint32_t line, uint32_t column) {
-  size_t pos = 0;
-  for (uint32_t l = 1; l < line && pos != std::string_view::npos; ++l) {
-    pos = text.find('\n', pos);
-    if (pos != std::string_view::npos) ++pos;
-  }
-  return pos == std::string_view::npos ? text.size()
-                                       : std::min(text.size(), pos + (column ? column - 1 : 0));
-}
-
 std::string selfExecutable() {
   char buf[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -117,7 +107,7 @@ std::optional<KernelSignature> kernelSignature(const CompileResult& result,
     if (f.isKernel && f.symbol == kernel) signature = ptxSignature(*ptx->artifact, f);
   if (!signature) return std::nullopt;
   if (auto decl = declaration(result, kernel, unsaved)) {
-    size_t offset = offsetOf(decl->text, decl->entry.line, decl->entry.column);
+    size_t offset = text::offsetOf(decl->text, decl->entry.line, decl->entry.column);
     if (std::string why =
             addSourceSignature(*signature, decl->text, offset, isCudaSource(decl->file));
         !why.empty())

@@ -66,6 +66,12 @@ std::string_view stageName(Stage s) { return namesOf(s).name; }
 std::string_view stageLanguage(Stage s) { return namesOf(s).language; }
 std::string_view stageExtension(Stage s) { return namesOf(s).extension; }
 
+std::string stageNameList() {
+  std::string list;
+  for (Stage s : kAllStages) list += (list.empty() ? "" : ", ") + std::string(stageName(s));
+  return list;
+}
+
 std::optional<Stage> stageFromName(std::string_view name) {
   for (const auto& n : kStageNames)
     if (n.name == name) return n.stage;

@@ -24,6 +24,9 @@ inline constexpr Stage kAllStages[] = {Stage::Mir, Stage::LlvmIr, Stage::Ptx, St
 
 /// The stage's wire name: "mir", "llvm-ir", "ptx", "sass".
 std::string_view stageName(Stage);
+/// Every stage's wire name, in kAllStages' order, as a list for messages: "mir, llvm-ir,
+/// ptx, sass".
+std::string stageNameList();
 /// The inverse of stageName, strictly: the wire names only; nullopt for any other.
 std::optional<Stage> stageFromName(std::string_view);
 /// A stage as people type it on a command line or in kernelscope.toml: its wire name or a

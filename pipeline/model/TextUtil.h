@@ -1,6 +1,7 @@
 // Small string helpers: the one line splitter and what the parsers share.
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <optional>
@@ -55,6 +56,18 @@ inline std::optional<uint32_t> parseUint(std::string_view s) {
 
 /// `s` up to its first newline (all of it when it has none).
 inline std::string_view firstLine(std::string_view s) { return s.substr(0, s.find('\n')); }
+
+/// The byte offset of 1-based `line` and `column` (0: the line's start) in `text`, at most
+/// its end.
+inline size_t offsetOf(std::string_view text, uint32_t line, uint32_t column) {
+  size_t pos = 0;
+  for (uint32_t l = 1; l < line && pos != std::string_view::npos; ++l) {
+    pos = text.find('\n', pos);
+    if (pos != std::string_view::npos) ++pos;
+  }
+  return pos == std::string_view::npos ? text.size()
+                                       : std::min(text.size(), pos + (column ? column - 1 : 0));
+}
 
 /// Skips spaces and tabs.
 inline void skipBlanks(std::string_view& s) {

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "GpuArch.h"
 #include "Toolchain.h"
 
 namespace ks {
@@ -57,7 +58,7 @@ struct ProfileBuild {
   std::filesystem::path targetDir;                // cargo's --target-dir
   std::filesystem::path outDir;                   // where the backend writes PTX / its final IR
   std::string crateName;                          // the library's crate name
-  std::string arch = "sm_90";
+  std::string arch{kDefaultArch};
   int optLevel = 3;
   std::vector<std::string> rustcArgs;  // for the kernel crate only (after `--`)
   std::filesystem::path cudaRoot;      // rust-cuda: libNVVM and libdevice

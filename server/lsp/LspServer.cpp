@@ -50,12 +50,9 @@ bool isVirtual(std::string_view uri) {
   return uri.substr(0, kVirtualScheme.size()) == kVirtualScheme;
 }
 
-/// A file's text on disk, empty when it cannot be read.
 /// A file's text; empty when it is missing, not a regular file (a FIFO never hangs the
 /// server) or too large.
 std::string readFileText(const std::string& path) { return readRegularFile(path).text; }
-
-std::string knownStages() { return "known: mir, llvm-ir, ptx, sass"; }
 
 /// The key of a view in `viewFilters_`: its source path and stage, whatever the URI's
 /// spelling (percent-encoding, a `?rev=`); nullopt for a URI that is no view.
@@ -413,6 +410,8 @@ void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json>
   // The arch catalogue, from which the editors build their arch pickers.
   json archs = json::array();
   for (const GpuArchInfo& a : gpuArchs()) archs.push_back({{"name", a.name()}, {"gpus", a.gpus}});
+  json stages = json::array();
+  for (Stage st : kAllStages) stages.push_back(stageName(st));
   json capabilities = {
       {"positionEncoding", encoding},
       {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", true}}}}},
@@ -428,7 +427,7 @@ void LspServer::onInitialize(const lsp::InitializeParams& params, Callback<json>
       {"experimental",
        {{"kernelscope",
          {{"methods", extensions},
-          {"stages", {"mir", "llvm-ir", "ptx", "sass"}},
+          {"stages", stages},
           {"archs", archs},
           {"defaultArch", kDefaultArch}}}}},
   };
@@ -1024,8 +1023,9 @@ void LspServer::onCodeAction(const lsp::CodeActionParams& p,
 void LspServer::onArtifact(const lsp::ArtifactParams& p, Callback<lsp::ArtifactResult> reply) {
   auto stage = stageFromName(p.stage);
   if (!stage)
-    return reply(lsp::ResponseError{ErrorCode::InvalidParams,
-                                    "unknown stage '" + p.stage + "' (" + knownStages() + ")"});
+    return reply(
+        lsp::ResponseError{ErrorCode::InvalidParams,
+                           "unknown stage '" + p.stage + "' (known: " + stageNameList() + ")"});
   auto s = snapshotFor(p.textDocument.uri);
   if (!s) return reply(s.error());
   std::shared_ptr<const Snapshot> snapshot = s->second;
@@ -1156,8 +1156,9 @@ void LspServer::onReferences(const lsp::ReferenceParams& p,
 void LspServer::onDiff(const lsp::DiffParams& p, Callback<lsp::DiffResult> reply) {
   auto stage = stageFromName(p.stage);
   if (!stage)
-    return reply(lsp::ResponseError{ErrorCode::InvalidParams,
-                                    "unknown stage '" + p.stage + "' (" + knownStages() + ")"});
+    return reply(
+        lsp::ResponseError{ErrorCode::InvalidParams,
+                           "unknown stage '" + p.stage + "' (known: " + stageNameList() + ")"});
   auto s = snapshotFor(p.textDocument.uri);
   if (!s) return reply(s.error());
   Document& d = *s->first;
