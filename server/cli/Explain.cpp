@@ -327,8 +327,10 @@ struct ExplainView {
   /// The SASS and its costs when both are there and SASS is shown, else null.
   const Artifact* costedSass() const {
     const StageOutcome* st = r.stage(Stage::Sass);
+    // args.options are resolved (explainOrReport): their stages are those shown.
+    const auto& shown = *args.options.stages;
     if (!r.costs || !r.lineMap || !st || !st->available ||
-        !resolveOptions(args.options).wants(Stage::Sass))
+        std::find(shown.begin(), shown.end(), Stage::Sass) == shown.end())
       return nullptr;
     return st->artifact.get();
   }

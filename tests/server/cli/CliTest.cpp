@@ -36,6 +36,23 @@ TEST_CASE("explain --line shows the SAXPY line in every stage") {
   CHECK(r.out.find("kernels (sm_90") != std::string::npos);
 }
 
+TEST_CASE("explain's cost line comes with the SASS it is read from, and not without it") {
+  test::requireToolchain();
+  test::Fixture f(test::sourceDir() / "examples/saxpy.rs");
+  const std::string line = std::to_string(f.lineOf("*y.add(i) = a * *x.add(i) + *y.add(i);"));
+  auto withSass = test::runKernelscope({"explain", "examples/saxpy.rs", "--line", line});
+  REQUIRE_MESSAGE(withSass.exitCode == 0, withSass.err);
+  INFO(withSass.out);
+  CHECK(withSass.out.find("cost    peak ") != std::string::npos);
+  CHECK(withSass.out.find("global load f32 ×2: coalesced") != std::string::npos);
+  auto ptxOnly =
+      test::runKernelscope({"explain", "examples/saxpy.rs", "--line", line, "--stages", "ptx"});
+  REQUIRE_MESSAGE(ptxOnly.exitCode == 0, ptxOnly.err);
+  INFO(ptxOnly.out);
+  CHECK(ptxOnly.out.find("ptx ") != std::string::npos);
+  CHECK(ptxOnly.out.find("cost ") == std::string::npos);
+}
+
 TEST_CASE("explain --json gives the same data to scripts") {
   test::requireToolchain();
   auto r = test::runKernelscope(
