@@ -88,6 +88,7 @@ AccessFacts analyzeAccesses(llvm::Module& module, const std::vector<std::string>
 /// `module` in an LLVM context of its own (read back from bitcode written here: a context
 /// serves one thread at a time), so that the caller may lower or free `module` at once. A
 /// whole compile analyses this way on the core its single-threaded back end leaves idle.
+/// `lineMap` must not change while the thread reads it.
 std::shared_future<AccessFacts> analyzeAccessesAside(const llvm::Module& module,
                                                      std::shared_ptr<const LineMap> lineMap,
                                                      const std::string& arch);

@@ -285,17 +285,14 @@ std::optional<std::string> groupSass(std::string_view sass, const KernelModule& 
       merged.idLines.empty() ? std::string(sass) : wholePtxLineIds(sass, merged.idLines);
   std::string out;
   bool keep = true;  // the header
-  for (size_t at = 0; at < ids.size();) {
-    const size_t end = std::min(ids.find('\n', at), ids.size());
-    const std::string_view line = std::string_view(ids).substr(at, end - at);
-    at = end + 1;
+  forEachLine(ids, [&](std::string_view line) {
     if (std::string_view name = sectionOpenedBy(line); !name.empty())
       keep = defines(group, name.starts_with(".text.") ? name.substr(6) : name);
     if (keep) {
       out.append(line);
       out += '\n';
     }
-  }
+  });
   while (out.ends_with("\n\n")) out.pop_back();  // nvdisasm ends its last section so
   if (group.idLines.empty()) return out;
   std::unordered_map<uint32_t, uint32_t> lineOf;  // the whole PTX's line -> the group's
@@ -677,10 +674,7 @@ std::string oneListing(const BackEndTools::Ptxas& ptxas,
       for (auto& [name, fn] : cubinFunctions(*images[m]->cubin)) code.try_emplace(name, fn);
     Section* into = nullptr;
     bool skip = false;
-    for (size_t at = 0; at < sass.size();) {
-      const size_t end = std::min(sass.find('\n', at), sass.size());
-      const std::string_view line = std::string_view(sass).substr(at, end - at);
-      at = end + 1;
+    forEachLine(sass, [&](std::string_view line) {
       if (std::string_view name = sectionOpenedBy(line); !name.empty()) {
         skip = !listed.emplace(name).second;  // listed from an earlier module
         if (!skip) {
@@ -690,12 +684,11 @@ std::string oneListing(const BackEndTools::Ptxas& ptxas,
           into = &sections.back();
         }
       }
-      if (skip) continue;
+      if (skip || (!into && m > 0)) return;  // listed already; the header, once
       std::string& to = into ? into->text : header;
-      if (!into && m > 0) continue;  // the header, once
       to.append(line);
       to += '\n';
-    }
+    });
   }
   std::stable_sort(sections.begin(), sections.end(),
                    [](const Section& a, const Section& b) { return a.rank < b.rank; });

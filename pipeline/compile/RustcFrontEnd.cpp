@@ -239,9 +239,11 @@ class RustcFrontEnd final : public FrontEnd {
                        ptxFrom_ != PtxFrom::Nowhere ? &module_ : nullptr);
     o.lineMap = userLineMap(input, unit, result, o.ir);
     // The costs' access classes read the module as rustc made it, before a back end lowers
-    // it: on a thread of their own, over a copy, while the back end runs.
+    // it: on a thread of their own, over a copy, while the back end runs; with a line map of
+    // their own too, as the stages are added to this one meanwhile (kernelTable).
     if (module_.module && opts.costs && opts.wants(Stage::Sass))
-      o.access = analyzeAccessesAside(*module_.module, o.lineMap, opts.arch);
+      o.access = analyzeAccessesAside(*module_.module, std::make_shared<const LineMap>(*o.lineMap),
+                                      opts.arch);
     if (ptxFrom_ == PtxFrom::OurBackEnd) compileIr(tc, unit, opts, o, result);
     if (ptxFrom_ == PtxFrom::Rustc && module_.module) linkedImage(tc, unit, opts, o, result);
 

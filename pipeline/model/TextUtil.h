@@ -85,19 +85,25 @@ inline bool consume(std::string_view& s, std::string_view prefix) {
 
 namespace ks {
 
-/// Splits text into lines (without newlines, nor a '\r' before one); a trailing newline
-/// makes no extra line.
-inline std::vector<std::string_view> splitLines(std::string_view text) {
-  std::vector<std::string_view> lines;
+/// Calls `f(line)` for each line of `text` (without its newline, nor a '\r' before one); a
+/// trailing newline makes no extra line. For text too large to list its lines first.
+template <class F>
+void forEachLine(std::string_view text, F&& f) {
   size_t pos = 0;
   while (pos < text.size()) {
     size_t nl = text.find('\n', pos);
     if (nl == std::string_view::npos) nl = text.size();
     std::string_view line = text.substr(pos, nl - pos);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back(line);
+    f(line);
     pos = nl + 1;
   }
+}
+
+/// The lines of `text`, as forEachLine gives them.
+inline std::vector<std::string_view> splitLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  forEachLine(text, [&](std::string_view line) { lines.push_back(line); });
   return lines;
 }
 /// The lines would point into a string that is gone at the end of the statement.
