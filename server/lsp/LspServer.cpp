@@ -54,6 +54,12 @@ bool isVirtual(std::string_view uri) {
 /// server) or too large.
 std::string readFileText(const std::string& path) { return readRegularFile(path).text; }
 
+/// The answer to a request that names no stage kernelscope knows.
+lsp::ResponseError unknownStage(const std::string& name) {
+  return {ErrorCode::InvalidParams,
+          "unknown stage '" + name + "' (known: " + stageNameList() + ")"};
+}
+
 /// The key of a view in `viewFilters_`: its source path and stage, whatever the URI's
 /// spelling (percent-encoding, a `?rev=`); nullopt for a URI that is no view.
 std::optional<std::pair<std::string, std::string>> viewKey(const std::string& uri) {
@@ -1022,10 +1028,7 @@ void LspServer::onCodeAction(const lsp::CodeActionParams& p,
 
 void LspServer::onArtifact(const lsp::ArtifactParams& p, Callback<lsp::ArtifactResult> reply) {
   auto stage = stageFromName(p.stage);
-  if (!stage)
-    return reply(
-        lsp::ResponseError{ErrorCode::InvalidParams,
-                           "unknown stage '" + p.stage + "' (known: " + stageNameList() + ")"});
+  if (!stage) return reply(unknownStage(p.stage));
   auto s = snapshotFor(p.textDocument.uri);
   if (!s) return reply(s.error());
   std::shared_ptr<const Snapshot> snapshot = s->second;
@@ -1155,10 +1158,7 @@ void LspServer::onReferences(const lsp::ReferenceParams& p,
 
 void LspServer::onDiff(const lsp::DiffParams& p, Callback<lsp::DiffResult> reply) {
   auto stage = stageFromName(p.stage);
-  if (!stage)
-    return reply(
-        lsp::ResponseError{ErrorCode::InvalidParams,
-                           "unknown stage '" + p.stage + "' (known: " + stageNameList() + ")"});
+  if (!stage) return reply(unknownStage(p.stage));
   auto s = snapshotFor(p.textDocument.uri);
   if (!s) return reply(s.error());
   Document& d = *s->first;
