@@ -22,7 +22,7 @@
 #include "CompileCache.h"
 #include "Cuda.h"
 #include "Files.h"
-#include "Options.h"
+#include "OptionDecoding.h"
 #include "TextUtil.h"
 
 namespace ks {

@@ -5,10 +5,11 @@
 // so every surface accepts the same values and says the same thing about a bad one; the
 // CLI parser (server/cli/CliArgs.cpp), the settings (server/lsp/Settings.cpp) and the crate
 // metadata reader (Crate.cpp) all read it, and tests/pipeline/compile/OptionsTest.cpp checks
-// docs/lsp-extensions.md, editors/vscode/package.json and the Neovim docs against it.
+// docs/lsp-extensions.md, editors/vscode/package.json and the Neovim docs against it. The
+// table speaks typed values only; the values as they come in (JSON, a command line's words)
+// are decoded by OptionDecoding.h.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,8 +30,8 @@ enum class OptionKind {
   StageList,   // std::vector<Stage>; an array of stage names (a CLI value: "ptx,sass")
 };
 
-/// A checked value of an option, of the type its kind names. Decoded from JSON once, where
-/// it comes in (decodeOption); everything past that reads the typed value.
+/// A checked value of an option, of the type its kind names. Decoded once, where it comes in
+/// (OptionDecoding.h); everything past that reads the typed value.
 using OptionValue =
     std::variant<std::string, long long, bool, std::vector<std::string>, std::vector<Stage>>;
 
@@ -54,26 +55,9 @@ const OptionSpec* optionBySetting(std::string_view setting);
 const OptionSpec* optionByCliFlag(std::string_view flag);
 const OptionSpec* optionByCrateKey(std::string_view key);
 
-/// A JSON value of `option` decoded into its type and checked: the value, or why it is none
-/// in one message that names the option as the surface spells it (`name`: "--opt",
-/// "optLevel", "opt-level").
-struct DecodedOption {
-  std::optional<OptionValue> value;
-  std::string problem;  // when there is no value
-};
-DecodedOption decodeOption(const OptionSpec& option, std::string_view name,
-                           const nlohmann::json& value);
-/// Why `value` is no valid value of `option` (decodeOption's problem); nullopt when it is valid.
-std::optional<std::string> optionProblem(const OptionSpec& option, std::string_view name,
-                                         const nlohmann::json& value);
 /// A value as a settings file writes it ("sm_90" quoted, 3, true, ["ptx", "sass"]), for
 /// messages that quote it.
 std::string optionValueText(const OptionValue&);
-
-/// A command-line value as the JSON value of the option's kind: "3" -> 3, "ptx,sass" ->
-/// ["ptx", "sass"], "true" -> true; text that is no value of the kind stays a string, so
-/// that optionProblem names it.
-nlohmann::json cliOptionValue(const OptionSpec& option, std::string_view text);
 
 /// `[package.metadata.kernelscope]`'s keys, for "unknown key" messages ("arch, opt-level,
 /// profile, rustc-flags, launch").

@@ -16,7 +16,7 @@
 #include "CliFlags.h"
 #include "Crate.h"
 #include "Files.h"
-#include "Options.h"
+#include "OptionDecoding.h"
 #include "Settings.h"
 #include "TextUtil.h"
 #include "Trust.h"

@@ -11,7 +11,7 @@
 #include "Compile.h"
 #include "Diff.h"
 #include "Engine.h"
-#include "Options.h"
+#include "OptionDecoding.h"
 #include "TextUtil.h"
 
 namespace ks {

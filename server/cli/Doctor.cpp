@@ -7,7 +7,7 @@
 #include "Engine.h"
 #include "Files.h"
 #include "Ncu.h"
-#include "Options.h"
+#include "OptionDecoding.h"
 #include "Profile.h"
 #include "Runner.h"
 #include "Toolchain.h"

@@ -24,7 +24,7 @@
 #include "GpuExec.h"
 #include "GpuResults.h"
 #include "GpuService.h"
-#include "Options.h"
+#include "OptionDecoding.h"
 #include "ProfileBaseline.h"
 #include "Report.h"
 #include "Runner.h"

@@ -9,7 +9,7 @@
 #include <toml++/toml.h>
 
 #include "KernelLaunch.h"
-#include "Options.h"
+#include "OptionDecoding.h"
 #include "Trust.h"
 
 namespace ks::server {

@@ -22,10 +22,10 @@ struct ToolTimes {
   double total() const { return rustc + ptxas + nvdisasm; }
 };
 
-/// rustc (MIR, LLVM IR, PTX and remarks in one call), ptxas, nvdisasm, one after another.
-inline ToolTimes rawTools(const Toolchain& tc, const std::filesystem::path& kernel) {
-  ToolTimes t;
-  TempDir dir("kernelscope-bench");
+/// rustc as kernelscope runs it, by hand: MIR, LLVM IR and PTX in one call, with the
+/// optimization remarks (into `dir`/r) or, as a user compiling the file would run it, without.
+inline ProcessSpec rustcByHand(const Toolchain& tc, const std::filesystem::path& kernel,
+                               const std::filesystem::path& dir, bool remarks) {
   ProcessSpec rustc;
   rustc.argv = {tc.rustc.path.string(),
                 "--sysroot",
@@ -49,13 +49,30 @@ inline ToolTimes rawTools(const Toolchain& tc, const std::filesystem::path& kern
                 "-Zmir-include-spans=on",
                 "--error-format=json",
                 "--emit=mir,llvm-ir,asm",
-                "-C",
-                "remark=all",
-                "-Zremark-dir=" + (dir.path() / "r").string(),
                 "--out-dir",
-                dir.path().string(),
+                dir.string(),
                 kernel.string()};
+  if (remarks)
+    rustc.argv.insert(rustc.argv.end() - 3,
+                      {"-C", "remark=all", "-Zremark-dir=" + (dir / "r").string()});
   rustc.env = {{"RUSTC_BOOTSTRAP", "1"}};
+  return rustc;
+}
+
+/// Milliseconds of a plain rustc of `kernel` (no remarks: what a user compiling the file
+/// waits for); negative when it failed.
+inline double plainRustcMs(const Toolchain& tc, const std::filesystem::path& kernel) {
+  TempDir dir("kernelscope-bench");
+  auto t0 = Clock::now();
+  if (!runProcess(rustcByHand(tc, kernel, dir.path(), false)).ok()) return -1;
+  return ms(Clock::now() - t0);
+}
+
+/// rustc (MIR, LLVM IR, PTX and remarks in one call), ptxas, nvdisasm, one after another.
+inline ToolTimes rawTools(const Toolchain& tc, const std::filesystem::path& kernel) {
+  ToolTimes t;
+  TempDir dir("kernelscope-bench");
+  const ProcessSpec rustc = rustcByHand(tc, kernel, dir.path(), true);
   auto t0 = Clock::now();
   if (!runProcess(rustc).ok()) return t;
   auto t1 = Clock::now();

@@ -89,21 +89,22 @@ double cpuSeconds(int who) {
 /// 1. Compile time and first view by file size.
 void compileScale(const Toolchain& tc, const fs::path& dir, int rounds,
                   const std::vector<int>& sizes) {
-  std::printf("%8s %6s %9s %9s %9s %9s %9s %8s %9s %9s %9s %9s %9s %11s %7s\n", "kernels", "lines",
-              "rustc", "tools", "ks", "own", "own/tools", "first", "first/rc", "own cpu",
-              "first cpu", "tools cpu", "ks cpu", "added/tools", "ptx");
+  std::printf("%8s %6s %9s %9s %9s %9s %9s %9s %8s %9s %9s %9s %9s %9s %9s %11s %7s\n", "kernels",
+              "lines", "rustc", "plain", "tools", "ks", "own", "own/tools", "first", "first/rc",
+              "first/pl", "own cpu", "first cpu", "tools cpu", "ks cpu", "added/tools", "ptx");
   for (int n : sizes) {
     fs::path file = dir / ("k" + std::to_string(n) + ".rs");
     std::string text = generatedKernels(n);
     std::ofstream(file) << text;
     rawTools(tc, file);  // warm the page cache for both
-    std::vector<double> rustc, tools, ours, first, ownCpu, firstCpu, toolsCpu, ksCpu;
+    std::vector<double> rustc, plain, tools, ours, first, ownCpu, firstCpu, toolsCpu, ksCpu;
     size_t ptxLines = 0;
     for (int r = 0; r < rounds; ++r) {
       const double rawChildren = cpuSeconds(RUSAGE_CHILDREN);
       ToolTimes t = rawTools(tc, file);
       toolsCpu.push_back(cpuSeconds(RUSAGE_CHILDREN) - rawChildren);
-      if (!t.ok) {
+      const double plainMs = plainRustcMs(tc, file);
+      if (!t.ok || plainMs < 0) {
         std::fprintf(stderr, "the raw tools failed on %d kernels\n", n);
         return;
       }
@@ -133,20 +134,25 @@ void compileScale(const Toolchain& tc, const fs::path& dir, int rounds,
       }
       if (const auto* ptx = res.stage(Stage::Ptx)) ptxLines = ptx->artifact->lines().size();
       rustc.push_back(t.rustc);
+      plain.push_back(plainMs);
       tools.push_back(t.total());
       ours.push_back(ms(end - start));
       first.push_back(seen ? ms(firstView - start) : ms(end - start));
     }
-    double rc = median(rustc), tl = median(tools), ks = median(ours), fv = median(first);
+    double rc = median(rustc), pl = median(plain), tl = median(tools), ks = median(ours),
+           fv = median(first);
     const double toolsCpuS = median(toolsCpu), ksCpuS = median(ksCpu);
     std::printf(
-        "%8d %6zu %9.0f %9.0f %9.0f %9.0f %9.3f %8.0f %9.3f %9.2f %9.2f %9.2f %9.2f %11.3f %7zu\n",
-        n, splitLines(text).size(), rc, tl, ks, ks - tl, (ks - tl) / tl, fv, fv / rc,
+        "%8d %6zu %9.0f %9.0f %9.0f %9.0f %9.0f %9.3f %8.0f %9.3f %9.3f %9.2f %9.2f %9.2f %9.2f "
+        "%11.3f %7zu\n",
+        n, splitLines(text).size(), rc, pl, tl, ks, ks - tl, (ks - tl) / tl, fv, fv / rc, fv / pl,
         median(ownCpu), median(firstCpu), toolsCpuS, ksCpuS, (ksCpuS - toolsCpuS) / toolsCpuS,
         ptxLines);
   }
   std::printf(
-      "(ms, medians of %d rounds; own = ks - tools; first = first view published;\n"
+      "(ms, medians of %d rounds; rustc = rustc as kernelscope runs it (MIR, LLVM IR, PTX and\n"
+      " the remarks), plain = rustc without the remarks, as a user compiling the file runs it;\n"
+      " own = ks - tools; first = first view published;\n"
       " own cpu = CPU seconds of kernelscope's own code in the compile, first cpu = those spent\n"
       " before the first view, tools cpu = CPU seconds of rustc + ptxas + nvdisasm by hand,\n"
       " ks cpu = CPU seconds of the whole compile, its tools included; added/tools = (ks cpu -\n"

@@ -13,7 +13,7 @@
 
 #include "Artifact.h"
 #include "CliFlags.h"
-#include "Options.h"
+#include "OptionDecoding.h"
 #include "TestSupport.h"
 
 using namespace ks;

@@ -221,6 +221,17 @@ std::string dumpResult(const CompileResult& r) {
         << k.occupancy->best.blockSize;
     o << "\n";
   }
+  if (r.costs) {  // what the SASS view and hover show of the costs
+    const SassCosts& c = *r.costs;
+    o << "costs " << c.liveCounts << c.controlCodes << " " << c.lines.size() << "\n";
+    for (const InstructionCost& l : c.lines)
+      o << l.hasLive << l.gpr << "/" << l.pred << "/" << l.ugpr << l.hasControl
+        << int(l.control.stall) << int(l.control.waitMask) << l.address << int(l.local) << ";";
+    for (const MemoryAccess& m : c.access.accesses)
+      o << "\naccess " << m.function << ":" << m.line.line << " " << m.head() << ", " << m.how();
+    for (const LocalArray& l : c.arrays) o << "\nlocal " << l.function << l.name << l.bytes;
+    o << "\nanalyzed " << c.access.analyzed << c.access.error << c.access.branches.size() << "\n";
+  }
   return o.str();
 }
 

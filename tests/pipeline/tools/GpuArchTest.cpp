@@ -9,7 +9,7 @@
 
 #include "GpuArch.h"
 #include "Occupancy.h"
-#include "Options.h"
+#include "OptionDecoding.h"
 #include "Process.h"
 #include "TestSupport.h"
 

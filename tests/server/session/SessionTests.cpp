@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "Options.h"
 #include "Session.h"
 #include "Settings.h"
