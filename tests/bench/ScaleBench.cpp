@@ -89,15 +89,17 @@ double cpuSeconds(int who) {
 /// 1. Compile time and first view by file size.
 void compileScale(const Toolchain& tc, const fs::path& dir, int rounds,
                   const std::vector<int>& sizes) {
-  std::printf("%8s %6s %9s %9s %9s %9s %9s %9s %8s %9s %9s %9s %9s %9s %9s %11s %7s\n", "kernels",
-              "lines", "rustc", "plain", "tools", "ks", "own", "own/tools", "first", "first/rc",
-              "first/pl", "own cpu", "first cpu", "tools cpu", "ks cpu", "added/tools", "ptx");
+  std::printf("%8s %6s %9s %9s %9s %9s %9s %9s %8s %9s %9s %9s %9s %9s %9s %9s %11s %7s\n",
+              "kernels", "lines", "rustc", "plain", "tools", "ks", "own", "own/tools", "first",
+              "first/rc", "nr first", "nr/plain", "own cpu", "first cpu", "tools cpu", "ks cpu",
+              "added/tools", "ptx");
   for (int n : sizes) {
     fs::path file = dir / ("k" + std::to_string(n) + ".rs");
     std::string text = generatedKernels(n);
     std::ofstream(file) << text;
     rawTools(tc, file);  // warm the page cache for both
-    std::vector<double> rustc, plain, tools, ours, first, ownCpu, firstCpu, toolsCpu, ksCpu;
+    std::vector<double> rustc, plain, tools, ours, first, plainFirst, ownCpu, firstCpu, toolsCpu,
+        ksCpu;
     size_t ptxLines = 0;
     for (int r = 0; r < rounds; ++r) {
       const double rawChildren = cpuSeconds(RUSAGE_CHILDREN);
@@ -138,21 +140,36 @@ void compileScale(const Toolchain& tc, const fs::path& dir, int rounds,
       tools.push_back(t.total());
       ours.push_back(ms(end - start));
       first.push_back(seen ? ms(firstView - start) : ms(end - start));
+      // The first view of a compile without the remarks, as the language server compiles by
+      // default (its `remarks` setting), every line moved again.
+      std::atomic<bool> seenPlain = false;
+      CompileOptions noRemarks;
+      noRemarks.remarks = false;
+      noRemarks.onStages = [&](std::shared_ptr<const CompileResult>) {
+        if (!seenPlain.exchange(true)) firstView = Clock::now();
+      };
+      start = Clock::now();
+      if (!compileWithDefaults(tc, {file, "// no remarks\n" + moved + text}, noRemarks).succeeded) {
+        std::fprintf(stderr, "kernelscope failed on %d kernels without the remarks\n", n);
+        return;
+      }
+      plainFirst.push_back(seenPlain ? ms(firstView - start) : ms(Clock::now() - start));
     }
     double rc = median(rustc), pl = median(plain), tl = median(tools), ks = median(ours),
-           fv = median(first);
+           fv = median(first), nr = median(plainFirst);
     const double toolsCpuS = median(toolsCpu), ksCpuS = median(ksCpu);
     std::printf(
-        "%8d %6zu %9.0f %9.0f %9.0f %9.0f %9.0f %9.3f %8.0f %9.3f %9.3f %9.2f %9.2f %9.2f %9.2f "
-        "%11.3f %7zu\n",
-        n, splitLines(text).size(), rc, pl, tl, ks, ks - tl, (ks - tl) / tl, fv, fv / rc, fv / pl,
-        median(ownCpu), median(firstCpu), toolsCpuS, ksCpuS, (ksCpuS - toolsCpuS) / toolsCpuS,
-        ptxLines);
+        "%8d %6zu %9.0f %9.0f %9.0f %9.0f %9.0f %9.3f %8.0f %9.3f %9.0f %9.3f %9.2f %9.2f %9.2f "
+        "%9.2f %11.3f %7zu\n",
+        n, splitLines(text).size(), rc, pl, tl, ks, ks - tl, (ks - tl) / tl, fv, fv / rc, nr,
+        nr / pl, median(ownCpu), median(firstCpu), toolsCpuS, ksCpuS,
+        (ksCpuS - toolsCpuS) / toolsCpuS, ptxLines);
   }
   std::printf(
       "(ms, medians of %d rounds; rustc = rustc as kernelscope runs it (MIR, LLVM IR, PTX and\n"
       " the remarks), plain = rustc without the remarks, as a user compiling the file runs it;\n"
-      " own = ks - tools; first = first view published;\n"
+      " own = ks - tools; first = first view published; nr first = that of a compile without\n"
+      " the remarks (the language server's default), against plain;\n"
       " own cpu = CPU seconds of kernelscope's own code in the compile, first cpu = those spent\n"
       " before the first view, tools cpu = CPU seconds of rustc + ptxas + nvdisasm by hand,\n"
       " ks cpu = CPU seconds of the whole compile, its tools included; added/tools = (ks cpu -\n"
@@ -216,17 +233,22 @@ void costsOverhead(const Toolchain& tc, const fs::path& dir, int rounds,
 /// resources), and the back end's part of each (from the first view on).
 void editScale(const Toolchain& tc, const fs::path& dir, int rounds,
                const std::vector<int>& sizes) {
-  std::printf("%8s %9s %9s %9s %9s %9s %9s %9s %9s\n", "kernels", "whole", "edit", "edit/whl",
-              "whl first", "edt first", "whl back", "edit back", "back/whl");
+  std::printf("%8s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n", "kernels", "whole", "edit",
+              "edit/whl", "whl first", "edt first", "whl back", "edit back", "back/whl", "whl cpu",
+              "edit cpu");
   for (int n : sizes) {
     const fs::path file = dir / ("e" + std::to_string(n) + ".rs");
     const std::string text = generatedKernels(n);
     std::ofstream(file) << text;
     Engine engine{ToolchainSettings{}, nullptr};
-    auto timed = [&](auto compile, double& firstView) {
+    // The edits compile as the language server compiles them: without the remarks (its
+    // `remarks` setting's default), so that `edit cpu` compares with its cycles' own CPU.
+    auto timed = [&](auto compile, double& firstView, double& ownCpu) {
       std::atomic<bool> seen = false;
       Clock::time_point first;
       CompileOptions opts;
+      opts.remarks = false;
+      const double self = cpuSeconds(RUSAGE_SELF);
       opts.onStages = [&](std::shared_ptr<const CompileResult>) {
         if (!seen.exchange(true)) first = Clock::now();
       };
@@ -234,29 +256,34 @@ void editScale(const Toolchain& tc, const fs::path& dir, int rounds,
       const bool ok = compile(opts);
       const auto end = Clock::now();
       firstView = ms((seen ? first : end) - start);
+      ownCpu = cpuSeconds(RUSAGE_SELF) - self;
       return ok ? ms(end - start) : -1.0;
     };
-    double ignored = 0;
-    timed([&](CompileOptions& o) { return engine.compile({file, text}, o)->succeeded; }, ignored);
-    std::vector<double> whole, edit, wholeFirst, editFirst, wholeBack, editBack;
+    double ignored = 0, ignoredCpu = 0;
+    timed(
+        [&](CompileOptions& o) {
+          return engine.compile({file, text}, o)->succeeded;
+        },
+        ignored, ignoredCpu);
+    std::vector<double> whole, edit, wholeFirst, editFirst, wholeBack, editBack, wholeCpu, editCpu;
     for (int r = 0; r < rounds; ++r) {
       // A constant of kernel_0 no earlier run used: its module is new, the others' are not.
       std::string edited = text;
       edited.replace(edited.find("0.75"), 4,
                      "0." + std::to_string(100 + r) + std::to_string(getpid() % 9973));
-      double ef = 0, wf = 0;
+      double ef = 0, wf = 0, ec = 0, wc = 0;
       const double e = timed(
           [&](CompileOptions& o) {
             return engine.compile({file, edited}, o)->succeeded;
           },
-          ef);
+          ef, ec);
       std::string moved;
       for (int k = 0; k <= r; ++k) moved += "// round " + std::to_string(r) + "\n";
       const double w = timed(
           [&](CompileOptions& o) {
             return compileWithDefaults(tc, {file, moved + edited}, o).succeeded;
           },
-          wf);
+          wf, wc);
       if (e < 0 || w < 0) {
         std::fprintf(stderr, "kernelscope failed on %d kernels\n", n);
         return;
@@ -267,18 +294,23 @@ void editScale(const Toolchain& tc, const fs::path& dir, int rounds,
       wholeFirst.push_back(wf);
       editBack.push_back(e - ef);
       wholeBack.push_back(w - wf);
+      editCpu.push_back(ec);
+      wholeCpu.push_back(wc);
     }
     const double wh = median(whole), ed = median(edit), wb = median(wholeBack),
                  eb = median(editBack);
-    std::printf("%8d %9.0f %9.0f %9.3f %9.0f %9.0f %9.0f %9.0f %9.3f\n", n, wh, ed, ed / wh,
-                median(wholeFirst), median(editFirst), wb, eb, eb / wb);
+    std::printf("%8d %9.0f %9.0f %9.3f %9.0f %9.0f %9.0f %9.0f %9.3f %9.2f %9.2f\n", n, wh, ed,
+                ed / wh, median(wholeFirst), median(editFirst), wb, eb, eb / wb, median(wholeCpu),
+                median(editCpu));
     std::fflush(stdout);
   }
   std::printf(
       "(ms, medians of %d rounds; whole = a whole compile, every kernel assembled; edit = the\n"
       " same file with one constant of one kernel changed, through an engine that holds the\n"
       " other kernels' images; first = the first view (MIR, LLVM IR, PTX); back = whole -\n"
-      " first: ptxas, nvdisasm, the SASS and resources after the first view)\n",
+      " first: ptxas, nvdisasm, the SASS and resources after the first view; cpu = CPU seconds\n"
+      " of kernelscope's own process (its back end included, the tools not); both compile\n"
+      " without the remarks, as the language server does by default)\n",
       rounds);
 }
 
