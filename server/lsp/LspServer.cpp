@@ -76,7 +76,10 @@ std::optional<std::pair<std::string, std::string>> viewKey(const std::string& ur
 /// (glibc raises that threshold to the largest block freed unless it is set), and two arenas
 /// serve all threads (one per thread left a worker's freed memory where the next compile's
 /// thread did not reuse it): 302 MiB; malloc_trim after each compile (onCompileFinished) gives
-/// back the free pages left between kept blocks.
+/// back the free pages left between kept blocks. The price is CPU: a compile's large buffers
+/// fault their pages in afresh and threads wait for the two arenas, about 0.4 s of a 40-kernel
+/// edit cycle's 1.4-1.6 s (a 2 MiB threshold: 7% less CPU, 17 MiB more; untuned or another
+/// allocator: a third less, 20-90 MiB more; README, "Performance").
 void tuneAllocator() {
   static const bool tuned = [] {
     mallopt(M_MMAP_THRESHOLD, 128 << 10);
