@@ -48,13 +48,11 @@ inline ProcessSpec rustcByHand(const Toolchain& tc, const std::filesystem::path&
                 "debuginfo=line-directives-only",
                 "-Zmir-include-spans=on",
                 "--error-format=json",
-                "--emit=mir,llvm-ir,asm",
-                "--out-dir",
-                dir.string(),
-                kernel.string()};
+                "--emit=mir,llvm-ir,asm"};
   if (remarks)
-    rustc.argv.insert(rustc.argv.end() - 3,
+    rustc.argv.insert(rustc.argv.end(),
                       {"-C", "remark=all", "-Zremark-dir=" + (dir / "r").string()});
+  rustc.argv.insert(rustc.argv.end(), {"--out-dir", dir.string(), kernel.string()});
   rustc.env = {{"RUSTC_BOOTSTRAP", "1"}};
   return rustc;
 }

@@ -86,6 +86,30 @@ double cpuSeconds(int who) {
   return s(u.ru_utime) + s(u.ru_stime);
 }
 
+/// When a compile published its first stages (the first view: MIR, LLVM IR, PTX and the line
+/// map), and the process's CPU seconds then: give `listener()` to the compile's onStages.
+class FirstView {
+ public:
+  StageListener listener() {
+    return [this](std::shared_ptr<const CompileResult>) {
+      if (seen_.exchange(true)) return;
+      at_ = Clock::now();
+      cpuAt_ = cpuSeconds(RUSAGE_SELF);
+    };
+  }
+  /// Milliseconds from `start` to the first view; to `end` when none came.
+  double msFrom(Clock::time_point start, Clock::time_point end) const {
+    return ms((seen_ ? at_ : end) - start);
+  }
+  /// The CPU seconds at the first view; `otherwise` when none came.
+  double cpuAt(double otherwise) const { return seen_ ? cpuAt_ : otherwise; }
+
+ private:
+  std::atomic<bool> seen_ = false;
+  Clock::time_point at_;
+  double cpuAt_ = 0;
+};
+
 /// 1. Compile time and first view by file size.
 void compileScale(const Toolchain& tc, const fs::path& dir, int rounds,
                   const std::vector<int>& sizes) {
@@ -110,16 +134,10 @@ void compileScale(const Toolchain& tc, const fs::path& dir, int rounds,
         std::fprintf(stderr, "the raw tools failed on %d kernels\n", n);
         return;
       }
-      std::atomic<bool> seen = false;
-      Clock::time_point firstView;
+      FirstView firstView;
       const double self = cpuSeconds(RUSAGE_SELF), children = cpuSeconds(RUSAGE_CHILDREN);
-      double selfAtFirstView = 0;
       CompileOptions opts;
-      opts.onStages = [&](std::shared_ptr<const CompileResult>) {
-        if (seen.exchange(true)) return;
-        firstView = Clock::now();
-        selfAtFirstView = cpuSeconds(RUSAGE_SELF);
-      };
+      opts.onStages = firstView.listener();
       auto start = Clock::now();
       // r + 1 comment lines on top, so that nothing is answered from a cache: every line
       // moves, so no function's code is that of an earlier regeneration either.
@@ -129,7 +147,7 @@ void compileScale(const Toolchain& tc, const fs::path& dir, int rounds,
       auto end = Clock::now();
       ownCpu.push_back(cpuSeconds(RUSAGE_SELF) - self);
       ksCpu.push_back(ownCpu.back() + cpuSeconds(RUSAGE_CHILDREN) - children);
-      firstCpu.push_back((seen ? selfAtFirstView : cpuSeconds(RUSAGE_SELF)) - self);
+      firstCpu.push_back(firstView.cpuAt(cpuSeconds(RUSAGE_SELF)) - self);
       if (!res.succeeded) {
         std::fprintf(stderr, "kernelscope failed on %d kernels\n", n);
         return;
@@ -139,21 +157,19 @@ void compileScale(const Toolchain& tc, const fs::path& dir, int rounds,
       plain.push_back(plainMs);
       tools.push_back(t.total());
       ours.push_back(ms(end - start));
-      first.push_back(seen ? ms(firstView - start) : ms(end - start));
+      first.push_back(firstView.msFrom(start, end));
       // The first view of a compile without the remarks, as the language server compiles by
       // default (its `remarks` setting), every line moved again.
-      std::atomic<bool> seenPlain = false;
+      FirstView plainView;
       CompileOptions noRemarks;
       noRemarks.remarks = false;
-      noRemarks.onStages = [&](std::shared_ptr<const CompileResult>) {
-        if (!seenPlain.exchange(true)) firstView = Clock::now();
-      };
+      noRemarks.onStages = plainView.listener();
       start = Clock::now();
       if (!compileWithDefaults(tc, {file, "// no remarks\n" + moved + text}, noRemarks).succeeded) {
         std::fprintf(stderr, "kernelscope failed on %d kernels without the remarks\n", n);
         return;
       }
-      plainFirst.push_back(seenPlain ? ms(firstView - start) : ms(Clock::now() - start));
+      plainFirst.push_back(plainView.msFrom(start, Clock::now()));
     }
     double rc = median(rustc), pl = median(plain), tl = median(tools), ks = median(ours),
            fv = median(first), nr = median(plainFirst);
@@ -244,18 +260,15 @@ void editScale(const Toolchain& tc, const fs::path& dir, int rounds,
     // The edits compile as the language server compiles them: without the remarks (its
     // `remarks` setting's default), so that `edit cpu` compares with its cycles' own CPU.
     auto timed = [&](auto compile, double& firstView, double& ownCpu) {
-      std::atomic<bool> seen = false;
-      Clock::time_point first;
+      FirstView first;
       CompileOptions opts;
       opts.remarks = false;
       const double self = cpuSeconds(RUSAGE_SELF);
-      opts.onStages = [&](std::shared_ptr<const CompileResult>) {
-        if (!seen.exchange(true)) first = Clock::now();
-      };
+      opts.onStages = first.listener();
       const auto start = Clock::now();
       const bool ok = compile(opts);
       const auto end = Clock::now();
-      firstView = ms((seen ? first : end) - start);
+      firstView = first.msFrom(start, end);
       ownCpu = cpuSeconds(RUSAGE_SELF) - self;
       return ok ? ms(end - start) : -1.0;
     };
