@@ -8,6 +8,7 @@
 #include "Cuda.h"
 #include "Files.h"
 #include "KernelScan.h"
+#include "SpecSkeleton.h"
 #include "TextUtil.h"
 
 namespace ks::gpu {

@@ -5,6 +5,7 @@
 
 #include "KernelLaunch.h"
 #include "LaunchSpec.h"
+#include "SpecSkeleton.h"
 #include "TextUtil.h"
 
 namespace ks::gpu {

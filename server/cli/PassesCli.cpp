@@ -12,6 +12,7 @@
 #include "CliArgs.h"
 #include "Compile.h"
 #include "Engine.h"
+#include "PassSummary.h"
 #include "Passes.h"
 #include "TextUtil.h"
 
@@ -70,12 +71,7 @@ nlohmann::json toJson(const PassesResult& r) {
   nlohmann::json stages = nlohmann::json::array();
   for (const StagePasses& sp : r.stages) {
     nlohmann::json passes = nlohmann::json::array();
-    for (const PassChange& c : sp.changes)
-      passes.push_back({{"name", c.pass},
-                        {"unit", c.unit},
-                        {"before", c.before},
-                        {"after", c.after},
-                        {"diff", c.diff}});
+    for (const PassChange& c : sp.changes) passes.push_back(passInfoOf(c));
     stages.push_back({{"stage", stageName(sp.stage)},
                       {"passesRun", sp.passesRun},
                       {"initialCount", sp.initialCount},

@@ -2,13 +2,16 @@
 // shapes real kernels have (index math, slices with bounds checks, iterator loops,
 // helpers inlined from the file and from core), so the PTX and its inline chains grow
 // with `n` as a real file's would.
+//
+// `perModule` > 0 puts the kernels into modules of that many each (`mod m0 { ... }`): the
+// same code laid out as a crate with several modules would be.
 #pragma once
 
 #include <string>
 
 namespace ks::bench {
 
-inline std::string generatedKernels(int n) {
+inline std::string generatedKernels(int n, int perModule = 0) {
   std::string s =
       "//! Generated benchmark kernels.\n#![no_std]\n#![feature(abi_ptx, stdarch_nvptx)]\n\n"
       "use core::arch::nvptx;\n\n"
@@ -21,6 +24,9 @@ inline std::string generatedKernels(int n) {
       "    xs.iter().skip(at).take(width).fold(0.0, |acc, v| acc + v)\n}\n\n"
       "#[panic_handler]\nfn panic(_: &core::panic::PanicInfo) -> ! {\n    loop {}\n}\n";
   for (int k = 0; k < n; ++k) {
+    if (perModule > 0 && k % perModule == 0)
+      s += (k ? "}\n" : "") + std::string("\nmod m") + std::to_string(k / perModule) +
+           " {\nuse super::*;\n";
     const std::string i = std::to_string(k);
     const std::string w = std::to_string(3 + k % 6);
     const std::string c = std::to_string(k % 9) + ".25";
@@ -84,6 +90,7 @@ inline std::string generatedKernels(int n) {
          "    }\n"
          "}\n";
   }
+  if (perModule > 0 && n > 0) s += "}\n";
   return s;
 }
 

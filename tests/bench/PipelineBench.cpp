@@ -19,15 +19,6 @@ using namespace ks;
 namespace fs = std::filesystem;
 using namespace ks::bench;
 
-namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
   fs::path root = KS_SOURCE_DIR;

@@ -2,9 +2,11 @@
 // nothing parsed: what the benchmarks compare kernelscope against.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "Process.h"
 #include "Toolchain.h"
@@ -15,6 +17,11 @@ using Clock = std::chrono::steady_clock;
 
 inline double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
 /// Milliseconds each tool took; ok is false when one failed.
 struct ToolTimes {
   double rustc = 0, ptxas = 0, nvdisasm = 0;
@@ -24,8 +31,10 @@ struct ToolTimes {
 
 /// rustc as kernelscope runs it, by hand: MIR, LLVM IR and PTX in one call, with the
 /// optimization remarks (into `dir`/r) or, as a user compiling the file would run it, without.
+/// `codegenUnits` other than kernelscope's 1: as a build with rustc's units would run it.
 inline ProcessSpec rustcByHand(const Toolchain& tc, const std::filesystem::path& kernel,
-                               const std::filesystem::path& dir, bool remarks) {
+                               const std::filesystem::path& dir, bool remarks,
+                               int codegenUnits = 1) {
   ProcessSpec rustc;
   rustc.argv = {tc.rustc.path.string(),
                 "--sysroot",
@@ -43,7 +52,7 @@ inline ProcessSpec rustcByHand(const Toolchain& tc, const std::filesystem::path&
                 "-C",
                 "target-cpu=sm_90",
                 "-C",
-                "codegen-units=1",
+                "codegen-units=" + std::to_string(codegenUnits),
                 "-C",
                 "debuginfo=line-directives-only",
                 "-Zmir-include-spans=on",

@@ -16,10 +16,12 @@
 //     part by part (each freed in turn), against its footprint (CompileCache.h), and what
 //     parking it costs (ParkedResult.h);
 //  7. with `edit` as the fourth argument, only this: at each size, an edit to one kernel
-//     through an engine that holds the other kernels' images, against a whole compile.
-// Usage: ks_bench_scale [ROUNDS [CYCLES[:K] [SIZES [costs|parts|edit]]]]   (defaults 3, 200:40 and
-// 1,5,10,20,40,80; ROUNDS 0: no compiles, CYCLES -1: no server; SIZES: the kernel counts,
-// comma-separated). KS_BENCH_CACHE_MB bounds the server's result cache (the user's
+//     through an engine that holds the other kernels' images, against a whole compile;
+//  8. with `incremental` as the fourth argument, only this: rustc's own incremental compile
+//     of an edit, by module layout, and whether its code is one unit's (RustcIncremental.h).
+// Usage: ks_bench_scale [ROUNDS [CYCLES[:K] [SIZES [costs|parts|edit|incremental]]]]   (defaults 3,
+// 200:40 and 1,5,10,20,40,80; ROUNDS 0: no compiles, CYCLES -1: no server; SIZES: the kernel
+// counts, comma-separated). KS_BENCH_CACHE_MB bounds the server's result cache (the user's
 // `compileCacheMB`) for 2, to tell what the open documents hold from what the cache does.
 #include <fcntl.h>
 #include <malloc.h>
@@ -46,6 +48,7 @@
 #include "LspServer.h"
 #include "ParkedResult.h"
 #include "RawTools.h"
+#include "RustcIncremental.h"
 #include "Uri.h"
 
 using namespace ks;
@@ -54,11 +57,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
 
 /// The resident set now (VmRSS), in MiB.
 double rssMiB() {
@@ -588,6 +586,10 @@ int main(int argc, char** argv) {
   }
   if (argc > 4 && std::string_view(argv[4]) == "edit") {  // only an edit against a whole compile
     editScale(tc, dir.path(), std::max(rounds, 1), sizes);
+    return 0;
+  }
+  if (argc > 4 && std::string_view(argv[4]) == "incremental") {  // only rustc's own reuse
+    rustcIncremental(tc, dir.path(), std::max(rounds, 1), sizes);
     return 0;
   }
   if (argc > 4 && std::string_view(argv[4]) == "parts") {  // only a result's parts

@@ -16,6 +16,7 @@
 #include "KernelSignature.h"
 #include "LaunchSpec.h"
 #include "Parsers.h"
+#include "SpecSkeleton.h"
 #include "SpecText.h"
 
 namespace {

@@ -12,6 +12,7 @@
 #include "LaunchSpec.h"
 #include "Report.h"
 #include "SpecCheck.h"
+#include "SpecSkeleton.h"
 #include "Uri.h"
 
 namespace ks::server {

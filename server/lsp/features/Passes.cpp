@@ -2,6 +2,7 @@
 #include <filesystem>
 
 #include "Features.h"
+#include "PassSummary.h"
 #include "Uri.h"
 
 namespace ks::server {
@@ -32,10 +33,7 @@ lsp::PassesResult passesReplyOf(const Snapshot& s, const PassesResult& r,
   out.text =
       renderPasses(shown, passesTitle(shown, shownPath(s), s.result->arch, s.result->optLevel));
   for (const StagePasses& sp : shown.stages)
-    for (const PassChange& c : sp.changes)
-      out.passes.push_back(lsp::PassInfo{std::string(stageName(sp.stage)), c.pass, c.unit,
-                                         static_cast<int>(c.before), static_cast<int>(c.after),
-                                         c.diff});
+    for (const PassChange& c : sp.changes) out.passes.push_back(passInfoOf(c));
   return out;
 }
 

@@ -330,7 +330,10 @@ TEST_CASE("kernelscope passes: text, --json, --llvm, and its errors") {
   REQUIRE(j["stages"].size() == 1);
   CHECK(j["stages"][0]["stage"] == "llvm-ir");
   size_t previous = j["stages"][0]["initialCount"];
+  REQUIRE_FALSE(j["stages"][0]["passes"].empty());
   for (const auto& p : j["stages"][0]["passes"]) {  // each pass starts where the last ended
+    CHECK(p["stage"] == "llvm-ir");                 // kernelscope/passes' PassInfo: the same fields
+    CHECK_FALSE(p["name"].get<std::string>().empty());
     CHECK(p["before"] == previous);
     previous = p["after"];
   }

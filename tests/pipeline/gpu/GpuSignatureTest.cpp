@@ -16,6 +16,7 @@
 #include "LaunchSpec.h"
 #include "Parsers.h"
 #include "Process.h"
+#include "SpecSkeleton.h"
 #include "TestSupport.h"
 
 using namespace ks;
