@@ -39,6 +39,15 @@ ResolvedOptions resolveOptions(const CompileOptions& chosen, const CrateSettings
   return r;
 }
 
+bool CompileOptions::operator==(const CompileOptions& other) const {
+  auto choices = [](const CompileOptions& o) {
+    return std::tie(o.extraRustcFlags, o.externCrates, o.workspaceTrusted, o.toolTimeout, o.remarks,
+                    o.costs, o.occupancyBlockSize, o.saveTempsDir, o.kernelImages, o.backEndJobs,
+                    o.arch, o.optLevel, o.profile, o.stages);
+  };
+  return choices(*this) == choices(other);
+}
+
 CompileOptions ResolvedOptions::asChosen() const {
   CompileOptions o;
   static_cast<CommonCompileOptions&>(o) = *this;

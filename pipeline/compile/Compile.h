@@ -42,9 +42,11 @@ using StageListener = std::function<void(std::shared_ptr<const CompileResult>)>;
 struct ExternCrate {
   std::string name;            // a Rust identifier: what the file calls it
   std::filesystem::path path;  // absolute: a crate's directory (its Cargo.toml) or an .rlib
+  bool operator==(const ExternCrate&) const = default;
 };
 
-/// What a compile is given as the caller says, whatever the layers below it say.
+/// What a compile is given as the caller says, whatever the layers below it say. (A new
+/// option joins CompileOptions::operator==.)
 struct CommonCompileOptions {
   std::vector<std::string> extraRustcFlags;
   /// Crates a single file uses (`--extern`): a crate's directory is built as a path
@@ -86,6 +88,10 @@ struct CompileOptions : CommonCompileOptions {
   std::optional<int> optLevel;               // default: 3
   std::optional<ToolchainProfile> profile;   // default: rustc-nvptx
   std::optional<std::vector<Stage>> stages;  // default: all four; a `.cu` file's: PTX, SASS
+
+  /// The same options: every choice equal, the stage listener aside (it says only where the
+  /// stages go, and a function has no equality).
+  bool operator==(const CompileOptions&) const;
 };
 
 /// The options a compile runs with, every layer resolved (resolveOptions): what the drivers

@@ -64,7 +64,7 @@ void applySettingsFile(const std::filesystem::path& file, CompileOptions& option
       for (const auto& p : problems)
         std::cerr << settingsFile.string() << ": warning: " << p << "\n";
   }
-  const CompileOptions fromFile = server::settingsFrom({&values}).compileOptions();
+  const CompileOptions fromFile = server::settingsFrom({&values}).compile;
   if (!options.arch) options.arch = fromFile.arch;
   if (!options.optLevel) options.optLevel = fromFile.optLevel;
   if (!options.profile) options.profile = fromFile.profile;

@@ -118,7 +118,7 @@ LspServer::LspServer(Transport& transport, ServerOptions options)
   scheduler_ = std::make_unique<Scheduler>(
       std::move(compile), [&transport](std::function<void()> fn) { transport.post(std::move(fn)); },
       std::move(listener), options_.scheduler);
-  session_.setCompileOptions(settings_.compileOptions());
+  session_.setCompileOptions(settings_.compile);
   bindMethods();
 }
 
@@ -681,7 +681,7 @@ void LspServer::rebuildSettings() {
   scheduler_->setDebounce(policy);
   bool changed = !(next == settings_);
   settings_ = std::move(next);
-  session_.setCompileOptions(settings_.compileOptions());
+  session_.setCompileOptions(settings_.compile);
   if (changed && options_.settingsChanged) options_.settingsChanged(settings_);
 }
 
@@ -738,7 +738,7 @@ void LspServer::sendStatus(const Document& d, int revision, std::string_view sta
                            const Snapshot* attempt, const lsp::CompileChanges* changes) {
   lsp::StatusParams status =
       statusOf(d.uri, revision, state, attempt, !options_.deterministic, changes);
-  status.workspaceTrusted = settings_.workspaceTrusted;
+  status.workspaceTrusted = settings_.compile.workspaceTrusted;
   for (auto& w : status.withheld) w = inEditorTerms(std::move(w), trustHint_);
   for (const auto& w : withheldSettings_) status.withheld.push_back("kernelscope.toml: " + w);
   ++statusesSent_[d.path];
@@ -1236,7 +1236,7 @@ void LspServer::onPasses(const lsp::PassesParams& p, Callback<lsp::PassesResult>
   // What the document's compile compiled: its text then, the other open files' now.
   CompileInput input = session_.inputFor(*s->first);
   input.text = snapshot->text;
-  CompileOptions options = settings_.compileOptions();
+  CompileOptions options = settings_.compile;
   options.remarks = false;
 
   if (!passes_)
@@ -1282,7 +1282,7 @@ void LspServer::startGpuJob(const lsp::GpuRunParams& p, bool profile, Callback<j
   // A launch spec is read from the kernel's file or its crate's Cargo.toml as the editor has it.
   job.launch.unsavedText.insert(job.input.overlays.begin(), job.input.overlays.end());
   job.launch.unsavedText[d->path] = d->text;
-  job.options = settings_.compileOptions();
+  job.options = settings_.compile;
   job.launch.specItems = p.spec;
   job.launch.specOrigin = std::string(method) + " spec";
   if (p.baseline != "last" && p.baseline != "none")

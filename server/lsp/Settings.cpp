@@ -50,18 +50,23 @@ template <auto member>
 constexpr SettingField field(std::string_view setting) {
   return {setting, [](Settings& s, const OptionValue& v) { store(s.*member, v); }};
 }
+/// A setting that is a compile option, kept in Settings::compile.
+template <auto member>
+constexpr SettingField compileField(std::string_view setting) {
+  return {setting, [](Settings& s, const OptionValue& v) { store(s.compile.*member, v); }};
+}
 constexpr SettingField kFields[] = {
-    field<&Settings::arch>("arch"),
-    field<&Settings::optLevel>("optLevel"),
-    field<&Settings::toolchainProfile>("toolchainProfile"),
-    field<&Settings::stages>("stages"),
+    compileField<&CompileOptions::arch>("arch"),
+    compileField<&CompileOptions::optLevel>("optLevel"),
+    compileField<&CompileOptions::profile>("toolchainProfile"),
+    compileField<&CompileOptions::stages>("stages"),
     field<&Settings::hoverStages>("hoverStages"),
     field<&Settings::rustc>("rustc"),
-    field<&Settings::extraRustcFlags>("extraRustcFlags"),
+    compileField<&CompileOptions::extraRustcFlags>("extraRustcFlags"),
     field<&Settings::debounce>("debounceMs"),
-    field<&Settings::remarks>("remarks"),
+    compileField<&CompileOptions::remarks>("remarks"),
     field<&Settings::compileCacheMB>("compileCacheMB"),
-    field<&Settings::workspaceTrusted>("workspaceTrusted"),
+    compileField<&CompileOptions::workspaceTrusted>("workspaceTrusted"),
     field<&Settings::gpuRunner>("gpuRunner"),
     field<&Settings::ncu>("ncu"),
 };
@@ -84,18 +89,6 @@ std::optional<OptionValue> decodeSetting(const std::string& key, const nlohmann:
 }
 
 }  // namespace
-
-CompileOptions Settings::compileOptions() const {
-  CompileOptions o;
-  o.arch = arch;
-  o.optLevel = optLevel;
-  o.profile = toolchainProfile;
-  o.stages = stages;
-  o.extraRustcFlags = extraRustcFlags;
-  o.remarks = remarks;
-  o.workspaceTrusted = workspaceTrusted;
-  return o;
-}
 
 std::optional<SettingChanges> decodeEditorSettings(const nlohmann::json& input,
                                                    std::vector<std::string>& problems) {
@@ -347,7 +340,7 @@ void SettingsLayers::changeEditorValues(const SettingChanges& changes) {
 SettingsLayers::Layered SettingsLayers::layered() const {
   Layered out;
   // The workspace's own file may choose only safe values until the user trusts it.
-  out.trusted = settingsFrom({&editor_}).workspaceTrusted;
+  out.trusted = settingsFrom({&editor_}).compile.workspaceTrusted;
   SettingValues fileValues = file_;
   out.withheld = withholdUntrustedSettings(fileValues, out.trusted);
   out.settings = settingsFrom({&fileValues, &editor_});

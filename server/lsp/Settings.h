@@ -27,30 +27,30 @@
 namespace ks::server {
 
 struct Settings {
-  /// Unset: the crate's `[package.metadata.kernelscope]` value, else the default (resolveOptions).
-  std::optional<std::string> arch;
-  std::optional<int> optLevel;
-  std::optional<ToolchainProfile>
-      toolchainProfile;                      // unset: the crate's `profile`, else rustc-nvptx
-  std::optional<std::vector<Stage>> stages;  // unset: all four (.cu: PTX, SASS)
+  /// The compile options chosen: `arch`, `optLevel`, `toolchainProfile` (`profile`) and
+  /// `stages` unset take the crate's `[package.metadata.kernelscope]` value, else the default
+  /// (resolveOptions); `extraRustcFlags`; `remarks` (as hint diagnostics) off unless asked for;
+  /// `workspaceTrusted`: the user trusts the workspace (Trust.h), VS Code's workspace trust, in
+  /// other editors the user's own setting, never taken from the workspace's kernelscope.toml.
+  CompileOptions compile = withoutRemarks();
   std::vector<Stage> hoverStages{Stage::Ptx, Stage::Sass};  // shown in hover and inlay hints
   std::string rustc;                                        // empty: discover
-  std::vector<std::string> extraRustcFlags;
-  std::optional<std::chrono::milliseconds> debounce;  // empty: adaptive
-  bool remarks = false;                               // optimization remarks as hint diagnostics
-  size_t compileCacheMB = kDefaultCompileCacheMB;     // the bound of the results kept
-  /// The user trusts the workspace (Trust.h): VS Code's workspace trust, in other editors the
-  /// user's own `workspaceTrusted` setting. Never taken from the workspace's kernelscope.toml.
-  bool workspaceTrusted = false;
+  std::optional<std::chrono::milliseconds> debounce;        // empty: adaptive
+  size_t compileCacheMB = kDefaultCompileCacheMB;           // the bound of the results kept
   /// The command prefix that reaches a GPU machine (`ssh gpu-box`), like Cargo's
   /// target.runner; empty: this machine. A program to run: from kernelscope.toml only when
   /// the workspace is trusted.
   std::string gpuRunner;
   std::string ncu;  // Nsight Compute's CLI (on the GPU machine); empty: found there
 
-  /// The pipeline options these settings ask for.
-  CompileOptions compileOptions() const;
   bool operator==(const Settings&) const = default;
+
+ private:
+  static CompileOptions withoutRemarks() {
+    CompileOptions o;
+    o.remarks = false;
+    return o;
+  }
 };
 
 /// Settings by their key (the options table's `setting`), each value checked.

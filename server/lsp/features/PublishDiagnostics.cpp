@@ -170,7 +170,7 @@ std::map<std::string, lsp::PublishDiagnosticsParams> diagnosticsOf(
   for (const Snapshot* s : served)
     for (SpecDiagnostic& d : specDiagnostics(*s, enc, crateSpecs))
       add(s->path, std::move(d.diagnostic));
-  if (settings.remarks) {
+  if (settings.compile.remarks) {
     for (const Remark& r : result.remarks) {
       if (r.kind != Remark::Kind::Missed || !r.location) continue;
       const std::string* text = files.textOf(r.location->file);

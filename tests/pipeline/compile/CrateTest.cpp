@@ -348,6 +348,29 @@ TEST_CASE("resolveOptions: the caller's value, else the crate's, else the defaul
   CHECK(resolveOptions(chosen.asChosen(), &crate).stages == chosen.stages);
 }
 
+TEST_CASE("CompileOptions compare by every choice, the stage listener aside") {
+  CompileOptions a, b;
+  b.onStages = [](std::shared_ptr<const CompileResult>) {};
+  CHECK(a == b);  // where the stages go is no choice of what is compiled
+  b.arch = kDefaultArch;
+  CHECK_FALSE(a == b);  // unset is not the default chosen: the crate may set it
+  a.arch = kDefaultArch;
+  CHECK(a == b);
+  for (auto change : std::initializer_list<void (*)(CompileOptions&)>{
+           [](CompileOptions& o) { o.remarks = !o.remarks; },
+           [](CompileOptions& o) { o.workspaceTrusted = true; },
+           [](CompileOptions& o) { o.extraRustcFlags.push_back("--cfg=x"); },
+           [](CompileOptions& o) {
+             o.externCrates.push_back({"m", "/m"});
+           },
+           [](CompileOptions& o) { o.occupancyBlockSize = 128; },
+           [](CompileOptions& o) { o.stages = std::vector<Stage>{Stage::Ptx}; }}) {
+    CompileOptions changed = a;
+    change(changed);
+    CHECK_FALSE(changed == a);
+  }
+}
+
 TEST_CASE(
     "an untrusted crate's rustc-flags and profile: withheld with a warning; trusted: applied with "
     "a note") {

@@ -156,7 +156,7 @@ TEST_CASE("--port's token: initialize without it is refused and the server stops
        {"initializationOptions", {{"token", "0123456789abcdef-token"}, {"arch", "sm_80"}}}});
   CHECK(ok.contains("result"));
   CHECK_FALSE(editor.server().finished());
-  CHECK(editor.server().settings().arch == "sm_80");
+  CHECK(editor.server().settings().compile.arch == "sm_80");
 }
 
 TEST_CASE("deeply nested JSON is refused unparsed, before initialize and after") {

@@ -62,7 +62,7 @@ TEST_CASE(
             .result("workspace/executeCommand",
                     {{"command", "kernelscope.setArch"}, {"arguments", json::array({nullptr})}})
             .is_null());
-  CHECK_FALSE(client.server().settings().compileOptions().arch);
+  CHECK_FALSE(client.server().settings().compile.arch);
   CHECK(client.result("kernelscope/kernels", textDocument(uri))["arch"] ==
         std::string(kDefaultArch));
 }
@@ -72,17 +72,17 @@ TEST_CASE(
   TestClient client(TestClient::options(), false);
   client.result("initialize", {{"capabilities", json::object()},
                                {"initializationOptions", {{"arch", "sm_80"}, {"optLevel", 2}}}});
-  CHECK(client.server().settings().compileOptions().arch == "sm_80");
+  CHECK(client.server().settings().compile.arch == "sm_80");
   client.notify("workspace/didChangeConfiguration",
                 {{"settings", {{"arch", nullptr}, {"optLevel", nullptr}}}});
-  CompileOptions o = client.server().settings().compileOptions();
+  CompileOptions o = client.server().settings().compile;
   CHECK_FALSE(o.arch);
   CHECK_FALSE(o.optLevel);
   CHECK(resolveOptions(o).arch == kDefaultArch);  // without a crate: the default
   client.notify("workspace/didChangeConfiguration", {{"settings", {{"arch", "sm_75"}}}});
-  CHECK(client.server().settings().compileOptions().arch == "sm_75");
+  CHECK(client.server().settings().compile.arch == "sm_75");
   client.notify("workspace/didChangeConfiguration", {{"settings", {{"arch", ""}}}});
-  CHECK_FALSE(client.server().settings().arch.has_value());
+  CHECK_FALSE(client.server().settings().compile.arch.has_value());
   CHECK(client.notifications("window/showMessage").empty());  // no value was reported as bad
 }
 
@@ -143,13 +143,13 @@ TEST_CASE(
   client.notify("initialized", json::object());
   // Safe values apply; the others are withheld and the user is told.
   const server::Settings& s = client.server().settings();
-  CHECK(s.arch == "sm_80");
+  CHECK(s.compile.arch == "sm_80");
   CHECK(s.rustc.empty());
   CHECK(s.gpuRunner.empty());  // a runner is a program to run, like rustc
   CHECK(s.ncu.empty());
-  CHECK_FALSE(s.toolchainProfile);
-  CHECK(s.extraRustcFlags == std::vector<std::string>{"--cfg", "fast"});
-  CHECK_FALSE(s.workspaceTrusted);  // a workspace cannot trust itself
+  CHECK_FALSE(s.compile.profile);
+  CHECK(s.compile.extraRustcFlags == std::vector<std::string>{"--cfg", "fast"});
+  CHECK_FALSE(s.compile.workspaceTrusted);  // a workspace cannot trust itself
   std::string told;
   for (const auto& m : client.notifications("window/showMessage"))
     told += m["message"].get<std::string>() + "\n";
@@ -168,7 +168,7 @@ TEST_CASE(
   CHECK(status["workspaceTrusted"] == false);
   // rustc, the runner, ncu, the profile, the flag, the @file flag and workspaceTrusted itself
   CHECK(status["withheld"].size() == 7);
-  CHECK_FALSE(client.server().settings().compileOptions().workspaceTrusted);
+  CHECK_FALSE(client.server().settings().compile.workspaceTrusted);
 
   // The user grants trust (VS Code's trust API, or their own setting): everything applies.
   client.notify("workspace/didChangeConfiguration",
@@ -177,11 +177,11 @@ TEST_CASE(
   CHECK(s.rustc == "/tmp/planted/rustc");
   CHECK(s.gpuRunner == "ssh planted-box");
   CHECK(s.ncu == "/tmp/planted/ncu");
-  CHECK(s.toolchainProfile == ToolchainProfile::CudaOxide);
+  CHECK(s.compile.profile == ToolchainProfile::CudaOxide);
   // An @file argument is never passed, even then.
-  CHECK(s.extraRustcFlags ==
+  CHECK(s.compile.extraRustcFlags ==
         std::vector<std::string>{"-Zcodegen-backend=/tmp/evil.so", "--cfg", "fast"});
-  CHECK(s.compileOptions().workspaceTrusted);
+  CHECK(s.compile.workspaceTrusted);
   REQUIRE_FALSE(rustcs.empty());
   CHECK(rustcs.back() == "/tmp/planted/rustc");
 }
@@ -321,7 +321,7 @@ TEST_CASE("a kernelscope.toml that is a FIFO or deeply nested: initialize answer
             .request("initialize", {{"rootUri", lsp::pathToFileUri(nested.path().string())},
                                     {"capabilities", json::object()}})
             .contains("result"));
-  CHECK(second.server().settings().stages == server::Settings().stages);
+  CHECK(second.server().settings().compile.stages == server::Settings().compile.stages);
 }
 
 }  // namespace ks::test

@@ -431,22 +431,22 @@ server::SettingValues fileSays(const std::string& toml) {
 
 TEST_CASE("settings layers: the editor's over kernelscope.toml's over the defaults") {
   server::SettingsLayers layers;
-  CHECK_FALSE(layers.layered().settings.arch);  // unset: the crate's, else the default
+  CHECK_FALSE(layers.layered().settings.compile.arch);  // unset: the crate's, else the default
   layers.setFileValues(fileSays("arch = \"sm_80\"\noptLevel = 2\n"));
   layers.changeEditorValues(editorSends({{"kernelscope", {{"arch", "sm_90"}}}}));
   server::Settings s = layers.layered().settings;
-  CHECK(s.arch == "sm_90");  // the editor's
-  CHECK(s.optLevel == 2);    // kernelscope.toml's, the editor left it
+  CHECK(s.compile.arch == "sm_90");  // the editor's
+  CHECK(s.compile.optLevel == 2);    // kernelscope.toml's, the editor left it
   // Taken back by the editor (null or ""): kernelscope.toml's value again.
   layers.changeEditorValues(editorSends({{"arch", nullptr}}));
-  CHECK(layers.layered().settings.arch == "sm_80");
+  CHECK(layers.layered().settings.compile.arch == "sm_80");
   layers.changeEditorValues(editorSends({{"optLevel", 0}}));
-  CHECK(layers.layered().settings.optLevel == 0);
+  CHECK(layers.layered().settings.compile.optLevel == 0);
   layers.changeEditorValues(editorSends({{"optLevel", ""}}));
-  CHECK(layers.layered().settings.optLevel == 2);
+  CHECK(layers.layered().settings.compile.optLevel == 2);
   // kernelscope.toml read again without it: the default.
   layers.setFileValues(fileSays("optLevel = 2\n"));
-  CHECK_FALSE(layers.layered().settings.arch);
+  CHECK_FALSE(layers.layered().settings.compile.arch);
 }
 
 TEST_CASE("settings: each option of the table reaches the Settings, typed") {
@@ -505,8 +505,8 @@ TEST_CASE("settings layers: an untrusted workspace's kernelscope.toml runs no pr
   CHECK_FALSE(l.trusted);  // the workspace cannot trust itself
   CHECK(l.settings.rustc.empty());
   CHECK(l.settings.gpuRunner.empty());
-  CHECK_FALSE(l.settings.toolchainProfile);
-  CHECK(l.settings.optLevel == 1);  // a safe value still applies
+  CHECK_FALSE(l.settings.compile.profile);
+  CHECK(l.settings.compile.optLevel == 1);  // a safe value still applies
   // Each refusal says what and why.
   CHECK(l.withheld == std::vector<std::string>{
                           "workspaceTrusted (only the user can trust a workspace)",
@@ -515,7 +515,7 @@ TEST_CASE("settings layers: an untrusted workspace's kernelscope.toml runs no pr
                           "toolchainProfile = \"rust-cuda\" (it runs cargo)",
                           "extraRustcFlags -Zllvm-plugins=/tmp/evil.so",
                       });
-  CHECK(l.settings.extraRustcFlags == std::vector<std::string>{"-Cdebug-assertions"});
+  CHECK(l.settings.compile.extraRustcFlags == std::vector<std::string>{"-Cdebug-assertions"});
   // Once the user trusts it (the editor's layer), its programs apply; the file still cannot
   // say it is trusted.
   layers.changeEditorValues(editorSends({{"workspaceTrusted", true}}));
@@ -523,7 +523,7 @@ TEST_CASE("settings layers: an untrusted workspace's kernelscope.toml runs no pr
   CHECK(l.trusted);
   CHECK(l.settings.rustc == "/tmp/evil/rustc");
   CHECK(l.settings.gpuRunner == "ssh box");
-  CHECK(l.settings.toolchainProfile == ToolchainProfile::RustCuda);
+  CHECK(l.settings.compile.profile == ToolchainProfile::RustCuda);
   CHECK(l.withheld ==
         std::vector<std::string>{"workspaceTrusted (only the user can trust a workspace)"});
 }
