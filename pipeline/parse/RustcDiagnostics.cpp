@@ -87,27 +87,45 @@ void addChild(Diagnostic& d, const nlohmann::json& c) {
       {rangeOf(first), level + ": " + message + (label.empty() ? "" : " (" + label + ")")});
 }
 
-/// One JSON object as a Diagnostic; throws nlohmann::json exceptions on unexpected shapes.
-std::optional<Diagnostic> toDiagnostic(const nlohmann::json& j) {
-  if (j.value("$message_type", "diagnostic") != "diagnostic") return std::nullopt;
+/// One JSON object as Diagnostics, one per primary span (as rust-analyzer maps them: an
+/// unused pair of parentheses is two spans, each its own squiggle), each with its span's label,
+/// the first span when none is primary; throws nlohmann::json exceptions on unexpected shapes.
+std::vector<Diagnostic> toDiagnostics(const nlohmann::json& j) {
+  if (j.value("$message_type", "diagnostic") != "diagnostic") return {};
   Diagnostic d;
   d.source = "rustc";
   d.severity = severityOf(j.value("level", "error"));
   d.message = j.value("message", "");
   if (j.contains("code") && j["code"].is_object()) d.code = j["code"].value("code", "");
   const nlohmann::json* spans = j.contains("spans") ? &j["spans"] : nullptr;
-  const nlohmann::json* primary = spans ? primarySpan(*spans) : nullptr;
-  if (primary) {
-    d.range = rangeOf(*primary);
-    // The primary label says what is wrong where: "expected `u32`, found `f32`".
-    if (std::string label = labelOf(*primary); !label.empty()) d.message += "\n" + label;
-    for (const auto& s : *spans)
-      if (&s != primary && !labelOf(s).empty()) d.related.push_back({rangeOf(s), labelOf(s)});
-  }
-  if (isSummary(d)) return std::nullopt;
+  const nlohmann::json* first = spans ? primarySpan(*spans) : nullptr;
+  std::vector<const nlohmann::json*> primaries;
+  if (first)
+    for (const auto& s : *spans) {
+      if (&s == first || s.value("is_primary", false))
+        primaries.push_back(&s);
+      else if (!labelOf(s).empty())
+        d.related.push_back({rangeOf(s), labelOf(s)});
+    }
+  if (primaries.empty() && isSummary(d)) return {};
+  Diagnostic children;  // the notes and helps, after each primary span's label
   if (j.contains("children") && j["children"].is_array())
-    for (const auto& c : j["children"]) addChild(d, c);
-  return d;
+    for (const auto& c : j["children"]) addChild(children, c);
+  d.related.insert(d.related.end(), children.related.begin(), children.related.end());
+  d.fixes = std::move(children.fixes);
+  if (primaries.empty()) {
+    d.message += children.message;
+    return {std::move(d)};
+  }
+  std::vector<Diagnostic> out;
+  for (const nlohmann::json* span : primaries) {
+    Diagnostic& one = out.emplace_back(d);
+    one.range = rangeOf(*span);
+    // The primary label says what is wrong where: "expected `u32`, found `f32`".
+    if (std::string label = labelOf(*span); !label.empty()) one.message += "\n" + label;
+    one.message += children.message;
+  }
+  return out;
 }
 
 }  // namespace
@@ -120,7 +138,7 @@ std::vector<Diagnostic> parseRustcDiagnostics(std::string_view input) {
     auto j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (!j.is_object()) continue;
     try {
-      if (auto d = toDiagnostic(j)) out.push_back(std::move(*d));
+      for (Diagnostic& d : toDiagnostics(j)) out.push_back(std::move(d));
     } catch (const nlohmann::json::exception&) {
       // JSON, but not a diagnostic of the documented shape: not ours to read.
     }

@@ -123,6 +123,9 @@ TEST_CASE("rustc's diagnostics of a recorded compile as published, and their qui
 7:17-7:18 rustc warning unused_parens: unnecessary parentheses around assigned value
 note: `#[warn(unused_parens)]` (part of `#[warn(unused)]`) on by default
   related here 7:17-7:18: help: remove these parentheses
+7:21-7:22 rustc warning unused_parens: unnecessary parentheses around assigned value
+note: `#[warn(unused_parens)]` (part of `#[warn(unused)]`) on by default
+  related here 7:17-7:18: help: remove these parentheses
 8:17-8:21 rustc error E0308 <https://doc.rust-lang.org/error_codes/E0308.html>: mismatched types
 expected `f32`, found `u32`
   related here 8:11-8:14: expected due to this
@@ -140,6 +143,11 @@ quickfix: change the type of the numeric literal from `u32` to `f32`: `f32` [E03
       let z: f32 = 1f32; // <- type_error
 )~")},
       {"let y: f32 = ($01.0);", EXPECT(R"~(
+quickfix: remove these parentheses [unused_parens]
+      let y: f32 = 1.0; // <- warning
+)~")},
+      // The closing parenthesis is rustc's second primary span: a diagnostic of its own.
+      {"let y: f32 = (1.0$0);", EXPECT(R"~(
 quickfix: remove these parentheses [unused_parens]
       let y: f32 = 1.0; // <- warning
 )~")},
