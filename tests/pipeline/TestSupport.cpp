@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <list>
 #include <set>
 #include <sstream>
 
@@ -141,16 +142,20 @@ uint32_t Fixture::lineOf(std::string_view snippet) const {
 }
 
 const CompileResult& compiled(const fs::path& file, const CompileOptions& opts) {
-  static std::map<std::string, CompileResult> cache;
-  const ResolvedOptions resolved = resolveOptions(opts);
-  std::string key =
-      fs::absolute(file).string() + "|" + resolved.arch + "|" + std::to_string(resolved.optLevel);
-  auto it = cache.find(key);
-  if (it == cache.end())
-    it =
-        cache.emplace(key, compileKernel(toolchain(), {fs::absolute(file), std::nullopt}, resolved))
-            .first;
-  return it->second;
+  // One compile per file and options, every choice counted (CompileOptions::operator==: the
+  // remarks too), kept for the tests that ask for it again.
+  struct Entry {
+    fs::path file;
+    CompileOptions options;
+    CompileResult result;
+  };
+  static std::list<Entry> cache;  // a list: the results handed out stay where they are
+  const fs::path path = fs::absolute(file);
+  for (const Entry& e : cache)
+    if (e.file == path && e.options == opts) return e.result;
+  cache.push_back(
+      {path, opts, compileKernel(toolchain(), {path, std::nullopt}, resolveOptions(opts))});
+  return cache.back().result;
 }
 
 const std::vector<std::string>& recordedKernels() {
