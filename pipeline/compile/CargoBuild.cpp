@@ -19,6 +19,7 @@
 #include "Crate.h"
 #include "Files.h"
 #include "TextUtil.h"
+#include "Trust.h"
 
 namespace ks {
 
@@ -135,7 +136,22 @@ std::vector<bool> cfgsHoldForNvptx(const Toolchain& tc, const std::string& arch,
 struct RustflagsPlacement {
   std::vector<std::string> configArgs;
   std::vector<std::pair<std::string, std::string>> env;
+  /// The user's flag that set other codegen units, which ours (after it) override.
+  std::optional<std::string> theirUnits;
 };
+
+/// A rustflags value of cargo's configuration as arguments: an array, or a string of words.
+std::vector<std::string> rustflagsOf(const nlohmann::json& value) {
+  std::vector<std::string> flags;
+  if (value.is_string()) {
+    std::istringstream words(value.get<std::string>());
+    for (std::string word; words >> word;) flags.push_back(word);
+  } else if (value.is_array()) {
+    for (const auto& f : value)
+      if (f.is_string()) flags.push_back(f.get<std::string>());
+  }
+  return flags;
+}
 
 RustflagsPlacement placeRustflags(const Toolchain& tc, const fs::path& cargo, const fs::path& cwd,
                                   const std::string& arch, const std::vector<std::string>& flags,
@@ -149,6 +165,13 @@ RustflagsPlacement placeRustflags(const Toolchain& tc, const fs::path& cargo, co
       std::istringstream words(plain);
       for (std::string word; words >> word;) value += (value.empty() ? "" : "\x1f") + word;
     }
+    std::vector<std::string> theirs;
+    for (std::string_view rest = value; !rest.empty();) {
+      const size_t end = std::min(rest.find('\x1f'), rest.size());
+      theirs.emplace_back(rest.substr(0, end));
+      rest.remove_prefix(std::min(end + 1, rest.size()));
+    }
+    p.theirUnits = codegenUnitsFlag(theirs);
     for (const auto& f : flags) value += (value.empty() ? "" : "\x1f") + f;
     p.env = {{"CARGO_ENCODED_RUSTFLAGS", value}};
     return p;
@@ -178,6 +201,19 @@ RustflagsPlacement placeRustflags(const Toolchain& tc, const fs::path& cargo, co
   if (buildFlags && !targetFlags && !cfgKeys.empty())
     for (bool holds : cfgsHoldForNvptx(tc, arch, cfgKeys, cancel)) targetFlags |= holds;
   const bool intoBuild = buildFlags && !targetFlags;
+  if (intoBuild) {
+    p.theirUnits = codegenUnitsFlag(rustflagsOf(config["build"]["rustflags"]));
+  } else if (targetFlags) {
+    std::vector<std::string> theirs;
+    auto add = [&](const nlohmann::json& table) {
+      for (std::string& f : rustflagsOf(table["rustflags"])) theirs.push_back(std::move(f));
+    };
+    for (const auto& [name, table] : config["target"].items())
+      if (table.is_object() && table.contains("rustflags") &&
+          (name == "nvptx64-nvidia-cuda" || name.starts_with("cfg(")))
+        add(table);
+    p.theirUnits = codegenUnitsFlag(theirs);
+  }
   std::string value;
   if (intoBuild && buildFlagsString) {
     // A string given with --config replaces the user's string (only arrays are joined):
@@ -326,18 +362,28 @@ CargoPlaces cargoPlaces(const CargoUnit& c, const fs::path& base, const Resolved
 }
 
 /// `cargo rustc` for the kernel crate: every nvptx crate of the build (dependencies
-/// included) gets the sysroot, the arch and the path mapping; the kernel crate alone gets
-/// the emit flags, after `--`.
-ProcessSpec cargoRustcSpec(const Toolchain& tc, const fs::path& cargo, const RustcUnit& unit,
+/// included) gets the sysroot, the arch, one codegen unit and the path mapping; the kernel
+/// crate alone gets the emit flags, after `--`. Where the user's rustflags set other codegen
+/// units, a note in the unit's diagnostics says that they were overridden.
+ProcessSpec cargoRustcSpec(const Toolchain& tc, const fs::path& cargo, RustcUnit& unit,
                            const ResolvedOptions& opts, const std::string& emit,
                            const std::vector<std::string>& extraArgs, const CargoPlaces& at,
                            const CancellationToken& cancel) {
   const CargoUnit& c = *unit.cargo;
+  // One codegen unit here too: these follow the user's rustflags, which cargo passes after
+  // the arguments below (a unit count of theirs would cut the crate into units).
   std::vector<std::string> allCrates = {"--sysroot", tc.sysroot.path.string(),
-                                        "-Ctarget-cpu=" + opts.arch,
+                                        "-Ctarget-cpu=" + opts.arch, "-Ccodegen-units=1",
                                         "--remap-path-prefix=" + at.shadowRoot.string() + "=/"};
   RustflagsPlacement flags =
       placeRustflags(tc, cargo, c.manifest.parent_path(), opts.arch, allCrates, cancel);
+  if (flags.theirUnits)
+    unit.diagnostics.push_back(crateDiagnostic(
+        Severity::Note,
+        "the build's rustflags set the codegen units (" + *flags.theirUnits +
+            "): kernelscope compiles the crate as one unit, whose code it shows (rustc's units "
+            "are cut along modules and optimized apart, into other code)",
+        c.manifest));
   ProcessSpec spec;
   spec.argv = {cargo.string(),
                "rustc",

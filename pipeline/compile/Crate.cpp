@@ -29,12 +29,8 @@ namespace ks {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-using Remaps = std::vector<std::pair<fs::path, fs::path>>;
-
-Diagnostic crateDiagnostic(Severity severity, std::string message, const fs::path& manifest = {},
-                           std::string code = {}) {
+Diagnostic crateDiagnostic(Severity severity, std::string message, const fs::path& manifest,
+                           std::string code) {
   Diagnostic d;
   d.source = "kernelscope";
   d.code = std::move(code);
@@ -43,6 +39,10 @@ Diagnostic crateDiagnostic(Severity severity, std::string message, const fs::pat
   if (!manifest.empty()) d.range = SourceRange{manifest.string(), 1, 1, 1, 1};
   return d;
 }
+
+namespace {
+
+using Remaps = std::vector<std::pair<fs::path, fs::path>>;
 
 /// The rlib cache's bound: $KERNELSCOPE_RLIB_CACHE_MB, else 2 GiB.
 uintmax_t rlibCacheBytes() { return cacheBoundBytes("KERNELSCOPE_RLIB_CACHE_MB", 2048); }

@@ -146,6 +146,11 @@ ResolvedOptions resolveForFile(const Toolchain&, const std::filesystem::path& fi
 std::vector<std::string> crateRustcFlags(const CratePackage&, const ResolvedOptions&,
                                          std::vector<Diagnostic>& diagnostics);
 
+/// kernelscope's own word about a crate (source "kernelscope"), at the first line of its
+/// `manifest` when given.
+Diagnostic crateDiagnostic(Severity, std::string message,
+                           const std::filesystem::path& manifest = {}, std::string code = {});
+
 /// Target flags every rustc call of one compile shares (the kernel crate and its
 /// dependencies must agree on them): sysroot, target, opt-level, target-cpu, codegen
 /// units and line directives.

@@ -7,6 +7,7 @@
 
 #include "Compile.h"
 #include "Profile.h"
+#include "Trust.h"
 
 namespace ks {
 
@@ -25,6 +26,14 @@ std::optional<std::string> checkOptLevel(const OptionValue& v) {
 std::optional<std::string> checkProfile(const OptionValue& v) {
   if (profileFromName(std::get<std::string>(v))) return std::nullopt;
   return "must be " + std::string(kProfileChoices);
+}
+
+std::optional<std::string> checkRustcFlags(const OptionValue& v) {
+  if (auto flag = codegenUnitsFlag(std::get<std::vector<std::string>>(v)))
+    return "must not set the codegen units (" + *flag +
+           "): kernelscope compiles the crate as one, whose code it shows (rustc's units are cut "
+           "along modules and optimized apart, into other code)";
+  return std::nullopt;
 }
 
 std::optional<std::string> checkNonNegative(const OptionValue& v) {
@@ -67,8 +76,8 @@ const std::vector<OptionSpec>& optionTable() {
       {"extraRustcFlags", "rustc.extraFlags", "", "rustc-flags", OptionKind::StringList,
        "an array of strings",
        "flags added to the kernel crate's rustc call (those that load code or write files: "
-       "only in a trusted workspace)",
-       nullptr, ""},
+       "only in a trusted workspace; not the codegen units)",
+       checkRustcFlags, ""},
       {"debounceMs", "debounceMs", "", "", OptionKind::Integer, "a non-negative integer",
        "milliseconds after an edit before the server compiles; unset: adaptive", checkNonNegative,
        ""},

@@ -191,8 +191,12 @@ class RustcFrontEnd final : public FrontEnd {
     // The IR keeps the order of each value's uses, which the back end's choices follow (a
     // reparsed module would have its own), so our back end sees what rustc's did.
     const std::vector<std::string> keepUseOrder = {"-C", "llvm-args=-preserve-ll-uselistorder"};
+    const size_t said = unit.diagnostics.size();
     ProcessResult r = runRustcUnit(tc, unit, opts, emitFor(opts, unit, ptxFrom_ == PtxFrom::Rustc),
                                    out, work, keepUseOrder, remarkDir_, cancel);
+    // What the run said about the crate besides rustc (the user's rustflags it overrode).
+    result.diagnostics.insert(result.diagnostics.end(), unit.diagnostics.begin() + said,
+                              unit.diagnostics.end());
     result.toolTime += r.elapsed;
     return r;
   }

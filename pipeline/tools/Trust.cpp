@@ -298,6 +298,15 @@ bool leavesBackEndAlone(const std::vector<std::string>& flags) {
   return true;
 }
 
+std::optional<std::string> codegenUnitsFlag(const std::vector<std::string>& flags) {
+  FlagReader r(flags);
+  while (r.next())
+    if (auto v = r.valueOf(kCodegen);
+        v && (*v == "codegen-units" || v->starts_with("codegen-units=")))
+      return joinFlags(r.unit());
+  return std::nullopt;
+}
+
 bool profileRunsCargo(ToolchainProfile profile) { return profile != ToolchainProfile::RustcNvptx; }
 
 std::string joinFlags(const std::vector<std::string>& flags) {

@@ -9,6 +9,7 @@
 // when the workspace is trusted; otherwise it is withheld and the user is told.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,11 @@ VettedFlags vetWorkspaceRustcFlags(const std::vector<std::string>& flags);
 /// overflow-checks, inline-threshold, panic, remark) and no `-Z` option but the MIR ones
 /// above. Any other (target-feature, llvm-args, relocation-model, ...) may change the PTX.
 bool leavesBackEndAlone(const std::vector<std::string>& flags);
+
+/// The flag in `flags` (as given: one argument or two) that sets rustc's codegen units
+/// (`-C codegen-units=N`), if any. kernelscope compiles a crate as one unit: rustc cuts
+/// units along modules and optimizes each apart (other code), writing one file per unit.
+std::optional<std::string> codegenUnitsFlag(const std::vector<std::string>& flags);
 
 /// Whether compiling with `profile` runs cargo, and with it the crate's build scripts.
 bool profileRunsCargo(ToolchainProfile profile);

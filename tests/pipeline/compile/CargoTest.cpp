@@ -449,6 +449,57 @@ TEST_CASE(".cargo/config.toml rustflags as cargo takes them: matching target tab
   CHECK_FALSE(fs::exists(dir.path() / "k/target"));
 }
 
+TEST_CASE("a build's rustflags that set codegen units are overridden, and the user is told") {
+  test::requireToolchain();
+  TempDir dir("kernelscope-units-test");
+  auto write = [&](const std::string& rel, const std::string& text) {
+    fs::create_directories((dir.path() / rel).parent_path());
+    std::ofstream(dir.path() / rel) << text;
+  };
+  write("k/Cargo.toml",
+        "[package]\nname = \"k\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"
+        "[lib]\ncrate-type = [\"cdylib\"]\n");
+  // Kernels in two modules: rustc's units follow modules, so several units would split them.
+  auto kernels = [&](const std::string& name) {
+    std::string lib = "#![no_std]\n#![feature(abi_ptx)]\n";
+    for (const std::string m : {"a", "b"})
+      lib += "mod " + m + " {\n#[no_mangle]\npub unsafe extern \"ptx-kernel\" fn " + name + "_" +
+             m + "(p: *mut f32) {\n    *p = 1.0;\n}\n}\n";
+    write("k/src/lib.rs",
+          lib + "#[panic_handler]\nfn p(_: &core::panic::PanicInfo) -> ! { loop {} }\n");
+  };
+  Toolchain tc = test::toolchain();
+  tc.cacheDir = dir.path() / "cache";
+  auto compile = [&] {
+    return compileWithDefaults(tc, {dir.path() / "k/src/lib.rs", std::nullopt, {}}, trusted());
+  };
+  kernels("first");
+  CompileResult one = compile();
+  REQUIRE(one.succeeded);
+  CHECK(kernelNames(one) == std::vector<std::string>{"first_a", "first_b"});
+  // With 16 units rustc would write a file per unit and leave the last build's single files
+  // in place: the first kernels would be shown for the second.
+  write("k/.cargo/config.toml",
+        "[target.nvptx64-nvidia-cuda]\nrustflags = [\"-Ccodegen-units=16\"]\n");
+  kernels("second");
+  CompileResult r = compile();
+  INFO(allMessages(r));
+  REQUIRE(r.succeeded);
+  CHECK(kernelNames(r) == std::vector<std::string>{"second_a", "second_b"});
+  const std::string ptx = r.stage(Stage::Ptx)->artifact->text();
+  CHECK(ptx.find(".entry second_a") != std::string::npos);  // one module: both kernels
+  CHECK(ptx.find(".entry second_b") != std::string::npos);
+  CHECK(test::anyContains(
+      [&] {
+        std::vector<std::string> notes;
+        for (const auto& d : r.diagnostics)
+          if (d.severity == Severity::Note) notes.push_back(d.message);
+        return notes;
+      }(),
+      "the build's rustflags set the codegen units (-Ccodegen-units=16): kernelscope compiles "
+      "the crate as one unit"));
+}
+
 TEST_CASE("a cargo crate's launched image links what its kernels call from a dependency") {
   // `root` calls libm's sqrtf (through num-traits), not inlined: a cdylib build links libm's
   // rlib, and so does the image kernelscope launches (CoreLink.h).

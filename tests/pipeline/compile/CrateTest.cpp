@@ -161,6 +161,17 @@ TEST_CASE("crate settings: bad values are reported, rustc-flags are passed") {
   REQUIRE(pkg->settings.problems.size() == 1);
   CHECK(pkg->settings.problems[0].find("sm_42") != std::string::npos);
   CHECK(pkg->settings.rustcFlags == std::vector<std::string>{"--cfg", "kernelscope_test"});
+
+  // Flags that set the codegen units are refused whole: kernelscope shows one unit's code.
+  toml = readWholeFile(copy.file("crate/Cargo.toml"));
+  toml.replace(toml.find("rustc-flags = ["), 15, "rustc-flags = [\"-Ccodegen-units=16\", ");
+  copy.write("crate/Cargo.toml", toml);
+  pkg = findCrate(test::toolchain(), copy.file("crate/src/lib.rs"));
+  REQUIRE(pkg);
+  CHECK(pkg->settings.rustcFlags.empty());
+  REQUIRE(pkg->settings.problems.size() == 2);
+  CHECK(pkg->settings.problems[1].starts_with(
+      "rustc-flags must not set the codegen units (-Ccodegen-units=16)"));
 }
 
 TEST_CASE("every target GPU from sm_70 to sm_90 compiles against the one core") {

@@ -144,6 +144,19 @@ TEST_CASE("one check, one message per option, named as each surface spells it") 
   CHECK(optionProblem(*cache, "compileCacheMB", "64") ==
         "compileCacheMB must be 0 to 1048576 (MiB)");
   CHECK_FALSE(optionProblem(*cache, "compileCacheMB", 0));
+  // kernelscope compiles one codegen unit: a flag that sets others is refused, in any spelling.
+  const OptionSpec* flags = optionByCrateKey("rustc-flags");
+  REQUIRE(flags);
+  for (const json& units : {json{"--cfg", "fast", "-Ccodegen-units=16"},
+                            json{"-C", "codegen-units=4"}, json{"--codegen", "codegen-units=2"}}) {
+    CAPTURE(units);
+    auto problem = optionProblem(*flags, "rustc-flags", units);
+    REQUIRE(problem);
+    CHECK(problem->starts_with("rustc-flags must not set the codegen units ("));
+    CHECK(problem->find(units.back().get<std::string>() + "): kernelscope compiles the crate as "
+                                                          "one") != std::string::npos);
+  }
+  CHECK_FALSE(optionProblem(*flags, "extraRustcFlags", json{"-C", "opt-level=2", "--cfg", "x"}));
 
   // The CLI says it in the table's words.
   ProcessResult r = test::runKernelscope({"explain", "examples/saxpy.rs", "--opt", "9"});
