@@ -493,9 +493,14 @@ void collectKernelOutputs(const CargoMessages& m, const RustcUnit& unit, const C
   std::error_code ec;
   for (const std::string ext : {".mir", ".ll", ".s"}) {
     fs::path from = m.kernelStem.string() + ext;
-    if (fs::exists(from, ec))
-      fs::copy_file(from, outDir / (unit.crateName + ext), fs::copy_options::overwrite_existing,
-                    ec);
+    if (!fs::exists(from, ec)) continue;
+    // A rebuild that did not write it left an earlier build's (flags of the user's that
+    // change rustc's outputs): gone, so that neither this result nor a later one shows it.
+    if (!m.kernelFresh && fs::last_write_time(from, ec) < started) {
+      fs::remove(from, ec);
+      continue;
+    }
+    fs::copy_file(from, outDir / (unit.crateName + ext), fs::copy_options::overwrite_existing, ec);
   }
   std::ofstream depInfo(outDir / (unit.crateName + ".d"));
   for (const auto& f : readDepInfo(m.kernelStem.string() + ".d", unit.remaps, at.shadowWorkspace))

@@ -210,6 +210,18 @@ class RustcFrontEnd final : public FrontEnd {
     result.sourceFiles = readDepInfo(out / (unit.crateName + ".d"), unit.remaps);
     result.sourceFiles.insert(result.sourceFiles.end(), unit.sourceFiles.begin(),
                               unit.sourceFiles.end());
+    if (r.ok() && !fs::exists(out / (unit.crateName + ".ll"))) {
+      // It succeeded without the IR asked for: a flag of the build's stopped code generation
+      // or sent the IR elsewhere. Said, not shown as a crate without kernels.
+      const std::string why =
+          "rustc made no LLVM IR of the crate where kernelscope reads it: a flag of the build "
+          "(the crate's rustc-flags or rustflags: -Zno-codegen, --emit=llvm-ir=PATH) stops or "
+          "moves it";
+      result.diagnostics.push_back(toolError(why, "rustc"));
+      result.failure = why;
+      failStages(opts, result, why);
+      return false;
+    }
     if (r.ok()) return true;
     std::string why = (unit.cargo ? "cargo " : "rustc ") + r.describe();
     bool haveError = hasError(result.diagnostics);

@@ -449,7 +449,9 @@ TEST_CASE(".cargo/config.toml rustflags as cargo takes them: matching target tab
   CHECK_FALSE(fs::exists(dir.path() / "k/target"));
 }
 
-TEST_CASE("a build's rustflags that set codegen units are overridden, and the user is told") {
+TEST_CASE(
+    "a build's rustflags: codegen units overridden and said; no code made is said, not shown "
+    "stale") {
   test::requireToolchain();
   TempDir dir("kernelscope-units-test");
   auto write = [&](const std::string& rel, const std::string& text) {
@@ -498,6 +500,14 @@ TEST_CASE("a build's rustflags that set codegen units are overridden, and the us
       }(),
       "the build's rustflags set the codegen units (-Ccodegen-units=16): kernelscope compiles "
       "the crate as one unit"));
+
+  // A flag that stops code generation: said, and the last build's code is not shown.
+  write("k/.cargo/config.toml", "[target.nvptx64-nvidia-cuda]\nrustflags = [\"-Zno-codegen\"]\n");
+  kernels("third");
+  CompileResult none = compile();
+  CHECK_FALSE(none.succeeded);
+  CHECK(none.kernels.empty());
+  CHECK(none.failure.find("rustc made no LLVM IR of the crate") != std::string::npos);
 }
 
 TEST_CASE("a cargo crate's launched image links what its kernels call from a dependency") {

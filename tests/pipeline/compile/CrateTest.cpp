@@ -429,8 +429,10 @@ TEST_CASE(
   trusted.workspaceTrusted = true;
   trusted.profile = ToolchainProfile::RustcNvptx;  // the flags only: the profile needs a nightly
   CompileResult applied = compileWithDefaults(test::toolchain(), {lib, std::nullopt, {}}, trusted);
-  CHECK(applied.succeeded);
   CHECK(fs::exists(written));
+  // The flag sent rustc's IR elsewhere: said, not shown as a crate without kernels.
+  CHECK_FALSE(applied.succeeded);
+  CHECK(applied.failure.starts_with("rustc made no LLVM IR of the crate where kernelscope reads"));
   auto notes = trustDiagnostics(applied, Severity::Note);
   REQUIRE(notes.size() == 1);
   CHECK(notes[0].find("applied because the workspace is trusted: --emit=llvm-ir=") !=
