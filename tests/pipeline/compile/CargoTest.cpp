@@ -52,6 +52,37 @@ std::string allMessages(const CompileResult& r) {
   return out;
 }
 
+/// A cdylib crate `k` written into a temporary folder, compiled trusted with a cache of its
+/// own; `manifestExtra` ends its Cargo.toml.
+class ScratchCrate {
+ public:
+  explicit ScratchCrate(const std::string& manifestExtra = "") : dir_("kernelscope-cargo-test") {
+    write("k/Cargo.toml",
+          "[package]\nname = \"k\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"
+          "[lib]\ncrate-type = [\"cdylib\"]\n" +
+              manifestExtra);
+    tc_.cacheDir = dir_.path() / "cache";
+  }
+  void write(const std::string& rel, const std::string& text) {
+    fs::create_directories((dir_.path() / rel).parent_path());
+    std::ofstream(dir_.path() / rel) << text;
+  }
+  /// `body` (kernels) as the crate's lib.rs, with the attributes and panic handler it needs.
+  void lib(const std::string& body) {
+    write("k/src/lib.rs",
+          "#![no_std]\n#![feature(abi_ptx)]\n" + body +
+              "#[panic_handler]\nfn p(_: &core::panic::PanicInfo) -> ! { loop {} }\n");
+  }
+  CompileResult compile() {
+    return compileWithDefaults(tc_, {dir_.path() / "k/src/lib.rs", std::nullopt, {}}, trusted());
+  }
+  const fs::path& path() const { return dir_.path(); }
+
+ private:
+  TempDir dir_;
+  Toolchain tc_ = test::toolchain();
+};
+
 }  // namespace
 
 TEST_CASE(
@@ -409,27 +440,15 @@ TEST_CASE("passes through cargo: the build script's cfg is seen, and a second ru
 
 TEST_CASE(".cargo/config.toml rustflags as cargo takes them: matching target tables, else build") {
   test::requireToolchain();
-  TempDir dir("kernelscope-rustflags-test");
-  auto write = [&](const std::string& rel, const std::string& text) {
-    fs::create_directories((dir.path() / rel).parent_path());
-    std::ofstream(dir.path() / rel) << text;
-  };
-  write("k/Cargo.toml",
-        "[package]\nname = \"k\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"
-        "[lib]\ncrate-type = [\"cdylib\"]\n"
-        "[lints.rust]\nunexpected_cfgs = \"allow\"\n");
-  std::string lib = "#![no_std]\n#![feature(abi_ptx)]\n";
+  ScratchCrate crate("[lints.rust]\nunexpected_cfgs = \"allow\"\n");
+  std::string lib;
   for (const std::string cfg : {"from_build", "from_host_table", "from_nvptx_table"})
     lib += "#[cfg(" + cfg + ")]\n#[no_mangle]\npub unsafe extern \"ptx-kernel\" fn " + cfg +
            "(p: *mut f32) {\n    *p = 1.0;\n}\n";
-  lib += "#[panic_handler]\nfn p(_: &core::panic::PanicInfo) -> ! { loop {} }\n";
-  write("k/src/lib.rs", lib);
-  Toolchain tc = test::toolchain();
-  tc.cacheDir = dir.path() / "cache";
+  crate.lib(lib);
   auto kernelsWith = [&](const std::string& config) {
-    write("k/.cargo/config.toml", config);
-    CompileResult r =
-        compileWithDefaults(tc, {dir.path() / "k/src/lib.rs", std::nullopt, {}}, trusted());
+    crate.write("k/.cargo/config.toml", config);
+    CompileResult r = crate.compile();
     INFO(allMessages(r));
     REQUIRE(r.succeeded);
     return kernelNames(r);
@@ -446,43 +465,31 @@ TEST_CASE(".cargo/config.toml rustflags as cargo takes them: matching target tab
         std::vector<std::string>{"from_nvptx_table"});
   CHECK(kernelsWith("[build]\nrustflags = \"--cfg from_build\"\n") ==
         std::vector<std::string>{"from_build"});
-  CHECK_FALSE(fs::exists(dir.path() / "k/target"));
+  CHECK_FALSE(fs::exists(crate.path() / "k/target"));
 }
 
 TEST_CASE(
     "a build's rustflags: codegen units overridden and said; no code made is said, not shown "
     "stale") {
   test::requireToolchain();
-  TempDir dir("kernelscope-units-test");
-  auto write = [&](const std::string& rel, const std::string& text) {
-    fs::create_directories((dir.path() / rel).parent_path());
-    std::ofstream(dir.path() / rel) << text;
-  };
-  write("k/Cargo.toml",
-        "[package]\nname = \"k\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"
-        "[lib]\ncrate-type = [\"cdylib\"]\n");
+  ScratchCrate crate;
   // Kernels in two modules: rustc's units follow modules, so several units would split them.
   auto kernels = [&](const std::string& name) {
-    std::string lib = "#![no_std]\n#![feature(abi_ptx)]\n";
+    std::string lib;
     for (const std::string m : {"a", "b"})
       lib += "mod " + m + " {\n#[no_mangle]\npub unsafe extern \"ptx-kernel\" fn " + name + "_" +
              m + "(p: *mut f32) {\n    *p = 1.0;\n}\n}\n";
-    write("k/src/lib.rs",
-          lib + "#[panic_handler]\nfn p(_: &core::panic::PanicInfo) -> ! { loop {} }\n");
+    crate.lib(lib);
   };
-  Toolchain tc = test::toolchain();
-  tc.cacheDir = dir.path() / "cache";
-  auto compile = [&] {
-    return compileWithDefaults(tc, {dir.path() / "k/src/lib.rs", std::nullopt, {}}, trusted());
-  };
+  auto compile = [&] { return crate.compile(); };
   kernels("first");
   CompileResult one = compile();
   REQUIRE(one.succeeded);
   CHECK(kernelNames(one) == std::vector<std::string>{"first_a", "first_b"});
   // With 16 units rustc would write a file per unit and leave the last build's single files
   // in place: the first kernels would be shown for the second.
-  write("k/.cargo/config.toml",
-        "[target.nvptx64-nvidia-cuda]\nrustflags = [\"-Ccodegen-units=16\"]\n");
+  crate.write("k/.cargo/config.toml",
+              "[target.nvptx64-nvidia-cuda]\nrustflags = [\"-Ccodegen-units=16\"]\n");
   kernels("second");
   CompileResult r = compile();
   INFO(allMessages(r));
@@ -502,7 +509,8 @@ TEST_CASE(
       "the crate as one unit"));
 
   // A flag that stops code generation: said, and the last build's code is not shown.
-  write("k/.cargo/config.toml", "[target.nvptx64-nvidia-cuda]\nrustflags = [\"-Zno-codegen\"]\n");
+  crate.write("k/.cargo/config.toml",
+              "[target.nvptx64-nvidia-cuda]\nrustflags = [\"-Zno-codegen\"]\n");
   kernels("third");
   CompileResult none = compile();
   CHECK_FALSE(none.succeeded);
