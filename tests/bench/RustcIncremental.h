@@ -44,7 +44,7 @@ inline std::map<std::string, std::vector<std::string>> kernelInstructions(
   return kernels;
 }
 
-/// `text` with kernel `k`'s first `0.75` changed to a constant no earlier round used.
+/// `text` with kernel `k`'s first `0.75` changed to a constant no earlier round or run used.
 inline std::string editedKernel(std::string text, int k, int round) {
   const size_t at = text.find("0.75", text.find("fn kernel_" + std::to_string(k) + "("));
   return text.replace(at, 4, "0." + std::to_string(100 + round) + std::to_string(getpid() % 9973));

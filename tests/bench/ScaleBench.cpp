@@ -279,9 +279,7 @@ void editScale(const Toolchain& tc, const fs::path& dir, int rounds,
     std::vector<double> whole, edit, wholeFirst, editFirst, wholeBack, editBack, wholeCpu, editCpu;
     for (int r = 0; r < rounds; ++r) {
       // A constant of kernel_0 no earlier run used: its module is new, the others' are not.
-      std::string edited = text;
-      edited.replace(edited.find("0.75"), 4,
-                     "0." + std::to_string(100 + r) + std::to_string(getpid() % 9973));
+      const std::string edited = editedKernel(text, 0, r);
       double ef = 0, wf = 0, ec = 0, wc = 0;
       const double e = timed(
           [&](CompileOptions& o) {
