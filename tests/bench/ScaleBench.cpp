@@ -18,10 +18,12 @@
 //  7. with `edit` as the fourth argument, only this: at each size, an edit to one kernel
 //     through an engine that holds the other kernels' images, against a whole compile;
 //  8. with `incremental` as the fourth argument, only this: rustc's own incremental compile
-//     of an edit, by module layout, and whether its code is one unit's (RustcIncremental.h).
-// Usage: ks_bench_scale [ROUNDS [CYCLES[:K] [SIZES [costs|parts|edit|incremental]]]]   (defaults 3,
-// 200:40 and 1,5,10,20,40,80; ROUNDS 0: no compiles, CYCLES -1: no server; SIZES: the kernel
-// counts, comma-separated). KS_BENCH_CACHE_MB bounds the server's result cache (the user's
+//     of an edit, by module layout, and whether its code is one unit's (RustcIncremental.h);
+//  9. with `closures` as the fourth argument, only this: an edit whose optimization and PTX
+//     are made for the edited kernel's closure alone, against rustc (KernelClosureCost.h).
+// Usage: ks_bench_scale [ROUNDS [CYCLES[:K] [SIZES [costs|parts|edit|incremental|closures]]]]
+// (defaults 3, 200:40 and 1,5,10,20,40,80; ROUNDS 0: no compiles, CYCLES -1: no server; SIZES: the
+// kernel counts, comma-separated). KS_BENCH_CACHE_MB bounds the server's result cache (the user's
 // `compileCacheMB`) for 2, to tell what the open documents hold from what the cache does.
 #include <fcntl.h>
 #include <malloc.h>
@@ -45,6 +47,7 @@
 #include "FakeTransport.h"
 #include "GeneratedKernels.h"
 #include "JsonRpc.h"
+#include "KernelClosureCost.h"
 #include "LspServer.h"
 #include "ParkedResult.h"
 #include "RawTools.h"
@@ -588,6 +591,10 @@ int main(int argc, char** argv) {
   }
   if (argc > 4 && std::string_view(argv[4]) == "incremental") {  // only rustc's own reuse
     rustcIncremental(tc, dir.path(), std::max(rounds, 1), sizes);
+    return 0;
+  }
+  if (argc > 4 && std::string_view(argv[4]) == "closures") {  // only an edit's own optimization
+    kernelClosureCost(tc, dir.path(), std::max(rounds, 1), sizes);
     return 0;
   }
   if (argc > 4 && std::string_view(argv[4]) == "parts") {  // only a result's parts
