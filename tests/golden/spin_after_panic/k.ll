@@ -49,6 +49,9 @@ bb6:                                              ; preds = %start, %bb5
 
 bb4:                                              ; preds = %bb4, %bb3
   br label %bb4, !dbg !49
+
+; uselistorder directives
+  uselistorder label %bb6, { 1, 0 }
 }
 
 ; Function Attrs: convergent noinline nounwind
@@ -88,7 +91,7 @@ attributes #5 = { nounwind }
 !2 = !{i32 2, !"Debug Info Version", i32 3}
 !3 = !{!"rustc version 1.96.0 (ac68faa20 2026-05-25) (built from a source tarball)"}
 !4 = distinct !DICompileUnit(language: DW_LANG_Rust, file: !5, producer: "clang LLVM (rustc version 1.96.0 (ac68faa20 2026-05-25) (built from a source tarball))", isOptimized: true, runtimeVersion: 0, emissionKind: DebugDirectivesOnly, splitDebugInlining: false, nameTableKind: None)
-!5 = !DIFile(filename: "/work/main/tests/fixtures/spin_after_panic.rs/@/spin_after_panic.24192788288512ec-cgu.0", directory: "/tmp/kernelscope-build-iN4BfT")
+!5 = !DIFile(filename: "/work/main/tests/fixtures/spin_after_panic.rs/@/spin_after_panic.24192788288512ec-cgu.0", directory: "/tmp/kernelscope-build-4496-1224222-4026531836-2g5Ra1")
 !6 = distinct !DISubprogram(name: "panic", linkageName: "_RNvCsfgHYwM92fyn_7___rustc17rust_begin_unwind", scope: !8, file: !7, line: 31, type: !9, scopeLine: 31, flags: DIFlagPrototyped | DIFlagNoReturn, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !4, templateParams: !10)
 !7 = !DIFile(filename: "/work/main/tests/fixtures/spin_after_panic.rs", directory: "", checksumkind: CSK_MD5, checksum: "809b1ee3afd0a9cd2b3a21a66b9c29cd")
 !8 = !DINamespace(name: "spin_after_panic", scope: null)
