@@ -86,6 +86,29 @@ std::vector<std::string> kernelsOf(const llvm::Module& module) {
   return kernels;
 }
 
+/// rustc's unoptimized module of a file at -O3, and the PTX of the module optimized whole.
+struct Unoptimized {
+  TempDir dir{"kernelscope-test"};
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module;
+  std::string wholePtx;
+
+  explicit Unoptimized(const fs::path& file) {
+    rustcOutputs(dir, file, 3, {"--emit=llvm-bc", "-C", "no-prepopulate-passes"});
+    module = readModule(context, dir.path() / "k.bc");
+    std::unique_ptr<llvm::Module> whole = llvm::CloneModule(*module);
+    REQUIRE(optimizeAsRustc(*whole, kArch, 3) == "");
+    wholePtx = ptxOf(*whole, 3);
+  }
+
+  /// The PTX of `kernel` with the module's counts reset, from `names` optimized alone.
+  std::string ptxAlone(const std::set<std::string>& names, const std::string& kernel) const {
+    std::unique_ptr<llvm::Module> alone = closureModule(*module, names);
+    REQUIRE(optimizeAsRustc(*alone, kArch, 3) == "");
+    return ptxWithModuleCountsReset(ptxOf(*alone, 3), kernel);
+  }
+};
+
 /// The files these tests compile: the compiling examples and fixtures, and the fixture
 /// whose kernels share a helper and a variable.
 std::vector<std::string> files() {
@@ -121,51 +144,33 @@ TEST_CASE("a kernel optimized from its closure alone has its PTX in the whole cr
   test::requireToolchain();
   for (const std::string& name : files()) {
     CAPTURE(name);
-    TempDir dir("kernelscope-test");
-    rustcOutputs(dir, test::sourceDir() / name, 3,
-                 {"--emit=llvm-bc", "-C", "no-prepopulate-passes"});
-    llvm::LLVMContext context;
-    std::unique_ptr<llvm::Module> unoptimized = readModule(context, dir.path() / "k.bc");
-    std::unique_ptr<llvm::Module> whole = llvm::CloneModule(*unoptimized);
-    REQUIRE(optimizeAsRustc(*whole, kArch, 3) == "");
-    const std::string wholePtx = ptxOf(*whole, 3);
-    REQUIRE(!kernelsOf(*unoptimized).empty());
-    for (const std::string& kernel : kernelsOf(*unoptimized)) {
+    const Unoptimized crate(test::sourceDir() / name);
+    REQUIRE(!kernelsOf(*crate.module).empty());
+    for (const std::string& kernel : kernelsOf(*crate.module)) {
       CAPTURE(kernel);
-      const std::set<std::string> closure = kernelClosure(*unoptimized, kernel);
+      const std::set<std::string> closure = kernelClosure(*crate.module, kernel);
       REQUIRE(closure.count(kernel));
-      std::unique_ptr<llvm::Module> alone = closureModule(*unoptimized, closure);
-      REQUIRE(optimizeAsRustc(*alone, kArch, 3) == "");
-      const std::string expected = ptxWithModuleCountsReset(wholePtx, kernel);
+      const std::string expected = ptxWithModuleCountsReset(crate.wholePtx, kernel);
       REQUIRE(!expected.empty());
-      CHECK(ptxWithModuleCountsReset(ptxOf(*alone, 3), kernel) == expected);
+      CHECK(crate.ptxAlone(closure, kernel) == expected);
     }
   }
 }
 
 TEST_CASE("a kernel's closure takes in the users of a local helper and of a written variable") {
   test::requireToolchain();
-  TempDir dir("kernelscope-test");
-  rustcOutputs(dir, test::sourceDir() / "tests/fixtures/shared_helper.rs", 3,
-               {"--emit=llvm-bc", "-C", "no-prepopulate-passes"});
-  llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> unoptimized = readModule(context, dir.path() / "k.bc");
-  std::unique_ptr<llvm::Module> whole = llvm::CloneModule(*unoptimized);
-  REQUIRE(optimizeAsRustc(*whole, kArch, 3) == "");
-  const std::string wholePtx = ptxOf(*whole, 3);
+  const Unoptimized crate(test::sourceDir() / "tests/fixtures/shared_helper.rs");
   for (const char* kernel : {"one", "two"}) {
     CAPTURE(kernel);
     // Each kernel reaches the helper and the variable, and through them the other kernel.
-    const std::set<std::string> reached = kernelClosure(*unoptimized, kernel, ClosureRule::Reached);
-    const std::set<std::string> complete = kernelClosure(*unoptimized, kernel);
+    const std::set<std::string> reached =
+        kernelClosure(*crate.module, kernel, ClosureRule::Reached);
+    const std::set<std::string> complete = kernelClosure(*crate.module, kernel);
     CHECK(reached.size() == 3);
     CHECK(complete.count("one"));
     CHECK(complete.count("two"));
     // Without the other kernel, the kernel comes out otherwise.
-    std::unique_ptr<llvm::Module> alone = closureModule(*unoptimized, reached);
-    REQUIRE(optimizeAsRustc(*alone, kArch, 3) == "");
-    CHECK(ptxWithModuleCountsReset(ptxOf(*alone, 3), kernel) !=
-          ptxWithModuleCountsReset(wholePtx, kernel));
+    CHECK(crate.ptxAlone(reached, kernel) != ptxWithModuleCountsReset(crate.wholePtx, kernel));
   }
 }
 
