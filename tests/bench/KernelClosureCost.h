@@ -1,10 +1,11 @@
 // What an edit would cost if kernelscope optimized only the kernels it changed
-// (ks_bench_scale's `closures` mode; README "An edit's cost"): rustc by hand as kernelscope
+// (ks_bench_scale's `closures` mode; README "Performance"): rustc by hand as kernelscope
 // runs it without the remarks (clean), against rustc stopping after its unoptimized module
 // (`-C no-prepopulate-passes --emit=mir,llvm-bc`, the front end), kernelscope's optimization
 // and NVPTX back end over that module whole (KernelClosures.h), and over the edited kernel's
-// closure alone, by both rules; and how many kernels' PTX from their reached set alone is
-// the whole module's.
+// closure alone, by both rules; how many kernels' PTX from their reached set alone is the
+// whole module's; and when the edited kernel's SASS would come (ptxas and nvdisasm by hand
+// over its reached set's PTX) against a whole compile by hand (clean, ptxas, nvdisasm).
 #pragma once
 
 #include <llvm/IR/LLVMContext.h>
@@ -59,12 +60,15 @@ inline void kernelClosureCost(const Toolchain& tc, const std::filesystem::path& 
   for (int n : sizes) {
     const std::string text = generatedKernels(n);
     const std::filesystem::path file = dir / "k.rs", out = dir / "out", front = dir / "front";
-    std::vector<double> clean, frontMs, whole, editReached, editComplete;
+    std::vector<double> clean, frontMs, whole, editReached, editComplete, tools, sassReached;
     bool same = true;
     size_t reachedSize = 0, completeSize = 0, reachedSame = 0;
     for (int r = 0; r < rounds; ++r) {
       std::ofstream(file) << editedKernel(text, n / 2, r);
       clean.push_back(timedRustc(tc, file, out, 1));
+      ToolTimes backEnd;
+      rawBackEnd(tc, out / "k.s", backEnd);
+      tools.push_back(clean.back() + backEnd.ptxas + backEnd.nvdisasm);
       frontMs.push_back(timedFrontEnd(tc, file, front));
       llvm::LLVMContext context;
       llvm::SMDiagnostic error;
@@ -82,6 +86,10 @@ inline void kernelClosureCost(const Toolchain& tc, const std::filesystem::path& 
       std::string ptx;
       editReached.push_back(
           load + timedClosure(*module, kernelClosure(*module, kernel, ClosureRule::Reached), ptx));
+      std::ofstream(dir / "edited.ptx") << ptx;
+      ToolTimes edited;
+      rawBackEnd(tc, dir / "edited.ptx", edited);
+      sassReached.push_back(editReached.back() + edited.ptxas + edited.nvdisasm);
       editComplete.push_back(load + timedClosure(*module, kernelClosure(*module, kernel), ptx));
       if (r > 0) continue;
       std::ifstream rustcs(out / "k.s");
@@ -97,11 +105,14 @@ inline void kernelClosureCost(const Toolchain& tc, const std::filesystem::path& 
       }
     }
     const double cleanMs = median(clean), frontEnd = median(frontMs);
-    std::printf("%7d %7.0f %7.0f %7.0f %7s %7.1f %9.1f %9.0f %7.0f %7.3f %9.3f %5zu/%-3d\n", n,
-                cleanMs, frontEnd, median(whole), same ? "yes" : "NO", double(reachedSize) / n,
-                double(completeSize) / n, frontEnd + median(editReached),
-                frontEnd + median(editComplete), (frontEnd + median(editReached)) / cleanMs,
-                (frontEnd + median(editComplete)) / cleanMs, reachedSame, n);
+    const double sass = frontEnd + median(sassReached);
+    std::printf(
+        "%7d %7.0f %7.0f %7.0f %7s %7.1f %9.1f %9.0f %7.0f %7.3f %9.3f %5zu/%-3d %9.0f %9.0f "
+        "%8.3f\n",
+        n, cleanMs, frontEnd, median(whole), same ? "yes" : "NO", double(reachedSize) / n,
+        double(completeSize) / n, frontEnd + median(editReached), frontEnd + median(editComplete),
+        (frontEnd + median(editReached)) / cleanMs, (frontEnd + median(editComplete)) / cleanMs,
+        reachedSame, n, median(tools), sass, sass / median(tools));
   }
   std::printf(
       "(ms, medians of %d rounds; clean = rustc as kernelscope runs it, without the remarks;\n"
@@ -109,7 +120,9 @@ inline void kernelClosureCost(const Toolchain& tc, const std::filesystem::path& 
       " optimization and PTX of that module whole, same = whether that PTX is rustc's byte for\n"
       " byte; reached, complete = the mean closure (definitions) of a kernel by each rule;\n"
       " edit = front + kernel n/2's closure optimized alone and made PTX; rch same = kernels\n"
-      " whose PTX from their reached set alone is the whole module's)\n",
+      " whose PTX from their reached set alone is the whole module's; tools = clean, then\n"
+      " ptxas and nvdisasm of its PTX (a whole compile by hand); sass rch = edit rch, then\n"
+      " ptxas and nvdisasm of the edited kernel's reached set's PTX)\n",
       rounds);
   std::fflush(stdout);
 }

@@ -75,6 +75,24 @@ inline double plainRustcMs(const Toolchain& tc, const std::filesystem::path& ker
   return ms(Clock::now() - t0);
 }
 
+/// ptxas and nvdisasm by hand over `ptx` (its cubin next to it), into `t`: false when one
+/// failed.
+inline bool rawBackEnd(const Toolchain& tc, const std::filesystem::path& ptx, ToolTimes& t) {
+  const std::string cubin = std::filesystem::path(ptx).replace_extension(".cubin").string();
+  ProcessSpec ptxas;
+  ptxas.argv = {tc.ptxas.path.string(), "-arch=sm_90", "-v", "-lineinfo",
+                ptx.string(),           "-o",          cubin};
+  auto t0 = Clock::now();
+  if (!runProcess(ptxas).ok()) return false;
+  auto t1 = Clock::now();
+  ProcessSpec nvdisasm;
+  nvdisasm.argv = {tc.nvdisasm.path.string(), "-c", "-g", "-gi", cubin};
+  if (!runProcess(nvdisasm).ok()) return false;
+  t.ptxas = ms(t1 - t0);
+  t.nvdisasm = ms(Clock::now() - t1);
+  return true;
+}
+
 /// rustc (MIR, LLVM IR, PTX and remarks in one call), ptxas, nvdisasm, one after another.
 inline ToolTimes rawTools(const Toolchain& tc, const std::filesystem::path& kernel) {
   ToolTimes t;
@@ -82,25 +100,8 @@ inline ToolTimes rawTools(const Toolchain& tc, const std::filesystem::path& kern
   const ProcessSpec rustc = rustcByHand(tc, kernel, dir.path(), true);
   auto t0 = Clock::now();
   if (!runProcess(rustc).ok()) return t;
-  auto t1 = Clock::now();
-  ProcessSpec ptxas;
-  ptxas.argv = {tc.ptxas.path.string(),
-                "-arch=sm_90",
-                "-v",
-                "-lineinfo",
-                (dir.path() / "k.s").string(),
-                "-o",
-                (dir.path() / "k.cubin").string()};
-  if (!runProcess(ptxas).ok()) return t;
-  auto t2 = Clock::now();
-  ProcessSpec nvdisasm;
-  nvdisasm.argv = {tc.nvdisasm.path.string(), "-c", "-g", "-gi", (dir.path() / "k.cubin").string()};
-  if (!runProcess(nvdisasm).ok()) return t;
-  auto t3 = Clock::now();
-  t.rustc = ms(t1 - t0);
-  t.ptxas = ms(t2 - t1);
-  t.nvdisasm = ms(t3 - t2);
-  t.ok = true;
+  t.rustc = ms(Clock::now() - t0);
+  t.ok = rawBackEnd(tc, dir.path() / "k.s", t);
   return t;
 }
 
