@@ -126,19 +126,15 @@ std::unique_ptr<llvm::Module> closureModule(const llvm::Module& module,
   llvm::ValueToValueMapTy map;
   std::unique_ptr<llvm::Module> copy = llvm::CloneModule(
       module, map, [&](const llvm::GlobalValue* g) { return names.count(g->getName().str()) > 0; });
-  // What was not copied became a declaration; one that nothing kept uses goes. A variable's
-  // declaration can be used by another's only, so repeat until nothing more goes.
-  for (bool removed = true; removed;) {
-    removed = false;
-    std::vector<llvm::GlobalValue*> unused;
-    for (llvm::GlobalValue& g : copy->global_values())
-      if (g.isDeclaration() && g.use_empty() && !names.count(g.getName().str())) {
-        const llvm::GlobalValue* original = module.getNamedValue(g.getName());
-        if (original && !original->isDeclaration()) unused.push_back(&g);
-      }
-    for (llvm::GlobalValue* g : unused) g->eraseFromParent();
-    removed = !unused.empty();
-  }
+  // What was not copied became a declaration (without an initializer, so it uses nothing);
+  // one that nothing kept uses goes.
+  std::vector<llvm::GlobalValue*> unused;
+  for (llvm::GlobalValue& g : copy->global_values())
+    if (g.isDeclaration() && g.use_empty() && !names.count(g.getName().str())) {
+      const llvm::GlobalValue* original = module.getNamedValue(g.getName());
+      if (original && !original->isDeclaration()) unused.push_back(&g);
+    }
+  for (llvm::GlobalValue* g : unused) g->eraseFromParent();
   return copy;
 }
 
