@@ -10,6 +10,8 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
+#include <map>
+
 #include "Crate.h"
 #include "ExactLocations.h"
 #include "TestSupport.h"
@@ -86,28 +88,40 @@ std::vector<std::string> kernelsOf(const llvm::Module& module) {
   return kernels;
 }
 
-/// rustc's unoptimized module of a file at -O3, and the PTX of the module optimized whole.
+/// rustc's unoptimized module of a file, and the module optimized whole by kernelscope: its
+/// IR without local names (withoutLocalNames) and its PTX.
 struct Unoptimized {
+  int optLevel = 3;
   TempDir dir{"kernelscope-test"};
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module;
-  std::string wholePtx;
+  std::string wholeIr, wholePtx;
 
-  explicit Unoptimized(const fs::path& file) {
-    rustcOutputs(dir, file, 3, {"--emit=llvm-bc", "-C", "no-prepopulate-passes"});
+  Unoptimized(const fs::path& file, int optLevel) : optLevel(optLevel) {
+    rustcOutputs(dir, file, optLevel, {"--emit=llvm-bc", "-C", "no-prepopulate-passes"});
     module = readModule(context, dir.path() / "k.bc");
     std::unique_ptr<llvm::Module> whole = llvm::CloneModule(*module);
-    REQUIRE(optimizeAsRustc(*whole, kArch, 3) == "");
-    wholePtx = ptxOf(*whole, 3);
+    REQUIRE(optimizeAsRustc(*whole, kArch, optLevel) == "");
+    wholeIr = withoutLocalNames(*whole);
+    wholePtx = ptxOf(*whole, optLevel);
   }
 
   /// The PTX of `kernel` with the module's counts reset, from `names` optimized alone.
   std::string ptxAlone(const std::set<std::string>& names, const std::string& kernel) const {
     std::unique_ptr<llvm::Module> alone = closureModule(*module, names);
-    REQUIRE(optimizeAsRustc(*alone, kArch, 3) == "");
-    return ptxWithModuleCountsReset(ptxOf(*alone, 3), kernel);
+    REQUIRE(optimizeAsRustc(*alone, kArch, optLevel) == "");
+    return ptxWithModuleCountsReset(ptxOf(*alone, optLevel), kernel);
   }
 };
+
+/// Unoptimized of a file (relative to the source directory) at a level, made once per run.
+const Unoptimized& unoptimized(const std::string& name, int optLevel) {
+  // Never destroyed: the modules' context outlives nothing that LLVM tears down at exit.
+  static auto* const made = new std::map<std::pair<std::string, int>, std::unique_ptr<Unoptimized>>;
+  auto& entry = (*made)[{name, optLevel}];
+  if (!entry) entry = std::make_unique<Unoptimized>(test::sourceDir() / name, optLevel);
+  return *entry;
+}
 
 /// The files these tests compile: the compiling examples and fixtures, and the fixture
 /// whose kernels share a helper and a variable.
@@ -133,16 +147,12 @@ TEST_CASE("kernelscope's optimization of rustc's unoptimized module is rustc's, 
       if (optLevel != 3 && !atEveryLevel.count(name)) continue;
       CAPTURE(name);
       CAPTURE(optLevel);
-      const fs::path file = test::sourceDir() / name;
-      TempDir optimized("kernelscope-test"), unoptimized("kernelscope-test");
-      rustcOutputs(optimized, file, optLevel, {"--emit=llvm-ir,asm"});
-      rustcOutputs(unoptimized, file, optLevel, {"--emit=llvm-bc", "-C", "no-prepopulate-passes"});
-      llvm::LLVMContext context, rustcsContext;  // one each: a context renames a type it has
-      std::unique_ptr<llvm::Module> ours = readModule(context, unoptimized.path() / "k.bc");
-      REQUIRE(optimizeAsRustc(*ours, kArch, optLevel) == "");
-      std::unique_ptr<llvm::Module> rustcs = readModule(rustcsContext, optimized.path() / "k.ll");
-      CHECK(withoutLocalNames(*ours) == withoutLocalNames(*rustcs));
-      CHECK(ptxOf(*ours, optLevel) == readWholeFile(optimized.path() / "k.s"));
+      TempDir optimized("kernelscope-test");
+      rustcOutputs(optimized, test::sourceDir() / name, optLevel, {"--emit=llvm-ir,asm"});
+      const Unoptimized& ours = unoptimized(name, optLevel);
+      llvm::LLVMContext context;  // its own: a context renames a type it already has
+      CHECK(ours.wholeIr == withoutLocalNames(*readModule(context, optimized.path() / "k.ll")));
+      CHECK(ours.wholePtx == readWholeFile(optimized.path() / "k.s"));
     }
 }
 
@@ -150,7 +160,7 @@ TEST_CASE("a kernel optimized from its closure alone has its PTX in the whole cr
   test::requireToolchain();
   for (const std::string& name : files()) {
     CAPTURE(name);
-    const Unoptimized crate(test::sourceDir() / name);
+    const Unoptimized& crate = unoptimized(name, 3);
     REQUIRE(!kernelsOf(*crate.module).empty());
     for (const std::string& kernel : kernelsOf(*crate.module)) {
       CAPTURE(kernel);
@@ -165,7 +175,7 @@ TEST_CASE("a kernel optimized from its closure alone has its PTX in the whole cr
 
 TEST_CASE("a kernel's closure takes in the users of a local helper and of a written variable") {
   test::requireToolchain();
-  const Unoptimized crate(test::sourceDir() / "tests/fixtures/shared_helper.rs");
+  const Unoptimized& crate = unoptimized("tests/fixtures/shared_helper.rs", 3);
   for (const char* kernel : {"one", "two"}) {
     CAPTURE(kernel);
     // Each kernel reaches the helper and the variable, and through them the other kernel.
