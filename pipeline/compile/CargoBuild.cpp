@@ -140,13 +140,19 @@ struct RustflagsPlacement {
   std::optional<std::string> theirUnits;
 };
 
+/// Flags written as words separated by spaces (RUSTFLAGS, a rustflags string).
+std::vector<std::string> spaceSeparated(const std::string& text) {
+  std::vector<std::string> flags;
+  std::istringstream words(text);
+  for (std::string word; words >> word;) flags.push_back(word);
+  return flags;
+}
+
 /// A rustflags value of cargo's configuration as arguments: an array, or a string of words.
 std::vector<std::string> rustflagsOf(const nlohmann::json& value) {
+  if (value.is_string()) return spaceSeparated(value.get<std::string>());
   std::vector<std::string> flags;
-  if (value.is_string()) {
-    std::istringstream words(value.get<std::string>());
-    for (std::string word; words >> word;) flags.push_back(word);
-  } else if (value.is_array()) {
+  if (value.is_array()) {
     for (const auto& f : value)
       if (f.is_string()) flags.push_back(f.get<std::string>());
   }
@@ -161,15 +167,13 @@ RustflagsPlacement placeRustflags(const Toolchain& tc, const fs::path& cargo, co
   const char* plain = std::getenv("RUSTFLAGS");
   if ((encoded && *encoded) || (plain && *plain)) {
     std::string value = encoded && *encoded ? encoded : "";
-    if (value.empty()) {  // RUSTFLAGS: words separated by spaces
-      std::istringstream words(plain);
-      for (std::string word; words >> word;) value += (value.empty() ? "" : "\x1f") + word;
-    }
     std::vector<std::string> theirs;
-    for (std::string_view rest = value; !rest.empty();) {
-      const size_t end = std::min(rest.find('\x1f'), rest.size());
-      theirs.emplace_back(rest.substr(0, end));
-      rest.remove_prefix(std::min(end + 1, rest.size()));
+    if (value.empty()) {  // RUSTFLAGS: words separated by spaces
+      theirs = spaceSeparated(plain);
+      for (const auto& f : theirs) value += (value.empty() ? "" : "\x1f") + f;
+    } else {
+      std::istringstream parts(value);
+      for (std::string part; std::getline(parts, part, '\x1f');) theirs.push_back(part);
     }
     p.theirUnits = codegenUnitsFlag(theirs);
     for (const auto& f : flags) value += (value.empty() ? "" : "\x1f") + f;
@@ -186,12 +190,15 @@ RustflagsPlacement placeRustflags(const Toolchain& tc, const fs::path& cargo, co
   ProcessResult r = tc.run(spec);
   auto config = nlohmann::json::parse(r.ok() ? r.out : "{}", nullptr, false);
   bool targetFlags = false, buildFlags = false, buildFlagsString = false;
-  std::vector<std::string> cfgKeys;  // `target.'cfg(..)'` tables with rustflags
+  std::vector<std::string> cfgKeys;       // `target.'cfg(..)'` tables with rustflags
+  std::vector<std::string> targetTheirs;  // the flags of those and of the nvptx table
   if (config.is_object() && config.contains("target") && config["target"].is_object())
     for (const auto& [name, table] : config["target"].items()) {
       if (!table.is_object() || !table.contains("rustflags")) continue;
       if (name == "nvptx64-nvidia-cuda") targetFlags = true;
       if (name.starts_with("cfg(")) cfgKeys.push_back(name);
+      if (name == "nvptx64-nvidia-cuda" || name.starts_with("cfg("))
+        for (std::string& f : rustflagsOf(table["rustflags"])) targetTheirs.push_back(std::move(f));
     }
   if (config.is_object() && config.contains("build") && config["build"].is_object() &&
       config["build"].contains("rustflags")) {
@@ -201,19 +208,10 @@ RustflagsPlacement placeRustflags(const Toolchain& tc, const fs::path& cargo, co
   if (buildFlags && !targetFlags && !cfgKeys.empty())
     for (bool holds : cfgsHoldForNvptx(tc, arch, cfgKeys, cancel)) targetFlags |= holds;
   const bool intoBuild = buildFlags && !targetFlags;
-  if (intoBuild) {
+  if (intoBuild)
     p.theirUnits = codegenUnitsFlag(rustflagsOf(config["build"]["rustflags"]));
-  } else if (targetFlags) {
-    std::vector<std::string> theirs;
-    auto add = [&](const nlohmann::json& table) {
-      for (std::string& f : rustflagsOf(table["rustflags"])) theirs.push_back(std::move(f));
-    };
-    for (const auto& [name, table] : config["target"].items())
-      if (table.is_object() && table.contains("rustflags") &&
-          (name == "nvptx64-nvidia-cuda" || name.starts_with("cfg(")))
-        add(table);
-    p.theirUnits = codegenUnitsFlag(theirs);
-  }
+  else if (targetFlags)
+    p.theirUnits = codegenUnitsFlag(targetTheirs);
   std::string value;
   if (intoBuild && buildFlagsString) {
     // A string given with --config replaces the user's string (only arrays are joined):

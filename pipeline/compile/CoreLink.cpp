@@ -12,10 +12,8 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Object/Archive.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
-#include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include <map>
@@ -23,6 +21,7 @@
 #include <set>
 
 #include "ExactLocations.h"
+#include "KernelClosures.h"
 #include "Parsers.h"
 
 namespace ks {
@@ -223,26 +222,6 @@ std::string linkLibraries(llvm::Module& into, const std::vector<LibraryBitcode>&
   return {};
 }
 
-/// LLVM's optimization pipeline at `optLevel` over `module`, for the NVPTX target.
-void optimize(llvm::Module& module, const std::string& arch, int optLevel) {
-  std::string error;
-  std::unique_ptr<llvm::TargetMachine> tm = nvptxTargetMachine(module, arch, optLevel, error);
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager sccs;
-  llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder(tm.get());
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(sccs);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, sccs, modules);
-  const llvm::OptimizationLevel level = optLevel == 1   ? llvm::OptimizationLevel::O1
-                                        : optLevel == 2 ? llvm::OptimizationLevel::O2
-                                                        : llvm::OptimizationLevel::O3;
-  builder.buildPerModuleDefaultPipeline(level).run(module, modules);
-}
-
 }  // namespace
 
 CoreLink linkSysrootLibraries(llvm::Module& module, const fs::path& sysroot,
@@ -279,7 +258,8 @@ CoreLink linkSysrootLibraries(llvm::Module& module, const fs::path& sysroot,
       if (auto* object = llvm::dyn_cast<llvm::GlobalObject>(&g)) object->setComdat(nullptr);
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
     }
-  if (optLevel > 0 && out.error.empty()) optimize(*part, arch, optLevel);
+  if (optLevel > 0 && out.error.empty())
+    optimizeForNvptx(*part, arch, optLevel, PipelineTuning::LlvmDefaults);
 
   std::set<const llvm::GlobalValue*> definedBefore;
   for (const llvm::GlobalValue& g : module.global_values())

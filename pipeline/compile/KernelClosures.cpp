@@ -17,16 +17,19 @@
 
 namespace ks {
 
-std::string optimizeAsRustc(llvm::Module& module, const std::string& arch, int optLevel) {
+std::string optimizeForNvptx(llvm::Module& module, const std::string& arch, int optLevel,
+                             PipelineTuning how) {
   std::string error;
   std::unique_ptr<llvm::TargetMachine> tm = nvptxTargetMachine(module, arch, optLevel, error);
   if (!tm) return error;
-  // rustc_codegen_llvm's settings: loops are unrolled and interleaved from -O1, vectorized
-  // (loops and straight-line code) from -O2; function merging is off for nvptx.
   llvm::PipelineTuningOptions tuning;
-  tuning.LoopUnrolling = tuning.LoopInterleaving = optLevel >= 1;
-  tuning.LoopVectorization = tuning.SLPVectorization = optLevel >= 2;
-  tuning.MergeFunctions = false;
+  if (how == PipelineTuning::Rustc) {
+    // rustc_codegen_llvm's settings: loops are unrolled and interleaved from -O1, vectorized
+    // (loops and straight-line code) from -O2; function merging is off for nvptx.
+    tuning.LoopUnrolling = tuning.LoopInterleaving = optLevel >= 1;
+    tuning.LoopVectorization = tuning.SLPVectorization = optLevel >= 2;
+    tuning.MergeFunctions = false;
+  }
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;
   llvm::CGSCCAnalysisManager sccs;
@@ -48,11 +51,9 @@ std::string optimizeAsRustc(llvm::Module& module, const std::string& arch, int o
   return {};
 }
 
-namespace {
-
 /// Who names whom among the module's definitions: a function through its body, a variable
 /// through its initializer (a table of functions, a constant pointing at another).
-struct References {
+struct KernelClosures::References {
   std::map<const llvm::GlobalObject*, std::set<const llvm::GlobalObject*>> uses, usedBy;
 
   explicit References(const llvm::Module& module) {
@@ -87,6 +88,8 @@ struct References {
   }
 };
 
+namespace {
+
 /// Whether what others do with `object` can change the code of a function that uses it:
 /// a local function (how many call it, with which arguments) or a local variable that can
 /// be written. A constant's uses change nothing but whether it is kept.
@@ -98,12 +101,15 @@ bool othersMatter(const llvm::GlobalObject& object) {
 
 }  // namespace
 
-std::set<std::string> kernelClosure(const llvm::Module& module, const std::string& kernel,
-                                    ClosureRule rule) {
+KernelClosures::KernelClosures(const llvm::Module& module)
+    : module_(module), references_(std::make_unique<const References>(module)) {}
+
+KernelClosures::~KernelClosures() = default;
+
+std::set<std::string> KernelClosures::of(const std::string& kernel, ClosureRule rule) const {
   std::set<std::string> names;
-  const llvm::Function* entry = module.getFunction(kernel);
+  const llvm::Function* entry = module_.getFunction(kernel);
   if (!entry || entry->isDeclaration()) return names;
-  const References references(module);
   std::set<const llvm::GlobalObject*> in;
   std::vector<const llvm::GlobalObject*> work = {entry};
   auto add = [&](const auto& objects) {
@@ -113,9 +119,10 @@ std::set<std::string> kernelClosure(const llvm::Module& module, const std::strin
     const llvm::GlobalObject* object = work.back();
     work.pop_back();
     if (!in.insert(object).second) continue;
-    if (auto it = references.uses.find(object); it != references.uses.end()) add(it->second);
+    if (auto it = references_->uses.find(object); it != references_->uses.end()) add(it->second);
     if (rule == ClosureRule::Complete && othersMatter(*object))
-      if (auto it = references.usedBy.find(object); it != references.usedBy.end()) add(it->second);
+      if (auto it = references_->usedBy.find(object); it != references_->usedBy.end())
+        add(it->second);
   }
   for (const llvm::GlobalObject* object : in) names.insert(object->getName().str());
   return names;

@@ -83,22 +83,23 @@ inline void kernelClosureCost(const Toolchain& tc, const std::filesystem::path& 
         if (!g.isDeclaration()) everything.insert(g.getName().str());
       whole.push_back(load + timedClosure(*module, everything, wholePtx));
       const std::string kernel = "kernel_" + std::to_string(n / 2);
+      const KernelClosures closures(*module);
       std::string ptx;
-      editReached.push_back(
-          load + timedClosure(*module, kernelClosure(*module, kernel, ClosureRule::Reached), ptx));
+      editReached.push_back(load +
+                            timedClosure(*module, closures.of(kernel, ClosureRule::Reached), ptx));
       std::ofstream(dir / "edited.ptx") << ptx;
       ToolTimes edited;
       rawBackEnd(tc, dir / "edited.ptx", edited);
       sassReached.push_back(editReached.back() + edited.ptxas + edited.nvdisasm);
-      editComplete.push_back(load + timedClosure(*module, kernelClosure(*module, kernel), ptx));
+      editComplete.push_back(load + timedClosure(*module, closures.of(kernel), ptx));
       if (r > 0) continue;
       std::ifstream rustcs(out / "k.s");
       same = wholePtx == std::string(std::istreambuf_iterator<char>(rustcs), {});
       for (int k = 0; k < n; ++k) {
         const std::string name = "kernel_" + std::to_string(k);
-        const auto reached = kernelClosure(*module, name, ClosureRule::Reached);
+        const auto reached = closures.of(name, ClosureRule::Reached);
         reachedSize += reached.size();
-        completeSize += kernelClosure(*module, name).size();
+        completeSize += closures.of(name).size();
         timedClosure(*module, reached, ptx);
         reachedSame +=
             ptxWithModuleCountsReset(ptx, name) == ptxWithModuleCountsReset(wholePtx, name);

@@ -12,7 +12,7 @@
 // it reaches, and where one of those is local to the crate, on everything else that uses
 // it (the inliner favours a function's last call, interprocedural constant propagation
 // meets every call site's arguments, a variable nobody stores to folds to its initializer).
-// kernelClosure collects that whole set; optimized alone in a module of just that set
+// KernelClosures::of collects that whole set; optimized alone in a module of just that set
 // (closureModule), the kernel becomes what it becomes in the whole crate, and its PTX is
 // the whole module's but for the numbers LLVM counts across a module (ptxWithModuleCountsReset).
 // With the reached set alone (ClosureRule::Reached) a kernel that shares a local helper or
@@ -31,20 +31,42 @@ class Module;
 
 namespace ks {
 
-/// LLVM's optimization pipeline at `optLevel` (0-3) over `module`, as rustc runs it for
-/// nvptx64 at `-C opt-level=N -C target-cpu=ARCH` with one codegen unit. Empty, or why not.
-std::string optimizeAsRustc(llvm::Module& module, const std::string& arch, int optLevel);
+/// How the pipeline is tuned: LLVM's defaults (what `opt` runs), or as rustc tunes it.
+enum class PipelineTuning { LlvmDefaults, Rustc };
+
+/// LLVM's optimization pipeline at `optLevel` (0-3) over `module`, for the NVPTX target at
+/// `arch`. Empty, or why not.
+std::string optimizeForNvptx(llvm::Module& module, const std::string& arch, int optLevel,
+                             PipelineTuning);
+
+/// The pipeline as rustc runs it for nvptx64 at `-C opt-level=N -C target-cpu=ARCH` with one
+/// codegen unit.
+inline std::string optimizeAsRustc(llvm::Module& module, const std::string& arch, int optLevel) {
+  return optimizeForNvptx(module, arch, optLevel, PipelineTuning::Rustc);
+}
 
 enum class ClosureRule {
   Reached,   // what the kernel reaches: its callees, the variables they read, transitively
   Complete,  // and every user of a local one of those, with what it reaches in turn
 };
 
-/// The names of the global objects (functions and variables with a body or an initializer)
-/// whose code can change what `kernel` becomes; `kernel` included. Empty when `module` has
-/// no definition of that name.
-std::set<std::string> kernelClosure(const llvm::Module& module, const std::string& kernel,
-                                    ClosureRule = ClosureRule::Complete);
+/// The closures of a module's kernels, from who names whom among its definitions (found
+/// once, for every kernel asked about).
+class KernelClosures {
+ public:
+  explicit KernelClosures(const llvm::Module& module);
+  ~KernelClosures();
+
+  /// The names of the global objects (functions and variables with a body or an
+  /// initializer) whose code can change what `kernel` becomes; `kernel` included. Empty
+  /// when the module has no definition of that name.
+  std::set<std::string> of(const std::string& kernel, ClosureRule = ClosureRule::Complete) const;
+
+ private:
+  struct References;
+  const llvm::Module& module_;
+  std::unique_ptr<const References> references_;
+};
 
 /// A copy of `module` with only the definitions `names` lists (the rest dropped, or
 /// declared where something kept uses it), in the module's order.

@@ -162,9 +162,10 @@ TEST_CASE("a kernel optimized from its closure alone has its PTX in the whole cr
     CAPTURE(name);
     const Unoptimized& crate = unoptimized(name, 3);
     REQUIRE(!kernelsOf(*crate.module).empty());
+    const KernelClosures closures(*crate.module);
     for (const std::string& kernel : kernelsOf(*crate.module)) {
       CAPTURE(kernel);
-      const std::set<std::string> closure = kernelClosure(*crate.module, kernel);
+      const std::set<std::string> closure = closures.of(kernel);
       REQUIRE(closure.count(kernel));
       const std::string expected = ptxWithModuleCountsReset(crate.wholePtx, kernel);
       REQUIRE(!expected.empty());
@@ -176,12 +177,12 @@ TEST_CASE("a kernel optimized from its closure alone has its PTX in the whole cr
 TEST_CASE("a kernel's closure takes in the users of a local helper and of a written variable") {
   test::requireToolchain();
   const Unoptimized& crate = unoptimized("tests/fixtures/shared_helper.rs", 3);
+  const KernelClosures closures(*crate.module);
   for (const char* kernel : {"one", "two"}) {
     CAPTURE(kernel);
     // Each kernel reaches the helper and the variable, and through them the other kernel.
-    const std::set<std::string> reached =
-        kernelClosure(*crate.module, kernel, ClosureRule::Reached);
-    const std::set<std::string> complete = kernelClosure(*crate.module, kernel);
+    const std::set<std::string> reached = closures.of(kernel, ClosureRule::Reached);
+    const std::set<std::string> complete = closures.of(kernel);
     CHECK(reached.size() == 3);
     CHECK(complete.count("one"));
     CHECK(complete.count("two"));
